@@ -1,0 +1,69 @@
+// Clip: one animation ("walk", "run"), shared and immutable after import. Per animated node
+// a Track of up to three channels (translation, rotation, scale); keys are in seconds on the
+// file's own timeline (nothing is shifted to the first key).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "anim/transform.h"
+
+namespace rig {
+
+enum class Interpolation : uint8_t { Linear, Step };
+enum class RotationBlend : uint8_t { Slerp, Nlerp };
+
+// A run of keys inside the clip's key arrays. count == 0: the channel is absent and the
+// node keeps its bind value for that component.
+struct Channel {
+    uint32_t first = 0;  // index into Clip::times and the matching value array
+    uint32_t count = 0;
+    Interpolation interpolation = Interpolation::Linear;
+};
+
+struct Track {
+    int32_t node = -1;  // index into Skeleton
+    Channel translation, rotation, scale;
+};
+
+struct Clip {
+    std::string name;
+    float duration = 0.0f;         // seconds: the time of the last key of any channel
+    float startTime = 0.0f;        // seconds: the time of the first key of any channel
+    float sampleRate = 30.0f;      // frames per second used for stepping
+    double ticksPerSecond = 0.0;   // the rate used to turn the file's ticks into seconds
+    bool ticksPerSecondFromFile = true;
+    std::vector<Track> tracks;     // sorted by node
+    std::vector<float> times;      // key times (s) of all channels; each channel's run ascends
+    std::vector<glm::vec3> vec3Keys;  // translation and scale values, parallel to times
+    std::vector<glm::quat> quatKeys;  // rotation values, parallel to times
+    std::vector<int32_t> trackOfNode; // per skeleton node: track index or -1
+
+    size_t keyCount() const { return times.size(); }
+};
+
+// Key index k of a channel such that times[k] <= t < times[k+1], clamped to [0, count-2].
+// `cursor` is the last answer: forward or backward by one key is O(1); anything else is a
+// binary search. Requires count >= 2.
+uint32_t findKey(const float* times, uint32_t count, float t, uint32_t& cursor);
+
+glm::vec3 sampleVec3(const Clip& clip, const Channel& ch, float t, uint32_t& cursor);
+glm::quat sampleQuat(const Clip& clip, const Channel& ch, float t, uint32_t& cursor,
+                     RotationBlend blend);
+
+// Shortest-path spherical interpolation; falls back to normalized lerp for nearly equal
+// rotations. Result is unit length.
+glm::quat slerpShortest(const glm::quat& a, const glm::quat& b, float alpha);
+glm::quat nlerpShortest(const glm::quat& a, const glm::quat& b, float alpha);
+
+// Sample every track of `clip` at clip time t into `local` (one Transform per skeleton
+// node). Components without a channel take `bindLocal`'s value. `cursors` holds three
+// entries per track (T, R, S) and must be at least 3 * clip.tracks.size() long.
+void sampleClip(const Clip& clip, float t, const Transform* bindLocal, Transform* local,
+                uint32_t* cursors, RotationBlend blend);
+
+}  // namespace rig

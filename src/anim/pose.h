@@ -1,0 +1,52 @@
+// Animator: one instance's animation state (local pose, model-space matrices, palettes and
+// track cursors) for a shared Model. Buffers are sized once at construction; evaluate() is
+// the per-tick job: sample -> local->model (one forward loop) -> palette. It allocates
+// nothing and looks up no names.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "anim/clip.h"
+#include "anim/model.h"
+
+namespace rig {
+
+class Animator {
+public:
+    explicit Animator(const Model& model);
+
+    // Pose the model at clip time t (seconds, clip-local; no wrapping here). clip < 0 or out
+    // of range gives the bind pose (the file's node transforms).
+    void evaluate(int32_t clip, float t);
+
+    void setRotationBlend(RotationBlend blend) { blend_ = blend; }
+    RotationBlend rotationBlend() const { return blend_; }
+
+    const Model& model() const { return *model_; }
+    // Model-space (to-root) matrix of every skeleton node, file root's transform included.
+    const std::vector<glm::mat4>& world() const { return world_; }
+    const std::vector<Transform>& local() const { return local_; }
+    // All skins' palettes, concatenated; mesh m's palette starts at paletteOffset(m).
+    // Entry = inverse(meshWorld) * world[joint] * inverseBind: a vertex in mesh space to the
+    // skinned position in mesh space. The last entry of each skin is the identity (rigid slot).
+    const std::vector<glm::mat4>& palette() const { return palette_; }
+    uint32_t paletteOffset(size_t mesh) const { return paletteOffset_[mesh]; }
+
+private:
+    const Model* model_;
+    RotationBlend blend_ = RotationBlend::Slerp;
+    int32_t lastClip_ = -2;
+    std::vector<Transform> local_;
+    std::vector<glm::mat4> world_;
+    std::vector<glm::mat4> palette_;
+    std::vector<uint32_t> paletteOffset_;
+    std::vector<uint32_t> cursors_;
+};
+
+// Inverse of an affine matrix; identity when it is singular or not finite.
+glm::mat4 safeAffineInverse(const glm::mat4& m);
+
+}  // namespace rig

@@ -1,0 +1,24 @@
+// CPU linear blend skinning: the reference the GPU path is tested against, with the same
+// math as shaders/skinned.vert: blend the 4 palette matrices by weight (weights
+// renormalized), transform the position once, and the normal by the blended matrix's upper
+// 3x3, then normalize.
+#pragma once
+
+#include <cstddef>
+
+#include <glm/glm.hpp>
+
+#include "anim/model.h"
+
+namespace rig {
+
+// Skin `mesh` with `palette` (its own palette: Animator::palette() + paletteOffset).
+// Writes mesh-space positions (and normals if `outNormals` and the mesh has normals).
+// Unskinned meshes are copied unchanged.
+void skinMesh(const Mesh& mesh, const glm::mat4* palette, glm::vec3* outPositions,
+              glm::vec3* outNormals);
+
+// The blended skinning matrix of one vertex.
+glm::mat4 blendMatrix(const Mesh& mesh, size_t vertex, const glm::mat4* palette);
+
+}  // namespace rig

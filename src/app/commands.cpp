@@ -1,0 +1,342 @@
+#include "app/commands.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "anim/clock.h"
+#include "anim/pose.h"
+#include "anim/skinning.h"
+#include "app/exit_codes.h"
+#include "check/diagnostics.h"
+#include "import/import.h"
+
+namespace rig {
+
+namespace {
+
+using nlohmann::json;
+
+void printError(const std::string& line) { std::cerr << "rigview: " << line << "\n"; }
+
+// Load or print the error; returns false on failure.
+bool load(const std::string& path, Model& out) {
+    Result<Model> r = importModel(path);
+    if (!r) {
+        printError(r.error().message);
+        return false;
+    }
+    out = std::move(r.value());
+    return true;
+}
+
+// Resolve --clip: empty means the first clip, or the bind pose (-1) when there is none.
+bool resolveClip(const Model& model, const std::string& key, int32_t& clip) {
+    if (key.empty()) {
+        clip = model.clips.empty() ? -1 : 0;
+        return true;
+    }
+    clip = model.findClip(key);
+    if (clip < 0) {
+        std::string names;
+        for (size_t i = 0; i < model.clips.size(); ++i) {
+            names += (i ? ", " : "") + std::to_string(i) + " '" + model.clips[i].name + "'";
+        }
+        printError(model.path + ": no clip '" + key + "' (clips: " + (names.empty() ? "none" : names) + ")");
+        return false;
+    }
+    return true;
+}
+
+std::string fmt(double v, const char* f = "%.9g") {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+bool writeFile(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    if (out) out << text;
+    if (!out || !out.flush()) {
+        printError(path + ": cannot write the output file");
+        return false;
+    }
+    return true;
+}
+
+struct ClipSummary {
+    size_t channels = 0, tKeys = 0, rKeys = 0, sKeys = 0;
+};
+
+ClipSummary summarize(const Clip& c) {
+    ClipSummary s;
+    s.channels = c.tracks.size();
+    for (const Track& t : c.tracks) {
+        s.tKeys += t.translation.count;
+        s.rKeys += t.rotation.count;
+        s.sKeys += t.scale.count;
+    }
+    return s;
+}
+
+}  // namespace
+
+int runInfo(const InfoOptions& o) {
+    Model model;
+    if (!load(o.model, model)) return exitcode::kBadInput;
+    const std::vector<int32_t> joints = model.jointNodes();
+    size_t vertices = 0, triangles = 0, skinned = 0;
+    uint32_t maxInfl = 0;
+    for (const Mesh& m : model.meshes) {
+        vertices += m.vertexCount();
+        triangles += m.triangleCount();
+        skinned += m.skinned ? 1 : 0;
+        maxInfl = std::max(maxInfl, m.weightStats.maxInfluences);
+    }
+    if (o.json) {
+        json j;
+        j["file"] = model.path;
+        j["nodes"] = model.skeleton.size();
+        j["joints"] = joints.size();
+        j["vertices"] = vertices;
+        j["triangles"] = triangles;
+        j["max_influences"] = maxInfl;
+        j["meshes"] = json::array();
+        for (const Mesh& m : model.meshes) {
+            j["meshes"].push_back({{"name", m.name},
+                                   {"node", model.skeleton.names[m.node]},
+                                   {"vertices", m.vertexCount()},
+                                   {"triangles", m.triangleCount()},
+                                   {"skinned", m.skinned},
+                                   {"joints", m.skin.joints.size()},
+                                   {"max_influences", m.weightStats.maxInfluences}});
+        }
+        j["clips"] = json::array();
+        for (const Clip& c : model.clips) {
+            const ClipSummary s = summarize(c);
+            j["clips"].push_back({{"name", c.name},
+                                  {"duration", c.duration},
+                                  {"start", c.startTime},
+                                  {"ticks_per_second", c.ticksPerSecond},
+                                  {"sample_rate", c.sampleRate},
+                                  {"channels", s.channels},
+                                  {"keys", {{"translation", s.tKeys}, {"rotation", s.rKeys}, {"scale", s.sKeys}}}});
+        }
+        std::cout << j.dump(2) << "\n";
+        return exitcode::kOk;
+    }
+    std::cout << "file:       " << model.path << "\n"
+              << "nodes:      " << model.skeleton.size() << "\n"
+              << "joints:     " << joints.size() << "\n"
+              << "meshes:     " << model.meshes.size() << " (" << skinned << " skinned)\n"
+              << "vertices:   " << vertices << "\n"
+              << "triangles:  " << triangles << "\n"
+              << "max influences per vertex: " << maxInfl << "\n";
+    for (size_t i = 0; i < model.meshes.size(); ++i) {
+        const Mesh& m = model.meshes[i];
+        std::cout << "  mesh " << i << " '" << m.name << "': " << m.vertexCount() << " vertices, "
+                  << m.triangleCount() << " triangles";
+        if (m.skinned) std::cout << ", skinned by " << m.skin.joints.size() << " joints";
+        std::cout << "\n";
+    }
+    std::cout << "clips:      " << model.clips.size() << "\n";
+    for (size_t i = 0; i < model.clips.size(); ++i) {
+        const Clip& c = model.clips[i];
+        const ClipSummary s = summarize(c);
+        std::cout << "  clip " << i << " '" << c.name << "': " << fmt(c.duration, "%.3f") << " s, "
+                  << s.channels << " channels, keys T/R/S " << s.tKeys << "/" << s.rKeys << "/" << s.sKeys
+                  << ", " << fmt(c.sampleRate, "%g") << " fps\n";
+    }
+    return exitcode::kOk;
+}
+
+int runPose(const PoseOptions& o) {
+    std::string ext = std::filesystem::path(o.output).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    const bool asJson = ext == ".json";
+    const bool asObj = ext == ".obj";
+    if (!asJson && !asObj) {
+        printError(o.output + ": output must end in .json or .obj");
+        return exitcode::kUsage;
+    }
+    Model model;
+    if (!load(o.model, model)) return exitcode::kBadInput;
+    int32_t clip = -1;
+    if (!o.bindPose && !resolveClip(model, o.clip, clip)) return exitcode::kUsage;
+    if (!std::isfinite(o.time)) {
+        printError(o.model + ": --time must be a finite number of seconds");
+        return exitcode::kUsage;
+    }
+    PlaybackClock clock;
+    float t = 0.0f;
+    if (clip >= 0) {
+        clock.setDuration(model.clips[clip].duration, model.clips[clip].sampleRate);
+        clock.seek(o.time);
+        t = clock.time();
+    }
+    Animator anim(model);
+    anim.evaluate(clip, t);
+
+    std::vector<glm::vec3> pos, nrm;
+    std::ostringstream out;
+    if (asJson) {
+        out << "{\"clip\":" << (clip >= 0 ? json(model.clips[clip].name).dump() : "null")
+            << ",\"time\":" << fmt(t) << ",\"meshes\":[";
+    }
+    size_t base = 1;
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        const Mesh& mesh = model.meshes[m];
+        pos.resize(mesh.vertexCount());
+        nrm.resize(mesh.vertexCount());
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), pos.data(), nrm.data());
+        const glm::mat4& world = anim.world()[mesh.node];
+        const glm::mat3 normalMat = glm::transpose(glm::mat3(safeAffineInverse(world)));
+        if (asJson) {
+            out << (m ? "," : "") << "{\"name\":" << json(mesh.name).dump()
+                << ",\"skinned\":" << (mesh.skinned ? "true" : "false") << ",\"positions\":[";
+            for (size_t v = 0; v < pos.size(); ++v) {
+                const glm::vec3 p = glm::vec3(world * glm::vec4(pos[v], 1.0f));
+                out << (v ? "," : "") << fmt(p.x) << "," << fmt(p.y) << "," << fmt(p.z);
+            }
+            out << "]}";
+        } else {
+            out << "o " << (mesh.name.empty() ? "mesh" + std::to_string(m) : mesh.name) << "\n";
+            for (const glm::vec3& q : pos) {
+                const glm::vec3 p = glm::vec3(world * glm::vec4(q, 1.0f));
+                out << "v " << fmt(p.x) << " " << fmt(p.y) << " " << fmt(p.z) << "\n";
+            }
+            const bool hasN = !mesh.normals.empty();
+            if (hasN) {
+                for (const glm::vec3& q : nrm) {
+                    glm::vec3 n = normalMat * q;
+                    const float len = glm::length(n);
+                    if (len > 0.0f) n /= len;
+                    out << "vn " << fmt(n.x) << " " << fmt(n.y) << " " << fmt(n.z) << "\n";
+                }
+            }
+            for (size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
+                out << "f";
+                for (int k = 0; k < 3; ++k) {
+                    const size_t idx = base + mesh.indices[i + k];
+                    out << " " << idx;
+                    if (hasN) out << "//" << idx;
+                }
+                out << "\n";
+            }
+            base += mesh.vertexCount();
+        }
+    }
+    if (asJson) {
+        out << "],\"joints\":[";
+        const std::vector<int32_t> joints = model.jointNodes();
+        for (size_t k = 0; k < joints.size(); ++k) {
+            const glm::mat4& w = anim.world()[joints[k]];
+            out << (k ? "," : "") << "{\"name\":" << json(model.skeleton.names[joints[k]]).dump() << ",\"world\":[";
+            for (int c = 0; c < 4; ++c)
+                for (int r = 0; r < 4; ++r) out << (c || r ? "," : "") << fmt(w[c][r]);
+            out << "]}";
+        }
+        out << "]}\n";
+    }
+    return writeFile(o.output, out.str()) ? exitcode::kOk : exitcode::kOutputFailed;
+}
+
+int runCheck(const CheckOptions& o) {
+    Model model;
+    if (!load(o.model, model)) return exitcode::kBadInput;
+    const Report report = checkModel(model);
+    const Severity worst = report.worst();
+    const bool fail = (!report.empty() && worst == Severity::Error) ||
+                      (o.strict && !report.empty() && worst == Severity::Warning);
+    if (o.json) {
+        json j;
+        j["file"] = model.path;
+        j["worst"] = report.empty() ? "none" : severityName(worst);
+        j["passed"] = !fail;
+        j["findings"] = json::array();
+        for (const Finding& f : report.findings) {
+            j["findings"].push_back({{"code", f.code},
+                                     {"severity", severityName(f.severity)},
+                                     {"message", f.message},
+                                     {"count", f.count},
+                                     {"subject", f.subject},
+                                     {"examples", f.examples},
+                                     {"names", f.names}});
+        }
+        std::cout << j.dump(2) << "\n";
+    } else {
+        if (report.empty()) std::cout << model.path << ": no problems found\n";
+        for (const Finding& f : report.findings) {
+            std::cout << model.path << ": " << severityName(f.severity) << " [" << f.code << "] " << f.message;
+            if (!f.examples.empty()) {
+                std::cout << " (e.g. " << f.subject << ":";
+                for (int64_t e : f.examples) std::cout << " " << e;
+                std::cout << ")";
+            } else if (!f.names.empty()) {
+                std::cout << " (e.g.";
+                for (size_t k = 0; k < f.names.size(); ++k) std::cout << (k ? ", '" : " '") << f.names[k] << "'";
+                std::cout << ")";
+            }
+            std::cout << "\n";
+        }
+    }
+    return fail ? exitcode::kCheckFailed : exitcode::kOk;
+}
+
+int runBench(const BenchOptions& o) {
+    if (o.ticks < 1) {
+        printError("--ticks must be at least 1");
+        return exitcode::kUsage;
+    }
+    Model model;
+    if (!load(o.model, model)) return exitcode::kBadInput;
+    int32_t clip = -1;
+    if (!resolveClip(model, o.clip, clip)) return exitcode::kUsage;
+    PlaybackClock clock;
+    if (clip >= 0) clock.setDuration(model.clips[clip].duration, model.clips[clip].sampleRate);
+    Animator anim(model);
+    using Clock = std::chrono::steady_clock;
+    // Batches of ticks, each timed as a whole (the clock read costs more than a small rig's
+    // tick); the median batch gives ns per tick.
+    constexpr int64_t kBatch = 32;
+    const int64_t batches = std::max<int64_t>(1, (o.ticks + kBatch - 1) / kBatch);
+    std::vector<double> perTick;
+    perTick.reserve(static_cast<size_t>(batches));
+    for (int64_t w = 0; w < kBatch * 4; ++w) {  // warm-up
+        clock.advance(1.0 / 60.0);
+        anim.evaluate(clip, clock.time());
+    }
+    for (int64_t b = 0; b < batches; ++b) {
+        const auto start = Clock::now();
+        for (int64_t k = 0; k < kBatch; ++k) {
+            clock.advance(1.0 / 60.0);
+            anim.evaluate(clip, clock.time());
+        }
+        const auto end = Clock::now();
+        perTick.push_back(std::chrono::duration<double, std::nano>(end - start).count() / kBatch);
+    }
+    std::nth_element(perTick.begin(), perTick.begin() + perTick.size() / 2, perTick.end());
+    const double ns = perTick[perTick.size() / 2];
+    const size_t joints = model.skeleton.size();
+    const double perJoint = joints ? ns / static_cast<double>(joints) : 0.0;
+    if (o.json) {
+        json j{{"joints", joints}, {"ns_per_tick", ns}, {"ns_per_joint", perJoint}};
+        std::cout << j.dump() << "\n";
+    } else {
+        std::cout << model.path << ": clip " << (clip >= 0 ? "'" + model.clips[clip].name + "'" : "(bind pose)")
+                  << ", " << joints << " nodes, " << batches * kBatch << " ticks at 60 Hz\n"
+                  << "  median " << fmt(ns, "%.1f") << " ns per tick, " << fmt(perJoint, "%.2f") << " ns per joint\n";
+    }
+    return exitcode::kOk;
+}
+
+}  // namespace rig

@@ -1,0 +1,60 @@
+// rigview: the command line. Declares the subcommands and their options, then hands over to
+// app/commands.cpp. Every error leaves as one line on stderr and an exit code.
+#include <iostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "app/commands.h"
+#include "app/exit_codes.h"
+#include "app/viewer_entry.h"
+
+int main(int argc, char** argv) {
+    CLI::App app{"rigview: a viewer for rigged, animated 3D models (FBX, glTF, COLLADA, .X, BVH...)", "rigview"};
+    app.require_subcommand(0, 1);
+    std::string viewModel;
+    app.add_option("model", viewModel, "Model to open in the interactive viewer (default: the bundled demo)");
+
+    rig::InfoOptions info;
+    CLI::App* infoCmd = app.add_subcommand("info", "Meshes, vertices, triangles, joints, influences and clips of a model");
+    infoCmd->add_option("model", info.model, "Model file")->required();
+    infoCmd->add_flag("--json", info.json, "Print JSON");
+
+    rig::PoseOptions pose;
+    CLI::App* poseCmd = app.add_subcommand("pose", "Write the CPU-skinned, world-space posed mesh at a clip time");
+    poseCmd->add_option("model", pose.model, "Model file")->required();
+    poseCmd->add_option("-o,--output", pose.output, "Output file: .json (positions + joint matrices) or .obj")->required();
+    poseCmd->add_option("--clip", pose.clip, "Clip name or index (default: the first clip)");
+    poseCmd->add_option("--time", pose.time, "Seconds on the clip's timeline; past its end time wraps");
+    poseCmd->add_flag("--bind-pose", pose.bindPose, "Ignore clips: pose the file's bind (node) pose");
+
+    rig::CheckOptions check;
+    CLI::App* checkCmd = app.add_subcommand("check", "Rig diagnostics; the exit code tells the worst severity");
+    checkCmd->add_option("model", check.model, "Model file")->required();
+    checkCmd->add_flag("--json", check.json, "Print the report as JSON");
+    checkCmd->add_flag("--strict", check.strict, "Warnings fail too (exit 1)");
+
+    rig::BenchOptions bench;
+    CLI::App* benchCmd = app.add_subcommand("bench", "Time the per-tick palette update (sample, local->model, palette)");
+    benchCmd->add_option("model", bench.model, "Model file")->required();
+    benchCmd->add_option("--clip", bench.clip, "Clip name or index (default: the first clip)");
+    benchCmd->add_option("--ticks", bench.ticks, "Ticks to time at 60 ticks per second");
+    benchCmd->add_flag("--json", bench.json, "Print {\"joints\", \"ns_per_tick\", \"ns_per_joint\"}");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "rigview: " << e.what() << " (see rigview --help)\n";
+        return rig::exitcode::kUsage;
+    }
+
+    if (*infoCmd) return rig::runInfo(info);
+    if (*poseCmd) return rig::runPose(pose);
+    if (*checkCmd) return rig::runCheck(check);
+    if (*benchCmd) return rig::runBench(bench);
+    return rig::runViewer(viewModel);
+}

@@ -1,0 +1,431 @@
+#include "import/import.h"
+
+#include <assimp/Importer.hpp>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <numeric>
+#include <system_error>
+#include <unordered_set>
+
+namespace rig {
+
+namespace {
+
+constexpr size_t kMaxExamples = 10;
+constexpr size_t kMaxDepth = 100000;
+
+glm::mat4 toGlm(const aiMatrix4x4& m) {
+    // Assimp stores rows; glm stores columns.
+    return glm::mat4(m.a1, m.b1, m.c1, m.d1, m.a2, m.b2, m.c2, m.d2, m.a3, m.b3, m.c3, m.d3,
+                     m.a4, m.b4, m.c4, m.d4);
+}
+
+bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+bool finite(const glm::quat& q) { return finite(glm::vec3(q.x, q.y, q.z)) && std::isfinite(q.w); }
+bool finite(const glm::mat4& m) {
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r)
+            if (!std::isfinite(m[c][r])) return false;
+    return true;
+}
+
+void addExample(std::vector<uint32_t>& list, uint32_t v) {
+    if (list.size() < kMaxExamples) list.push_back(v);
+}
+
+// Flatten Assimp's node tree into parent-before-child arrays (pre-order, iterative, guarded
+// against cycles). Returns the aiNode of each flat index.
+Result<std::vector<const aiNode*>> flattenNodes(const aiScene* scene, Skeleton& sk,
+                                                const std::string& path) {
+    std::vector<const aiNode*> nodes;
+    std::unordered_set<const aiNode*> seen;
+    struct Item { const aiNode* node; int32_t parent; size_t depth; };
+    std::vector<Item> stack{{scene->mRootNode, -1, 0}};
+    while (!stack.empty()) {
+        Item it = stack.back();
+        stack.pop_back();
+        if (!it.node) continue;
+        if (!seen.insert(it.node).second) {
+            return Error{path + ": node hierarchy has a cycle at node '" + it.node->mName.C_Str() + "'"};
+        }
+        if (it.depth > kMaxDepth) return Error{path + ": node hierarchy is too deep"};
+        const int32_t index = static_cast<int32_t>(nodes.size());
+        nodes.push_back(it.node);
+        sk.names.emplace_back(it.node->mName.C_Str());
+        sk.parent.push_back(it.parent);
+        sk.bindLocal.push_back(toGlm(it.node->mTransformation));
+        // Push children in reverse so that they come out in file order.
+        for (unsigned c = it.node->mNumChildren; c-- > 0;) {
+            stack.push_back({it.node->mChildren[c], index, it.depth + 1});
+        }
+    }
+    sk.bindLocalSqt.resize(sk.size());
+    for (size_t i = 0; i < sk.size(); ++i) decompose(sk.bindLocal[i], sk.bindLocalSqt[i]);
+    sk.computeBindModel();
+    return nodes;
+}
+
+struct Influence {
+    uint32_t slot;
+    float weight;
+};
+
+void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk) {
+    const size_t nv = mesh.positions.size();
+    std::vector<std::vector<Influence>> per(nv);
+    WeightStats& ws = mesh.weightStats;
+    for (unsigned b = 0; b < am->mNumBones; ++b) {
+        const aiBone* bone = am->mBones[b];
+        if (!bone) continue;
+        const int32_t node = sk.find(bone->mName.C_Str());
+        if (node < 0) {
+            mesh.missingBones.emplace_back(bone->mName.C_Str());
+            continue;
+        }
+        const uint32_t slot = static_cast<uint32_t>(mesh.skin.joints.size());
+        mesh.skin.joints.push_back(node);
+        glm::mat4 offset = toGlm(bone->mOffsetMatrix);
+        const float det = glm::determinant(glm::mat3(offset));
+        uint8_t computed = 0;
+        if (!finite(offset) || !(std::fabs(det) > 1e-12f)) {
+            // Seed 000: meshFrame.toRoot x inverse(boneFrame.toRoot) in row-vector form.
+            offset = glm::inverse(sk.bindModel[node]) * sk.bindModel[mesh.node];
+            computed = 1;
+        }
+        mesh.skin.inverseBind.push_back(offset);
+        mesh.skin.offsetComputed.push_back(computed);
+        for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+            const aiVertexWeight& vw = bone->mWeights[w];
+            if (vw.mVertexId >= nv) {
+                ++ws.invalidWeights;
+                continue;
+            }
+            if (!std::isfinite(vw.mWeight) || vw.mWeight < 0.0f) {
+                ++ws.invalidWeights;
+                continue;
+            }
+            if (vw.mWeight == 0.0f) continue;
+            per[vw.mVertexId].push_back({slot, vw.mWeight});
+        }
+    }
+    const uint16_t rigid = static_cast<uint16_t>(mesh.skin.rigidSlot());
+    mesh.joints.assign(nv, {rigid, rigid, rigid, rigid});
+    mesh.weights.assign(nv, glm::vec4(0.0f));
+    for (size_t v = 0; v < nv; ++v) {
+        auto& inf = per[v];
+        const uint32_t vi = static_cast<uint32_t>(v);
+        ws.maxInfluences = std::max<uint32_t>(ws.maxInfluences, static_cast<uint32_t>(inf.size()));
+        if (inf.empty()) {
+            ++ws.unweightedVertices;
+            addExample(ws.unweightedExamples, vi);
+            mesh.weights[v] = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);  // rigid slot, follows the node
+            continue;
+        }
+        double sum = 0.0;
+        for (const Influence& i : inf) sum += i.weight;
+        const float err = static_cast<float>(std::fabs(sum - 1.0));
+        ws.worstSumError = std::max(ws.worstSumError, err);
+        if (err > 1e-3f) {
+            ++ws.unnormalizedVertices;
+            addExample(ws.unnormalizedExamples, vi);
+        }
+        std::stable_sort(inf.begin(), inf.end(),
+                         [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
+        if (inf.size() > static_cast<size_t>(kMaxInfluences)) {
+            ++ws.truncatedVertices;
+            addExample(ws.truncatedExamples, vi);
+            inf.resize(kMaxInfluences);
+        }
+        float kept = 0.0f;
+        for (const Influence& i : inf) kept += i.weight;
+        for (size_t k = 0; k < inf.size(); ++k) {
+            mesh.joints[v][k] = static_cast<uint16_t>(inf[k].slot);
+            mesh.weights[v][static_cast<int>(k)] = inf[k].weight / kept;
+        }
+        for (size_t k = inf.size(); k < static_cast<size_t>(kMaxInfluences); ++k) {
+            mesh.joints[v][k] = static_cast<uint16_t>(inf[0].slot);
+        }
+    }
+}
+
+Mesh importMesh(const aiMesh* am, int32_t node, const Skeleton& sk, ImportStats& stats) {
+    Mesh mesh;
+    mesh.name = am->mName.length ? am->mName.C_Str() : sk.names[node];
+    mesh.node = node;
+    mesh.material = am->mMaterialIndex;
+    const unsigned nv = am->mNumVertices;
+    mesh.positions.resize(nv);
+    for (unsigned v = 0; v < nv; ++v) {
+        const aiVector3D& p = am->mVertices[v];
+        mesh.positions[v] = glm::vec3(p.x, p.y, p.z);
+        if (!finite(mesh.positions[v])) ++stats.nonFiniteVertices;
+    }
+    if (am->mNormals) {
+        mesh.normals.resize(nv);
+        for (unsigned v = 0; v < nv; ++v) {
+            const aiVector3D& n = am->mNormals[v];
+            mesh.normals[v] = glm::vec3(n.x, n.y, n.z);
+            if (!finite(mesh.normals[v])) ++stats.nonFiniteVertices;
+        }
+    }
+    if (am->mTextureCoords[0]) {
+        mesh.uvs.resize(nv);
+        for (unsigned v = 0; v < nv; ++v) {
+            mesh.uvs[v] = glm::vec2(am->mTextureCoords[0][v].x, am->mTextureCoords[0][v].y);
+        }
+    }
+    if (am->mColors[0]) {
+        mesh.colors.resize(nv);
+        for (unsigned v = 0; v < nv; ++v) {
+            const aiColor4D& c = am->mColors[0][v];
+            mesh.colors[v] = glm::vec4(c.r, c.g, c.b, c.a);
+        }
+    }
+    mesh.indices.reserve(static_cast<size_t>(am->mNumFaces) * 3);
+    for (unsigned f = 0; f < am->mNumFaces; ++f) {
+        const aiFace& face = am->mFaces[f];
+        if (face.mNumIndices != 3) continue;
+        bool ok = true;
+        for (int k = 0; k < 3; ++k) ok = ok && face.mIndices[k] < nv;
+        if (!ok) continue;
+        mesh.indices.insert(mesh.indices.end(), face.mIndices, face.mIndices + 3);
+    }
+    if (am->mNumBones > 0) {
+        mesh.skinned = true;
+        importSkin(am, mesh, sk);
+    }
+    return mesh;
+}
+
+template <typename Key, typename Value, typename Convert>
+Channel importChannel(const Key* keys, unsigned count, double tps, Clip& clip,
+                      std::vector<Value>& values, Convert convert, ImportStats& stats) {
+    struct K { float t; Value v; };
+    std::vector<K> ks;
+    ks.reserve(count);
+    for (unsigned i = 0; i < count; ++i) {
+        const float t = static_cast<float>(keys[i].mTime / tps);
+        const Value v = convert(keys[i].mValue);
+        if (!std::isfinite(t) || !finite(v)) {
+            ++stats.nonFiniteKeys;
+            continue;
+        }
+        ks.push_back({t, v});
+    }
+    if (!std::is_sorted(ks.begin(), ks.end(), [](const K& a, const K& b) { return a.t < b.t; })) {
+        ++stats.unsortedKeyChannels;
+        std::stable_sort(ks.begin(), ks.end(), [](const K& a, const K& b) { return a.t < b.t; });
+    }
+    Channel ch;
+    ch.count = static_cast<uint32_t>(ks.size());
+    if (ch.count == 0) return ch;
+    // Values share index space with times: pad the other value array so indices line up.
+    ch.first = static_cast<uint32_t>(clip.times.size());
+    for (const K& k : ks) {
+        clip.times.push_back(k.t);
+        values.push_back(k.v);
+    }
+    return ch;
+}
+
+float estimateSampleRate(const Clip& clip) {
+    std::vector<float> deltas;
+    auto collect = [&](const Channel& ch) {
+        for (uint32_t k = 1; k < ch.count && deltas.size() < 8192; ++k) {
+            const float d = clip.times[ch.first + k] - clip.times[ch.first + k - 1];
+            if (d > 1e-6f) deltas.push_back(d);
+        }
+    };
+    for (const Track& t : clip.tracks) {
+        collect(t.translation);
+        collect(t.rotation);
+        collect(t.scale);
+    }
+    if (deltas.empty()) return 30.0f;
+    // Keys sparser than 10 per second are poses to interpolate, not frames: step at 30 fps.
+    std::nth_element(deltas.begin(), deltas.begin() + deltas.size() / 2, deltas.end());
+    float rate = 1.0f / deltas[deltas.size() / 2];
+    const float rounded = std::round(rate);
+    if (std::fabs(rate - rounded) < 0.01f * rounded) rate = rounded;
+    return rate < 10.0f ? 30.0f : std::min(rate, 1000.0f);
+}
+
+Clip importClip(const aiAnimation* anim, size_t index, const Skeleton& sk, ImportStats& stats) {
+    Clip clip;
+    clip.name = anim->mName.length ? anim->mName.C_Str() : "clip" + std::to_string(index);
+    double tps = anim->mTicksPerSecond;
+    if (!(tps > 0.0) || !std::isfinite(tps)) {
+        tps = kDefaultTicksPerSecond;
+        clip.ticksPerSecondFromFile = false;
+        ++stats.clipsWithoutTicksPerSecond;
+    }
+    clip.ticksPerSecond = tps;
+    clip.trackOfNode.assign(sk.size(), -1);
+    auto v3 = [](const aiVector3D& v) { return glm::vec3(v.x, v.y, v.z); };
+    auto q4 = [](const aiQuaternion& q) {
+        glm::quat r(q.w, q.x, q.y, q.z);
+        const float len = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+        return len > 0.0f && std::isfinite(len) ? r / len : r;
+    };
+    for (unsigned c = 0; c < anim->mNumChannels; ++c) {
+        const aiNodeAnim* na = anim->mChannels[c];
+        if (!na) continue;
+        const int32_t node = sk.find(na->mNodeName.C_Str());
+        if (node < 0) {
+            ++stats.skippedChannels;
+            if (stats.skippedChannelNames.size() < kMaxExamples) {
+                stats.skippedChannelNames.emplace_back(na->mNodeName.C_Str());
+            }
+            continue;
+        }
+        if (clip.trackOfNode[node] >= 0) {
+            ++stats.duplicateChannels;
+            continue;
+        }
+        Track tr;
+        tr.node = node;
+        // Keep the value arrays parallel to `times`: every key appends one time and one
+        // value to exactly one of vec3Keys / quatKeys, and the other gets a filler.
+        tr.translation = importChannel(na->mPositionKeys, na->mNumPositionKeys, tps, clip, clip.vec3Keys, v3, stats);
+        clip.quatKeys.resize(clip.times.size());
+        tr.rotation = importChannel(na->mRotationKeys, na->mNumRotationKeys, tps, clip, clip.quatKeys, q4, stats);
+        clip.vec3Keys.resize(clip.times.size());
+        tr.scale = importChannel(na->mScalingKeys, na->mNumScalingKeys, tps, clip, clip.vec3Keys, v3, stats);
+        clip.quatKeys.resize(clip.times.size());
+        clip.trackOfNode[node] = static_cast<int32_t>(clip.tracks.size());
+        clip.tracks.push_back(tr);
+    }
+    // Tracks in node order: sampling then walks the skeleton's memory forward.
+    std::vector<Track> sorted = clip.tracks;
+    std::sort(sorted.begin(), sorted.end(), [](const Track& a, const Track& b) { return a.node < b.node; });
+    clip.tracks = std::move(sorted);
+    for (size_t i = 0; i < clip.tracks.size(); ++i) clip.trackOfNode[clip.tracks[i].node] = static_cast<int32_t>(i);
+
+    bool any = false;
+    float first = 0.0f, last = 0.0f;
+    for (const Track& t : clip.tracks) {
+        for (const Channel* ch : {&t.translation, &t.rotation, &t.scale}) {
+            if (!ch->count) continue;
+            const float a = clip.times[ch->first], b = clip.times[ch->first + ch->count - 1];
+            first = any ? std::min(first, a) : a;
+            last = any ? std::max(last, b) : b;
+            any = true;
+        }
+    }
+    clip.startTime = first;
+    clip.duration = std::max(last, 0.0f);
+    clip.sampleRate = estimateSampleRate(clip);
+    return clip;
+}
+
+void importMaterials(const aiScene* scene, Model& model) {
+    for (unsigned i = 0; i < scene->mNumMaterials; ++i) {
+        const aiMaterial* am = scene->mMaterials[i];
+        Material m;
+        aiString name;
+        if (am->Get(AI_MATKEY_NAME, name) == AI_SUCCESS) m.name = name.C_Str();
+        aiColor4D c;
+        if (am->Get(AI_MATKEY_BASE_COLOR, c) == AI_SUCCESS ||
+            am->Get(AI_MATKEY_COLOR_DIFFUSE, c) == AI_SUCCESS) {
+            m.baseColor = glm::vec4(c.r, c.g, c.b, c.a);
+        }
+        aiString tex;
+        if (am->GetTexture(aiTextureType_BASE_COLOR, 0, &tex) == AI_SUCCESS ||
+            am->GetTexture(aiTextureType_DIFFUSE, 0, &tex) == AI_SUCCESS) {
+            m.baseColorTexture = tex.C_Str();
+        }
+        model.materials.push_back(std::move(m));
+    }
+    if (model.materials.empty()) model.materials.emplace_back();
+    for (unsigned i = 0; i < scene->mNumTextures; ++i) {
+        const aiTexture* t = scene->mTextures[i];
+        EmbeddedTexture et;
+        et.name = t->mFilename.C_Str();
+        et.width = t->mWidth;
+        et.height = t->mHeight;
+        if (t->mHeight == 0) {
+            const auto* b = reinterpret_cast<const uint8_t*>(t->pcData);
+            et.data.assign(b, b + t->mWidth);
+        } else {
+            et.data.resize(static_cast<size_t>(t->mWidth) * t->mHeight * 4);
+            for (size_t p = 0; p < static_cast<size_t>(t->mWidth) * t->mHeight; ++p) {
+                const aiTexel& x = t->pcData[p];
+                et.data[4 * p + 0] = x.r;
+                et.data[4 * p + 1] = x.g;
+                et.data[4 * p + 2] = x.b;
+                et.data[4 * p + 3] = x.a;
+            }
+        }
+        model.textures.push_back(std::move(et));
+    }
+}
+
+}  // namespace
+
+unsigned importFlags() {
+    return aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals |
+           aiProcess_SortByPType | aiProcess_ValidateDataStructure;
+}
+
+Result<Model> importModel(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return Error{path + ": no such file"};
+    if (std::filesystem::is_directory(path, ec)) return Error{path + ": is a directory, not a model file"};
+
+    Assimp::Importer importer;
+    // Drop point and line primitives: a skinned viewer draws triangles.
+    importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+    // Skeleton-only files (BVH, some FBX) stay skeletons: no stand-in bone meshes.
+    importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
+    // Read with no post-processing first: a skeleton-only file (BVH) has no meshes, which
+    // the validator rejects unless the scene is flagged incomplete. Then validate (always the
+    // first step) and post-process.
+    const aiScene* scene = importer.ReadFile(path, 0);
+    if (scene && scene->mNumMeshes == 0) {
+        const_cast<aiScene*>(scene)->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
+    }
+    if (scene) scene = importer.ApplyPostProcessing(importFlags());
+    if (!scene) {
+        std::string msg = importer.GetErrorString();
+        if (msg.empty()) msg = "Assimp could not import it";
+        return Error{path + ": " + msg};
+    }
+    if (!scene->mRootNode) return Error{path + ": the scene has no root node"};
+
+    Model model;
+    model.path = path;
+    auto nodes = flattenNodes(scene, model.skeleton, path);
+    if (!nodes) return nodes.error();
+    importMaterials(scene, model);
+
+    for (size_t n = 0; n < nodes->size(); ++n) {
+        const aiNode* an = (*nodes)[n];
+        for (unsigned k = 0; k < an->mNumMeshes; ++k) {
+            const unsigned mi = an->mMeshes[k];
+            if (mi >= scene->mNumMeshes || !scene->mMeshes[mi]) continue;
+            const aiMesh* am = scene->mMeshes[mi];
+            if (!(am->mPrimitiveTypes & (aiPrimitiveType_TRIANGLE | aiPrimitiveType_POLYGON)) || am->mNumFaces == 0) {
+                ++model.stats.skippedMeshes;
+                continue;
+            }
+            Mesh mesh = importMesh(am, static_cast<int32_t>(n), model.skeleton, model.stats);
+            if (mesh.material >= model.materials.size()) mesh.material = 0;
+            model.meshes.push_back(std::move(mesh));
+        }
+    }
+    for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
+        if (!scene->mAnimations[a]) continue;
+        model.clips.push_back(importClip(scene->mAnimations[a], a, model.skeleton, model.stats));
+    }
+    if (model.meshes.empty() && model.clips.empty() && model.skeleton.size() <= 1) {
+        return Error{path + ": the file holds no meshes, no skeleton and no animation"};
+    }
+    return model;
+}
+
+}  // namespace rig

@@ -1,0 +1,21 @@
+// Import: a model file (anything Assimp reads: FBX, glTF, COLLADA, .X, BVH, MD5, SMD...)
+// turned into a runtime Model. No GL here; Assimp types stay inside import/.
+#pragma once
+
+#include <string>
+
+#include "anim/model.h"
+#include "anim/result.h"
+
+namespace rig {
+
+// Ticks per second assumed when a clip gives none (0): Assimp's own viewer uses 25.
+inline constexpr double kDefaultTicksPerSecond = 25.0;
+
+// Read `path`. Errors name the file and what is wrong with it.
+Result<Model> importModel(const std::string& path);
+
+// The Assimp post-processing flags importModel uses (documented in the README).
+unsigned importFlags();
+
+}  // namespace rig

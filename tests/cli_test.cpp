@@ -1,0 +1,160 @@
+// The command line end to end: JSON/OBJ shapes, exit codes, one-line errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "support/run.h"
+
+namespace rig {
+namespace {
+
+using nlohmann::json;
+using testing::run;
+using testing::RunResult;
+
+const std::string kExe = RIGVIEW_EXE;
+const std::string kModels = "/usr/share/assimp/models/";
+const std::string kSimpleSkin = kModels + "glTF2/simple_skin/simple_skin.gltf";
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+int lines(const std::string& s) {
+    int n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+
+TEST(Cli, PoseJsonHasTheSpecShape) {
+    const std::string out = testing::tempDir() + "/pose.json";
+    RunResult r = run(kExe, {"pose", kSimpleSkin, "-o", out, "--clip", "0", "--time", "1.25"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const json j = json::parse(slurp(out));
+    EXPECT_EQ(j["clip"], "clip0");
+    EXPECT_NEAR(j["time"].get<double>(), 1.25, 1e-6);
+    ASSERT_EQ(j["meshes"].size(), 1u);
+    EXPECT_TRUE(j["meshes"][0]["skinned"].get<bool>());
+    const auto& p = j["meshes"][0]["positions"];
+    ASSERT_EQ(p.size(), 30u);
+    // Vertex 9 (1,2,0) at 90 degrees: s=1, Rz90 * (0.5,1) = (-1,0.5), + (0,1) -> (-1,1.5,0).
+    EXPECT_NEAR(p[27].get<double>(), -1.0, 2e-4);
+    EXPECT_NEAR(p[28].get<double>(), 1.5, 2e-4);
+    ASSERT_EQ(j["joints"].size(), 2u);
+    EXPECT_EQ(j["joints"][0]["world"].size(), 16u);
+    // Joint 0 (node at (0,1,0)): column-major translation in elements 12..14.
+    EXPECT_NEAR(j["joints"][0]["world"][13].get<double>(), 1.0, 1e-6);
+}
+
+TEST(Cli, PoseTimePastTheEndWraps) {
+    const std::string dir = testing::tempDir();
+    ASSERT_EQ(run(kExe, {"pose", kSimpleSkin, "-o", dir + "/a.json", "--time", "0.5"}).exitCode, 0);
+    ASSERT_EQ(run(kExe, {"pose", kSimpleSkin, "-o", dir + "/b.json", "--time", "6.0"}).exitCode, 0);
+    const json a = json::parse(slurp(dir + "/a.json")), b = json::parse(slurp(dir + "/b.json"));
+    EXPECT_EQ(a["meshes"], b["meshes"]);
+    EXPECT_NEAR(b["time"].get<double>(), 0.5, 1e-6);
+}
+
+TEST(Cli, PoseObjHasVerticesNormalsAndFaces) {
+    const std::string out = testing::tempDir() + "/pose.obj";
+    RunResult r = run(kExe, {"pose", kModels + "X/BCN_Epileptic.X", "-o", out, "--time", "1"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::istringstream in(slurp(out));
+    std::string line;
+    int v = 0, vn = 0, f = 0, o = 0;
+    while (std::getline(in, line)) {
+        if (line.rfind("v ", 0) == 0) ++v;
+        if (line.rfind("vn ", 0) == 0) ++vn;
+        if (line.rfind("f ", 0) == 0) ++f;
+        if (line.rfind("o ", 0) == 0) ++o;
+    }
+    EXPECT_EQ(v, 3014);
+    EXPECT_EQ(vn, 3014);
+    EXPECT_EQ(f, 5126);
+    EXPECT_EQ(o, 3);
+}
+
+TEST(Cli, InfoJson) {
+    RunResult r = run(kExe, {"info", kModels + "X/Testwuson.X", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["joints"], 37);
+    EXPECT_EQ(j["max_influences"], 4);
+    ASSERT_EQ(j["clips"].size(), 3u);
+    EXPECT_EQ(j["clips"][1]["name"], "Wuson_Walk");
+    EXPECT_NEAR(j["clips"][1]["duration"].get<double>(), 3.6, 1e-4);
+    EXPECT_GT(j["clips"][1]["keys"]["rotation"].get<int>(), 0);
+    EXPECT_GT(j["triangles"].get<int>(), 0);
+}
+
+TEST(Cli, CheckExitCodesAndJson) {
+    const std::string fbx = kModels + "FBX/animation_with_skeleton.fbx";
+    RunResult r = run(kExe, {"check", fbx, "--json"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;  // warnings only
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["worst"], "warning");
+    bool truncated = false;
+    for (const auto& f : j["findings"]) {
+        if (f["code"] == "too-many-influences") {
+            truncated = true;
+            EXPECT_GT(f["count"].get<int>(), 0);
+            EXPECT_FALSE(f["examples"].empty());
+        }
+    }
+    EXPECT_TRUE(truncated);
+    EXPECT_EQ(run(kExe, {"check", fbx, "--strict"}).exitCode, 1);
+    RunResult clean = run(kExe, {"check", kSimpleSkin});
+    EXPECT_EQ(clean.exitCode, 0);
+    EXPECT_NE(clean.out.find("no problems"), std::string::npos) << clean.out;
+}
+
+TEST(Cli, BenchJson) {
+    RunResult r = run(kExe, {"bench", kModels + "X/BCN_Epileptic.X", "--ticks", "200", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["joints"], 58);
+    EXPECT_GT(j["ns_per_tick"].get<double>(), 0.0);
+    EXPECT_NEAR(j["ns_per_joint"].get<double>() * 58, j["ns_per_tick"].get<double>(), 1e-6);
+}
+
+TEST(Cli, ErrorsAreOneLineWithTheirExitCodes) {
+    const std::string dir = testing::tempDir();
+    RunResult missing = run(kExe, {"info", "/nope/missing.fbx"});
+    EXPECT_EQ(missing.exitCode, 3);
+    EXPECT_EQ(lines(missing.err), 1) << missing.err;
+    EXPECT_NE(missing.err.find("/nope/missing.fbx"), std::string::npos);
+
+    RunResult badClip = run(kExe, {"pose", kSimpleSkin, "-o", dir + "/x.json", "--clip", "walk"});
+    EXPECT_EQ(badClip.exitCode, 2);
+    EXPECT_EQ(lines(badClip.err), 1) << badClip.err;
+    EXPECT_NE(badClip.err.find("walk"), std::string::npos);
+
+    RunResult badOut = run(kExe, {"pose", kSimpleSkin, "-o", "/nonexistent-dir/x.json"});
+    EXPECT_EQ(badOut.exitCode, 4);
+    EXPECT_EQ(lines(badOut.err), 1) << badOut.err;
+
+    RunResult badExt = run(kExe, {"pose", kSimpleSkin, "-o", dir + "/x.png"});
+    EXPECT_EQ(badExt.exitCode, 2);
+
+    RunResult usage = run(kExe, {"info"});
+    EXPECT_EQ(usage.exitCode, 2);
+    EXPECT_EQ(lines(usage.err), 1) << usage.err;
+
+    RunResult broken = run(kExe, {"pose", kModels + "invalid/empty.obj", "-o", dir + "/y.json"});
+    EXPECT_EQ(broken.exitCode, 3);
+    EXPECT_EQ(lines(broken.err), 1) << broken.err;
+    EXPECT_NE(broken.err.find("empty.obj"), std::string::npos);
+    std::ifstream none(dir + "/y.json");
+    EXPECT_FALSE(none.good());  // no output for a failed import
+}
+
+}  // namespace
+}  // namespace rig

@@ -1,0 +1,185 @@
+// Real files from Debian's assimp-testmodels: counts, clip data, and posed positions
+// checked against values derived by hand from the files.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "anim/clock.h"
+#include "anim/pose.h"
+#include "anim/skinning.h"
+#include "import/import.h"
+
+namespace rig {
+namespace {
+
+const std::string kModels = "/usr/share/assimp/models/";
+
+Model load(const std::string& rel) {
+    Result<Model> r = importModel(kModels + rel);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+    return r.ok() ? std::move(r.value()) : Model{};
+}
+
+TEST(Import, BcnEpilepticHas54BonesAndOneClip) {
+    Model m = load("X/BCN_Epileptic.X");
+    EXPECT_EQ(m.skeleton.size(), 58u);
+    EXPECT_EQ(m.jointNodes().size(), 54u);
+    ASSERT_EQ(m.meshes.size(), 3u);
+    EXPECT_EQ(m.meshes[0].name, "Torso");
+    EXPECT_EQ(m.meshes[0].skin.joints.size(), 24u);
+    ASSERT_EQ(m.clips.size(), 1u);
+    EXPECT_EQ(m.clips[0].name, "Epileptisch");
+    EXPECT_NEAR(m.clips[0].duration, 3.3f, 1e-4f);
+    EXPECT_EQ(m.clips[0].tracks.size(), 57u);
+    for (int32_t i = 0; i < static_cast<int32_t>(m.skeleton.size()); ++i) EXPECT_LT(m.skeleton.parent[i], i);
+}
+
+TEST(Import, TestwusonHasThreeClips) {
+    Model m = load("X/Testwuson.X");
+    ASSERT_EQ(m.clips.size(), 3u);
+    EXPECT_EQ(m.clips[0].name, "Wuson_Run");
+    EXPECT_EQ(m.clips[1].name, "Wuson_Walk");
+    EXPECT_EQ(m.clips[2].name, "Wuson_Bind");
+    EXPECT_NEAR(m.clips[1].duration, 3.6f, 1e-4f);
+    EXPECT_FLOAT_EQ(m.clips[2].duration, 0.0f);
+    EXPECT_EQ(m.meshes.size(), 1u);
+    EXPECT_EQ(m.meshes[0].weightStats.maxInfluences, 4u);
+    EXPECT_EQ(m.findClip("Wuson_Walk"), 1);
+    EXPECT_EQ(m.findClip("2"), 2);
+    EXPECT_EQ(m.findClip("nope"), -1);
+}
+
+TEST(Import, AnimationWithSkeletonFbxTruncatesToFourInfluences) {
+    Model m = load("FBX/animation_with_skeleton.fbx");
+    ASSERT_EQ(m.meshes.size(), 1u);
+    const Mesh& mesh = m.meshes[0];
+    EXPECT_TRUE(mesh.skinned);
+    EXPECT_EQ(mesh.skin.joints.size(), 14u);
+    EXPECT_EQ(mesh.weightStats.maxInfluences, 6u);
+    EXPECT_GT(mesh.weightStats.truncatedVertices, 0u);
+    // Kept weights are renormalized to 1.
+    for (const glm::vec4& w : mesh.weights) EXPECT_NEAR(w.x + w.y + w.z + w.w, 1.0f, 1e-5f);
+    ASSERT_EQ(m.clips.size(), 1u);
+    EXPECT_EQ(m.clips[0].name, "Armature|ArmatureAction");
+}
+
+TEST(Import, HuesitosFbx) {
+    Model m = load("FBX/huesitos.fbx");
+    ASSERT_EQ(m.meshes.size(), 1u);
+    EXPECT_EQ(m.meshes[0].skin.joints.size(), 9u);
+    EXPECT_EQ(m.meshes[0].vertexCount(), 128u);
+    ASSERT_EQ(m.clips.size(), 1u);
+    EXPECT_NEAR(m.clips[0].duration, 1.56f, 1e-3f);
+}
+
+// simple_skin.gltf, read by hand: vertices (0|1, 0..2 step 0.5, 0), weights (1-s, s) with
+// s = y/2 on joints [node1, node2]; node1 at (0,1,0), node2 its child; both inverse bind
+// matrices are translate(-0.5,-1,0). Node2's rotation keys every 0.5 s: 0, 45, 90, 90, 45,
+// 0, 0, -45, -90, -90, -45, 0 degrees about Z (quaternions (0,0,0.383,0.924) etc.).
+// So a vertex v goes to (1-s) * (v + (-0.5,0,0)) + s * (Rz(theta) * (v - (0.5,1,0)) + (0,1,0)).
+glm::vec3 simpleSkinExpected(const glm::vec3& v, float thetaDeg) {
+    const float s = v.y / 2.0f;
+    const float th = glm::radians(thetaDeg);
+    const glm::vec3 a = v + glm::vec3(-0.5f, 0, 0);
+    const glm::vec3 d = v - glm::vec3(0.5f, 1, 0);
+    const glm::vec3 b = glm::vec3(std::cos(th) * d.x - std::sin(th) * d.y, std::sin(th) * d.x + std::cos(th) * d.y, 0) +
+                        glm::vec3(0, 1, 0);
+    return (1 - s) * a + s * b;
+}
+
+TEST(Import, SimpleSkinGltfMatchesHandDerivedPositions) {
+    Model m = load("glTF2/simple_skin/simple_skin.gltf");
+    ASSERT_EQ(m.meshes.size(), 1u);
+    ASSERT_EQ(m.clips.size(), 1u);
+    EXPECT_NEAR(m.clips[0].duration, 5.5f, 1e-6f);
+    EXPECT_EQ(m.clips[0].tracks.size(), 1u);
+    EXPECT_EQ(m.clips[0].tracks[0].rotation.count, 12u);
+    const Mesh& mesh = m.meshes[0];
+    ASSERT_EQ(mesh.vertexCount(), 10u);
+    // The key angles: 2 * atan2(0.383, 0.924) is 45.0 degrees to 3 decimals, and so on.
+    const float k45 = glm::degrees(2.0f * std::atan2(0.383f, 0.924f));
+    const float k90 = 90.0f;
+    struct Case { double time; float theta; };
+    // Slerp between keys is linear in angle.
+    const Case cases[] = {{0.0, 0.0f},          {0.25, 0.5f * k45},       {0.5, k45},
+                          {1.25, k90},          {2.25, 0.5f * k45}, {3.75, -0.5f * (k45 + k90)},
+                          {5.5, 0.0f},          {6.0, k45} /* wraps to 0.5 */};
+    Animator anim(m);
+    PlaybackClock clock;
+    clock.setDuration(m.clips[0].duration, m.clips[0].sampleRate);
+    for (const Case& c : cases) {
+        clock.seek(c.time);
+        anim.evaluate(0, clock.time());
+        std::vector<glm::vec3> p(10);
+        skinMesh(mesh, anim.palette().data(), p.data(), nullptr);
+        const glm::mat4& meshWorld = anim.world()[mesh.node];
+        for (size_t v = 0; v < 10; ++v) {
+            const glm::vec3 world = glm::vec3(meshWorld * glm::vec4(p[v], 1));
+            const glm::vec3 want = simpleSkinExpected(mesh.positions[v], c.theta);
+            EXPECT_NEAR(world.x, want.x, 2e-4f) << "t=" << c.time << " v=" << v;
+            EXPECT_NEAR(world.y, want.y, 2e-4f) << "t=" << c.time << " v=" << v;
+            EXPECT_NEAR(world.z, want.z, 2e-4f) << "t=" << c.time << " v=" << v;
+        }
+    }
+}
+
+// 01_01.bvh (CMU): 2752 frames at 1/120 s. First frame: Hips at (9.3722, 17.8693, -17.3198)
+// with no rotation, LHipJoint unrotated, LeftUpLeg offset (1.36306, -1.79463, 0.83929)
+// rotated -17 degrees about Z.
+TEST(Import, Bvh0101FirstFrameByHand) {
+    Model m = load("BVH/01_01.bvh");
+    EXPECT_TRUE(m.meshes.empty());  // a skeleton-only asset
+    ASSERT_EQ(m.clips.size(), 1u);
+    const Clip& c = m.clips[0];
+    EXPECT_NEAR(c.duration, 2751 * 0.0083333f, 1e-3f);
+    EXPECT_FLOAT_EQ(c.sampleRate, 120.0f);
+    EXPECT_EQ(m.skeleton.size(), 38u);  // 31 joints + 7 end sites
+    Animator anim(m);
+    anim.evaluate(0, 0.0f);
+    const int32_t hips = m.skeleton.find("Hips");
+    const int32_t upLeg = m.skeleton.find("LeftUpLeg");
+    ASSERT_GE(hips, 0);
+    ASSERT_GE(upLeg, 0);
+    const glm::vec3 h(anim.world()[hips][3]);
+    EXPECT_NEAR(h.x, 9.3722f, 1e-4f);
+    EXPECT_NEAR(h.y, 17.8693f, 1e-4f);
+    EXPECT_NEAR(h.z, -17.3198f, 1e-4f);
+    const glm::mat4& w = anim.world()[upLeg];
+    const glm::vec3 u(w[3]);
+    EXPECT_NEAR(u.x, 9.3722f + 1.36306f, 1e-4f);
+    EXPECT_NEAR(u.y, 17.8693f - 1.79463f, 1e-4f);
+    EXPECT_NEAR(u.z, -17.3198f + 0.83929f, 1e-4f);
+    const float a = glm::radians(-17.0f);
+    EXPECT_NEAR(w[0][0], std::cos(a), 1e-5f);
+    EXPECT_NEAR(w[0][1], std::sin(a), 1e-5f);
+    EXPECT_NEAR(w[1][0], -std::sin(a), 1e-5f);
+}
+
+TEST(Import, MissingAndBrokenFilesGiveOneLineErrorsNamingTheFile) {
+    for (const std::string& rel : {std::string("does/not/exist.fbx"), std::string("invalid/empty.obj"),
+                                   std::string("glTF2/RecursiveNodes/RecursiveNodes.gltf")}) {
+        Result<Model> r = importModel(kModels + rel);
+        ASSERT_FALSE(r.ok()) << rel;
+        EXPECT_NE(r.error().message.find(kModels + rel), std::string::npos) << r.error().message;
+        EXPECT_EQ(r.error().message.find('\n'), std::string::npos) << r.error().message;
+    }
+}
+
+TEST(Import, TicksPerSecondConvertedToSeconds) {
+    // huesitos: Blender FBX at 24 ticks... keys must lie within [0, duration] in seconds.
+    Model m = load("FBX/huesitos.fbx");
+    for (const Clip& c : m.clips) {
+        EXPECT_GT(c.ticksPerSecond, 0.0);
+        for (float t : c.times) {
+            EXPECT_GE(t, c.startTime - 1e-6f);
+            EXPECT_LE(t, c.duration + 1e-6f);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace rig

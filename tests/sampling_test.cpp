@@ -1,0 +1,110 @@
+// Sampling: keys at, between, before and after; one key; step; slerp vs nlerp; cursors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "anim/clip.h"
+#include "support/rigs.h"
+
+namespace rig {
+namespace {
+
+// A clip with one translation channel: keys (1,0,0)@1s, (3,0,0)@2s, (3,4,0)@4s.
+Clip translationClip(Interpolation interp) {
+    Clip c;
+    c.times = {1.0f, 2.0f, 4.0f};
+    c.vec3Keys = {{1, 0, 0}, {3, 0, 0}, {3, 4, 0}};
+    c.quatKeys.resize(3);
+    Track t;
+    t.node = 0;
+    t.translation = {0, 3, interp};
+    c.tracks.push_back(t);
+    c.trackOfNode = {0};
+    c.duration = 4.0f;
+    c.startTime = 1.0f;
+    return c;
+}
+
+TEST(Sampling, AtBetweenBeforeAndAfterKeys) {
+    Clip c = translationClip(Interpolation::Linear);
+    const Channel& ch = c.tracks[0].translation;
+    uint32_t cur = 0;
+    EXPECT_EQ(sampleVec3(c, ch, 1.0f, cur), glm::vec3(1, 0, 0));   // at the first key
+    EXPECT_EQ(sampleVec3(c, ch, 2.0f, cur), glm::vec3(3, 0, 0));   // at a middle key
+    EXPECT_EQ(sampleVec3(c, ch, 4.0f, cur), glm::vec3(3, 4, 0));   // at the last key
+    EXPECT_EQ(sampleVec3(c, ch, 1.5f, cur), glm::vec3(2, 0, 0));   // halfway
+    EXPECT_EQ(sampleVec3(c, ch, 3.0f, cur), glm::vec3(3, 2, 0));   // halfway in the 2nd segment
+    EXPECT_EQ(sampleVec3(c, ch, 0.0f, cur), glm::vec3(1, 0, 0));   // before the first key holds
+    EXPECT_EQ(sampleVec3(c, ch, -7.0f, cur), glm::vec3(1, 0, 0));
+    EXPECT_EQ(sampleVec3(c, ch, 9.0f, cur), glm::vec3(3, 4, 0));   // after the last key holds
+}
+
+TEST(Sampling, StepHoldsTheEarlierKey) {
+    Clip c = translationClip(Interpolation::Step);
+    const Channel& ch = c.tracks[0].translation;
+    uint32_t cur = 0;
+    EXPECT_EQ(sampleVec3(c, ch, 1.99f, cur), glm::vec3(1, 0, 0));
+    EXPECT_EQ(sampleVec3(c, ch, 2.0f, cur), glm::vec3(3, 0, 0));
+    EXPECT_EQ(sampleVec3(c, ch, 3.9f, cur), glm::vec3(3, 0, 0));
+    EXPECT_EQ(sampleVec3(c, ch, 4.0f, cur), glm::vec3(3, 4, 0));
+}
+
+TEST(Sampling, SingleKeyIsConstant) {
+    Clip c;
+    c.times = {0.5f};
+    c.vec3Keys = {{7, 8, 9}};
+    Channel ch{0, 1, Interpolation::Linear};
+    uint32_t cur = 0;
+    for (float t : {-1.0f, 0.0f, 0.5f, 3.0f}) EXPECT_EQ(sampleVec3(c, ch, t, cur), glm::vec3(7, 8, 9));
+}
+
+TEST(Sampling, CursorMatchesBinarySearchForwardBackwardAndRandom) {
+    std::vector<float> times;
+    for (int k = 0; k < 300; ++k) times.push_back(0.01f * static_cast<float>(k) + (k % 7 == 0 ? 0.002f : 0.0f));
+    auto reference = [&](float t) {
+        uint32_t k = 0;
+        while (k + 2 < times.size() && times[k + 1] <= t) ++k;
+        return k;
+    };
+    uint32_t cursor = 0;
+    // Forward at 60 Hz, backward, then pseudo-random seeks.
+    for (float t = -0.1f; t < 3.2f; t += 1.0f / 60.0f) ASSERT_EQ(findKey(times.data(), 300, t, cursor), reference(t)) << t;
+    for (float t = 3.2f; t > -0.1f; t -= 1.0f / 60.0f) ASSERT_EQ(findKey(times.data(), 300, t, cursor), reference(t)) << t;
+    uint32_t x = 12345;
+    for (int i = 0; i < 1000; ++i) {
+        x = x * 1664525u + 1013904223u;
+        const float t = static_cast<float>(x % 3400) / 1000.0f - 0.1f;
+        ASSERT_EQ(findKey(times.data(), 300, t, cursor), reference(t)) << t;
+    }
+}
+
+TEST(Sampling, SlerpTakesTheShortestPathAndKeepsConstantSpeed) {
+    const glm::quat a = glm::angleAxis(0.0f, glm::vec3(0, 0, 1));
+    const glm::quat b = glm::angleAxis(glm::radians(120.0f), glm::vec3(0, 0, 1));
+    // A quarter of the way: 30 degrees exactly with slerp.
+    const glm::quat q = slerpShortest(a, b, 0.25f);
+    EXPECT_NEAR(glm::degrees(glm::angle(q)), 30.0f, 1e-3f);
+    // NLERP is not constant speed: it lands short of 30 degrees at a quarter.
+    const glm::quat n = nlerpShortest(a, b, 0.25f);
+    EXPECT_LT(glm::degrees(glm::angle(n)), 29.0f);
+    // -b is the same rotation; the shortest path must give the same result.
+    const glm::quat q2 = slerpShortest(a, -b, 0.25f);
+    EXPECT_NEAR(std::fabs(glm::dot(q, q2)), 1.0f, 1e-6f);
+    EXPECT_NEAR(glm::length(q), 1.0f, 1e-6f);
+}
+
+TEST(Sampling, SampleClipFillsBindValuesForMissingChannels) {
+    Model m = testing::makeTwoBone();
+    std::vector<Transform> local = m.skeleton.bindLocalSqt;
+    std::vector<uint32_t> cursors(3 * m.clips[0].tracks.size(), 0);
+    sampleClip(m.clips[0], 0.5f, m.skeleton.bindLocalSqt.data(), local.data(), cursors.data(), RotationBlend::Slerp);
+    EXPECT_EQ(local[1].translation, glm::vec3(0, 1, 0));  // no translation channel: bind value
+    EXPECT_NEAR(glm::degrees(glm::angle(local[1].rotation)), 45.0f, 1e-3f);
+    EXPECT_EQ(local[1].scale, glm::vec3(1));
+}
+
+}  // namespace
+}  // namespace rig

@@ -1,0 +1,117 @@
+// Known answers on a two-bone rig computed by hand; bind pose gives identity palettes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "anim/pose.h"
+#include "anim/skinning.h"
+#include "support/rigs.h"
+
+namespace rig {
+namespace {
+
+void expectVec(const glm::vec3& got, const glm::vec3& want, float tol = 1e-5f) {
+    EXPECT_NEAR(got.x, want.x, tol);
+    EXPECT_NEAR(got.y, want.y, tol);
+    EXPECT_NEAR(got.z, want.z, tol);
+}
+
+// Worked by hand (see tests/support/rigs.h): at t = 1 "tip" turns 90 degrees about +Z
+// around the point (0,1,0), which maps (x, y) to (1 - y, x + 1) ... i.e. rotate (x, y-1)
+// to (-(y-1), x) and add (0, 1).
+TEST(Skinning, TwoBoneRigAtNinetyDegrees) {
+    Model m = testing::makeTwoBone();
+    Animator anim(m);
+    anim.evaluate(0, 1.0f);
+    std::vector<glm::vec3> p(4), n(4);
+    skinMesh(m.meshes[0], anim.palette().data(), p.data(), n.data());
+    expectVec(p[0], {0, 0, 0});           // root only: unmoved
+    expectVec(p[1], {-1, 1, 0});          // (0,2): (0,1) rotated -> (-1,0), + (0,1)
+    // (1,1.5): half unmoved (1,1.5), half rotated: (1,0.5) -> (-0.5,1) + (0,1) = (-0.5,2)
+    expectVec(p[2], {0.25f, 1.75f, 0});
+    // (2,0.5): 0.25 * (2,0.5) + 0.75 * ((-(-0.5), 2) + (0,1)) = (0.5,0.125) + 0.75*(0.5,3)
+    expectVec(p[3], {0.875f, 2.375f, 0});
+    // Normals: blended matrix 0.5 I + 0.5 R90 maps (1,0,0) to (0.5,0.5,0), normalized.
+    expectVec(n[2], {std::sqrt(0.5f), std::sqrt(0.5f), 0});
+    // 0.25 I + 0.75 R90: (0.25, 0.75, 0) normalized.
+    const float l = std::sqrt(0.25f * 0.25f + 0.75f * 0.75f);
+    expectVec(n[3], {0.25f / l, 0.75f / l, 0});
+    // The tip joint's world matrix: rotation 90 degrees about Z at (0,1,0).
+    const glm::mat4& w = anim.world()[1];
+    expectVec(glm::vec3(w[3]), {0, 1, 0});
+    expectVec(glm::vec3(w[0]), {0, 1, 0});
+}
+
+TEST(Skinning, TwoBoneRigHalfwayUsesSlerp) {
+    Model m = testing::makeTwoBone();
+    Animator anim(m);
+    anim.evaluate(0, 0.5f);  // 45 degrees
+    std::vector<glm::vec3> p(4);
+    skinMesh(m.meshes[0], anim.palette().data(), p.data(), nullptr);
+    const float c = std::cos(glm::radians(45.0f)), s = std::sin(glm::radians(45.0f));
+    expectVec(p[1], {-s, 1 + c, 0});
+}
+
+TEST(Skinning, BindPoseGivesIdentityPaletteAndUnchangedVertices) {
+    for (Model m : {testing::makeTwoBone(), testing::makeChain(12, 5), testing::makeWideTree(40, 3)}) {
+        Animator anim(m);
+        anim.evaluate(-1, 0.0f);
+        for (const glm::mat4& p : anim.palette()) {
+            for (int c = 0; c < 4; ++c)
+                for (int r = 0; r < 4; ++r) EXPECT_NEAR(p[c][r], c == r ? 1.0f : 0.0f, 1e-5f) << m.path;
+        }
+        const Mesh& mesh = m.meshes[0];
+        std::vector<glm::vec3> p(mesh.vertexCount()), n(mesh.vertexCount());
+        skinMesh(mesh, anim.palette().data(), p.data(), n.data());
+        for (size_t v = 0; v < p.size(); ++v) expectVec(p[v], mesh.positions[v], 1e-4f);
+    }
+}
+
+TEST(Skinning, UnweightedVertexFollowsTheMeshNode) {
+    Model m = testing::makeTwoBone();
+    // Hang the mesh below "tip" and leave vertex 0 unweighted (the rigid slot).
+    m.meshes[0].node = 1;
+    const uint16_t rigid = static_cast<uint16_t>(m.meshes[0].skin.rigidSlot());
+    m.meshes[0].joints[0] = {rigid, rigid, rigid, rigid};
+    Animator anim(m);
+    anim.evaluate(0, 1.0f);
+    std::vector<glm::vec3> p(4);
+    skinMesh(m.meshes[0], anim.palette().data() + anim.paletteOffset(0), p.data(), nullptr);
+    // Mesh space unchanged; in world it moves with the tip node.
+    expectVec(p[0], {0, 0, 0});
+    const glm::vec3 world = glm::vec3(anim.world()[1] * glm::vec4(p[0], 1.0f));
+    expectVec(world, {0, 1, 0});
+    // A weighted vertex still lands where the bones put it, in world space.
+    const glm::vec3 w1 = glm::vec3(anim.world()[1] * glm::vec4(p[1], 1.0f));
+    expectVec(w1, {-1, 1, 0});
+}
+
+TEST(Skinning, ChainFollowsItsJoints) {
+    // Every vertex sits on a joint with weight 1, so skinned positions, taken to world by
+    // the mesh node (joint 0, itself animated), are the joints' world positions.
+    Model m = testing::makeChain(20, 7);
+    Animator anim(m);
+    for (float t : {0.0f, 0.33f, 0.9f}) {
+        anim.evaluate(0, t);
+        std::vector<glm::vec3> p(20);
+        skinMesh(m.meshes[0], anim.palette().data(), p.data(), nullptr);
+        const glm::mat4& meshWorld = anim.world()[m.meshes[0].node];
+        for (int j = 0; j < 20; ++j) {
+            expectVec(glm::vec3(meshWorld * glm::vec4(p[j], 1.0f)), glm::vec3(anim.world()[j][3]), 1e-4f);
+        }
+    }
+}
+
+TEST(Skinning, RenormalizesWeightsLikeTheShader) {
+    Model m = testing::makeTwoBone();
+    m.meshes[0].weights[2] = {1.0f, 1.0f, 0, 0};  // sums to 2: same as 0.5 / 0.5
+    Animator anim(m);
+    anim.evaluate(0, 1.0f);
+    std::vector<glm::vec3> p(4);
+    skinMesh(m.meshes[0], anim.palette().data(), p.data(), nullptr);
+    expectVec(p[2], {0.25f, 1.75f, 0});
+}
+
+}  // namespace
+}  // namespace rig

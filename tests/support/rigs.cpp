@@ -1,0 +1,154 @@
+#include "support/rigs.h"
+
+#include <cmath>
+#include <string>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace rig::testing {
+
+namespace {
+
+void addNode(Skeleton& sk, const std::string& name, int32_t parent, const glm::vec3& offset) {
+    sk.names.push_back(name);
+    sk.parent.push_back(parent);
+    Transform t;
+    t.translation = offset;
+    sk.bindLocalSqt.push_back(t);
+    sk.bindLocal.push_back(toMatrix(t));
+}
+
+// One skinned mesh with a vertex at each joint's bind position, weight 1 on that joint.
+void addJointMesh(Model& m) {
+    Mesh mesh;
+    mesh.name = "joints";
+    mesh.node = 0;
+    mesh.skinned = true;
+    const size_t n = m.skeleton.size();
+    for (size_t j = 0; j < n; ++j) {
+        mesh.skin.joints.push_back(static_cast<int32_t>(j));
+        mesh.skin.inverseBind.push_back(glm::inverse(m.skeleton.bindModel[j]));
+        mesh.skin.offsetComputed.push_back(0);
+        mesh.positions.push_back(glm::vec3(m.skeleton.bindModel[j][3]));
+        mesh.normals.push_back(glm::vec3(1, 0, 0));
+        const uint16_t s = static_cast<uint16_t>(j);
+        mesh.joints.push_back({s, s, s, s});
+        mesh.weights.push_back(glm::vec4(1, 0, 0, 0));
+    }
+    m.meshes.push_back(std::move(mesh));
+    m.materials.emplace_back();
+}
+
+void addTrsClip(Model& m, int keys) {
+    if (keys <= 0) return;
+    Clip c;
+    c.name = "anim";
+    c.ticksPerSecond = 1.0;
+    c.trackOfNode.assign(m.skeleton.size(), -1);
+    const float duration = 1.0f;
+    for (size_t j = 0; j < m.skeleton.size(); ++j) {
+        Track tr;
+        tr.node = static_cast<int32_t>(j);
+        auto times = [&](Channel& ch) {
+            ch.first = static_cast<uint32_t>(c.times.size());
+            ch.count = static_cast<uint32_t>(keys);
+            for (int k = 0; k < keys; ++k) {
+                c.times.push_back(keys == 1 ? 0.0f : duration * static_cast<float>(k) / static_cast<float>(keys - 1));
+            }
+        };
+        const glm::vec3 base = m.skeleton.bindLocalSqt[j].translation;
+        times(tr.translation);
+        for (int k = 0; k < keys; ++k) {
+            const float s = std::sin(0.7f * static_cast<float>(k) + static_cast<float>(j));
+            c.vec3Keys.push_back(base + glm::vec3(0.01f * s, 0.0f, 0.0f));
+        }
+        c.quatKeys.resize(c.times.size());
+        times(tr.rotation);
+        for (int k = 0; k < keys; ++k) {
+            const float a = glm::radians(30.0f) * std::sin(0.3f * static_cast<float>(k) + 0.5f * static_cast<float>(j));
+            c.quatKeys.push_back(glm::angleAxis(a, glm::vec3(0, 0, 1)));
+        }
+        c.vec3Keys.resize(c.times.size());
+        times(tr.scale);
+        for (int k = 0; k < keys; ++k) {
+            c.vec3Keys.push_back(glm::vec3(1.0f + 0.02f * std::cos(0.5f * static_cast<float>(k))));
+        }
+        c.quatKeys.resize(c.times.size());
+        c.trackOfNode[j] = static_cast<int32_t>(c.tracks.size());
+        c.tracks.push_back(tr);
+    }
+    c.duration = duration;
+    c.sampleRate = keys > 1 ? static_cast<float>(keys - 1) / duration : 30.0f;
+    m.clips.push_back(std::move(c));
+}
+
+}  // namespace
+
+Model makeChain(int joints, int keysPerTrack) {
+    Model m;
+    m.path = "chain" + std::to_string(joints);
+    for (int j = 0; j < joints; ++j) {
+        addNode(m.skeleton, "joint" + std::to_string(j), j - 1, j == 0 ? glm::vec3(0) : glm::vec3(0, 1, 0));
+    }
+    m.skeleton.computeBindModel();
+    addJointMesh(m);
+    addTrsClip(m, keysPerTrack);
+    return m;
+}
+
+Model makeWideTree(int joints, int keysPerTrack) {
+    Model m;
+    m.path = "tree" + std::to_string(joints);
+    addNode(m.skeleton, "root", -1, glm::vec3(0));
+    // Breadth first: node i's parent is (i - 1) / 8, so every node has up to 8 children.
+    for (int j = 1; j < joints; ++j) {
+        const float a = static_cast<float>(j) * 0.7f;
+        addNode(m.skeleton, "joint" + std::to_string(j), (j - 1) / 8, glm::vec3(std::cos(a), 0.5f, std::sin(a)));
+    }
+    m.skeleton.computeBindModel();
+    addJointMesh(m);
+    addTrsClip(m, keysPerTrack);
+    return m;
+}
+
+Model makeTwoBone() {
+    Model m;
+    m.path = "two-bone";
+    addNode(m.skeleton, "root", -1, glm::vec3(0));
+    addNode(m.skeleton, "tip", 0, glm::vec3(0, 1, 0));
+    m.skeleton.computeBindModel();
+
+    Mesh mesh;
+    mesh.name = "strip";
+    mesh.node = 0;
+    mesh.skinned = true;
+    mesh.skin.joints = {0, 1};
+    mesh.skin.inverseBind = {glm::mat4(1.0f), glm::translate(glm::mat4(1.0f), glm::vec3(0, -1, 0))};
+    mesh.skin.offsetComputed = {0, 0};
+    mesh.positions = {{0, 0, 0}, {0, 2, 0}, {1, 1.5f, 0}, {2, 0.5f, 0}};
+    mesh.normals = {{0, 1, 0}, {0, 1, 0}, {1, 0, 0}, {1, 0, 0}};
+    mesh.joints = {{0, 0, 0, 0}, {1, 1, 1, 1}, {0, 1, 0, 0}, {0, 1, 0, 0}};
+    mesh.weights = {{1, 0, 0, 0}, {1, 0, 0, 0}, {0.5f, 0.5f, 0, 0}, {0.25f, 0.75f, 0, 0}};
+    mesh.indices = {0, 1, 2, 0, 2, 3};
+    m.meshes.push_back(std::move(mesh));
+    m.materials.emplace_back();
+
+    Clip c;
+    c.name = "bend";
+    c.ticksPerSecond = 1.0;
+    c.trackOfNode = {-1, 0};
+    Track tr;
+    tr.node = 1;
+    tr.rotation.first = 0;
+    tr.rotation.count = 2;
+    c.times = {0.0f, 1.0f};
+    c.quatKeys = {glm::quat(1, 0, 0, 0), glm::angleAxis(glm::radians(90.0f), glm::vec3(0, 0, 1))};
+    c.vec3Keys.resize(2);
+    c.tracks.push_back(tr);
+    c.duration = 1.0f;
+    c.sampleRate = 30.0f;
+    m.clips.push_back(std::move(c));
+    return m;
+}
+
+}  // namespace rig::testing

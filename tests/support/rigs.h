@@ -1,0 +1,24 @@
+// Synthetic rigs for tests and benchmarks, built directly as anim/ data (no file, no Assimp).
+#pragma once
+
+#include "anim/model.h"
+
+namespace rig::testing {
+
+// A chain of `joints` nodes, each 1 unit above its parent along +Y, one skinned mesh with a
+// vertex at every joint (weight 1 on that joint). If keysPerTrack > 0, one clip "anim" of
+// duration 1 s in which every joint has T, R and S channels with `keysPerTrack` keys
+// (rotation about Z by up to +-30 degrees, small translation and scale wobble).
+Model makeChain(int joints, int keysPerTrack);
+
+// A wide tree: a root with `joints - 1` children in a fan of 3 levels (breadth first, so
+// parents still come first). Same channels as makeChain.
+Model makeWideTree(int joints, int keysPerTrack);
+
+// The hand-computed two-bone rig: joint 0 "root" at the origin, joint 1 "tip" at (0,1,0),
+// one clip "bend" with two rotation keys on "tip": identity at t=0, 90 degrees about +Z at
+// t=1. Mesh vertices: (0,0,0) w0=1; (0,2,0) w1=1; (1,1.5,0) w0=w1=0.5 with normal (1,0,0);
+// (2,0.5,0) w0=0.25,w1=0.75.
+Model makeTwoBone();
+
+}  // namespace rig::testing
