@@ -1,6 +1,7 @@
 // Sampling: keys at, between, before and after; one key; step; slerp vs nlerp; cursors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -17,10 +18,9 @@ Clip translationClip(Interpolation interp) {
     Clip c;
     c.times = {1.0f, 2.0f, 4.0f};
     c.vec3Keys = {{1, 0, 0}, {3, 0, 0}, {3, 4, 0}};
-    c.quatKeys.resize(3);
     Track t;
     t.node = 0;
-    t.translation = {0, 3, interp};
+    t.translation = {0, 0, 3, interp};
     c.tracks.push_back(t);
     c.trackOfNode = {0};
     c.duration = 4.0f;
@@ -56,7 +56,7 @@ TEST(Sampling, SingleKeyIsConstant) {
     Clip c;
     c.times = {0.5f};
     c.vec3Keys = {{7, 8, 9}};
-    Channel ch{0, 1, Interpolation::Linear};
+    Channel ch{0, 0, 1, Interpolation::Linear};
     uint32_t cur = 0;
     for (float t : {-1.0f, 0.0f, 0.5f, 3.0f}) EXPECT_EQ(sampleVec3(c, ch, t, cur), glm::vec3(7, 8, 9));
 }
@@ -94,6 +94,41 @@ TEST(Sampling, SlerpTakesTheShortestPathAndKeepsConstantSpeed) {
     const glm::quat q2 = slerpShortest(a, -b, 0.25f);
     EXPECT_NEAR(std::fabs(glm::dot(q, q2)), 1.0f, 1e-6f);
     EXPECT_NEAR(glm::length(q), 1.0f, 1e-6f);
+}
+
+TEST(Sampling, PolynomialSlerpMatchesTrigonometricSlerp) {
+    // Reference: slerp in double precision with acos/sin, over angles up to 180 degrees of
+    // rotation (quaternion dot down to 0) and the whole [0,1] range of alpha.
+    double worst = 0.0;
+    for (int ai = 0; ai <= 180; ai += 3) {
+        const double half = 0.5 * glm::radians(static_cast<double>(ai));
+        const glm::quat a(1, 0, 0, 0);
+        const glm::quat b(static_cast<float>(std::cos(half)), 0, 0, static_cast<float>(std::sin(half)));
+        for (int k = 0; k <= 20; ++k) {
+            const double t = k / 20.0;
+            const double th = std::acos(std::min(1.0, static_cast<double>(b.w)));
+            double wa = 1 - t, wb = t;
+            if (th > 1e-9) {
+                wa = std::sin((1 - t) * th) / std::sin(th);
+                wb = std::sin(t * th) / std::sin(th);
+            }
+            const glm::quat q = slerpShortest(a, b, static_cast<float>(t));
+            worst = std::max(worst, std::fabs(q.w - (wa * a.w + wb * b.w)));
+            worst = std::max(worst, std::fabs(q.z - (wa * a.z + wb * b.z)));
+        }
+    }
+    EXPECT_LT(worst, 5e-7);
+}
+
+TEST(Sampling, ChannelsWithEqualTimesShareOneRun) {
+    Clip c;
+    const float t1[] = {0.0f, 0.5f, 1.0f};
+    const float t2[] = {0.0f, 0.25f, 1.0f};
+    const uint32_t a = c.addTimes(t1, 3);
+    EXPECT_EQ(c.addTimes(t1, 3), a);
+    const uint32_t b = c.addTimes(t2, 3);
+    EXPECT_NE(b, a);
+    EXPECT_EQ(c.times.size(), 6u);
 }
 
 TEST(Sampling, SampleClipFillsBindValuesForMissingChannels) {

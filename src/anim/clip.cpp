@@ -35,26 +35,67 @@ inline float segmentAlpha(const float* times, uint32_t k, float t) {
     return a < 0.0f ? 0.0f : (a > 1.0f ? 1.0f : a);
 }
 
+struct KeyPos {
+    uint32_t k;
+    float alpha;
+};
+
+inline KeyPos locate(const Clip& clip, const Channel& ch, float t, uint32_t& cursor) {
+    const float* times = clip.times.data() + ch.times;
+    const uint32_t k = findKey(times, ch.count, t, cursor);
+    return {k, segmentAlpha(times, k, t)};
+}
+
+inline glm::vec3 lerpKeys(const glm::vec3* v, const Channel& ch, KeyPos p) {
+    if (ch.interpolation == Interpolation::Step) return p.alpha >= 1.0f ? v[p.k + 1] : v[p.k];
+    return v[p.k] + (v[p.k + 1] - v[p.k]) * p.alpha;
+}
+
+inline glm::quat blendKeys(const glm::quat* v, const Channel& ch, KeyPos p, RotationBlend blend) {
+    if (ch.interpolation == Interpolation::Step || p.alpha >= 1.0f) return p.alpha >= 1.0f ? v[p.k + 1] : v[p.k];
+    if (p.alpha <= 0.0f) return v[p.k];
+    return blend == RotationBlend::Slerp ? slerpShortest(v[p.k], v[p.k + 1], p.alpha)
+                                         : nlerpShortest(v[p.k], v[p.k + 1], p.alpha);
+}
+
+inline glm::quat normalized(float w, float x, float y, float z) {
+    const float len2 = x * x + y * y + z * z + w * w;
+    const float inv = len2 > 0.0f ? 1.0f / std::sqrt(len2) : 0.0f;
+    return glm::quat(w * inv, x * inv, y * inv, z * inv);
+}
+
+// sin(t*theta) / sin(theta) as a polynomial in x = cos(theta) (D. Eberly, "A Fast and
+// Accurate Algorithm for Computing SLERP"): t * (1 + b1 (1 + b2 (1 + ... (1 + bN)))) with
+// b_i = (t^2 - i^2) / (i (2i + 1)) * (x - 1). With N = 8 the last term is scaled by mu to
+// cut the truncation error; keys close together (x - 1 > -0.01, under 16 degrees apart)
+// need only N = 4 for the same accuracy, as each term shrinks by at least 200 times.
+constexpr float kSlerpMu = 1.85298109240830f;
+constexpr float kSlerpU[8] = {1.0f / (1 * 3), 1.0f / (2 * 5), 1.0f / (3 * 7), 1.0f / (4 * 9),
+                              1.0f / (5 * 11), 1.0f / (6 * 13), 1.0f / (7 * 15), kSlerpMu / (8 * 17)};
+constexpr float kSlerpV[8] = {1.0f / 3, 2.0f / 5, 3.0f / 7, 4.0f / 9,
+                              5.0f / 11, 6.0f / 13, 7.0f / 15, kSlerpMu * 8 / 17};
+
+template <int N>
+inline float slerpWeight(float t, float xm1) {
+    const float t2 = t * t;
+    float r = 1.0f;
+    for (int i = N - 1; i >= 0; --i) r = 1.0f + (kSlerpU[i] * t2 - kSlerpV[i]) * xm1 * r;
+    return t * r;
+}
+
 }  // namespace
 
 glm::vec3 sampleVec3(const Clip& clip, const Channel& ch, float t, uint32_t& cursor) {
-    const glm::vec3* v = clip.vec3Keys.data() + ch.first;
+    const glm::vec3* v = clip.vec3Keys.data() + ch.values;
     if (ch.count == 1) return v[0];
-    const float* times = clip.times.data() + ch.first;
-    const uint32_t k = findKey(times, ch.count, t, cursor);
-    const float a = segmentAlpha(times, k, t);
-    if (ch.interpolation == Interpolation::Step) return a >= 1.0f ? v[k + 1] : v[k];
-    return v[k] + (v[k + 1] - v[k]) * a;
+    return lerpKeys(v, ch, locate(clip, ch, t, cursor));
 }
 
 glm::quat nlerpShortest(const glm::quat& a, const glm::quat& b, float alpha) {
     const float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
     const float s = d < 0.0f ? -alpha : alpha;
     const float r = 1.0f - alpha;
-    glm::quat q(r * a.w + s * b.w, r * a.x + s * b.x, r * a.y + s * b.y, r * a.z + s * b.z);
-    const float len2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-    const float inv = len2 > 0.0f ? 1.0f / std::sqrt(len2) : 0.0f;
-    return glm::quat(q.w * inv, q.x * inv, q.y * inv, q.z * inv);
+    return normalized(r * a.w + s * b.w, r * a.x + s * b.x, r * a.y + s * b.y, r * a.z + s * b.z);
 }
 
 glm::quat slerpShortest(const glm::quat& a, const glm::quat& b, float alpha) {
@@ -64,45 +105,73 @@ glm::quat slerpShortest(const glm::quat& a, const glm::quat& b, float alpha) {
         d = -d;
         sign = -1.0f;
     }
-    if (d > 0.9995f) return nlerpShortest(a, b, alpha);
-    const float theta = std::acos(d);
-    const float invSin = 1.0f / std::sin(theta);
-    const float wa = std::sin((1.0f - alpha) * theta) * invSin;
-    const float wb = sign * std::sin(alpha * theta) * invSin;
-    glm::quat q(wa * a.w + wb * b.w, wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z);
-    const float len2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-    const float inv = 1.0f / std::sqrt(len2);
-    return glm::quat(q.w * inv, q.x * inv, q.y * inv, q.z * inv);
+    if (d > 1.0f) d = 1.0f;
+    float wa, wb;
+    if (d >= 0.5f) {
+        // Keys less than 120 degrees of rotation apart (nearly always): the polynomial.
+        const float xm1 = d - 1.0f;
+        if (xm1 > -0.01f) {
+            wa = slerpWeight<4>(1.0f - alpha, xm1);
+            wb = sign * slerpWeight<4>(alpha, xm1);
+        } else {
+            wa = slerpWeight<8>(1.0f - alpha, xm1);
+            wb = sign * slerpWeight<8>(alpha, xm1);
+        }
+    } else {
+        // Wide swings, where the polynomial loses digits: trigonometry.
+        const float theta = std::acos(d);
+        const float invSin = 1.0f / std::sqrt(1.0f - d * d);
+        wa = std::sin((1.0f - alpha) * theta) * invSin;
+        wb = sign * std::sin(alpha * theta) * invSin;
+    }
+    return normalized(wa * a.w + wb * b.w, wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z);
 }
 
 glm::quat sampleQuat(const Clip& clip, const Channel& ch, float t, uint32_t& cursor,
                      RotationBlend blend) {
-    const glm::quat* v = clip.quatKeys.data() + ch.first;
+    const glm::quat* v = clip.quatKeys.data() + ch.values;
     if (ch.count == 1) return v[0];
-    const float* times = clip.times.data() + ch.first;
-    const uint32_t k = findKey(times, ch.count, t, cursor);
-    const float a = segmentAlpha(times, k, t);
-    if (ch.interpolation == Interpolation::Step) return a >= 1.0f ? v[k + 1] : v[k];
-    if (a <= 0.0f) return v[k];
-    if (a >= 1.0f) return v[k + 1];
-    return blend == RotationBlend::Slerp ? slerpShortest(v[k], v[k + 1], a)
-                                         : nlerpShortest(v[k], v[k + 1], a);
+    return blendKeys(v, ch, locate(clip, ch, t, cursor), blend);
 }
 
 void sampleClip(const Clip& clip, float t, const Transform* bindLocal, Transform* local,
                 uint32_t* cursors, RotationBlend blend) {
     const size_t n = clip.tracks.size();
+    const glm::vec3* v3 = clip.vec3Keys.data();
+    const glm::quat* q4 = clip.quatKeys.data();
     for (size_t i = 0; i < n; ++i) {
         const Track& tr = clip.tracks[i];
         const Transform& bind = bindLocal[tr.node];
         Transform& out = local[tr.node];
         uint32_t* c = cursors + 3 * i;
-        out.translation = tr.translation.count ? sampleVec3(clip, tr.translation, t, c[0])
-                                               : bind.translation;
-        out.rotation = tr.rotation.count ? sampleQuat(clip, tr.rotation, t, c[1], blend)
-                                         : bind.rotation;
-        out.scale = tr.scale.count ? sampleVec3(clip, tr.scale, t, c[2]) : bind.scale;
+        // One key search per distinct run of times: channels sharing times share the answer.
+        KeyPos pt{0, 0.0f}, pr{0, 0.0f}, ps{0, 0.0f};
+        const Channel& T = tr.translation;
+        const Channel& R = tr.rotation;
+        const Channel& S = tr.scale;
+        if (T.count > 1) pt = locate(clip, T, t, c[0]);
+        if (R.count > 1) pr = (R.times == T.times && T.count > 1) ? pt : locate(clip, R, t, c[1]);
+        if (S.count > 1) {
+            ps = (S.times == T.times && T.count > 1) ? pt
+                 : (S.times == R.times && R.count > 1) ? pr
+                                                        : locate(clip, S, t, c[2]);
+        }
+        out.translation = T.count > 1 ? lerpKeys(v3 + T.values, T, pt) : T.count ? v3[T.values] : bind.translation;
+        out.rotation = R.count > 1 ? blendKeys(q4 + R.values, R, pr, blend) : R.count ? q4[R.values] : bind.rotation;
+        out.scale = S.count > 1 ? lerpKeys(v3 + S.values, S, ps) : S.count ? v3[S.values] : bind.scale;
     }
+}
+
+uint32_t Clip::addTimes(const float* t, uint32_t count) {
+    // Channels of one track usually share their key times: reuse the last run if equal.
+    if (lastTimesCount_ == count && lastTimesFirst_ + count <= times.size() &&
+        std::equal(t, t + count, times.begin() + lastTimesFirst_)) {
+        return lastTimesFirst_;
+    }
+    lastTimesFirst_ = static_cast<uint32_t>(times.size());
+    lastTimesCount_ = count;
+    times.insert(times.end(), t, t + count);
+    return lastTimesFirst_;
 }
 
 }  // namespace rig

@@ -18,9 +18,11 @@ enum class Interpolation : uint8_t { Linear, Step };
 enum class RotationBlend : uint8_t { Slerp, Nlerp };
 
 // A run of keys inside the clip's key arrays. count == 0: the channel is absent and the
-// node keeps its bind value for that component.
+// node keeps its bind value for that component. Channels of a track whose key times are
+// equal share one run of times (same `times` index), so one key search serves them all.
 struct Channel {
-    uint32_t first = 0;  // index into Clip::times and the matching value array
+    uint32_t times = 0;   // index of the first key time in Clip::times
+    uint32_t values = 0;  // index of the first value in Clip::vec3Keys or Clip::quatKeys
     uint32_t count = 0;
     Interpolation interpolation = Interpolation::Linear;
 };
@@ -38,12 +40,16 @@ struct Clip {
     double ticksPerSecond = 0.0;   // the rate used to turn the file's ticks into seconds
     bool ticksPerSecondFromFile = true;
     std::vector<Track> tracks;     // sorted by node
-    std::vector<float> times;      // key times (s) of all channels; each channel's run ascends
-    std::vector<glm::vec3> vec3Keys;  // translation and scale values, parallel to times
-    std::vector<glm::quat> quatKeys;  // rotation values, parallel to times
+    std::vector<float> times;      // key times (s); each channel's run ascends
+    std::vector<glm::vec3> vec3Keys;  // translation and scale values
+    std::vector<glm::quat> quatKeys;  // rotation values
     std::vector<int32_t> trackOfNode; // per skeleton node: track index or -1
 
-    size_t keyCount() const { return times.size(); }
+    // Append a run of key times, reusing the previous run when it is identical.
+    uint32_t addTimes(const float* t, uint32_t count);
+
+private:
+    uint32_t lastTimesFirst_ = 0, lastTimesCount_ = 0;
 };
 
 // Key index k of a channel such that times[k] <= t < times[k+1], clamped to [0, count-2].
@@ -55,8 +61,9 @@ glm::vec3 sampleVec3(const Clip& clip, const Channel& ch, float t, uint32_t& cur
 glm::quat sampleQuat(const Clip& clip, const Channel& ch, float t, uint32_t& cursor,
                      RotationBlend blend);
 
-// Shortest-path spherical interpolation; falls back to normalized lerp for nearly equal
-// rotations. Result is unit length.
+// Shortest-path spherical interpolation (constant angular speed), computed with a
+// polynomial (no trigonometry) for keys up to 120 degrees apart, trigonometry beyond;
+// accurate to about 3e-7; result is unit length.
 glm::quat slerpShortest(const glm::quat& a, const glm::quat& b, float alpha);
 glm::quat nlerpShortest(const glm::quat& a, const glm::quat& b, float alpha);
 

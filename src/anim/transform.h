@@ -5,6 +5,10 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace rig {
 
 struct Transform {
@@ -29,12 +33,25 @@ inline glm::mat4 toMatrix(const Transform& t) {
 
 // Product of two affine matrices (last rows 0,0,0,1): skips the work on the last row.
 inline glm::mat4 mulAffine(const glm::mat4& a, const glm::mat4& b) {
+#if defined(__SSE2__)
+    const __m128 a0 = _mm_loadu_ps(&a[0][0]), a1 = _mm_loadu_ps(&a[1][0]);
+    const __m128 a2 = _mm_loadu_ps(&a[2][0]), a3 = _mm_loadu_ps(&a[3][0]);
     glm::mat4 r;
     for (int c = 0; c < 4; ++c) {
-        r[c] = a[0] * b[c].x + a[1] * b[c].y + a[2] * b[c].z;
+        const __m128 bc = _mm_loadu_ps(&b[c][0]);
+        __m128 v = _mm_mul_ps(a0, _mm_shuffle_ps(bc, bc, _MM_SHUFFLE(0, 0, 0, 0)));
+        v = _mm_add_ps(v, _mm_mul_ps(a1, _mm_shuffle_ps(bc, bc, _MM_SHUFFLE(1, 1, 1, 1))));
+        v = _mm_add_ps(v, _mm_mul_ps(a2, _mm_shuffle_ps(bc, bc, _MM_SHUFFLE(2, 2, 2, 2))));
+        if (c == 3) v = _mm_add_ps(v, a3);
+        _mm_storeu_ps(&r[c][0], v);
     }
+    return r;
+#else
+    glm::mat4 r;
+    for (int c = 0; c < 4; ++c) r[c] = a[0] * b[c].x + a[1] * b[c].y + a[2] * b[c].z;
     r[3] += a[3];
     return r;
+#endif
 }
 
 // Split an affine matrix into SQT. Shear is lost; a negative determinant goes into scale.x.

@@ -224,12 +224,11 @@ Channel importChannel(const Key* keys, unsigned count, double tps, Clip& clip,
     Channel ch;
     ch.count = static_cast<uint32_t>(ks.size());
     if (ch.count == 0) return ch;
-    // Values share index space with times: pad the other value array so indices line up.
-    ch.first = static_cast<uint32_t>(clip.times.size());
-    for (const K& k : ks) {
-        clip.times.push_back(k.t);
-        values.push_back(k.v);
-    }
+    std::vector<float> times(ks.size());
+    for (size_t i = 0; i < ks.size(); ++i) times[i] = ks[i].t;
+    ch.times = clip.addTimes(times.data(), ch.count);
+    ch.values = static_cast<uint32_t>(values.size());
+    for (const K& k : ks) values.push_back(k.v);
     return ch;
 }
 
@@ -237,7 +236,7 @@ float estimateSampleRate(const Clip& clip) {
     std::vector<float> deltas;
     auto collect = [&](const Channel& ch) {
         for (uint32_t k = 1; k < ch.count && deltas.size() < 8192; ++k) {
-            const float d = clip.times[ch.first + k] - clip.times[ch.first + k - 1];
+            const float d = clip.times[ch.times + k] - clip.times[ch.times + k - 1];
             if (d > 1e-6f) deltas.push_back(d);
         }
     };
@@ -289,14 +288,9 @@ Clip importClip(const aiAnimation* anim, size_t index, const Skeleton& sk, Impor
         }
         Track tr;
         tr.node = node;
-        // Keep the value arrays parallel to `times`: every key appends one time and one
-        // value to exactly one of vec3Keys / quatKeys, and the other gets a filler.
         tr.translation = importChannel(na->mPositionKeys, na->mNumPositionKeys, tps, clip, clip.vec3Keys, v3, stats);
-        clip.quatKeys.resize(clip.times.size());
         tr.rotation = importChannel(na->mRotationKeys, na->mNumRotationKeys, tps, clip, clip.quatKeys, q4, stats);
-        clip.vec3Keys.resize(clip.times.size());
         tr.scale = importChannel(na->mScalingKeys, na->mNumScalingKeys, tps, clip, clip.vec3Keys, v3, stats);
-        clip.quatKeys.resize(clip.times.size());
         clip.trackOfNode[node] = static_cast<int32_t>(clip.tracks.size());
         clip.tracks.push_back(tr);
     }
@@ -311,7 +305,7 @@ Clip importClip(const aiAnimation* anim, size_t index, const Skeleton& sk, Impor
     for (const Track& t : clip.tracks) {
         for (const Channel* ch : {&t.translation, &t.rotation, &t.scale}) {
             if (!ch->count) continue;
-            const float a = clip.times[ch->first], b = clip.times[ch->first + ch->count - 1];
+            const float a = clip.times[ch->times], b = clip.times[ch->times + ch->count - 1];
             first = any ? std::min(first, a) : a;
             last = any ? std::max(last, b) : b;
             any = true;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -45,40 +46,34 @@ void addTrsClip(Model& m, int keys) {
     c.name = "anim";
     c.ticksPerSecond = 1.0;
     c.trackOfNode.assign(m.skeleton.size(), -1);
-    const float duration = 1.0f;
+    // Keys at 30 per second, so more keys make a longer clip (as in real files).
+    const float duration = keys > 1 ? static_cast<float>(keys - 1) / 30.0f : 0.0f;
     for (size_t j = 0; j < m.skeleton.size(); ++j) {
         Track tr;
         tr.node = static_cast<int32_t>(j);
-        auto times = [&](Channel& ch) {
-            ch.first = static_cast<uint32_t>(c.times.size());
-            ch.count = static_cast<uint32_t>(keys);
-            for (int k = 0; k < keys; ++k) {
-                c.times.push_back(keys == 1 ? 0.0f : duration * static_cast<float>(k) / static_cast<float>(keys - 1));
-            }
-        };
+        std::vector<float> keyTimes(static_cast<size_t>(keys));
+        for (int k = 0; k < keys; ++k) keyTimes[k] = static_cast<float>(k) / 30.0f;
+        const uint32_t times = c.addTimes(keyTimes.data(), static_cast<uint32_t>(keys));
         const glm::vec3 base = m.skeleton.bindLocalSqt[j].translation;
-        times(tr.translation);
+        tr.translation = {times, static_cast<uint32_t>(c.vec3Keys.size()), static_cast<uint32_t>(keys)};
         for (int k = 0; k < keys; ++k) {
             const float s = std::sin(0.7f * static_cast<float>(k) + static_cast<float>(j));
             c.vec3Keys.push_back(base + glm::vec3(0.01f * s, 0.0f, 0.0f));
         }
-        c.quatKeys.resize(c.times.size());
-        times(tr.rotation);
+        tr.rotation = {times, static_cast<uint32_t>(c.quatKeys.size()), static_cast<uint32_t>(keys)};
         for (int k = 0; k < keys; ++k) {
             const float a = glm::radians(30.0f) * std::sin(0.3f * static_cast<float>(k) + 0.5f * static_cast<float>(j));
             c.quatKeys.push_back(glm::angleAxis(a, glm::vec3(0, 0, 1)));
         }
-        c.vec3Keys.resize(c.times.size());
-        times(tr.scale);
+        tr.scale = {times, static_cast<uint32_t>(c.vec3Keys.size()), static_cast<uint32_t>(keys)};
         for (int k = 0; k < keys; ++k) {
             c.vec3Keys.push_back(glm::vec3(1.0f + 0.02f * std::cos(0.5f * static_cast<float>(k))));
         }
-        c.quatKeys.resize(c.times.size());
         c.trackOfNode[j] = static_cast<int32_t>(c.tracks.size());
         c.tracks.push_back(tr);
     }
     c.duration = duration;
-    c.sampleRate = keys > 1 ? static_cast<float>(keys - 1) / duration : 30.0f;
+    c.sampleRate = 30.0f;
     m.clips.push_back(std::move(c));
 }
 
@@ -139,11 +134,9 @@ Model makeTwoBone() {
     c.trackOfNode = {-1, 0};
     Track tr;
     tr.node = 1;
-    tr.rotation.first = 0;
-    tr.rotation.count = 2;
+    tr.rotation = {0, 0, 2};
     c.times = {0.0f, 1.0f};
     c.quatKeys = {glm::quat(1, 0, 0, 0), glm::angleAxis(glm::radians(90.0f), glm::vec3(0, 0, 1))};
-    c.vec3Keys.resize(2);
     c.tracks.push_back(tr);
     c.duration = 1.0f;
     c.sampleRate = 30.0f;

@@ -6,8 +6,8 @@
 namespace rig::testing {
 
 // A chain of `joints` nodes, each 1 unit above its parent along +Y, one skinned mesh with a
-// vertex at every joint (weight 1 on that joint). If keysPerTrack > 0, one clip "anim" of
-// duration 1 s in which every joint has T, R and S channels with `keysPerTrack` keys
+// vertex at every joint (weight 1 on that joint). If keysPerTrack > 0, one clip "anim" in
+// which every joint has T, R and S channels with `keysPerTrack` keys at 30 keys per second
 // (rotation about Z by up to +-30 degrees, small translation and scale wobble).
 Model makeChain(int joints, int keysPerTrack);
 
