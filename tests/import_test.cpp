@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -179,6 +181,60 @@ TEST(Import, TicksPerSecondConvertedToSeconds) {
             EXPECT_LE(t, c.duration + 1e-6f);
         }
     }
+}
+
+}  // namespace
+}  // namespace rig
+
+namespace rig {
+namespace {
+
+std::string base64(const std::vector<uint8_t>& in) {
+    static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    for (size_t i = 0; i < in.size(); i += 3) {
+        uint32_t v = in[i] << 16;
+        if (i + 1 < in.size()) v |= in[i + 1] << 8;
+        if (i + 2 < in.size()) v |= in[i + 2];
+        out += k[(v >> 18) & 63];
+        out += k[(v >> 12) & 63];
+        out += i + 1 < in.size() ? k[(v >> 6) & 63] : '=';
+        out += i + 2 < in.size() ? k[v & 63] : '=';
+    }
+    return out;
+}
+
+// A glTF written here: two nodes, one animation whose "stepper" translation sampler is STEP
+// and whose "glider" translation sampler is LINEAR, keys (0,0,0)@0s and (1,0,0)@1s.
+TEST(Import, GltfStepInterpolationIsHonoured) {
+    std::vector<float> data = {0.0f, 1.0f, 0, 0, 0, 1, 0, 0};
+    std::vector<uint8_t> bytes(data.size() * 4);
+    std::memcpy(bytes.data(), data.data(), bytes.size());
+    const std::string gltf = R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0,1]}],
+      "nodes":[{"name":"stepper"},{"name":"glider"}],
+      "buffers":[{"byteLength":32,"uri":"data:application/octet-stream;base64,)" + base64(bytes) + R"("}],
+      "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":8},{"buffer":0,"byteOffset":8,"byteLength":24}],
+      "accessors":[{"bufferView":0,"componentType":5126,"count":2,"type":"SCALAR","min":[0],"max":[1]},
+                   {"bufferView":1,"componentType":5126,"count":2,"type":"VEC3"}],
+      "animations":[{"name":"steps","samplers":[{"input":0,"output":1,"interpolation":"STEP"},
+                                               {"input":0,"output":1,"interpolation":"LINEAR"}],
+        "channels":[{"sampler":0,"target":{"node":0,"path":"translation"}},
+                    {"sampler":1,"target":{"node":1,"path":"translation"}}]}]})";
+    const std::string path = testing::TempDir() + "/step.gltf";
+    std::ofstream(path) << gltf;
+    Result<Model> r = importModel(path);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    Model& m = r.value();
+    ASSERT_EQ(m.clips.size(), 1u);
+    Animator anim(m);
+    anim.evaluate(0, 0.75f);
+    const int32_t stepper = m.skeleton.find("stepper"), glider = m.skeleton.find("glider");
+    ASSERT_GE(stepper, 0);
+    ASSERT_GE(glider, 0);
+    EXPECT_FLOAT_EQ(anim.world()[stepper][3].x, 0.0f);   // holds the earlier key
+    EXPECT_FLOAT_EQ(anim.world()[glider][3].x, 0.75f);   // interpolates
+    anim.evaluate(0, 1.0f);
+    EXPECT_FLOAT_EQ(anim.world()[stepper][3].x, 1.0f);
 }
 
 }  // namespace

@@ -1,12 +1,18 @@
 #include "import/import.h"
+#include "import/gltf_interpolation.h"
 
 #include <assimp/Importer.hpp>
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <mutex>
 #include <filesystem>
 #include <numeric>
 #include <system_error>
@@ -17,6 +23,42 @@ namespace rig {
 namespace {
 
 constexpr size_t kMaxExamples = 10;
+
+// Some of Assimp's parsers (OpenDDL, for one) print straight to stdout/stderr. While a file
+// is read, both descriptors point at /dev/null so that an error stays one line, ours.
+class SilenceStdio {
+public:
+    SilenceStdio() {
+        std::fflush(stdout);
+        std::fflush(stderr);
+        const int null = ::open("/dev/null", O_WRONLY);
+        if (null < 0) return;
+        saved_[0] = ::dup(1);
+        saved_[1] = ::dup(2);
+        ::dup2(null, 1);
+        ::dup2(null, 2);
+        ::close(null);
+    }
+    ~SilenceStdio() {
+        std::fflush(stdout);
+        std::fflush(stderr);
+        for (int i = 0; i < 2; ++i) {
+            if (saved_[i] < 0) continue;
+            ::dup2(saved_[i], i + 1);
+            ::close(saved_[i]);
+        }
+    }
+    SilenceStdio(const SilenceStdio&) = delete;
+    SilenceStdio& operator=(const SilenceStdio&) = delete;
+
+private:
+    int saved_[2] = {-1, -1};
+};
+
+std::mutex& stdioMutex() {
+    static std::mutex m;
+    return m;
+}
 constexpr size_t kMaxDepth = 100000;
 
 glm::mat4 toGlm(const aiMatrix4x4& m) {
@@ -379,11 +421,16 @@ Result<Model> importModel(const std::string& path) {
     // Read with no post-processing first: a skeleton-only file (BVH) has no meshes, which
     // the validator rejects unless the scene is flagged incomplete. Then validate (always the
     // first step) and post-process.
-    const aiScene* scene = importer.ReadFile(path, 0);
-    if (scene && scene->mNumMeshes == 0) {
-        const_cast<aiScene*>(scene)->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
+    const aiScene* scene = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(stdioMutex());
+        SilenceStdio quiet;
+        scene = importer.ReadFile(path, 0);
+        if (scene && scene->mNumMeshes == 0) {
+            const_cast<aiScene*>(scene)->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
+        }
+        if (scene) scene = importer.ApplyPostProcessing(importFlags());
     }
-    if (scene) scene = importer.ApplyPostProcessing(importFlags());
     if (!scene) {
         std::string msg = importer.GetErrorString();
         if (msg.empty()) msg = "Assimp could not import it";
@@ -416,6 +463,7 @@ Result<Model> importModel(const std::string& path) {
         if (!scene->mAnimations[a]) continue;
         model.clips.push_back(importClip(scene->mAnimations[a], a, model.skeleton, model.stats));
     }
+    applyGltfStepInterpolation(path, model);
     if (model.meshes.empty() && model.clips.empty() && model.skeleton.size() <= 1) {
         return Error{path + ": the file holds no meshes, no skeleton and no animation"};
     }

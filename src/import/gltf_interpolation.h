@@ -1,0 +1,17 @@
+// Assimp 5.2.5 drops glTF's per-sampler interpolation mode, so STEP animations would be
+// interpolated linearly. This reads the modes back from the glTF JSON itself (.gltf, or the
+// JSON chunk of a .glb) and marks the matching channels as step-interpolated.
+#pragma once
+
+#include <string>
+
+#include "anim/model.h"
+
+namespace rig {
+
+// Mark channels whose glTF sampler says "STEP". Does nothing for other formats or when the
+// JSON cannot be read (Assimp already read the file; this only refines it). Returns the
+// number of channels marked.
+int applyGltfStepInterpolation(const std::string& path, Model& model);
+
+}  // namespace rig
