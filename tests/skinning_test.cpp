@@ -103,6 +103,42 @@ TEST(Skinning, ChainFollowsItsJoints) {
     }
 }
 
+// Seed 000: a mesh that hangs below the root, in a file without offset matrices. The
+// computed offsets must leave the mesh where its own frame puts it at bind pose, and then
+// follow the bones.
+TEST(Skinning, OffsetsComputedFromTheBindPoseForAMeshBelowTheRoot) {
+    Model m = testing::makeTwoBone();
+    // A third node "meshFrame" at (3,0,0) under the root, holding the mesh.
+    m.skeleton.names.push_back("meshFrame");
+    m.skeleton.parent.push_back(0);
+    Transform t;
+    t.translation = glm::vec3(3, 0, 0);
+    m.skeleton.bindLocalSqt.push_back(t);
+    m.skeleton.bindLocal.push_back(toMatrix(t));
+    m.skeleton.computeBindModel();
+    for (auto& c : m.clips) c.trackOfNode.push_back(-1);
+    Mesh& mesh = m.meshes[0];
+    mesh.node = 2;
+    for (size_t j = 0; j < mesh.skin.joints.size(); ++j) {
+        mesh.skin.inverseBind[j] = m.skeleton.offsetFromBindPose(mesh.skin.joints[j], mesh.node);
+    }
+    // By hand: root offset = T(3,0,0); tip offset = inverse(T(0,1,0)) * T(3,0,0) = T(3,-1,0).
+    expectVec(glm::vec3(mesh.skin.inverseBind[0][3]), {3, 0, 0});
+    expectVec(glm::vec3(mesh.skin.inverseBind[1][3]), {3, -1, 0});
+    Animator anim(m);
+    anim.evaluate(-1, 0.0f);
+    std::vector<glm::vec3> p(4);
+    skinMesh(mesh, anim.palette().data(), p.data(), nullptr);
+    for (size_t v = 0; v < 4; ++v) {
+        expectVec(glm::vec3(anim.world()[2] * glm::vec4(p[v], 1)), mesh.positions[v] + glm::vec3(3, 0, 0));
+    }
+    // Animated: vertex (0,2,0) of the mesh sits at world (3,2,0), weight 1 on the tip; the
+    // tip turns 90 degrees about Z around (0,1,0): (3,1) -> (-1,3), + (0,1) = (-1,4,0).
+    anim.evaluate(0, 1.0f);
+    skinMesh(mesh, anim.palette().data(), p.data(), nullptr);
+    expectVec(glm::vec3(anim.world()[2] * glm::vec4(p[1], 1)), {-1, 4, 0});
+}
+
 TEST(Skinning, RenormalizesWeightsLikeTheShader) {
     Model m = testing::makeTwoBone();
     m.meshes[0].weights[2] = {1.0f, 1.0f, 0, 0};  // sums to 2: same as 0.5 / 0.5

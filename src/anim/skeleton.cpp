@@ -16,4 +16,8 @@ void Skeleton::computeBindModel() {
     }
 }
 
+glm::mat4 Skeleton::offsetFromBindPose(int32_t bone, int32_t meshNode) const {
+    return glm::inverse(bindModel[bone]) * bindModel[meshNode];
+}
+
 }  // namespace rig

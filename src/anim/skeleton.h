@@ -26,6 +26,10 @@ struct Skeleton {
     int32_t find(const std::string& name) const;
     // Fill bindModel from bindLocal with one forward loop.
     void computeBindModel();
+    // Offset (inverse bind) matrix of `bone` for a mesh hanging from `meshNode`, computed
+    // from the bind pose for files that give none (seed 000: meshFrame.toRoot x
+    // inverse(boneFrame.toRoot) with row vectors, i.e. inverse(boneToRoot) * meshToRoot).
+    glm::mat4 offsetFromBindPose(int32_t bone, int32_t meshNode) const;
 };
 
 }  // namespace rig

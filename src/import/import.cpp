@@ -135,8 +135,7 @@ void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk) {
         const float det = glm::determinant(glm::mat3(offset));
         uint8_t computed = 0;
         if (!finite(offset) || !(std::fabs(det) > 1e-12f)) {
-            // Seed 000: meshFrame.toRoot x inverse(boneFrame.toRoot) in row-vector form.
-            offset = glm::inverse(sk.bindModel[node]) * sk.bindModel[mesh.node];
+            offset = sk.offsetFromBindPose(node, mesh.node);
             computed = 1;
         }
         mesh.skin.inverseBind.push_back(offset);
