@@ -33,7 +33,24 @@ struct BenchOptions {
     bool json = false;
 };
 
+struct RenderOptions {
+    std::string model;
+    std::string output;          // .png
+    std::string clip;            // name or index; empty: the first clip
+    double time = 0.0;
+    bool bindPose = false;
+    std::string size = "800x600";
+    std::string skinning = "gpu";  // gpu | cpu
+    bool bones = false;
+    bool grid = false;
+    bool wireframe = false;
+    float azimuth = 30.0f;
+    float elevation = 15.0f;
+    int samples = 4;
+};
+
 int runInfo(const InfoOptions& o);
+int runRender(const RenderOptions& o);
 int runPose(const PoseOptions& o);
 int runCheck(const CheckOptions& o);
 int runBench(const BenchOptions& o);

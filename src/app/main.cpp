@@ -34,6 +34,22 @@ int main(int argc, char** argv) {
     checkCmd->add_flag("--json", check.json, "Print the report as JSON");
     checkCmd->add_flag("--strict", check.strict, "Warnings fail too (exit 1)");
 
+    rig::RenderOptions render;
+    CLI::App* renderCmd = app.add_subcommand("render", "Draw one frame headless (EGL, no X server) and write a PNG");
+    renderCmd->add_option("model", render.model, "Model file")->required();
+    renderCmd->add_option("-o,--output", render.output, "Output .png")->required();
+    renderCmd->add_option("--clip", render.clip, "Clip name or index (default: the first clip)");
+    renderCmd->add_option("--time", render.time, "Seconds on the clip's timeline; past its end time wraps");
+    renderCmd->add_flag("--bind-pose", render.bindPose, "Draw the bind (node) pose");
+    renderCmd->add_option("--size", render.size, "Image size WIDTHxHEIGHT (default 800x600)");
+    renderCmd->add_option("--skinning", render.skinning, "gpu (vertex shader) or cpu (reference path)");
+    renderCmd->add_flag("--bones", render.bones, "Draw the skeleton on top");
+    renderCmd->add_flag("--grid", render.grid, "Draw the ground grid");
+    renderCmd->add_flag("--wireframe", render.wireframe, "Draw triangles as lines");
+    renderCmd->add_option("--azimuth", render.azimuth, "Camera azimuth in degrees around the up axis (default 30)");
+    renderCmd->add_option("--elevation", render.elevation, "Camera elevation in degrees (default 15)");
+    renderCmd->add_option("--msaa", render.samples, "Multisample count (default 4, 0 = off)");
+
     rig::BenchOptions bench;
     CLI::App* benchCmd = app.add_subcommand("bench", "Time the per-tick palette update (sample, local->model, palette)");
     benchCmd->add_option("model", bench.model, "Model file")->required();
@@ -56,5 +72,6 @@ int main(int argc, char** argv) {
     if (*poseCmd) return rig::runPose(pose);
     if (*checkCmd) return rig::runCheck(check);
     if (*benchCmd) return rig::runBench(bench);
+    if (*renderCmd) return rig::runRender(render);
     return rig::runViewer(viewModel);
 }

@@ -1,0 +1,38 @@
+// OrbitCamera: orbits a target at a distance (azimuth / elevation in degrees), perspective
+// projection with near/far taken from the framed bounds; Y-up or Z-up worlds.
+#pragma once
+
+#include <glm/glm.hpp>
+
+namespace rig {
+
+struct Bounds {
+    glm::vec3 min{1e30f}, max{-1e30f};
+    bool valid() const { return min.x <= max.x && min.y <= max.y && min.z <= max.z; }
+    void add(const glm::vec3& p);
+    glm::vec3 center() const { return valid() ? 0.5f * (min + max) : glm::vec3(0.0f); }
+    float diagonal() const { return valid() ? glm::length(max - min) : 0.0f; }
+};
+
+struct OrbitCamera {
+    glm::vec3 target{0.0f};
+    float distance = 3.0f;
+    float azimuthDeg = 30.0f;    // around the up axis, 0 = looking along -Z (from +Z)
+    float elevationDeg = 15.0f;  // above the horizon
+    float fovYDeg = 40.0f;
+    bool zUp = false;
+    float nearPlane = 0.01f, farPlane = 100.0f;
+
+    glm::vec3 up() const { return zUp ? glm::vec3(0, 0, 1) : glm::vec3(0, 1, 0); }
+    glm::vec3 eye() const;
+    glm::mat4 view() const;
+    glm::mat4 projection(float aspect) const;
+    // Put the whole of `b` in view (keeps the angles); sets near/far from its size.
+    void frame(const Bounds& b, float aspect);
+    // Mouse helpers: orbit by degrees, pan by a fraction of the view, zoom by a factor.
+    void orbit(float dAzimuthDeg, float dElevationDeg);
+    void pan(float dx, float dy);
+    void zoom(float factor);
+};
+
+}  // namespace rig

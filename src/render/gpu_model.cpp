@@ -1,0 +1,226 @@
+#include "render/gpu_model.h"
+
+#include <stb_image.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+
+#include "anim/skinning.h"
+#include "render/layout.h"
+
+namespace rig {
+
+namespace {
+
+GLuint makeTexture(const uint8_t* rgba, int w, int h) {
+    GLuint tex = 0;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    glGenerateMipmap(GL_TEXTURE_2D);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    return tex;
+}
+
+// Decode image bytes (PNG, JPEG, TGA...) flipped so that row 0 is the bottom (GL's UV origin,
+// which Assimp's UVs follow).
+GLuint textureFromImage(const uint8_t* data, size_t size) {
+    int w = 0, h = 0, n = 0;
+    stbi_uc* px = stbi_load_from_memory(data, static_cast<int>(size), &w, &h, &n, 4);
+    if (!px) return 0;
+    std::vector<uint8_t> flipped(static_cast<size_t>(w) * h * 4);
+    for (int y = 0; y < h; ++y) std::memcpy(&flipped[static_cast<size_t>(y) * w * 4], px + static_cast<size_t>(h - 1 - y) * w * 4, static_cast<size_t>(w) * 4);
+    stbi_image_free(px);
+    return makeTexture(flipped.data(), w, h);
+}
+
+GLuint loadTexture(const Model& model, const std::string& ref) {
+    if (ref.empty()) return 0;
+    // Embedded: "*N" (Assimp's convention) or a name matching an embedded texture.
+    int index = -1;
+    if (ref[0] == '*') {
+        try {
+            index = std::stoi(ref.substr(1));
+        } catch (...) {
+            index = -1;
+        }
+    }
+    for (size_t i = 0; index < 0 && i < model.textures.size(); ++i) {
+        if (!model.textures[i].name.empty() && model.textures[i].name == ref) index = static_cast<int>(i);
+    }
+    if (index >= 0 && static_cast<size_t>(index) < model.textures.size()) {
+        const EmbeddedTexture& t = model.textures[index];
+        if (t.height == 0) return textureFromImage(t.data.data(), t.data.size());
+        return makeTexture(t.data.data(), static_cast<int>(t.width), static_cast<int>(t.height));
+    }
+    // A file: as written, relative to the model's folder, or by its bare name beside it.
+    namespace fs = std::filesystem;
+    std::string p = ref;
+    std::replace(p.begin(), p.end(), '\\', '/');
+    const fs::path dir = fs::path(model.path).parent_path();
+    std::error_code ec;
+    for (const fs::path& cand : {fs::path(p), dir / p, dir / fs::path(p).filename()}) {
+        if (!fs::is_regular_file(cand, ec)) continue;
+        std::FILE* f = std::fopen(cand.string().c_str(), "rb");
+        if (!f) continue;
+        std::vector<uint8_t> bytes;
+        uint8_t buf[65536];
+        size_t n;
+        while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.insert(bytes.end(), buf, buf + n);
+        std::fclose(f);
+        if (GLuint tex = textureFromImage(bytes.data(), bytes.size())) return tex;
+    }
+    return 0;
+}
+
+template <typename T>
+GLuint arrayBuffer(const std::vector<T>& data, GLenum usage = GL_STATIC_DRAW) {
+    GLuint b = 0;
+    glGenBuffers(1, &b);
+    glBindBuffer(GL_ARRAY_BUFFER, b);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.size() * sizeof(T)), data.empty() ? nullptr : data.data(), usage);
+    return b;
+}
+
+void floatAttrib(GLuint location, GLuint buffer, int components) {
+    glBindBuffer(GL_ARRAY_BUFFER, buffer);
+    glEnableVertexAttribArray(location);
+    glVertexAttribPointer(location, components, GL_FLOAT, GL_FALSE, 0, nullptr);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model) {
+    std::unique_ptr<GpuModel> g(new GpuModel());
+    g->model_ = &model;
+    for (const Material& mat : model.materials) {
+        GLuint tex = loadTexture(model, mat.baseColorTexture);
+        if (!tex && !mat.baseColorTexture.empty()) g->missingTextures_.push_back(mat.baseColorTexture);
+        g->textures_.push_back(tex);
+    }
+    size_t maxVerts = 0;
+    for (const Mesh& mesh : model.meshes) {
+        GpuMesh gm;
+        const size_t n = mesh.vertexCount();
+        maxVerts = std::max(maxVerts, n);
+        std::vector<glm::vec3> normals = mesh.normals;
+        normals.resize(n, glm::vec3(0, 1, 0));
+        std::vector<glm::vec2> uvs = mesh.uvs;
+        uvs.resize(n, glm::vec2(0.0f));
+        gm.buffers[0] = arrayBuffer(mesh.positions);
+        gm.buffers[1] = arrayBuffer(normals);
+        gm.buffers[2] = arrayBuffer(uvs);
+        gm.hasColors = !mesh.colors.empty();
+        if (gm.hasColors) gm.buffers[3] = arrayBuffer(mesh.colors);
+        if (mesh.skinned) {
+            gm.buffers[4] = arrayBuffer(mesh.joints);
+            gm.buffers[5] = arrayBuffer(mesh.weights);
+        }
+        gm.buffers[6] = arrayBuffer(mesh.positions, GL_DYNAMIC_DRAW);  // CPU-skinned positions
+        gm.buffers[7] = arrayBuffer(normals, GL_DYNAMIC_DRAW);         // CPU-skinned normals
+        glGenBuffers(1, &gm.ebo);
+        glGenVertexArrays(1, &gm.vao);
+        glGenVertexArrays(1, &gm.cpuVao);
+        for (int pass = 0; pass < 2; ++pass) {
+            glBindVertexArray(pass == 0 ? gm.vao : gm.cpuVao);
+            glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gm.ebo);
+            if (pass == 0) {
+                glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(mesh.indices.size() * sizeof(uint32_t)),
+                             mesh.indices.data(), GL_STATIC_DRAW);
+            }
+            floatAttrib(gl_layout::kPosition, gm.buffers[pass == 0 ? 0 : 6], 3);
+            floatAttrib(gl_layout::kNormal, gm.buffers[pass == 0 ? 1 : 7], 3);
+            floatAttrib(gl_layout::kUv, gm.buffers[2], 2);
+            if (gm.hasColors) {
+                floatAttrib(gl_layout::kColor, gm.buffers[3], 4);
+            } else {
+                glDisableVertexAttribArray(gl_layout::kColor);
+                glVertexAttrib4f(gl_layout::kColor, 1, 1, 1, 1);
+            }
+            if (mesh.skinned && pass == 0) {
+                glBindBuffer(GL_ARRAY_BUFFER, gm.buffers[4]);
+                glEnableVertexAttribArray(gl_layout::kJoints);
+                glVertexAttribIPointer(gl_layout::kJoints, 4, GL_UNSIGNED_SHORT, 0, nullptr);
+                floatAttrib(gl_layout::kWeights, gm.buffers[5], 4);
+            } else {
+                glDisableVertexAttribArray(gl_layout::kJoints);
+                glVertexAttribI4ui(gl_layout::kJoints, 0, 0, 0, 0);
+                glDisableVertexAttribArray(gl_layout::kWeights);
+                glVertexAttrib4f(gl_layout::kWeights, 1, 0, 0, 0);
+            }
+        }
+        glBindVertexArray(0);
+        gm.indexCount = static_cast<GLsizei>(mesh.indices.size());
+        gm.texture = mesh.material < g->textures_.size() ? g->textures_[mesh.material] : 0;
+        g->meshes_.push_back(gm);
+    }
+    // Palette: a texture buffer of RGBA32F texels, 3 per joint (at least one entry).
+    const size_t joints = std::max<size_t>(model.paletteSize(), 1);
+    g->paletteRows_.assign(joints * gl_layout::kPaletteTexelsPerJoint * 4, 0.0f);
+    glGenBuffers(1, &g->paletteBuffer_);
+    glBindBuffer(GL_TEXTURE_BUFFER, g->paletteBuffer_);
+    glBufferData(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(g->paletteRows_.size() * sizeof(float)), nullptr, GL_STREAM_DRAW);
+    glGenTextures(1, &g->paletteTex_);
+    glBindTexture(GL_TEXTURE_BUFFER, g->paletteTex_);
+    glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, g->paletteBuffer_);
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    glBindBuffer(GL_TEXTURE_BUFFER, 0);
+    g->cpuPositions_.resize(maxVerts);
+    g->cpuNormals_.resize(maxVerts);
+    return g;
+}
+
+GpuModel::~GpuModel() {
+    for (GpuMesh& m : meshes_) {
+        glDeleteVertexArrays(1, &m.vao);
+        glDeleteVertexArrays(1, &m.cpuVao);
+        glDeleteBuffers(8, m.buffers);
+        glDeleteBuffers(1, &m.ebo);
+    }
+    for (GLuint t : textures_) {
+        if (t) glDeleteTextures(1, &t);
+    }
+    glDeleteTextures(1, &paletteTex_);
+    glDeleteBuffers(1, &paletteBuffer_);
+}
+
+void GpuModel::uploadPalette(const Animator& anim) {
+    const std::vector<glm::mat4>& pal = anim.palette();
+    float* out = paletteRows_.data();
+    for (const glm::mat4& m : pal) {
+        for (int r = 0; r < 3; ++r) {
+            *out++ = m[0][r];
+            *out++ = m[1][r];
+            *out++ = m[2][r];
+            *out++ = m[3][r];
+        }
+    }
+    if (pal.empty()) return;
+    glBindBuffer(GL_TEXTURE_BUFFER, paletteBuffer_);
+    glBufferSubData(GL_TEXTURE_BUFFER, 0, static_cast<GLsizeiptr>(pal.size() * 12 * sizeof(float)), paletteRows_.data());
+    glBindBuffer(GL_TEXTURE_BUFFER, 0);
+}
+
+void GpuModel::uploadCpuSkinning(const Animator& anim) {
+    for (size_t i = 0; i < meshes_.size(); ++i) {
+        const Mesh& mesh = model_->meshes[i];
+        const size_t n = mesh.vertexCount();
+        if (!mesh.skinned || n == 0) continue;
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), cpuPositions_.data(),
+                 mesh.normals.empty() ? nullptr : cpuNormals_.data());
+        glBindBuffer(GL_ARRAY_BUFFER, meshes_[i].buffers[6]);
+        glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)), cpuPositions_.data());
+        if (!mesh.normals.empty()) {
+            glBindBuffer(GL_ARRAY_BUFFER, meshes_[i].buffers[7]);
+            glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)), cpuNormals_.data());
+        }
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+}  // namespace rig

@@ -1,0 +1,57 @@
+// GpuModel: a Model's meshes, textures and palette buffer on the GPU. Created once per
+// loaded model (with a current GL context); the palette is uploaded once per tick with one
+// call, or the CPU-skinned vertices are, in CPU skinning mode.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "anim/model.h"
+#include "anim/pose.h"
+#include "anim/result.h"
+#include "platform/gl.h"
+
+namespace rig {
+
+struct GpuMesh {
+    GLuint vao = 0;        // bind-pose attributes + joints/weights (GPU skinning, rigid)
+    GLuint cpuVao = 0;     // CPU-skinned positions/normals + the same UVs/colours
+    GLuint buffers[8] = {};
+    GLuint ebo = 0;
+    GLsizei indexCount = 0;
+    GLuint texture = 0;    // base colour, 0 if none
+    bool hasColors = false;
+};
+
+class GpuModel {
+public:
+    static Result<std::unique_ptr<GpuModel>> create(const Model& model);
+    ~GpuModel();
+    GpuModel(const GpuModel&) = delete;
+    GpuModel& operator=(const GpuModel&) = delete;
+
+    const Model& model() const { return *model_; }
+    const std::vector<GpuMesh>& meshes() const { return meshes_; }
+    GLuint paletteTexture() const { return paletteTex_; }
+    // Texture names that could not be loaded (missing files, undecodable data).
+    const std::vector<std::string>& missingTextures() const { return missingTextures_; }
+
+    // Upload all skins' palettes (3 rows per joint) in one call.
+    void uploadPalette(const Animator& anim);
+    // Skin on the CPU (anim/skinning.cpp) and upload positions and normals.
+    void uploadCpuSkinning(const Animator& anim);
+
+private:
+    GpuModel() = default;
+    const Model* model_ = nullptr;
+    std::vector<GpuMesh> meshes_;
+    std::vector<GLuint> textures_;
+    std::vector<std::string> missingTextures_;
+    GLuint paletteBuffer_ = 0, paletteTex_ = 0;
+    std::vector<float> paletteRows_;                 // scratch, sized at creation
+    std::vector<glm::vec3> cpuPositions_, cpuNormals_;  // scratch, sized at creation
+};
+
+}  // namespace rig

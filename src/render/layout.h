@@ -1,0 +1,19 @@
+// Attribute locations, texture units and limits shared by the C++ side and the shaders
+// (shaders/*.glsl use the same numbers in layout(location = N)).
+#pragma once
+
+namespace rig::gl_layout {
+
+inline constexpr unsigned kPosition = 0;
+inline constexpr unsigned kNormal = 1;
+inline constexpr unsigned kUv = 2;
+inline constexpr unsigned kColor = 3;
+inline constexpr unsigned kJoints = 4;   // uvec4, integer attribute (glVertexAttribIPointer)
+inline constexpr unsigned kWeights = 5;
+
+inline constexpr int kUnitBaseColor = 0;
+inline constexpr int kUnitPalette = 1;   // samplerBuffer, RGBA32F, 3 texels (rows) per joint
+
+inline constexpr int kPaletteTexelsPerJoint = 3;
+
+}  // namespace rig::gl_layout

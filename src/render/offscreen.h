@@ -1,0 +1,38 @@
+// OffscreenTarget: a framebuffer (MSAA colour + depth, resolved to RGBA8) to draw into with
+// no window, then read back and write as PNG.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "anim/result.h"
+#include "platform/gl.h"
+
+namespace rig {
+
+class OffscreenTarget {
+public:
+    static Result<std::unique_ptr<OffscreenTarget>> create(int width, int height, int samples);
+    ~OffscreenTarget();
+    OffscreenTarget(const OffscreenTarget&) = delete;
+    OffscreenTarget& operator=(const OffscreenTarget&) = delete;
+
+    void bind();  // draw into it
+    // Resolve MSAA and read RGBA8 pixels, top row first.
+    std::vector<uint8_t> readPixels();
+    int width() const { return width_; }
+    int height() const { return height_; }
+
+private:
+    OffscreenTarget() = default;
+    int width_ = 0, height_ = 0, samples_ = 0;
+    GLuint msFbo_ = 0, msColor_ = 0, msDepth_ = 0;
+    GLuint fbo_ = 0, color_ = 0, depth_ = 0;
+};
+
+// Write RGBA8 pixels (top row first) as PNG. Returns false if the file cannot be written.
+bool writePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba);
+
+}  // namespace rig

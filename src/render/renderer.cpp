@@ -1,0 +1,215 @@
+#include "render/renderer.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include "anim/skinning.h"
+#include "render/layout.h"
+
+namespace rig {
+
+Result<std::unique_ptr<Renderer>> Renderer::create() {
+    std::unique_ptr<Renderer> r(new Renderer());
+    auto shaded = Program::build({"skinned.vert", "shaded.frag"});
+    if (!shaded) return shaded.error();
+    auto lines = Program::build({"lines.vert", "lines.frag"});
+    if (!lines) return lines.error();
+    r->shaded_ = std::move(shaded.value());
+    r->lines_ = std::move(lines.value());
+    const Program& p = r->shaded_;
+    r->u_ = {p.uniform("u_palette"),   p.uniform("u_paletteOffset"), p.uniform("u_skinned"),
+             p.uniform("u_model"),     p.uniform("u_viewProj"),      p.uniform("u_baseColor"),
+             p.uniform("u_hasTexture"), p.uniform("u_baseColorTexture"), p.uniform("u_eye"),
+             p.uniform("u_keyLightDir"), p.uniform("u_headlight"),   p.uniform("u_ambient"),
+             p.uniform("u_lighting"),  p.uniform("u_tint")};
+    r->uLinesViewProj_ = r->lines_.uniform("u_viewProj");
+    r->uLinesPointSize_ = r->lines_.uniform("u_pointSize");
+    glGenVertexArrays(1, &r->lineVao_);
+    glGenBuffers(1, &r->lineVbo_);
+    glBindVertexArray(r->lineVao_);
+    glBindBuffer(GL_ARRAY_BUFFER, r->lineVbo_);
+    glEnableVertexAttribArray(gl_layout::kPosition);
+    glVertexAttribPointer(gl_layout::kPosition, 3, GL_FLOAT, GL_FALSE, sizeof(LineVertex), nullptr);
+    glEnableVertexAttribArray(gl_layout::kColor);
+    glVertexAttribPointer(gl_layout::kColor, 4, GL_FLOAT, GL_FALSE, sizeof(LineVertex),
+                          reinterpret_cast<void*>(offsetof(LineVertex, color)));
+    glBindVertexArray(0);
+    r->lineScratch_.reserve(4096);
+    return r;
+}
+
+Renderer::~Renderer() {
+    glDeleteBuffers(1, &lineVbo_);
+    glDeleteVertexArrays(1, &lineVao_);
+}
+
+void Renderer::drawLines(const glm::mat4& viewProj, GLenum mode, float pointSize) {
+    if (lineScratch_.empty()) return;
+    glUseProgram(lines_.id());
+    glUniformMatrix4fv(uLinesViewProj_, 1, GL_FALSE, glm::value_ptr(viewProj));
+    glUniform1f(uLinesPointSize_, pointSize);
+    glBindVertexArray(lineVao_);
+    glBindBuffer(GL_ARRAY_BUFFER, lineVbo_);
+    if (lineScratch_.size() > lineCapacity_) {
+        lineCapacity_ = std::max(lineScratch_.size(), lineCapacity_ * 2);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(lineCapacity_ * sizeof(LineVertex)), nullptr, GL_STREAM_DRAW);
+    }
+    glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(lineScratch_.size() * sizeof(LineVertex)), lineScratch_.data());
+    glDrawArrays(mode, 0, static_cast<GLsizei>(lineScratch_.size()));
+    glBindVertexArray(0);
+    lineScratch_.clear();
+}
+
+void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam, const ViewOptions& o, int width,
+                    int height, const Bounds* bounds) {
+    const Model& model = gpu.model();
+    glViewport(0, 0, width, height);
+    glClearColor(o.background.r, o.background.g, o.background.b, o.background.a);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glDisable(GL_CULL_FACE);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+
+    const float aspect = height > 0 ? static_cast<float>(width) / static_cast<float>(height) : 1.0f;
+    const glm::mat4 viewProj = cam.projection(aspect) * cam.view();
+    const bool gpuSkin = o.skinning == SkinningMode::Gpu;
+    if (gpuSkin) {
+        gpu.uploadPalette(anim);
+    } else {
+        gpu.uploadCpuSkinning(anim);
+    }
+
+    // Meshes.
+    glUseProgram(shaded_.id());
+    glUniformMatrix4fv(u_.viewProj, 1, GL_FALSE, glm::value_ptr(viewProj));
+    const glm::vec3 eye = cam.eye();
+    glUniform3fv(u_.eye, 1, glm::value_ptr(eye));
+    const glm::vec3 key = cam.zUp ? glm::vec3(0.4f, -0.5f, 0.8f) : glm::vec3(0.4f, 0.8f, 0.5f);
+    glUniform3fv(u_.keyLight, 1, glm::value_ptr(key));
+    glUniform1i(u_.headlight, o.headlight ? 1 : 0);
+    glUniform1f(u_.ambient, o.ambient);
+    glUniform1i(u_.lighting, o.lighting ? 1 : 0);
+    glUniform4f(u_.tint, 1, 1, 1, 1);
+    glUniform1i(u_.palette, gl_layout::kUnitPalette);
+    glUniform1i(u_.texture, gl_layout::kUnitBaseColor);
+    glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitPalette);
+    glBindTexture(GL_TEXTURE_BUFFER, gpu.paletteTexture());
+    if (o.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+    for (size_t i = 0; i < model.meshes.size(); ++i) {
+        const Mesh& mesh = model.meshes[i];
+        const GpuMesh& gm = gpu.meshes()[i];
+        if (gm.indexCount == 0) continue;
+        const bool skinOnGpu = mesh.skinned && gpuSkin;
+        glUniform1i(u_.skinned, skinOnGpu ? 1 : 0);
+        glUniform1i(u_.paletteOffset, static_cast<GLint>(anim.paletteOffset(i)) * gl_layout::kPaletteTexelsPerJoint);
+        glUniformMatrix4fv(u_.model, 1, GL_FALSE, glm::value_ptr(anim.world()[mesh.node]));
+        const Material& mat = model.materials[std::min<size_t>(mesh.material, model.materials.size() - 1)];
+        glUniform4fv(u_.baseColor, 1, glm::value_ptr(mat.baseColor));
+        const bool tex = o.textures && gm.texture != 0;
+        glUniform1i(u_.hasTexture, tex ? 1 : 0);
+        glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitBaseColor);
+        glBindTexture(GL_TEXTURE_2D, tex ? gm.texture : 0);
+        glBindVertexArray(mesh.skinned && !gpuSkin ? gm.cpuVao : gm.vao);
+        glDrawElements(GL_TRIANGLES, gm.indexCount, GL_UNSIGNED_INT, nullptr);
+    }
+    glBindVertexArray(0);
+    if (o.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+
+    // Overlays.
+    auto line = [&](const glm::vec3& a, const glm::vec3& b, const glm::vec4& c) {
+        lineScratch_.push_back({a, c});
+        lineScratch_.push_back({b, c});
+    };
+    const glm::vec3 up = cam.up();
+    const float size = bounds && bounds->valid() ? std::max(bounds->diagonal(), 1e-3f) : std::max(cam.distance, 1e-3f);
+    if (o.grid) {
+        // A ground grid under the model, lines every power-of-ten step.
+        const float step = std::pow(10.0f, std::floor(std::log10(size / 4.0f)));
+        const int n = 10;
+        const glm::vec3 c = bounds && bounds->valid() ? bounds->center() : cam.target;
+        const glm::vec3 ax = cam.zUp ? glm::vec3(1, 0, 0) : glm::vec3(1, 0, 0);
+        const glm::vec3 az = cam.zUp ? glm::vec3(0, 1, 0) : glm::vec3(0, 0, 1);
+        glm::vec3 origin = c - glm::dot(c, up) * up;
+        origin = glm::round(origin / step) * step;
+        if (bounds && bounds->valid()) origin += std::min(0.0f, glm::dot(bounds->min, up)) * up;
+        for (int i = -n; i <= n; ++i) {
+            const glm::vec4 col = i == 0 ? glm::vec4(0.5f, 0.5f, 0.5f, 0.8f) : glm::vec4(0.4f, 0.4f, 0.42f, 0.5f);
+            line(origin + ax * (i * step) - az * (n * step), origin + ax * (i * step) + az * (n * step), col);
+            line(origin + az * (i * step) - ax * (n * step), origin + az * (i * step) + ax * (n * step), col);
+        }
+    }
+    if (o.axes) {
+        const float l = size * 0.25f;
+        line(glm::vec3(0), glm::vec3(l, 0, 0), {1, 0.2f, 0.2f, 1});
+        line(glm::vec3(0), glm::vec3(0, l, 0), {0.2f, 1, 0.2f, 1});
+        line(glm::vec3(0), glm::vec3(0, 0, l), {0.3f, 0.4f, 1, 1});
+    }
+    if (o.bounds && bounds && bounds->valid()) {
+        const glm::vec3 a = bounds->min, b = bounds->max;
+        const glm::vec4 col{1, 0.85f, 0.2f, 1};
+        for (int e = 0; e < 4; ++e) {
+            const float x0 = (e & 1) ? b.x : a.x, y0 = (e & 2) ? b.y : a.y;
+            line({x0, y0, a.z}, {x0, y0, b.z}, col);
+            const float y1 = (e & 1) ? b.y : a.y, z1 = (e & 2) ? b.z : a.z;
+            line({a.x, y1, z1}, {b.x, y1, z1}, col);
+            const float x2 = (e & 1) ? b.x : a.x, z2 = (e & 2) ? b.z : a.z;
+            line({x2, a.y, z2}, {x2, b.y, z2}, col);
+        }
+    }
+    glEnable(GL_DEPTH_TEST);
+    drawLines(viewProj, GL_LINES, 1.0f);
+
+    // Skeleton, on top of everything.
+    jointPositions_.resize(model.skeleton.size());
+    for (size_t i = 0; i < model.skeleton.size(); ++i) jointPositions_[i] = glm::vec3(anim.world()[i][3]);
+    if (o.bones) {
+        const std::vector<int32_t> joints = model.jointNodes();
+        std::vector<uint8_t> isJoint(model.skeleton.size(), 0);
+        for (int32_t j : joints) isJoint[j] = 1;
+        glDisable(GL_DEPTH_TEST);
+        for (int32_t j : joints) {
+            const int32_t p = model.skeleton.parent[j];
+            if (p < 0 || !isJoint[p]) continue;
+            const bool hi = j == o.highlightJoint || p == o.highlightJoint;
+            line(jointPositions_[p], jointPositions_[j], hi ? glm::vec4(1, 0.9f, 0.1f, 1) : glm::vec4(0.3f, 0.9f, 1.0f, 1));
+        }
+        drawLines(viewProj, GL_LINES, 1.0f);
+        glEnable(GL_PROGRAM_POINT_SIZE);
+        for (int32_t j : joints) {
+            const glm::vec4 col = j == o.highlightJoint ? glm::vec4(1, 0.9f, 0.1f, 1) : glm::vec4(1, 1, 1, 1);
+            lineScratch_.push_back({jointPositions_[j], col});
+        }
+        drawLines(viewProj, GL_POINTS, std::max(4.0f, static_cast<float>(height) / 120.0f));
+        glEnable(GL_DEPTH_TEST);
+    }
+    glUseProgram(0);
+}
+
+Bounds animatedBounds(const Model& model, int32_t clip, int samples) {
+    Bounds b;
+    Animator anim(model);
+    std::vector<glm::vec3> pos;
+    const bool animated = clip >= 0 && static_cast<size_t>(clip) < model.clips.size();
+    const int n = animated ? std::max(samples, 1) : 1;
+    for (int s = 0; s < n; ++s) {
+        const float t = animated ? model.clips[clip].duration * static_cast<float>(s) / static_cast<float>(std::max(n - 1, 1)) : 0.0f;
+        anim.evaluate(animated ? clip : -1, t);
+        for (size_t m = 0; m < model.meshes.size(); ++m) {
+            const Mesh& mesh = model.meshes[m];
+            pos.resize(mesh.vertexCount());
+            skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), pos.data(), nullptr);
+            const glm::mat4& w = anim.world()[mesh.node];
+            for (const glm::vec3& p : pos) b.add(glm::vec3(w * glm::vec4(p, 1.0f)));
+        }
+        if (model.meshes.empty()) {
+            for (int32_t j : model.jointNodes()) b.add(glm::vec3(anim.world()[j][3]));
+        }
+    }
+    return b;
+}
+
+}  // namespace rig

@@ -1,0 +1,60 @@
+// Renderer: draws a posed model with the chosen skinning path, lighting and overlays (grid,
+// axes, bounding box, skeleton on top). Used by the viewer window and by headless render.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "anim/pose.h"
+#include "anim/result.h"
+#include "render/camera.h"
+#include "render/gpu_model.h"
+#include "render/shader.h"
+#include "render/view_options.h"
+
+namespace rig {
+
+struct LineVertex {
+    glm::vec3 position;
+    glm::vec4 color;
+};
+
+class Renderer {
+public:
+    // Needs a current GL 3.3 core context.
+    static Result<std::unique_ptr<Renderer>> create();
+    ~Renderer();
+    Renderer(const Renderer&) = delete;
+    Renderer& operator=(const Renderer&) = delete;
+
+    // Draw one frame into the bound framebuffer (viewport width x height). `bounds`, if
+    // given, is drawn as a box (ViewOptions::bounds) and sizes the grid.
+    void draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& camera, const ViewOptions& opts, int width,
+              int height, const Bounds* bounds = nullptr);
+
+    // World-space joint positions of the last draw, for joint names and picking.
+    const std::vector<glm::vec3>& jointPositions() const { return jointPositions_; }
+
+private:
+    Renderer() = default;
+    void drawLines(const glm::mat4& viewProj, GLenum mode, float pointSize);
+
+    Program shaded_, lines_;
+    struct {
+        GLint palette, paletteOffset, skinned, model, viewProj, baseColor, hasTexture, texture, eye, keyLight,
+            headlight, ambient, lighting, tint;
+    } u_{};
+    GLint uLinesViewProj_ = -1, uLinesPointSize_ = -1;
+    GLuint lineVao_ = 0, lineVbo_ = 0;
+    size_t lineCapacity_ = 0;
+    std::vector<LineVertex> lineScratch_;
+    std::vector<glm::vec3> jointPositions_;
+};
+
+// Axis-aligned bounds of the model posed at `samples` times spread over `clip` (or the bind
+// pose when clip < 0), from CPU-skinned vertices and joint positions. Deterministic.
+Bounds animatedBounds(const Model& model, int32_t clip, int samples = 24);
+
+}  // namespace rig
