@@ -125,6 +125,23 @@ TEST(Cli, BenchJson) {
     EXPECT_NEAR(j["ns_per_joint"].get<double>() * 58, j["ns_per_tick"].get<double>(), 1e-6);
 }
 
+TEST(Cli, RenderWritesAPngAndFailsCleanly) {
+    const std::string dir = testing::tempDir();
+    RunResult ok = run(kExe, {"render", kSimpleSkin, "-o", dir + "/a.png", "--size", "160x120", "--time", "1", "--bones", "--grid"});
+    EXPECT_EQ(ok.exitCode, 0) << ok.err;
+    const std::string png = slurp(dir + "/a.png");
+    ASSERT_GT(png.size(), 8u);
+    EXPECT_EQ(png.substr(1, 3), "PNG");
+    RunResult broken = run(kExe, {"render", kModels + "invalid/empty.obj", "-o", dir + "/b.png"});
+    EXPECT_EQ(broken.exitCode, 3);
+    EXPECT_EQ(lines(broken.err), 1) << broken.err;
+    EXPECT_FALSE(std::ifstream(dir + "/b.png").good());
+    EXPECT_EQ(run(kExe, {"render", kSimpleSkin, "-o", dir + "/c.png", "--size", "big"}).exitCode, 2);
+    EXPECT_EQ(run(kExe, {"render", kSimpleSkin, "-o", dir + "/c.png", "--skinning", "magic"}).exitCode, 2);
+    EXPECT_EQ(run(kExe, {"render", kSimpleSkin, "-o", dir + "/c.jpg"}).exitCode, 2);
+    EXPECT_FALSE(std::ifstream(dir + "/c.png").good());
+}
+
 TEST(Cli, ErrorsAreOneLineWithTheirExitCodes) {
     const std::string dir = testing::tempDir();
     RunResult missing = run(kExe, {"info", "/nope/missing.fbx"});

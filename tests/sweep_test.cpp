@@ -1,5 +1,5 @@
 // Every file under /usr/share/assimp/models, the broken ones included, through `info`,
-// `check` and `pose`: each works or fails with a one-line error naming the file and a
+// `check`, `pose` and `render` (headless EGL): each works or fails with a one-line error naming the file and a
 // documented exit code; none crashes or hangs.
 #include <gtest/gtest.h>
 
@@ -44,7 +44,7 @@ void expectClean(const testing::RunResult& r, const std::string& file, std::init
     }
 }
 
-TEST_P(Sweep, InfoCheckPose) {
+TEST_P(Sweep, InfoCheckPoseRender) {
     const std::string file = GetParam();
     expectClean(testing::run(kExe, {"info", file}), file, {0, 3}, "info");
     expectClean(testing::run(kExe, {"check", file, "--json"}), file, {0, 1, 3}, "check");
@@ -61,6 +61,10 @@ TEST_P(Sweep, InfoCheckPose) {
         EXPECT_FALSE(in.good()) << "a failed pose must write no file: " << file;
     }
     in.close();
+    const std::string png = dir + "/render.png";
+    const testing::RunResult render = testing::run(kExe, {"render", file, "-o", png, "--size", "64x48"});
+    expectClean(render, file, {0, 3}, "render");
+    EXPECT_EQ(std::filesystem::exists(png), render.exitCode == 0) << "render: a PNG exactly when it succeeds: " << file;
     std::filesystem::remove_all(dir);
 }
 

@@ -1,12 +1,14 @@
 // rigview: the command line. Declares the subcommands and their options, then hands over to
 // app/commands.cpp. Every error leaves as one line on stderr and an exit code.
 #include <iostream>
+#include <new>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "app/commands.h"
 #include "app/exit_codes.h"
+#include "app/memory_limit.h"
 #include "app/viewer_entry.h"
 
 int main(int argc, char** argv) {
@@ -68,10 +70,17 @@ int main(int argc, char** argv) {
         return rig::exitcode::kUsage;
     }
 
-    if (*infoCmd) return rig::runInfo(info);
-    if (*poseCmd) return rig::runPose(pose);
-    if (*checkCmd) return rig::runCheck(check);
-    if (*benchCmd) return rig::runBench(bench);
-    if (*renderCmd) return rig::runRender(render);
-    return rig::runViewer(viewModel);
+    rig::applyMemoryLimit();
+    try {
+        if (*infoCmd) return rig::runInfo(info);
+        if (*poseCmd) return rig::runPose(pose);
+        if (*checkCmd) return rig::runCheck(check);
+        if (*benchCmd) return rig::runBench(bench);
+        if (*renderCmd) return rig::runRender(render);
+        return rig::runViewer(viewModel);
+    } catch (const std::bad_alloc&) {
+        std::cerr << "rigview: out of memory (limit " << rig::memoryLimitMb()
+                  << " MiB; set RIGVIEW_MAX_MEMORY_MB to change it, 0 for none)\n";
+        return rig::exitcode::kBadInput;
+    }
 }

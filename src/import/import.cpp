@@ -433,6 +433,9 @@ Result<Model> importModel(const std::string& path) {
     if (!scene) {
         std::string msg = importer.GetErrorString();
         if (msg.empty()) msg = "Assimp could not import it";
+        if (msg.find("bad_alloc") != std::string::npos) {
+            msg = "out of memory while importing (the file claims more data than fits; see RIGVIEW_MAX_MEMORY_MB)";
+        }
         return Error{path + ": " + msg};
     }
     if (!scene->mRootNode) return Error{path + ": the scene has no root node"};

@@ -1,0 +1,74 @@
+#include "render/skin_capture.h"
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include "render/layout.h"
+
+namespace rig {
+
+Result<std::unique_ptr<SkinCapture>> SkinCapture::create() {
+    std::unique_ptr<SkinCapture> c(new SkinCapture());
+    auto p = Program::build({"skinned.vert"}, {"v_worldPos"});
+    if (!p) return p.error();
+    c->program_ = std::move(p.value());
+    c->uPalette_ = c->program_.uniform("u_palette");
+    c->uOffset_ = c->program_.uniform("u_paletteOffset");
+    c->uSkinned_ = c->program_.uniform("u_skinned");
+    c->uModel_ = c->program_.uniform("u_model");
+    c->uViewProj_ = c->program_.uniform("u_viewProj");
+    glGenBuffers(1, &c->buffer_);
+    glGenFramebuffers(1, &c->fbo_);
+    glGenRenderbuffers(1, &c->rb_);
+    glBindRenderbuffer(GL_RENDERBUFFER, c->rb_);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 1, 1);
+    glBindFramebuffer(GL_FRAMEBUFFER, c->fbo_);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, c->rb_);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    return c;
+}
+
+SkinCapture::~SkinCapture() {
+    glDeleteBuffers(1, &buffer_);
+    glDeleteFramebuffers(1, &fbo_);
+    glDeleteRenderbuffers(1, &rb_);
+}
+
+std::vector<glm::vec3> SkinCapture::capture(GpuModel& gpu, const Animator& anim, size_t mesh) {
+    const Mesh& m = gpu.model().meshes[mesh];
+    const size_t n = m.vertexCount();
+    std::vector<glm::vec3> out(n);
+    if (n == 0) return out;
+    gpu.uploadPalette(anim);
+    glUseProgram(program_.id());
+    glUniform1i(uPalette_, gl_layout::kUnitPalette);
+    glUniform1i(uOffset_, static_cast<GLint>(anim.paletteOffset(mesh)) * gl_layout::kPaletteTexelsPerJoint);
+    glUniform1i(uSkinned_, m.skinned ? 1 : 0);
+    glUniformMatrix4fv(uModel_, 1, GL_FALSE, glm::value_ptr(anim.world()[m.node]));
+    const glm::mat4 identity(1.0f);
+    glUniformMatrix4fv(uViewProj_, 1, GL_FALSE, glm::value_ptr(identity));
+    glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitPalette);
+    glBindTexture(GL_TEXTURE_BUFFER, gpu.paletteTexture());
+    glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, buffer_);
+    if (n > capacity_) {
+        capacity_ = n;
+        glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)), nullptr, GL_STREAM_READ);
+    }
+    glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffer_);
+    GLint previousFbo = 0;
+    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previousFbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+    glEnable(GL_RASTERIZER_DISCARD);
+    glBindVertexArray(gpu.meshes()[mesh].vao);
+    glBeginTransformFeedback(GL_POINTS);
+    glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(n));
+    glEndTransformFeedback();
+    glBindVertexArray(0);
+    glDisable(GL_RASTERIZER_DISCARD);
+    glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(previousFbo));
+    glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)), out.data());
+    glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
+    glUseProgram(0);
+    return out;
+}
+
+}  // namespace rig

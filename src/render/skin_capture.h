@@ -1,0 +1,37 @@
+// SkinCapture: reads back what the skinning vertex shader computes, with transform feedback
+// (rasterizer off). The GPU path's world-space positions, for comparison with the CPU
+// reference (anim/skinning.h).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "anim/result.h"
+#include "render/gpu_model.h"
+#include "render/shader.h"
+
+namespace rig {
+
+class SkinCapture {
+public:
+    static Result<std::unique_ptr<SkinCapture>> create();
+    ~SkinCapture();
+    SkinCapture(const SkinCapture&) = delete;
+    SkinCapture& operator=(const SkinCapture&) = delete;
+
+    // World-space positions of mesh `mesh` as shaders/skinned.vert computes them for the
+    // pose in `anim` (uploads the palette first).
+    std::vector<glm::vec3> capture(GpuModel& gpu, const Animator& anim, size_t mesh);
+
+private:
+    SkinCapture() = default;
+    Program program_;
+    GLint uPalette_ = -1, uOffset_ = -1, uSkinned_ = -1, uModel_ = -1, uViewProj_ = -1;
+    GLuint buffer_ = 0;
+    GLuint fbo_ = 0, rb_ = 0;  // a 1x1 target: draws need a complete framebuffer, even headless
+    size_t capacity_ = 0;
+};
+
+}  // namespace rig

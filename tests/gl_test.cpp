@@ -1,0 +1,194 @@
+// GL tests, headless through EGL (Mesa llvmpipe in CI): the GPU skinning path against the
+// CPU reference (transform feedback), shader error reports, and rendered images.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "anim/clock.h"
+#include "anim/pose.h"
+#include "anim/skinning.h"
+#include "import/import.h"
+#include "platform/headless.h"
+#include "render/offscreen.h"
+#include "render/renderer.h"
+#include "render/skin_capture.h"
+#include "support/rigs.h"
+
+namespace rig {
+namespace {
+
+std::unique_ptr<HeadlessContext> gContext;
+
+class GlEnvironment : public ::testing::Environment {
+public:
+    void SetUp() override {
+        auto c = HeadlessContext::create();
+        ASSERT_TRUE(c.ok()) << c.error().message;
+        gContext = std::move(c.value());
+        std::printf("GL: %s\n", gContext->description().c_str());
+    }
+    void TearDown() override { gContext.reset(); }
+};
+const auto* const kEnv = ::testing::AddGlobalTestEnvironment(new GlEnvironment);
+
+// Largest distance between the GPU's and the CPU's world-space skinned positions over all
+// meshes of `model` posed at `t` of `clip`.
+float gpuCpuDifference(const Model& model, GpuModel& gpu, SkinCapture& cap, int32_t clip, float t) {
+    Animator anim(model);
+    anim.evaluate(clip, t);
+    float worst = 0.0f;
+    std::vector<glm::vec3> cpu;
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        const Mesh& mesh = model.meshes[m];
+        if (!mesh.skinned) continue;
+        cpu.resize(mesh.vertexCount());
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), cpu.data(), nullptr);
+        const std::vector<glm::vec3> g = cap.capture(gpu, anim, m);
+        const glm::mat4& w = anim.world()[mesh.node];
+        for (size_t v = 0; v < cpu.size(); ++v) {
+            const glm::vec3 c = glm::vec3(w * glm::vec4(cpu[v], 1.0f));
+            if (!std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z)) continue;
+            worst = std::max(worst, glm::length(c - g[v]));
+        }
+    }
+    return worst;
+}
+
+TEST(Gpu, TransformFeedbackMatchesCpuOnEverySkinnedPublicModel) {
+    auto cap = SkinCapture::create();
+    ASSERT_TRUE(cap.ok()) << cap.error().message;
+    int tested = 0;
+    std::vector<std::string> files;
+    for (const auto& e : std::filesystem::recursive_directory_iterator("/usr/share/assimp/models")) {
+        if (e.is_regular_file()) files.push_back(e.path().string());
+    }
+    std::sort(files.begin(), files.end());
+    for (const std::string& f : files) {
+        Result<Model> r = importModel(f);
+        if (!r) continue;
+        const Model& model = r.value();
+        if (std::none_of(model.meshes.begin(), model.meshes.end(), [](const Mesh& m) { return m.skinned; })) continue;
+        auto gpu = GpuModel::create(model);
+        ASSERT_TRUE(gpu.ok()) << f;
+        const float diag = std::max(animatedBounds(model, model.clips.empty() ? -1 : 0, 4).diagonal(), 1e-6f);
+        const int32_t clip = model.clips.empty() ? -1 : 0;
+        const float d = clip >= 0 ? model.clips[0].duration : 0.0f;
+        for (float t : {0.0f, d / 3.0f, 2.0f * d / 3.0f}) {
+            const float diff = gpuCpuDifference(model, **gpu, **cap, clip, t);
+            EXPECT_LE(diff, 1e-5f * diag) << f << " at t=" << t << " (diagonal " << diag << ")";
+        }
+        ++tested;
+    }
+    std::printf("skinned public models compared: %d\n", tested);
+    EXPECT_GE(tested, 10);
+}
+
+TEST(Gpu, MoreThan256JointsWork) {
+    auto cap = SkinCapture::create();
+    ASSERT_TRUE(cap.ok());
+    for (const Model& model : {testing::makeChain(320, 30), testing::makeWideTree(700, 10)}) {
+        auto gpu = GpuModel::create(model);
+        ASSERT_TRUE(gpu.ok());
+        const float diag = std::max(animatedBounds(model, 0, 4).diagonal(), 1e-6f);
+        for (float t : {0.0f, 0.21f, 0.5f}) {
+            EXPECT_LE(gpuCpuDifference(model, **gpu, **cap, 0, t), 1e-5f * diag) << model.path << " t=" << t;
+        }
+    }
+}
+
+TEST(Gpu, ShaderErrorsNameTheFileAndLine) {
+    auto p = Program::buildFromSources({{"broken.vert", "#version 330 core\nvoid main() {\n  gl_Position = nope;\n}\n"}});
+    ASSERT_FALSE(p.ok());
+    EXPECT_NE(p.error().message.find("broken.vert:3"), std::string::npos) << p.error().message;
+}
+
+struct Image {
+    int w = 0, h = 0;
+    std::vector<uint8_t> px;
+};
+
+Image renderModel(const Model& model, int32_t clip, float t, SkinningMode mode, int w = 320, int h = 240) {
+    auto renderer = Renderer::create();
+    EXPECT_TRUE(renderer.ok()) << (renderer.ok() ? "" : renderer.error().message);
+    auto gpu = GpuModel::create(model);
+    auto target = OffscreenTarget::create(w, h, 4);
+    EXPECT_TRUE(target.ok());
+    Animator anim(model);
+    anim.evaluate(clip, t);
+    const Bounds b = animatedBounds(model, clip);
+    OrbitCamera cam;
+    cam.frame(b, static_cast<float>(w) / static_cast<float>(h));
+    ViewOptions o;
+    o.grid = false;
+    o.skinning = mode;
+    (*target)->bind();
+    (*renderer)->draw(**gpu, anim, cam, o, w, h, &b);
+    Image img{w, h, (*target)->readPixels()};
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+    return img;
+}
+
+// Share of pixels that differ from the background colour.
+double coverage(const Image& img) {
+    const ViewOptions o;
+    const int bg[3] = {static_cast<int>(std::lround(o.background.r * 255)), static_cast<int>(std::lround(o.background.g * 255)),
+                       static_cast<int>(std::lround(o.background.b * 255))};
+    size_t covered = 0;
+    for (size_t i = 0; i < img.px.size(); i += 4) {
+        int d = 0;
+        for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(img.px[i + c] - bg[c]));
+        covered += d > 6 ? 1 : 0;
+    }
+    return static_cast<double>(covered) / (img.px.size() / 4);
+}
+
+double meanAbsDiff(const Image& a, const Image& b) {
+    double sum = 0.0;
+    for (size_t i = 0; i < a.px.size(); ++i) sum += std::abs(a.px[i] - b.px[i]);
+    return sum / a.px.size();
+}
+
+Model demo() {
+    Result<Model> r = importModel(std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf");
+    EXPECT_TRUE(r.ok());
+    return r.ok() ? std::move(r.value()) : Model{};
+}
+
+TEST(Render, DemoCoversAPlausibleShareOfTheImage) {
+    const Model m = demo();
+    const Image img = renderModel(m, m.findClip("walk"), 0.3f, SkinningMode::Gpu);
+    const double c = coverage(img);
+    EXPECT_GT(c, 0.04) << c;
+    EXPECT_LT(c, 0.6) << c;
+}
+
+TEST(Render, GpuAndCpuSkinningImagesAreNearlyIdentical) {
+    const Model m = demo();
+    const int32_t wave = m.findClip("wave");
+    const Image gpu = renderModel(m, wave, 0.8f, SkinningMode::Gpu);
+    const Image cpu = renderModel(m, wave, 0.8f, SkinningMode::Cpu);
+    EXPECT_LT(meanAbsDiff(gpu, cpu), 0.1);
+}
+
+TEST(Render, DifferentTimesGiveDifferentImages) {
+    const Model m = demo();
+    const int32_t walk = m.findClip("walk");
+    const Image a = renderModel(m, walk, 0.0f, SkinningMode::Gpu);
+    const Image b = renderModel(m, walk, 0.5f, SkinningMode::Gpu);
+    EXPECT_GT(meanAbsDiff(a, b), 1.0);
+}
+
+TEST(Render, SameInputsGiveTheSameImage) {
+    const Model m = demo();
+    const Image a = renderModel(m, 0, 1.0f, SkinningMode::Gpu);
+    const Image b = renderModel(m, 0, 1.0f, SkinningMode::Gpu);
+    EXPECT_EQ(a.px, b.px);
+}
+
+}  // namespace
+}  // namespace rig
