@@ -14,8 +14,12 @@
 int main(int argc, char** argv) {
     CLI::App app{"rigview: a viewer for rigged, animated 3D models (FBX, glTF, COLLADA, .X, BVH...)", "rigview"};
     app.require_subcommand(0, 1);
-    std::string viewModel;
-    app.add_option("model", viewModel, "Model to open in the interactive viewer (default: the bundled demo)");
+    rig::ViewerLaunch viewer;
+    app.add_option("model", viewer.model, "Model to open in the interactive viewer (default: the bundled demo)");
+    app.add_option("--screenshot", viewer.screenshot, "Run the viewer some frames, save the window as PNG and exit");
+    app.add_option("--frames", viewer.frames, "Frames to run before --screenshot (default 90)");
+    app.add_option("--window", viewer.width, "Window width (height follows at 16:10)")->check(CLI::Range(320, 8192));
+    app.add_flag("!--no-watch", viewer.watch, "Do not re-import the model when its file changes");
 
     rig::InfoOptions info;
     CLI::App* infoCmd = app.add_subcommand("info", "Meshes, vertices, triangles, joints, influences and clips of a model");
@@ -77,7 +81,8 @@ int main(int argc, char** argv) {
         if (*checkCmd) return rig::runCheck(check);
         if (*benchCmd) return rig::runBench(bench);
         if (*renderCmd) return rig::runRender(render);
-        return rig::runViewer(viewModel);
+        if (viewer.width != 1280) viewer.height = viewer.width * 10 / 16;
+        return rig::runViewer(viewer);
     } catch (const std::bad_alloc&) {
         std::cerr << "rigview: out of memory (limit " << rig::memoryLimitMb()
                   << " MiB; set RIGVIEW_MAX_MEMORY_MB to change it, 0 for none)\n";

@@ -3,8 +3,9 @@
 #include <filesystem>
 #include <iostream>
 
-#include "app/commands.h"
 #include "app/exit_codes.h"
+#include "app/viewer.h"
+#include "render/offscreen.h"
 
 #ifndef RIGVIEW_SOURCE_DIR
 #define RIGVIEW_SOURCE_DIR "."
@@ -26,14 +27,36 @@ std::string demoModelPath() {
     return (fs::path(RIGVIEW_SOURCE_DIR) / rel).string();
 }
 
-int runViewer(const std::string& model) {
-    // The interactive viewer lands with the viewer issue; until then this prints what the
-    // viewer would show about the model.
-    const std::string path = model.empty() ? demoModelPath() : model;
-    std::cerr << "rigview: the interactive viewer is not built yet; showing `rigview info` for " << path << "\n";
-    InfoOptions o;
-    o.model = path;
-    return runInfo(o);
+int runViewer(const ViewerLaunch& launch) {
+    ViewerConfig cfg;
+    cfg.model = launch.model.empty() ? demoModelPath() : launch.model;
+    cfg.width = launch.width;
+    cfg.height = launch.height;
+    cfg.watchFile = launch.watch;
+    cfg.remember = launch.screenshot.empty();
+    auto viewer = Viewer::create(cfg);
+    if (!viewer) {
+        std::cerr << "rigview: " << viewer.error().message << "\n";
+        return exitcode::kNoDisplay;
+    }
+    Viewer& v = **viewer;
+    if (launch.screenshot.empty()) return v.run();
+
+    // Screenshot mode: load, show the bones and the UI for some frames, save the window.
+    v.waitForLoad();
+    if (!v.state().model) {
+        std::cerr << "rigview: " << v.state().error << "\n";
+        return exitcode::kBadInput;
+    }
+    v.state().view.bones = true;
+    for (int i = 1; i < launch.frames && !v.shouldClose(); ++i) v.frame(1.0 / 60.0);
+    int w = 0, h = 0;
+    const std::vector<uint8_t> px = v.captureFrame(w, h);
+    if (!writePng(launch.screenshot, w, h, px)) {
+        std::cerr << "rigview: " << launch.screenshot << ": cannot write the output file\n";
+        return exitcode::kOutputFailed;
+    }
+    return exitcode::kOk;
 }
 
 }  // namespace rig

@@ -5,10 +5,18 @@
 
 namespace rig {
 
+struct ViewerLaunch {
+    std::string model;        // empty: the bundled demo
+    std::string screenshot;   // if set: run `frames` frames, save the window as PNG, exit
+    int frames = 90;
+    int width = 1280, height = 800;
+    bool watch = true;
+};
+
 // The path of the bundled demo model, found next to the executable or in the source tree.
 std::string demoModelPath();
 
-// Open `model` (the demo when empty) in the interactive viewer; returns an exit code.
-int runViewer(const std::string& model);
+// Open the viewer; returns an exit code (5 when there is no display).
+int runViewer(const ViewerLaunch& launch);
 
 }  // namespace rig

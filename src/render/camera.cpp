@@ -27,14 +27,14 @@ glm::mat4 OrbitCamera::projection(float aspect) const {
     return glm::perspective(glm::radians(fovYDeg), aspect > 0.0f ? aspect : 1.0f, nearPlane, farPlane);
 }
 
-void OrbitCamera::frame(const Bounds& b, float aspect) {
+void OrbitCamera::frame(const Bounds& b, float aspect, float margin) {
     if (!b.valid()) return;
     target = b.center();
     const float radius = std::max(0.5f * b.diagonal(), 1e-4f);
     const float fovY = glm::radians(fovYDeg);
     const float fovX = 2.0f * std::atan(std::tan(0.5f * fovY) * (aspect > 0.0f ? aspect : 1.0f));
     const float half = 0.5f * std::min(fovY, fovX);
-    distance = radius / std::sin(half) * 1.05f;
+    distance = radius / std::sin(half) * margin;
     nearPlane = std::max(distance - radius * 2.0f, distance * 0.01f);
     farPlane = distance + radius * 4.0f;
 }

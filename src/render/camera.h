@@ -28,7 +28,8 @@ struct OrbitCamera {
     glm::mat4 view() const;
     glm::mat4 projection(float aspect) const;
     // Put the whole of `b` in view (keeps the angles); sets near/far from its size.
-    void frame(const Bounds& b, float aspect);
+    // `margin` > 1 leaves room around it.
+    void frame(const Bounds& b, float aspect, float margin = 1.05f);
     // Mouse helpers: orbit by degrees, pan by a fraction of the view, zoom by a factor.
     void orbit(float dAzimuthDeg, float dElevationDeg);
     void pan(float dx, float dy);

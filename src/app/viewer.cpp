@@ -1,0 +1,310 @@
+#include "app/viewer.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "import/import.h"
+
+namespace rig {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+long long fileStamp(const std::string& path) {
+    std::error_code ec;
+    const auto t = fs::last_write_time(path, ec);
+    if (ec) return 0;
+    const auto size = fs::file_size(path, ec);
+    return static_cast<long long>(t.time_since_epoch().count()) ^ static_cast<long long>(ec ? 0 : size);
+}
+
+fs::path recentFile() {
+    const char* xdg = std::getenv("XDG_CONFIG_HOME");
+    const char* home = std::getenv("HOME");
+    const fs::path base = xdg && *xdg ? fs::path(xdg) : fs::path(home ? home : ".") / ".config";
+    return base / "rigview" / "recent.txt";
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Viewer>> Viewer::create(const ViewerConfig& config) {
+    std::unique_ptr<Viewer> v(new Viewer());
+    v->config_ = config;
+    auto w = Window::create("rigview", config.width, config.height, 4);
+    if (!w) return w.error();
+    v->window_ = std::move(w.value());
+    auto r = Renderer::create();
+    if (!r) return r.error();
+    v->renderer_ = std::move(r.value());
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;  // layout from code, not from a file in the cwd
+    ImGui::StyleColorsDark();
+    ImGui_ImplGlfw_InitForOpenGL(v->window_->handle(), true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+    v->imguiReady_ = true;
+    v->state_.stats.glRenderer = v->window_->glDescription();
+    if (config.remember) {
+        std::ifstream in(recentFile());
+        std::string line;
+        while (std::getline(in, line) && v->state_.recent.size() < 10) {
+            if (!line.empty()) v->state_.recent.push_back(line);
+        }
+    }
+    v->lastTime_ = glfwGetTime();
+    v->fpsWindowStart_ = v->lastTime_;
+    if (!config.model.empty()) v->startLoad(config.model);
+    return v;
+}
+
+Viewer::~Viewer() {
+    if (pending_.valid()) pending_.wait();
+    gpu_.reset();
+    if (imguiReady_) {
+        ImGui_ImplOpenGL3_Shutdown();
+        ImGui_ImplGlfw_Shutdown();
+        ImGui::DestroyContext();
+    }
+    renderer_.reset();
+}
+
+void Viewer::startLoad(const std::string& path) {
+    if (pending_.valid()) return;  // one import at a time; the request stays in the field
+    state_.loading = true;
+    state_.loadingPath = path;
+    state_.loadingSince = glfwGetTime();
+    pending_ = std::async(std::launch::async, [path] { return importModel(path); });
+}
+
+void Viewer::applyLoadResult() {
+    if (!pending_.valid() || pending_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+    Result<Model> r = pending_.get();
+    const std::string path = state_.loadingPath;
+    state_.loading = false;
+    const bool reload = reloading_;
+    reloading_ = false;
+    if (!r) {
+        state_.error = r.error().message;  // the last good model stays on screen
+        return;
+    }
+    auto model = std::make_shared<const Model>(std::move(r.value()));
+    auto gpu = GpuModel::create(*model);
+    if (!gpu) {
+        state_.error = path + ": " + gpu.error().message;
+        return;
+    }
+    const std::string previousClip = state_.model && state_.clip >= 0 ? state_.model->clips[state_.clip].name : "";
+    const double previousTime = state_.clock.time();
+    gpu_.reset();
+    gpu_ = std::move(gpu.value());
+    state_.model = model;
+    state_.animator = std::make_unique<Animator>(*model);
+    state_.path = path;
+    state_.error.clear();
+    state_.children.assign(model->skeleton.size(), {});
+    for (size_t i = 0; i < model->skeleton.size(); ++i) {
+        if (model->skeleton.parent[i] >= 0) state_.children[model->skeleton.parent[i]].push_back(static_cast<int32_t>(i));
+    }
+    if (state_.selectedJoint >= static_cast<int>(model->skeleton.size())) state_.selectedJoint = -1;
+    // A reload keeps the clip (by name) and time; a new file starts at its first clip.
+    int clip = model->clips.empty() ? -1 : 0;
+    if (reload && !previousClip.empty() && model->findClip(previousClip) >= 0) clip = model->findClip(previousClip);
+    state_.clip = clip;
+    state_.clock.setDuration(clip >= 0 ? model->clips[clip].duration : 0.0f, clip >= 0 ? model->clips[clip].sampleRate : 30.0f);
+    state_.clock.seek(reload ? previousTime : (clip >= 0 ? model->clips[clip].startTime : 0.0));
+    state_.bounds = animatedBounds(*model, clip, 12);
+    if (!reload) state_.requests.frameModel = true;
+    watchedStamp_ = fileStamp(path);
+    window_->setTitle("rigview - " + path);
+    if (!reload) addRecent(path);
+    if (!gpu_->missingTextures().empty()) {
+        state_.error = path + ": missing texture " + gpu_->missingTextures().front();
+    }
+}
+
+void Viewer::addRecent(const std::string& path) {
+    std::error_code ec;
+    const std::string abs = fs::absolute(path, ec).string();
+    auto& r = state_.recent;
+    r.erase(std::remove(r.begin(), r.end(), abs), r.end());
+    r.insert(r.begin(), abs);
+    if (r.size() > 10) r.resize(10);
+    if (!config_.remember) return;
+    const fs::path file = recentFile();
+    fs::create_directories(file.parent_path(), ec);
+    std::ofstream out(file);
+    for (const std::string& p : r) out << p << "\n";
+}
+
+void Viewer::watchFile(double now) {
+    if (!config_.watchFile || state_.path.empty() || pending_.valid() || now - lastWatch_ < 0.5) return;
+    lastWatch_ = now;
+    const long long stamp = fileStamp(state_.path);
+    if (stamp != 0 && stamp != watchedStamp_) {
+        watchedStamp_ = stamp;
+        reloading_ = true;
+        startLoad(state_.path);
+    }
+}
+
+void Viewer::applyRequests() {
+    ViewerRequests& q = state_.requests;
+    PlaybackClock& clock = state_.clock;
+    const Model* m = state_.model.get();
+    if (!q.open.empty()) {
+        startLoad(q.open);
+        q.open.clear();
+    }
+    if (m && q.selectClip >= 0 && static_cast<size_t>(q.selectClip) < m->clips.size()) {
+        state_.clip = q.selectClip;
+        const Clip& c = m->clips[q.selectClip];
+        clock.setDuration(c.duration, c.sampleRate);
+        clock.seek(c.startTime);
+        state_.bindPose = false;
+        state_.bounds = animatedBounds(*m, state_.clip, 12);
+    }
+    q.selectClip = -1;
+    if (q.togglePlay) clock.toggle();
+    if (q.loopMode) clock.setLoopMode(*q.loopMode);
+    if (q.cycleLoopMode) clock.setLoopMode(static_cast<LoopMode>((static_cast<int>(clock.loopMode()) + 1) % 3));
+    if (q.rate) clock.setRate(*q.rate);
+    if (q.seek) clock.seek(*q.seek);
+    if (q.jumpStart) clock.seek(0.0);
+    if (q.jumpEnd) clock.seek(clock.duration());
+    if (q.step != 0) {
+        clock.pause();
+        clock.step(q.step);
+    }
+    const int w = std::max(1, static_cast<int>(ImGui::GetIO().DisplaySize.x));
+    const int h = std::max(1, static_cast<int>(ImGui::GetIO().DisplaySize.y));
+    if (q.resetCamera) {
+        const bool zUp = state_.camera.zUp;
+        state_.camera = OrbitCamera{};
+        state_.camera.zUp = zUp;
+        q.frameModel = true;
+    }
+    if (q.frameModel && state_.bounds.valid()) {
+        // Panels cover the sides of the window: leave room around the model.
+        state_.camera.frame(state_.bounds, static_cast<float>(w) / static_cast<float>(h), 1.35f);
+    }
+    q = ViewerRequests{};
+}
+
+void Viewer::handleCameraInput() {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantCaptureMouse) return;
+    OrbitCamera& cam = state_.camera;
+    const ImVec2 d = io.MouseDelta;
+    const float h = std::max(io.DisplaySize.y, 1.0f);
+    if (ImGui::IsMouseDown(ImGuiMouseButton_Left) && !io.KeyShift) cam.orbit(-d.x * 0.4f, d.y * 0.4f);
+    if (ImGui::IsMouseDown(ImGuiMouseButton_Middle) || ImGui::IsMouseDown(ImGuiMouseButton_Right) ||
+        (ImGui::IsMouseDown(ImGuiMouseButton_Left) && io.KeyShift)) {
+        cam.pan(d.x / h, d.y / h);
+    }
+    if (io.MouseWheel != 0.0f) cam.zoom(std::pow(0.88f, io.MouseWheel));
+}
+
+void Viewer::frame(double dt) {
+    window_->pollEvents();
+    for (const std::string& p : window_->takeDroppedPaths()) state_.requests.open = p;
+    const double now = glfwGetTime();
+    if (dt < 0.0) dt = now - lastTime_;
+    lastTime_ = now;
+    ++fpsFrames_;
+    if (now - fpsWindowStart_ >= 0.5) {
+        state_.stats.fps = static_cast<float>(fpsFrames_ / (now - fpsWindowStart_));
+        state_.stats.frameMs = static_cast<float>(1000.0 * (now - fpsWindowStart_) / fpsFrames_);
+        fpsWindowStart_ = now;
+        fpsFrames_ = 0;
+    }
+    applyLoadResult();
+    watchFile(now);
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    if (inputHook_) inputHook_(ImGui::GetIO());
+    ImGui::NewFrame();
+
+    // The UI posts requests for this frame; the update applies them, then time advances.
+    drawMenuBar(state_);
+    UiProbe* probe = probeOn_ ? &probe_ : nullptr;
+    drawOpenPanel(state_, &state_.panels.open, probe);
+    drawClipsPanel(state_, &state_.panels.clips, probe);
+    drawTimelinePanel(state_, &state_.panels.timeline, probe);
+    drawHierarchyPanel(state_, &state_.panels.hierarchy, probe);
+    drawViewPanel(state_, &state_.panels.view, probe);
+    drawStatsPanel(state_, &state_.panels.stats);
+    drawStatusOverlay(state_, now);
+    handleShortcuts(state_);
+    handleCameraInput();
+    applyRequests();
+
+    int w = 0, h = 0;
+    window_->framebufferSize(w, h);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (state_.model && gpu_ && state_.animator) {
+        state_.clock.advance(dt);
+        const auto t0 = std::chrono::steady_clock::now();
+        state_.animator->evaluate(state_.bindPose ? -1 : state_.clip, state_.clock.time());
+        const auto t1 = std::chrono::steady_clock::now();
+        state_.stats.paletteUs = std::chrono::duration<float, std::micro>(t1 - t0).count();
+        state_.view.highlightJoint = state_.selectedJoint;
+        renderer_->draw(*gpu_, *state_.animator, state_.camera, state_.view, w, h, &state_.bounds);
+        const float aspect = h > 0 ? static_cast<float>(w) / static_cast<float>(h) : 1.0f;
+        const glm::mat4 viewProj = state_.camera.projection(aspect) * state_.camera.view();
+        const ImGuiIO& io = ImGui::GetIO();
+        drawJointNames(state_, renderer_->jointPositions(), viewProj, io.DisplaySize.x, io.DisplaySize.y);
+    } else {
+        glViewport(0, 0, w, h);
+        glClearColor(state_.view.background.r, state_.view.background.g, state_.view.background.b, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    }
+    ImGui::Render();
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (captureNext_) {
+        // Read the back buffer before it is swapped away.
+        captureNext_ = false;
+        capturedW_ = w;
+        capturedH_ = h;
+        std::vector<uint8_t> px(static_cast<size_t>(w) * h * 4);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+        glReadBuffer(GL_BACK);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+        const size_t row = static_cast<size_t>(w) * 4;
+        captured_.resize(px.size());
+        for (int y = 0; y < h; ++y) {
+            std::copy_n(px.data() + static_cast<size_t>(h - 1 - y) * row, row, captured_.data() + static_cast<size_t>(y) * row);
+        }
+        for (size_t i = 3; i < captured_.size(); i += 4) captured_[i] = 255;
+    }
+    window_->swapBuffers();
+}
+
+void Viewer::waitForLoad() {
+    if (pending_.valid()) pending_.wait();
+    applyLoadResult();
+}
+
+std::vector<uint8_t> Viewer::captureFrame(int& width, int& height) {
+    captureNext_ = true;
+    frame(1.0 / 60.0);
+    width = capturedW_;
+    height = capturedH_;
+    return std::move(captured_);
+}
+
+int Viewer::run() {
+    while (!window_->shouldClose()) frame();
+    return 0;
+}
+
+}  // namespace rig

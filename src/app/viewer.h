@@ -1,0 +1,81 @@
+// Viewer: the interactive rigview. Owns the window, the renderer, the UI state and the
+// background import; one call to frame() is one frame (events, requests, tick, draw, UI).
+#pragma once
+
+#include <functional>
+#include <future>
+#include <memory>
+#include <string>
+
+#include "anim/result.h"
+#include "platform/window.h"
+#include "render/gpu_model.h"
+#include "render/renderer.h"
+#include "ui/panels.h"
+#include "ui/viewer_state.h"
+
+namespace rig {
+
+struct ViewerConfig {
+    std::string model;       // opened at start (in the background)
+    int width = 1280, height = 800;
+    bool watchFile = true;   // re-import when the file on disk changes
+    bool remember = true;    // keep the recent-files list in ~/.config/rigview
+};
+
+class Viewer {
+public:
+    static Result<std::unique_ptr<Viewer>> create(const ViewerConfig& config);
+    ~Viewer();
+    Viewer(const Viewer&) = delete;
+    Viewer& operator=(const Viewer&) = delete;
+
+    // Run until the window closes. Returns an exit code.
+    int run();
+    // One frame. `dt` < 0 takes the wall-clock time since the last frame.
+    void frame(double dt = -1.0);
+    bool shouldClose() const { return window_->shouldClose(); }
+
+    // Test and tooling hooks.
+    ViewerState& state() { return state_; }
+    const UiProbe& probe() const { return probe_; }
+    void enableProbe(bool on) { probeOn_ = on; }
+    // Called between the GLFW backend's new frame and ImGui's, to inject mouse/keyboard
+    // input through ImGui's IO like the platform backend does.
+    void setInputHook(std::function<void(ImGuiIO&)> hook) { inputHook_ = std::move(hook); }
+    // Block until the background import (if any) is done and applied.
+    void waitForLoad();
+    // Run one more frame and return its pixels, UI included (RGBA, top row first).
+    std::vector<uint8_t> captureFrame(int& width, int& height);
+
+private:
+    Viewer() = default;
+    void startLoad(const std::string& path);
+    void applyLoadResult();
+    void applyRequests();
+    void handleCameraInput();
+    void watchFile(double now);
+    void addRecent(const std::string& path);
+
+    ViewerConfig config_;
+    std::unique_ptr<Window> window_;
+    std::unique_ptr<Renderer> renderer_;
+    std::unique_ptr<GpuModel> gpu_;
+    ViewerState state_;
+    UiProbe probe_;
+    bool probeOn_ = false;
+    std::function<void(ImGuiIO&)> inputHook_;
+    std::future<Result<Model>> pending_;
+    double lastTime_ = 0.0;
+    double fpsWindowStart_ = 0.0;
+    int fpsFrames_ = 0;
+    double lastWatch_ = 0.0;
+    long long watchedStamp_ = 0;
+    bool reloading_ = false;
+    bool imguiReady_ = false;
+    bool captureNext_ = false;
+    std::vector<uint8_t> captured_;
+    int capturedW_ = 0, capturedH_ = 0;
+};
+
+}  // namespace rig

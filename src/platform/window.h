@@ -1,0 +1,41 @@
+// Window: a GLFW window with an OpenGL 3.3 core context (4.1 core forward-compatible where
+// the platform needs it, as on macOS), loaded with glad. Files dropped on it are queued.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "anim/result.h"
+
+struct GLFWwindow;
+
+namespace rig {
+
+class Window {
+public:
+    // Fails with a clear message when there is no display (no X server / Wayland).
+    static Result<std::unique_ptr<Window>> create(const std::string& title, int width, int height, int samples);
+    ~Window();
+    Window(const Window&) = delete;
+    Window& operator=(const Window&) = delete;
+
+    GLFWwindow* handle() const { return window_; }
+    bool shouldClose() const;
+    void requestClose();
+    void setTitle(const std::string& title);
+    void pollEvents();
+    void swapBuffers();
+    void framebufferSize(int& w, int& h) const;
+    // Paths dropped on the window since the last call.
+    std::vector<std::string> takeDroppedPaths();
+    std::string glDescription() const;
+
+private:
+    Window() = default;
+    GLFWwindow* window_ = nullptr;
+    std::vector<std::string> dropped_;
+    friend void onDrop(GLFWwindow*, int, const char**);
+};
+
+}  // namespace rig

@@ -1,0 +1,363 @@
+#include "ui/panels.h"
+
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <glm/gtc/type_ptr.hpp>
+
+namespace rig {
+
+void UiProbe::recordLastItem(const std::string& name) {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    rects[name] = ImVec4(a.x, a.y, b.x, b.y);
+}
+
+namespace {
+
+void probeItem(UiProbe* probe, const std::string& name) {
+    if (probe) probe->recordLastItem(name);
+}
+
+const char* loopModeName(LoopMode m) {
+    switch (m) {
+        case LoopMode::Loop: return "loop";
+        case LoopMode::Once: return "once";
+        case LoopMode::PingPong: return "ping-pong";
+    }
+    return "loop";
+}
+
+const Clip* currentClip(const ViewerState& s) {
+    if (!s.model || s.clip < 0 || static_cast<size_t>(s.clip) >= s.model->clips.size()) return nullptr;
+    return &s.model->clips[s.clip];
+}
+
+}  // namespace
+
+void drawMenuBar(ViewerState& s) {
+    if (!ImGui::BeginMainMenuBar()) return;
+    if (ImGui::BeginMenu("Panels")) {
+        ImGui::MenuItem("Open", nullptr, &s.panels.open);
+        ImGui::MenuItem("Clips", nullptr, &s.panels.clips);
+        ImGui::MenuItem("Timeline", nullptr, &s.panels.timeline);
+        ImGui::MenuItem("Hierarchy", nullptr, &s.panels.hierarchy);
+        ImGui::MenuItem("View", nullptr, &s.panels.view);
+        ImGui::MenuItem("Stats", nullptr, &s.panels.stats);
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Camera")) {
+        if (ImGui::MenuItem("Frame model", "F")) s.requests.frameModel = true;
+        if (ImGui::MenuItem("Reset", nullptr)) s.requests.resetCamera = true;
+        ImGui::MenuItem("Z up", nullptr, &s.camera.zUp);
+        ImGui::EndMenu();
+    }
+    ImGui::TextDisabled("  %s", s.path.empty() ? "(no model)" : s.path.c_str());
+    ImGui::EndMainMenuBar();
+}
+
+void drawClipsPanel(ViewerState& s, bool* open, UiProbe* probe) {
+    if (!*open) return;
+    ImGui::SetNextWindowPos(ImVec2(10, 30), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(260, 170), ImGuiCond_FirstUseEver);
+    if (ImGui::Begin("Clips", open)) {
+        if (!s.model || s.model->clips.empty()) {
+            ImGui::TextDisabled("This model has no clips (bind pose).");
+        } else {
+            for (size_t i = 0; i < s.model->clips.size(); ++i) {
+                const Clip& c = s.model->clips[i];
+                char label[256];
+                std::snprintf(label, sizeof label, "%s##clip%zu", c.name.c_str(), i);
+                if (ImGui::Selectable(label, static_cast<int>(i) == s.clip)) s.requests.selectClip = static_cast<int>(i);
+                probeItem(probe, "clip:" + c.name);
+                ImGui::SameLine(180);
+                ImGui::TextDisabled("%.2f s", c.duration);
+            }
+        }
+        ImGui::Checkbox("Bind pose", &s.bindPose);
+        probeItem(probe, "bindpose");
+    }
+    ImGui::End();
+}
+
+void drawTimelinePanel(ViewerState& s, bool* open, UiProbe* probe) {
+    if (!*open) return;
+    const ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos(ImVec2(280, io.DisplaySize.y - 130), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(std::max(400.0f, io.DisplaySize.x - 560), 120), ImGuiCond_FirstUseEver);
+    if (ImGui::Begin("Timeline", open)) {
+        const Clip* clip = currentClip(s);
+        const float duration = s.clock.duration();
+        if (ImGui::Button("|<")) s.requests.jumpStart = true;
+        probeItem(probe, "start");
+        ImGui::SameLine();
+        if (ImGui::Button("<")) s.requests.step = -1;
+        probeItem(probe, "stepback");
+        ImGui::SameLine();
+        if (ImGui::Button(s.clock.playing() ? "Pause" : "Play", ImVec2(60, 0))) s.requests.togglePlay = true;
+        probeItem(probe, "play");
+        ImGui::SameLine();
+        if (ImGui::Button(">")) s.requests.step = 1;
+        probeItem(probe, "stepforward");
+        ImGui::SameLine();
+        if (ImGui::Button(">|")) s.requests.jumpEnd = true;
+        probeItem(probe, "end");
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(100);
+        int mode = static_cast<int>(s.clock.loopMode());
+        if (ImGui::Combo("##loop", &mode, "loop\0once\0ping-pong\0")) s.requests.loopMode = static_cast<LoopMode>(mode);
+        probeItem(probe, "loopmode");
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(120);
+        float rate = s.clock.rate();
+        if (ImGui::SliderFloat("speed", &rate, -2.0f, 2.0f, "%.2fx")) s.requests.rate = rate;
+        probeItem(probe, "speed");
+
+        // Scrub in seconds and in frames.
+        float t = s.clock.time();
+        ImGui::SetNextItemWidth(-160);
+        if (ImGui::SliderFloat("##time", &t, 0.0f, std::max(duration, 1e-6f), "%.3f s")) s.requests.seek = t;
+        probeItem(probe, "scrub");
+        const ImVec2 sliderMin = ImGui::GetItemRectMin(), sliderMax = ImGui::GetItemRectMax();
+        ImGui::SameLine();
+        int frame = s.clock.frame();
+        const int lastFrame = static_cast<int>(std::floor(duration * s.clock.sampleRate() + 1e-4f));
+        ImGui::SetNextItemWidth(-1);
+        if (ImGui::SliderInt("##frame", &frame, 0, std::max(lastFrame, 0), "frame %d")) {
+            s.requests.seek = frame / static_cast<double>(s.clock.sampleRate());
+        }
+        probeItem(probe, "frame");
+        // Key marks of the selected joint on the time slider.
+        if (clip && s.selectedJoint >= 0 && static_cast<size_t>(s.selectedJoint) < clip->trackOfNode.size() &&
+            clip->trackOfNode[s.selectedJoint] >= 0 && duration > 0.0f) {
+            const Track& tr = clip->tracks[clip->trackOfNode[s.selectedJoint]];
+            ImDrawList* dl = ImGui::GetWindowDrawList();
+            const float grab = ImGui::GetStyle().GrabMinSize * 0.5f;
+            const float x0 = sliderMin.x + grab, x1 = sliderMax.x - grab;
+            for (const Channel* ch : {&tr.rotation, &tr.translation, &tr.scale}) {
+                for (uint32_t k = 0; k < ch->count; ++k) {
+                    const float kt = clip->times[ch->times + k];
+                    const float x = x0 + (x1 - x0) * std::clamp(kt / duration, 0.0f, 1.0f);
+                    dl->AddLine(ImVec2(x, sliderMax.y - 5), ImVec2(x, sliderMax.y), IM_COL32(255, 210, 60, 200));
+                }
+            }
+        }
+        if (clip) {
+            ImGui::Text("%s  %.3f / %.3f s  frame %d / %d at %.4g fps  %s  rate %.2fx", clip->name.c_str(), s.clock.time(),
+                        duration, s.clock.frame(), lastFrame, s.clock.sampleRate(), loopModeName(s.clock.loopMode()),
+                        s.clock.rate());
+        } else {
+            ImGui::TextDisabled("bind pose");
+        }
+    }
+    ImGui::End();
+}
+
+namespace {
+
+void drawNodeTree(ViewerState& s, const std::vector<std::vector<int32_t>>& children, int32_t node, UiProbe* probe) {
+    const Model& m = *s.model;
+    const bool leaf = children[node].empty();
+    ImGuiTreeNodeFlags flags = ImGuiTreeNodeFlags_OpenOnArrow | ImGuiTreeNodeFlags_SpanAvailWidth |
+                               ImGuiTreeNodeFlags_DefaultOpen;
+    if (leaf) flags |= ImGuiTreeNodeFlags_Leaf | ImGuiTreeNodeFlags_NoTreePushOnOpen;
+    if (node == s.selectedJoint) flags |= ImGuiTreeNodeFlags_Selected;
+    const bool opened = ImGui::TreeNodeEx(reinterpret_cast<void*>(static_cast<intptr_t>(node) + 1), flags, "%s",
+                                          m.skeleton.names[node].empty() ? "(unnamed)" : m.skeleton.names[node].c_str());
+    if (ImGui::IsItemClicked()) s.selectedJoint = node;
+    probeItem(probe, "node:" + m.skeleton.names[node]);
+    if (opened && !leaf) {
+        for (int32_t c : children[node]) drawNodeTree(s, children, c, probe);
+        ImGui::TreePop();
+    }
+}
+
+}  // namespace
+
+void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
+    if (!*open) return;
+    ImGui::SetNextWindowPos(ImVec2(10, 210), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(260, 420), ImGuiCond_FirstUseEver);
+    if (ImGui::Begin("Hierarchy", open)) {
+        if (s.model) {
+            const Model& m = *s.model;
+            ImGui::BeginChild("tree", ImVec2(0, -220), true);
+            for (size_t i = 0; i < m.skeleton.size(); ++i) {
+                if (m.skeleton.parent[i] < 0 && s.children.size() == m.skeleton.size()) drawNodeTree(s, s.children, static_cast<int32_t>(i), probe);
+            }
+            ImGui::EndChild();
+            // Inspector.
+            const int j = s.selectedJoint;
+            if (j >= 0 && static_cast<size_t>(j) < m.skeleton.size() && s.animator) {
+                ImGui::Text("%s (node %d, parent %d)", m.skeleton.names[j].c_str(), j, m.skeleton.parent[j]);
+                const Clip* clip = s.bindPose ? nullptr : currentClip(s);
+                const bool animated = clip && clip->trackOfNode[j] >= 0;
+                const Transform& t = animated ? s.animator->local()[j] : m.skeleton.bindLocalSqt[j];
+                ImGui::Text("local %s", animated ? "(animated)" : "(bind)");
+                ImGui::Text("  T % .4f % .4f % .4f", t.translation.x, t.translation.y, t.translation.z);
+                ImGui::Text("  R % .4f % .4f % .4f % .4f (xyzw)", t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w);
+                ImGui::Text("  S % .4f % .4f % .4f", t.scale.x, t.scale.y, t.scale.z);
+                const glm::mat4& w = s.animator->world()[j];
+                ImGui::Text("world");
+                for (int r = 0; r < 4; ++r) ImGui::Text("  % 9.4f % 9.4f % 9.4f % 9.4f", w[0][r], w[1][r], w[2][r], w[3][r]);
+                if (ImGui::Button("Clear selection")) s.selectedJoint = -1;
+            } else {
+                ImGui::TextDisabled("Select a node to inspect it.");
+            }
+        }
+    }
+    ImGui::End();
+}
+
+void drawViewPanel(ViewerState& s, bool* open, UiProbe* probe) {
+    if (!*open) return;
+    const ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 270, 30), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(260, 360), ImGuiCond_FirstUseEver);
+    if (ImGui::Begin("View", open)) {
+        ViewOptions& v = s.view;
+        int skin = v.skinning == SkinningMode::Gpu ? 0 : 1;
+        ImGui::Text("Skinning");
+        ImGui::SameLine();
+        if (ImGui::RadioButton("GPU", &skin, 0)) v.skinning = SkinningMode::Gpu;
+        probeItem(probe, "skin:gpu");
+        ImGui::SameLine();
+        if (ImGui::RadioButton("CPU", &skin, 1)) v.skinning = SkinningMode::Cpu;
+        probeItem(probe, "skin:cpu");
+        ImGui::Checkbox("Wireframe (W)", &v.wireframe);
+        probeItem(probe, "wireframe");
+        ImGui::Checkbox("Bones (B)", &v.bones);
+        probeItem(probe, "bones");
+        ImGui::Checkbox("Joint names", &v.jointNames);
+        probeItem(probe, "names");
+        ImGui::Checkbox("Grid (G)", &v.grid);
+        probeItem(probe, "grid");
+        ImGui::Checkbox("Axes", &v.axes);
+        probeItem(probe, "axes");
+        ImGui::Checkbox("Bounding box", &v.bounds);
+        probeItem(probe, "bounds");
+        ImGui::Separator();
+        ImGui::Checkbox("Lighting", &v.lighting);
+        ImGui::Checkbox("Headlight", &v.headlight);
+        ImGui::Checkbox("Textures", &v.textures);
+        ImGui::SliderFloat("Ambient", &v.ambient, 0.0f, 1.0f);
+        ImGui::ColorEdit3("Background", glm::value_ptr(v.background));
+        ImGui::Separator();
+        ImGui::Checkbox("Z up", &s.camera.zUp);
+        if (ImGui::Button("Frame (F)")) s.requests.frameModel = true;
+        ImGui::SameLine();
+        if (ImGui::Button("Reset camera")) s.requests.resetCamera = true;
+    }
+    ImGui::End();
+}
+
+void drawStatsPanel(ViewerState& s, bool* open) {
+    if (!*open) return;
+    const ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 270, 400), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(260, 190), ImGuiCond_FirstUseEver);
+    if (ImGui::Begin("Stats", open)) {
+        ImGui::Text("%.1f fps, %.2f ms per frame", s.stats.fps, s.stats.frameMs);
+        ImGui::Text("palette update %.2f us", s.stats.paletteUs);
+        if (s.model) {
+            size_t verts = 0, tris = 0;
+            for (const Mesh& m : s.model->meshes) {
+                verts += m.vertexCount();
+                tris += m.triangleCount();
+            }
+            ImGui::Text("%zu meshes, %zu vertices, %zu triangles", s.model->meshes.size(), verts, tris);
+            ImGui::Text("%zu nodes, %zu joints, %zu clips", s.model->skeleton.size(), s.model->jointNodes().size(),
+                        s.model->clips.size());
+        }
+        ImGui::TextWrapped("%s", s.stats.glRenderer.c_str());
+    }
+    ImGui::End();
+}
+
+void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe) {
+    if (!*open) return;
+    const ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, 30), ImGuiCond_FirstUseEver, ImVec2(0.5f, 0.0f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(460.0f, io.DisplaySize.x - 560), 0), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+    if (ImGui::Begin("Open", open)) {
+        char buf[1024];
+        std::snprintf(buf, sizeof buf, "%s", s.pathField.c_str());
+        ImGui::SetNextItemWidth(-120);
+        const bool enter = ImGui::InputText("##path", buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue);
+        s.pathField = buf;
+        probeItem(probe, "path");
+        ImGui::SameLine();
+        if ((ImGui::Button("Open") || enter) && !s.pathField.empty()) s.requests.open = s.pathField;
+        probeItem(probe, "open");
+        ImGui::SameLine();
+        if (ImGui::BeginCombo("##recent", "Recent", ImGuiComboFlags_NoPreview)) {
+            for (const std::string& r : s.recent) {
+                if (ImGui::Selectable(r.c_str())) {
+                    s.pathField = r;
+                    s.requests.open = r;
+                }
+            }
+            ImGui::EndCombo();
+        }
+        ImGui::TextDisabled("or drop a file on the window");
+    }
+    ImGui::End();
+}
+
+void drawStatusOverlay(ViewerState& s, double now) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (s.loading) {
+        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+        ImGui::Begin("##loading", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove);
+        const double elapsed = now - s.loadingSince;
+        ImGui::Text("Loading %s  (%.1f s)", s.loadingPath.c_str(), elapsed);
+        // An indeterminate bar: Assimp gives no reliable fraction.
+        const float phase = static_cast<float>(std::fmod(elapsed, 1.2) / 1.2);
+        ImGui::ProgressBar(phase, ImVec2(300, 0), "");
+        ImGui::End();
+    }
+    if (!s.error.empty()) {
+        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, 40), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+        ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(120, 30, 30, 235));
+        ImGui::Begin("##error", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove);
+        ImGui::TextUnformatted(s.error.c_str());
+        if (s.model) ImGui::TextDisabled("Still showing the last good model: %s", s.path.c_str());
+        if (ImGui::Button("Dismiss")) s.error.clear();
+        ImGui::End();
+        ImGui::PopStyleColor();
+    }
+}
+
+void drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorld, const glm::mat4& viewProj,
+                    float width, float height) {
+    if (!s.model || !s.view.jointNames) return;
+    ImDrawList* dl = ImGui::GetBackgroundDrawList();
+    for (int32_t j : s.model->jointNodes()) {
+        if (static_cast<size_t>(j) >= jointWorld.size()) continue;
+        const glm::vec4 c = viewProj * glm::vec4(jointWorld[j], 1.0f);
+        if (c.w <= 0.0f) continue;
+        const float x = (c.x / c.w * 0.5f + 0.5f) * width, y = (1.0f - (c.y / c.w * 0.5f + 0.5f)) * height;
+        dl->AddText(ImVec2(x + 4, y - 6), j == s.selectedJoint ? IM_COL32(255, 230, 60, 255) : IM_COL32(230, 230, 230, 220),
+                    s.model->skeleton.names[j].c_str());
+    }
+}
+
+void handleShortcuts(ViewerState& s) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantCaptureKeyboard) return;
+    if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) s.requests.togglePlay = true;
+    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) s.requests.step += 1;
+    if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) s.requests.step -= 1;
+    if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) s.requests.jumpStart = true;
+    if (ImGui::IsKeyPressed(GLFW_KEY_END, false)) s.requests.jumpEnd = true;
+    if (ImGui::IsKeyPressed(GLFW_KEY_L, false)) s.requests.cycleLoopMode = true;
+    if (ImGui::IsKeyPressed(GLFW_KEY_W, false)) s.view.wireframe = !s.view.wireframe;
+    if (ImGui::IsKeyPressed(GLFW_KEY_B, false)) s.view.bones = !s.view.bones;
+    if (ImGui::IsKeyPressed(GLFW_KEY_G, false)) s.view.grid = !s.view.grid;
+    if (ImGui::IsKeyPressed(GLFW_KEY_F, false)) s.requests.frameModel = true;
+}
+
+}  // namespace rig

@@ -1,0 +1,39 @@
+// The viewer's Dear ImGui panels. One function per panel taking `bool* open`; they read
+// ViewerState and post ViewerRequests, never touching time themselves.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <imgui.h>
+
+#include "ui/viewer_state.h"
+
+namespace rig {
+
+// Screen rectangles of named widgets from the last frame (min.x, min.y, max.x, max.y), kept
+// when a probe is given: the UI smoke test clicks them like a person would.
+struct UiProbe {
+    std::map<std::string, ImVec4> rects;
+    void recordLastItem(const std::string& name);
+};
+
+void drawClipsPanel(ViewerState& s, bool* open, UiProbe* probe);
+void drawTimelinePanel(ViewerState& s, bool* open, UiProbe* probe);
+void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe);
+void drawViewPanel(ViewerState& s, bool* open, UiProbe* probe);
+void drawStatsPanel(ViewerState& s, bool* open);
+void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe);
+// Loading indicator and the last error, over the viewport.
+void drawStatusOverlay(ViewerState& s, double now);
+// Joint names at their projected positions (ViewOptions::jointNames).
+void drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorld, const glm::mat4& viewProj,
+                    float width, float height);
+// Keyboard shortcuts (Space, arrows, Home/End, L, W, B, G, F) when ImGui does not want them.
+void handleShortcuts(ViewerState& s);
+// Main menu bar with the panel toggles.
+void drawMenuBar(ViewerState& s);
+
+}  // namespace rig

@@ -1,0 +1,71 @@
+// ViewerState: what the interactive viewer shows and what the person asked for. The UI
+// reads it and posts Requests; the viewer's update step applies the requests once per frame
+// (time belongs to the controller, not to the panels).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "anim/clock.h"
+#include "anim/model.h"
+#include "anim/pose.h"
+#include "render/camera.h"
+#include "render/view_options.h"
+
+namespace rig {
+
+struct ViewerRequests {
+    int selectClip = -1;            // clip index to play
+    std::optional<double> seek;     // seconds
+    int step = 0;                   // frames (+/-)
+    bool togglePlay = false;
+    bool jumpStart = false, jumpEnd = false;
+    std::optional<LoopMode> loopMode;
+    bool cycleLoopMode = false;
+    std::optional<float> rate;
+    bool frameModel = false;
+    bool resetCamera = false;
+    std::string open;               // a path to import (in the background)
+};
+
+struct PanelVisibility {
+    bool clips = true, timeline = true, hierarchy = true, view = true, stats = true, open = true;
+};
+
+struct ViewerStats {
+    float fps = 0.0f;
+    float frameMs = 0.0f;
+    float paletteUs = 0.0f;   // the last tick's sample -> local->model -> palette
+    std::string glRenderer;
+};
+
+struct ViewerState {
+    // The model on screen (shared with the import thread's result; immutable).
+    std::shared_ptr<const Model> model;
+    std::unique_ptr<Animator> animator;
+    std::string path;               // of the model on screen
+    int clip = -1;                  // -1: bind pose / no clips
+    bool bindPose = false;          // show the bind pose instead of the clip
+    PlaybackClock clock;
+    ViewOptions view;
+    OrbitCamera camera;
+    Bounds bounds;                  // animated bounds of the current clip
+    int selectedJoint = -1;         // skeleton node index
+    std::vector<std::vector<int32_t>> children;  // per node, for the hierarchy panel
+
+    // Loading and errors.
+    bool loading = false;
+    std::string loadingPath;
+    double loadingSince = 0.0;
+    std::string error;              // last import error, shown until dismissed
+
+    PanelVisibility panels;
+    ViewerStats stats;
+    ViewerRequests requests;
+    std::vector<std::string> recent;  // most recent first
+    std::string pathField;            // the Open panel's text field
+};
+
+}  // namespace rig
