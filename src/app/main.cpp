@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(0, 1);
     rig::ViewerLaunch viewer;
     app.add_option("model", viewer.model, "Model to open in the interactive viewer (default: the bundled demo)");
+    app.add_option("--clip", viewer.clip, "Clip to start with (name or index)");
     app.add_option("--screenshot", viewer.screenshot, "Run the viewer some frames, save the window as PNG and exit");
     app.add_option("--frames", viewer.frames, "Frames to run before --screenshot (default 90)");
     app.add_option("--window", viewer.width, "Window width (height follows at 16:10)")->check(CLI::Range(320, 8192));

@@ -40,10 +40,18 @@ int runViewer(const ViewerLaunch& launch) {
         return exitcode::kNoDisplay;
     }
     Viewer& v = **viewer;
+    if (!launch.clip.empty() || !launch.screenshot.empty()) v.waitForLoad();
+    if (!launch.clip.empty() && v.state().model) {
+        const int clip = v.state().model->findClip(launch.clip);
+        if (clip < 0) {
+            std::cerr << "rigview: " << cfg.model << ": no clip '" << launch.clip << "'\n";
+            return exitcode::kUsage;
+        }
+        v.state().requests.selectClip = clip;
+    }
     if (launch.screenshot.empty()) return v.run();
 
-    // Screenshot mode: load, show the bones and the UI for some frames, save the window.
-    v.waitForLoad();
+    // Screenshot mode: show the bones and the UI for some frames, save the window.
     if (!v.state().model) {
         std::cerr << "rigview: " << v.state().error << "\n";
         return exitcode::kBadInput;

@@ -7,6 +7,7 @@ namespace rig {
 
 struct ViewerLaunch {
     std::string model;        // empty: the bundled demo
+    std::string clip;         // clip to start with (name or index)
     std::string screenshot;   // if set: run `frames` frames, save the window as PNG, exit
     int frames = 90;
     int width = 1280, height = 800;

@@ -1,0 +1,164 @@
+// The interactive viewer in a real window (run under Xvfb by CTest): drives the real UI
+// through ImGui's input, as the GLFW backend does, clicking the widgets where they were
+// drawn, and checks the resulting state.
+#include <gtest/gtest.h>
+
+#include <GLFW/glfw3.h>
+
+#include <cmath>
+#include <string>
+
+#include "app/viewer.h"
+#include "app/viewer_entry.h"
+
+namespace rig {
+namespace {
+
+class ViewerSmoke : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ViewerConfig cfg;
+        cfg.model = demoModelPath();
+        cfg.width = 1280;
+        cfg.height = 800;
+        cfg.remember = false;
+        auto v = Viewer::create(cfg);
+        ASSERT_TRUE(v.ok()) << v.error().message;
+        viewer = std::move(v.value());
+        viewer->enableProbe(true);
+        viewer->setInputHook([this](ImGuiIO& io) {
+            io.MousePos = mouse;
+            for (int b = 0; b < 3; ++b) io.MouseDown[b] = b == 0 && mouseDown;
+            for (int k : {GLFW_KEY_SPACE, GLFW_KEY_RIGHT, GLFW_KEY_LEFT, GLFW_KEY_W, GLFW_KEY_B, GLFW_KEY_G, GLFW_KEY_L,
+                          GLFW_KEY_HOME, GLFW_KEY_END}) {
+                io.KeysDown[k] = k == key;
+            }
+        });
+        viewer->waitForLoad();
+        ASSERT_TRUE(viewer->state().model) << viewer->state().error;
+        frames(3);
+    }
+
+    void frames(int n) {
+        for (int i = 0; i < n; ++i) viewer->frame(1.0 / 60.0);
+    }
+    ImVec2 at(const std::string& name, float fx = 0.5f) {
+        const auto& rects = viewer->probe().rects;
+        auto it = rects.find(name);
+        EXPECT_NE(it, rects.end()) << "no widget '" << name << "' on screen";
+        if (it == rects.end()) return ImVec2(-1, -1);
+        const ImVec4 r = it->second;
+        return ImVec2(r.x + (r.z - r.x) * fx, 0.5f * (r.y + r.w));
+    }
+    // Move there, press, release: one click as a person makes it.
+    void click(const std::string& name, float fx = 0.5f) {
+        mouse = at(name, fx);
+        frames(1);
+        mouseDown = true;
+        frames(1);
+        mouseDown = false;
+        frames(2);
+        mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    }
+    void press(int k) {
+        key = k;
+        frames(1);
+        key = -1;
+        frames(1);
+    }
+
+    std::unique_ptr<Viewer> viewer;
+    ImVec2 mouse{-FLT_MAX, -FLT_MAX};
+    bool mouseDown = false;
+    int key = -1;
+};
+
+TEST_F(ViewerSmoke, SelectClipScrubStepToggleOverlays) {
+    ViewerState& s = viewer->state();
+    const Model& m = *s.model;
+    EXPECT_EQ(s.clip, 0);
+    EXPECT_TRUE(s.clock.playing());
+
+    // Select "walk" in the Clips panel.
+    const int walk = m.findClip("walk");
+    ASSERT_GE(walk, 0);
+    click("clip:walk");
+    EXPECT_EQ(s.clip, walk);
+    EXPECT_FLOAT_EQ(s.clock.duration(), m.clips[walk].duration);
+
+    // Space pauses.
+    press(GLFW_KEY_SPACE);
+    EXPECT_FALSE(s.clock.playing());
+
+    // Scrub: click a quarter of the way along the time slider.
+    click("scrub", 0.25f);
+    EXPECT_NEAR(s.clock.time(), 0.25f * m.clips[walk].duration, 0.08f * m.clips[walk].duration);
+    EXPECT_FALSE(s.clock.playing());
+
+    // Step: the right arrow and the ">" button each move one frame.
+    const int f0 = s.clock.frame();
+    press(GLFW_KEY_RIGHT);
+    EXPECT_EQ(s.clock.frame(), f0 + 1);
+    click("stepforward");
+    EXPECT_EQ(s.clock.frame(), f0 + 2);
+    click("stepback");
+    EXPECT_EQ(s.clock.frame(), f0 + 1);
+    click("start");
+    EXPECT_EQ(s.clock.frame(), 0);
+
+    // Overlays: the Bones checkbox, then W for wireframe, G for grid.
+    const bool bones = s.view.bones;
+    click("bones");
+    EXPECT_NE(s.view.bones, bones);
+    const bool wire = s.view.wireframe;
+    press(GLFW_KEY_W);
+    EXPECT_NE(s.view.wireframe, wire);
+    const bool grid = s.view.grid;
+    press(GLFW_KEY_G);
+    EXPECT_NE(s.view.grid, grid);
+
+    // CPU skinning from the View panel, and back.
+    click("skin:cpu");
+    EXPECT_EQ(s.view.skinning, SkinningMode::Cpu);
+    click("skin:gpu");
+    EXPECT_EQ(s.view.skinning, SkinningMode::Gpu);
+
+    // L cycles the loop mode.
+    const LoopMode mode = s.clock.loopMode();
+    press(GLFW_KEY_L);
+    EXPECT_NE(s.clock.loopMode(), mode);
+
+    // Select a joint in the hierarchy.
+    click("node:hips");
+    EXPECT_EQ(s.selectedJoint, m.skeleton.find("hips"));
+
+    // Playing advances time.
+    press(GLFW_KEY_SPACE);
+    EXPECT_TRUE(s.clock.playing());
+    const float t0 = s.clock.time();
+    frames(10);
+    EXPECT_NE(s.clock.time(), t0);
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+TEST_F(ViewerSmoke, AFailedLoadKeepsTheLastGoodModel) {
+    ViewerState& s = viewer->state();
+    const auto before = s.model;
+    s.requests.open = "/usr/share/assimp/models/invalid/empty.obj";
+    frames(1);
+    viewer->waitForLoad();
+    frames(1);
+    EXPECT_EQ(s.model, before);
+    EXPECT_NE(s.error.find("empty.obj"), std::string::npos) << s.error;
+    // A good file replaces it.
+    s.requests.open = "/usr/share/assimp/models/X/Testwuson.X";
+    frames(1);
+    viewer->waitForLoad();
+    frames(2);
+    ASSERT_NE(s.model, before);
+    EXPECT_EQ(s.model->clips.size(), 3u);
+    EXPECT_TRUE(s.error.empty()) << s.error;
+}
+
+}  // namespace
+}  // namespace rig
