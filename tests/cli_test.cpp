@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -140,6 +141,15 @@ TEST(Cli, RenderWritesAPngAndFailsCleanly) {
     EXPECT_EQ(run(kExe, {"render", kSimpleSkin, "-o", dir + "/c.png", "--skinning", "magic"}).exitCode, 2);
     EXPECT_EQ(run(kExe, {"render", kSimpleSkin, "-o", dir + "/c.jpg"}).exitCode, 2);
     EXPECT_FALSE(std::ifstream(dir + "/c.png").good());
+}
+
+TEST(Cli, ViewerWithoutADisplaySaysSoAndPointsToRender) {
+    ::unsetenv("DISPLAY");
+    ::unsetenv("WAYLAND_DISPLAY");
+    RunResult r = run(kExe, {});
+    EXPECT_EQ(r.exitCode, 5);
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("rigview render"), std::string::npos) << r.err;
 }
 
 TEST(Cli, ErrorsAreOneLineWithTheirExitCodes) {

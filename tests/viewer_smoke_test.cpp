@@ -5,8 +5,14 @@
 
 #include <GLFW/glfw3.h>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <thread>
 
 #include "app/viewer.h"
 #include "app/viewer_entry.h"
@@ -158,6 +164,48 @@ TEST_F(ViewerSmoke, AFailedLoadKeepsTheLastGoodModel) {
     ASSERT_NE(s.model, before);
     EXPECT_EQ(s.model->clips.size(), 3u);
     EXPECT_TRUE(s.error.empty()) << s.error;
+}
+
+TEST(ViewerWatch, ReimportsAChangedFileAndKeepsTheLastGoodOneOnFailure) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("rigview-watch-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const fs::path model = dir / "model.gltf";
+    const std::string simple = "/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf";
+    fs::copy_file(simple, model, fs::copy_options::overwrite_existing);
+    ViewerConfig cfg;
+    cfg.model = model.string();
+    cfg.remember = false;
+    auto v = Viewer::create(cfg);
+    ASSERT_TRUE(v.ok()) << v.error().message;
+    Viewer& viewer = *v.value();
+    viewer.waitForLoad();
+    ASSERT_TRUE(viewer.state().model);
+    const auto first = viewer.state().model;
+    auto pump = [&](double seconds) {
+        const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+        while (std::chrono::steady_clock::now() < end) {
+            viewer.frame(1.0 / 60.0);
+            viewer.waitForLoad();
+        }
+    };
+    // Break the file: the error shows, the last good model stays.
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::ofstream(model) << "{ this is not glTF";
+    pump(1.5);
+    EXPECT_EQ(viewer.state().model, first);
+    EXPECT_FALSE(viewer.state().error.empty());
+    // Mend it with the demo: re-imported, error gone.
+    fs::copy_file(demoModelPath(), model, fs::copy_options::overwrite_existing);
+    fs::copy_file(fs::path(demoModelPath()).replace_extension(".bin"), dir / "rigview_demo.bin",
+                  fs::copy_options::overwrite_existing);
+    fs::copy_file(fs::path(demoModelPath()).parent_path() / "rigview_demo_albedo.png", dir / "rigview_demo_albedo.png",
+                  fs::copy_options::overwrite_existing);
+    pump(1.5);
+    ASSERT_NE(viewer.state().model, first);
+    EXPECT_GE(viewer.state().model->clips.size(), 3u);
+    EXPECT_TRUE(viewer.state().error.empty()) << viewer.state().error;
+    fs::remove_all(dir);
 }
 
 }  // namespace

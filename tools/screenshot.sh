@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p docs
-xvfb-run -a -s "-screen 0 1280x800x24" build/rigview --clip walk --frames 40 --screenshot docs/screenshot.png --no-watch
+xvfb-run -a -s "-screen 0 1280x800x24 -noreset" build/rigview --clip walk --frames 40 --screenshot docs/screenshot.png --no-watch
