@@ -16,6 +16,7 @@
 #include "anim/clock.h"
 #include "anim/pose.h"
 #include "anim/skinning.h"
+#include "app/command_util.h"
 #include "app/exit_codes.h"
 #include "check/diagnostics.h"
 #include "import/import.h"
@@ -25,37 +26,9 @@ namespace rig {
 namespace {
 
 using nlohmann::json;
-
-void printError(const std::string& line) { std::cerr << "rigview: " << line << "\n"; }
-
-// Load or print the error; returns false on failure.
-bool load(const std::string& path, Model& out) {
-    Result<Model> r = importModel(path);
-    if (!r) {
-        printError(r.error().message);
-        return false;
-    }
-    out = std::move(r.value());
-    return true;
-}
-
-// Resolve --clip: empty means the first clip, or the bind pose (-1) when there is none.
-bool resolveClip(const Model& model, const std::string& key, int32_t& clip) {
-    if (key.empty()) {
-        clip = model.clips.empty() ? -1 : 0;
-        return true;
-    }
-    clip = model.findClip(key);
-    if (clip < 0) {
-        std::string names;
-        for (size_t i = 0; i < model.clips.size(); ++i) {
-            names += (i ? ", " : "") + std::to_string(i) + " '" + model.clips[i].name + "'";
-        }
-        printError(model.path + ": no clip '" + key + "' (clips: " + (names.empty() ? "none" : names) + ")");
-        return false;
-    }
-    return true;
-}
+using cmd::load;
+using cmd::printError;
+using cmd::resolveClip;
 
 std::string fmt(double v, const char* f = "%.9g") {
     char buf[64];
@@ -160,8 +133,7 @@ int runInfo(const InfoOptions& o) {
 }
 
 int runPose(const PoseOptions& o) {
-    std::string ext = std::filesystem::path(o.output).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    const std::string ext = cmd::extensionOf(o.output);
     const bool asJson = ext == ".json";
     const bool asObj = ext == ".obj";
     if (!asJson && !asObj) {
@@ -176,13 +148,7 @@ int runPose(const PoseOptions& o) {
         printError(o.model + ": --time must be a finite number of seconds");
         return exitcode::kUsage;
     }
-    PlaybackClock clock;
-    float t = 0.0f;
-    if (clip >= 0) {
-        clock.setDuration(model.clips[clip].duration, model.clips[clip].sampleRate);
-        clock.seek(o.time);
-        t = clock.time();
-    }
+    const float t = cmd::clipTime(model, clip, o.time);
     Animator anim(model);
     anim.evaluate(clip, t);
 

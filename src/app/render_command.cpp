@@ -2,14 +2,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 
-#include "anim/clock.h"
 #include "anim/pose.h"
+#include "app/command_util.h"
 #include "app/commands.h"
 #include "app/exit_codes.h"
-#include "import/import.h"
 #include "platform/headless.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
@@ -18,7 +16,7 @@ namespace rig {
 
 namespace {
 
-void printError(const std::string& line) { std::cerr << "rigview: " << line << "\n"; }
+using cmd::printError;
 
 bool parseSize(const std::string& s, int& w, int& h) {
     char x = 0;
@@ -30,9 +28,7 @@ bool parseSize(const std::string& s, int& w, int& h) {
 }  // namespace
 
 int runRender(const RenderOptions& o) {
-    std::string ext = std::filesystem::path(o.output).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (ext != ".png") {
+    if (cmd::extensionOf(o.output) != ".png") {
         printError(o.output + ": output must end in .png");
         return exitcode::kUsage;
     }
@@ -49,29 +45,11 @@ int runRender(const RenderOptions& o) {
         printError("--time, --azimuth and --elevation must be finite numbers");
         return exitcode::kUsage;
     }
-    Result<Model> loaded = importModel(o.model);
-    if (!loaded) {
-        printError(loaded.error().message);
-        return exitcode::kBadInput;
-    }
-    const Model& model = loaded.value();
+    Model model;
+    if (!cmd::load(o.model, model)) return exitcode::kBadInput;
     int32_t clip = -1;
-    if (!o.bindPose && !o.clip.empty()) {
-        clip = model.findClip(o.clip);
-        if (clip < 0) {
-            printError(model.path + ": no clip '" + o.clip + "'");
-            return exitcode::kUsage;
-        }
-    } else if (!o.bindPose && !model.clips.empty()) {
-        clip = 0;
-    }
-    float t = 0.0f;
-    if (clip >= 0) {
-        PlaybackClock clock;
-        clock.setDuration(model.clips[clip].duration, model.clips[clip].sampleRate);
-        clock.seek(o.time);
-        t = clock.time();
-    }
+    if (!o.bindPose && !cmd::resolveClip(model, o.clip, clip)) return exitcode::kUsage;
+    const float t = cmd::clipTime(model, clip, o.time);
 
     auto ctx = HeadlessContext::create();
     if (!ctx) {

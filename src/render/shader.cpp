@@ -43,6 +43,23 @@ std::string formatLog(const std::string& name, const std::string& log) {
     return out.empty() ? name + ": failed without a log" : out;
 }
 
+// A shader's or a program's info log.
+std::string infoLog(GLuint object, bool program) {
+    GLint len = 0;
+    if (program) {
+        glGetProgramiv(object, GL_INFO_LOG_LENGTH, &len);
+    } else {
+        glGetShaderiv(object, GL_INFO_LOG_LENGTH, &len);
+    }
+    std::string log(static_cast<size_t>(len > 0 ? len : 1), '\0');
+    if (program) {
+        glGetProgramInfoLog(object, len, nullptr, log.data());
+    } else {
+        glGetShaderInfoLog(object, len, nullptr, log.data());
+    }
+    return log.c_str();
+}
+
 GLenum stageOf(const std::string& name) {
     if (name.size() >= 5 && name.compare(name.size() - 5, 5, ".vert") == 0) return GL_VERTEX_SHADER;
     return GL_FRAGMENT_SHADER;
@@ -65,14 +82,11 @@ Result<Program> Program::buildFromSources(const std::vector<std::pair<std::strin
         GLint ok = 0;
         glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
         if (!ok) {
-            GLint len = 0;
-            glGetShaderiv(s, GL_INFO_LOG_LENGTH, &len);
-            std::string log(static_cast<size_t>(len > 0 ? len : 1), '\0');
-            glGetShaderInfoLog(s, len, nullptr, log.data());
+            const std::string log = infoLog(s, false);
             glDeleteShader(s);
             cleanup();
             glDeleteProgram(prog);
-            return Error{"shader compile error: " + formatLog(name, log.c_str())};
+            return Error{"shader compile error: " + formatLog(name, log)};
         }
         glAttachShader(prog, s);
         shaders.push_back(s);
@@ -87,14 +101,11 @@ Result<Program> Program::buildFromSources(const std::vector<std::pair<std::strin
     GLint ok = 0;
     glGetProgramiv(prog, GL_LINK_STATUS, &ok);
     if (!ok) {
-        GLint len = 0;
-        glGetProgramiv(prog, GL_INFO_LOG_LENGTH, &len);
-        std::string log(static_cast<size_t>(len > 0 ? len : 1), '\0');
-        glGetProgramInfoLog(prog, len, nullptr, log.data());
+        const std::string log = infoLog(prog, true);
         glDeleteProgram(prog);
         std::string names;
         for (const auto& ns : namedSources) names += (names.empty() ? "" : "+") + ns.first;
-        return Error{"shader link error: " + formatLog(names, log.c_str())};
+        return Error{"shader link error: " + formatLog(names, log)};
     }
     return Program(prog);
 }

@@ -1,0 +1,24 @@
+// Helpers shared by the subcommands (app/commands.cpp, app/render_command.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "anim/model.h"
+
+namespace rig::cmd {
+
+// One line on stderr: "rigview: <line>".
+void printError(const std::string& line);
+// Import `path`, or print the error; false on failure.
+bool load(const std::string& path, Model& out);
+// --clip: empty means the first clip, or the bind pose (-1) when there is none; a name or
+// an index otherwise. Prints the error (listing the clips) and returns false if unknown.
+bool resolveClip(const Model& model, const std::string& key, int32_t& clip);
+// The clip time shown for a requested --time: past the end wraps, exactly the end is the
+// last key (PlaybackClock::seek in loop mode). 0 for the bind pose.
+float clipTime(const Model& model, int32_t clip, double requested);
+// Lower-case file extension with its dot (".json").
+std::string extensionOf(const std::string& path);
+
+}  // namespace rig::cmd
