@@ -27,6 +27,15 @@ struct Channel {
     Interpolation interpolation = Interpolation::Linear;
 };
 
+// What import saw in one clip's curves, kept for `check`.
+struct CurveStats {
+    uint32_t nonUnitRotationKeys = 0;   // |q| off 1 by more than 1e-3 (normalized on import)
+    uint32_t duplicateKeyTimes = 0;     // neighbouring keys at the same time
+    uint32_t unsortedChannels = 0;      // channels with keys out of order (sorted on import)
+    uint32_t nonFiniteKeys = 0;         // dropped
+    std::vector<std::string> examples;  // a few channel names ("node.rotation")
+};
+
 struct Track {
     int32_t node = -1;  // index into Skeleton
     Channel translation, rotation, scale;
@@ -44,6 +53,7 @@ struct Clip {
     std::vector<glm::vec3> vec3Keys;  // translation and scale values
     std::vector<glm::quat> quatKeys;  // rotation values
     std::vector<int32_t> trackOfNode; // per skeleton node: track index or -1
+    CurveStats curveStats;            // what import saw in the file's curves
 
     // Append a run of key times, reusing the previous run when it is identical.
     uint32_t addTimes(const float* t, uint32_t count);

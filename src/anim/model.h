@@ -42,6 +42,13 @@ struct WeightStats {
     float worstSumError = 0.0f;      // max |sum - 1| over weighted vertices
 };
 
+// A vertex that had more than 4 influences: all of them, as in the file (slot, weight),
+// strongest first, so checks can measure what dropping the weakest costs.
+struct FullInfluences {
+    uint32_t vertex = 0;
+    std::vector<std::pair<uint16_t, float>> influences;
+};
+
 struct Mesh {
     std::string name;
     int32_t node = -1;          // the frame the mesh hangs from
@@ -58,6 +65,11 @@ struct Mesh {
     std::vector<std::array<uint16_t, kMaxInfluences>> joints;
     std::vector<glm::vec4> weights;
     WeightStats weightStats;
+    // Per vertex, before truncation and renormalization (skinned meshes only): the number of
+    // influences and their weight sum as the file gave them.
+    std::vector<uint8_t> originalInfluenceCount;  // saturates at 255
+    std::vector<float> originalWeightSum;
+    std::vector<FullInfluences> truncated;        // vertices with more than 4 influences
     std::vector<std::string> missingBones;  // bones naming no node of the hierarchy
 
     size_t vertexCount() const { return positions.size(); }

@@ -157,10 +157,13 @@ void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk) {
     const uint16_t rigid = static_cast<uint16_t>(mesh.skin.rigidSlot());
     mesh.joints.assign(nv, {rigid, rigid, rigid, rigid});
     mesh.weights.assign(nv, glm::vec4(0.0f));
+    mesh.originalInfluenceCount.assign(nv, 0);
+    mesh.originalWeightSum.assign(nv, 0.0f);
     for (size_t v = 0; v < nv; ++v) {
         auto& inf = per[v];
         const uint32_t vi = static_cast<uint32_t>(v);
         ws.maxInfluences = std::max<uint32_t>(ws.maxInfluences, static_cast<uint32_t>(inf.size()));
+        mesh.originalInfluenceCount[v] = static_cast<uint8_t>(std::min<size_t>(inf.size(), 255));
         if (inf.empty()) {
             ++ws.unweightedVertices;
             addExample(ws.unweightedExamples, vi);
@@ -169,6 +172,7 @@ void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk) {
         }
         double sum = 0.0;
         for (const Influence& i : inf) sum += i.weight;
+        mesh.originalWeightSum[v] = static_cast<float>(sum);
         const float err = static_cast<float>(std::fabs(sum - 1.0));
         ws.worstSumError = std::max(ws.worstSumError, err);
         if (err > 1e-3f) {
@@ -180,6 +184,10 @@ void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk) {
         if (inf.size() > static_cast<size_t>(kMaxInfluences)) {
             ++ws.truncatedVertices;
             addExample(ws.truncatedExamples, vi);
+            FullInfluences full;
+            full.vertex = vi;
+            for (const Influence& i : inf) full.influences.emplace_back(static_cast<uint16_t>(i.slot), i.weight);
+            mesh.truncated.push_back(std::move(full));
             inf.resize(kMaxInfluences);
         }
         float kept = 0.0f;
@@ -243,9 +251,16 @@ Mesh importMesh(const aiMesh* am, int32_t node, const Skeleton& sk, ImportStats&
     return mesh;
 }
 
+void noteCurve(CurveStats& cs, const std::string& channel) {
+    if (cs.examples.size() < kMaxExamples && (cs.examples.empty() || cs.examples.back() != channel)) {
+        cs.examples.push_back(channel);
+    }
+}
+
 template <typename Key, typename Value, typename Convert>
-Channel importChannel(const Key* keys, unsigned count, double tps, Clip& clip,
-                      std::vector<Value>& values, Convert convert, ImportStats& stats) {
+Channel importChannel(const Key* keys, unsigned count, double tps, Clip& clip, std::vector<Value>& values,
+                      Convert convert, ImportStats& stats, const std::string& channel) {
+    CurveStats& cs = clip.curveStats;
     struct K { float t; Value v; };
     std::vector<K> ks;
     ks.reserve(count);
@@ -254,13 +269,23 @@ Channel importChannel(const Key* keys, unsigned count, double tps, Clip& clip,
         const Value v = convert(keys[i].mValue);
         if (!std::isfinite(t) || !finite(v)) {
             ++stats.nonFiniteKeys;
+            ++cs.nonFiniteKeys;
+            noteCurve(cs, channel);
             continue;
         }
         ks.push_back({t, v});
     }
     if (!std::is_sorted(ks.begin(), ks.end(), [](const K& a, const K& b) { return a.t < b.t; })) {
         ++stats.unsortedKeyChannels;
+        ++cs.unsortedChannels;
+        noteCurve(cs, channel);
         std::stable_sort(ks.begin(), ks.end(), [](const K& a, const K& b) { return a.t < b.t; });
+    }
+    for (size_t i = 1; i < ks.size(); ++i) {
+        if (ks[i].t == ks[i - 1].t) {
+            ++cs.duplicateKeyTimes;
+            noteCurve(cs, channel);
+        }
     }
     Channel ch;
     ch.count = static_cast<uint32_t>(ks.size());
@@ -329,9 +354,21 @@ Clip importClip(const aiAnimation* anim, size_t index, const Skeleton& sk, Impor
         }
         Track tr;
         tr.node = node;
-        tr.translation = importChannel(na->mPositionKeys, na->mNumPositionKeys, tps, clip, clip.vec3Keys, v3, stats);
-        tr.rotation = importChannel(na->mRotationKeys, na->mNumRotationKeys, tps, clip, clip.quatKeys, q4, stats);
-        tr.scale = importChannel(na->mScalingKeys, na->mNumScalingKeys, tps, clip, clip.vec3Keys, v3, stats);
+        const std::string nodeName = na->mNodeName.C_Str();
+        for (unsigned k = 0; k < na->mNumRotationKeys; ++k) {
+            const aiQuaternion& q = na->mRotationKeys[k].mValue;
+            const float len = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+            if (std::isfinite(len) && std::fabs(len - 1.0f) > 1e-3f) {
+                ++clip.curveStats.nonUnitRotationKeys;
+                noteCurve(clip.curveStats, nodeName + ".rotation");
+            }
+        }
+        tr.translation = importChannel(na->mPositionKeys, na->mNumPositionKeys, tps, clip, clip.vec3Keys, v3, stats,
+                                       nodeName + ".translation");
+        tr.rotation = importChannel(na->mRotationKeys, na->mNumRotationKeys, tps, clip, clip.quatKeys, q4, stats,
+                                    nodeName + ".rotation");
+        tr.scale = importChannel(na->mScalingKeys, na->mNumScalingKeys, tps, clip, clip.vec3Keys, v3, stats,
+                                 nodeName + ".scale");
         clip.trackOfNode[node] = static_cast<int32_t>(clip.tracks.size());
         clip.tracks.push_back(tr);
     }
