@@ -18,7 +18,6 @@
 #include "anim/skinning.h"
 #include "app/command_util.h"
 #include "app/exit_codes.h"
-#include "check/diagnostics.h"
 #include "import/import.h"
 
 namespace rig {
@@ -214,48 +213,6 @@ int runPose(const PoseOptions& o) {
         out << "]}\n";
     }
     return writeFile(o.output, out.str()) ? exitcode::kOk : exitcode::kOutputFailed;
-}
-
-int runCheck(const CheckOptions& o) {
-    Model model;
-    if (!load(o.model, model)) return exitcode::kBadInput;
-    const Report report = checkModel(model);
-    const Severity worst = report.worst();
-    const bool fail = (!report.empty() && worst == Severity::Error) ||
-                      (o.strict && !report.empty() && worst == Severity::Warning);
-    if (o.json) {
-        json j;
-        j["file"] = model.path;
-        j["worst"] = report.empty() ? "none" : severityName(worst);
-        j["passed"] = !fail;
-        j["findings"] = json::array();
-        for (const Finding& f : report.findings) {
-            j["findings"].push_back({{"code", f.code},
-                                     {"severity", severityName(f.severity)},
-                                     {"message", f.message},
-                                     {"count", f.count},
-                                     {"subject", f.subject},
-                                     {"examples", f.examples},
-                                     {"names", f.names}});
-        }
-        std::cout << j.dump(2) << "\n";
-    } else {
-        if (report.empty()) std::cout << model.path << ": no problems found\n";
-        for (const Finding& f : report.findings) {
-            std::cout << model.path << ": " << severityName(f.severity) << " [" << f.code << "] " << f.message;
-            if (!f.examples.empty()) {
-                std::cout << " (e.g. " << f.subject << ":";
-                for (int64_t e : f.examples) std::cout << " " << e;
-                std::cout << ")";
-            } else if (!f.names.empty()) {
-                std::cout << " (e.g.";
-                for (size_t k = 0; k < f.names.size(); ++k) std::cout << (k ? ", '" : " '") << f.names[k] << "'";
-                std::cout << ")";
-            }
-            std::cout << "\n";
-        }
-    }
-    return fail ? exitcode::kCheckFailed : exitcode::kOk;
 }
 
 int runBench(const BenchOptions& o) {

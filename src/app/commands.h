@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace rig {
 
@@ -21,9 +22,11 @@ struct PoseOptions {
 };
 
 struct CheckOptions {
-    std::string model;
+    std::vector<std::string> paths;  // files, or folders searched recursively for models
     bool json = false;
     bool strict = false;
+    std::string sheet;               // contact sheet PNG (one model only)
+    int jobs = 0;                    // 0: all cores
 };
 
 struct BenchOptions {

@@ -37,9 +37,11 @@ int main(int argc, char** argv) {
 
     rig::CheckOptions check;
     CLI::App* checkCmd = app.add_subcommand("check", "Rig diagnostics; the exit code tells the worst severity");
-    checkCmd->add_option("model", check.model, "Model file")->required();
-    checkCmd->add_flag("--json", check.json, "Print the report as JSON");
+    checkCmd->add_option("paths", check.paths, "Model files, or folders searched recursively for models")->required();
+    checkCmd->add_flag("--json", check.json, "Print the report as JSON (one report for all files)");
     checkCmd->add_flag("--strict", check.strict, "Warnings fail too (exit 1)");
+    checkCmd->add_option("--sheet", check.sheet, "Also render a contact sheet PNG (frames across each clip, problem vertices tinted)");
+    checkCmd->add_option("--jobs", check.jobs, "Files checked at once (default: all cores)");
 
     rig::RenderOptions render;
     CLI::App* renderCmd = app.add_subcommand("render", "Draw one frame headless (EGL, no X server) and write a PNG");

@@ -23,43 +23,55 @@ namespace rig {
 namespace {
 
 constexpr size_t kMaxExamples = 10;
+constexpr size_t kMaxDepth = 100000;
 
-// Some of Assimp's parsers (OpenDDL, for one) print straight to stdout/stderr. While a file
-// is read, both descriptors point at /dev/null so that an error stays one line, ours.
+// Some of Assimp's parsers (OpenDDL, for one) print straight to stdout/stderr. While any
+// file is being read, both descriptors point at /dev/null so that an error stays one line,
+// ours. Counted, so that imports on several threads keep the redirect until the last ends.
 class SilenceStdio {
 public:
     SilenceStdio() {
+        std::lock_guard<std::mutex> lock(mutex());
+        if (depth()++ > 0) return;
         std::fflush(stdout);
         std::fflush(stderr);
         const int null = ::open("/dev/null", O_WRONLY);
         if (null < 0) return;
-        saved_[0] = ::dup(1);
-        saved_[1] = ::dup(2);
+        saved()[0] = ::dup(1);
+        saved()[1] = ::dup(2);
         ::dup2(null, 1);
         ::dup2(null, 2);
         ::close(null);
     }
     ~SilenceStdio() {
+        std::lock_guard<std::mutex> lock(mutex());
+        if (--depth() > 0) return;
         std::fflush(stdout);
         std::fflush(stderr);
         for (int i = 0; i < 2; ++i) {
-            if (saved_[i] < 0) continue;
-            ::dup2(saved_[i], i + 1);
-            ::close(saved_[i]);
+            if (saved()[i] < 0) continue;
+            ::dup2(saved()[i], i + 1);
+            ::close(saved()[i]);
+            saved()[i] = -1;
         }
     }
     SilenceStdio(const SilenceStdio&) = delete;
     SilenceStdio& operator=(const SilenceStdio&) = delete;
 
 private:
-    int saved_[2] = {-1, -1};
+    static std::mutex& mutex() {
+        static std::mutex m;
+        return m;
+    }
+    static int& depth() {
+        static int d = 0;
+        return d;
+    }
+    static int* saved() {
+        static int fds[2] = {-1, -1};
+        return fds;
+    }
 };
-
-std::mutex& stdioMutex() {
-    static std::mutex m;
-    return m;
-}
-constexpr size_t kMaxDepth = 100000;
 
 glm::mat4 toGlm(const aiMatrix4x4& m) {
     // Assimp stores rows; glm stores columns.
@@ -439,6 +451,14 @@ void importMaterials(const aiScene* scene, Model& model) {
 
 }  // namespace
 
+bool isModelFile(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    if (ext.empty()) return false;
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    static const Assimp::Importer probe;
+    return probe.IsExtensionSupported(ext);
+}
+
 unsigned importFlags() {
     return aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals |
            aiProcess_SortByPType | aiProcess_ValidateDataStructure;
@@ -459,7 +479,6 @@ Result<Model> importModel(const std::string& path) {
     // first step) and post-process.
     const aiScene* scene = nullptr;
     {
-        std::lock_guard<std::mutex> lock(stdioMutex());
         SilenceStdio quiet;
         scene = importer.ReadFile(path, 0);
         if (scene && scene->mNumMeshes == 0) {

@@ -12,8 +12,12 @@ namespace rig {
 // Ticks per second assumed when a clip gives none (0): Assimp's own viewer uses 25.
 inline constexpr double kDefaultTicksPerSecond = 25.0;
 
-// Read `path`. Errors name the file and what is wrong with it.
+// Read `path`. Errors name the file and what is wrong with it. Safe to call from several
+// threads at once (each call has its own Assimp importer).
 Result<Model> importModel(const std::string& path);
+
+// Whether a file's extension is one Assimp reads (for searching folders).
+bool isModelFile(const std::string& path);
 
 // The Assimp post-processing flags importModel uses (documented in the README).
 unsigned importFlags();

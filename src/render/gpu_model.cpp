@@ -189,6 +189,34 @@ GpuModel::~GpuModel() {
     glDeleteBuffers(1, &paletteBuffer_);
 }
 
+void GpuModel::setVertexColors(size_t mesh, const std::vector<glm::vec4>& colors) {
+    GpuMesh& gm = meshes_[mesh];
+    if (colors.size() != model_->meshes[mesh].vertexCount()) return;
+    if (!gm.buffers[3]) glGenBuffers(1, &gm.buffers[3]);
+    glBindBuffer(GL_ARRAY_BUFFER, gm.buffers[3]);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(colors.size() * sizeof(glm::vec4)), colors.data(), GL_DYNAMIC_DRAW);
+    for (GLuint vao : {gm.vao, gm.cpuVao}) {
+        glBindVertexArray(vao);
+        floatAttrib(gl_layout::kColor, gm.buffers[3], 4);
+    }
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void GpuModel::clearVertexColors(size_t mesh) {
+    const Mesh& m = model_->meshes[mesh];
+    if (meshes_[mesh].hasColors) {
+        setVertexColors(mesh, m.colors);
+        return;
+    }
+    for (GLuint vao : {meshes_[mesh].vao, meshes_[mesh].cpuVao}) {
+        glBindVertexArray(vao);
+        glDisableVertexAttribArray(gl_layout::kColor);
+        glVertexAttrib4f(gl_layout::kColor, 1, 1, 1, 1);
+    }
+    glBindVertexArray(0);
+}
+
 void GpuModel::uploadPalette(const Animator& anim) {
     const std::vector<glm::mat4>& pal = anim.palette();
     float* out = paletteRows_.data();

@@ -42,6 +42,10 @@ public:
     void uploadPalette(const Animator& anim);
     // Skin on the CPU (anim/skinning.cpp) and upload positions and normals.
     void uploadCpuSkinning(const Animator& anim);
+    // Replace a mesh's vertex colours (check views: heat maps, tints); multiplied with the
+    // material colour by the shader. clearVertexColors restores the file's own.
+    void setVertexColors(size_t mesh, const std::vector<glm::vec4>& colors);
+    void clearVertexColors(size_t mesh);
 
 private:
     GpuModel() = default;
