@@ -12,8 +12,11 @@ layout(location = 4) in uvec4 a_joints;
 layout(location = 5) in vec4 a_weights;
 
 uniform samplerBuffer u_palette;
-uniform int u_paletteOffset;  // first texel row of this mesh's skin
-uniform int u_skinned;        // 1: blend with the palette; 0: positions are final (CPU path)
+uniform samplerBuffer u_dualQuats;  // 2 texels per joint: real, dual (dual-quaternion mode)
+uniform int u_paletteOffset;  // first joint of this mesh's skin
+uniform int u_skinned;        // 0: positions are final (rigid or CPU-skinned);
+                              // 1: linear blend; 2: stitching (strongest bone only);
+                              // 3: dual-quaternion blend
 uniform mat4 u_model;         // mesh node's world matrix
 uniform mat4 u_viewProj;
 
@@ -23,7 +26,7 @@ out vec2 v_uv;
 out vec4 v_color;
 
 mat4 paletteMatrix(uint joint) {
-    int base = u_paletteOffset + int(joint) * 3;
+    int base = (u_paletteOffset + int(joint)) * 3;
     vec4 r0 = texelFetch(u_palette, base);
     vec4 r1 = texelFetch(u_palette, base + 1);
     vec4 r2 = texelFetch(u_palette, base + 2);
@@ -31,17 +34,54 @@ mat4 paletteMatrix(uint joint) {
                 vec4(r0.z, r1.z, r2.z, 0.0), vec4(r0.w, r1.w, r2.w, 1.0));
 }
 
+vec4 quatMul(vec4 a, vec4 b) {
+    return vec4(a.w * b.xyz + b.w * a.xyz + cross(a.xyz, b.xyz), a.w * b.w - dot(a.xyz, b.xyz));
+}
+
 void main() {
     mat4 skin = mat4(1.0);
-    if (u_skinned != 0) {
-        float sum = a_weights.x + a_weights.y + a_weights.z + a_weights.w;
-        vec4 w = sum > 0.0 ? a_weights / sum : vec4(1.0, 0.0, 0.0, 0.0);
+    float sum = a_weights.x + a_weights.y + a_weights.z + a_weights.w;
+    vec4 w = sum > 0.0 ? a_weights / sum : vec4(1.0, 0.0, 0.0, 0.0);
+    vec3 skinnedPos = a_position;
+    vec3 skinnedNormal = a_normal;
+    if (u_skinned == 1) {
         skin = paletteMatrix(a_joints.x) * w.x + paletteMatrix(a_joints.y) * w.y +
                paletteMatrix(a_joints.z) * w.z + paletteMatrix(a_joints.w) * w.w;
+    } else if (u_skinned == 2) {
+        uint strongest = a_joints.x;
+        float best = w.x;
+        if (w.y > best) { best = w.y; strongest = a_joints.y; }
+        if (w.z > best) { best = w.z; strongest = a_joints.z; }
+        if (w.w > best) { best = w.w; strongest = a_joints.w; }
+        skin = paletteMatrix(strongest);
     }
-    vec4 world = u_model * (skin * vec4(a_position, 1.0));
+    if (u_skinned == 3) {
+        // Dual quaternions: flip each into the first one's hemisphere, blend, normalize.
+        uvec4 j = a_joints;
+        vec4 r0 = texelFetch(u_dualQuats, (u_paletteOffset + int(j.x)) * 2);
+        vec4 real = vec4(0.0), dual = vec4(0.0);
+        for (int k = 0; k < 4; ++k) {
+            uint jk = k == 0 ? j.x : (k == 1 ? j.y : (k == 2 ? j.z : j.w));
+            float wk = k == 0 ? w.x : (k == 1 ? w.y : (k == 2 ? w.z : w.w));
+            vec4 r = texelFetch(u_dualQuats, (u_paletteOffset + int(jk)) * 2);
+            vec4 d = texelFetch(u_dualQuats, (u_paletteOffset + int(jk)) * 2 + 1);
+            float s = dot(r, r0) < 0.0 ? -wk : wk;
+            real += r * s;
+            dual += d * s;
+        }
+        float len = length(real);
+        real /= len;
+        dual /= len;
+        vec3 t = 2.0 * (real.w * dual.xyz - dual.w * real.xyz + cross(real.xyz, dual.xyz));
+        skinnedPos = quatMul(quatMul(real, vec4(a_position, 0.0)), vec4(-real.xyz, real.w)).xyz + t;
+        skinnedNormal = quatMul(quatMul(real, vec4(a_normal, 0.0)), vec4(-real.xyz, real.w)).xyz;
+    } else {
+        skinnedPos = (skin * vec4(a_position, 1.0)).xyz;
+        skinnedNormal = mat3(skin) * a_normal;
+    }
+    vec4 world = u_model * vec4(skinnedPos, 1.0);
     v_worldPos = world.xyz;
-    v_normal = mat3(u_model) * (mat3(skin) * a_normal);
+    v_normal = mat3(u_model) * skinnedNormal;
     v_uv = a_uv;
     v_color = a_color;
     gl_Position = u_viewProj * world;

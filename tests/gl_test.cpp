@@ -38,7 +38,8 @@ const auto* const kEnv = ::testing::AddGlobalTestEnvironment(new GlEnvironment);
 
 // Largest distance between the GPU's and the CPU's world-space skinned positions over all
 // meshes of `model` posed at `t` of `clip`.
-float gpuCpuDifference(const Model& model, GpuModel& gpu, SkinCapture& cap, int32_t clip, float t) {
+float gpuCpuDifference(const Model& model, GpuModel& gpu, SkinCapture& cap, int32_t clip, float t,
+                       SkinningMethod method = SkinningMethod::Linear) {
     Animator anim(model);
     anim.evaluate(clip, t);
     float worst = 0.0f;
@@ -47,8 +48,8 @@ float gpuCpuDifference(const Model& model, GpuModel& gpu, SkinCapture& cap, int3
         const Mesh& mesh = model.meshes[m];
         if (!mesh.skinned) continue;
         cpu.resize(mesh.vertexCount());
-        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), cpu.data(), nullptr);
-        const std::vector<glm::vec3> g = cap.capture(gpu, anim, m);
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), cpu.data(), nullptr, method);
+        const std::vector<glm::vec3> g = cap.capture(gpu, anim, m, method);
         const glm::mat4& w = anim.world()[mesh.node];
         for (size_t v = 0; v < cpu.size(); ++v) {
             const glm::vec3 c = glm::vec3(w * glm::vec4(cpu[v], 1.0f));
@@ -97,6 +98,26 @@ TEST(Gpu, MoreThan256JointsWork) {
         const float diag = std::max(animatedBounds(model, 0, 4).diagonal(), 1e-6f);
         for (float t : {0.0f, 0.21f, 0.5f}) {
             EXPECT_LE(gpuCpuDifference(model, **gpu, **cap, 0, t), 1e-5f * diag) << model.path << " t=" << t;
+        }
+    }
+}
+
+TEST(Gpu, StitchingAndDualQuaternionsMatchTheCpu) {
+    auto cap = SkinCapture::create();
+    ASSERT_TRUE(cap.ok());
+    for (const std::string& f : {std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf",
+                                 std::string("/usr/share/assimp/models/X/BCN_Epileptic.X"),
+                                 std::string("/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf")}) {
+        Result<Model> r = importModel(f);
+        ASSERT_TRUE(r.ok()) << f;
+        auto gpu = GpuModel::create(r.value());
+        ASSERT_TRUE(gpu.ok());
+        const float diag = animatedBounds(r.value(), 0, 4).diagonal();
+        for (SkinningMethod method : {SkinningMethod::Stitch, SkinningMethod::DualQuat}) {
+            for (float t : {0.0f, 0.4f, 0.9f}) {
+                EXPECT_LE(gpuCpuDifference(r.value(), **gpu, **cap, 0, t, method), 1e-5f * diag)
+                    << f << " method " << static_cast<int>(method) << " t=" << t;
+            }
         }
     }
 }

@@ -139,6 +139,46 @@ TEST(Skinning, OffsetsComputedFromTheBindPoseForAMeshBelowTheRoot) {
     expectVec(glm::vec3(anim.world()[2] * glm::vec4(p[1], 1)), {-1, 4, 0});
 }
 
+// Seed 002 / issue 4: a joint twisted 150 degrees about the bone axis. A vertex on the
+// joint's ring (radius 1), half on each bone: linear blend averages the two positions and
+// pulls it towards the axis ("candy wrapper"), dual quaternions turn it half way (75
+// degrees) and keep its distance from the axis; stitching follows one bone.
+TEST(Skinning, DualQuaternionsKeepVolumeWhereLinearBlendCollapses) {
+    Model m = testing::makeTwoBone();
+    // Bones along +X: root at the origin, tip at (1,0,0); twist the tip about X.
+    m.skeleton.bindLocalSqt[1].translation = glm::vec3(1, 0, 0);
+    m.skeleton.bindLocal[1] = toMatrix(m.skeleton.bindLocalSqt[1]);
+    m.skeleton.computeBindModel();
+    Mesh& mesh = m.meshes[0];
+    mesh.skin.inverseBind[1] = glm::inverse(m.skeleton.bindModel[1]);
+    mesh.positions = {{1, 1, 0}, {1, 1, 0}, {2, 0, 1}, {0, 0, 1}};
+    mesh.normals = {{0, 1, 0}, {0, 1, 0}, {0, 0, 1}, {0, 0, 1}};
+    mesh.joints = {{0, 1, 0, 0}, {0, 1, 0, 0}, {1, 1, 1, 1}, {0, 0, 0, 0}};
+    mesh.weights = {{0.5f, 0.5f, 0, 0}, {0.6f, 0.4f, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
+    Clip& c = m.clips[0];
+    c.quatKeys[1] = glm::angleAxis(glm::radians(150.0f), glm::vec3(1, 0, 0));
+    c.trackOfNode = {-1, 0};
+    Animator anim(m);
+    anim.evaluate(0, 1.0f);
+    std::vector<glm::vec3> lbs(4), dqs(4), stitch(4), n(4);
+    skinMesh(mesh, anim.palette().data(), lbs.data(), nullptr, SkinningMethod::Linear);
+    skinMesh(mesh, anim.palette().data(), dqs.data(), n.data(), SkinningMethod::DualQuat);
+    skinMesh(mesh, anim.palette().data(), stitch.data(), nullptr, SkinningMethod::Stitch);
+    auto radius = [](const glm::vec3& p) { return std::sqrt(p.y * p.y + p.z * p.z); };
+    // Linear: (p + R150 p) / 2 has radius cos(75 degrees) = 0.2588.
+    EXPECT_NEAR(radius(lbs[0]), std::cos(glm::radians(75.0f)), 1e-5f);
+    // Dual quaternion: radius 1, turned by 75 degrees: (1, cos75, sin75).
+    EXPECT_NEAR(radius(dqs[0]), 1.0f, 1e-5f);
+    expectVec(dqs[0], {1, std::cos(glm::radians(75.0f)), std::sin(glm::radians(75.0f))});
+    expectVec(n[0], {0, std::cos(glm::radians(75.0f)), std::sin(glm::radians(75.0f))});
+    // Rigid vertices agree between all methods.
+    expectVec(dqs[2], lbs[2]);
+    expectVec(dqs[3], lbs[3]);
+    // Stitching: vertex 1 (0.6 on the root) does not move; vertex 0 (a tie) takes the first.
+    expectVec(stitch[1], {1, 1, 0});
+    expectVec(stitch[0], {1, 1, 0});
+}
+
 TEST(Skinning, RenormalizesWeightsLikeTheShader) {
     Model m = testing::makeTwoBone();
     m.meshes[0].weights[2] = {1.0f, 1.0f, 0, 0};  // sums to 2: same as 0.5 / 0.5

@@ -2,7 +2,18 @@
 
 #include <cmath>
 
+#include "anim/dual_quat.h"
+
 namespace rig {
+
+uint32_t strongestSlot(const Mesh& mesh, size_t v) {
+    const glm::vec4& w = mesh.weights[v];
+    int best = 0;
+    for (int k = 1; k < kMaxInfluences; ++k) {
+        if (w[k] > w[best]) best = k;
+    }
+    return w[best] > 0.0f ? mesh.joints[v][best] : mesh.skin.rigidSlot();
+}
 
 glm::mat4 blendMatrix(const Mesh& mesh, size_t v, const glm::mat4* palette) {
     const auto& j = mesh.joints[v];
@@ -14,7 +25,7 @@ glm::mat4 blendMatrix(const Mesh& mesh, size_t v, const glm::mat4* palette) {
 }
 
 void skinMesh(const Mesh& mesh, const glm::mat4* palette, glm::vec3* outPositions,
-              glm::vec3* outNormals) {
+              glm::vec3* outNormals, SkinningMethod method) {
     const size_t n = mesh.positions.size();
     const bool normals = outNormals && mesh.normals.size() == n;
     if (!mesh.skinned) {
@@ -24,8 +35,23 @@ void skinMesh(const Mesh& mesh, const glm::mat4* palette, glm::vec3* outPosition
         }
         return;
     }
+    if (method == SkinningMethod::DualQuat) {
+        for (size_t v = 0; v < n; ++v) {
+            const auto& j = mesh.joints[v];
+            glm::vec4 w = mesh.weights[v];
+            const float sum = w.x + w.y + w.z + w.w;
+            w = sum > 0.0f ? w / sum : glm::vec4(1, 0, 0, 0);
+            const DualQuat dq[4] = {DualQuat::fromMatrix(palette[j[0]]), DualQuat::fromMatrix(palette[j[1]]),
+                                    DualQuat::fromMatrix(palette[j[2]]), DualQuat::fromMatrix(palette[j[3]])};
+            const float ws[4] = {w.x, w.y, w.z, w.w};
+            const DualQuat b = blendDualQuats(dq, ws, 4);
+            outPositions[v] = b.transformPoint(mesh.positions[v]);
+            if (normals) outNormals[v] = glm::normalize(b.transformVector(mesh.normals[v]));
+        }
+        return;
+    }
     for (size_t v = 0; v < n; ++v) {
-        const glm::mat4 m = blendMatrix(mesh, v, palette);
+        const glm::mat4 m = method == SkinningMethod::Stitch ? palette[strongestSlot(mesh, v)] : blendMatrix(mesh, v, palette);
         outPositions[v] = glm::vec3(m * glm::vec4(mesh.positions[v], 1.0f));
         if (normals) {
             const glm::vec3 nrm = glm::mat3(m) * mesh.normals[v];

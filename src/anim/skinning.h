@@ -12,11 +12,19 @@
 
 namespace rig {
 
+// How influences combine (seed 002 and beyond): the 4-bone linear blend (the default and
+// the shader's main path), "stitching" (each vertex follows only its strongest bone), and
+// dual-quaternion blending (rigid parts of the palette only; keeps volume at twists).
+enum class SkinningMethod { Linear, Stitch, DualQuat };
+
 // Skin `mesh` with `palette` (its own palette: Animator::palette() + paletteOffset).
 // Writes mesh-space positions (and normals if `outNormals` and the mesh has normals).
 // Unskinned meshes are copied unchanged.
 void skinMesh(const Mesh& mesh, const glm::mat4* palette, glm::vec3* outPositions,
-              glm::vec3* outNormals);
+              glm::vec3* outNormals, SkinningMethod method = SkinningMethod::Linear);
+
+// The skin slot with the largest weight (the rigid slot for an unweighted vertex).
+uint32_t strongestSlot(const Mesh& mesh, size_t vertex);
 
 // The blended skinning matrix of one vertex.
 glm::mat4 blendMatrix(const Mesh& mesh, size_t vertex, const glm::mat4* palette);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "anim/dual_quat.h"
 #include "anim/skinning.h"
 #include "render/layout.h"
 
@@ -168,6 +169,13 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model) {
     glGenTextures(1, &g->paletteTex_);
     glBindTexture(GL_TEXTURE_BUFFER, g->paletteTex_);
     glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, g->paletteBuffer_);
+    g->dualQuatRows_.assign(joints * 8, 0.0f);
+    glGenBuffers(1, &g->dualQuatBuffer_);
+    glBindBuffer(GL_TEXTURE_BUFFER, g->dualQuatBuffer_);
+    glBufferData(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(g->dualQuatRows_.size() * sizeof(float)), nullptr, GL_STREAM_DRAW);
+    glGenTextures(1, &g->dualQuatTex_);
+    glBindTexture(GL_TEXTURE_BUFFER, g->dualQuatTex_);
+    glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, g->dualQuatBuffer_);
     glBindTexture(GL_TEXTURE_BUFFER, 0);
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
     g->cpuPositions_.resize(maxVerts);
@@ -187,6 +195,8 @@ GpuModel::~GpuModel() {
     }
     glDeleteTextures(1, &paletteTex_);
     glDeleteBuffers(1, &paletteBuffer_);
+    glDeleteTextures(1, &dualQuatTex_);
+    glDeleteBuffers(1, &dualQuatBuffer_);
 }
 
 void GpuModel::setVertexColors(size_t mesh, const std::vector<glm::vec4>& colors) {
@@ -217,7 +227,7 @@ void GpuModel::clearVertexColors(size_t mesh) {
     glBindVertexArray(0);
 }
 
-void GpuModel::uploadPalette(const Animator& anim) {
+void GpuModel::uploadPalette(const Animator& anim, bool dualQuats) {
     const std::vector<glm::mat4>& pal = anim.palette();
     float* out = paletteRows_.data();
     for (const glm::mat4& m : pal) {
@@ -231,16 +241,30 @@ void GpuModel::uploadPalette(const Animator& anim) {
     if (pal.empty()) return;
     glBindBuffer(GL_TEXTURE_BUFFER, paletteBuffer_);
     glBufferSubData(GL_TEXTURE_BUFFER, 0, static_cast<GLsizeiptr>(pal.size() * 12 * sizeof(float)), paletteRows_.data());
+    if (dualQuats) {
+        float* q = dualQuatRows_.data();
+        for (const glm::mat4& m : pal) {
+            const DualQuat d = DualQuat::fromMatrix(m);
+            for (const glm::quat& c : {d.real, d.dual}) {
+                *q++ = c.x;
+                *q++ = c.y;
+                *q++ = c.z;
+                *q++ = c.w;
+            }
+        }
+        glBindBuffer(GL_TEXTURE_BUFFER, dualQuatBuffer_);
+        glBufferSubData(GL_TEXTURE_BUFFER, 0, static_cast<GLsizeiptr>(pal.size() * 8 * sizeof(float)), dualQuatRows_.data());
+    }
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
 }
 
-void GpuModel::uploadCpuSkinning(const Animator& anim) {
+void GpuModel::uploadCpuSkinning(const Animator& anim, SkinningMethod method) {
     for (size_t i = 0; i < meshes_.size(); ++i) {
         const Mesh& mesh = model_->meshes[i];
         const size_t n = mesh.vertexCount();
         if (!mesh.skinned || n == 0) continue;
         skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), cpuPositions_.data(),
-                 mesh.normals.empty() ? nullptr : cpuNormals_.data());
+                 mesh.normals.empty() ? nullptr : cpuNormals_.data(), method);
         glBindBuffer(GL_ARRAY_BUFFER, meshes_[i].buffers[6]);
         glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)), cpuPositions_.data());
         if (!mesh.normals.empty()) {

@@ -11,6 +11,7 @@
 #include "anim/model.h"
 #include "anim/pose.h"
 #include "anim/result.h"
+#include "anim/skinning.h"
 #include "platform/gl.h"
 
 namespace rig {
@@ -38,10 +39,12 @@ public:
     // Texture names that could not be loaded (missing files, undecodable data).
     const std::vector<std::string>& missingTextures() const { return missingTextures_; }
 
-    // Upload all skins' palettes (3 rows per joint) in one call.
-    void uploadPalette(const Animator& anim);
+    // Upload all skins' palettes (3 rows per joint) in one call; with `dualQuats`, also
+    // their dual quaternions (2 texels per joint) for dual-quaternion skinning.
+    void uploadPalette(const Animator& anim, bool dualQuats = false);
     // Skin on the CPU (anim/skinning.cpp) and upload positions and normals.
-    void uploadCpuSkinning(const Animator& anim);
+    void uploadCpuSkinning(const Animator& anim, SkinningMethod method = SkinningMethod::Linear);
+    GLuint dualQuatTexture() const { return dualQuatTex_; }
     // Replace a mesh's vertex colours (check views: heat maps, tints); multiplied with the
     // material colour by the shader. clearVertexColors restores the file's own.
     void setVertexColors(size_t mesh, const std::vector<glm::vec4>& colors);
@@ -54,7 +57,9 @@ private:
     std::vector<GLuint> textures_;
     std::vector<std::string> missingTextures_;
     GLuint paletteBuffer_ = 0, paletteTex_ = 0;
+    GLuint dualQuatBuffer_ = 0, dualQuatTex_ = 0;
     std::vector<float> paletteRows_;                 // scratch, sized at creation
+    std::vector<float> dualQuatRows_;                // scratch, sized at creation
     std::vector<glm::vec3> cpuPositions_, cpuNormals_;  // scratch, sized at creation
 };
 

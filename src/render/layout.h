@@ -13,6 +13,7 @@ inline constexpr unsigned kWeights = 5;
 
 inline constexpr int kUnitBaseColor = 0;
 inline constexpr int kUnitPalette = 1;   // samplerBuffer, RGBA32F, 3 texels (rows) per joint
+inline constexpr int kUnitDualQuats = 2; // samplerBuffer, RGBA32F, 2 texels per joint
 
 inline constexpr int kPaletteTexelsPerJoint = 3;
 

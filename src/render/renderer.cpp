@@ -10,6 +10,15 @@
 
 namespace rig {
 
+int shaderSkinMode(SkinningMethod m) {
+    switch (m) {
+        case SkinningMethod::Linear: return 1;
+        case SkinningMethod::Stitch: return 2;
+        case SkinningMethod::DualQuat: return 3;
+    }
+    return 1;
+}
+
 Result<std::unique_ptr<Renderer>> Renderer::create() {
     std::unique_ptr<Renderer> r(new Renderer());
     auto shaded = Program::build({"skinned.vert", "shaded.frag"});
@@ -23,7 +32,7 @@ Result<std::unique_ptr<Renderer>> Renderer::create() {
              p.uniform("u_model"),     p.uniform("u_viewProj"),      p.uniform("u_baseColor"),
              p.uniform("u_hasTexture"), p.uniform("u_baseColorTexture"), p.uniform("u_eye"),
              p.uniform("u_keyLightDir"), p.uniform("u_headlight"),   p.uniform("u_ambient"),
-             p.uniform("u_lighting"),  p.uniform("u_tint")};
+             p.uniform("u_lighting"),  p.uniform("u_tint"),          p.uniform("u_dualQuats")};
     r->uLinesViewProj_ = r->lines_.uniform("u_viewProj");
     r->uLinesPointSize_ = r->lines_.uniform("u_pointSize");
     glGenVertexArrays(1, &r->lineVao_);
@@ -78,9 +87,9 @@ void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam,
     const glm::mat4 viewProj = cam.projection(aspect) * cam.view();
     const bool gpuSkin = o.skinning == SkinningMode::Gpu;
     if (gpuSkin) {
-        gpu.uploadPalette(anim);
+        gpu.uploadPalette(anim, o.method == SkinningMethod::DualQuat);
     } else {
-        gpu.uploadCpuSkinning(anim);
+        gpu.uploadCpuSkinning(anim, o.method);
     }
 
     // Meshes.
@@ -95,6 +104,9 @@ void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam,
     glUniform1i(u_.lighting, o.lighting ? 1 : 0);
     glUniform4f(u_.tint, 1, 1, 1, 1);
     glUniform1i(u_.palette, gl_layout::kUnitPalette);
+    glUniform1i(u_.dualQuats, gl_layout::kUnitDualQuats);
+    glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitDualQuats);
+    glBindTexture(GL_TEXTURE_BUFFER, gpu.dualQuatTexture());
     glUniform1i(u_.texture, gl_layout::kUnitBaseColor);
     glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitPalette);
     glBindTexture(GL_TEXTURE_BUFFER, gpu.paletteTexture());
@@ -104,8 +116,8 @@ void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam,
         const GpuMesh& gm = gpu.meshes()[i];
         if (gm.indexCount == 0) continue;
         const bool skinOnGpu = mesh.skinned && gpuSkin;
-        glUniform1i(u_.skinned, skinOnGpu ? 1 : 0);
-        glUniform1i(u_.paletteOffset, static_cast<GLint>(anim.paletteOffset(i)) * gl_layout::kPaletteTexelsPerJoint);
+        glUniform1i(u_.skinned, skinOnGpu ? shaderSkinMode(o.method) : 0);
+        glUniform1i(u_.paletteOffset, static_cast<GLint>(anim.paletteOffset(i)));
         glUniformMatrix4fv(u_.model, 1, GL_FALSE, glm::value_ptr(anim.world()[mesh.node]));
         const Material& mat = model.materials[std::min<size_t>(mesh.material, model.materials.size() - 1)];
         glUniform4fv(u_.baseColor, 1, glm::value_ptr(mat.baseColor));

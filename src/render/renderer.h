@@ -44,7 +44,7 @@ private:
     Program shaded_, lines_;
     struct {
         GLint palette, paletteOffset, skinned, model, viewProj, baseColor, hasTexture, texture, eye, keyLight,
-            headlight, ambient, lighting, tint;
+            headlight, ambient, lighting, tint, dualQuats;
     } u_{};
     GLint uLinesViewProj_ = -1, uLinesPointSize_ = -1;
     GLuint lineVao_ = 0, lineVbo_ = 0;
@@ -52,6 +52,9 @@ private:
     std::vector<LineVertex> lineScratch_;
     std::vector<glm::vec3> jointPositions_;
 };
+
+// The vertex shader's u_skinned value for a skinning method (shaders/skinned.vert).
+int shaderSkinMode(SkinningMethod m);
 
 // Axis-aligned bounds of the model posed at `samples` times spread over `clip` (or the bind
 // pose when clip < 0), from CPU-skinned vertices and joint positions. Deterministic.

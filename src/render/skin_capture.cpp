@@ -3,6 +3,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "render/layout.h"
+#include "render/renderer.h"
 
 namespace rig {
 
@@ -12,6 +13,7 @@ Result<std::unique_ptr<SkinCapture>> SkinCapture::create() {
     if (!p) return p.error();
     c->program_ = std::move(p.value());
     c->uPalette_ = c->program_.uniform("u_palette");
+    c->uDualQuats_ = c->program_.uniform("u_dualQuats");
     c->uOffset_ = c->program_.uniform("u_paletteOffset");
     c->uSkinned_ = c->program_.uniform("u_skinned");
     c->uModel_ = c->program_.uniform("u_model");
@@ -33,16 +35,19 @@ SkinCapture::~SkinCapture() {
     glDeleteRenderbuffers(1, &rb_);
 }
 
-std::vector<glm::vec3> SkinCapture::capture(GpuModel& gpu, const Animator& anim, size_t mesh) {
+std::vector<glm::vec3> SkinCapture::capture(GpuModel& gpu, const Animator& anim, size_t mesh, SkinningMethod method) {
     const Mesh& m = gpu.model().meshes[mesh];
     const size_t n = m.vertexCount();
     std::vector<glm::vec3> out(n);
     if (n == 0) return out;
-    gpu.uploadPalette(anim);
+    gpu.uploadPalette(anim, method == SkinningMethod::DualQuat);
     glUseProgram(program_.id());
     glUniform1i(uPalette_, gl_layout::kUnitPalette);
-    glUniform1i(uOffset_, static_cast<GLint>(anim.paletteOffset(mesh)) * gl_layout::kPaletteTexelsPerJoint);
-    glUniform1i(uSkinned_, m.skinned ? 1 : 0);
+    glUniform1i(uOffset_, static_cast<GLint>(anim.paletteOffset(mesh)));
+    glUniform1i(uSkinned_, m.skinned ? shaderSkinMode(method) : 0);
+    glUniform1i(uDualQuats_, gl_layout::kUnitDualQuats);
+    glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitDualQuats);
+    glBindTexture(GL_TEXTURE_BUFFER, gpu.dualQuatTexture());
     glUniformMatrix4fv(uModel_, 1, GL_FALSE, glm::value_ptr(anim.world()[m.node]));
     const glm::mat4 identity(1.0f);
     glUniformMatrix4fv(uViewProj_, 1, GL_FALSE, glm::value_ptr(identity));

@@ -23,12 +23,13 @@ public:
 
     // World-space positions of mesh `mesh` as shaders/skinned.vert computes them for the
     // pose in `anim` (uploads the palette first).
-    std::vector<glm::vec3> capture(GpuModel& gpu, const Animator& anim, size_t mesh);
+    std::vector<glm::vec3> capture(GpuModel& gpu, const Animator& anim, size_t mesh,
+                                   SkinningMethod method = SkinningMethod::Linear);
 
 private:
     SkinCapture() = default;
     Program program_;
-    GLint uPalette_ = -1, uOffset_ = -1, uSkinned_ = -1, uModel_ = -1, uViewProj_ = -1;
+    GLint uDualQuats_ = -1, uPalette_ = -1, uOffset_ = -1, uSkinned_ = -1, uModel_ = -1, uViewProj_ = -1;
     GLuint buffer_ = 0;
     GLuint fbo_ = 0, rb_ = 0;  // a 1x1 target: draws need a complete framebuffer, even headless
     size_t capacity_ = 0;

@@ -4,12 +4,15 @@
 
 #include <glm/glm.hpp>
 
+#include "anim/skinning.h"
+
 namespace rig {
 
 enum class SkinningMode { Gpu, Cpu };
 
 struct ViewOptions {
     SkinningMode skinning = SkinningMode::Gpu;
+    SkinningMethod method = SkinningMethod::Linear;  // linear blend, stitching, dual quaternion
     bool wireframe = false;
     bool grid = true;
     bool axes = false;
