@@ -425,10 +425,10 @@ class MeshBuilder:
 
     def add_tube(self, path, samples, shape, ref, sides, weight_fn, v_scale,
                  cap0, cap1):
-        base = len(self.positions)
         total = path.length
         nr = len(samples)
         pole = [False] * nr
+        ring_start = []
         for i, s in enumerate(samples):
             c = path.point(s)
             t = path.tangent(s)
@@ -440,9 +440,19 @@ class MeshBuilder:
                 f = 0.0
             pole[i] = (f == 0.0)
             center = add(c, off)
+            ring_start.append(len(self.positions))
             if pole[i]:
-                group = self.next_group
+                # A pole: one vertex per fan triangle (for its own u).
+                js, ws = finalize_weights(weight_fn(s, center))
+                for j in range(sides):
+                    self.positions.append(center)
+                    self.uvs.append(((j + 0.5) / sides, s * v_scale))
+                    self.joints.append(js)
+                    self.weights.append(ws)
+                    self.groups.append(self.next_group)
+                    self.centers.append(None)
                 self.next_group += 1
+                continue
             for j in range(sides + 1):
                 th = -0.5 * math.pi + 2.0 * math.pi * (j % sides) / sides
                 p = add(center, add(scale(e1, a * f * math.cos(th)),
@@ -452,25 +462,19 @@ class MeshBuilder:
                 js, ws = finalize_weights(weight_fn(s, p))
                 self.joints.append(js)
                 self.weights.append(ws)
-                if pole[i]:
-                    self.groups.append(group)
-                    self.centers.append(None)
-                else:
-                    self.groups.append(self.next_group + (j % sides))
-                    self.centers.append(center)
-            if not pole[i]:
-                self.next_group += sides
-        row = sides + 1
+                self.groups.append(self.next_group + (j % sides))
+                self.centers.append(center)
+            self.next_group += sides
         for i in range(nr - 1):
+            r0, r1 = ring_start[i], ring_start[i + 1]
             for j in range(sides):
-                a = base + i * row + j
-                b = a + 1
-                c = a + row + 1
-                d = a + row
-                if not pole[i]:
-                    self.tris.append((a, b, c))
-                if not pole[i + 1]:
-                    self.tris.append((a, c, d))
+                if pole[i]:
+                    self.tris.append((r0 + j, r1 + j + 1, r1 + j))
+                elif pole[i + 1]:
+                    self.tris.append((r0 + j, r0 + j + 1, r1 + j))
+                else:
+                    self.tris.append((r0 + j, r0 + j + 1, r1 + j + 1))
+                    self.tris.append((r0 + j, r1 + j + 1, r1 + j))
 
     def compute_normals(self):
         acc = {}
@@ -753,8 +757,8 @@ def pose_wave(P, t, T):
         "forearm.L": P.flex("forearm.L", 0.25),
         "hand.L": P.flex("hand.L", 0.10),
         "shoulder.R": rz(-0.15 * env),
-        "upper_arm.R": comp(ry(0.35 * env), rz(0.72 - 1.92 * env)),
-        "forearm.R": comp(rz(-1.05 * env + 0.42 * w1),
+        "upper_arm.R": comp(ry(0.35 * env), rz(0.72 - 1.75 * env)),
+        "forearm.R": comp(rz(-1.0 * env + 0.38 * w1),
                           P.flex("forearm.R", 0.25 * (1.0 - env)),
                           P.twist("forearm.R", -1.2 * env)),
         "hand.R": comp(rz(-0.1 * env + 0.30 * w2), P.flex("hand.R", 0.10 * (1.0 - env))),
@@ -896,10 +900,11 @@ def col_major(m):
 def build_gltf(sk, meshes, anims):
     buf = BufferBuilder()
     nj = len(sk)
-    # Node layout: 0 = scene root, 1..nj = joints, then the mesh nodes.
-    joint_node = [1 + j for j in range(nj)]
-    nodes = [{"name": BASENAME, "children": [joint_node[sk.j("root")]] +
-              [1 + nj + k for k in range(len(meshes))]}]
+    # Node layout: 0..nj-1 = joints, then the mesh nodes.  The scene's root
+    # nodes are the root joint and the (untransformed) skinned mesh nodes.
+    joint_node = list(range(nj))
+    mesh_node = [nj + k for k in range(len(meshes))]
+    nodes = []
     for j in range(nj):
         node = {"name": sk.names[j]}
         children = [joint_node[c] for c in range(nj) if sk.parent[c] == j]
@@ -957,7 +962,7 @@ def build_gltf(sk, meshes, anims):
     doc = {
         "asset": {"version": "2.0", "generator": GENERATOR},
         "scene": 0,
-        "scenes": [{"name": "Scene", "nodes": [0]}],
+        "scenes": [{"name": BASENAME, "nodes": [joint_node[sk.j("root")]] + mesh_node}],
         "nodes": nodes,
         "meshes": gl_meshes,
         "skins": [skin],
@@ -1056,13 +1061,13 @@ def check(doc_bytes, bin_data, meshes):
     if worst > 1e-5:
         err("inverse bind matrix * global bind deviates from identity by %g" % worst)
 
-    # Mesh nodes: children of the scene root, identity transform, shared skin.
+    # Mesh nodes: scene root nodes, identity transform, shared skin.
     mesh_nodes = [i for i, n in enumerate(nodes) if "mesh" in n]
     if len(doc["meshes"]) < 2 or len(mesh_nodes) < 2:
         err("expected two meshes")
     for i in mesh_nodes:
         n = nodes[i]
-        if n.get("skin") != 0 or parent.get(i) != 0 or any(
+        if n.get("skin") != 0 or i in parent or i not in doc["scenes"][0]["nodes"] or any(
                 k in n for k in ("translation", "rotation", "scale", "matrix")):
             err("mesh node %s is not a plain skinned child of the root" % n["name"])
 

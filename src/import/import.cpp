@@ -1,4 +1,5 @@
 #include "import/import.h"
+#include "import/asf_amc.h"
 #include "import/gltf_interpolation.h"
 
 #include <assimp/Importer.hpp>
@@ -449,12 +450,18 @@ void importMaterials(const aiScene* scene, Model& model) {
     }
 }
 
+std::string lowerExtension(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    return ext;
+}
+
 }  // namespace
 
 bool isModelFile(const std::string& path) {
-    std::string ext = std::filesystem::path(path).extension().string();
+    const std::string ext = lowerExtension(path);
     if (ext.empty()) return false;
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (ext == ".asf" || ext == ".amc") return true;
     static const Assimp::Importer probe;
     return probe.IsExtensionSupported(ext);
 }
@@ -468,6 +475,17 @@ Result<Model> importModel(const std::string& path) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return Error{path + ": no such file"};
     if (std::filesystem::is_directory(path, ec)) return Error{path + ": is a directory, not a model file"};
+
+    // Acclaim motion capture (CMU): our own parser; an .amc finds its skeleton beside it.
+    const std::string ext = lowerExtension(path);
+    if (ext == ".asf") return importAsf(path);
+    if (ext == ".amc") {
+        const std::string asf = findAsfForAmc(path);
+        if (asf.empty()) {
+            return Error{path + ": no skeleton beside it (for 01_01.amc rigview looks for 01.asf in the same folder)"};
+        }
+        return importAsfAmc(asf, {path});
+    }
 
     Assimp::Importer importer;
     // Drop point and line primitives: a skinned viewer draws triangles.

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "platform/gl.h"
+#include "platform/lsan_scope.h"
 
 namespace rig {
 
@@ -63,6 +64,7 @@ EGLDisplay platformDisplay(EGLenum platform, void* native) {
 }  // namespace
 
 Result<std::unique_ptr<HeadlessContext>> HeadlessContext::create() {
+    [[maybe_unused]] LsanIgnoreScope driverAllocations;
     if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) return Error{"cannot load libEGL (install libegl1 and a Mesa or NVIDIA EGL driver)"};
     const char* clientExt = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     std::unique_ptr<HeadlessContext> hc(new HeadlessContext());
@@ -103,6 +105,7 @@ Result<std::unique_ptr<HeadlessContext>> HeadlessContext::create() {
 }
 
 HeadlessContext::~HeadlessContext() {
+    [[maybe_unused]] LsanIgnoreScope driverAllocations;
     auto dpy = static_cast<EGLDisplay>(display_);
     if (dpy) {
         eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "platform/gl.h"
+#include "platform/lsan_scope.h"
 
 namespace rig {
 
@@ -20,6 +21,7 @@ void onDrop(GLFWwindow* w, int count, const char** paths) {
 }
 
 Result<std::unique_ptr<Window>> Window::create(const std::string& title, int width, int height, int samples) {
+    [[maybe_unused]] LsanIgnoreScope driverAllocations;
     glfwSetErrorCallback(onGlfwError);
     if (!glfwInit()) {
         return Error{"no display to open a window on (" + gGlfwError +
@@ -47,6 +49,7 @@ Result<std::unique_ptr<Window>> Window::create(const std::string& title, int wid
 }
 
 Window::~Window() {
+    [[maybe_unused]] LsanIgnoreScope driverAllocations;
     if (window_) glfwDestroyWindow(window_);
     glfwTerminate();
 }
