@@ -16,6 +16,7 @@ PACKAGES=(
   libcli11-dev                          # command line
   nlohmann-json3-dev                    # JSON output
   libgtest-dev libbenchmark-dev         # tests, benchmarks
+  clang libclang-rt-14-dev              # libFuzzer for the ASF/AMC parser's fuzz target
   libegl-dev libgl1-mesa-dri libegl-mesa0 libgles-dev   # headless GL (Mesa llvmpipe)
   xvfb xauth                            # windowed smoke tests
 )
