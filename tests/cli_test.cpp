@@ -108,13 +108,42 @@ TEST(Cli, CheckExitCodesAndJson) {
             truncated = true;
             EXPECT_GT(f["count"].get<int>(), 0);
             EXPECT_FALSE(f["examples"].empty());
+            EXPECT_GT(f["value"].get<double>(), 0.0);  // worst truncation error, model units
+            EXPECT_EQ(f["mesh"], 0);
         }
     }
     EXPECT_TRUE(truncated);
     EXPECT_EQ(run(kExe, {"check", fbx, "--strict"}).exitCode, 1);
-    RunResult clean = run(kExe, {"check", kSimpleSkin});
+    RunResult clean = run(kExe, {"check", kModels + "MD5/SimpleCube.md5mesh"});
     EXPECT_EQ(clean.exitCode, 0);
     EXPECT_NE(clean.out.find("no problems"), std::string::npos) << clean.out;
+    // simple_skin's offsets all sit 0.5 off its node pose: reported, as info only.
+    RunResult info = run(kExe, {"check", kSimpleSkin, "--json", "--strict"});
+    EXPECT_EQ(info.exitCode, 0) << info.out;
+    EXPECT_EQ(json::parse(info.out)["worst"], "info");
+}
+
+TEST(Cli, CheckFoldersInParallelWithOneReport) {
+    RunResult r = run(kExe, {"check", kModels + "X", kModels + "BVH/01_01.bvh", "--json"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;  // anim_test.x has errors (bones missing from its hierarchy)
+    const json j = json::parse(r.out);
+    ASSERT_TRUE(j.contains("files"));
+    EXPECT_GE(j["files"].size(), 10u);
+    EXPECT_EQ(j["summary"]["files"], j["files"].size());
+    bool sawMissingBones = false;
+    for (const auto& f : j["files"]) {
+        if (f["file"].get<std::string>().find("anim_test.x") == std::string::npos) continue;
+        for (const auto& finding : f["findings"]) sawMissingBones |= finding["code"] == "bone-missing-from-hierarchy";
+        EXPECT_FALSE(f["passed"].get<bool>());
+    }
+    EXPECT_TRUE(sawMissingBones);
+    RunResult text = run(kExe, {"check", kModels + "BVH", "--jobs", "2"});
+    EXPECT_NE(text.out.find("files:"), std::string::npos) << text.out;
+    const std::string dir = testing::tempDir();
+    RunResult sheet = run(kExe, {"check", kModels + "FBX/huesitos.fbx", "--sheet", dir + "/sheet.png"});
+    EXPECT_EQ(sheet.exitCode, 0) << sheet.err;
+    EXPECT_EQ(slurp(dir + "/sheet.png").substr(1, 3), "PNG");
+    EXPECT_EQ(run(kExe, {"check", kModels + "BVH", "--sheet", dir + "/x.png"}).exitCode, 2);
 }
 
 TEST(Cli, BenchJson) {

@@ -179,6 +179,24 @@ TEST(Skinning, DualQuaternionsKeepVolumeWhereLinearBlendCollapses) {
     expectVec(stitch[0], {1, 1, 0});
 }
 
+TEST(Skinning, RotationOverrideTurnsAJointOnItsOwnAxes) {
+    Model m = testing::makeTwoBone();
+    Animator anim(m);
+    // Bind pose plus 90 degrees about the tip's own Z: same as the clip's end pose.
+    anim.setRotationOverride(1, glm::angleAxis(glm::radians(90.0f), glm::vec3(0, 0, 1)));
+    anim.evaluate(-1, 0.0f);
+    expectVec(glm::vec3(anim.world()[1][0]), {0, 1, 0});
+    std::vector<glm::vec3> p(4);
+    skinMesh(m.meshes[0], anim.palette().data(), p.data(), nullptr);
+    expectVec(p[1], {-1, 1, 0});
+    // On top of the clip: 90 (clip at t=1) + 90 = 180 degrees.
+    anim.evaluate(0, 1.0f);
+    expectVec(glm::vec3(anim.world()[1][0]), {-1, 0, 0});
+    anim.setRotationOverride(-1, glm::quat(1, 0, 0, 0));
+    anim.evaluate(0, 1.0f);
+    expectVec(glm::vec3(anim.world()[1][0]), {0, 1, 0});
+}
+
 TEST(Skinning, RenormalizesWeightsLikeTheShader) {
     Model m = testing::makeTwoBone();
     m.meshes[0].weights[2] = {1.0f, 1.0f, 0, 0};  // sums to 2: same as 0.5 / 0.5

@@ -55,16 +55,27 @@ void Animator::evaluate(int32_t clipIndex, float t) {
     const int32_t* parent = sk.parent.data();
     const glm::mat4* bindLocal = sk.bindLocal.data();
     glm::mat4* world = world_.data();
+    const int32_t ov = overrideNode_ >= 0 && static_cast<size_t>(overrideNode_) < n ? overrideNode_ : -1;
     if (clip) {
         sampleClip(*clip, t, sk.bindLocalSqt.data(), local_.data(), cursors_.data(), blend_);
         const int32_t* trackOf = clip->trackOfNode.data();
+        if (ov >= 0) {
+            const Transform& base = trackOf[ov] >= 0 ? local_[ov] : sk.bindLocalSqt[ov];
+            local_[ov] = base;
+            local_[ov].rotation = base.rotation * overrideRotation_;
+        }
         for (size_t i = 0; i < n; ++i) {
-            const glm::mat4 l = trackOf[i] >= 0 ? toMatrix(local_[i]) : bindLocal[i];
+            const glm::mat4 l = (trackOf[i] >= 0 || static_cast<int32_t>(i) == ov) ? toMatrix(local_[i]) : bindLocal[i];
             world[i] = parent[i] < 0 ? l : mulAffine(world[parent[i]], l);
         }
     } else {
+        if (ov >= 0) {
+            local_[ov] = sk.bindLocalSqt[ov];
+            local_[ov].rotation = local_[ov].rotation * overrideRotation_;
+        }
         for (size_t i = 0; i < n; ++i) {
-            world[i] = parent[i] < 0 ? bindLocal[i] : mulAffine(world[parent[i]], bindLocal[i]);
+            const glm::mat4 l = static_cast<int32_t>(i) == ov ? toMatrix(local_[i]) : bindLocal[i];
+            world[i] = parent[i] < 0 ? l : mulAffine(world[parent[i]], l);
         }
     }
 

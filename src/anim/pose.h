@@ -23,6 +23,12 @@ public:
     void evaluate(int32_t clip, float t);
 
     void setRotationBlend(RotationBlend blend) { blend_ = blend; }
+    // An extra local rotation for one node, applied after sampling (on the node's own axes):
+    // the viewer's range-of-motion test. node < 0 clears it.
+    void setRotationOverride(int32_t node, const glm::quat& rotation) {
+        overrideNode_ = node;
+        overrideRotation_ = rotation;
+    }
     RotationBlend rotationBlend() const { return blend_; }
 
     const Model& model() const { return *model_; }
@@ -39,6 +45,8 @@ private:
     const Model* model_;
     RotationBlend blend_ = RotationBlend::Slerp;
     int32_t lastClip_ = -2;
+    int32_t overrideNode_ = -1;
+    glm::quat overrideRotation_{1.0f, 0.0f, 0.0f, 0.0f};
     std::vector<Transform> local_;
     std::vector<glm::mat4> world_;
     std::vector<glm::mat4> palette_;

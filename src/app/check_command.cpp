@@ -64,9 +64,14 @@ int severityRank(const FileResult& r, bool strict) {
 }
 
 json findingJson(const Finding& f) {
-    return {{"code", f.code},         {"severity", severityName(f.severity)}, {"message", f.message},
-            {"count", f.count},       {"subject", f.subject},                {"examples", f.examples},
-            {"names", f.names}};
+    json j = {{"code", f.code},   {"severity", severityName(f.severity)}, {"message", f.message},
+              {"count", f.count}, {"subject", f.subject},                {"examples", f.examples},
+              {"names", f.names}, {"value", f.value}};
+    // Where it is: indices into the model's meshes, skeleton nodes and clips (absent: -1).
+    if (f.mesh >= 0) j["mesh"] = f.mesh;
+    if (f.joint >= 0) j["joint"] = f.joint;
+    if (f.clip >= 0) j["clip"] = f.clip;
+    return j;
 }
 
 json fileJson(const FileResult& r, bool strict) {

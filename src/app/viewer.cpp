@@ -10,7 +10,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "check/diagnostics.h"
+#include "check/vertex_views.h"
 #include "import/import.h"
+#include "anim/skinning.h"
 
 namespace rig {
 
@@ -81,12 +84,17 @@ void Viewer::startLoad(const std::string& path) {
     state_.loading = true;
     state_.loadingPath = path;
     state_.loadingSince = glfwGetTime();
-    pending_ = std::async(std::launch::async, [path] { return importModel(path); });
+    pending_ = std::async(std::launch::async, [path] {
+        Loaded l{importModel(path), Report{}};
+        if (l.model) l.report = checkModel(l.model.value());
+        return l;
+    });
 }
 
 void Viewer::applyLoadResult() {
     if (!pending_.valid() || pending_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
-    Result<Model> r = pending_.get();
+    Loaded loaded = pending_.get();
+    Result<Model>& r = loaded.model;
     const std::string path = state_.loadingPath;
     state_.loading = false;
     const bool reload = reloading_;
@@ -107,6 +115,10 @@ void Viewer::applyLoadResult() {
     gpu_ = std::move(gpu.value());
     state_.model = model;
     state_.animator = std::make_unique<Animator>(*model);
+    ghost_ = std::make_unique<Animator>(*model);
+    state_.checks.report = std::move(loaded.report);
+    state_.checks.colorsForModel = nullptr;  // recompute the colour view
+    state_.checks.hoverMesh = state_.checks.hoverVertex = -1;
     state_.path = path;
     state_.error.clear();
     state_.children.assign(model->skeleton.size(), {});
@@ -191,6 +203,7 @@ void Viewer::applyRequests() {
         state_.camera.zUp = zUp;
         q.frameModel = true;
     }
+    if (q.focusFinding >= 0) focusFinding(q.focusFinding);
     if (q.frameModel && state_.bounds.valid()) {
         // Panels cover the sides of the window: leave room around the model.
         state_.camera.frame(state_.bounds, static_cast<float>(w) / static_cast<float>(h), 1.35f);
@@ -242,6 +255,7 @@ void Viewer::frame(double dt) {
     drawHierarchyPanel(state_, &state_.panels.hierarchy, probe);
     drawViewPanel(state_, &state_.panels.view, probe);
     drawStatsPanel(state_, &state_.panels.stats);
+    drawChecksPanel(state_, &state_.panels.checks, probe);
     drawStatusOverlay(state_, now);
     handleShortcuts(state_);
     handleCameraInput();
@@ -252,16 +266,22 @@ void Viewer::frame(double dt) {
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (state_.model && gpu_ && state_.animator) {
         state_.clock.advance(dt);
+        updateRangeOfMotion(dt);
+        updateColorView();
         const auto t0 = std::chrono::steady_clock::now();
         state_.animator->evaluate(state_.bindPose ? -1 : state_.clip, state_.clock.time());
         const auto t1 = std::chrono::steady_clock::now();
         state_.stats.paletteUs = std::chrono::duration<float, std::micro>(t1 - t0).count();
         state_.view.highlightJoint = state_.selectedJoint;
         renderer_->draw(*gpu_, *state_.animator, state_.camera, state_.view, w, h, &state_.bounds);
+        drawGhosts(w, h);
         const float aspect = h > 0 ? static_cast<float>(w) / static_cast<float>(h) : 1.0f;
         const glm::mat4 viewProj = state_.camera.projection(aspect) * state_.camera.view();
         const ImGuiIO& io = ImGui::GetIO();
         drawJointNames(state_, renderer_->jointPositions(), viewProj, io.DisplaySize.x, io.DisplaySize.y);
+        pickVertex(viewProj, io.DisplaySize.x, io.DisplaySize.y);
+        clickSelectJoint(viewProj, io.DisplaySize.x, io.DisplaySize.y);
+        drawVertexTooltip(state_);
     } else {
         glViewport(0, 0, w, h);
         glClearColor(state_.view.background.r, state_.view.background.g, state_.view.background.b, 1.0f);
@@ -300,6 +320,221 @@ std::vector<uint8_t> Viewer::captureFrame(int& width, int& height) {
     width = capturedW_;
     height = capturedH_;
     return std::move(captured_);
+}
+
+namespace {
+
+// Blue -> green -> yellow -> red for 0..1.
+glm::vec4 heat(float x) {
+    x = std::clamp(x, 0.0f, 1.0f);
+    const glm::vec3 stops[4] = {{0.15f, 0.3f, 1.0f}, {0.2f, 0.9f, 0.3f}, {1.0f, 0.9f, 0.2f}, {1.0f, 0.1f, 0.1f}};
+    const float f = x * 3.0f;
+    const int i = std::min(static_cast<int>(f), 2);
+    return glm::vec4(glm::mix(stops[i], stops[i + 1], f - static_cast<float>(i)), 1.0f);
+}
+
+glm::vec4 influenceColor(uint8_t n) {
+    static const glm::vec4 cols[6] = {{1, 0, 1, 1},         {0.2f, 0.4f, 1, 1},  {0.2f, 0.9f, 0.3f, 1},
+                                      {1, 0.9f, 0.2f, 1},   {1, 0.55f, 0.1f, 1}, {1, 0.1f, 0.1f, 1}};
+    return cols[std::min<int>(n, 5)];
+}
+
+}  // namespace
+
+void Viewer::updateColorView() {
+    CheckViewState& c = state_.checks;
+    const Model& m = *state_.model;
+    const int joint = c.colorView == ColorView::JointWeight ? state_.selectedJoint : -1;
+    const int clip = c.colorView == ColorView::TruncationError ? state_.clip : -1;
+    if (c.colorsForModel == &m && c.colorsFor == c.colorView && c.colorsForJoint == joint && c.colorsForClip == clip) return;
+    c.colorsForModel = &m;
+    c.colorsFor = c.colorView;
+    c.colorsForJoint = joint;
+    c.colorsForClip = clip;
+    std::vector<std::vector<float>> errors;
+    if (c.colorView == ColorView::TruncationError) {
+        c.truncationMax = 0.0f;
+        for (size_t i = 0; i < m.meshes.size(); ++i) {
+            errors.push_back(truncationError(m, i, clip, 24));
+            for (float e : errors.back()) c.truncationMax = std::max(c.truncationMax, e);
+        }
+    }
+    for (size_t i = 0; i < m.meshes.size(); ++i) {
+        const Mesh& mesh = m.meshes[i];
+        if (c.colorView == ColorView::None) {
+            gpu_->clearVertexColors(i);
+            continue;
+        }
+        std::vector<glm::vec4> colors(mesh.vertexCount(), glm::vec4(0.85f, 0.85f, 0.85f, 1.0f));
+        switch (c.colorView) {
+            case ColorView::JointWeight: {
+                if (joint < 0) break;
+                const std::vector<float> w = jointWeights(mesh, joint);
+                for (size_t v = 0; v < w.size(); ++v) colors[v] = w[v] > 0.0f ? heat(w[v]) : glm::vec4(0.12f, 0.12f, 0.3f, 1.0f);
+                break;
+            }
+            case ColorView::InfluenceCount: {
+                const std::vector<uint8_t> n = influenceCounts(mesh);
+                for (size_t v = 0; v < n.size(); ++v) colors[v] = influenceColor(n[v]);
+                break;
+            }
+            case ColorView::WeightSum: {
+                const std::vector<float> e = weightSumError(mesh);
+                for (size_t v = 0; v < e.size(); ++v) {
+                    if (e[v] > 1e-3f) colors[v] = heat(0.4f + 0.6f * std::min(e[v], 1.0f));
+                }
+                break;
+            }
+            case ColorView::Unweighted: {
+                const std::vector<uint8_t> n = influenceCounts(mesh);
+                for (size_t v = 0; v < n.size(); ++v) {
+                    if (mesh.skinned && n[v] == 0) colors[v] = glm::vec4(1.0f, 0.1f, 0.1f, 1.0f);
+                }
+                break;
+            }
+            case ColorView::TruncationError: {
+                const std::vector<float>& e = errors[i];
+                for (size_t v = 0; v < e.size(); ++v) {
+                    if (e[v] > 0.0f) colors[v] = heat(c.truncationMax > 0.0f ? e[v] / c.truncationMax : 0.0f);
+                }
+                break;
+            }
+            case ColorView::None:
+                break;
+        }
+        gpu_->setVertexColors(i, colors);
+    }
+}
+
+void Viewer::updateRangeOfMotion(double dt) {
+    CheckViewState& c = state_.checks;
+    const Model& m = *state_.model;
+    if (!c.rom) {
+        c.romJoint = -1;
+        state_.animator->setRotationOverride(-1, glm::quat(1, 0, 0, 0));
+        return;
+    }
+    c.romTime += dt;
+    const double period = std::max(0.2f, c.romPeriod);
+    const int step = static_cast<int>(std::floor(c.romTime / period));
+    c.romAxis = step % 3;
+    if (c.romAll) {
+        const std::vector<int32_t> joints = m.jointNodes();
+        c.romJoint = joints.empty() ? -1 : joints[static_cast<size_t>(step / 3) % joints.size()];
+    } else {
+        c.romJoint = state_.selectedJoint;
+    }
+    const double phase = std::fmod(c.romTime, period) / period;
+    const float angle = glm::radians(c.romDegrees) * static_cast<float>(std::sin(2.0 * 3.14159265358979 * phase));
+    glm::vec3 axis(0.0f);
+    axis[c.romAxis] = 1.0f;
+    state_.animator->setRotationOverride(c.romJoint, glm::angleAxis(angle, axis));
+}
+
+void Viewer::drawGhosts(int w, int h) {
+    const CheckViewState& c = state_.checks;
+    if (!ghost_) return;
+    if (c.bindGhost) {
+        ghost_->evaluate(-1, 0.0f);
+        renderer_->drawGhost(*gpu_, *ghost_, state_.camera, state_.view, w, h, glm::vec4(0.55f, 0.8f, 1.0f, 0.35f));
+    }
+    if (c.onion && state_.clip >= 0 && !state_.bindPose) {
+        for (int k = -c.onionCount; k <= c.onionCount; ++k) {
+            if (k == 0) continue;
+            const float t = static_cast<float>(wrapTime(state_.clock.time() + k * c.onionStep, std::max(state_.clock.duration(), 1e-6f)));
+            ghost_->evaluate(state_.clip, t);
+            const float fade = 0.28f * (1.0f - static_cast<float>(std::abs(k) - 1) / static_cast<float>(c.onionCount));
+            const glm::vec4 tint = k < 0 ? glm::vec4(1.0f, 0.55f, 0.45f, fade) : glm::vec4(0.45f, 1.0f, 0.6f, fade);
+            renderer_->drawGhost(*gpu_, *ghost_, state_.camera, state_.view, w, h, tint);
+        }
+    }
+    // The main pose's palette goes back for anything drawn after (picking uses the CPU).
+}
+
+void Viewer::pickVertex(const glm::mat4& viewProj, float w, float h) {
+    CheckViewState& c = state_.checks;
+    c.hoverMesh = c.hoverVertex = -1;
+    const ImGuiIO& io = ImGui::GetIO();
+    if (c.colorView == ColorView::None || io.WantCaptureMouse || ImGui::IsAnyMouseDown()) return;
+    const Model& m = *state_.model;
+    const Animator& anim = *state_.animator;
+    float best = 12.0f * 12.0f;
+    for (size_t i = 0; i < m.meshes.size(); ++i) {
+        const Mesh& mesh = m.meshes[i];
+        scratch_.resize(mesh.vertexCount());
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), scratch_.data(), nullptr, state_.view.method);
+        const glm::mat4 mvp = viewProj * anim.world()[mesh.node];
+        for (size_t v = 0; v < scratch_.size(); ++v) {
+            const glm::vec4 p = mvp * glm::vec4(scratch_[v], 1.0f);
+            if (p.w <= 0.0f) continue;
+            const float x = (p.x / p.w * 0.5f + 0.5f) * w, y = (0.5f - p.y / p.w * 0.5f) * h;
+            const float d = (x - io.MousePos.x) * (x - io.MousePos.x) + (y - io.MousePos.y) * (y - io.MousePos.y);
+            if (d < best) {
+                best = d;
+                c.hoverMesh = static_cast<int>(i);
+                c.hoverVertex = static_cast<int>(v);
+            }
+        }
+    }
+}
+
+void Viewer::clickSelectJoint(const glm::mat4& viewProj, float w, float h) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantCaptureMouse) return;
+    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) pressPos_ = io.MousePos;
+    if (!ImGui::IsMouseReleased(ImGuiMouseButton_Left)) return;
+    const float dx = io.MousePos.x - pressPos_.x, dy = io.MousePos.y - pressPos_.y;
+    if (dx * dx + dy * dy > 9.0f) return;  // that was an orbit drag, not a click
+    const std::vector<glm::vec3>& joints = renderer_->jointPositions();
+    float best = 14.0f * 14.0f;
+    int pick = -1;
+    for (int32_t j : state_.model->jointNodes()) {
+        const glm::vec4 p = viewProj * glm::vec4(joints[j], 1.0f);
+        if (p.w <= 0.0f) continue;
+        const float x = (p.x / p.w * 0.5f + 0.5f) * w, y = (0.5f - p.y / p.w * 0.5f) * h;
+        const float d = (x - io.MousePos.x) * (x - io.MousePos.x) + (y - io.MousePos.y) * (y - io.MousePos.y);
+        if (d < best) {
+            best = d;
+            pick = j;
+        }
+    }
+    if (pick >= 0) state_.selectedJoint = pick;
+}
+
+void Viewer::focusFinding(int index) {
+    CheckViewState& c = state_.checks;
+    if (!state_.model || index < 0 || static_cast<size_t>(index) >= c.report.findings.size()) return;
+    const Finding& f = c.report.findings[index];
+    const Model& m = *state_.model;
+    if (f.clip >= 0 && static_cast<size_t>(f.clip) < m.clips.size() && f.clip != state_.clip) state_.requests.selectClip = f.clip;
+    if (f.joint >= 0 && static_cast<size_t>(f.joint) < m.skeleton.size()) {
+        state_.selectedJoint = f.joint;
+        state_.view.bones = true;
+    }
+    // Pick the colour view that shows the problem.
+    if (f.code == "weights-not-normalized") c.colorView = ColorView::WeightSum;
+    if (f.code == "too-many-influences") c.colorView = ColorView::TruncationError;
+    if (f.code == "unweighted-vertices") c.colorView = ColorView::Unweighted;
+    if (f.code == "joint-influences-nothing" || f.code == "bind-pose-mismatch") c.colorView = ColorView::JointWeight;
+    // Frame the example vertices (posed as now).
+    if (f.mesh >= 0 && static_cast<size_t>(f.mesh) < m.meshes.size() && !f.examples.empty()) {
+        const Mesh& mesh = m.meshes[f.mesh];
+        scratch_.resize(mesh.vertexCount());
+        skinMesh(mesh, state_.animator->palette().data() + state_.animator->paletteOffset(f.mesh), scratch_.data(), nullptr);
+        Bounds b;
+        for (int64_t v : f.examples) {
+            if (v >= 0 && static_cast<size_t>(v) < scratch_.size()) {
+                b.add(glm::vec3(state_.animator->world()[mesh.node] * glm::vec4(scratch_[v], 1.0f)));
+            }
+        }
+        if (b.valid()) {
+            const float pad = std::max(state_.bounds.diagonal() * 0.05f, 1e-4f);
+            b.add(b.min - glm::vec3(pad));
+            b.add(b.max + glm::vec3(pad));
+            const ImGuiIO& io = ImGui::GetIO();
+            state_.camera.frame(b, io.DisplaySize.x / std::max(io.DisplaySize.y, 1.0f), 1.3f);
+        }
+    }
 }
 
 int Viewer::run() {

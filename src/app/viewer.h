@@ -56,6 +56,12 @@ private:
     void handleCameraInput();
     void watchFile(double now);
     void addRecent(const std::string& path);
+    void updateColorView();
+    void updateRangeOfMotion(double dt);
+    void drawGhosts(int w, int h);
+    void pickVertex(const glm::mat4& viewProj, float w, float h);
+    void clickSelectJoint(const glm::mat4& viewProj, float w, float h);
+    void focusFinding(int index);
 
     ViewerConfig config_;
     std::unique_ptr<Window> window_;
@@ -65,7 +71,14 @@ private:
     UiProbe probe_;
     bool probeOn_ = false;
     std::function<void(ImGuiIO&)> inputHook_;
-    std::future<Result<Model>> pending_;
+    struct Loaded {
+        Result<Model> model;
+        Report report;
+    };
+    std::future<Loaded> pending_;
+    std::unique_ptr<Animator> ghost_;  // poses the bind-pose ghost and onion skins
+    std::vector<glm::vec3> scratch_;   // CPU-skinned positions for vertex picking
+    ImVec2 pressPos_{0, 0};
     double lastTime_ = 0.0;
     double fpsWindowStart_ = 0.0;
     int fpsFrames_ = 0;

@@ -92,44 +92,7 @@ void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam,
         gpu.uploadCpuSkinning(anim, o.method);
     }
 
-    // Meshes.
-    glUseProgram(shaded_.id());
-    glUniformMatrix4fv(u_.viewProj, 1, GL_FALSE, glm::value_ptr(viewProj));
-    const glm::vec3 eye = cam.eye();
-    glUniform3fv(u_.eye, 1, glm::value_ptr(eye));
-    const glm::vec3 key = cam.zUp ? glm::vec3(0.4f, -0.5f, 0.8f) : glm::vec3(0.4f, 0.8f, 0.5f);
-    glUniform3fv(u_.keyLight, 1, glm::value_ptr(key));
-    glUniform1i(u_.headlight, o.headlight ? 1 : 0);
-    glUniform1f(u_.ambient, o.ambient);
-    glUniform1i(u_.lighting, o.lighting ? 1 : 0);
-    glUniform4f(u_.tint, 1, 1, 1, 1);
-    glUniform1i(u_.palette, gl_layout::kUnitPalette);
-    glUniform1i(u_.dualQuats, gl_layout::kUnitDualQuats);
-    glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitDualQuats);
-    glBindTexture(GL_TEXTURE_BUFFER, gpu.dualQuatTexture());
-    glUniform1i(u_.texture, gl_layout::kUnitBaseColor);
-    glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitPalette);
-    glBindTexture(GL_TEXTURE_BUFFER, gpu.paletteTexture());
-    if (o.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
-    for (size_t i = 0; i < model.meshes.size(); ++i) {
-        const Mesh& mesh = model.meshes[i];
-        const GpuMesh& gm = gpu.meshes()[i];
-        if (gm.indexCount == 0) continue;
-        const bool skinOnGpu = mesh.skinned && gpuSkin;
-        glUniform1i(u_.skinned, skinOnGpu ? shaderSkinMode(o.method) : 0);
-        glUniform1i(u_.paletteOffset, static_cast<GLint>(anim.paletteOffset(i)));
-        glUniformMatrix4fv(u_.model, 1, GL_FALSE, glm::value_ptr(anim.world()[mesh.node]));
-        const Material& mat = model.materials[std::min<size_t>(mesh.material, model.materials.size() - 1)];
-        glUniform4fv(u_.baseColor, 1, glm::value_ptr(mat.baseColor));
-        const bool tex = o.textures && gm.texture != 0;
-        glUniform1i(u_.hasTexture, tex ? 1 : 0);
-        glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitBaseColor);
-        glBindTexture(GL_TEXTURE_2D, tex ? gm.texture : 0);
-        glBindVertexArray(mesh.skinned && !gpuSkin ? gm.cpuVao : gm.vao);
-        glDrawElements(GL_TRIANGLES, gm.indexCount, GL_UNSIGNED_INT, nullptr);
-    }
-    glBindVertexArray(0);
-    if (o.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    drawMeshes(gpu, anim, viewProj, cam, o, glm::vec4(1.0f));
 
     // Overlays.
     auto line = [&](const glm::vec3& a, const glm::vec3& b, const glm::vec4& c) {
@@ -198,6 +161,70 @@ void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam,
         drawLines(viewProj, GL_POINTS, std::max(4.0f, static_cast<float>(height) / 120.0f));
         glEnable(GL_DEPTH_TEST);
     }
+    glUseProgram(0);
+}
+
+void Renderer::drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& viewProj, const OrbitCamera& cam,
+                          const ViewOptions& o, const glm::vec4& tint) {
+    const Model& model = gpu.model();
+    const bool gpuSkin = o.skinning == SkinningMode::Gpu;
+    glUseProgram(shaded_.id());
+    glUniformMatrix4fv(u_.viewProj, 1, GL_FALSE, glm::value_ptr(viewProj));
+    const glm::vec3 eye = cam.eye();
+    glUniform3fv(u_.eye, 1, glm::value_ptr(eye));
+    const glm::vec3 key = cam.zUp ? glm::vec3(0.4f, -0.5f, 0.8f) : glm::vec3(0.4f, 0.8f, 0.5f);
+    glUniform3fv(u_.keyLight, 1, glm::value_ptr(key));
+    glUniform1i(u_.headlight, o.headlight ? 1 : 0);
+    glUniform1f(u_.ambient, o.ambient);
+    glUniform1i(u_.lighting, o.lighting ? 1 : 0);
+    glUniform4fv(u_.tint, 1, glm::value_ptr(tint));
+    glUniform1i(u_.palette, gl_layout::kUnitPalette);
+    glUniform1i(u_.dualQuats, gl_layout::kUnitDualQuats);
+    glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitDualQuats);
+    glBindTexture(GL_TEXTURE_BUFFER, gpu.dualQuatTexture());
+    glUniform1i(u_.texture, gl_layout::kUnitBaseColor);
+    glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitPalette);
+    glBindTexture(GL_TEXTURE_BUFFER, gpu.paletteTexture());
+    if (o.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+    for (size_t i = 0; i < model.meshes.size(); ++i) {
+        const Mesh& mesh = model.meshes[i];
+        const GpuMesh& gm = gpu.meshes()[i];
+        if (gm.indexCount == 0) continue;
+        const bool skinOnGpu = mesh.skinned && gpuSkin;
+        glUniform1i(u_.skinned, skinOnGpu ? shaderSkinMode(o.method) : 0);
+        glUniform1i(u_.paletteOffset, static_cast<GLint>(anim.paletteOffset(i)));
+        glUniformMatrix4fv(u_.model, 1, GL_FALSE, glm::value_ptr(anim.world()[mesh.node]));
+        const Material& mat = model.materials[std::min<size_t>(mesh.material, model.materials.size() - 1)];
+        glUniform4fv(u_.baseColor, 1, glm::value_ptr(mat.baseColor));
+        const bool tex = o.textures && gm.texture != 0;
+        glUniform1i(u_.hasTexture, tex ? 1 : 0);
+        glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitBaseColor);
+        glBindTexture(GL_TEXTURE_2D, tex ? gm.texture : 0);
+        glBindVertexArray(mesh.skinned && !gpuSkin ? gm.cpuVao : gm.vao);
+        glDrawElements(GL_TRIANGLES, gm.indexCount, GL_UNSIGNED_INT, nullptr);
+    }
+    glBindVertexArray(0);
+    if (o.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+
+}
+
+void Renderer::drawGhost(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam, const ViewOptions& o, int width,
+                         int height, const glm::vec4& tint) {
+    const float aspect = height > 0 ? static_cast<float>(width) / static_cast<float>(height) : 1.0f;
+    const glm::mat4 viewProj = cam.projection(aspect) * cam.view();
+    if (o.skinning == SkinningMode::Gpu) {
+        gpu.uploadPalette(anim, o.method == SkinningMethod::DualQuat);
+    } else {
+        gpu.uploadCpuSkinning(anim, o.method);
+    }
+    glEnable(GL_DEPTH_TEST);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+    ViewOptions ghost = o;
+    ghost.wireframe = false;
+    drawMeshes(gpu, anim, viewProj, cam, ghost, tint);
+    glDepthMask(GL_TRUE);
     glUseProgram(0);
 }
 

@@ -34,12 +34,19 @@ public:
     void draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& camera, const ViewOptions& opts, int width,
               int height, const Bounds* bounds = nullptr);
 
+    // Draw the meshes again, posed by `anim` and blended with `tint` (its alpha sets the
+    // opacity): the bind-pose ghost and onion skins. Call after draw().
+    void drawGhost(GpuModel& gpu, const Animator& anim, const OrbitCamera& camera, const ViewOptions& opts, int width,
+                   int height, const glm::vec4& tint);
+
     // World-space joint positions of the last draw, for joint names and picking.
     const std::vector<glm::vec3>& jointPositions() const { return jointPositions_; }
 
 private:
     Renderer() = default;
     void drawLines(const glm::mat4& viewProj, GLenum mode, float pointSize);
+    void drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& viewProj, const OrbitCamera& cam,
+                    const ViewOptions& o, const glm::vec4& tint);
 
     Program shaded_, lines_;
     struct {

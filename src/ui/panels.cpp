@@ -46,6 +46,7 @@ void drawMenuBar(ViewerState& s) {
         ImGui::MenuItem("Hierarchy", nullptr, &s.panels.hierarchy);
         ImGui::MenuItem("View", nullptr, &s.panels.view);
         ImGui::MenuItem("Stats", nullptr, &s.panels.stats);
+        ImGui::MenuItem("Checks", nullptr, &s.panels.checks);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Camera")) {
@@ -178,8 +179,9 @@ void drawNodeTree(ViewerState& s, const std::vector<std::vector<int32_t>>& child
 
 void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
     if (!*open) return;
+    const ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(10, 210), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(260, 420), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(260, std::max(200.0f, io.DisplaySize.y - 380)), ImGuiCond_FirstUseEver);
     if (ImGui::Begin("Hierarchy", open)) {
         if (s.model) {
             const Model& m = *s.model;
@@ -256,8 +258,8 @@ void drawViewPanel(ViewerState& s, bool* open, UiProbe* probe) {
 void drawStatsPanel(ViewerState& s, bool* open) {
     if (!*open) return;
     const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 270, 400), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(260, 190), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowPos(ImVec2(10, io.DisplaySize.y - 160), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(260, 150), ImGuiCond_FirstUseEver);
     if (ImGui::Begin("Stats", open)) {
         ImGui::Text("%.1f fps, %.2f ms per frame", s.stats.fps, s.stats.frameMs);
         ImGui::Text("palette update %.2f us", s.stats.paletteUs);
@@ -274,6 +276,106 @@ void drawStatsPanel(ViewerState& s, bool* open) {
         ImGui::TextWrapped("%s", s.stats.glRenderer.c_str());
     }
     ImGui::End();
+}
+
+void drawChecksPanel(ViewerState& s, bool* open, UiProbe* probe) {
+    if (!*open) return;
+    const ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 270, 400), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(260, std::max(200.0f, io.DisplaySize.y - 410)), ImGuiCond_FirstUseEver);
+    if (ImGui::Begin("Checks", open)) {
+        probeItem(probe, "checks");
+        CheckViewState& c = s.checks;
+        int view = static_cast<int>(c.colorView);
+        ImGui::SetNextItemWidth(-90);
+        if (ImGui::Combo("Colours", &view,
+                         "material\0joint weight\0influence count\0weight sum\0unweighted\0truncation error\0")) {
+            c.colorView = static_cast<ColorView>(view);
+        }
+        probeItem(probe, "colorview");
+        if (c.colorView == ColorView::JointWeight && s.selectedJoint < 0) ImGui::TextDisabled("Select a joint (hierarchy or click it).");
+        if (c.colorView == ColorView::InfluenceCount) {
+            ImGui::TextColored(ImVec4(1, 0, 1, 1), "0");
+            const ImVec4 cols[5] = {{0.2f, 0.4f, 1, 1}, {0.2f, 0.9f, 0.3f, 1}, {1, 0.9f, 0.2f, 1}, {1, 0.55f, 0.1f, 1}, {1, 0.1f, 0.1f, 1}};
+            const char* names[5] = {"1", "2", "3", "4", ">4"};
+            for (int k = 0; k < 5; ++k) {
+                ImGui::SameLine();
+                ImGui::TextColored(cols[k], "%s", names[k]);
+            }
+        }
+        if (c.colorView == ColorView::TruncationError) ImGui::Text("red = %.4g model units", c.truncationMax);
+        int method = static_cast<int>(s.view.method);
+        ImGui::SetNextItemWidth(-90);
+        if (ImGui::Combo("Skinning", &method, "linear blend\0stitching (1 bone)\0dual quaternion\0")) {
+            s.view.method = static_cast<SkinningMethod>(method);
+        }
+        probeItem(probe, "method");
+        ImGui::Checkbox("Bind pose ghost", &c.bindGhost);
+        probeItem(probe, "bindghost");
+        ImGui::Checkbox("Onion skin", &c.onion);
+        probeItem(probe, "onion");
+        if (c.onion) {
+            ImGui::SetNextItemWidth(-90);
+            ImGui::SliderInt("ghosts", &c.onionCount, 1, 5);
+            ImGui::SetNextItemWidth(-90);
+            ImGui::SliderFloat("step (s)", &c.onionStep, 0.02f, 0.5f, "%.2f");
+        }
+        ImGui::Checkbox("Range of motion", &c.rom);
+        probeItem(probe, "rom");
+        if (c.rom) {
+            ImGui::SameLine();
+            ImGui::Checkbox("all joints", &c.romAll);
+            ImGui::SetNextItemWidth(-90);
+            ImGui::SliderFloat("degrees", &c.romDegrees, 5.0f, 180.0f, "%.0f");
+            if (c.romJoint >= 0 && s.model) {
+                ImGui::Text("%s about its %c axis", s.model->skeleton.names[c.romJoint].c_str(), "XYZ"[c.romAxis]);
+            } else {
+                ImGui::TextDisabled("Select a joint, or tick all joints.");
+            }
+        }
+        ImGui::Separator();
+        ImGui::Text("%zu findings", c.report.findings.size());
+        ImGui::BeginChild("findings", ImVec2(0, 0), true);
+        for (size_t i = 0; i < c.report.findings.size(); ++i) {
+            const Finding& f = c.report.findings[i];
+            const ImVec4 col = f.severity == Severity::Error   ? ImVec4(1, 0.35f, 0.35f, 1)
+                               : f.severity == Severity::Warning ? ImVec4(1, 0.8f, 0.3f, 1)
+                                                                 : ImVec4(0.6f, 0.8f, 1, 1);
+            ImGui::PushStyleColor(ImGuiCol_Text, col);
+            char label[96];
+            std::snprintf(label, sizeof label, "%s##finding%zu", f.code.c_str(), i);
+            if (ImGui::Selectable(label)) s.requests.focusFinding = static_cast<int>(i);
+            ImGui::PopStyleColor();
+            probeItem(probe, "finding:" + f.code);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.message.c_str());
+        }
+        ImGui::EndChild();
+    }
+    ImGui::End();
+}
+
+void drawVertexTooltip(const ViewerState& s) {
+    const CheckViewState& c = s.checks;
+    if (!s.model || c.hoverMesh < 0 || c.hoverVertex < 0) return;
+    const Mesh& m = s.model->meshes[c.hoverMesh];
+    const size_t v = static_cast<size_t>(c.hoverVertex);
+    ImGui::BeginTooltip();
+    ImGui::Text("%s vertex %zu", m.name.c_str(), v);
+    if (!m.skinned) {
+        ImGui::TextDisabled("not skinned: follows %s", s.model->skeleton.names[m.node].c_str());
+    } else {
+        const auto& j = m.joints[v];
+        const glm::vec4& w = m.weights[v];
+        for (int k = 0; k < kMaxInfluences; ++k) {
+            if (w[k] <= 0.0f) continue;
+            const char* name = j[k] < m.skin.joints.size() ? s.model->skeleton.names[m.skin.joints[j[k]]].c_str() : "(mesh node)";
+            ImGui::Text("%-24s %.4f", name, w[k]);
+        }
+        if (v < m.originalInfluenceCount.size()) {
+            ImGui::TextDisabled("in the file: %d influences, sum %.4f", m.originalInfluenceCount[v], m.originalWeightSum[v]);
+        }
+    }
+    ImGui::EndTooltip();
 }
 
 void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe) {

@@ -25,6 +25,11 @@ void drawTimelinePanel(ViewerState& s, bool* open, UiProbe* probe);
 void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe);
 void drawViewPanel(ViewerState& s, bool* open, UiProbe* probe);
 void drawStatsPanel(ViewerState& s, bool* open);
+// Rig checks: colour views, skinning method, bind-pose ghost, onion skin, range of motion,
+// and the findings list (clicking one selects its joint or frames its vertices).
+void drawChecksPanel(ViewerState& s, bool* open, UiProbe* probe);
+// The influences of the vertex under the mouse (ViewerState::checks.hoverVertex).
+void drawVertexTooltip(const ViewerState& s);
 void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe);
 // Loading indicator and the last error, over the viewport.
 void drawStatusOverlay(ViewerState& s, double now);

@@ -11,6 +11,7 @@
 #include "anim/clock.h"
 #include "anim/model.h"
 #include "anim/pose.h"
+#include "check/diagnostics.h"
 #include "render/camera.h"
 #include "render/view_options.h"
 
@@ -28,10 +29,37 @@ struct ViewerRequests {
     bool frameModel = false;
     bool resetCamera = false;
     std::string open;               // a path to import (in the background)
+    int focusFinding = -1;          // index into checks.report.findings: select / frame it
 };
 
 struct PanelVisibility {
-    bool clips = true, timeline = true, hierarchy = true, view = true, stats = true, open = true;
+    bool clips = true, timeline = true, hierarchy = true, view = true, stats = true, open = true, checks = true;
+};
+
+// What the vertex colours show (issue "rig sanity checks").
+enum class ColorView { None, JointWeight, InfluenceCount, WeightSum, Unweighted, TruncationError };
+
+// The viewer's rig-check tools: colour views, ghosts, onion skin, range of motion, findings.
+struct CheckViewState {
+    ColorView colorView = ColorView::None;
+    bool bindGhost = false;        // the bind pose drawn translucent over the animated one
+    bool onion = false;            // faint poses before and after the current time
+    int onionCount = 2;            // ghosts on each side
+    float onionStep = 0.1f;        // seconds between ghosts
+    bool rom = false;              // range-of-motion sweep of the selected joint
+    bool romAll = false;           // ... or of every joint, one after another
+    float romDegrees = 60.0f;      // amplitude on each axis
+    float romPeriod = 1.5f;        // seconds per axis
+    double romTime = 0.0;
+    int romJoint = -1;             // the joint being swept now
+    int romAxis = 0;               // 0 X, 1 Y, 2 Z (its own axes)
+    Report report;                 // `rigview check` findings for the model on screen
+    int hoverMesh = -1, hoverVertex = -1;
+    // What the uploaded colours were computed for (recomputed when any of it changes).
+    ColorView colorsFor = ColorView::None;
+    int colorsForJoint = -2, colorsForClip = -2;
+    const Model* colorsForModel = nullptr;
+    float truncationMax = 0.0f;    // largest truncation error shown (model units)
 };
 
 struct ViewerStats {
@@ -61,6 +89,7 @@ struct ViewerState {
     double loadingSince = 0.0;
     std::string error;              // last import error, shown until dismissed
 
+    CheckViewState checks;
     PanelVisibility panels;
     ViewerStats stats;
     ViewerRequests requests;

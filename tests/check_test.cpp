@@ -1,0 +1,1268 @@
+// Rig diagnostics (`rigview check`) and the per-vertex numbers of the viewer's check views.
+//
+// Each check has a rig that triggers it and one that does not. Rigs are glTF files written by
+// the test (tests/support/gltf_writer) and read back through Assimp like any user file; where
+// glTF or Assimp 5.2.5 cannot carry the problem to us, the Model is built in code and the test
+// says why. The clean rig (cleanRig) is the "does not trigger" case of every check; near
+// misses (just under a threshold) are tested where a check has a threshold. Real files from
+// assimp-testmodels and the bundled demo asset give the findings asserted at the end.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "anim/pose.h"
+#include "check/diagnostics.h"
+#include "check/vertex_views.h"
+#include "import/import.h"
+#include "support/gltf_writer.h"
+#include "support/rigs.h"
+#include "support/run.h"
+
+namespace rig {
+namespace {
+
+namespace g = testing::gltf;
+
+const std::string kModels = "/usr/share/assimp/models/";
+const std::string kDemo = std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf";
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+glm::quat rotZ(float degrees) { return glm::angleAxis(glm::radians(degrees), glm::vec3(0, 0, 1)); }
+
+// ---- finding helpers -------------------------------------------------------------------
+
+std::vector<const Finding*> all(const Report& r, const std::string& code) {
+    std::vector<const Finding*> out;
+    for (const Finding& f : r.findings)
+        if (f.code == code) out.push_back(&f);
+    return out;
+}
+
+const Finding* find(const Report& r, const std::string& code) {
+    auto v = all(r, code);
+    return v.empty() ? nullptr : v.front();
+}
+
+bool has(const Report& r, const std::string& code) { return find(r, code) != nullptr; }
+
+std::string describe(const Report& r) {
+    std::string s;
+    for (const Finding& f : r.findings) s += std::string(severityName(f.severity)) + " [" + f.code + "] " + f.message + "\n";
+    return s.empty() ? "(no findings)\n" : s;
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// ---- the clean rig ---------------------------------------------------------------------
+// Nodes: 0 "rig" (root) -> 1 "hips" (0,1,0) -> 2 "spine" (+0.5 y) -> 3 "head" (+0.5 y);
+// 4 "body" (the skinned mesh, child of "rig"). The mesh is a square column of 7 rings of 4
+// vertices from y = 0.9 to 2.1, weighted smoothly between neighbouring joints (1 or 2
+// influences, summing to 1). Offset matrices are the inverses of the joints' bind transforms.
+// Clip "walk": 1 s, keys every 1/30 s: spine and head sway about Z (10 and 5 degrees), the
+// hips bob; the last key equals the first (a clean loop).
+
+constexpr int kHips = 1, kSpine = 2, kHead = 3, kBody = 4;
+
+g::Influences influencesAt(float y) {
+    // Joints along y: hips 1.0, spine 1.5, head 2.0 (skin slots 0, 1, 2).
+    if (y <= 1.0f) return {{0, 1.0f}};
+    if (y >= 2.0f) return {{2, 1.0f}};
+    const uint16_t lo = y < 1.5f ? 0 : 1;
+    const float a = (y - (1.0f + 0.5f * lo)) / 0.5f;
+    if (a <= 0.0f) return {{lo, 1.0f}};
+    return {{lo, 1.0f - a}, {static_cast<uint16_t>(lo + 1), a}};
+}
+
+g::Channel rotationChannel(int node, std::vector<float> times, const std::vector<glm::quat>& keys,
+                           const std::string& interpolation = "LINEAR") {
+    g::Channel c;
+    c.node = node;
+    c.path = "rotation";
+    c.interpolation = interpolation;
+    c.times = std::move(times);
+    for (const glm::quat& q : keys) g::appendQuat(c.values, q);
+    return c;
+}
+
+g::Channel vec3Channel(int node, const std::string& path, std::vector<float> times, const std::vector<glm::vec3>& keys) {
+    g::Channel c;
+    c.node = node;
+    c.path = path;
+    c.times = std::move(times);
+    for (const glm::vec3& v : keys) g::appendVec3(c.values, v);
+    return c;
+}
+
+g::Animation walkClip(const std::string& name = "walk", float hipsForward = 0.0f) {
+    g::Animation a;
+    a.name = name;
+    std::vector<float> times;
+    std::vector<glm::quat> spine, head;
+    std::vector<glm::vec3> hips;
+    for (int k = 0; k <= 30; ++k) {
+        const float t = static_cast<float>(k) / 30.0f;
+        const float s = k == 30 ? 0.0f : std::sin(2.0f * 3.14159265f * t);
+        times.push_back(t);
+        spine.push_back(rotZ(10.0f * s));
+        head.push_back(rotZ(-5.0f * s));
+        hips.push_back(glm::vec3(hipsForward * t, 1.0f + 0.02f * s * s, 0.0f));
+    }
+    a.channels.push_back(rotationChannel(kSpine, times, spine));
+    a.channels.push_back(rotationChannel(kHead, times, head));
+    a.channels.push_back(vec3Channel(kHips, "translation", times, hips));
+    return a;
+}
+
+g::Document cleanRig() {
+    g::Document d;
+    g::Node rigNode;
+    rigNode.name = "rig";
+    rigNode.children = {kHips, kBody};
+    g::Node hips;
+    hips.name = "hips";
+    hips.translation = {0, 1, 0};
+    hips.children = {kSpine};
+    g::Node spine;
+    spine.name = "spine";
+    spine.translation = {0, 0.5f, 0};
+    spine.children = {kHead};
+    g::Node head;
+    head.name = "head";
+    head.translation = {0, 0.5f, 0};
+    g::Node body;
+    body.name = "body";
+    body.mesh = 0;
+    body.skin = 0;
+    d.nodes = {rigNode, hips, spine, head, body};
+
+    g::Mesh m;
+    m.name = "column";
+    const int rings = 7;
+    for (int r = 0; r < rings; ++r) {
+        const float y = 0.9f + 0.2f * static_cast<float>(r);
+        const glm::vec2 corners[4] = {{0.2f, 0.2f}, {-0.2f, 0.2f}, {-0.2f, -0.2f}, {0.2f, -0.2f}};
+        for (const glm::vec2& c : corners) {
+            m.positions.push_back(glm::vec3(c.x, y, c.y));
+            m.influences.push_back(influencesAt(y));
+        }
+    }
+    for (uint32_t r = 0; r + 1 < rings; ++r) {
+        for (uint32_t s = 0; s < 4; ++s) {
+            const uint32_t a = 4 * r + s, b = 4 * r + (s + 1) % 4, c = a + 4, e = b + 4;
+            m.indices.insert(m.indices.end(), {a, b, e, a, e, c});
+        }
+    }
+    d.meshes.push_back(m);
+    g::Skin skin;
+    skin.joints = {kHips, kSpine, kHead};
+    skin.inverseBind = g::inverseBindFromNodes(d, skin.joints);
+    d.skins.push_back(skin);
+    d.animations.push_back(walkClip());
+    return d;
+}
+
+// Write `doc` to a fresh folder and import it like a user's file.
+Model load(const g::Document& doc, const std::string& dir = "") {
+    const std::string folder = dir.empty() ? testing::tempDir() : dir;
+    const std::string path = folder + "/rig.gltf";
+    EXPECT_TRUE(g::write(doc, path));
+    Result<Model> r = importModel(path);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+    return r.ok() ? std::move(r.value()) : Model{};
+}
+
+Report check(const g::Document& doc) { return checkModel(load(doc)); }
+
+// ---- the clean rig ---------------------------------------------------------------------
+
+TEST(Check, CleanRigHasNoFindings) {
+    const Model m = load(cleanRig());
+    ASSERT_EQ(m.meshes.size(), 1u);
+    EXPECT_EQ(m.skeleton.find("spine"), kSpine);
+    const Report r = checkModel(m);
+    EXPECT_TRUE(r.empty()) << describe(r);
+}
+
+// ---- weights -----------------------------------------------------------------------------
+
+TEST(Check, WeightsNotNormalized) {
+    g::Document d = cleanRig();
+    d.meshes[0].influences[9] = {{0, 0.3f}, {1, 0.3f}};  // sums to 0.6
+    const Report r = check(d);
+    const Finding* f = find(r, "weights-not-normalized");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->count, 1u);
+    EXPECT_EQ(f->examples, std::vector<int64_t>{9});
+    EXPECT_EQ(f->mesh, 0);
+    EXPECT_NEAR(f->value, 0.4, 1e-5);
+
+    g::Document nearMiss = cleanRig();
+    nearMiss.meshes[0].influences[9] = {{0, 0.5f}, {1, 0.5005f}};  // off by 5e-4 < 1e-3
+    EXPECT_FALSE(has(check(nearMiss), "weights-not-normalized"));
+}
+
+// A fan of `joints` joints under "rig", each at x = i / 10, with one triangle per joint
+// weighted fully to it; `perVertex` influences per vertex (slot i first, then the next ones).
+g::Document fan(int joints, int perVertex = 1) {
+    g::Document d;
+    g::Node root;
+    root.name = "rig";
+    d.nodes.push_back(root);
+    for (int i = 0; i < joints; ++i) {
+        g::Node j;
+        j.name = "j" + std::to_string(i);
+        j.translation = {0.1f * static_cast<float>(i), 0, 0};
+        d.nodes[0].children.push_back(static_cast<int>(d.nodes.size()));
+        d.nodes.push_back(j);
+    }
+    g::Node body;
+    body.name = "body";
+    body.mesh = 0;
+    body.skin = 0;
+    d.nodes[0].children.push_back(static_cast<int>(d.nodes.size()));
+    d.nodes.push_back(body);
+    g::Mesh m;
+    for (int i = 0; i < joints; ++i) {
+        const float x = 0.1f * static_cast<float>(i);
+        for (const glm::vec3& p : {glm::vec3(x, 0, 0), glm::vec3(x + 0.05f, 0, 0), glm::vec3(x, 0.05f, 0)}) {
+            m.positions.push_back(p);
+            g::Influences inf;
+            // Weights 0.3, 0.2, 0.2, 0.1, 0.1, 0.1 (sum 1) for 6, or 1 for 1.
+            const float six[6] = {0.3f, 0.2f, 0.2f, 0.1f, 0.1f, 0.1f};
+            for (int k = 0; k < perVertex; ++k) {
+                inf.push_back({static_cast<uint16_t>((i + k) % joints), perVertex == 1 ? 1.0f : six[k]});
+            }
+            m.influences.push_back(inf);
+        }
+        const uint32_t b = static_cast<uint32_t>(3 * i);
+        m.indices.insert(m.indices.end(), {b, b + 1, b + 2});
+    }
+    d.meshes.push_back(m);
+    g::Skin skin;
+    for (int i = 0; i < joints; ++i) skin.joints.push_back(1 + i);
+    skin.inverseBind = g::inverseBindFromNodes(d, skin.joints);
+    d.skins.push_back(skin);
+    return d;
+}
+
+TEST(Check, TooManyInfluencesThroughJoints1) {
+    // Assimp 5.2.5 reads JOINTS_1 / WEIGHTS_1: 6 influences per vertex reach us.
+    g::Document d = fan(6, 6);
+    // Move j4 and j5 (the dropped influences of the first triangle's vertices) in a clip.
+    g::Animation a;
+    a.name = "move";
+    a.channels.push_back(vec3Channel(5, "translation", {0, 1}, {{0.4f, 0, 0}, {1.4f, 0, 0}}));
+    a.channels.push_back(vec3Channel(6, "translation", {0, 1}, {{0.5f, 0, 0}, {0.5f, 1, 0}}));
+    d.animations.push_back(a);
+    const Model m = load(d);
+    ASSERT_EQ(m.meshes.size(), 1u);
+    EXPECT_EQ(m.meshes[0].weightStats.maxInfluences, 6u);
+    const Report r = checkModel(m);
+    const Finding* f = find(r, "too-many-influences");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->count, 18u);  // every vertex
+    EXPECT_EQ(f->examples.size(), 10u);
+    EXPECT_NE(f->message.find("up to 6"), std::string::npos) << f->message;
+    // First triangle: all 6 influences move j4 by (1,0,0) and j5 by (0,1,0) at t = 1, the kept 4
+    // do not move: error = |(0.1, 0.1, 0)| = 0.1414 (the other triangles' vertices keep
+    // different joints and see less).
+    EXPECT_NEAR(f->value, std::sqrt(0.02), 1e-4);
+    EXPECT_EQ(f->clip, 0);
+    EXPECT_NE(f->message.find("0.1414"), std::string::npos) << f->message;
+
+    EXPECT_FALSE(has(check(fan(6, 4)), "too-many-influences"));
+}
+
+TEST(Check, UnweightedVertices) {
+    g::Document d = cleanRig();
+    d.meshes[0].influences[5] = {{0, 0.0f}, {1, 0.0f}};
+    d.meshes[0].influences[6] = {};
+    const Report r = check(d);
+    const Finding* f = find(r, "unweighted-vertices");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->count, 2u);
+    EXPECT_EQ(f->examples, (std::vector<int64_t>{5, 6}));
+    EXPECT_EQ(f->mesh, 0);
+}
+
+TEST(Check, InvalidWeightsBuiltInCode) {
+    // Built in code: Assimp's glTF reader drops negative weights before we see them (checked:
+    // a WEIGHTS_0 of -0.3 arrives as a missing weight), so only import's own count can say so.
+    Model m = testing::makeTwoBone();
+    EXPECT_FALSE(has(checkModel(m), "invalid-weights"));
+    m.meshes[0].weightStats.invalidWeights = 2;
+    const Report report = checkModel(m);
+    const Finding* f = find(report, "invalid-weights");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->severity, Severity::Error);
+    EXPECT_EQ(f->count, 2u);
+    EXPECT_EQ(f->mesh, 0);
+}
+
+TEST(Check, JointInfluencesNothing) {
+    g::Document d = cleanRig();
+    g::Node tail;
+    tail.name = "tail";
+    tail.translation = {0, -0.3f, 0.2f};
+    d.nodes[kHips].children.push_back(static_cast<int>(d.nodes.size()));
+    d.nodes.push_back(tail);
+    d.skins[0].joints.push_back(static_cast<int>(d.nodes.size()) - 1);
+    d.skins[0].inverseBind = g::inverseBindFromNodes(d, d.skins[0].joints);
+    const Model m = load(d);
+    const Report r = checkModel(m);
+    const Finding* f = find(r, "joint-influences-nothing");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Info);
+    EXPECT_EQ(f->count, 1u);
+    EXPECT_EQ(f->names, std::vector<std::string>{"tail"});
+    EXPECT_EQ(f->joint, m.skeleton.find("tail"));
+    EXPECT_EQ(r.worst(), Severity::Info) << describe(r);
+}
+
+// ---- skin and bind pose ------------------------------------------------------------------
+
+TEST(Check, BoneMissingFromHierarchy) {
+    // A skin joint that is not in the scene: Assimp imports only the scene's nodes, so the
+    // bone names a node missing from the hierarchy.
+    g::Document d = cleanRig();
+    g::Node orphan;
+    orphan.name = "orphan";
+    d.nodes.push_back(orphan);
+    d.sceneRoots = {0};
+    d.skins[0].joints.push_back(5);
+    d.skins[0].inverseBind.push_back(glm::mat4(1.0f));
+    d.meshes[0].influences[0] = {{3, 1.0f}};
+    const Report r = check(d);
+    const Finding* f = find(r, "bone-missing-from-hierarchy");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Error);
+    EXPECT_EQ(f->count, 1u);
+    EXPECT_EQ(f->names, std::vector<std::string>{"orphan"});
+    EXPECT_EQ(f->mesh, 0);
+}
+
+TEST(Check, OffsetMatrixComputed) {
+    g::Document d = cleanRig();
+    d.skins[0].inverseBind[1] = glm::mat4(0.0f);  // singular: import computes it from the bind pose
+    const Report r = check(d);
+    const Finding* f = find(r, "offset-matrix-computed");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->count, 1u);
+    EXPECT_EQ(f->names, std::vector<std::string>{"spine"});
+    EXPECT_EQ(f->joint, kSpine);
+    EXPECT_FALSE(has(r, "bind-pose-mismatch")) << describe(r);  // the computed one agrees
+}
+
+TEST(Check, NonFiniteOffsetMatrixBuiltInCode) {
+    // Built in code: import replaces a NaN offset matrix (reported as offset-matrix-computed,
+    // checked here through glTF too), so only a Model made by hand still holds one.
+    g::Document d = cleanRig();
+    d.skins[0].inverseBind[2][3][0] = kNaN;
+    EXPECT_TRUE(has(check(d), "offset-matrix-computed"));
+
+    Model m = testing::makeTwoBone();
+    m.meshes[0].skin.inverseBind[1][0][0] = kNaN;
+    const Report r = checkModel(m);
+    const Finding* f = find(r, "non-finite-offset-matrix");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Error);
+    EXPECT_EQ(f->count, 1u);
+    EXPECT_EQ(f->names, std::vector<std::string>{"tip"});
+    EXPECT_FALSE(has(checkModel(testing::makeTwoBone()), "non-finite-offset-matrix"));
+}
+
+TEST(Check, BindPoseMismatchOneJointDistorts) {
+    g::Document d = cleanRig();
+    d.skins[0].inverseBind[1] = glm::translate(glm::mat4(1.0f), glm::vec3(0.3f, 0, 0)) * d.skins[0].inverseBind[1];
+    const Report r = check(d);
+    const Finding* f = find(r, "bind-pose-mismatch");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->count, 1u);
+    EXPECT_EQ(f->names, std::vector<std::string>{"spine"});
+    EXPECT_EQ(f->examples, std::vector<int64_t>{kSpine});
+    EXPECT_EQ(f->joint, kSpine);
+    EXPECT_EQ(f->mesh, 0);
+    EXPECT_NEAR(f->value, 0.3, 1e-4);
+    EXPECT_NE(f->message.find("distorted"), std::string::npos) << f->message;
+    EXPECT_NE(f->message.find("where the mesh's node puts them"), std::string::npos) << f->message;
+}
+
+TEST(Check, BindPoseMismatchWholeMeshShiftedIsInfo) {
+    // Every joint off by the same transform: the mesh is whole, only away from its node.
+    g::Document d = cleanRig();
+    for (glm::mat4& ib : d.skins[0].inverseBind) ib = glm::translate(glm::mat4(1.0f), glm::vec3(0, 0, 0.5f)) * ib;
+    const Report r = check(d);
+    const Finding* f = find(r, "bind-pose-mismatch");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Info);
+    EXPECT_EQ(f->count, 3u);
+    EXPECT_NEAR(f->value, 0.5, 1e-4);
+    EXPECT_NE(f->message.find("undistorted"), std::string::npos) << f->message;
+}
+
+TEST(Check, BindPoseMismatchAgainstTheDominantJoint) {
+    // No joint agrees with the mesh's node; the spine (most vertices) and the hips agree with
+    // each other, the head is off by another 0.2: the head is the distorted one.
+    g::Document d = cleanRig();
+    for (glm::mat4& ib : d.skins[0].inverseBind) ib = glm::translate(glm::mat4(1.0f), glm::vec3(0, 0, 0.5f)) * ib;
+    d.skins[0].inverseBind[2] = glm::translate(glm::mat4(1.0f), glm::vec3(0.2f, 0, 0)) * d.skins[0].inverseBind[2];
+    const Report r = check(d);
+    const Finding* f = find(r, "bind-pose-mismatch");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->count, 1u);
+    EXPECT_EQ(f->names, std::vector<std::string>{"head"});
+    EXPECT_NEAR(f->value, 0.2, 1e-4);
+}
+
+TEST(Check, BindPoseWithinToleranceIsNoMismatch) {
+    g::Document d = cleanRig();
+    // 1e-4 units off on a mesh ~1.3 units across: under 1e-3 of its size.
+    d.skins[0].inverseBind[1] = glm::translate(glm::mat4(1.0f), glm::vec3(1e-4f, 0, 0)) * d.skins[0].inverseBind[1];
+    EXPECT_FALSE(has(check(d), "bind-pose-mismatch"));
+}
+
+TEST(Check, TooManyJointsForAUniformPalette) {
+    const Model m = load(fan(257));
+    ASSERT_EQ(m.meshes[0].skin.joints.size(), 257u);
+    const Report r = checkModel(m);
+    const Finding* f = find(r, "too-many-joints-for-gpu");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Info);
+    EXPECT_EQ(f->count, 257u);
+    EXPECT_EQ(f->mesh, 0);
+    EXPECT_FALSE(has(r, "too-many-joints"));
+    EXPECT_TRUE(r.empty() || r.worst() == Severity::Info) << describe(r);
+
+    EXPECT_FALSE(has(check(fan(256)), "too-many-joints-for-gpu"));
+}
+
+TEST(Check, TooManyJointsBuiltInCode) {
+    // Built in code: a 65,536-joint glTF is possible but slow to write and import for a unit
+    // test; the check only looks at the skin's size.
+    Model m = testing::makeTwoBone();
+    Mesh& mesh = m.meshes[0];
+    EXPECT_FALSE(has(checkModel(m), "too-many-joints"));
+    mesh.skin.joints.resize(65536, 1);
+    mesh.skin.inverseBind.resize(65536, mesh.skin.inverseBind[1]);
+    mesh.skin.offsetComputed.resize(65536, 0);
+    // Vertices keep slots 0 and 1; the rigid slot moved to 65536.
+    const Report r = checkModel(m);
+    const Finding* f = find(r, "too-many-joints");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Error);
+    EXPECT_EQ(f->count, 65536u);
+    EXPECT_FALSE(has(r, "too-many-joints-for-gpu"));
+}
+
+// A flat grid of w x h vertices (all distinct), unskinned.
+g::Document grid(int w, int h) {
+    g::Document d;
+    g::Node n;
+    n.name = "plane";
+    n.mesh = 0;
+    d.nodes.push_back(n);
+    g::Mesh m;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) m.positions.push_back(glm::vec3(x, y, 0) * 0.01f);
+    for (int y = 0; y + 1 < h; ++y) {
+        for (int x = 0; x + 1 < w; ++x) {
+            const uint32_t a = static_cast<uint32_t>(y * w + x), b = a + 1, c = a + static_cast<uint32_t>(w), e = c + 1;
+            m.indices.insert(m.indices.end(), {a, b, e, a, e, c});
+        }
+    }
+    d.meshes.push_back(m);
+    return d;
+}
+
+TEST(Check, NeedsThirtyTwoBitIndices) {
+    const Model m = load(grid(256, 256));
+    ASSERT_EQ(m.meshes.size(), 1u);
+    ASSERT_EQ(m.meshes[0].vertexCount(), 65536u);
+    const Report r = checkModel(m);
+    const Finding* f = find(r, "needs-32-bit-indices");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Info);
+    EXPECT_EQ(f->count, 65536u);
+    EXPECT_EQ(f->mesh, 0);
+
+    const Model fits = load(grid(255, 257));
+    ASSERT_EQ(fits.meshes[0].vertexCount(), 65535u);
+    EXPECT_TRUE(checkModel(fits).empty()) << describe(checkModel(fits));
+}
+
+// ---- hierarchy and bind-pose transforms --------------------------------------------------
+
+TEST(Check, DuplicateNodeNameUsedByABoneIsAnError) {
+    // The root takes the name of a joint: Assimp binds bone "spine" by name, to the first node
+    // called so, the root: the mesh follows the wrong node.
+    g::Document d = cleanRig();
+    d.nodes[0].name = "spine";
+    const Model m = load(d);
+    ASSERT_EQ(m.meshes.size(), 1u);
+    EXPECT_EQ(m.meshes[0].skin.joints[1], 0);  // bound to the root, not to node 2
+    const Report r = checkModel(m);
+    const Finding* f = find(r, "duplicate-node-name");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Error);
+    EXPECT_EQ(f->count, 1u);
+    EXPECT_EQ(f->names, std::vector<std::string>{"spine"});
+    EXPECT_EQ(f->examples, (std::vector<int64_t>{0, kSpine}));
+    EXPECT_EQ(f->joint, 0);
+}
+
+TEST(Check, DuplicateNodeNameUnusedIsAWarning) {
+    g::Document d = cleanRig();
+    for (int k = 0; k < 2; ++k) {
+        g::Node prop;
+        prop.name = "prop";
+        prop.translation = {0.3f * static_cast<float>(k), 0, 0};
+        d.nodes[0].children.push_back(static_cast<int>(d.nodes.size()));
+        d.nodes.push_back(prop);
+    }
+    const Report r = check(d);
+    const auto dup = all(r, "duplicate-node-name");
+    ASSERT_EQ(dup.size(), 1u) << describe(r);
+    EXPECT_EQ(dup[0]->severity, Severity::Warning);
+    EXPECT_EQ(dup[0]->count, 1u);
+    EXPECT_EQ(dup[0]->names, std::vector<std::string>{"prop"});
+    EXPECT_EQ(dup[0]->examples.size(), 2u);
+}
+
+TEST(Check, DuplicateChannelThroughDuplicateNames) {
+    // glTF targets nodes by index, but Assimp names channels by node name: two nodes named
+    // "prop", each animated, give two channels for the first "prop".
+    g::Document d = cleanRig();
+    for (int k = 0; k < 2; ++k) {
+        g::Node prop;
+        prop.name = "prop";
+        d.nodes[0].children.push_back(static_cast<int>(d.nodes.size()));
+        d.nodes.push_back(prop);
+        d.animations[0].channels.push_back(
+            rotationChannel(static_cast<int>(d.nodes.size()) - 1, {0, 1}, {rotZ(0), rotZ(10.0f * static_cast<float>(k + 1))}));
+    }
+    const Report r = check(d);
+    const Finding* f = find(r, "duplicate-channel");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->count, 1u);
+    const Finding* name = find(r, "duplicate-node-name");
+    ASSERT_TRUE(name) << describe(r);
+    EXPECT_EQ(name->severity, Severity::Error);  // a channel uses the name
+    EXPECT_EQ(name->names, std::vector<std::string>{"prop"});
+    EXPECT_FALSE(has(check(cleanRig()), "duplicate-channel"));
+}
+
+TEST(Check, DegenerateBindTransform) {
+    g::Document d = cleanRig();
+    const std::vector<glm::mat4> ib = d.skins[0].inverseBind;  // from the unscaled pose
+    d.nodes[kHead].scale = {0, 0, 0};
+    d.skins[0].inverseBind = ib;
+    const Report r = check(d);
+    const Finding* f = find(r, "degenerate-transform");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Error);
+    EXPECT_EQ(f->count, 1u);
+    EXPECT_EQ(f->names, std::vector<std::string>{"head"});
+    EXPECT_EQ(f->joint, kHead);
+    EXPECT_EQ(f->clip, -1);
+
+    g::Document small = cleanRig();
+    small.nodes[kHead].scale = glm::vec3(1e-3f);  // tiny but not degenerate
+    small.skins[0].inverseBind = g::inverseBindFromNodes(small, small.skins[0].joints);
+    EXPECT_FALSE(has(check(small), "degenerate-transform"));
+}
+
+TEST(Check, NonUniformBindScale) {
+    g::Document d = cleanRig();
+    d.nodes[kSpine].scale = {1, 2, 1};
+    d.skins[0].inverseBind = g::inverseBindFromNodes(d, d.skins[0].joints);
+    const Report r = check(d);
+    const Finding* f = find(r, "non-uniform-scale");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->count, 1u);
+    EXPECT_EQ(f->names, std::vector<std::string>{"spine"});
+    EXPECT_EQ(f->joint, kSpine);
+    EXPECT_NEAR(f->value, 2.0, 1e-4);
+    EXPECT_EQ(f->clip, -1);
+    EXPECT_FALSE(has(r, "bind-pose-mismatch")) << describe(r);
+
+    g::Document nearMiss = cleanRig();
+    nearMiss.nodes[kSpine].scale = {1, 1.0005f, 1};
+    nearMiss.skins[0].inverseBind = g::inverseBindFromNodes(nearMiss, nearMiss.skins[0].joints);
+    EXPECT_FALSE(has(check(nearMiss), "non-uniform-scale"));
+}
+
+TEST(Check, NegativeBindScale) {
+    g::Document d = cleanRig();
+    d.nodes[kHead].scale = {-1, 1, 1};
+    d.skins[0].inverseBind = g::inverseBindFromNodes(d, d.skins[0].joints);
+    const Report r = check(d);
+    const Finding* f = find(r, "negative-scale");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->names, std::vector<std::string>{"head"});
+    EXPECT_FALSE(has(r, "non-uniform-scale")) << describe(r);  // |scale| is uniform
+}
+
+TEST(Check, NonFiniteNodeTransformBuiltInCode) {
+    // Built in code: glTF's JSON cannot hold NaN or infinity (node TRS and matrices are JSON).
+    Model m = testing::makeTwoBone();
+    m.skeleton.bindLocal[1][3][0] = std::numeric_limits<float>::infinity();
+    const Report report = checkModel(m);
+    const Finding* f = find(report, "non-finite-node-transform");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->severity, Severity::Error);
+    EXPECT_EQ(f->count, 1u);
+    EXPECT_EQ(f->names, std::vector<std::string>{"tip"});
+    EXPECT_EQ(f->joint, 1);
+    EXPECT_FALSE(has(checkModel(testing::makeTwoBone()), "non-finite-node-transform"));
+}
+
+TEST(Check, NonFiniteVertices) {
+    g::Document d = cleanRig();
+    d.meshes[0].positions[3].x = kNaN;  // the binary buffer holds any float
+    const Report r = check(d);
+    const Finding* f = find(r, "non-finite-vertices");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Error);
+    EXPECT_GE(f->count, 1u);
+    ASSERT_FALSE(f->examples.empty());
+    EXPECT_EQ(f->mesh, 0);
+}
+
+TEST(Check, MissingTexture) {
+    g::Document d = cleanRig();
+    d.materials.push_back({"skin", glm::vec4(1), "textures/nothere.png"});
+    d.meshes[0].material = 0;
+    const Report r = check(d);
+    const Finding* f = find(r, "missing-texture");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->names, std::vector<std::string>{"textures/nothere.png"});
+    EXPECT_EQ(f->examples, std::vector<int64_t>{0});
+    EXPECT_EQ(f->mesh, 0);
+
+    // Found: beside the model by its file name, though written with a folder.
+    const std::string dir = testing::tempDir();
+    std::ofstream(dir + "/albedo.png") << "not really a png";
+    g::Document beside = cleanRig();
+    beside.materials.push_back({"skin", glm::vec4(1), "textures/albedo.png"});
+    beside.meshes[0].material = 0;
+    EXPECT_FALSE(has(checkModel(load(beside, dir)), "missing-texture"));
+
+    // Only the letter case differs (a file made on Windows): still missing here, and said so.
+    const std::string caseDir = testing::tempDir();
+    std::ofstream(caseDir + "/Albedo.PNG") << "not really a png";
+    const Model caseModel = load(beside, caseDir);
+    const Report caseReport = checkModel(caseModel);
+    const Finding* caseFinding = find(caseReport, "missing-texture");
+    ASSERT_TRUE(caseFinding) << describe(caseReport);
+    EXPECT_NE(caseFinding->message.find("'Albedo.PNG' beside the model differs only in letter case"), std::string::npos)
+        << caseFinding->message;
+
+    // Embedded: a data URI becomes Assimp's "*0".
+    g::Document embedded = cleanRig();
+    embedded.materials.push_back({"skin", glm::vec4(1), "data:image/png;base64,iVBORw0KGgo="});
+    embedded.meshes[0].material = 0;
+    const Model em = load(embedded);
+    ASSERT_FALSE(em.textures.empty());
+    EXPECT_FALSE(has(checkModel(em), "missing-texture")) << em.materials[0].baseColorTexture;
+}
+
+// ---- animation: channels and clips -------------------------------------------------------
+
+TEST(Check, ChannelMissingNodeAndClipWithoutChannels) {
+    // A channel targeting a node outside the scene: Assimp keeps the channel, naming a node
+    // that is not in the hierarchy.
+    g::Document d = cleanRig();
+    g::Node ghost;
+    ghost.name = "ghost";
+    d.nodes.push_back(ghost);
+    d.sceneRoots = {0};
+    g::Animation a;
+    a.name = "haunt";
+    a.channels.push_back(rotationChannel(5, {0, 1}, {rotZ(0), rotZ(30)}));
+    d.animations.push_back(a);
+    const Report r = check(d);
+    const Finding* f = find(r, "channel-missing-node");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->count, 1u);
+    EXPECT_EQ(f->names, std::vector<std::string>{"ghost"});
+    const Finding* e = find(r, "clip-without-channels");
+    ASSERT_TRUE(e) << describe(r);
+    EXPECT_EQ(e->severity, Severity::Warning);
+    EXPECT_EQ(e->names, std::vector<std::string>{"haunt"});
+    EXPECT_EQ(e->examples, std::vector<int64_t>{1});
+    EXPECT_EQ(e->clip, 1);
+}
+
+TEST(Check, ClipZeroLength) {
+    g::Document d = cleanRig();
+    g::Animation a;
+    a.name = "pose";
+    a.channels.push_back(rotationChannel(kSpine, {0}, {rotZ(20)}));
+    d.animations.push_back(a);
+    const Report r = check(d);
+    const Finding* f = find(r, "clip-zero-length");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->names, std::vector<std::string>{"pose"});
+    EXPECT_EQ(f->clip, 1);
+    EXPECT_FALSE(has(r, "clip-static")) << describe(r);  // zero length says it already
+}
+
+TEST(Check, ClipNoTicksPerSecondBuiltInCode) {
+    // Built in code: Assimp's glTF reader always sets ticks per second (glTF keys are seconds).
+    Model m = testing::makeTwoBone();
+    EXPECT_FALSE(has(checkModel(m), "clip-no-ticks-per-second"));
+    m.clips[0].ticksPerSecondFromFile = false;
+    const Report report = checkModel(m);
+    const Finding* f = find(report, "clip-no-ticks-per-second");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->severity, Severity::Info);
+    EXPECT_EQ(f->names, std::vector<std::string>{"bend"});
+}
+
+TEST(Check, NonFiniteKeys) {
+    g::Document d = cleanRig();
+    d.animations[0].channels[0].values[4 * 7 + 2] = kNaN;  // spine, key 7, z
+    const Report r = check(d);
+    const Finding* f = find(r, "non-finite-keys");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Error);
+    EXPECT_EQ(f->count, 1u);
+    EXPECT_EQ(f->names, std::vector<std::string>{"walk"});
+    EXPECT_EQ(f->clip, 0);
+}
+
+TEST(Check, KeysOutOfOrder) {
+    g::Document d = cleanRig();
+    g::Animation a;
+    a.name = "nod";
+    a.channels.push_back(rotationChannel(kHead, {0, 0.5f, 0.25f, 1}, {rotZ(0), rotZ(10), rotZ(5), rotZ(0)}));
+    d.animations.push_back(a);
+    const Report r = check(d);
+    const Finding* f = find(r, "keys-out-of-order");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->count, 1u);
+    EXPECT_EQ(f->clip, 1);
+    EXPECT_TRUE(contains(f->names, "head.rotation"));
+}
+
+TEST(Check, DuplicateKeyTimes) {
+    g::Document d = cleanRig();
+    g::Animation a;
+    a.name = "nod";
+    a.channels.push_back(rotationChannel(kHead, {0, 0.5f, 0.5f, 1}, {rotZ(0), rotZ(10), rotZ(20), rotZ(0)}));
+    d.animations.push_back(a);
+    const Report r = check(d);
+    const Finding* f = find(r, "duplicate-key-times");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->count, 1u);
+    EXPECT_EQ(f->names, std::vector<std::string>{"head.rotation"});
+    EXPECT_EQ(f->joint, kHead);
+    EXPECT_EQ(f->clip, 1);
+}
+
+TEST(Check, NonUnitRotationKeys) {
+    g::Document d = cleanRig();
+    g::Animation a;
+    a.name = "nod";
+    a.channels.push_back(rotationChannel(kHead, {0, 0.5f, 1}, {rotZ(0) * 2.0f, rotZ(10) * 2.0f, rotZ(0) * 2.0f}));
+    d.animations.push_back(a);
+    const Report r = check(d);
+    const Finding* f = find(r, "non-unit-rotation-keys");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->count, 3u);
+    EXPECT_TRUE(contains(f->names, "head.rotation"));
+    EXPECT_EQ(f->clip, 1);
+}
+
+TEST(Check, QuaternionSignFlip) {
+    g::Document d = cleanRig();
+    g::Animation a;
+    a.name = "nod";
+    a.channels.push_back(rotationChannel(kHead, {0, 0.5f, 1}, {rotZ(0), -rotZ(10), rotZ(0)}));
+    d.animations.push_back(a);
+    const Report r = check(d);
+    const Finding* f = find(r, "quaternion-sign-flip");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Info);
+    EXPECT_EQ(f->count, 2u);  // key pairs (0,1) and (1,2)
+    EXPECT_EQ(f->names, std::vector<std::string>{"head.rotation"});
+    EXPECT_EQ(f->clip, 1);
+    // The short way round: no jump.
+    EXPECT_FALSE(has(r, "sudden-rotation-jump")) << describe(r);
+}
+
+g::Document withSwing(float degrees) {
+    g::Document d = cleanRig();
+    g::Animation a;
+    a.name = "swing";
+    // Still for half a second, then `degrees` within one frame (1/30 s), then back at t = 1.
+    const float f = 1.0f / 30.0f;
+    a.channels.push_back(rotationChannel(kSpine, {0, 10 * f, 15 * f, 16 * f, 30 * f},
+                                         {rotZ(0), rotZ(0), rotZ(0), rotZ(degrees), rotZ(0)}));
+    d.animations.push_back(a);
+    return d;
+}
+
+TEST(Check, SuddenRotationJump) {
+    const Report r = check(withSwing(90));
+    const Finding* f = find(r, "sudden-rotation-jump");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->count, 1u);
+    EXPECT_EQ(f->names, std::vector<std::string>{"spine"});
+    EXPECT_EQ(f->joint, kSpine);
+    EXPECT_EQ(f->clip, 1);
+    EXPECT_NEAR(f->value, 90.0, 0.01);
+
+    EXPECT_FALSE(has(check(withSwing(40)), "sudden-rotation-jump"));
+    CheckSettings strict;
+    strict.rotationJumpDegrees = 30.0f;
+    EXPECT_TRUE(has(checkModel(load(withSwing(40)), strict), "sudden-rotation-jump"));
+}
+
+TEST(Check, JumpCheckUnderAWorkLimitKeepsOneFrameSteps) {
+    // Past the work limit, pairs of consecutive frames are spread over the clip: still one
+    // frame apart, so a smooth clip shows no jump; a jump between two unsampled frames can be
+    // missed (documented).
+    CheckSettings tight;
+    tight.maxRotationSamplesPerClip = 10;  // the walk has 31 frames x 2 rotation channels
+    const Model walk = load(cleanRig());
+    const Report r = checkModel(walk, tight);
+    EXPECT_TRUE(r.empty()) << describe(r);
+    tight.maxRotationSamplesPerClip = 0;
+    EXPECT_FALSE(has(checkModel(walk, tight), "sudden-rotation-jump"));
+}
+
+TEST(Check, StepKeysJumpToo) {
+    // STEP interpolation (read back from the glTF JSON): a 60 degree snap is a jump.
+    g::Document d = cleanRig();
+    g::Animation a;
+    a.name = "snap";
+    a.channels.push_back(rotationChannel(kHead, {0, 0.5f, 1}, {rotZ(0), rotZ(60), rotZ(0)}, "STEP"));
+    d.animations.push_back(a);
+    const Report report = check(d);
+    const Finding* f = find(report, "sudden-rotation-jump");
+    ASSERT_TRUE(f);
+    EXPECT_NEAR(f->value, 60.0, 0.01);
+}
+
+TEST(Check, ClipScaleKeys) {
+    g::Document d = cleanRig();
+    g::Animation a;
+    a.name = "squash";
+    a.channels.push_back(vec3Channel(kSpine, "scale", {0, 0.5f, 1}, {{1, 1, 1}, {1, 1.5f, 1}, {1, 1, 1}}));
+    a.channels.push_back(vec3Channel(kHead, "scale", {0, 0.5f, 1}, {{1, 1, 1}, {-1, 1, 1}, {1, 1, 1}}));
+    a.channels.push_back(vec3Channel(kHips, "scale", {0, 0.5f, 1}, {{1, 1, 1}, {0, 0, 0}, {1, 1, 1}}));
+    d.animations.push_back(a);
+    const Report r = check(d);
+    const Finding* nonUni = find(r, "non-uniform-scale");
+    ASSERT_TRUE(nonUni) << describe(r);
+    EXPECT_EQ(nonUni->severity, Severity::Warning);
+    EXPECT_EQ(nonUni->clip, 1);
+    EXPECT_EQ(nonUni->names, std::vector<std::string>{"spine"});
+    EXPECT_NEAR(nonUni->value, 1.5, 1e-5);
+    const Finding* neg = find(r, "negative-scale");
+    ASSERT_TRUE(neg) << describe(r);
+    EXPECT_EQ(neg->clip, 1);
+    EXPECT_EQ(neg->names, std::vector<std::string>{"head"});
+    const Finding* deg = find(r, "degenerate-transform");
+    ASSERT_TRUE(deg) << describe(r);
+    EXPECT_EQ(deg->severity, Severity::Warning);  // in a clip: often a deliberate "hide"
+    EXPECT_EQ(deg->clip, 1);
+    EXPECT_EQ(deg->names, std::vector<std::string>{"hips"});
+
+    g::Document uniform = cleanRig();
+    g::Animation b;
+    b.name = "grow";
+    b.channels.push_back(vec3Channel(kSpine, "scale", {0, 0.5f, 1}, {{1, 1, 1}, {1.5f, 1.5f, 1.5f}, {1, 1, 1}}));
+    uniform.animations.push_back(b);
+    const Report ok = check(uniform);
+    EXPECT_FALSE(has(ok, "non-uniform-scale") || has(ok, "negative-scale") || has(ok, "degenerate-transform"))
+        << describe(ok);
+}
+
+// The walk clip with the spine drifting by `driftDegrees` over the clip: its last pose ends
+// that far from the first, while each frame moves it by a couple of degrees only.
+g::Document withSeam(const std::string& name, float driftDegrees) {
+    g::Document d = cleanRig();
+    g::Animation a = walkClip(name);
+    g::Channel& spine = a.channels[0];
+    for (size_t k = 0; k < spine.times.size(); ++k) {
+        const float t = spine.times[k];
+        const float s = k + 1 == spine.times.size() ? 0.0f : std::sin(2.0f * 3.14159265f * t);
+        const glm::quat q = rotZ(10.0f * s + driftDegrees * t);
+        spine.values[4 * k + 0] = q.x;
+        spine.values[4 * k + 1] = q.y;
+        spine.values[4 * k + 2] = q.z;
+        spine.values[4 * k + 3] = q.w;
+    }
+    d.animations = {a};
+    return d;
+}
+
+TEST(Check, LoopSeamOnALoopingClip) {
+    const Report r = check(withSeam("Walk_Cycle", 30));
+    const Finding* f = find(r, "loop-seam");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->clip, 0);
+    EXPECT_EQ(f->joint, kHead);  // the head travels furthest: 0.5 x 2 sin(15 deg) = 0.26 units
+    EXPECT_NEAR(f->value, 0.2588, 1e-3);
+    EXPECT_NE(f->message.find("'spine' is turned 30 degrees"), std::string::npos) << f->message;
+
+    // A one-shot clip with the same seam: info only.
+    const Report oneShot = check(withSeam("wave", 30));
+    const Finding* info = find(oneShot, "loop-seam");
+    ASSERT_TRUE(info) << describe(oneShot);
+    EXPECT_EQ(info->severity, Severity::Info);
+
+    // 8 degrees is over the tolerance (5) and well over a frame's 2.4: a seam. 3 degrees is a
+    // frame's worth and under the tolerance: none.
+    EXPECT_TRUE(has(check(withSeam("walk", 8)), "loop-seam"));
+    EXPECT_FALSE(has(check(withSeam("walk", 3)), "loop-seam"));
+}
+
+TEST(Check, LoopWithoutTheClosingFrameIsNoSeam) {
+    // Keys 0..29 of the 30-frame cycle: the closing frame (equal to the first) is left out, so
+    // the wrap from the last key to the first is an ordinary one-frame step.
+    g::Document d = cleanRig();
+    for (g::Channel& c : d.animations[0].channels) {
+        c.times.pop_back();
+        c.values.resize(c.values.size() - (c.path == "rotation" ? 4 : 3));
+    }
+    const Report r = check(d);
+    EXPECT_TRUE(r.empty()) << describe(r);
+}
+
+TEST(Check, RootMotionIsNoLoopSeam) {
+    g::Document d = cleanRig();
+    d.animations = {walkClip("walk", 1.5f)};  // the hips travel 1.5 units forward
+    const Report r = check(d);
+    EXPECT_TRUE(r.empty()) << describe(r);
+}
+
+TEST(Check, ClipMeantToLoop) {
+    const CheckSettings s;
+    for (const char* name : {"walk", "Run_Fast", "IDLE", "swim loop", "bike_cycle", "jog"}) {
+        EXPECT_TRUE(clipMeantToLoop(name, s)) << name;
+    }
+    for (const char* name : {"wave", "jump", "death", "attack"}) EXPECT_FALSE(clipMeantToLoop(name, s)) << name;
+}
+
+TEST(Check, ClipStatic) {
+    g::Document d = cleanRig();
+    g::Animation a;
+    a.name = "hold";
+    // Keys that never change (a pose away from the bind pose, held for a second).
+    a.channels.push_back(rotationChannel(kSpine, {0, 0.5f, 1}, {rotZ(20), rotZ(20), rotZ(20)}));
+    a.channels.push_back(vec3Channel(kHips, "translation", {0, 1}, {{0, 1, 0}, {0, 1, 0}}));
+    d.animations.push_back(a);
+    const Report r = check(d);
+    const Finding* f = find(r, "clip-static");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->clip, 1);
+    EXPECT_EQ(f->names, std::vector<std::string>{"hold"});
+    EXPECT_EQ(f->count, 2u);
+    EXPECT_FALSE(has(r, "loop-seam")) << describe(r);
+}
+
+TEST(Check, FindingsAreSortedWorstFirst) {
+    g::Document d = cleanRig();
+    d.meshes[0].influences[9] = {{0, 0.3f}, {1, 0.3f}};  // warning
+    d.nodes[0].name = "spine";                            // error
+    g::Animation a;
+    a.name = "nod";
+    a.channels.push_back(rotationChannel(kHead, {0, 0.5f, 1}, {rotZ(0), -rotZ(10), rotZ(0)}));  // info
+    d.animations.push_back(a);
+    const Report r = check(d);
+    ASSERT_GE(r.findings.size(), 3u) << describe(r);
+    for (size_t i = 1; i < r.findings.size(); ++i) {
+        EXPECT_GE(static_cast<int>(r.findings[i - 1].severity), static_cast<int>(r.findings[i].severity)) << describe(r);
+    }
+    EXPECT_EQ(r.worst(), Severity::Error);
+}
+
+// ---- vertex views ------------------------------------------------------------------------
+
+TEST(VertexViews, JointWeightsHeatMap) {
+    // makeTwoBone: (0,0,0) w0=1; (0,2,0) w1=1; (1,1.5,0) 0.5/0.5; (2,0.5,0) 0.25/0.75.
+    const Model m = testing::makeTwoBone();
+    EXPECT_EQ(jointWeights(m.meshes[0], 0), (std::vector<float>{1.0f, 0.0f, 0.5f, 0.25f}));
+    EXPECT_EQ(jointWeights(m.meshes[0], 1), (std::vector<float>{0.0f, 1.0f, 0.5f, 0.75f}));
+    EXPECT_EQ(jointWeights(m.meshes[0], 7), (std::vector<float>(4, 0.0f)));
+}
+
+TEST(VertexViews, JointWeightsOfImportedRig) {
+    const Model m = load(cleanRig());
+    const Mesh& mesh = m.meshes[0];
+    const std::vector<float> spine = jointWeights(mesh, kSpine);
+    ASSERT_EQ(spine.size(), 28u);
+    // Rings at y = 0.9 + 0.2 r: spine weight 0, 0.2, 0.6, 1 (y = 1.5), 0.6, 0.2, 0.
+    const float want[7] = {0.0f, 0.2f, 0.6f, 1.0f, 0.6f, 0.2f, 0.0f};
+    for (size_t v = 0; v < 28; ++v) EXPECT_NEAR(spine[v], want[v / 4], 1e-5f) << v;
+    // Every vertex's weights over all joints sum to 1.
+    const std::vector<float> hips = jointWeights(mesh, kHips), head = jointWeights(mesh, kHead);
+    for (size_t v = 0; v < 28; ++v) EXPECT_NEAR(hips[v] + spine[v] + head[v], 1.0f, 1e-5f);
+}
+
+TEST(VertexViews, RigidVerticesFollowTheMeshNode) {
+    g::Document d = cleanRig();
+    d.meshes[0].influences[2] = {};
+    const Model m = load(d);
+    const Mesh& mesh = m.meshes[0];
+    EXPECT_EQ(jointWeights(mesh, mesh.node)[2], 1.0f);
+    EXPECT_EQ(jointWeights(mesh, mesh.node)[3], 0.0f);
+    EXPECT_EQ(jointWeights(mesh, kHips)[2], 0.0f);
+    EXPECT_EQ(influenceCounts(mesh)[2], 0);
+    EXPECT_EQ(weightSumError(mesh)[2], 1.0f);
+}
+
+TEST(VertexViews, InfluenceCountsAndWeightSumError) {
+    Model m = testing::makeTwoBone();
+    Mesh& mesh = m.meshes[0];
+    // Without import records: counted from the kept weights.
+    EXPECT_EQ(influenceCounts(mesh), (std::vector<uint8_t>{1, 1, 2, 2}));
+    EXPECT_EQ(weightSumError(mesh), (std::vector<float>(4, 0.0f)));
+    // As import records them.
+    mesh.originalInfluenceCount = {0, 1, 4, 6};
+    mesh.originalWeightSum = {0.0f, 1.0f, 0.75f, 1.25f};
+    EXPECT_EQ(influenceCounts(mesh), (std::vector<uint8_t>{0, 1, 4, 5}));
+    const std::vector<float> err = weightSumError(mesh);
+    ASSERT_EQ(err.size(), 4u);
+    EXPECT_FLOAT_EQ(err[0], 1.0f);
+    EXPECT_FLOAT_EQ(err[1], 0.0f);
+    EXPECT_FLOAT_EQ(err[2], 0.25f);
+    EXPECT_FLOAT_EQ(err[3], 0.25f);
+}
+
+TEST(VertexViews, InfluenceCountsOfImportedWeights) {
+    g::Document d = fan(6, 6);
+    d.meshes[0].influences[0] = {{0, 1.0f}};
+    d.meshes[0].influences[1] = {{0, 0.5f}, {1, 0.25f}, {2, 0.25f}};
+    d.meshes[0].influences[2] = {{0, 0.5f}, {1, 0.25f}, {2, 0.1f}, {3, 0.1f}, {4, 0.05f}};
+    d.meshes[0].influences[3] = {{0, 0.5f}, {1, 0.2f}};  // sums to 0.7
+    const Model m = load(d);
+    const std::vector<uint8_t> counts = influenceCounts(m.meshes[0]);
+    ASSERT_EQ(counts.size(), 18u);
+    EXPECT_EQ(counts[0], 1);
+    EXPECT_EQ(counts[1], 3);
+    EXPECT_EQ(counts[2], 5);
+    EXPECT_EQ(counts[3], 2);
+    EXPECT_EQ(counts[4], 5);  // 6 influences
+    const std::vector<float> err = weightSumError(m.meshes[0]);
+    EXPECT_NEAR(err[0], 0.0f, 1e-6f);
+    EXPECT_NEAR(err[3], 0.3f, 1e-6f);
+    EXPECT_NEAR(err[4], 0.0f, 1e-6f);
+}
+
+// Six joints under a root, one vertex at the origin with 6 influences (0.3, 0.2, 0.2, 0.1,
+// 0.1, 0.1), a clip that moves joints 4 and 5 only: by (1,0,0) and (0,1,0) at t = 1.
+Model sixInfluences() {
+    Model m;
+    m.path = "six";
+    Skeleton& sk = m.skeleton;
+    for (int i = 0; i < 7; ++i) {
+        sk.names.push_back(i == 0 ? "root" : "j" + std::to_string(i - 1));
+        sk.parent.push_back(i == 0 ? -1 : 0);
+        Transform t;
+        t.translation = glm::vec3(static_cast<float>(i), 0, 0);
+        sk.bindLocalSqt.push_back(t);
+        sk.bindLocal.push_back(toMatrix(t));
+    }
+    sk.computeBindModel();
+    Mesh mesh;
+    mesh.name = "dot";
+    mesh.node = 0;
+    mesh.skinned = true;
+    for (int j = 0; j < 6; ++j) {
+        mesh.skin.joints.push_back(1 + j);
+        mesh.skin.inverseBind.push_back(glm::inverse(sk.bindModel[1 + j]));
+        mesh.skin.offsetComputed.push_back(0);
+    }
+    mesh.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    mesh.indices = {0, 1, 2};
+    const float w[6] = {0.3f, 0.2f, 0.2f, 0.1f, 0.1f, 0.1f};
+    // Vertex 0: all six; vertices 1 and 2: joint 0 only.
+    mesh.joints = {{0, 1, 2, 3}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+    mesh.weights = {glm::vec4(0.3f, 0.2f, 0.2f, 0.1f) / 0.8f, {1, 0, 0, 0}, {1, 0, 0, 0}};
+    FullInfluences full;
+    full.vertex = 0;
+    for (int j = 0; j < 6; ++j) full.influences.emplace_back(static_cast<uint16_t>(j), w[j]);
+    mesh.truncated.push_back(full);
+    mesh.originalInfluenceCount = {6, 1, 1};
+    mesh.originalWeightSum = {1.0f, 1.0f, 1.0f};
+    mesh.weightStats.maxInfluences = 6;
+    mesh.weightStats.truncatedVertices = 1;
+    mesh.weightStats.truncatedExamples = {0};
+    m.meshes.push_back(mesh);
+    m.materials.emplace_back();
+
+    Clip c;
+    c.name = "pull";
+    c.ticksPerSecond = 1.0;
+    c.trackOfNode.assign(sk.size(), -1);
+    c.times = {0.0f, 1.0f};
+    const glm::vec3 moves[2] = {{1, 0, 0}, {0, 1, 0}};
+    for (int k = 0; k < 2; ++k) {
+        Track tr;
+        tr.node = 5 + k;
+        tr.translation = {0, static_cast<uint32_t>(c.vec3Keys.size()), 2};
+        c.vec3Keys.push_back(sk.bindLocalSqt[5 + k].translation);
+        c.vec3Keys.push_back(sk.bindLocalSqt[5 + k].translation + moves[k]);
+        c.trackOfNode[tr.node] = static_cast<int32_t>(c.tracks.size());
+        c.tracks.push_back(tr);
+    }
+    c.duration = 1.0f;
+    c.sampleRate = 30.0f;
+    m.clips.push_back(c);
+    return m;
+}
+
+TEST(VertexViews, TruncationErrorByHand) {
+    const Model m = sixInfluences();
+    // Bind pose: every palette entry is the identity, so nothing differs.
+    EXPECT_EQ(truncationError(m, 0, -1, 1), (std::vector<float>{0.0f, 0.0f, 0.0f}));
+    // At t = 1: all six give 0.1 (1,0,0) + 0.1 (0,1,0); the kept four do not move.
+    const std::vector<float> e = truncationError(m, 0, 0, 2);
+    ASSERT_EQ(e.size(), 3u);
+    EXPECT_NEAR(e[0], std::sqrt(0.02f), 1e-6f);
+    EXPECT_EQ(e[1], 0.0f);
+    EXPECT_EQ(e[2], 0.0f);
+    // Halfway: half of it.
+    const std::vector<float> h = truncationError(m, 0, 0, 1);  // one sample: the first key
+    EXPECT_EQ(h[0], 0.0f);
+    const std::vector<float> three = truncationError(m, 0, 0, 3);  // 0, 0.5, 1
+    EXPECT_NEAR(three[0], std::sqrt(0.02f), 1e-6f);
+
+    // In model units: the root (the mesh's node and the joints' parent) scaled by 2 doubles
+    // it in model space, though in mesh space it stays the same.
+    Model scaled = sixInfluences();
+    Skeleton& sk = scaled.skeleton;
+    sk.bindLocalSqt[0].scale = glm::vec3(2.0f);
+    sk.bindLocal[0] = toMatrix(sk.bindLocalSqt[0]);
+    sk.computeBindModel();
+    for (size_t j = 0; j < 6; ++j) {
+        scaled.meshes[0].skin.inverseBind[j] = sk.offsetFromBindPose(scaled.meshes[0].skin.joints[j], 0);
+    }
+    const std::vector<float> s = truncationError(scaled, 0, 0, 2);
+    EXPECT_NEAR(s[0], 2.0f * std::sqrt(0.02f), 1e-5f);
+
+    // The check reports the same number.
+    const Report report = checkModel(m);
+    const Finding* f = find(report, "too-many-influences");
+    ASSERT_TRUE(f);
+    EXPECT_NEAR(f->value, std::sqrt(0.02), 1e-6);
+    EXPECT_EQ(f->clip, 0);
+    EXPECT_EQ(f->examples, std::vector<int64_t>{0});
+}
+
+// ---- real files --------------------------------------------------------------------------
+
+Model loadFile(const std::string& path) {
+    Result<Model> r = importModel(path);
+    EXPECT_TRUE(r.ok()) << path << ": " << (r.ok() ? "" : r.error().message);
+    return r.ok() ? std::move(r.value()) : Model{};
+}
+
+TEST(CheckRealFiles, AnimationWithSkeletonFbx) {
+    const Model m = loadFile(kModels + "FBX/animation_with_skeleton.fbx");
+    const Report r = checkModel(m);
+    const Finding* f = find(r, "too-many-influences");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_NE(f->message.find("up to 6"), std::string::npos) << f->message;
+    EXPECT_GT(f->count, 0u);
+    EXPECT_FALSE(f->examples.empty());
+    EXPECT_GE(f->mesh, 0);
+    EXPECT_GT(f->value, 0.0);
+    const Finding* w = find(r, "weights-not-normalized");
+    ASSERT_TRUE(w) << describe(r);
+    EXPECT_EQ(w->severity, Severity::Warning);
+    EXPECT_GT(w->count, 0u);
+    EXPECT_NE(r.worst(), Severity::Error) << describe(r);
+}
+
+TEST(CheckRealFiles, TestwusonBindClipHasZeroLength) {
+    const Model m = loadFile(kModels + "X/Testwuson.X");
+    const Report r = checkModel(m);
+    const Finding* f = find(r, "clip-zero-length");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_TRUE(contains(f->names, "Wuson_Bind")) << describe(r);
+    EXPECT_EQ(m.clips[f->clip].name, f->names.front());
+}
+
+TEST(CheckRealFiles, SimpleSkinOffsetsDisagreeWithItsBindPose) {
+    // Its inverse bind matrices are translate(-0.5, -1, 0) for both joints, while both joints
+    // sit at (0, 1, 0): inverse(jointWorld) would be translate(0, -1, 0). Both joints are off by
+    // the same translate(-0.5, 0, 0), so the mesh is not distorted: it sits 0.5 units along -x
+    // from where its node would put it (which glTF ignores for a skinned mesh): info.
+    const Model m = loadFile(kModels + "glTF2/simple_skin/simple_skin.gltf");
+    const Report r = checkModel(m);
+    const Finding* f = find(r, "bind-pose-mismatch");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Info);
+    EXPECT_EQ(f->count, 2u);
+    EXPECT_NEAR(f->value, 0.5, 1e-5);
+    EXPECT_EQ(r.findings.size(), 1u) << describe(r);
+}
+
+TEST(CheckRealFiles, AnimationWithSkeletonFbxIsBentAtItsBindPose) {
+    // Its node pose turns Bone.005 (and Bone.006 below it) 38 degrees away from the pose its
+    // offset matrices were made in: the file's own pose is distorted.
+    const Model m = loadFile(kModels + "FBX/animation_with_skeleton.fbx");
+    const Report r = checkModel(m);
+    const Finding* f = find(r, "bind-pose-mismatch");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->count, 2u);
+    EXPECT_TRUE(contains(f->names, "Bone.005") && contains(f->names, "Bone.006")) << describe(r);
+}
+
+TEST(CheckRealFiles, XFilesPlaceTheSkinnedMeshAwayFromItsNode) {
+    for (const char* file : {"X/Testwuson.X", "X/BCN_Epileptic.X"}) {
+        const Model m = loadFile(kModels + file);
+        const Report r = checkModel(m);
+        const auto bind = all(r, "bind-pose-mismatch");
+        ASSERT_FALSE(bind.empty()) << file << "\n" << describe(r);
+        for (const Finding* f : bind) EXPECT_EQ(f->severity, Severity::Info) << file << ": " << f->message;
+    }
+}
+
+TEST(CheckRealFiles, DemoAssetIsClean) {
+    const Model m = loadFile(kDemo);
+    const Report r = checkModel(m);
+    for (const Finding& f : r.findings) {
+        EXPECT_EQ(f.severity, Severity::Info) << describe(r);
+    }
+}
+
+}  // namespace
+}  // namespace rig
