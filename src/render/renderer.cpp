@@ -141,7 +141,8 @@ void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam,
     // Skeleton, on top of everything.
     jointPositions_.resize(model.skeleton.size());
     for (size_t i = 0; i < model.skeleton.size(); ++i) jointPositions_[i] = glm::vec3(anim.world()[i][3]);
-    if (o.bones) {
+    // Skeleton-only assets (BVH, ASF/AMC) show their bones whatever the option says.
+    if (o.bones || model.meshes.empty()) {
         const std::vector<int32_t> joints = model.jointNodes();
         std::vector<uint8_t> isJoint(model.skeleton.size(), 0);
         for (int32_t j : joints) isJoint[j] = 1;
