@@ -465,10 +465,9 @@ void Viewer::pickVertex(const glm::mat4& viewProj, float w, float h) {
         skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), scratch_.data(), nullptr, state_.view.method);
         const glm::mat4 mvp = viewProj * anim.world()[mesh.node];
         for (size_t v = 0; v < scratch_.size(); ++v) {
-            const glm::vec4 p = mvp * glm::vec4(scratch_[v], 1.0f);
-            if (p.w <= 0.0f) continue;
-            const float x = (p.x / p.w * 0.5f + 0.5f) * w, y = (0.5f - p.y / p.w * 0.5f) * h;
-            const float d = (x - io.MousePos.x) * (x - io.MousePos.x) + (y - io.MousePos.y) * (y - io.MousePos.y);
+            glm::vec2 s;
+            if (!projectToScreen(mvp, scratch_[v], w, h, s)) continue;
+            const float d = (s.x - io.MousePos.x) * (s.x - io.MousePos.x) + (s.y - io.MousePos.y) * (s.y - io.MousePos.y);
             if (d < best) {
                 best = d;
                 c.hoverMesh = static_cast<int>(i);
@@ -489,10 +488,9 @@ void Viewer::clickSelectJoint(const glm::mat4& viewProj, float w, float h) {
     float best = 14.0f * 14.0f;
     int pick = -1;
     for (int32_t j : state_.model->jointNodes()) {
-        const glm::vec4 p = viewProj * glm::vec4(joints[j], 1.0f);
-        if (p.w <= 0.0f) continue;
-        const float x = (p.x / p.w * 0.5f + 0.5f) * w, y = (0.5f - p.y / p.w * 0.5f) * h;
-        const float d = (x - io.MousePos.x) * (x - io.MousePos.x) + (y - io.MousePos.y) * (y - io.MousePos.y);
+        glm::vec2 s;
+        if (!projectToScreen(viewProj, joints[j], w, h, s)) continue;
+        const float d = (s.x - io.MousePos.x) * (s.x - io.MousePos.x) + (s.y - io.MousePos.y) * (s.y - io.MousePos.y);
         if (d < best) {
             best = d;
             pick = j;

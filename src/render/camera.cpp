@@ -13,6 +13,13 @@ void Bounds::add(const glm::vec3& p) {
     max = glm::max(max, p);
 }
 
+bool projectToScreen(const glm::mat4& viewProj, const glm::vec3& p, float width, float height, glm::vec2& out) {
+    const glm::vec4 c = viewProj * glm::vec4(p, 1.0f);
+    if (c.w <= 0.0f) return false;
+    out = glm::vec2((c.x / c.w * 0.5f + 0.5f) * width, (0.5f - c.y / c.w * 0.5f) * height);
+    return true;
+}
+
 glm::vec3 OrbitCamera::eye() const {
     const float az = glm::radians(azimuthDeg), el = glm::radians(elevationDeg);
     // Offset in a Y-up frame, then mapped to Z-up when asked.

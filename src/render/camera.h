@@ -14,6 +14,10 @@ struct Bounds {
     float diagonal() const { return valid() ? glm::length(max - min) : 0.0f; }
 };
 
+// Window coordinates (pixels, origin top-left) of world point `p`; false when it is behind
+// the camera.
+bool projectToScreen(const glm::mat4& viewProj, const glm::vec3& p, float width, float height, glm::vec2& out);
+
 struct OrbitCamera {
     glm::vec3 target{0.0f};
     float distance = 3.0f;

@@ -439,10 +439,9 @@ void drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWor
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
     for (int32_t j : s.model->jointNodes()) {
         if (static_cast<size_t>(j) >= jointWorld.size()) continue;
-        const glm::vec4 c = viewProj * glm::vec4(jointWorld[j], 1.0f);
-        if (c.w <= 0.0f) continue;
-        const float x = (c.x / c.w * 0.5f + 0.5f) * width, y = (1.0f - (c.y / c.w * 0.5f + 0.5f)) * height;
-        dl->AddText(ImVec2(x + 4, y - 6), j == s.selectedJoint ? IM_COL32(255, 230, 60, 255) : IM_COL32(230, 230, 230, 220),
+        glm::vec2 at;
+        if (!projectToScreen(viewProj, jointWorld[j], width, height, at)) continue;
+        dl->AddText(ImVec2(at.x + 4, at.y - 6), j == s.selectedJoint ? IM_COL32(255, 230, 60, 255) : IM_COL32(230, 230, 230, 220),
                     s.model->skeleton.names[j].c_str());
     }
 }
