@@ -196,6 +196,7 @@ int runCheck(const CheckOptions& o) {
     if (o.json) {
         if (!many) {
             std::cout << fileJson(results[0], o.strict).dump(2) << "\n";
+            if (!results[0].imported) cmd::printError(results[0].error);  // and the one error line
         } else {
             json j;
             j["files"] = json::array();
@@ -213,6 +214,9 @@ int runCheck(const CheckOptions& o) {
             j["summary"] = {{"files", results.size()}, {"passed", passed}, {"failed", results.size() - passed},
                             {"unreadable", unreadable}, {"errors", errors}, {"warnings", warnings}, {"infos", infos}};
             std::cout << j.dump(2) << "\n";
+            for (const FileResult& r : results) {
+                if (!r.imported) cmd::printError(r.error);
+            }
         }
     } else if (!many) {
         if (!results[0].imported) {
