@@ -100,4 +100,43 @@ void Animator::evaluate(int32_t clipIndex, float t) {
     }
 }
 
+void Animator::evaluatePose(const std::vector<Transform>& local, const std::vector<uint8_t>* animated) {
+    const Model& model = *model_;
+    const Skeleton& sk = model.skeleton;
+    const size_t n = sk.size();
+    if (local.size() != n) {
+        evaluate(-1, 0.0f);
+        return;
+    }
+    std::copy(local.begin(), local.end(), local_.begin());
+    const uint8_t* anim = animated && animated->size() == n ? animated->data() : nullptr;
+    const int32_t ov = overrideNode_ >= 0 && static_cast<size_t>(overrideNode_) < n ? overrideNode_ : -1;
+    if (ov >= 0) local_[ov].rotation = local_[ov].rotation * overrideRotation_;
+    const int32_t* parent = sk.parent.data();
+    const glm::mat4* bindLocal = sk.bindLocal.data();
+    glm::mat4* world = world_.data();
+    for (size_t i = 0; i < n; ++i) {
+        const bool useLocal = !anim || anim[i] || static_cast<int32_t>(i) == ov;
+        const glm::mat4 l = useLocal ? toMatrix(local_[i]) : bindLocal[i];
+        world[i] = parent[i] < 0 ? l : mulAffine(world[parent[i]], l);
+    }
+
+    glm::mat4* pal = palette_.data();
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        const Mesh& mesh = model.meshes[m];
+        if (!mesh.skinned) continue;
+        glm::mat4* out = pal + paletteOffset_[m];
+        const glm::mat4& meshWorld = world[mesh.node];
+        const size_t nj = mesh.skin.joints.size();
+        const int32_t* joints = mesh.skin.joints.data();
+        const glm::mat4* ib = mesh.skin.inverseBind.data();
+        if (isIdentity(meshWorld)) {
+            for (size_t j = 0; j < nj; ++j) out[j] = mulAffine(world[joints[j]], ib[j]);
+        } else {
+            const glm::mat4 inv = safeAffineInverse(meshWorld);
+            for (size_t j = 0; j < nj; ++j) out[j] = mulAffine(inv, mulAffine(world[joints[j]], ib[j]));
+        }
+    }
+}
+
 }  // namespace rig

@@ -21,6 +21,12 @@ public:
     // Pose the model at clip time t (seconds, clip-local; no wrapping here). clip < 0 or out
     // of range gives the bind pose (the file's node transforms).
     void evaluate(int32_t clip, float t);
+    // Pose the model from a given local pose (one Transform per skeleton node, e.g. a
+    // Controller's blend): local->model (one forward loop) -> palette, the rotation override
+    // applied as in evaluate(). Nodes whose `animated` flag is 0 use the file's exact
+    // to-parent matrix (as evaluate() does for nodes without a track); nullptr: every node
+    // uses `local`. A `local` of the wrong size gives the bind pose. Allocates nothing.
+    void evaluatePose(const std::vector<Transform>& local, const std::vector<uint8_t>* animated = nullptr);
 
     void setRotationBlend(RotationBlend blend) { blend_ = blend; }
     // An extra local rotation for one node, applied after sampling (on the node's own axes):

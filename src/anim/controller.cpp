@@ -1,0 +1,754 @@
+#include "anim/controller.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rig {
+
+namespace {
+
+// |floor value| as a count, saturated (a huge dt on a short clock).
+uint64_t countOf(double fl) {
+    const double a = std::fabs(fl);
+    return a > 1e15 ? static_cast<uint64_t>(1e15) : static_cast<uint64_t>(a);
+}
+
+uint32_t addPasses(uint32_t passes, uint64_t more) {
+    const uint64_t sum = static_cast<uint64_t>(passes) + more;
+    return sum > 0xffffffffull ? 0xffffffffu : static_cast<uint32_t>(sum);
+}
+
+float clampWeight(float w) {
+    if (!(w > 0.0f)) return 0.0f;
+    return w < 1.0f ? w : 1.0f;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// LayerClock
+
+void LayerClock::start(double duration, double time, float rate, LoopMode mode, uint32_t loopCount) {
+    duration_ = duration > 0.0 && std::isfinite(duration) ? duration : 0.0;
+    setRate(rate);
+    mode_ = mode;
+    loopCount_ = loopCount;
+    passes_ = 0;
+    direction_ = 1;
+    playing_ = true;
+    finished_ = false;
+    time_ = map(time);
+    fresh_ = true;
+}
+
+double LayerClock::map(double t) {
+    if (!std::isfinite(t) || duration_ <= 0.0) return 0.0;
+    const double d = duration_;
+    switch (mode_) {
+        case LoopMode::Loop:
+            return t == d ? d : wrapTime(t, d);
+        case LoopMode::Once:
+            if (t <= 0.0) return 0.0;
+            return t >= d ? d : t;
+        case LoopMode::PingPong: {
+            double r = std::fmod(t, 2.0 * d);
+            if (r < 0.0) r += 2.0 * d;
+            if (r > d) {
+                direction_ = -direction_;
+                return 2.0 * d - r;
+            }
+            return r;
+        }
+    }
+    return 0.0;
+}
+
+void LayerClock::seek(double t) {
+    direction_ = 1;
+    time_ = map(t);
+    fresh_ = false;
+}
+
+void LayerClock::resume() {
+    if (finished_) {
+        finished_ = false;
+        passes_ = 0;
+    }
+    playing_ = true;
+}
+
+void LayerClock::advance(double dt, SegmentSink* sink) {
+    if (!playing_ || !(dt > 0.0) || !std::isfinite(dt)) return;
+    const double d = duration_;
+    if (!(d > 0.0)) {
+        time_ = 0.0;
+        if (mode_ == LoopMode::Once) finish();
+        return;
+    }
+    const double delta = dt * static_cast<double>(rate_) * direction_;
+    const double t = time_ + delta;
+    if (delta == 0.0 || !std::isfinite(t)) return;
+    const bool first = fresh_;
+    fresh_ = false;
+    auto emit = [&](double from, double to, int dir, bool includeFrom) {
+        if (sink) sink->segment(ClockSegment{from, to, dir, includeFrom});
+    };
+    const int s = delta > 0.0 ? 1 : -1;
+    // Passes this clock may still complete (loop count), or "forever".
+    const uint64_t left = loopCount_ > 0 ? loopCount_ - std::min(passes_, loopCount_) : ~0ull;
+
+    switch (mode_) {
+        case LoopMode::Once: {
+            double e = t;
+            bool end = false;
+            if (t >= d) {
+                e = d;
+                end = true;
+            } else if (t <= 0.0) {
+                e = 0.0;
+                end = true;
+            }
+            emit(time_, e, s, first);
+            time_ = e;
+            if (end) finish();
+            return;
+        }
+        case LoopMode::Loop: {
+            // Wraps: passing the end going forward, or below the start going backward (as
+            // PlaybackClock: landing exactly on the end wraps to 0; landing on 0 backward
+            // stays at 0).
+            const uint64_t wraps = (s > 0 || t < 0.0) ? countOf(std::floor(t / d)) : 0;
+            if (wraps == 0) {
+                emit(time_, t, s, first);
+                time_ = t;
+                return;
+            }
+            const double endEdge = s > 0 ? d : 0.0, startEdge = s > 0 ? 0.0 : d;
+            const uint64_t n = std::min(wraps, left);
+            emit(time_, endEdge, s, first);
+            for (uint64_t i = 1; i < n && i < kMaxSegments; ++i) emit(startEdge, endEdge, s, true);
+            if (wraps >= left) {
+                passes_ = loopCount_;
+                time_ = endEdge;
+                finish();
+                return;
+            }
+            double r = std::fmod(t, d);
+            if (r < 0.0) r += d;
+            if (r >= d) r = 0.0;
+            r += 0.0;  // -0 -> +0
+            emit(startEdge, r, s, true);
+            time_ = r;
+            passes_ = addPasses(passes_, wraps);
+            return;
+        }
+        case LoopMode::PingPong: {
+            // Bounces counted as PlaybackClock does: landing exactly on the end bounces,
+            // landing exactly on 0 going backward does not (yet).
+            const uint64_t bounces = countOf(std::floor(t / d));
+            if (bounces == 0) {
+                emit(time_, t, s, first);
+                time_ = t;
+                return;
+            }
+            const uint64_t n = std::min(bounces, left);
+            double pos = time_;
+            int dir = s;
+            bool includeFrom = first;
+            for (uint64_t i = 0; i < n && i < kMaxSegments; ++i) {
+                const double edge = dir > 0 ? d : 0.0;
+                emit(pos, edge, dir, includeFrom);
+                pos = edge;
+                dir = -dir;
+                includeFrom = false;  // a bounce reports its edge once
+            }
+            // The n-th bounce: reached moving s (n odd) or -s (n even).
+            const int into = (n % 2 == 1) ? s : -s;
+            pos = into > 0 ? d : 0.0;
+            dir = -into;
+            if (bounces >= left) {
+                passes_ = loopCount_;
+                time_ = pos;
+                finish();
+                return;
+            }
+            double r = std::fmod(t, 2.0 * d);
+            if (r < 0.0) r += 2.0 * d;
+            if (r > d) r = 2.0 * d - r;
+            r += 0.0;
+            emit(pos, r, dir, false);
+            time_ = r;
+            passes_ = addPasses(passes_, bounces);
+            if (bounces % 2 == 1) direction_ = -direction_;
+            return;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Markers crossed by one motion's clock, turned into events.
+
+class Controller::MarkerScan final : public SegmentSink {
+public:
+    MarkerScan(Controller& c, const MotionState& m, float weight, int16_t layer)
+        : c_(c), m_(m), weight_(weight), layer_(layer) {}
+
+    void segment(const ClockSegment& seg) override {
+        if (!(weight_ > 0.0f)) return;
+        if (m_.source.kind == MotionSource::Kind::Clip) {
+            scan(m_.source.index, seg, false, weight_);
+        } else if (m_.source.kind == MotionSource::Kind::BlendSpace) {
+            const SpaceState& s = c_.spaces_[m_.source.index];
+            for (size_t i = 0; i < s.clips.size(); ++i) {
+                if (s.weights[i] > 0.0f) scan(s.clips[i], seg, true, s.weights[i] * weight_);
+            }
+        }
+    }
+
+private:
+    void scan(int32_t clip, const ClockSegment& seg, bool normalized, float weight) {
+        const std::vector<Marker>& list = c_.markers_[clip];
+        if (list.empty()) return;
+        const double start = c_.model_->clips[clip].startTime;
+        const double length = c_.clipLength(clip);
+        if (normalized && !(length > 0.0)) return;
+        auto emitIfCrossed = [&](uint32_t k) {
+            double u = static_cast<double>(list[k].time) - start;
+            if (normalized) u /= length;
+            const bool crossed =
+                seg.direction > 0
+                    ? ((u > seg.from || (seg.includeFrom && u == seg.from)) && u <= seg.to)
+                    : ((u < seg.from || (seg.includeFrom && u == seg.from)) && u >= seg.to);
+            if (!crossed) return;
+            AnimEvent e;
+            e.name = list[k].name;
+            e.clip = clip;
+            e.marker = k;
+            e.time = list[k].time;
+            e.weight = weight;
+            e.direction = static_cast<int8_t>(seg.direction);
+            e.layer = layer_;
+            c_.pushEvent(e);
+        };
+        const uint32_t n = static_cast<uint32_t>(list.size());
+        if (seg.direction > 0) {
+            for (uint32_t k = 0; k < n; ++k) emitIfCrossed(k);
+        } else {
+            for (uint32_t k = n; k-- > 0;) emitIfCrossed(k);
+        }
+    }
+
+    Controller& c_;
+    const MotionState& m_;
+    float weight_;
+    int16_t layer_;
+};
+
+// ---------------------------------------------------------------------------------------
+// Controller: configuration
+
+Controller::Controller(const Model& model, const ControllerOptions& options)
+    : model_(&model), options_(options) {
+    const Skeleton& sk = model.skeleton;
+    const size_t n = sk.size();
+    const size_t nc = model.clips.size();
+
+    cursorOffset_.resize(nc);
+    uint32_t off = 0;
+    for (size_t c = 0; c < nc; ++c) {
+        cursorOffset_[c] = off;
+        off += 3 * static_cast<uint32_t>(model.clips[c].tracks.size());
+    }
+    cursorCount_ = off;
+
+    animated_.assign(n, 0);
+    rootNode_.assign(nc, -1);
+    rootStart_.assign(nc, glm::vec3(0.0f));
+    rootParent_.assign(nc, glm::mat3(1.0f));
+    rootParentInv_.assign(nc, glm::mat3(1.0f));
+    for (size_t c = 0; c < nc; ++c) {
+        const Clip& clip = model.clips[c];
+        for (const Track& tr : clip.tracks) {
+            if (tr.node >= 0 && static_cast<size_t>(tr.node) < n) animated_[tr.node] = 1;
+        }
+        const int32_t r = rootMotionNode(clip);
+        if (r < 0 || static_cast<size_t>(r) >= n) continue;
+        rootNode_[c] = r;
+        for (const Track& tr : clip.tracks) {
+            if (tr.node == r && tr.translation.count) {
+                uint32_t cursor = 0;
+                rootStart_[c] = sampleVec3(clip, tr.translation, clip.startTime, cursor);
+                break;
+            }
+        }
+        const int32_t p = sk.parent[r];
+        if (p >= 0 && static_cast<size_t>(p) < sk.bindModel.size()) {
+            const glm::mat3 m(sk.bindModel[p]);
+            const float det = glm::determinant(m);
+            if (std::isfinite(det) && std::fabs(det) > 1e-20f) {
+                rootParent_[c] = m;
+                rootParentInv_[c] = glm::inverse(m);
+            }
+        }
+    }
+
+    markers_.resize(nc);
+    pose_ = sk.bindLocalSqt;
+    pose_.resize(n);
+    bufA_ = pose_;
+    bufB_ = pose_;
+    snapshot_ = pose_;
+    current_.cursors.assign(cursorCount_, 0u);
+    previous_.cursors.assign(cursorCount_, 0u);
+    events_.resize(options_.eventCapacity);
+}
+
+float Controller::clipLength(int32_t clip) const {
+    const Clip& c = model_->clips[clip];
+    const float len = c.duration - c.startTime;
+    return len > 0.0f && std::isfinite(len) ? len : 0.0f;
+}
+
+void Controller::refreshSpace(SpaceState& s) {
+    if (s.is2D) s.space2.weights(s.parameter, s.weights);
+    else s.space1.weights(s.parameter.x, s.weights);
+    float len = 0.0f;
+    for (size_t i = 0; i < s.clips.size(); ++i) len += s.weights[i] * clipLength(s.clips[i]);
+    s.blendedLength = len;
+}
+
+int32_t Controller::addBlendSpace(BlendSpace1D space) {
+    SpaceState s;
+    for (const auto& p : space.points()) {
+        if (p.clip < 0 || static_cast<size_t>(p.clip) >= model_->clips.size()) return -1;
+        s.clips.push_back(p.clip);
+    }
+    s.space1 = std::move(space);
+    s.weights.assign(s.clips.size(), 0.0f);
+    refreshSpace(s);
+    spaces_.push_back(std::move(s));
+    return static_cast<int32_t>(spaces_.size() - 1);
+}
+
+int32_t Controller::addBlendSpace(BlendSpace2D space) {
+    SpaceState s;
+    s.is2D = true;
+    for (const auto& p : space.points()) {
+        if (p.clip < 0 || static_cast<size_t>(p.clip) >= model_->clips.size()) return -1;
+        s.clips.push_back(p.clip);
+    }
+    s.space2 = std::move(space);
+    s.weights.assign(s.clips.size(), 0.0f);
+    refreshSpace(s);
+    spaces_.push_back(std::move(s));
+    return static_cast<int32_t>(spaces_.size() - 1);
+}
+
+bool Controller::setMarkers(int32_t clip, std::vector<Marker> markers) {
+    if (clip < 0 || static_cast<size_t>(clip) >= model_->clips.size()) return false;
+    markers.erase(std::remove_if(markers.begin(), markers.end(),
+                                 [](const Marker& m) { return !std::isfinite(m.time); }),
+                  markers.end());
+    std::stable_sort(markers.begin(), markers.end(),
+                     [](const Marker& a, const Marker& b) { return a.time < b.time; });
+    markers_[clip] = std::move(markers);
+    return true;
+}
+
+int32_t Controller::addLayer(LayerBlend blend, JointMask mask) {
+    const size_t n = model_->skeleton.size();
+    Layer l;
+    l.blend = blend;
+    if (mask.weights.empty()) {
+        l.mask.assign(n, 1.0f);
+    } else {
+        l.mask = std::move(mask.weights);
+        l.mask.resize(n, 0.0f);
+        for (float& w : l.mask) w = clampWeight(w);
+    }
+    l.motion.cursors.assign(cursorCount_, 0u);
+    layers_.push_back(std::move(l));
+    return static_cast<int32_t>(layers_.size() - 1);
+}
+
+void Controller::setRootMotion(RootMotion mode, glm::vec3 up) {
+    rootMotion_ = mode;
+    const float len = glm::length(up);
+    up_ = len > 0.0f && std::isfinite(len) ? up / len : glm::vec3(0.0f, 1.0f, 0.0f);
+}
+
+// ---------------------------------------------------------------------------------------
+// Controller: requests
+
+bool Controller::validMotion(MotionSource m) const {
+    switch (m.kind) {
+        case MotionSource::Kind::None: return true;
+        case MotionSource::Kind::Clip: return m.index >= 0 && static_cast<size_t>(m.index) < model_->clips.size();
+        case MotionSource::Kind::BlendSpace: return m.index >= 0 && static_cast<size_t>(m.index) < spaces_.size();
+    }
+    return false;
+}
+
+void Controller::startMotion(MotionState& m, MotionSource source, const ClipTiming& timing, double syncPhase) {
+    m.source = source;
+    m.timing = timing;
+    m.referenceClip = -1;
+    double duration = 0.0;
+    float rate = timing.rate;
+    if (source.kind == MotionSource::Kind::Clip) {
+        duration = clipLength(source.index);
+    } else if (source.kind == MotionSource::Kind::BlendSpace) {
+        duration = 1.0;  // normalized time
+        const float len = spaces_[source.index].blendedLength;
+        rate = len > 0.0f ? timing.rate / len : 0.0f;
+    }
+    double phase = timing.rate < 0.0f ? 1.0 : 0.0;
+    if (timing.syncPhase && syncPhase >= 0.0) phase = syncPhase;
+    else if (timing.startPhase >= 0.0f) phase = std::min(timing.startPhase, 1.0f);
+    m.clock.start(duration, phase * duration, rate, timing.mode, timing.loopCount);
+    m.startAt = std::isfinite(timing.startAt) ? timing.startAt : time_;
+    if (m.startAt < time_) m.clock.advance(time_ - m.startAt);  // started in the past: no events
+    std::fill(m.cursors.begin(), m.cursors.end(), 0u);
+}
+
+bool Controller::play(MotionSource motion, const ClipTiming& timing) {
+    if (!validMotion(motion)) return false;
+    const double sync = current_.source.kind != MotionSource::Kind::None ? current_.clock.phase() : -1.0;
+    fading_ = false;
+    snapshotActive_ = false;
+    previous_.source = {};
+    fadeWeight_ = 1.0f;
+    startMotion(current_, motion, timing, sync);
+    return true;
+}
+
+bool Controller::crossFadeTo(MotionSource motion, float duration, FadeMode mode, Ease ease,
+                             const ClipTiming& timing) {
+    if (!validMotion(motion)) return false;
+    if (!(duration > 0.0f) || !std::isfinite(duration)) return play(motion, timing);
+    const double sync = current_.source.kind != MotionSource::Kind::None ? current_.clock.phase() : -1.0;
+    if (fading_) {
+        // Interrupted fade: freeze the pose it had reached and fade from that.
+        evalMotion(current_, bufA_.data(), bufB_.data());
+        if (!snapshotActive_) evalMotion(previous_, snapshot_.data(), bufB_.data());
+        blendPoses(snapshot_, bufA_, fadeWeight_, snapshot_);
+        snapshotActive_ = true;
+        previous_.source = {};
+    } else {
+        std::swap(current_, previous_);  // moves buffers, allocates nothing
+        snapshotActive_ = false;
+        if (mode == FadeMode::Frozen) previous_.clock.pause();
+    }
+    startMotion(current_, motion, timing, sync);
+    fading_ = true;
+    fadeMode_ = mode;
+    fadeEase_ = ease;
+    fadeDuration_ = duration;
+    fadeElapsed_ = 0.0f;
+    fadeWeight_ = applyEase(ease, 0.0f);
+    return true;
+}
+
+bool Controller::setBlendParameter(int32_t space, float x, float y) {
+    if (space < 0 || static_cast<size_t>(space) >= spaces_.size()) return false;
+    SpaceState& s = spaces_[space];
+    s.parameter = glm::vec2(x, y);
+    refreshSpace(s);
+    return true;
+}
+
+bool Controller::playLayer(int32_t layer, MotionSource motion, const ClipTiming& timing) {
+    if (layer < 0 || static_cast<size_t>(layer) >= layers_.size()) return false;
+    Layer& l = layers_[layer];
+    if (l.blend != LayerBlend::Override || !validMotion(motion)) return false;
+    startMotion(l.motion, motion, timing, current_.source.kind != MotionSource::Kind::None ? current_.clock.phase() : -1.0);
+    return true;
+}
+
+bool Controller::playAdditive(int32_t layer, int32_t sourceClip, int32_t referenceClip,
+                              const ClipTiming& timing) {
+    if (layer < 0 || static_cast<size_t>(layer) >= layers_.size()) return false;
+    Layer& l = layers_[layer];
+    const size_t nc = model_->clips.size();
+    if (l.blend != LayerBlend::Additive || sourceClip < 0 || static_cast<size_t>(sourceClip) >= nc ||
+        referenceClip < 0 || static_cast<size_t>(referenceClip) >= nc) {
+        return false;
+    }
+    startMotion(l.motion, MotionSource::clip(sourceClip), timing,
+                current_.source.kind != MotionSource::Kind::None ? current_.clock.phase() : -1.0);
+    l.motion.referenceClip = referenceClip;
+    return true;
+}
+
+bool Controller::setLayerWeight(int32_t layer, float weight, float seconds) {
+    if (layer < 0 || static_cast<size_t>(layer) >= layers_.size()) return false;
+    Layer& l = layers_[layer];
+    weight = clampWeight(weight);
+    if (seconds > 0.0f && std::isfinite(seconds)) {
+        l.fadeFrom = l.weight;
+        l.fadeTo = weight;
+        l.fadeSeconds = seconds;
+        l.fadeElapsed = 0.0f;
+    } else {
+        l.weight = weight;
+        l.fadeSeconds = 0.0f;
+    }
+    return true;
+}
+
+bool Controller::stopLayer(int32_t layer) {
+    if (layer < 0 || static_cast<size_t>(layer) >= layers_.size()) return false;
+    layers_[layer].motion.source = {};
+    return true;
+}
+
+void Controller::pause() { current_.clock.pause(); }
+void Controller::resume() { current_.clock.resume(); }
+
+void Controller::setRate(float rate) {
+    if (!std::isfinite(rate)) return;
+    current_.timing.rate = rate;
+    if (current_.source.kind == MotionSource::Kind::Clip) current_.clock.setRate(rate);
+    // Blend spaces: the clock's rate is rate / blended length, set at every update.
+}
+
+void Controller::seekPhase(float phase) {
+    current_.clock.seek(static_cast<double>(phase) * current_.clock.duration());
+}
+
+// ---------------------------------------------------------------------------------------
+// Controller: per tick
+
+void Controller::pushEvent(const AnimEvent& e) {
+    if (eventCount_ < events_.size()) events_[eventCount_++] = e;
+    else ++droppedEvents_;
+}
+
+void Controller::advanceMotion(MotionState& m, double t0, double dt, float weight, int16_t layer) {
+    if (m.source.kind == MotionSource::Kind::None) return;
+    if (t0 + dt <= m.startAt) return;  // not started yet
+    const double local = t0 < m.startAt ? t0 + dt - m.startAt : dt;
+    if (m.source.kind == MotionSource::Kind::BlendSpace) {
+        // Phase sync: normalized time advances at rate / (sum of weight x clip length).
+        const float len = spaces_[m.source.index].blendedLength;
+        m.clock.setRate(len > 0.0f ? m.timing.rate / len : 0.0f);
+    }
+    MarkerScan scan(*this, m, weight, layer);
+    m.clock.advance(local, &scan);
+}
+
+void Controller::update(double dt) {
+    eventCount_ = 0;
+    droppedEvents_ = 0;
+    if (!(dt > 0.0) || !std::isfinite(dt)) return;
+    const double t0 = time_;
+    time_ += dt;
+
+    if (fading_) {
+        fadeElapsed_ += static_cast<float>(dt);
+        if (fadeElapsed_ >= fadeDuration_) {
+            fading_ = false;
+            snapshotActive_ = false;
+            previous_.source = {};
+            fadeWeight_ = 1.0f;
+        } else {
+            fadeWeight_ = applyEase(fadeEase_, fadeElapsed_ / fadeDuration_);
+        }
+    }
+    advanceMotion(current_, t0, dt, fading_ ? fadeWeight_ : 1.0f, -1);
+    if (fading_ && !snapshotActive_ && fadeMode_ == FadeMode::Smooth) {
+        advanceMotion(previous_, t0, dt, 1.0f - fadeWeight_, -1);
+    }
+    for (size_t i = 0; i < layers_.size(); ++i) {
+        Layer& l = layers_[i];
+        if (l.fadeSeconds > 0.0f) {
+            l.fadeElapsed += static_cast<float>(dt);
+            const float a = std::min(1.0f, l.fadeElapsed / l.fadeSeconds);
+            l.weight = l.fadeFrom + (l.fadeTo - l.fadeFrom) * a;
+            if (a >= 1.0f) {
+                l.weight = l.fadeTo;
+                l.fadeSeconds = 0.0f;
+            }
+        }
+        advanceMotion(l.motion, t0, dt, l.weight, static_cast<int16_t>(i));
+    }
+}
+
+void Controller::sampleClipInto(int32_t clip, float t, uint32_t* cursors, Transform* out) {
+    const Skeleton& sk = model_->skeleton;
+    samplePose(model_->clips[clip], t, sk, cursors, std::span<Transform>(out, sk.size()), options_.rotationBlend);
+    if (rootMotion_ != RootMotion::InPlace) return;
+    const int32_t r = rootNode_[clip];
+    if (r < 0) return;
+    // Remove the travel since the first frame, measured in model space, in the ground plane.
+    glm::vec3& tr = out[r].translation;
+    const glm::vec3 travel = rootParent_[clip] * (tr - rootStart_[clip]);
+    const glm::vec3 horizontal = travel - up_ * glm::dot(travel, up_);
+    tr -= rootParentInv_[clip] * horizontal;
+}
+
+void Controller::evalMotion(MotionState& m, Transform* out, Transform* scratch) {
+    const Skeleton& sk = model_->skeleton;
+    const size_t n = sk.size();
+    switch (m.source.kind) {
+        case MotionSource::Kind::None:
+            std::copy(sk.bindLocalSqt.begin(), sk.bindLocalSqt.begin() + static_cast<std::ptrdiff_t>(n), out);
+            return;
+        case MotionSource::Kind::Clip: {
+            const int32_t c = m.source.index;
+            const double t = static_cast<double>(model_->clips[c].startTime) + m.clock.time();
+            sampleClipInto(c, static_cast<float>(t), m.cursors.data() + cursorOffset_[c], out);
+            return;
+        }
+        case MotionSource::Kind::BlendSpace: {
+            const SpaceState& s = spaces_[m.source.index];
+            const double phase = m.clock.phase();
+            float total = 0.0f;
+            for (size_t i = 0; i < s.clips.size(); ++i) {
+                const float w = s.weights[i];
+                if (!(w > 0.0f)) continue;
+                const int32_t c = s.clips[i];
+                const float t = static_cast<float>(model_->clips[c].startTime + phase * clipLength(c));
+                uint32_t* cursors = m.cursors.data() + cursorOffset_[c];
+                if (total == 0.0f) {
+                    sampleClipInto(c, t, cursors, out);
+                    total = w;
+                } else {
+                    // Running blend: after k clips the pose holds each with weight w_i / total.
+                    sampleClipInto(c, t, cursors, scratch);
+                    total += w;
+                    blendPoses(std::span<const Transform>(out, n), std::span<const Transform>(scratch, n), w / total,
+                               std::span<Transform>(out, n));
+                }
+            }
+            if (total == 0.0f) {
+                std::copy(sk.bindLocalSqt.begin(), sk.bindLocalSqt.begin() + static_cast<std::ptrdiff_t>(n), out);
+            }
+            return;
+        }
+    }
+}
+
+void Controller::computePose() {
+    Transform* a = bufA_.data();
+    Transform* b = bufB_.data();
+    if (fading_) {
+        if (!snapshotActive_) evalMotion(previous_, a, b);
+        evalMotion(current_, pose_.data(), b);
+        blendPoses(snapshotActive_ ? snapshot_ : bufA_, pose_, fadeWeight_, pose_);
+    } else {
+        evalMotion(current_, pose_.data(), b);
+    }
+    for (Layer& l : layers_) {
+        if (l.motion.source.kind == MotionSource::Kind::None || !(l.weight > 0.0f)) continue;
+        if (l.blend == LayerBlend::Override) {
+            evalMotion(l.motion, a, b);
+            blendPosesMasked(pose_, bufA_, l.mask, pose_, l.weight);
+            continue;
+        }
+        // Additive: difference of source and reference at the same phase.
+        const int32_t src = l.motion.source.index, ref = l.motion.referenceClip;
+        if (ref < 0) continue;
+        const double ts = static_cast<double>(model_->clips[src].startTime) + l.motion.clock.time();
+        const double tr = static_cast<double>(model_->clips[ref].startTime) + l.motion.clock.phase() * clipLength(ref);
+        sampleClipInto(src, static_cast<float>(ts), l.motion.cursors.data() + cursorOffset_[src], a);
+        sampleClipInto(ref, static_cast<float>(tr), l.motion.cursors.data() + cursorOffset_[ref], b);
+        makeDifference(bufA_, bufB_, bufA_);
+        applyAdditiveMasked(pose_, bufA_, l.mask, pose_, l.weight);
+    }
+}
+
+bool Controller::evaluate(Animator& animator) {
+    if (&animator.model() != model_) return false;
+    computePose();
+    animator.evaluatePose(pose_, &animated_);
+    return true;
+}
+
+size_t Controller::events(std::span<AnimEvent> out) const {
+    const size_t n = std::min(out.size(), eventCount_);
+    std::copy(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(n), out.begin());
+    return n;
+}
+
+// ---------------------------------------------------------------------------------------
+// Controller: state
+
+float Controller::clipTime(int32_t clip) const {
+    if (clip < 0 || static_cast<size_t>(clip) >= model_->clips.size()) return -1.0f;
+    const float start = model_->clips[clip].startTime;
+    if (current_.source.kind == MotionSource::Kind::Clip && current_.source.index == clip) {
+        return static_cast<float>(start + current_.clock.time());
+    }
+    if (current_.source.kind == MotionSource::Kind::BlendSpace) {
+        for (int32_t c : spaces_[current_.source.index].clips) {
+            if (c == clip) return static_cast<float>(start + current_.clock.phase() * clipLength(clip));
+        }
+    }
+    return -1.0f;
+}
+
+const std::vector<float>& Controller::blendWeights(int32_t space) const {
+    static const std::vector<float> kNone;
+    if (space < 0 || static_cast<size_t>(space) >= spaces_.size()) return kNone;
+    return spaces_[space].weights;
+}
+
+float Controller::layerWeight(int32_t layer) const {
+    if (layer < 0 || static_cast<size_t>(layer) >= layers_.size()) return 0.0f;
+    return layers_[layer].weight;
+}
+
+const LayerClock* Controller::layerClock(int32_t layer) const {
+    if (layer < 0 || static_cast<size_t>(layer) >= layers_.size()) return nullptr;
+    return &layers_[layer].motion.clock;
+}
+
+int32_t Controller::rootNode(int32_t clip) const {
+    if (clip < 0 || static_cast<size_t>(clip) >= rootNode_.size()) return -1;
+    return rootNode_[clip];
+}
+
+// ---------------------------------------------------------------------------------------
+// Root motion helpers
+
+int32_t rootMotionNode(const Clip& clip) {
+    int32_t best = -1;
+    for (const Track& tr : clip.tracks) {
+        if (tr.translation.count && tr.node >= 0 && (best < 0 || tr.node < best)) best = tr.node;
+    }
+    return best;
+}
+
+std::vector<glm::vec3> rootMotionPath(const Model& model, int32_t clipIndex, uint32_t samples) {
+    std::vector<glm::vec3> path;
+    if (clipIndex < 0 || static_cast<size_t>(clipIndex) >= model.clips.size()) return path;
+    const Clip& clip = model.clips[clipIndex];
+    const Skeleton& sk = model.skeleton;
+    const int32_t r = rootMotionNode(clip);
+    if (r < 0 || static_cast<size_t>(r) >= sk.size()) return path;
+    samples = std::max(samples, 2u);
+    std::vector<uint8_t> animated(sk.size(), 0);
+    for (const Track& tr : clip.tracks) {
+        if (tr.node >= 0 && static_cast<size_t>(tr.node) < sk.size()) animated[tr.node] = 1;
+    }
+    Pose local(sk.size());
+    std::vector<uint32_t> cursors(3 * clip.tracks.size(), 0u);
+    std::vector<glm::mat4> world(static_cast<size_t>(r) + 1);
+    const double start = clip.startTime;
+    const double length = std::max(0.0, static_cast<double>(clip.duration) - start);
+    path.reserve(samples);
+    for (uint32_t k = 0; k < samples; ++k) {
+        const float t = static_cast<float>(start + length * k / (samples - 1));
+        samplePose(clip, t, sk, cursors.data(), local);
+        // Parents come first: nodes 0..r hold every ancestor of r.
+        for (int32_t i = 0; i <= r; ++i) {
+            const glm::mat4 l = animated[i] ? toMatrix(local[i]) : sk.bindLocal[i];
+            world[i] = sk.parent[i] < 0 ? l : mulAffine(world[sk.parent[i]], l);
+        }
+        path.push_back(glm::vec3(world[r][3]));
+    }
+    return path;
+}
+
+}  // namespace rig

@@ -1,0 +1,342 @@
+// Controller: one instance's animation state on top of a shared, immutable Model (seed 001's
+// "per-instance state" apart from "shared data"): clocks, cross-fades, blend spaces,
+// partial-skeleton and additive layers, root motion and events. Configuration calls (blend
+// spaces, layers, markers) may allocate; requests (play, crossFadeTo, parameters, weights)
+// and the per-tick path (update, computePose, evaluate, events) allocate nothing and look up
+// no names: every buffer is sized at construction or configuration time.
+//
+// Time: each motion plays a clip over its keys, [clip.startTime, clip.duration] on the
+// clip's own timeline (the file's; the two are the same for clips starting at 0). A clip
+// clock counts seconds from startTime (0 .. length, length = duration - startTime); a blend
+// space's clock counts normalized time (phase 0..1) shared by all its clips, so clips of
+// different lengths stay in step: at phase p every clip is sampled at startTime + p * length.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "anim/blend.h"
+#include "anim/clock.h"
+#include "anim/model.h"
+#include "anim/pose.h"
+
+namespace rig {
+
+// ---------------------------------------------------------------------------------------
+// LayerClock
+
+// A piece of a clock's path during one advance, in clock units: from `from` to `to`, moving
+// in `direction` (+1 / -1). A marker at m is crossed when it lies in (from, to] (forward) or
+// [to, from) (backward); `includeFrom` also counts a marker exactly at `from` (only the
+// first piece after a start). The end is always included, so a time that lands exactly on
+// a marker reports it once: the next advance starts there, exclusive.
+struct ClockSegment {
+    double from = 0.0, to = 0.0;
+    int direction = 1;
+    bool includeFrom = false;
+};
+
+class SegmentSink {
+public:
+    virtual void segment(const ClockSegment& s) = 0;
+
+protected:
+    ~SegmentSink() = default;
+};
+
+// The clock of one motion. Same rules as PlaybackClock (Loop wraps, a seek to the very end
+// shows the end, Once stops at either end, PingPong reflects and flips its direction, a
+// negative rate plays backwards) plus what the controller needs: the time kept in double
+// and never rounded (so landing exactly on a marker is exact), the path of each advance
+// reported piece by piece (loop wraps and ping-pong bounces split it), and a loop count:
+// loopCount > 0 stops a Loop or PingPong clock at the end of its loopCount-th pass (a pass
+// ends where Loop wraps or PingPong bounces). Pieces beyond kMaxSegments in one advance
+// (a huge dt on a short clock) are not reported.
+class LayerClock {
+public:
+    static constexpr uint64_t kMaxSegments = 1024;
+
+    // Restart at `time` (mapped into [0, duration] as seek does), playing.
+    void start(double duration, double time, float rate, LoopMode mode, uint32_t loopCount);
+    // Advance by dt >= 0 seconds of wall time; dt <= 0 or not finite does nothing.
+    void advance(double dt, SegmentSink* sink = nullptr);
+    // Jump to `time`: wraps (Loop), clamps (Once) or reflects (PingPong). No events; the
+    // next advance starts exclusive of this time.
+    void seek(double time);
+    void setRate(float rate) { rate_ = std::isfinite(rate) ? rate : 0.0f; }
+    void pause() { playing_ = false; }
+    // Play again; a finished clock starts counting its passes from 0.
+    void resume();
+
+    double time() const { return time_; }
+    double duration() const { return duration_; }
+    double phase() const { return duration_ > 0.0 ? time_ / duration_ : 0.0; }
+    float rate() const { return rate_; }
+    LoopMode mode() const { return mode_; }
+    // Moving direction: the rate's sign times the ping-pong direction (0 at rate 0).
+    int direction() const { return rate_ > 0.0f ? direction_ : rate_ < 0.0f ? -direction_ : 0; }
+    bool playing() const { return playing_; }
+    bool finished() const { return finished_; }
+    uint32_t passes() const { return passes_; }
+
+private:
+    double map(double t);
+    void finish() {
+        playing_ = false;
+        finished_ = true;
+    }
+
+    double time_ = 0.0, duration_ = 0.0;
+    float rate_ = 1.0f;
+    LoopMode mode_ = LoopMode::Loop;
+    uint32_t loopCount_ = 0, passes_ = 0;
+    int direction_ = 1;
+    bool playing_ = false, finished_ = false, fresh_ = false;
+};
+
+// ---------------------------------------------------------------------------------------
+// Controller
+
+// A named marker on a clip's timeline (seconds, the same timeline as the clip's keys).
+struct Marker {
+    std::string name;
+    float time = 0.0f;
+};
+
+// A marker crossed during the last update.
+struct AnimEvent {
+    std::string_view name;  // the marker's name, owned by the controller (valid until the
+                            // clip's markers are set again)
+    int32_t clip = -1;
+    uint32_t marker = 0;    // index in the clip's markers, sorted by time
+    float time = 0.0f;      // the marker's time on the clip's timeline
+    float weight = 0.0f;    // the clip's share of its motion times the motion's weight
+    int8_t direction = 1;   // +1 playing forward, -1 backward
+    int16_t layer = -1;     // -1: the base motion (either side of a cross-fade); else a layer
+};
+
+enum class FadeMode : uint8_t {
+    Smooth,  // both clocks run during the fade
+    Frozen,  // the outgoing motion's clock stops where it was
+};
+
+enum class RootMotion : uint8_t {
+    Travel,   // the root moves as the clip says
+    InPlace,  // the root's travel in the ground plane is removed (vertical motion kept)
+};
+
+enum class LayerBlend : uint8_t { Override, Additive };
+
+// How a motion's clock plays.
+struct ClipTiming {
+    static constexpr double kStartNow = -std::numeric_limits<double>::infinity();
+
+    float rate = 1.0f;               // negative plays backwards
+    LoopMode mode = LoopMode::Loop;  // Loop, Once or PingPong
+    uint32_t loopCount = 0;          // Loop / PingPong: passes before stopping; 0 = forever
+    // Controller time (see Controller::time()) at which the clock starts running; until then
+    // the motion holds its start pose. A time in the past starts the clock as if it had been
+    // running since then (without events). kStartNow: at the request.
+    double startAt = kStartNow;
+    // Where the clock starts, as a phase in [0, 1]; negative: 0 for a forward rate, 1 for a
+    // backward one.
+    float startPhase = -1.0f;
+    // Start at the phase of the motion this one replaces (keeps a walk and a run in step
+    // across a cross-fade); overrides startPhase.
+    bool syncPhase = false;
+};
+
+// What a motion plays: the bind pose, one clip, or a blend space (by the id addBlendSpace
+// returned). A two-clip blend is a 1D space (BlendSpace1D::twoClip).
+struct MotionSource {
+    enum class Kind : uint8_t { None, Clip, BlendSpace };
+    Kind kind = Kind::None;
+    int32_t index = -1;
+
+    static MotionSource bindPose() { return {}; }
+    static MotionSource clip(int32_t clip) { return {Kind::Clip, clip}; }
+    static MotionSource blendSpace(int32_t space) { return {Kind::BlendSpace, space}; }
+};
+
+struct ControllerOptions {
+    size_t eventCapacity = 64;  // events kept per update; more are counted as dropped
+    RotationBlend rotationBlend = RotationBlend::Slerp;
+};
+
+class Controller {
+public:
+    explicit Controller(const Model& model, const ControllerOptions& options = {});
+
+    // --- Configuration (may allocate) ----------------------------------------------------
+    // A blend space over the model's clips; returns its id, or -1 when a point names no
+    // clip. Its parameter starts at 0 (or (0, 0)).
+    int32_t addBlendSpace(BlendSpace1D space);
+    int32_t addBlendSpace(BlendSpace2D space);
+    // Markers of one clip (sorted by time here). False for a bad clip index.
+    bool setMarkers(int32_t clip, std::vector<Marker> markers);
+    // A layer applied over the base motion, in the order added. Override layers replace the
+    // pose by their own where the mask says (weight x mask per joint); additive layers add a
+    // difference clip. An empty mask means the whole skeleton. Returns the layer's index.
+    int32_t addLayer(LayerBlend blend, JointMask mask = {});
+    // Root motion for every clip sampled from now on. `up` is the model-space up axis; the
+    // ground plane is perpendicular to it.
+    void setRootMotion(RootMotion mode, glm::vec3 up = glm::vec3(0.0f, 1.0f, 0.0f));
+
+    // --- Requests (no allocation) ---------------------------------------------------------
+    // Switch the base motion at once (any cross-fade ends). False (nothing changes) for an
+    // unknown clip or blend space.
+    bool play(MotionSource motion, const ClipTiming& timing = {});
+    // Cross-fade the base motion to `motion` over `duration` seconds: the incoming weight is
+    // ease(elapsed / duration). A cross-fade started during another one fades from the
+    // pose the first had reached, frozen. duration <= 0 is play().
+    bool crossFadeTo(MotionSource motion, float duration, FadeMode mode = FadeMode::Smooth,
+                     Ease ease = {}, const ClipTiming& timing = {});
+    // A blend space's parameter (x for 1D spaces, (x, y) for 2D ones).
+    bool setBlendParameter(int32_t space, float x, float y = 0.0f);
+    // What an Override layer plays.
+    bool playLayer(int32_t layer, MotionSource motion, const ClipTiming& timing = {});
+    // What an Additive layer adds: difference(source, reference) with the two clips sampled
+    // at the same phase (GEA asks for equal lengths; different lengths are stretched to the
+    // source's phase). The clock runs over the source clip.
+    bool playAdditive(int32_t layer, int32_t sourceClip, int32_t referenceClip,
+                      const ClipTiming& timing = {});
+    // Move a layer's weight (in [0, 1]) to `weight` linearly over `seconds` (0: at once).
+    bool setLayerWeight(int32_t layer, float weight, float seconds = 0.0f);
+    bool stopLayer(int32_t layer);
+    // The base motion's clock (the incoming one during a fade).
+    void pause();
+    void resume();
+    void setRate(float rate);
+    void seekPhase(float phase);
+
+    // --- Per tick -------------------------------------------------------------------------
+    // Advance the controller's time by dt >= 0 seconds: clocks, fades, layer weights; the
+    // markers crossed become this update's events.
+    void update(double dt);
+    // Sample and blend everything into pose(): base (and its cross-fade), then each layer.
+    void computePose();
+    // computePose(), then the animator's local->model->palette from pose(). False (and
+    // nothing done) when the animator was made for another model.
+    bool evaluate(Animator& animator);
+
+    // --- Results --------------------------------------------------------------------------
+    const Pose& pose() const { return pose_; }
+    // Per node: 1 when some clip of the model animates it. Nodes without a 1 hold their bind
+    // pose in every pose this controller makes, and Animator::evaluatePose uses their exact
+    // bind matrix.
+    const std::vector<uint8_t>& animatedNodes() const { return animated_; }
+    // Events of the last update, in the order they happened per motion (base incoming,
+    // base outgoing, then layers). Copies up to out.size() of them; returns how many.
+    size_t events(std::span<AnimEvent> out) const;
+    size_t eventCount() const { return eventCount_; }
+    uint32_t droppedEvents() const { return droppedEvents_; }
+
+    // --- State ----------------------------------------------------------------------------
+    const Model& model() const { return *model_; }
+    double time() const { return time_; }
+    MotionSource currentMotion() const { return current_.source; }
+    // The base motion's clock and phase (the incoming motion during a fade).
+    const LayerClock& clock() const { return current_.clock; }
+    float phase() const { return static_cast<float>(current_.clock.phase()); }
+    bool finished() const { return current_.clock.finished(); }
+    bool fading() const { return fading_; }
+    float fadeWeight() const { return fading_ ? fadeWeight_ : 1.0f; }  // the incoming side's
+    // Clip time (the clip's timeline) at which `clip` is sampled by the base motion now, or
+    // a negative value when it is not part of it.
+    float clipTime(int32_t clip) const;
+    const std::vector<float>& blendWeights(int32_t space) const;
+    size_t layerCount() const { return layers_.size(); }
+    float layerWeight(int32_t layer) const;
+    const LayerClock* layerClock(int32_t layer) const;
+    // The root-motion node of a clip (rootMotionNode), cached.
+    int32_t rootNode(int32_t clip) const;
+
+private:
+    struct SpaceState {
+        bool is2D = false;
+        BlendSpace1D space1;
+        BlendSpace2D space2;
+        glm::vec2 parameter{0.0f};
+        std::vector<int32_t> clips;   // per point
+        std::vector<float> weights;   // per point, at `parameter`
+        float blendedLength = 0.0f;   // sum of weight x clip length
+    };
+    struct MotionState {
+        MotionSource source;
+        ClipTiming timing;
+        double startAt = 0.0;
+        LayerClock clock;
+        int32_t referenceClip = -1;     // additive layers
+        std::vector<uint32_t> cursors;  // 3 per track of every clip, at cursorOffset_[clip]
+    };
+    struct Layer {
+        LayerBlend blend = LayerBlend::Override;
+        std::vector<float> mask;
+        MotionState motion;
+        float weight = 1.0f, fadeFrom = 1.0f, fadeTo = 1.0f;
+        float fadeSeconds = 0.0f, fadeElapsed = 0.0f;
+    };
+    class MarkerScan;
+
+    bool validMotion(MotionSource m) const;
+    void refreshSpace(SpaceState& s);
+    void startMotion(MotionState& m, MotionSource source, const ClipTiming& timing, double syncPhase);
+    void advanceMotion(MotionState& m, double t0, double dt, float weight, int16_t layer);
+    void evalMotion(MotionState& m, Transform* out, Transform* scratch);
+    void sampleClipInto(int32_t clip, float t, uint32_t* cursors, Transform* out);
+    float clipLength(int32_t clip) const;
+    void pushEvent(const AnimEvent& e);
+
+    const Model* model_;
+    ControllerOptions options_;
+    double time_ = 0.0;
+
+    // Shared-by-clip tables, built at construction.
+    std::vector<uint32_t> cursorOffset_;  // per clip
+    uint32_t cursorCount_ = 0;
+    std::vector<uint8_t> animated_;
+    std::vector<int32_t> rootNode_;        // per clip
+    std::vector<glm::vec3> rootStart_;     // per clip: root translation at the first frame
+    std::vector<glm::mat3> rootParent_;    // per clip: parent's bind to-root (rotation/scale)
+    std::vector<glm::mat3> rootParentInv_;
+    RootMotion rootMotion_ = RootMotion::Travel;
+    glm::vec3 up_{0.0f, 1.0f, 0.0f};
+
+    std::vector<std::vector<Marker>> markers_;  // per clip, sorted by time
+    std::vector<SpaceState> spaces_;
+    std::vector<Layer> layers_;
+
+    // Base motion and cross-fade.
+    MotionState current_, previous_;
+    bool fading_ = false, snapshotActive_ = false;
+    FadeMode fadeMode_ = FadeMode::Smooth;
+    Ease fadeEase_;
+    float fadeDuration_ = 0.0f, fadeElapsed_ = 0.0f, fadeWeight_ = 1.0f;
+
+    // Pose buffers (skeleton-sized).
+    Pose pose_, bufA_, bufB_, snapshot_;
+
+    std::vector<AnimEvent> events_;  // capacity options_.eventCapacity
+    size_t eventCount_ = 0;
+    uint32_t droppedEvents_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------
+// Root motion helpers
+
+// The root-motion node of a clip: the first node (in node order) with a translation track;
+// -1 when no track moves a node.
+int32_t rootMotionNode(const Clip& clip);
+// The root-motion node's model-space (to-root) position at `samples` (>= 2) evenly spaced
+// times over the clip's keys, travel included: the path to draw under the model. Empty when
+// the clip has no root-motion node or `clip` is out of range.
+std::vector<glm::vec3> rootMotionPath(const Model& model, int32_t clip, uint32_t samples);
+
+}  // namespace rig
