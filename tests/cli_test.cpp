@@ -146,6 +146,55 @@ TEST(Cli, CheckFoldersInParallelWithOneReport) {
     EXPECT_EQ(run(kExe, {"check", kModels + "BVH", "--sheet", dir + "/x.png"}).exitCode, 2);
 }
 
+TEST(Cli, AnimAddsClipsOfAnotherFileByJointName) {
+    const std::string a = kModels + "BVH/01_01.bvh", b = kModels + "BVH/01_03.bvh";
+    RunResult r = run(kExe, {"info", a, "--anim", b, "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const json j = json::parse(r.out);
+    ASSERT_EQ(j["clips"].size(), 2u);
+    EXPECT_EQ(j["clips"][1]["name"], "01_03:Motion");  // the name "Motion" was taken
+    EXPECT_EQ(j["added_animations"].size(), 1u);
+    // Posed with the added clip: same as 01_03 on its own at that time.
+    const std::string dir = testing::tempDir();
+    ASSERT_EQ(run(kExe, {"pose", a, "--anim", b, "--clip", "1", "--time", "2.5", "-o", dir + "/x.json"}).exitCode, 0);
+    ASSERT_EQ(run(kExe, {"pose", b, "--time", "2.5", "-o", dir + "/y.json"}).exitCode, 0);
+    const json x = json::parse(slurp(dir + "/x.json")), y = json::parse(slurp(dir + "/y.json"));
+    ASSERT_EQ(x["joints"].size(), y["joints"].size());
+    for (size_t k = 0; k < x["joints"].size(); ++k) {
+        for (int e = 12; e < 15; ++e) {
+            EXPECT_NEAR(x["joints"][k]["world"][e].get<double>(), y["joints"][k]["world"][e].get<double>(), 1e-3);
+        }
+    }
+    // No joint in common: one clear error.
+    RunResult bad = run(kExe, {"info", std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf", "--anim", a});
+    EXPECT_EQ(bad.exitCode, 3);
+    EXPECT_EQ(lines(bad.err), 1) << bad.err;
+}
+
+TEST(Cli, AsfModelTakesAmcMotions) {
+    const std::string dir = testing::tempDir();
+    std::ofstream(dir + "/07.asf") << ":version 1.10\n:name VICON\n:units\n  mass 1.0\n  length 1\n  angle deg\n"
+                                      ":root\n   order TX TY TZ RX RY RZ\n   axis XYZ\n   position 0 0 0\n   orientation 0 0 0\n"
+                                      ":bonedata\n  begin\n     id 1\n     name upper\n     direction 0 1 0\n     length 2\n"
+                                      "     axis 0 0 0  XYZ\n    dof rz\n  end\n:hierarchy\n  begin\n    root upper\n  end\n";
+    std::ofstream(dir + "/07_01.amc") << ":FULLY-SPECIFIED\n:DEGREES\n1\nroot 1 0 0 0 0 0\nupper 0\n2\nroot 1 0 0 0 0 0\nupper 90\n";
+    RunResult asf = run(kExe, {"info", dir + "/07.asf", "--anim", dir + "/07_01.amc", "--json"});
+    ASSERT_EQ(asf.exitCode, 0) << asf.err;
+    EXPECT_EQ(json::parse(asf.out)["clips"].size(), 1u);
+    // An .amc as MODEL finds 07.asf beside it; at its second frame (1/120 s) "upper" has
+    // turned 90 degrees about Z, so its end point (2 up) lies 2 along -X from (1,0,0).
+    ASSERT_EQ(run(kExe, {"pose", dir + "/07_01.amc", "--time", "0.00833333", "-o", dir + "/p.json"}).exitCode, 0);
+    const json p = json::parse(slurp(dir + "/p.json"));
+    bool found = false;
+    for (const auto& jt : p["joints"]) {
+        if (jt["name"] != "upper_end") continue;
+        found = true;
+        EXPECT_NEAR(jt["world"][12].get<double>(), -1.0, 1e-4);
+        EXPECT_NEAR(jt["world"][13].get<double>(), 0.0, 1e-4);
+    }
+    EXPECT_TRUE(found) << p.dump();
+}
+
 TEST(Cli, BenchJson) {
     RunResult r = run(kExe, {"bench", kModels + "X/BCN_Epileptic.X", "--ticks", "200", "--json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;

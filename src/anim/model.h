@@ -99,6 +99,7 @@ struct ImportStats {
     uint32_t nonFiniteVertices = 0;     // positions or normals with NaN/Inf
     uint32_t skippedMeshes = 0;         // meshes with no triangles (points, lines)
     uint32_t clipsWithoutTicksPerSecond = 0;
+    std::vector<std::string> retargetNotes;  // per --anim file: what was added, what skipped
 };
 
 struct Model {

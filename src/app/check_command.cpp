@@ -173,7 +173,7 @@ int runCheck(const CheckOptions& o) {
             for (size_t i = next++; i < files.size(); i = next++) {
                 FileResult& r = results[i];
                 r.path = files[i];
-                Result<Model> m = importModel(files[i]);
+                Result<Model> m = importModelWithAnims(files[i], o.anims);
                 if (!m) {
                     r.error = m.error().message;
                 } else {

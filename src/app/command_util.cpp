@@ -11,8 +11,8 @@ namespace rig::cmd {
 
 void printError(const std::string& line) { std::cerr << "rigview: " << line << "\n"; }
 
-bool load(const std::string& path, Model& out) {
-    Result<Model> r = importModel(path);
+bool load(const std::string& path, const std::vector<std::string>& anims, Model& out) {
+    Result<Model> r = importModelWithAnims(path, anims);
     if (!r) {
         printError(r.error().message);
         return false;

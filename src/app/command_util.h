@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "anim/model.h"
 
@@ -10,8 +11,8 @@ namespace rig::cmd {
 
 // One line on stderr: "rigview: <line>".
 void printError(const std::string& line);
-// Import `path`, or print the error; false on failure.
-bool load(const std::string& path, Model& out);
+// Import `path` with the clips of `anims` (--anim), or print the error; false on failure.
+bool load(const std::string& path, const std::vector<std::string>& anims, Model& out);
 // --clip: empty means the first clip, or the bind pose (-1) when there is none; a name or
 // an index otherwise. Prints the error (listing the clips) and returns false if unknown.
 bool resolveClip(const Model& model, const std::string& key, int32_t& clip);

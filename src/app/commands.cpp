@@ -64,7 +64,7 @@ ClipSummary summarize(const Clip& c) {
 
 int runInfo(const InfoOptions& o) {
     Model model;
-    if (!load(o.model, model)) return exitcode::kBadInput;
+    if (!load(o.model, o.anims, model)) return exitcode::kBadInput;
     const std::vector<int32_t> joints = model.jointNodes();
     size_t vertices = 0, triangles = 0, skinned = 0;
     uint32_t maxInfl = 0;
@@ -103,6 +103,7 @@ int runInfo(const InfoOptions& o) {
                                   {"channels", s.channels},
                                   {"keys", {{"translation", s.tKeys}, {"rotation", s.rKeys}, {"scale", s.sKeys}}}});
         }
+        j["added_animations"] = model.stats.retargetNotes;
         std::cout << j.dump(2) << "\n";
         return exitcode::kOk;
     }
@@ -120,6 +121,7 @@ int runInfo(const InfoOptions& o) {
         if (m.skinned) std::cout << ", skinned by " << m.skin.joints.size() << " joints";
         std::cout << "\n";
     }
+    for (const std::string& note : model.stats.retargetNotes) std::cout << "added:      " << note << "\n";
     std::cout << "clips:      " << model.clips.size() << "\n";
     for (size_t i = 0; i < model.clips.size(); ++i) {
         const Clip& c = model.clips[i];
@@ -140,7 +142,7 @@ int runPose(const PoseOptions& o) {
         return exitcode::kUsage;
     }
     Model model;
-    if (!load(o.model, model)) return exitcode::kBadInput;
+    if (!load(o.model, o.anims, model)) return exitcode::kBadInput;
     int32_t clip = -1;
     if (!o.bindPose && !resolveClip(model, o.clip, clip)) return exitcode::kUsage;
     if (!std::isfinite(o.time)) {
@@ -221,7 +223,7 @@ int runBench(const BenchOptions& o) {
         return exitcode::kUsage;
     }
     Model model;
-    if (!load(o.model, model)) return exitcode::kBadInput;
+    if (!load(o.model, o.anims, model)) return exitcode::kBadInput;
     int32_t clip = -1;
     if (!resolveClip(model, o.clip, clip)) return exitcode::kUsage;
     PlaybackClock clock;

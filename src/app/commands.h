@@ -9,11 +9,13 @@
 namespace rig {
 
 struct InfoOptions {
+    std::vector<std::string> anims;  // --anim: clips of other files, bound by joint name
     std::string model;
     bool json = false;
 };
 
 struct PoseOptions {
+    std::vector<std::string> anims;  // --anim: clips of other files, bound by joint name
     std::string model;
     std::string output;      // .json or .obj
     std::string clip;        // name or index; empty: the first clip (bind pose if none)
@@ -22,6 +24,7 @@ struct PoseOptions {
 };
 
 struct CheckOptions {
+    std::vector<std::string> anims;  // --anim: clips of other files, bound by joint name
     std::vector<std::string> paths;  // files, or folders searched recursively for models
     bool json = false;
     bool strict = false;
@@ -30,6 +33,7 @@ struct CheckOptions {
 };
 
 struct BenchOptions {
+    std::vector<std::string> anims;  // --anim: clips of other files, bound by joint name
     std::string model;
     std::string clip;
     int64_t ticks = 6000;
@@ -37,6 +41,7 @@ struct BenchOptions {
 };
 
 struct RenderOptions {
+    std::vector<std::string> anims;  // --anim: clips of other files, bound by joint name
     std::string model;
     std::string output;          // .png
     std::string clip;            // name or index; empty: the first clip

@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
     rig::ViewerLaunch viewer;
     app.add_option("model", viewer.model, "Model to open in the interactive viewer (default: the bundled demo)");
     app.add_option("--clip", viewer.clip, "Clip to start with (name or index)");
+    const char* animHelp = "Add the clips of another file, bound to the model's joints by name (repeatable)";
+    app.add_option("--anim", viewer.anims, animHelp)->allow_extra_args(false);
     app.add_option("--screenshot", viewer.screenshot, "Run the viewer some frames, save the window as PNG and exit");
     app.add_option("--frames", viewer.frames, "Frames to run before --screenshot (default 90)");
     app.add_option("--window", viewer.width, "Window width (height follows at 16:10)")->check(CLI::Range(320, 8192));
@@ -26,6 +28,7 @@ int main(int argc, char** argv) {
     CLI::App* infoCmd = app.add_subcommand("info", "Meshes, vertices, triangles, joints, influences and clips of a model");
     infoCmd->add_option("model", info.model, "Model file")->required();
     infoCmd->add_flag("--json", info.json, "Print JSON");
+    infoCmd->add_option("--anim", info.anims, animHelp)->allow_extra_args(false);
 
     rig::PoseOptions pose;
     CLI::App* poseCmd = app.add_subcommand("pose", "Write the CPU-skinned, world-space posed mesh at a clip time");
@@ -34,6 +37,7 @@ int main(int argc, char** argv) {
     poseCmd->add_option("--clip", pose.clip, "Clip name or index (default: the first clip)");
     poseCmd->add_option("--time", pose.time, "Seconds on the clip's timeline; past its end time wraps");
     poseCmd->add_flag("--bind-pose", pose.bindPose, "Ignore clips: pose the file's bind (node) pose");
+    poseCmd->add_option("--anim", pose.anims, animHelp)->allow_extra_args(false);
 
     rig::CheckOptions check;
     CLI::App* checkCmd = app.add_subcommand("check", "Rig diagnostics; the exit code tells the worst severity");
@@ -42,6 +46,7 @@ int main(int argc, char** argv) {
     checkCmd->add_flag("--strict", check.strict, "Warnings fail too (exit 1)");
     checkCmd->add_option("--sheet", check.sheet, "Also render a contact sheet PNG (frames across each clip, problem vertices tinted)");
     checkCmd->add_option("--jobs", check.jobs, "Files checked at once (default: all cores)");
+    checkCmd->add_option("--anim", check.anims, animHelp)->allow_extra_args(false);
 
     rig::RenderOptions render;
     CLI::App* renderCmd = app.add_subcommand("render", "Draw one frame headless (EGL, no X server) and write a PNG");
@@ -58,6 +63,7 @@ int main(int argc, char** argv) {
     renderCmd->add_option("--azimuth", render.azimuth, "Camera azimuth in degrees around the up axis (default 30)");
     renderCmd->add_option("--elevation", render.elevation, "Camera elevation in degrees (default 15)");
     renderCmd->add_option("--msaa", render.samples, "Multisample count (default 4, 0 = off)");
+    renderCmd->add_option("--anim", render.anims, animHelp)->allow_extra_args(false);
 
     rig::BenchOptions bench;
     CLI::App* benchCmd = app.add_subcommand("bench", "Time the per-tick palette update (sample, local->model, palette)");
@@ -65,6 +71,7 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--clip", bench.clip, "Clip name or index (default: the first clip)");
     benchCmd->add_option("--ticks", bench.ticks, "Ticks to time at 60 ticks per second");
     benchCmd->add_flag("--json", bench.json, "Print {\"joints\", \"ns_per_tick\", \"ns_per_joint\"}");
+    benchCmd->add_option("--anim", bench.anims, animHelp)->allow_extra_args(false);
 
     try {
         app.parse(argc, argv);

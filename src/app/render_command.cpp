@@ -46,7 +46,7 @@ int runRender(const RenderOptions& o) {
         return exitcode::kUsage;
     }
     Model model;
-    if (!cmd::load(o.model, model)) return exitcode::kBadInput;
+    if (!cmd::load(o.model, o.anims, model)) return exitcode::kBadInput;
     int32_t clip = -1;
     if (!o.bindPose && !cmd::resolveClip(model, o.clip, clip)) return exitcode::kUsage;
     const float t = cmd::clipTime(model, clip, o.time);

@@ -84,8 +84,9 @@ void Viewer::startLoad(const std::string& path) {
     state_.loading = true;
     state_.loadingPath = path;
     state_.loadingSince = glfwGetTime();
-    pending_ = std::async(std::launch::async, [path] {
-        Loaded l{importModel(path), Report{}};
+    const std::vector<std::string> anims = path == config_.model ? config_.anims : std::vector<std::string>{};
+    pending_ = std::async(std::launch::async, [path, anims] {
+        Loaded l{importModelWithAnims(path, anims), Report{}};
         if (l.model) l.report = checkModel(l.model.value());
         return l;
     });

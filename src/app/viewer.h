@@ -18,6 +18,7 @@ namespace rig {
 
 struct ViewerConfig {
     std::string model;       // opened at start (in the background)
+    std::vector<std::string> anims;  // --anim files whose clips are added to `model`
     int width = 1280, height = 800;
     bool watchFile = true;   // re-import when the file on disk changes
     bool remember = true;    // keep the recent-files list in ~/.config/rigview

@@ -30,6 +30,7 @@ std::string demoModelPath() {
 int runViewer(const ViewerLaunch& launch) {
     ViewerConfig cfg;
     cfg.model = launch.model.empty() ? demoModelPath() : launch.model;
+    cfg.anims = launch.anims;
     cfg.width = launch.width;
     cfg.height = launch.height;
     cfg.watchFile = launch.watch;

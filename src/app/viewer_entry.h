@@ -2,11 +2,13 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace rig {
 
 struct ViewerLaunch {
     std::string model;        // empty: the bundled demo
+    std::vector<std::string> anims;  // --anim files
     std::string clip;         // clip to start with (name or index)
     std::string screenshot;   // if set: run `frames` frames, save the window as PNG, exit
     int frames = 90;

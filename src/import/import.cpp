@@ -1,4 +1,5 @@
 #include "import/import.h"
+#include "anim/blend.h"
 #include "import/asf_amc.h"
 #include "import/gltf_interpolation.h"
 
@@ -544,6 +545,51 @@ Result<Model> importModel(const std::string& path) {
         return Error{path + ": the file holds no meshes, no skeleton and no animation"};
     }
     return model;
+}
+
+Result<Model> importModelWithAnims(const std::string& path, const std::vector<std::string>& animPaths) {
+    if (animPaths.empty()) return importModel(path);
+    std::vector<std::string> amcs, others;
+    for (const std::string& a : animPaths) (lowerExtension(a) == ".amc" && lowerExtension(path) == ".asf" ? amcs : others).push_back(a);
+    Result<Model> base = amcs.empty() ? importModel(path) : importAsfAmc(path, amcs);
+    if (!base) return base;
+    Model& model = base.value();
+    for (const std::string& a : amcs) {
+        model.stats.retargetNotes.push_back(a + ": motion read with the skeleton's own dof");
+    }
+    for (const std::string& a : others) {
+        Result<Model> src = importModel(a);
+        if (!src) return src.error();
+        const Model& from = src.value();
+        if (from.clips.empty()) return Error{a + ": has no clips to add"};
+        const RetargetMap map = buildRetargetMap(from.skeleton, model.skeleton);
+        std::vector<std::string> skipped;
+        size_t added = 0;
+        for (const Clip& c : from.clips) {
+            Clip clip = retargetClip(c, map, from.skeleton, model.skeleton, &skipped);
+            if (clip.tracks.empty()) continue;
+            if (model.findClip(clip.name) >= 0) clip.name = std::filesystem::path(a).stem().string() + ":" + clip.name;
+            model.clips.push_back(std::move(clip));
+            ++added;
+        }
+        if (added == 0) {
+            return Error{a + ": none of its joints match " + path + " by name (" +
+                         std::to_string(map.missingInTarget.size()) + " joints missing)"};
+        }
+        std::sort(skipped.begin(), skipped.end());
+        skipped.erase(std::unique(skipped.begin(), skipped.end()), skipped.end());
+        std::string note = a + ": " + std::to_string(added) + " clips added";
+        if (!skipped.empty()) {
+            note += "; " + std::to_string(skipped.size()) + " joints not in the model skipped:";
+            for (size_t i = 0; i < skipped.size() && i < 12; ++i) note += (i ? ", " : " ") + skipped[i];
+            if (skipped.size() > 12) note += ", ...";
+        }
+        if (!map.missingInSource.empty()) {
+            note += "; " + std::to_string(map.missingInSource.size()) + " model joints not animated";
+        }
+        model.stats.retargetNotes.push_back(note);
+    }
+    return base;
 }
 
 }  // namespace rig

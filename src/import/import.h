@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "anim/model.h"
 #include "anim/result.h"
@@ -15,6 +16,12 @@ inline constexpr double kDefaultTicksPerSecond = 25.0;
 // Read `path`. Errors name the file and what is wrong with it. Safe to call from several
 // threads at once (each call has its own Assimp importer).
 Result<Model> importModel(const std::string& path);
+
+// `path`, plus the clips of other files (`--anim`) bound to its skeleton by joint name (seed
+// 001's retargeting rule: joints missing on either side are skipped and listed in
+// Model::stats.retargetNotes). An .asf model takes .amc motions directly. A clip whose name
+// is taken gets the file's name in front ("01_02:walk").
+Result<Model> importModelWithAnims(const std::string& path, const std::vector<std::string>& animPaths);
 
 // Whether a file's extension is one Assimp reads (for searching folders).
 bool isModelFile(const std::string& path);
