@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -193,6 +194,36 @@ TEST(Cli, AsfModelTakesAmcMotions) {
         EXPECT_NEAR(jt["world"][13].get<double>(), 0.0, 1e-4);
     }
     EXPECT_TRUE(found) << p.dump();
+}
+
+TEST(Cli, ExportTrimsAndResamplesMocapToBvhKeepingPoses) {
+    const std::string src = kModels + "BVH/01_01.bvh";
+    const std::string dir = testing::tempDir();
+    RunResult e = run(kExe, {"export", src, "-o", dir + "/cut.bvh", "--from", "1", "--to", "2", "--fps", "30"});
+    ASSERT_EQ(e.exitCode, 0) << e.err;
+    RunResult info = run(kExe, {"info", dir + "/cut.bvh", "--json"});
+    ASSERT_EQ(info.exitCode, 0) << info.err;
+    const json ij = json::parse(info.out);
+    EXPECT_NEAR(ij["clips"][0]["duration"].get<double>(), 1.0, 1e-4);
+    EXPECT_NEAR(ij["clips"][0]["sample_rate"].get<double>(), 30.0, 1e-3);
+    // The cut at 0.5 s (a 30 fps frame) poses as the original at 1.5 s.
+    ASSERT_EQ(run(kExe, {"pose", dir + "/cut.bvh", "--time", "0.5", "-o", dir + "/a.json"}).exitCode, 0);
+    ASSERT_EQ(run(kExe, {"pose", src, "--time", "1.5", "-o", dir + "/b.json"}).exitCode, 0);
+    const json a = json::parse(slurp(dir + "/a.json")), b = json::parse(slurp(dir + "/b.json"));
+    std::map<std::string, json> byName;
+    for (const auto& j : a["joints"]) byName[j["name"]] = j["world"];
+    int compared = 0;
+    for (const auto& j : b["joints"]) {
+        auto it = byName.find(j["name"]);
+        if (it == byName.end()) continue;
+        ++compared;
+        for (int k = 12; k < 15; ++k) {
+            EXPECT_NEAR(it->second[k].get<double>(), j["world"][k].get<double>(), 1e-2) << j["name"];
+        }
+    }
+    EXPECT_GE(compared, 31);
+    EXPECT_EQ(run(kExe, {"export", src, "-o", dir + "/x.bvh", "--from", "2", "--to", "1"}).exitCode, 2);
+    EXPECT_EQ(run(kExe, {"export", src, "-o", dir + "/x.fbx"}).exitCode, 2);
 }
 
 TEST(Cli, BenchJson) {

@@ -18,6 +18,8 @@
 #include "anim/skinning.h"
 #include "app/command_util.h"
 #include "app/exit_codes.h"
+#include "anim/blend.h"
+#include "import/bvh_export.h"
 #include "import/import.h"
 
 namespace rig {
@@ -260,6 +262,37 @@ int runBench(const BenchOptions& o) {
         std::cout << model.path << ": clip " << (clip >= 0 ? "'" + model.clips[clip].name + "'" : "(bind pose)")
                   << ", " << joints << " nodes, " << batches * kBatch << " ticks at 60 Hz\n"
                   << "  median " << fmt(ns, "%.1f") << " ns per tick, " << fmt(perJoint, "%.2f") << " ns per joint\n";
+    }
+    return exitcode::kOk;
+}
+
+int runExport(const ExportOptions& o) {
+    if (cmd::extensionOf(o.output) != ".bvh") {
+        printError(o.output + ": output must end in .bvh");
+        return exitcode::kUsage;
+    }
+    Model model;
+    if (!load(o.model, o.anims, model)) return exitcode::kBadInput;
+    int32_t clip = -1;
+    if (!resolveClip(model, o.clip, clip)) return exitcode::kUsage;
+    if (clip < 0) {
+        printError(model.path + ": has no clip to export");
+        return exitcode::kUsage;
+    }
+    Clip c = model.clips[clip];
+    if (o.from >= 0.0 || o.to >= 0.0) {
+        const double from = std::max(0.0, o.from), to = o.to >= 0.0 ? o.to : c.duration;
+        if (!(to > from)) {
+            printError("--to must be after --from");
+            return exitcode::kUsage;
+        }
+        c = trimClip(c, static_cast<float>(from), static_cast<float>(to));
+    }
+    const float fps = o.fps > 0.0f ? o.fps : c.sampleRate;
+    Result<bool> r = exportBvh(model, c, fps, o.output);
+    if (!r) {
+        printError(r.error().message);
+        return exitcode::kOutputFailed;
     }
     return exitcode::kOk;
 }

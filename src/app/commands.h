@@ -57,7 +57,17 @@ struct RenderOptions {
     int samples = 4;
 };
 
+struct ExportOptions {
+    std::vector<std::string> anims;
+    std::string model;
+    std::string output;      // .bvh
+    std::string clip;        // name or index; empty: the first clip
+    double from = -1.0, to = -1.0;  // trim range in seconds (negative: the whole clip)
+    float fps = 0.0f;        // 0: the clip's own sample rate
+};
+
 int runInfo(const InfoOptions& o);
+int runExport(const ExportOptions& o);
 int runRender(const RenderOptions& o);
 int runPose(const PoseOptions& o);
 int runCheck(const CheckOptions& o);

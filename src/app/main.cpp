@@ -65,6 +65,16 @@ int main(int argc, char** argv) {
     renderCmd->add_option("--msaa", render.samples, "Multisample count (default 4, 0 = off)");
     renderCmd->add_option("--anim", render.anims, animHelp)->allow_extra_args(false);
 
+    rig::ExportOptions exportOpts;
+    CLI::App* exportCmd = app.add_subcommand("export", "Write a clip (trimmed, resampled) as BVH: dense mocap made light");
+    exportCmd->add_option("model", exportOpts.model, "Model file")->required();
+    exportCmd->add_option("-o,--output", exportOpts.output, "Output .bvh")->required();
+    exportCmd->add_option("--clip", exportOpts.clip, "Clip name or index (default: the first clip)");
+    exportCmd->add_option("--from", exportOpts.from, "Trim: first second to keep (the result starts at 0)");
+    exportCmd->add_option("--to", exportOpts.to, "Trim: last second to keep");
+    exportCmd->add_option("--fps", exportOpts.fps, "Frames per second of the output (default: the clip's)");
+    exportCmd->add_option("--anim", exportOpts.anims, animHelp)->allow_extra_args(false);
+
     rig::BenchOptions bench;
     CLI::App* benchCmd = app.add_subcommand("bench", "Time the per-tick palette update (sample, local->model, palette)");
     benchCmd->add_option("model", bench.model, "Model file")->required();
@@ -91,6 +101,7 @@ int main(int argc, char** argv) {
         if (*checkCmd) return rig::runCheck(check);
         if (*benchCmd) return rig::runBench(bench);
         if (*renderCmd) return rig::runRender(render);
+        if (*exportCmd) return rig::runExport(exportOpts);
         if (viewer.width != 1280) viewer.height = viewer.width * 10 / 16;
         return rig::runViewer(viewer);
     } catch (const std::bad_alloc&) {
