@@ -227,5 +227,35 @@ TEST(ViewerWatch, ReimportsAChangedFileAndKeepsTheLastGoodOneOnFailure) {
     fs::remove_all(dir);
 }
 
+TEST_F(ViewerSmoke, BlendPanelDrivesTheControllerAndReportsEvents) {
+    ViewerState& s = viewer->state();
+    const Model& m = *s.model;
+    s.panels.blend = true;
+    frames(2);
+    click("blend:start");
+    ASSERT_TRUE(s.blend.active);
+    // Cross-fade idle -> wave over half a second: the pose changes while fading.
+    s.blend.fadeTarget = m.findClip("wave");
+    s.blend.fadeSeconds = 0.5f;
+    click("blend:crossfade");
+    frames(40);
+    // A marker at the current time of wave, then play past it: an event is logged.
+    click("blend:marker");
+    frames(130);
+    EXPECT_FALSE(s.blend.eventLog.empty());
+    // Two-clip blend walk/wave and a partial-skeleton layer on the selected subtree.
+    s.blend.blendA = m.findClip("walk");
+    s.blend.blendB = m.findClip("wave");
+    click("blend:blend");
+    s.selectedJoint = m.skeleton.find("shoulder.R");
+    s.blend.maskClip = m.findClip("idle");
+    click("blend:mask");
+    EXPECT_EQ(s.blend.maskJoint, m.skeleton.find("shoulder.R"));
+    click("blend:inplace");
+    EXPECT_TRUE(s.blend.inPlace);
+    frames(10);
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
 }  // namespace
 }  // namespace rig

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <span>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -117,6 +119,11 @@ void Viewer::applyLoadResult() {
     state_.model = model;
     state_.animator = std::make_unique<Animator>(*model);
     ghost_ = std::make_unique<Animator>(*model);
+    controller_ = std::make_unique<Controller>(*model);
+    maskLayer_ = controller_->addLayer(LayerBlend::Override);
+    additiveLayer_ = controller_->addLayer(LayerBlend::Additive);
+    markers_.clear();
+    state_.blend = BlendState{};
     state_.checks.report = std::move(loaded.report);
     state_.checks.colorsForModel = nullptr;  // recompute the colour view
     state_.checks.hoverMesh = state_.checks.hoverVertex = -1;
@@ -205,6 +212,7 @@ void Viewer::applyRequests() {
         q.frameModel = true;
     }
     if (q.focusFinding >= 0) focusFinding(q.focusFinding);
+    applyBlendRequests();
     if (q.frameModel && state_.bounds.valid()) {
         // Panels cover the sides of the window: leave room around the model.
         state_.camera.frame(state_.bounds, static_cast<float>(w) / static_cast<float>(h), 1.35f);
@@ -257,6 +265,7 @@ void Viewer::frame(double dt) {
     drawViewPanel(state_, &state_.panels.view, probe);
     drawStatsPanel(state_, &state_.panels.stats);
     drawChecksPanel(state_, &state_.panels.checks, probe);
+    drawBlendPanel(state_, &state_.panels.blend, probe);
     drawStatusOverlay(state_, now);
     handleShortcuts(state_);
     handleCameraInput();
@@ -266,16 +275,23 @@ void Viewer::frame(double dt) {
     window_->framebufferSize(w, h);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (state_.model && gpu_ && state_.animator) {
-        state_.clock.advance(dt);
         updateRangeOfMotion(dt);
         updateColorView();
         const auto t0 = std::chrono::steady_clock::now();
-        state_.animator->evaluate(state_.bindPose ? -1 : state_.clip, state_.clock.time());
+        if (state_.blend.active && controller_) {
+            tickController(dt);
+        } else {
+            state_.clock.advance(dt);
+            state_.animator->evaluate(state_.bindPose ? -1 : state_.clip, state_.clock.time());
+        }
         const auto t1 = std::chrono::steady_clock::now();
         state_.stats.paletteUs = std::chrono::duration<float, std::micro>(t1 - t0).count();
         state_.view.highlightJoint = state_.selectedJoint;
         renderer_->draw(*gpu_, *state_.animator, state_.camera, state_.view, w, h, &state_.bounds);
         drawGhosts(w, h);
+        if (state_.blend.showRootPath && state_.blend.rootPath.size() > 1) {
+            renderer_->drawPath(state_.blend.rootPath, glm::vec4(1.0f, 0.4f, 0.9f, 1.0f), state_.camera, w, h);
+        }
         const float aspect = h > 0 ? static_cast<float>(w) / static_cast<float>(h) : 1.0f;
         const glm::mat4 viewProj = state_.camera.projection(aspect) * state_.camera.view();
         const ImGuiIO& io = ImGui::GetIO();
@@ -534,6 +550,98 @@ void Viewer::focusFinding(int index) {
             state_.camera.frame(b, io.DisplaySize.x / std::max(io.DisplaySize.y, 1.0f), 1.3f);
         }
     }
+}
+
+void Viewer::applyBlendRequests() {
+    BlendRequests& q = state_.requests.blend;
+    BlendState& b = state_.blend;
+    if (!controller_ || !state_.model) {
+        q = BlendRequests{};
+        return;
+    }
+    Controller& c = *controller_;
+    const Model& m = *state_.model;
+    const int32_t nclips = static_cast<int32_t>(m.clips.size());
+    auto validClip = [&](int clip) { return clip >= 0 && clip < nclips; };
+    if (q.start && validClip(state_.clip)) {
+        b.active = true;
+        ClipTiming t;
+        t.mode = state_.clock.loopMode();
+        t.rate = state_.clock.rate();
+        c.play(MotionSource::clip(state_.clip), t);
+        b.fadeTarget = b.blendA = state_.clip;
+        b.blendB = (state_.clip + 1) % nclips;
+        b.rootPath = rootMotionPath(m, state_.clip, 200);
+    }
+    if (q.stop) b.active = false;
+    if (b.active) {
+        if (q.crossFade && validClip(b.fadeTarget)) {
+            Ease ease;
+            ease.curve = static_cast<EaseCurve>(std::clamp(b.ease, 0, 4));
+            ClipTiming t;
+            t.syncPhase = true;
+            c.crossFadeTo(MotionSource::clip(b.fadeTarget), b.fadeSeconds,
+                          b.fadeMode == 1 ? FadeMode::Frozen : FadeMode::Smooth, ease, t);
+            b.rootPath = rootMotionPath(m, b.fadeTarget, 200);
+        }
+        if (q.blend && validClip(b.blendA) && validClip(b.blendB)) {
+            b.blendSpace = c.addBlendSpace(BlendSpace1D::twoClip(b.blendA, b.blendB));
+            c.setBlendParameter(b.blendSpace, b.blendParam);
+            ClipTiming t;
+            t.syncPhase = true;
+            Ease smooth;
+            smooth.curve = EaseCurve::SmoothStep;
+            c.crossFadeTo(MotionSource::blendSpace(b.blendSpace), 0.3f, FadeMode::Smooth, smooth, t);
+        }
+        if (q.blendParam && b.blendSpace >= 0) c.setBlendParameter(b.blendSpace, *q.blendParam);
+        if (q.mask && validClip(b.maskClip) && state_.selectedJoint >= 0) {
+            // A new mask is a new layer (configuration, may allocate); the old one fades out.
+            if (b.maskJoint >= 0) c.setLayerWeight(maskLayer_, 0.0f, 0.2f);
+            maskLayer_ = c.addLayer(LayerBlend::Override, maskFromSubtree(m.skeleton, state_.selectedJoint));
+            c.playLayer(maskLayer_, MotionSource::clip(b.maskClip));
+            c.setLayerWeight(maskLayer_, 0.0f);
+            c.setLayerWeight(maskLayer_, b.maskWeight, 0.3f);
+            b.maskJoint = state_.selectedJoint;
+        }
+        if (q.maskWeight && b.maskJoint >= 0) c.setLayerWeight(maskLayer_, *q.maskWeight, 0.1f);
+        if (q.maskOff) {
+            c.setLayerWeight(maskLayer_, 0.0f, 0.3f);
+            b.maskJoint = -1;
+        }
+        if (q.additive && validClip(b.addSource) && validClip(b.addReference)) {
+            c.playAdditive(additiveLayer_, b.addSource, b.addReference);
+            c.setLayerWeight(additiveLayer_, b.addWeight, 0.3f);
+        }
+        if (q.addWeight) c.setLayerWeight(additiveLayer_, *q.addWeight, 0.1f);
+        if (q.additiveOff) c.setLayerWeight(additiveLayer_, 0.0f, 0.3f);
+        if (q.rootMotion) c.setRootMotion(b.inPlace ? RootMotion::InPlace : RootMotion::Travel);
+        if (q.addMarker && c.currentMotion().kind == MotionSource::Kind::Clip) {
+            const int32_t clip = c.currentMotion().index;
+            const float t = c.clipTime(clip);
+            if (t >= 0.0f) {
+                markers_.push_back({"marker" + std::to_string(markers_.size() + 1), t});
+                c.setMarkers(clip, markers_);
+            }
+        }
+    }
+    q = BlendRequests{};
+}
+
+void Viewer::tickController(double dt) {
+    Controller& c = *controller_;
+    c.update(dt);
+    c.evaluate(*state_.animator);
+    const size_t n = c.events(std::span<AnimEvent>(events_.data(), events_.size()));
+    auto& log = state_.blend.eventLog;
+    for (size_t i = 0; i < n; ++i) {
+        const AnimEvent& e = events_[i];
+        char line[160];
+        std::snprintf(line, sizeof line, "%.2f s  %.*s  (%s, %s)", c.time(), static_cast<int>(e.name.size()),
+                      e.name.data(), state_.model->clips[e.clip].name.c_str(),
+                      e.direction > 0 ? "forward" : "backward");
+        log.insert(log.begin(), line);
+    }
+    if (log.size() > 8) log.resize(8);
 }
 
 int Viewer::run() {

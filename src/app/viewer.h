@@ -2,11 +2,13 @@
 // background import; one call to frame() is one frame (events, requests, tick, draw, UI).
 #pragma once
 
+#include <array>
 #include <functional>
 #include <future>
 #include <memory>
 #include <string>
 
+#include "anim/controller.h"
 #include "anim/result.h"
 #include "platform/window.h"
 #include "render/gpu_model.h"
@@ -63,6 +65,8 @@ private:
     void pickVertex(const glm::mat4& viewProj, float w, float h);
     void clickSelectJoint(const glm::mat4& viewProj, float w, float h);
     void focusFinding(int index);
+    void applyBlendRequests();
+    void tickController(double dt);
 
     ViewerConfig config_;
     std::unique_ptr<Window> window_;
@@ -78,6 +82,10 @@ private:
     };
     std::future<Loaded> pending_;
     std::unique_ptr<Animator> ghost_;  // poses the bind-pose ghost and onion skins
+    std::unique_ptr<Controller> controller_;  // drives the pose when the Blend panel is on
+    int32_t maskLayer_ = -1, additiveLayer_ = -1;
+    std::vector<Marker> markers_;            // of the current clip
+    std::array<AnimEvent, 16> events_{};
     std::vector<glm::vec3> scratch_;   // CPU-skinned positions for vertex picking
     ImVec2 pressPos_{0, 0};
     double lastTime_ = 0.0;

@@ -209,6 +209,16 @@ void Renderer::drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& 
 
 }
 
+void Renderer::drawPath(const std::vector<glm::vec3>& points, const glm::vec4& color, const OrbitCamera& cam, int width,
+                        int height) {
+    const float aspect = height > 0 ? static_cast<float>(width) / static_cast<float>(height) : 1.0f;
+    for (const glm::vec3& p : points) lineScratch_.push_back({p, color});
+    glDisable(GL_DEPTH_TEST);
+    drawLines(cam.projection(aspect) * cam.view(), GL_LINE_STRIP, 1.0f);
+    glEnable(GL_DEPTH_TEST);
+    glUseProgram(0);
+}
+
 void Renderer::drawGhost(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam, const ViewOptions& o, int width,
                          int height, const glm::vec4& tint) {
     const float aspect = height > 0 ? static_cast<float>(width) / static_cast<float>(height) : 1.0f;

@@ -39,6 +39,10 @@ public:
     void drawGhost(GpuModel& gpu, const Animator& anim, const OrbitCamera& camera, const ViewOptions& opts, int width,
                    int height, const glm::vec4& tint);
 
+    // A world-space polyline on top (the root's path).
+    void drawPath(const std::vector<glm::vec3>& points, const glm::vec4& color, const OrbitCamera& camera, int width,
+                  int height);
+
     // World-space joint positions of the last draw, for joint names and picking.
     const std::vector<glm::vec3>& jointPositions() const { return jointPositions_; }
 

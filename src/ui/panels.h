@@ -28,6 +28,9 @@ void drawStatsPanel(ViewerState& s, bool* open);
 // Rig checks: colour views, skinning method, bind-pose ghost, onion skin, range of motion,
 // and the findings list (clicking one selects its joint or frames its vertices).
 void drawChecksPanel(ViewerState& s, bool* open, UiProbe* probe);
+// The animation controller: cross-fades, two-clip blends, a partial-skeleton layer on the
+// selected joint's subtree, an additive layer, root motion, markers and their events.
+void drawBlendPanel(ViewerState& s, bool* open, UiProbe* probe);
 // The influences of the vertex under the mouse (ViewerState::checks.hoverVertex).
 void drawVertexTooltip(const ViewerState& s);
 void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe);

@@ -17,6 +17,37 @@
 
 namespace rig {
 
+// The Blend panel: the animation controller (anim/controller.h) driving the pose instead of
+// the single-clip timeline.
+struct BlendState {
+    bool active = false;
+    int fadeTarget = 0;
+    float fadeSeconds = 0.5f;
+    int fadeMode = 0;            // 0 smooth (both clocks run), 1 frozen (the old one stops)
+    int ease = 1;                // EaseCurve
+    int blendA = 0, blendB = 1;  // two-clip / 1D blend, phase-synced
+    float blendParam = 0.5f;
+    int blendSpace = -1;         // its id in the controller while playing
+    int maskClip = 0;            // partial-skeleton layer: clip on the selected joint's subtree
+    float maskWeight = 1.0f;
+    int maskJoint = -1;          // subtree root in use
+    int addSource = 0, addReference = 0;  // additive layer: difference source - reference
+    float addWeight = 1.0f;
+    bool inPlace = false;        // root motion removed in the ground plane
+    bool showRootPath = false;
+    std::vector<glm::vec3> rootPath;
+    std::vector<std::string> eventLog;  // last events, newest first
+};
+
+// Requests from the Blend panel, applied by the viewer's update step.
+struct BlendRequests {
+    bool start = false, stop = false;
+    bool crossFade = false, blend = false, mask = false, maskOff = false;
+    bool additive = false, additiveOff = false, rootMotion = false;
+    bool addMarker = false;
+    std::optional<float> blendParam, maskWeight, addWeight;
+};
+
 struct ViewerRequests {
     int selectClip = -1;            // clip index to play
     std::optional<double> seek;     // seconds
@@ -30,10 +61,11 @@ struct ViewerRequests {
     bool resetCamera = false;
     std::string open;               // a path to import (in the background)
     int focusFinding = -1;          // index into checks.report.findings: select / frame it
+    BlendRequests blend;
 };
 
 struct PanelVisibility {
-    bool clips = true, timeline = true, hierarchy = true, view = true, stats = true, open = true, checks = true;
+    bool clips = true, timeline = true, hierarchy = true, view = true, stats = true, open = true, checks = true, blend = false;
 };
 
 // What the vertex colours show (issue "rig sanity checks").
@@ -90,6 +122,7 @@ struct ViewerState {
     std::string error;              // last import error, shown until dismissed
 
     CheckViewState checks;
+    BlendState blend;
     PanelVisibility panels;
     ViewerStats stats;
     ViewerRequests requests;
