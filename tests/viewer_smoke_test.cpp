@@ -185,6 +185,32 @@ TEST_F(ViewerSmoke, AFailedLoadKeepsTheLastGoodModel) {
     EXPECT_TRUE(s.error.empty()) << s.error;
 }
 
+TEST(ViewerAnim, AddsTheClipsOfAnotherFileByJointName) {
+    ViewerConfig cfg;
+    cfg.model = "/usr/share/assimp/models/BVH/01_01.bvh";
+    cfg.remember = false;
+    auto v = Viewer::create(cfg);
+    ASSERT_TRUE(v.ok()) << v.error().message;
+    Viewer& viewer = *v.value();
+    viewer.waitForLoad();
+    ASSERT_TRUE(viewer.state().model);
+    EXPECT_EQ(viewer.state().model->clips.size(), 1u);
+    viewer.state().requests.addAnim = "/usr/share/assimp/models/BVH/01_03.bvh";
+    viewer.frame(1.0 / 60.0);
+    viewer.waitForLoad();
+    viewer.frame(1.0 / 60.0);
+    ASSERT_EQ(viewer.state().model->clips.size(), 2u);
+    EXPECT_EQ(viewer.state().model->clips[1].name, "01_03:Motion");
+    // A file with no joint in common: the error shows, the model stays.
+    const auto before = viewer.state().model;
+    viewer.state().requests.addAnim = demoModelPath();
+    viewer.frame(1.0 / 60.0);
+    viewer.waitForLoad();
+    viewer.frame(1.0 / 60.0);
+    EXPECT_EQ(viewer.state().model, before);
+    EXPECT_FALSE(viewer.state().error.empty());
+}
+
 TEST(ViewerWatch, ReimportsAChangedFileAndKeepsTheLastGoodOneOnFailure) {
     namespace fs = std::filesystem;
     const fs::path dir = fs::temp_directory_path() / ("rigview-watch-" + std::to_string(::getpid()));

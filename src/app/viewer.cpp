@@ -86,7 +86,9 @@ void Viewer::startLoad(const std::string& path) {
     state_.loading = true;
     state_.loadingPath = path;
     state_.loadingSince = glfwGetTime();
-    const std::vector<std::string> anims = path == config_.model ? config_.anims : std::vector<std::string>{};
+    if (path != state_.path && path != config_.model) anims_.clear();  // another model: its own clips only
+    if (path == config_.model && anims_.empty()) anims_ = config_.anims;
+    const std::vector<std::string> anims = anims_;
     pending_ = std::async(std::launch::async, [path, anims] {
         Loaded l{importModelWithAnims(path, anims), Report{}};
         if (l.model) l.report = checkModel(l.model.value());
@@ -102,8 +104,11 @@ void Viewer::applyLoadResult() {
     state_.loading = false;
     const bool reload = reloading_;
     reloading_ = false;
+    const bool adding = addingAnim_;
+    addingAnim_ = false;
     if (!r) {
         state_.error = r.error().message;  // the last good model stays on screen
+        if (adding && !anims_.empty()) anims_.pop_back();  // and the file that did not fit goes
         return;
     }
     auto model = std::make_shared<const Model>(std::move(r.value()));
@@ -182,6 +187,12 @@ void Viewer::applyRequests() {
     if (!q.open.empty()) {
         startLoad(q.open);
         q.open.clear();
+    }
+    if (!q.addAnim.empty() && !state_.path.empty() && !pending_.valid()) {
+        anims_.push_back(q.addAnim);
+        addingAnim_ = true;
+        reloading_ = true;
+        startLoad(state_.path);
     }
     if (m && q.selectClip >= 0 && static_cast<size_t>(q.selectClip) < m->clips.size()) {
         state_.clip = q.selectClip;
@@ -642,6 +653,23 @@ void Viewer::tickController(double dt) {
         log.insert(log.begin(), line);
     }
     if (log.size() > 8) log.resize(8);
+    // Rows for the timeline: the base motion (and the one fading out), then the layers.
+    auto& rows = state_.blend.rows;
+    rows.resize(1 + c.layerCount());
+    const MotionSource cur = c.currentMotion();
+    const Model& m = *state_.model;
+    rows[0].label = cur.kind == MotionSource::Kind::Clip ? m.clips[cur.index].name
+                    : cur.kind == MotionSource::Kind::BlendSpace ? "blend space " + std::to_string(cur.index)
+                                                                  : "bind pose";
+    if (c.fading()) rows[0].label += " (fading in)";
+    rows[0].phase = c.phase();
+    rows[0].weight = c.fadeWeight();
+    for (size_t l = 0; l < c.layerCount(); ++l) {
+        const LayerClock* lc = c.layerClock(static_cast<int32_t>(l));
+        rows[1 + l].label = "layer " + std::to_string(l);
+        rows[1 + l].phase = lc ? static_cast<float>(lc->phase()) : 0.0f;
+        rows[1 + l].weight = c.layerWeight(static_cast<int32_t>(l));
+    }
 }
 
 int Viewer::run() {

@@ -85,6 +85,7 @@ private:
     std::unique_ptr<Controller> controller_;  // drives the pose when the Blend panel is on
     int32_t maskLayer_ = -1, additiveLayer_ = -1;
     std::vector<Marker> markers_;            // of the current clip
+    std::vector<std::string> anims_;         // files whose clips are added to the model
     std::array<AnimEvent, 16> events_{};
     std::vector<glm::vec3> scratch_;   // CPU-skinned positions for vertex picking
     ImVec2 pressPos_{0, 0};
@@ -94,6 +95,7 @@ private:
     double lastWatch_ = 0.0;
     long long watchedStamp_ = 0;
     bool reloading_ = false;
+    bool addingAnim_ = false;
     bool imguiReady_ = false;
     bool captureNext_ = false;
     std::vector<uint8_t> captured_;

@@ -146,7 +146,14 @@ void drawTimelinePanel(ViewerState& s, bool* open, UiProbe* probe) {
                 }
             }
         }
-        if (clip) {
+        if (s.blend.active) {
+            // The controller plays: each motion and layer with its phase and weight.
+            for (const BlendState::Row& r : s.blend.rows) {
+                char overlay[160];
+                std::snprintf(overlay, sizeof overlay, "%s  weight %.2f", r.label.c_str(), r.weight);
+                ImGui::ProgressBar(r.phase, ImVec2(-1, 0), overlay);
+            }
+        } else if (clip) {
             ImGui::Text("%s  %.3f / %.3f s  frame %d / %d at %.4g fps  %s  rate %.2fx", clip->name.c_str(), s.clock.time(),
                         duration, s.clock.frame(), lastFrame, s.clock.sampleRate(), loopModeName(s.clock.loopMode()),
                         s.clock.rate());
@@ -508,7 +515,10 @@ void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe) {
             }
             ImGui::EndCombo();
         }
-        ImGui::TextDisabled("or drop a file on the window");
+        if (ImGui::Button("Add its clips to this model") && !s.pathField.empty()) s.requests.addAnim = s.pathField;
+        probeItem(probe, "addanim");
+        ImGui::SameLine();
+        ImGui::TextDisabled("(by joint name)  or drop a file on the window");
     }
     ImGui::End();
 }

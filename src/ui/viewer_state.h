@@ -37,6 +37,12 @@ struct BlendState {
     bool showRootPath = false;
     std::vector<glm::vec3> rootPath;
     std::vector<std::string> eventLog;  // last events, newest first
+    // What the controller plays now, for the timeline: one row per motion / layer.
+    struct Row {
+        std::string label;
+        float phase = 0.0f, weight = 0.0f;
+    };
+    std::vector<Row> rows;
 };
 
 // Requests from the Blend panel, applied by the viewer's update step.
@@ -60,6 +66,7 @@ struct ViewerRequests {
     bool frameModel = false;
     bool resetCamera = false;
     std::string open;               // a path to import (in the background)
+    std::string addAnim;            // a file whose clips join the model on screen (--anim)
     int focusFinding = -1;          // index into checks.report.findings: select / frame it
     BlendRequests blend;
 };
