@@ -194,6 +194,10 @@ TEST(Cli, AsfModelTakesAmcMotions) {
         EXPECT_NEAR(jt["world"][13].get<double>(), 0.0, 1e-4);
     }
     EXPECT_TRUE(found) << p.dump();
+    // At 60 frames per second the same motion lasts twice as long.
+    RunResult slow = run(kExe, {"--amc-fps", "60", "info", dir + "/07_01.amc", "--json"});
+    ASSERT_EQ(slow.exitCode, 0) << slow.err;
+    EXPECT_NEAR(json::parse(slow.out)["clips"][0]["duration"].get<double>(), 1.0 / 60.0, 1e-6);
 }
 
 TEST(Cli, ExportTrimsAndResamplesMocapToBvhKeepingPoses) {

@@ -10,6 +10,7 @@
 #include "app/exit_codes.h"
 #include "app/memory_limit.h"
 #include "app/viewer_entry.h"
+#include "import/import.h"
 
 int main(int argc, char** argv) {
     CLI::App app{"rigview: a viewer for rigged, animated 3D models (FBX, glTF, COLLADA, .X, BVH...)", "rigview"};
@@ -17,6 +18,9 @@ int main(int argc, char** argv) {
     rig::ViewerLaunch viewer;
     app.add_option("model", viewer.model, "Model to open in the interactive viewer (default: the bundled demo)");
     app.add_option("--clip", viewer.clip, "Clip to start with (name or index)");
+    float amcFps = 120.0f;
+    app.add_option("--amc-fps", amcFps, "Frames per second of AMC motion files (default 120, as CMU's)")
+        ->check(CLI::Range(1.0f, 10000.0f));
     const char* animHelp = "Add the clips of another file, bound to the model's joints by name (repeatable)";
     app.add_option("--anim", viewer.anims, animHelp)->allow_extra_args(false);
     app.add_option("--screenshot", viewer.screenshot, "Run the viewer some frames, save the window as PNG and exit");
@@ -95,6 +99,7 @@ int main(int argc, char** argv) {
     }
 
     rig::applyMemoryLimit();
+    rig::setAmcFramesPerSecond(amcFps);
     try {
         if (*infoCmd) return rig::runInfo(info);
         if (*poseCmd) return rig::runPose(pose);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <mutex>
@@ -459,6 +460,15 @@ std::string lowerExtension(const std::string& path) {
 
 }  // namespace
 
+namespace {
+std::atomic<float> gAmcFps{120.0f};
+}  // namespace
+
+void setAmcFramesPerSecond(float fps) {
+    if (fps > 0.0f && std::isfinite(fps)) gAmcFps = fps;
+}
+float amcFramesPerSecond() { return gAmcFps; }
+
 bool isModelFile(const std::string& path) {
     const std::string ext = lowerExtension(path);
     if (ext.empty()) return false;
@@ -485,7 +495,7 @@ Result<Model> importModel(const std::string& path) {
         if (asf.empty()) {
             return Error{path + ": no skeleton beside it (for 01_01.amc rigview looks for 01.asf in the same folder)"};
         }
-        return importAsfAmc(asf, {path});
+        return importAsfAmc(asf, {path}, amcFramesPerSecond());
     }
 
     Assimp::Importer importer;
@@ -551,7 +561,7 @@ Result<Model> importModelWithAnims(const std::string& path, const std::vector<st
     if (animPaths.empty()) return importModel(path);
     std::vector<std::string> amcs, others;
     for (const std::string& a : animPaths) (lowerExtension(a) == ".amc" && lowerExtension(path) == ".asf" ? amcs : others).push_back(a);
-    Result<Model> base = amcs.empty() ? importModel(path) : importAsfAmc(path, amcs);
+    Result<Model> base = amcs.empty() ? importModel(path) : importAsfAmc(path, amcs, amcFramesPerSecond());
     if (!base) return base;
     Model& model = base.value();
     for (const std::string& a : amcs) {

@@ -23,6 +23,11 @@ Result<Model> importModel(const std::string& path);
 // is taken gets the file's name in front ("01_02:walk").
 Result<Model> importModelWithAnims(const std::string& path, const std::vector<std::string>& animPaths);
 
+// Frames per second of AMC motions (CMU's are 120; some are 60). Process-wide, set once
+// from the command line (`rigview --amc-fps 60 ...`) before importing.
+void setAmcFramesPerSecond(float fps);
+float amcFramesPerSecond();
+
 // Whether a file's extension is one Assimp reads (for searching folders).
 bool isModelFile(const std::string& path);
 
