@@ -33,7 +33,8 @@ std::string tempDir() {
     return d ? std::string(d) : std::string("/tmp");
 }
 
-RunResult run(const std::string& exe, const std::vector<std::string>& args, double timeoutSeconds) {
+RunResult run(const std::string& exe, const std::vector<std::string>& args, double timeoutSeconds,
+              const std::vector<std::string>& env) {
     RunResult r;
     const std::string dir = tempDir();
     const std::string outPath = dir + "/stdout", errPath = dir + "/stderr";
@@ -47,8 +48,20 @@ RunResult run(const std::string& exe, const std::vector<std::string>& args, doub
     std::vector<char*> argv;
     for (std::string& a : all) argv.push_back(a.data());
     argv.push_back(nullptr);
+    std::vector<std::string> envStrings;
+    for (char** e = environ; *e; ++e) {
+        const std::string entry = *e;
+        const std::string name = entry.substr(0, entry.find('='));
+        bool replaced = false;
+        for (const std::string& o : env) replaced = replaced || o.substr(0, o.find('=')) == name;
+        if (!replaced) envStrings.push_back(entry);
+    }
+    envStrings.insert(envStrings.end(), env.begin(), env.end());
+    std::vector<char*> envp;
+    for (std::string& e : envStrings) envp.push_back(e.data());
+    envp.push_back(nullptr);
     pid_t pid = 0;
-    if (posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ) != 0) {
+    if (posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), envp.data()) != 0) {
         posix_spawn_file_actions_destroy(&fa);
         r.err = "cannot start " + exe;
         return r;

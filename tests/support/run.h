@@ -14,8 +14,10 @@ struct RunResult {
     std::string out, err;
 };
 
-// Run `exe` with `args`; kill it after `timeoutSeconds`.
-RunResult run(const std::string& exe, const std::vector<std::string>& args, double timeoutSeconds = 120.0);
+// Run `exe` with `args`; kill it after `timeoutSeconds`. `env` entries ("NAME=value")
+// replace or add to this process's environment for the child.
+RunResult run(const std::string& exe, const std::vector<std::string>& args, double timeoutSeconds = 120.0,
+              const std::vector<std::string>& env = {});
 
 // A fresh temporary directory for one test.
 std::string tempDir();
