@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -27,10 +28,22 @@ std::string slurp(const std::string& path) {
 
 }  // namespace
 
+// Removes the test's temporary folders when the test program ends.
+struct TempDirs {
+    std::vector<std::string> dirs;
+    ~TempDirs() {
+        std::error_code ec;
+        for (const std::string& d : dirs) std::filesystem::remove_all(d, ec);
+    }
+};
+
 std::string tempDir() {
+    static TempDirs made;
     std::string tmpl = "/tmp/rigview-test-XXXXXX";
     char* d = mkdtemp(tmpl.data());
-    return d ? std::string(d) : std::string("/tmp");
+    if (!d) return std::string("/tmp");
+    made.dirs.emplace_back(d);
+    return made.dirs.back();
 }
 
 RunResult run(const std::string& exe, const std::vector<std::string>& args, double timeoutSeconds,

@@ -19,7 +19,7 @@ struct RunResult {
 RunResult run(const std::string& exe, const std::vector<std::string>& args, double timeoutSeconds = 120.0,
               const std::vector<std::string>& env = {});
 
-// A fresh temporary directory for one test.
+// A fresh temporary directory for one test, removed when the test program ends.
 std::string tempDir();
 
 }  // namespace rig::testing
