@@ -79,6 +79,12 @@ void Animator::evaluate(int32_t clipIndex, float t) {
         }
     }
 
+    updatePalettes();
+}
+
+void Animator::updatePalettes() {
+    const Model& model = *model_;
+    const glm::mat4* world = world_.data();
     glm::mat4* pal = palette_.data();
     for (size_t m = 0; m < model.meshes.size(); ++m) {
         const Mesh& mesh = model.meshes[m];
@@ -121,22 +127,7 @@ void Animator::evaluatePose(const std::vector<Transform>& local, const std::vect
         world[i] = parent[i] < 0 ? l : mulAffine(world[parent[i]], l);
     }
 
-    glm::mat4* pal = palette_.data();
-    for (size_t m = 0; m < model.meshes.size(); ++m) {
-        const Mesh& mesh = model.meshes[m];
-        if (!mesh.skinned) continue;
-        glm::mat4* out = pal + paletteOffset_[m];
-        const glm::mat4& meshWorld = world[mesh.node];
-        const size_t nj = mesh.skin.joints.size();
-        const int32_t* joints = mesh.skin.joints.data();
-        const glm::mat4* ib = mesh.skin.inverseBind.data();
-        if (isIdentity(meshWorld)) {
-            for (size_t j = 0; j < nj; ++j) out[j] = mulAffine(world[joints[j]], ib[j]);
-        } else {
-            const glm::mat4 inv = safeAffineInverse(meshWorld);
-            for (size_t j = 0; j < nj; ++j) out[j] = mulAffine(inv, mulAffine(world[joints[j]], ib[j]));
-        }
-    }
+    updatePalettes();
 }
 
 }  // namespace rig

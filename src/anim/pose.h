@@ -48,6 +48,9 @@ public:
     uint32_t paletteOffset(size_t mesh) const { return paletteOffset_[mesh]; }
 
 private:
+    // palette = inverse(meshWorld) * world[joint] * inverseBind, for every skin.
+    void updatePalettes();
+
     const Model* model_;
     RotationBlend blend_ = RotationBlend::Slerp;
     int32_t lastClip_ = -2;
