@@ -25,10 +25,10 @@ void PlaybackClock::setLoopMode(LoopMode mode) {
     time_ = map(time_);
 }
 
-double PlaybackClock::map(double t) {
-    if (!std::isfinite(t) || duration_ <= 0.0f) return 0.0;
-    const double d = duration_;
-    switch (mode_) {
+double seekTime(double t, double duration, LoopMode mode, int& direction) {
+    if (!std::isfinite(t) || !(duration > 0.0)) return 0.0;
+    const double d = duration;
+    switch (mode) {
         case LoopMode::Loop:
             // The end itself stays the end (a seek to the last key shows the last key);
             // anything past it wraps.
@@ -40,7 +40,7 @@ double PlaybackClock::map(double t) {
             double r = std::fmod(t, 2.0 * d);
             if (r < 0.0) r += 2.0 * d;
             if (r > d) {
-                direction_ = -direction_;
+                direction = -direction;
                 return 2.0 * d - r;
             }
             return r;
@@ -48,6 +48,8 @@ double PlaybackClock::map(double t) {
     }
     return 0.0;
 }
+
+double PlaybackClock::map(double t) { return seekTime(t, duration_, mode_, direction_); }
 
 void PlaybackClock::advance(double dt) {
     if (!playing_ || !std::isfinite(dt)) return;

@@ -54,4 +54,8 @@ private:
 // Wrap t into [0, duration) for looping playback (120 of 100 -> 20); 0 when duration <= 0.
 double wrapTime(double t, double duration);
 
+// Where a seek to t lands in [0, duration] for a loop mode: Loop wraps (exactly the end
+// stays the end), Once clamps, PingPong reflects and flips `direction`. 0 when duration <= 0.
+double seekTime(double t, double duration, LoopMode mode, int& direction);
+
 }  // namespace rig

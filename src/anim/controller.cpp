@@ -41,27 +41,7 @@ void LayerClock::start(double duration, double time, float rate, LoopMode mode, 
     fresh_ = true;
 }
 
-double LayerClock::map(double t) {
-    if (!std::isfinite(t) || duration_ <= 0.0) return 0.0;
-    const double d = duration_;
-    switch (mode_) {
-        case LoopMode::Loop:
-            return t == d ? d : wrapTime(t, d);
-        case LoopMode::Once:
-            if (t <= 0.0) return 0.0;
-            return t >= d ? d : t;
-        case LoopMode::PingPong: {
-            double r = std::fmod(t, 2.0 * d);
-            if (r < 0.0) r += 2.0 * d;
-            if (r > d) {
-                direction_ = -direction_;
-                return 2.0 * d - r;
-            }
-            return r;
-        }
-    }
-    return 0.0;
-}
+double LayerClock::map(double t) { return seekTime(t, duration_, mode_, direction_); }
 
 void LayerClock::seek(double t) {
     direction_ = 1;
