@@ -1,42 +1,24 @@
 // The per-tick path allocates nothing: count calls to operator new around evaluate().
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
+#include <vector>
+
 
 #include "anim/clock.h"
 #include "anim/pose.h"
 #include "anim/skinning.h"
+#include "support/alloc_counter.h"
 #include "support/rigs.h"
-
-namespace {
-std::atomic<long> gAllocations{0};
-}
-
-void* operator new(std::size_t n) {
-    gAllocations.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(n ? n : 1)) return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-
-// The other forms route to the same malloc / free, so every new pairs with its delete (the
-// standard library's temporary buffers use the nothrow form; arrays use new[]).
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-    gAllocations.fetch_add(1, std::memory_order_relaxed);
-    return std::malloc(n ? n : 1);
-}
-void* operator new[](std::size_t n) { return ::operator new(n); }
-void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept { return ::operator new(n, t); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace rig {
 namespace {
+
+TEST(PerTick, TheCounterSeesAllocations) {
+    const long before = testing::allocations();
+    auto* v = new std::vector<int>(100);
+    EXPECT_GE(testing::allocations() - before, 2);  // the vector and its buffer
+    delete v;
+}
 
 TEST(PerTick, EvaluateAndSkinningAllocateNothing) {
     for (Model m : {testing::makeChain(64, 300), testing::makeWideTree(300, 30), testing::makeTwoBone()}) {
@@ -44,7 +26,7 @@ TEST(PerTick, EvaluateAndSkinningAllocateNothing) {
         PlaybackClock clock;
         clock.setDuration(m.clips[0].duration, m.clips[0].sampleRate);
         std::vector<glm::vec3> pos(m.meshes[0].vertexCount()), nrm(m.meshes[0].vertexCount());
-        const long before = gAllocations.load();
+        const long before = testing::allocations();
         for (int tick = 0; tick < 500; ++tick) {
             clock.advance(1.0 / 60.0);
             anim.evaluate(0, clock.time());
@@ -52,7 +34,7 @@ TEST(PerTick, EvaluateAndSkinningAllocateNothing) {
             skinMesh(m.meshes[0], anim.palette().data(), pos.data(), nrm.data());
         }
         anim.evaluate(-1, 0.0f);  // bind pose
-        EXPECT_EQ(gAllocations.load() - before, 0) << m.path;
+        EXPECT_EQ(testing::allocations() - before, 0) << m.path;
     }
 }
 

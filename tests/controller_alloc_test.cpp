@@ -4,38 +4,11 @@
 // weights) posted between ticks.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 
 #include "anim/controller.h"
 #include "anim/pose.h"
+#include "support/alloc_counter.h"
 #include "support/rigs.h"
-
-namespace {
-std::atomic<long> gAllocations{0};
-}
-
-void* operator new(std::size_t n) {
-    gAllocations.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(n ? n : 1)) return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-
-// The other forms route to the same malloc / free, so every new pairs with its delete (the
-// standard library's temporary buffers use the nothrow form; arrays use new[]).
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-    gAllocations.fetch_add(1, std::memory_order_relaxed);
-    return std::malloc(n ? n : 1);
-}
-void* operator new[](std::size_t n) { return ::operator new(n); }
-void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept { return ::operator new(n, t); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace rig {
 namespace {
@@ -57,7 +30,7 @@ TEST(PerTick, ControllerAllocatesNothing) {
         Animator anim(m);
         AnimEvent events[8];
 
-        const long before = gAllocations.load();
+        const long before = testing::allocations();
         c.play(MotionSource::blendSpace(walkRun));
         c.playLayer(upper, MotionSource::clip(1), ClipTiming{1.0f, LoopMode::PingPong});
         c.playAdditive(add, 0, 3);
@@ -74,7 +47,7 @@ TEST(PerTick, ControllerAllocatesNothing) {
             ASSERT_TRUE(c.evaluate(anim));
             seen += c.events(events);
         }
-        EXPECT_EQ(gAllocations.load() - before, 0) << m.path;
+        EXPECT_EQ(testing::allocations() - before, 0) << m.path;
         EXPECT_GT(seen, 0u) << m.path;
     }
 }
