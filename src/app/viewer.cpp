@@ -134,6 +134,7 @@ void Viewer::applyLoadResult() {
     state_.checks.hoverMesh = state_.checks.hoverVertex = -1;
     state_.path = path;
     state_.error.clear();
+    state_.joints = model->jointNodes();
     state_.children.assign(model->skeleton.size(), {});
     for (size_t i = 0; i < model->skeleton.size(); ++i) {
         if (model->skeleton.parent[i] >= 0) state_.children[model->skeleton.parent[i]].push_back(static_cast<int32_t>(i));
@@ -436,7 +437,6 @@ void Viewer::updateColorView() {
 
 void Viewer::updateRangeOfMotion(double dt) {
     CheckViewState& c = state_.checks;
-    const Model& m = *state_.model;
     if (!c.rom) {
         c.romJoint = -1;
         state_.animator->setRotationOverride(-1, glm::quat(1, 0, 0, 0));
@@ -447,7 +447,7 @@ void Viewer::updateRangeOfMotion(double dt) {
     const int step = static_cast<int>(std::floor(c.romTime / period));
     c.romAxis = step % 3;
     if (c.romAll) {
-        const std::vector<int32_t> joints = m.jointNodes();
+        const std::vector<int32_t>& joints = state_.joints;
         c.romJoint = joints.empty() ? -1 : joints[static_cast<size_t>(step / 3) % joints.size()];
     } else {
         c.romJoint = state_.selectedJoint;
@@ -515,7 +515,7 @@ void Viewer::clickSelectJoint(const glm::mat4& viewProj, float w, float h) {
     const std::vector<glm::vec3>& joints = renderer_->jointPositions();
     float best = 14.0f * 14.0f;
     int pick = -1;
-    for (int32_t j : state_.model->jointNodes()) {
+    for (int32_t j : state_.joints) {
         glm::vec2 s;
         if (!projectToScreen(viewProj, joints[j], w, h, s)) continue;
         const float d = (s.x - io.MousePos.x) * (s.x - io.MousePos.x) + (s.y - io.MousePos.y) * (s.y - io.MousePos.y);

@@ -99,6 +99,9 @@ void floatAttrib(GLuint location, GLuint buffer, int components) {
 Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model) {
     std::unique_ptr<GpuModel> g(new GpuModel());
     g->model_ = &model;
+    g->joints_ = model.jointNodes();
+    g->isJoint_.assign(model.skeleton.size(), 0);
+    for (int32_t j : g->joints_) g->isJoint_[j] = 1;
     for (const Material& mat : model.materials) {
         GLuint tex = loadTexture(model, mat.baseColorTexture);
         if (!tex && !mat.baseColorTexture.empty()) g->missingTextures_.push_back(mat.baseColorTexture);

@@ -34,6 +34,9 @@ public:
     GpuModel& operator=(const GpuModel&) = delete;
 
     const Model& model() const { return *model_; }
+    // Model::jointNodes(), computed once, and a per-node flag of the same.
+    const std::vector<int32_t>& joints() const { return joints_; }
+    const std::vector<uint8_t>& isJoint() const { return isJoint_; }
     const std::vector<GpuMesh>& meshes() const { return meshes_; }
     GLuint paletteTexture() const { return paletteTex_; }
     // Texture names that could not be loaded (missing files, undecodable data).
@@ -54,6 +57,8 @@ private:
     GpuModel() = default;
     const Model* model_ = nullptr;
     std::vector<GpuMesh> meshes_;
+    std::vector<int32_t> joints_;
+    std::vector<uint8_t> isJoint_;
     std::vector<GLuint> textures_;
     std::vector<std::string> missingTextures_;
     GLuint paletteBuffer_ = 0, paletteTex_ = 0;

@@ -143,9 +143,8 @@ void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam,
     for (size_t i = 0; i < model.skeleton.size(); ++i) jointPositions_[i] = glm::vec3(anim.world()[i][3]);
     // Skeleton-only assets (BVH, ASF/AMC) show their bones whatever the option says.
     if (o.bones || model.meshes.empty()) {
-        const std::vector<int32_t> joints = model.jointNodes();
-        std::vector<uint8_t> isJoint(model.skeleton.size(), 0);
-        for (int32_t j : joints) isJoint[j] = 1;
+        const std::vector<int32_t>& joints = gpu.joints();
+        const std::vector<uint8_t>& isJoint = gpu.isJoint();
         glDisable(GL_DEPTH_TEST);
         for (int32_t j : joints) {
             const int32_t p = model.skeleton.parent[j];
@@ -245,6 +244,7 @@ Bounds animatedBounds(const Model& model, int32_t clip, int samples) {
     std::vector<glm::vec3> pos;
     const bool animated = clip >= 0 && static_cast<size_t>(clip) < model.clips.size();
     const int n = animated ? std::max(samples, 1) : 1;
+    const std::vector<int32_t> joints = model.meshes.empty() ? model.jointNodes() : std::vector<int32_t>{};
     for (int s = 0; s < n; ++s) {
         const float t = animated ? model.clips[clip].duration * static_cast<float>(s) / static_cast<float>(std::max(n - 1, 1)) : 0.0f;
         anim.evaluate(animated ? clip : -1, t);
@@ -256,7 +256,7 @@ Bounds animatedBounds(const Model& model, int32_t clip, int samples) {
             for (const glm::vec3& p : pos) b.add(glm::vec3(w * glm::vec4(p, 1.0f)));
         }
         if (model.meshes.empty()) {
-            for (int32_t j : model.jointNodes()) b.add(glm::vec3(anim.world()[j][3]));
+            for (int32_t j : joints) b.add(glm::vec3(anim.world()[j][3]));
         }
     }
     return b;

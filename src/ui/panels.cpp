@@ -278,7 +278,7 @@ void drawStatsPanel(ViewerState& s, bool* open) {
                 tris += m.triangleCount();
             }
             ImGui::Text("%zu meshes, %zu vertices, %zu triangles", s.model->meshes.size(), verts, tris);
-            ImGui::Text("%zu nodes, %zu joints, %zu clips", s.model->skeleton.size(), s.model->jointNodes().size(),
+            ImGui::Text("%zu nodes, %zu joints, %zu clips", s.model->skeleton.size(), s.joints.size(),
                         s.model->clips.size());
         }
         ImGui::TextWrapped("%s", s.stats.glRenderer.c_str());
@@ -551,7 +551,7 @@ void drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWor
                     float width, float height) {
     if (!s.model || !s.view.jointNames) return;
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
-    for (int32_t j : s.model->jointNodes()) {
+    for (int32_t j : s.joints) {
         if (static_cast<size_t>(j) >= jointWorld.size()) continue;
         glm::vec2 at;
         if (!projectToScreen(viewProj, jointWorld[j], width, height, at)) continue;

@@ -121,6 +121,7 @@ struct ViewerState {
     Bounds bounds;                  // animated bounds of the current clip
     int selectedJoint = -1;         // skeleton node index
     std::vector<std::vector<int32_t>> children;  // per node, for the hierarchy panel
+    std::vector<int32_t> joints;    // model->jointNodes(), computed at load
 
     // Loading and errors.
     bool loading = false;
