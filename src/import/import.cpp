@@ -2,6 +2,7 @@
 #include "anim/blend.h"
 #include "import/asf_amc.h"
 #include "import/gltf_interpolation.h"
+#include "import/iqm.h"
 
 #include <assimp/Importer.hpp>
 #include <assimp/config.h>
@@ -497,6 +498,8 @@ Result<Model> importModel(const std::string& path) {
         }
         return importAsfAmc(asf, {path}, amcFramesPerSecond());
     }
+    // Inter-Quake Model: our own reader (Assimp 5.2.5 reads only the static meshes).
+    if (ext == ".iqm") return importIqm(path);
 
     Assimp::Importer importer;
     // Drop point and line primitives: a skinned viewer draws triangles.
