@@ -3,6 +3,7 @@
 #include "import/asf_amc.h"
 #include "import/gltf_interpolation.h"
 #include "import/iqm.h"
+#include "import/scene_repair.h"
 
 #include <assimp/Importer.hpp>
 #include <assimp/config.h>
@@ -510,6 +511,8 @@ Result<Model> importModel(const std::string& path) {
     // the validator rejects unless the scene is flagged incomplete. Then validate (always the
     // first step) and post-process.
     const aiScene* scene = nullptr;
+    std::vector<ImportRepair> repairs;
+    std::string readError;
     {
         SilenceStdio quiet;
         scene = importer.ReadFile(path, 0);
@@ -517,9 +520,12 @@ Result<Model> importModel(const std::string& path) {
             const_cast<aiScene*>(scene)->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
         }
         if (scene) scene = importer.ApplyPostProcessing(importFlags());
+        // Refused by Assimp's validation: open it if the failure is repairable (keys past the
+        // clip's end, empty channels), with the repairs recorded for `check` and `info`.
+        if (!scene) scene = readRepairedScene(importer, path, importFlags(), repairs, readError);
     }
     if (!scene) {
-        std::string msg = importer.GetErrorString();
+        std::string msg = readError;
         if (msg.empty()) msg = "Assimp could not import it";
         if (msg.find("bad_alloc") != std::string::npos) {
             msg = "out of memory while importing (the file claims more data than fits; see RIGVIEW_MAX_MEMORY_MB)";
@@ -530,6 +536,7 @@ Result<Model> importModel(const std::string& path) {
 
     Model model;
     model.path = path;
+    model.stats.repairs = std::move(repairs);
     auto nodes = flattenNodes(scene, model.skeleton, path);
     if (!nodes) return nodes.error();
     importMaterials(scene, model);
