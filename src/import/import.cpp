@@ -512,20 +512,19 @@ Result<Model> importModel(const std::string& path) {
     // first step) and post-process.
     const aiScene* scene = nullptr;
     std::vector<ImportRepair> repairs;
-    std::string readError;
     {
         SilenceStdio quiet;
         scene = importer.ReadFile(path, 0);
         if (scene && scene->mNumMeshes == 0) {
             const_cast<aiScene*>(scene)->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
         }
+        // Points Assimp's validation would refuse but that have one safe reading (keys past a
+        // clip's end, empty channels) are repaired first and recorded for `check` and `info`.
+        if (scene) repairs = repairScene(*const_cast<aiScene*>(scene));
         if (scene) scene = importer.ApplyPostProcessing(importFlags());
-        // Refused by Assimp's validation: open it if the failure is repairable (keys past the
-        // clip's end, empty channels), with the repairs recorded for `check` and `info`.
-        if (!scene) scene = readRepairedScene(importer, path, importFlags(), repairs, readError);
     }
     if (!scene) {
-        std::string msg = readError;
+        std::string msg = importer.GetErrorString();
         if (msg.empty()) msg = "Assimp could not import it";
         if (msg.find("bad_alloc") != std::string::npos) {
             msg = "out of memory while importing (the file claims more data than fits; see RIGVIEW_MAX_MEMORY_MB)";

@@ -1,6 +1,5 @@
 #include "import/scene_repair.h"
 
-#include <assimp/Importer.hpp>
 #include <assimp/scene.h>
 
 #include <algorithm>
@@ -110,25 +109,6 @@ std::vector<ImportRepair> repairScene(aiScene& scene) {
         repairs.push_back({"repaired-channels", count(droppedAnims, "clip") + " without any channel dropped"});
     }
     return repairs;
-}
-
-const aiScene* readRepairedScene(Assimp::Importer& importer, const std::string& path, unsigned flags,
-                                 std::vector<ImportRepair>& repairs, std::string& error) {
-    error = importer.GetErrorString();
-    if (error.rfind("Validation failed", 0) != 0) return nullptr;
-    const aiScene* raw = importer.ReadFile(path, 0);
-    if (!raw) return nullptr;
-    aiScene* scene = const_cast<aiScene*>(raw);  // ours until the next ReadFile
-    if (scene->mNumMeshes == 0) scene->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
-    std::vector<ImportRepair> found = repairScene(*scene);
-    if (found.empty()) return nullptr;  // not repairable: Assimp's own message stands
-    const aiScene* done = importer.ApplyPostProcessing(flags);
-    if (!done) {
-        error = importer.GetErrorString();
-        return nullptr;
-    }
-    repairs = std::move(found);
-    return done;
 }
 
 }  // namespace rig
