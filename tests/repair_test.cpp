@@ -1,6 +1,7 @@
 // Files that Assimp's validation refuses only on repairable points open, repaired, with the
 // repair reported by `check` and `info`; files refused for anything else still fail with
-// Assimp's message. The Blitz3D files are written here, chunk by chunk (Assimp reads them; a
+// Assimp's message. Also, through the binary: .blend files (geometry with a warning line, a
+// check error) and .iqm files (rigview's own reader). The Blitz3D files are written here, chunk by chunk (Assimp reads them; a
 // key one frame past the ANIM chunk's frame count is what Blitz3D exporters write).
 #include <gtest/gtest.h>
 
@@ -215,6 +216,48 @@ TEST(Repair, RepairSceneDropsEmptyChannelsAndExtendsDurations) {
     EXPECT_EQ(walk->mChannels[0], good);
     EXPECT_DOUBLE_EQ(walk->mDuration, 12.5);
     EXPECT_TRUE(repairScene(scene).empty());  // nothing left to repair
+}
+
+// ---- Through the binary: .blend and .iqm ----------------------------------------------
+
+TEST(FormatCli, BlendShowsGeometryWithOneWarningLineAndFailsCheck) {
+    const std::string file = "/usr/share/assimp/models/BLEND/HUMAN.blend";
+    const testing::RunResult info = testing::run(kExe, {"info", file, "--json"});
+    EXPECT_EQ(info.exitCode, 0);
+    EXPECT_EQ(info.err, "rigview: " + file +
+                            ": Assimp reads no armature or animation from .blend files; export FBX or glTF from Blender\n");
+    const nlohmann::json j = nlohmann::json::parse(info.out);
+    EXPECT_GT(j["vertices"].get<int>(), 0);
+    EXPECT_EQ(j["clips"].size(), 0u);
+    const testing::RunResult check = testing::run(kExe, {"check", file, "--json"});
+    EXPECT_EQ(check.exitCode, 1);
+    const nlohmann::json c = nlohmann::json::parse(check.out);
+    ASSERT_FALSE(c["findings"].empty());
+    EXPECT_EQ(c["findings"][0]["code"], "blend-not-supported");
+    EXPECT_EQ(c["findings"][0]["severity"], "error");
+    // A .blend Assimp cannot read at all: its error, with the hint, on one line.
+    const testing::RunResult bad = testing::run(kExe, {"info", "/usr/share/assimp/models/BLEND/BlenderDefault_262.blend"});
+    EXPECT_EQ(bad.exitCode, 3);
+    EXPECT_NE(bad.err.find("(and Assimp reads no armature or animation from .blend files; export FBX or glTF from Blender)\n"),
+              std::string::npos) << bad.err;
+}
+
+TEST(FormatCli, IqmOpensWithSkinAndClip) {
+    const std::string file = "/usr/share/assimp/models/IQM/mrfixit.iqm";
+    const testing::RunResult info = testing::run(kExe, {"info", file, "--json"});
+    ASSERT_EQ(info.exitCode, 0) << info.err;
+    EXPECT_TRUE(info.err.empty()) << info.err;
+    const nlohmann::json j = nlohmann::json::parse(info.out);
+    EXPECT_EQ(j["joints"], 75);
+    ASSERT_EQ(j["clips"].size(), 1u);
+    EXPECT_EQ(j["clips"][0]["name"], "idle");
+    EXPECT_NEAR(j["clips"][0]["duration"].get<double>(), 100.0 / 24.0, 1e-5);
+    EXPECT_EQ(j["meshes"][0]["skinned"], true);
+    const std::string out = tempPath("mrfixit_pose.json");
+    const testing::RunResult pose = testing::run(kExe, {"pose", file, "-o", out, "--clip", "idle", "--time", "2"});
+    EXPECT_EQ(pose.exitCode, 0) << pose.err;
+    const testing::RunResult check = testing::run(kExe, {"check", file});
+    EXPECT_EQ(check.exitCode, 0) << check.out;  // warnings and infos only
 }
 
 }  // namespace

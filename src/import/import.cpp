@@ -454,6 +454,9 @@ void importMaterials(const aiScene* scene, Model& model) {
     }
 }
 
+constexpr const char* kBlendLimitation =
+    "Assimp reads no armature or animation from .blend files; export FBX or glTF from Blender";
+
 std::string lowerExtension(const std::string& path) {
     std::string ext = std::filesystem::path(path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -529,6 +532,7 @@ Result<Model> importModel(const std::string& path) {
         if (msg.find("bad_alloc") != std::string::npos) {
             msg = "out of memory while importing (the file claims more data than fits; see RIGVIEW_MAX_MEMORY_MB)";
         }
+        if (ext == ".blend") msg += " (and " + std::string(kBlendLimitation) + ")";
         return Error{path + ": " + msg};
     }
     if (!scene->mRootNode) return Error{path + ": the scene has no root node"};
@@ -560,6 +564,8 @@ Result<Model> importModel(const std::string& path) {
         model.clips.push_back(importClip(scene->mAnimations[a], a, model.skeleton, model.stats));
     }
     applyGltfStepInterpolation(path, model);
+    // Assimp's Blender reader gives static geometry only: shown, but never passed as a rig.
+    if (ext == ".blend") model.stats.formatLimitation = kBlendLimitation;
     if (model.meshes.empty() && model.clips.empty() && model.skeleton.size() <= 1) {
         return Error{path + ": the file holds no meshes, no skeleton and no animation"};
     }
