@@ -154,7 +154,7 @@ void Viewer::applyLoadResult() {
     if (!gpu_->missingTextures().empty()) {
         state_.error = path + ": missing texture " + gpu_->missingTextures().front();
     }
-    if (!model->stats.formatLimitation.empty()) state_.error = path + ": " + model->stats.formatLimitation;
+    state_.warning = model->stats.formatLimitation.empty() ? std::string() : path + ": " + model->stats.formatLimitation;
 }
 
 void Viewer::addRecent(const std::string& path) {
