@@ -289,6 +289,32 @@ TEST(IqmSmall, BrokenFilesGiveOneLineErrors) {
     expectError(b, "outside the text block");
 }
 
+// Meshes may share vertex ranges; a small file must not expand to gigabytes: 200 meshes over
+// the same 100000 vertices are refused before anything is built.
+TEST(IqmSmall, OverlappingMeshesAreBounded) {
+    SmallIqm s;
+    std::vector<uint8_t>& b = s.bytes;
+    const uint32_t n = 100000;
+    const uint32_t arrays = get32(b, field(kOfsVertexArrays));
+    const uint32_t sizes[3] = {12, 4, 4};
+    for (int a = 0; a < 3; ++a) {
+        put32(b, arrays + 20 * a + 16, static_cast<uint32_t>(b.size()));
+        b.resize(b.size() + size_t(n) * sizes[a], 0);
+    }
+    put32(b, field(kNumVertexes), n);
+    put32(b, field(kOfsMeshes), static_cast<uint32_t>(b.size()));
+    put32(b, field(kNumMeshes), 200);
+    for (int m = 0; m < 200; ++m)
+        for (uint32_t v : {1u, 6u, 0u, n, 0u, 1u}) append32(b, v);
+    put32(b, field(kFileSize), static_cast<uint32_t>(b.size()));
+    Result<Model> r = parseSmall(s);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("the meshes expand to more than"), std::string::npos) << r.error().message;
+    // One such mesh is fine.
+    put32(b, field(kNumMeshes), 1);
+    EXPECT_TRUE(parseSmall(s).ok());
+}
+
 // Every byte set to 0xff in turn: an error or a model, never a crash (ASan runs this too).
 TEST(IqmSmall, EveryByteCorruptedParsesOrFailsCleanly) {
     const SmallIqm good;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <new>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -309,6 +310,14 @@ private:
         if (auto e = range("triangles", h_.ofs_triangles, h_.num_triangles, kTriangleBytes)) return e;
         if (h_.num_meshes > 0 && !arrays_[kPosition].data) return fail("the file has meshes but no position array");
         const bool skinned = h_.num_joints > 0 && arrays_[kBlendIndexes].data && arrays_[kBlendWeights].data;
+        // Meshes may share vertex and triangle ranges: bound what they expand to, as for clips.
+        uint64_t expanded = 0;
+        const uint64_t budget = std::min(kMaxIqmKeyValues, std::max(kMinIqmKeyBudget, kIqmKeyValuesPerByte * size_));
+        for (uint32_t m = 0; m < h_.num_meshes; ++m) {
+            const uint8_t* p = d_ + h_.ofs_meshes + size_t(m) * kMeshBytes;
+            expanded += uint64_t(u32(p + 12)) * 16 + uint64_t(u32(p + 20)) * 3 + (skinned ? uint64_t(h_.num_joints) * 17 : 0);
+            if (expanded > budget) return fail("the meshes expand to more than " + std::to_string(budget) + " values");
+        }
         std::map<std::string, uint32_t> materials;
         for (uint32_t m = 0; m < h_.num_meshes; ++m) {
             const uint8_t* p = d_ + h_.ofs_meshes + size_t(m) * kMeshBytes;
@@ -637,7 +646,11 @@ private:
 }  // namespace
 
 Result<Model> parseIqm(const uint8_t* data, size_t size, const std::string& path) {
-    return Parser(data, size, path).run();
+    try {
+        return Parser(data, size, path).run();
+    } catch (const std::bad_alloc&) {
+        return Error{path + ": out of memory while reading the IQM file (see RIGVIEW_MAX_MEMORY_MB)"};
+    }
 }
 
 Result<Model> importIqm(const std::string& path) {
@@ -648,7 +661,12 @@ Result<Model> importIqm(const std::string& path) {
     if (static_cast<uint64_t>(size) > kMaxIqmBytes) {
         return Error{path + ": IQM: the file is larger than " + std::to_string(kMaxIqmBytes >> 20) + " MiB"};
     }
-    std::vector<uint8_t> bytes(static_cast<size_t>(size));
+    std::vector<uint8_t> bytes;
+    try {
+        bytes.resize(static_cast<size_t>(size));
+    } catch (const std::bad_alloc&) {
+        return Error{path + ": out of memory while reading the IQM file (see RIGVIEW_MAX_MEMORY_MB)"};
+    }
     in.seekg(0);
     if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size)) return Error{path + ": cannot read the file"};
     return parseIqm(bytes.data(), bytes.size(), path);

@@ -42,9 +42,10 @@
 namespace rig {
 
 inline constexpr size_t kMaxIqmBytes = size_t(1) << 30;
-// Key values (floats) all clips may expand to: at most kMaxIqmKeyValues, and at most the larger
-// of kMinIqmKeyBudget and kIqmKeyValuesPerByte per byte of file (several anims may share
-// frames: a small file must not claim gigabytes).
+// Values (floats) all clips may expand to, and likewise all meshes (vertex components, indices,
+// skin slots): at most kMaxIqmKeyValues, and at most the larger of kMinIqmKeyBudget and
+// kIqmKeyValuesPerByte per byte of file (anims may share frames and meshes vertex ranges: a
+// small file must not claim gigabytes).
 inline constexpr uint64_t kMaxIqmKeyValues = uint64_t(1) << 27;
 inline constexpr uint64_t kMinIqmKeyBudget = uint64_t(1) << 22;
 inline constexpr uint64_t kIqmKeyValuesPerByte = 64;
