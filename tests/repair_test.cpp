@@ -178,6 +178,28 @@ TEST(Repair, WusonBlitzIsAStaticMesh) {
     EXPECT_TRUE(r->stats.repairs.empty());
 }
 
+// rigview uses no lights or cameras: they are dropped before validation, so OpenGEX files that
+// Assimp refuses for a light without a node ("aiScene::mLights[1] has no corresponding node in
+// the scene graph") open with their meshes.
+TEST(Repair, LightsAndCamerasAreNotRead) {
+    for (const char* f : {"/usr/share/assimp/models/OpenGEX/camera.ogex", "/usr/share/assimp/models/OpenGEX/collada.ogex"}) {
+        Result<Model> r = importModel(f);
+        ASSERT_TRUE(r.ok()) << r.error().message;
+        EXPECT_FALSE(r->meshes.empty()) << f;
+        EXPECT_GT(r->meshes[0].triangleCount(), 0u) << f;
+    }
+    aiScene scene;
+    scene.mNumLights = 2;
+    scene.mLights = new aiLight*[2]{new aiLight, new aiLight};
+    scene.mNumCameras = 1;
+    scene.mCameras = new aiCamera*[1]{new aiCamera};
+    dropLightsAndCameras(scene);
+    EXPECT_EQ(scene.mNumLights, 0u);
+    EXPECT_EQ(scene.mLights, nullptr);
+    EXPECT_EQ(scene.mNumCameras, 0u);
+    EXPECT_EQ(scene.mCameras, nullptr);
+}
+
 // repairScene on scenes built in code: empty and null channels dropped, a clip left with none
 // dropped, keys past the end extend the duration.
 TEST(Repair, RepairSceneDropsEmptyChannelsAndExtendsDurations) {

@@ -524,6 +524,7 @@ Result<Model> importModel(const std::string& path) {
         // Points Assimp's validation would refuse but that have one safe reading (keys past a
         // clip's end, empty channels) are repaired first and recorded for `check` and `info`.
         if (scene) repairs = repairScene(*const_cast<aiScene*>(scene));
+        if (scene) dropLightsAndCameras(*const_cast<aiScene*>(scene));  // not read: see scene_repair.h
         if (scene) scene = importer.ApplyPostProcessing(importFlags());
     }
     if (!scene) {

@@ -57,6 +57,17 @@ unsigned compact(T**& items, unsigned& count, Empty empty) {
 
 }  // namespace
 
+void dropLightsAndCameras(aiScene& scene) {
+    for (unsigned i = 0; scene.mLights && i < scene.mNumLights; ++i) delete scene.mLights[i];
+    delete[] scene.mLights;
+    scene.mLights = nullptr;
+    scene.mNumLights = 0;
+    for (unsigned i = 0; scene.mCameras && i < scene.mNumCameras; ++i) delete scene.mCameras[i];
+    delete[] scene.mCameras;
+    scene.mCameras = nullptr;
+    scene.mNumCameras = 0;
+}
+
 std::vector<ImportRepair> repairScene(aiScene& scene) {
     std::vector<ImportRepair> repairs;
     if (!scene.mAnimations) return repairs;

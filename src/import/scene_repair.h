@@ -24,4 +24,8 @@ namespace rig {
 // repaired (empty: nothing, the common case).
 std::vector<ImportRepair> repairScene(aiScene& scene);
 
+// Delete the scene's lights and cameras (rigview uses neither), before validation: a light with
+// no node of its name or a camera with a bad field of view no longer refuses the whole file.
+void dropLightsAndCameras(aiScene& scene);
+
 }  // namespace rig
