@@ -6,10 +6,11 @@
 
 #include "anim/clock.h"
 #include "import/import.h"
+#include "util/text.h"
 
 namespace rig::cmd {
 
-void printError(const std::string& line) { std::cerr << "rigview: " << line << "\n"; }
+void printError(const std::string& line) { std::cerr << "rigview: " << text::forTerminal(line) << "\n"; }
 
 bool load(const std::string& path, const std::vector<std::string>& anims, Model& out) {
     Result<Model> r = importModelWithAnims(path, anims);

@@ -9,7 +9,7 @@
 
 namespace rig::cmd {
 
-// One line on stderr: "rigview: <line>".
+// One line on stderr: "rigview: <line>", made terminal-safe (text::forTerminal).
 void printError(const std::string& line);
 // Import `path` with the clips of `anims` (--anim), or print the error; false on failure.
 bool load(const std::string& path, const std::vector<std::string>& anims, Model& out);

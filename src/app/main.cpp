@@ -11,6 +11,7 @@
 #include "app/memory_limit.h"
 #include "app/viewer_entry.h"
 #include "import/import.h"
+#include "util/text.h"
 
 int main(int argc, char** argv) {
     CLI::App app{"rigview: a viewer for rigged, animated 3D models (FBX, glTF, COLLADA, .X, BVH...)", "rigview"};
@@ -94,7 +95,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForAllHelp& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "rigview: " << e.what() << " (see rigview --help)\n";
+        std::cerr << "rigview: " << rig::text::forTerminal(e.what()) << " (see rigview --help)\n";
         return rig::exitcode::kUsage;
     }
 
@@ -113,5 +114,13 @@ int main(int argc, char** argv) {
         std::cerr << "rigview: out of memory (limit " << rig::memoryLimitMb()
                   << " MiB; set RIGVIEW_MAX_MEMORY_MB to change it, 0 for none)\n";
         return rig::exitcode::kBadInput;
+    } catch (const std::exception& e) {
+        // Nothing else is expected to get here (JSON output cannot throw, see util/json_out.h);
+        // if something does, it is one line and a documented exit code, not an abort.
+        std::cerr << "rigview: internal error: " << rig::text::forTerminal(e.what()) << "\n";
+        return rig::exitcode::kInternalError;
+    } catch (...) {
+        std::cerr << "rigview: internal error: an unknown exception\n";
+        return rig::exitcode::kInternalError;
     }
 }

@@ -6,6 +6,7 @@
 #include "app/exit_codes.h"
 #include "app/viewer.h"
 #include "render/offscreen.h"
+#include "util/text.h"
 
 #ifndef RIGVIEW_SOURCE_DIR
 #define RIGVIEW_SOURCE_DIR "."
@@ -37,7 +38,7 @@ int runViewer(const ViewerLaunch& launch) {
     cfg.remember = launch.screenshot.empty();
     auto viewer = Viewer::create(cfg);
     if (!viewer) {
-        std::cerr << "rigview: " << viewer.error().message << "\n";
+        std::cerr << "rigview: " << text::forTerminal(viewer.error().message) << "\n";
         return exitcode::kNoDisplay;
     }
     Viewer& v = **viewer;
@@ -45,7 +46,7 @@ int runViewer(const ViewerLaunch& launch) {
     if (!launch.clip.empty() && v.state().model) {
         const int clip = v.state().model->findClip(launch.clip);
         if (clip < 0) {
-            std::cerr << "rigview: " << cfg.model << ": no clip '" << launch.clip << "'\n";
+            std::cerr << "rigview: " << text::forTerminal(cfg.model + ": no clip '" + launch.clip + "'") << "\n";
             return exitcode::kUsage;
         }
         v.state().requests.selectClip = clip;
@@ -54,7 +55,7 @@ int runViewer(const ViewerLaunch& launch) {
 
     // Screenshot mode: show the bones and the UI for some frames, save the window.
     if (!v.state().model) {
-        std::cerr << "rigview: " << v.state().error << "\n";
+        std::cerr << "rigview: " << text::forTerminal(v.state().error) << "\n";
         return exitcode::kBadInput;
     }
     v.state().view.bones = true;

@@ -1,0 +1,275 @@
+// Safe outputs (issue 9): JSON is always valid, text for the terminal is escaped, outputs are
+// written to a temporary file and renamed (never over an input, never half a file), export's
+// --fps is bounded, and resources outside the model's folder are not read. End to end through
+// the rigview binary on glTF files the tests write, plus the helpers themselves.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "support/gltf_writer.h"
+#include "support/run.h"
+#include "util/json_out.h"
+#include "util/output_file.h"
+#include "util/paths.h"
+#include "util/text.h"
+
+namespace rig {
+namespace {
+
+namespace fs = std::filesystem;
+namespace g = testing::gltf;
+using nlohmann::json;
+using testing::run;
+using testing::RunResult;
+
+const std::string kExe = RIGVIEW_EXE;
+const std::string kModels = "/usr/share/assimp/models/";
+const std::string kSimpleSkin = kModels + "glTF2/simple_skin/simple_skin.gltf";
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+void spit(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+int lines(const std::string& s) {
+    int n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+
+bool hasByte(const std::string& s, unsigned char b) { return s.find(static_cast<char>(b)) != std::string::npos; }
+
+// A small rig: "root" -> joint (at y=1) and "body" (a triangle skinned to the joint); clip
+// "spin" turns the joint 90 degrees about Z over one second.
+g::Document smallRig(const std::string& jointName = "joint", const std::string& meshName = "tri") {
+    g::Document d;
+    d.nodes.resize(3);
+    d.nodes[0].name = "root";
+    d.nodes[0].children = {1, 2};
+    d.nodes[1].name = jointName;
+    d.nodes[1].translation = glm::vec3(0, 1, 0);
+    d.nodes[2].name = "body";
+    d.nodes[2].mesh = 0;
+    d.nodes[2].skin = 0;
+    g::Mesh m;
+    m.name = meshName;
+    m.positions = {{0, 1, 0}, {1, 1, 0}, {0, 2, 0}};
+    m.indices = {0, 1, 2};
+    m.influences = {{{0, 1.0f}}, {{0, 1.0f}}, {{0, 1.0f}}};
+    d.meshes.push_back(m);
+    g::Skin s;
+    s.joints = {1};
+    s.inverseBind = g::inverseBindFromNodes(d, s.joints);
+    d.skins.push_back(s);
+    g::Animation a;
+    a.name = "spin";
+    g::Channel c;
+    c.node = 1;
+    c.path = "rotation";
+    c.times = {0.0f, 1.0f};
+    g::appendQuat(c.values, glm::quat(1, 0, 0, 0));
+    g::appendQuat(c.values, glm::angleAxis(glm::radians(90.0f), glm::vec3(0, 0, 1)));
+    a.channels.push_back(c);
+    d.animations.push_back(a);
+    return d;
+}
+
+// `doc` as glTF text with every `placeholder` replaced by `raw` (bytes the JSON writer would
+// refuse: invalid UTF-8, or escapes such as \u001b written as they stand).
+std::string withRaw(const std::string& text, const std::string& placeholder, const std::string& raw) {
+    std::string s = text;
+    for (size_t at = s.find(placeholder); at != std::string::npos; at = s.find(placeholder, at + raw.size())) {
+        s.replace(at, placeholder.size(), raw);
+    }
+    return s;
+}
+
+
+// ---- 1. JSON is always valid; 2. text for the terminal is escaped -------------------------
+
+TEST(SafeText, TerminalTextEscapesControlsAndReplacesInvalidUtf8) {
+    EXPECT_EQ(text::forTerminal("a\x1b[31mb"), "a\\x1B[31mb");
+    EXPECT_EQ(text::forTerminal("x\ny\tz\x7f"), "x\\x0Ay\\x09z\\x7F");
+    EXPECT_EQ(text::forTerminal("\xC2\x9B" "2J"), "\\u009B2J");  // the one-character CSI (U+009B)
+    EXPECT_EQ(text::forTerminal("caf\xC3\xA9 \xE2\x9C\x93"), "caf\xC3\xA9 \xE2\x9C\x93");
+    EXPECT_EQ(text::forTerminal("ab\xFF" "c"), "ab\xEF\xBF\xBD" "c");
+    EXPECT_EQ(text::validUtf8("ab\xFF\xFE" "c"), "ab\xEF\xBF\xBD\xEF\xBF\xBD" "c");
+    EXPECT_EQ(text::validUtf8("x\xE2\x82"), "x\xEF\xBF\xBD");                   // truncated: one
+    EXPECT_EQ(text::validUtf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");         // overlong: two
+    EXPECT_EQ(text::validUtf8("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // surrogate
+    EXPECT_EQ(text::validUtf8("\xF4\x90\x80\x80").size(), 12u);                 // past U+10FFFF
+    EXPECT_TRUE(text::isValidUtf8("\xF0\x9F\x98\x80"));
+    EXPECT_FALSE(text::isValidUtf8("\xF0\x9F\x98"));
+}
+
+TEST(SafeJson, NonFiniteNumbersBecomeNullAndBadStringsAreReplaced) {
+    json j = {{"a", std::numeric_limits<double>::quiet_NaN()},
+              {"b", {1.5, std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()}},
+              {"name", "ok\xFFok"}};
+    j["key\xFE"] = 1;
+    jsonout::Stats st;
+    const std::string text = jsonout::dump(j, 2, st);
+    EXPECT_EQ(st.nonFinite, 3u);
+    EXPECT_EQ(st.invalidUtf8, 2u);
+    const json back = json::parse(text);  // throws (fails the test) if not valid JSON
+    EXPECT_TRUE(back["a"].is_null());
+    EXPECT_EQ(back["b"][0].get<double>(), 1.5);
+    EXPECT_TRUE(back["b"][1].is_null());
+    EXPECT_EQ(back["name"], "ok\xEF\xBF\xBDok");
+    EXPECT_TRUE(back.contains("key\xEF\xBF\xBD"));
+    std::string out;
+    jsonout::appendNumber(out, std::nan(""), st);
+    out += ',';
+    jsonout::appendString(out, "q\"\x01\xC3", st);
+    EXPECT_EQ(out, "null,\"q\\\"\\u0001\xEF\xBF\xBD\"");
+}
+
+// A rig whose names hold invalid UTF-8 and terminal escape sequences, in a file whose own name
+// holds one too: every output stays valid JSON, every line on the terminal stays harmless.
+TEST(SafeOutputCli, BadNamesGiveValidJsonAndEscapedText) {
+    const std::string dir = testing::tempDir();
+    g::Document d = smallRig("@@J@@", "@@M@@");
+    d.animations[0].name = "@@C@@";
+    std::string text = g::toJson(d);
+    text = withRaw(text, "@@J@@", "bad\xFF\xFEjoint");
+    text = withRaw(text, "@@M@@", "esc\\u001b[31mred\\u0007");
+    text = withRaw(text, "@@C@@", "clip\\u001b]0;owned\\u0007\xC3");
+    const std::string model = dir + "/m\x1b[2J.gltf";
+    spit(model, text);
+
+    RunResult info = run(kExe, {"info", "--json", model});
+    ASSERT_EQ(info.exitCode, 0) << info.err;
+    const json ji = json::parse(info.out);
+    EXPECT_EQ(ji["meshes"][0]["name"], "esc\x1b[31mred\x07");  // kept, escaped by JSON itself
+    EXPECT_EQ(ji["clips"][0]["name"], "clip\x1b]0;owned\x07\xEF\xBF\xBD");
+
+    RunResult check = run(kExe, {"check", "--json", model});
+    ASSERT_TRUE(check.exitCode == 0 || check.exitCode == 1) << check.err;
+    EXPECT_NO_THROW(json::parse(check.out)) << check.out;
+
+    const std::string pose = dir + "/pose.json";
+    RunResult p = run(kExe, {"pose", model, "-o", pose, "--time", "0.5"});
+    ASSERT_EQ(p.exitCode, 0) << p.err;
+    const json jp = json::parse(slurp(pose));
+    EXPECT_EQ(jp["joints"][0]["name"], "bad\xEF\xBF\xBD\xEF\xBF\xBDjoint");
+    EXPECT_EQ(jp["clip"], "clip\x1b]0;owned\x07\xEF\xBF\xBD");
+
+    RunResult t = run(kExe, {"info", model});
+    ASSERT_EQ(t.exitCode, 0) << t.err;
+    EXPECT_FALSE(hasByte(t.out, 0x1b)) << t.out;
+    EXPECT_FALSE(hasByte(t.out, 0x07)) << t.out;
+    EXPECT_TRUE(text::isValidUtf8(t.out));
+    EXPECT_NE(t.out.find("esc\\x1B[31mred\\x07"), std::string::npos) << t.out;
+    EXPECT_NE(t.out.find("m\\x1B[2J.gltf"), std::string::npos) << t.out;
+
+    RunResult ct = run(kExe, {"check", model, dir});
+    EXPECT_FALSE(hasByte(ct.out + ct.err, 0x1b)) << ct.out << ct.err;
+    EXPECT_TRUE(text::isValidUtf8(ct.out + ct.err));
+    EXPECT_NE(ct.out.find("m\\x1B[2J.gltf"), std::string::npos) << ct.out;
+
+    RunResult e = run(kExe, {"pose", model, "-o", pose, "--clip", "no\x1b[1mclip"});
+    EXPECT_EQ(e.exitCode, 2);
+    EXPECT_EQ(lines(e.err), 1) << e.err;
+    EXPECT_FALSE(hasByte(e.err, 0x1b)) << e.err;
+    EXPECT_NE(e.err.find("no\\x1B[1mclip"), std::string::npos) << e.err;
+}
+
+// A node transform so large that world matrices overflow to infinity (and 0 * inf to NaN):
+// the posed positions and joint matrices are not finite. pose writes them as null with one
+// warning line; check --json stays valid too.
+TEST(SafeOutputCli, NonFinitePoseIsValidJsonWithNullsAndOneWarning) {
+    const std::string dir = testing::tempDir();
+    g::Document d = smallRig();
+    d.nodes[0].scale = glm::vec3(1e20f);
+    d.nodes[1].scale = glm::vec3(1e20f);
+    d.nodes[2].scale = glm::vec3(1e20f);
+    d.skins[0].inverseBind = {glm::mat4(1.0f)};
+    const std::string model = dir + "/huge.gltf";
+    ASSERT_TRUE(g::write(d, model));
+    const std::string out = dir + "/pose.json";
+    RunResult r = run(kExe, {"pose", model, "-o", out, "--time", "0.5"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(out), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("non-finite"), std::string::npos) << r.err;
+    const json j = json::parse(slurp(out));
+    size_t nulls = 0;
+    for (const json& v : j["meshes"][0]["positions"]) nulls += v.is_null();
+    for (const json& v : j["joints"][0]["world"]) nulls += v.is_null();
+    EXPECT_GT(nulls, 0u);
+    EXPECT_NE(r.err.find(std::to_string(nulls) + " non-finite"), std::string::npos) << r.err << nulls;
+
+    RunResult c = run(kExe, {"check", "--json", model});
+    EXPECT_NO_THROW(json::parse(c.out)) << c.out;
+    RunResult i = run(kExe, {"info", "--json", model});
+    EXPECT_NO_THROW(json::parse(i.out)) << i.out;
+}
+
+// Vertices near the float limit: the bind-pose check measures an infinite displacement. The
+// report writes it as null and says so in a finding (non-finite-output).
+TEST(SafeOutputCli, CheckReportsNonFiniteValuesAsNullWithAFinding) {
+    const std::string dir = testing::tempDir();
+    g::Document d = smallRig();
+    d.meshes[0].positions = {{-3e38f, 1, 0}, {3e38f, 1, 0}, {0, 3e38f, 0}};
+    d.skins[0].inverseBind = {glm::mat4(2.0f)};
+    const std::string model = dir + "/edge.gltf";
+    ASSERT_TRUE(g::write(d, model));
+    RunResult c = run(kExe, {"check", "--json", model});
+    EXPECT_EQ(c.exitCode, 1) << c.err;
+    const json j = json::parse(c.out);
+    const json* extra = nullptr;
+    size_t nulls = 0;
+    for (const json& f : j["findings"]) {
+        if (f["code"] == "non-finite-output") extra = &f;
+        nulls += f["value"].is_null();
+    }
+    ASSERT_NE(extra, nullptr) << c.out;
+    EXPECT_GT(nulls, 0u);
+    EXPECT_EQ((*extra)["count"].get<size_t>(), nulls);
+    EXPECT_EQ((*extra)["severity"], "warning");
+}
+
+// Vertices that are NaN in the file (non-finite-vertices) pose to NaN: null in the JSON.
+TEST(SafeOutputCli, NaNVerticesPoseToNull) {
+    const std::string dir = testing::tempDir();
+    g::Document d = smallRig();
+    d.meshes[0].positions[1] = glm::vec3(std::numeric_limits<float>::quiet_NaN(), 1.0f, 0.0f);
+    const std::string model = dir + "/nanvert.gltf";
+    ASSERT_TRUE(g::write(d, model));
+    const std::string out = dir + "/pose.json";
+    RunResult r = run(kExe, {"pose", model, "-o", out, "--time", "0.5"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    const json j = json::parse(slurp(out));
+    // (Assimp may merge the NaN vertex away from its triangle; what stays must be null.)
+    size_t nulls = 0, numbers = 0;
+    for (const json& v : j["meshes"][0]["positions"]) (v.is_null() ? nulls : numbers) += 1;
+    EXPECT_GT(nulls, 0u);
+    EXPECT_GT(numbers, 0u);
+    RunResult c = run(kExe, {"check", "--json", model});
+    EXPECT_EQ(c.exitCode, 1);
+    const json jc = json::parse(c.out);
+    bool nonFiniteVertices = false;
+    for (const json& f : jc["findings"]) nonFiniteVertices = nonFiniteVertices || f["code"] == "non-finite-vertices";
+    EXPECT_TRUE(nonFiniteVertices) << c.out;
+}
+
+}  // namespace
+}  // namespace rig
