@@ -4,7 +4,10 @@
 // the rigview binary on glTF files the tests write, plus the helpers themselves.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -51,6 +54,13 @@ void spit(const std::string& path, const std::string& text) {
 int lines(const std::string& s) {
     int n = 0;
     for (char c : s) n += c == '\n';
+    return n;
+}
+
+// Temporary files OutputFile leaves in `dir` (there must be none after any command).
+int tempFiles(const std::string& dir) {
+    int n = 0;
+    for (const auto& e : fs::directory_iterator(dir)) n += e.path().filename().string().find(".rigview-") != std::string::npos;
     return n;
 }
 
@@ -269,6 +279,170 @@ TEST(SafeOutputCli, NaNVerticesPoseToNull) {
     bool nonFiniteVertices = false;
     for (const json& f : jc["findings"]) nonFiniteVertices = nonFiniteVertices || f["code"] == "non-finite-vertices";
     EXPECT_TRUE(nonFiniteVertices) << c.out;
+}
+
+// ---- 3. outputs: never over an input, never half a file ---------------------------------
+
+TEST(SafeOutputCli, PoseOverItsOwnInputIsRefused) {
+    const std::string dir = testing::tempDir();
+    const std::string model = dir + "/m.obj";
+    fs::copy_file(kModels + "OBJ/spider.obj", model);
+    const std::string before = slurp(model);
+    fs::create_symlink(model, dir + "/link.obj");
+    fs::create_hard_link(model, dir + "/hard.obj");
+    const std::string cwdRelative = fs::relative(model).string();  // m.obj as another path
+    for (const std::string& out : {model, dir + "/./m.obj", dir + "/link.obj", dir + "/hard.obj", cwdRelative}) {
+        RunResult r = run(kExe, {"pose", model, "-o", out});
+        EXPECT_EQ(r.exitCode, 2) << out << ": " << r.err;
+        EXPECT_EQ(lines(r.err), 1) << r.err;
+        EXPECT_NE(r.err.find("is the input file"), std::string::npos) << r.err;
+    }
+    EXPECT_EQ(slurp(model), before);
+    EXPECT_TRUE(fs::is_symlink(dir + "/link.obj"));
+    EXPECT_EQ(tempFiles(dir), 0);
+    // A different file is fine.
+    EXPECT_EQ(run(kExe, {"pose", model, "-o", dir + "/posed.obj"}).exitCode, 0);
+}
+
+TEST(SafeOutputCli, ExportOverItsInputOrAnAnimFileIsRefused) {
+    const std::string dir = testing::tempDir();
+    const std::string bvh = dir + "/m.bvh";
+    fs::copy_file(kModels + "BVH/01_01.bvh", bvh);
+    const std::string before = slurp(bvh);
+    RunResult r = run(kExe, {"export", bvh, "-o", bvh});
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    RunResult a = run(kExe, {"export", bvh, "--anim", bvh, "-o", dir + "/../" + fs::path(dir).filename().string() + "/m.bvh"});
+    EXPECT_EQ(a.exitCode, 2) << a.err;
+    EXPECT_EQ(slurp(bvh), before);
+    EXPECT_EQ(tempFiles(dir), 0);
+}
+
+TEST(SafeOutputCli, RenderToAFullDeviceFailsWithExit4) {
+    RunResult r = run(kExe, {"render", kSimpleSkin, "-o", "/dev/full", "--size", "64x48"});
+    EXPECT_EQ(r.exitCode, 4) << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("/dev/full"), std::string::npos) << r.err;
+    RunResult e = run(kExe, {"export", kModels + "BVH/01_01.bvh", "-o", "/dev/full"});
+    EXPECT_EQ(e.exitCode, 4) << e.err;
+    EXPECT_EQ(lines(e.err), 1) << e.err;
+    // /dev/null takes anything: success.
+    EXPECT_EQ(run(kExe, {"render", kSimpleSkin, "-o", "/dev/null", "--size", "64x48"}).exitCode, 0);
+}
+
+// A write that fails part-way (here: past the file size limit, `ulimit -f`) and a command that
+// fails before writing both leave the previous good output as it was, and no temporary file.
+TEST(SafeOutputCli, AFailedCommandKeepsThePreviousGoodOutput) {
+    const std::string dir = testing::tempDir();
+    const std::string out = dir + "/pose.obj";
+    ASSERT_EQ(run(kExe, {"pose", kSimpleSkin, "-o", out}).exitCode, 0);
+    const std::string good = slurp(out);
+    ASSERT_GT(good.size(), 100u);
+    // BCN_Epileptic posed is about 1 MB of OBJ; the limit is 16 KB.
+    RunResult big = run("/bin/sh", {"-c", "ulimit -f 32; exec \"$0\" pose \"$1\" -o \"$2\"", kExe,
+                                    kModels + "X/BCN_Epileptic.X", out});
+    EXPECT_EQ(big.exitCode, 4) << big.err;
+    EXPECT_EQ(lines(big.err), 1) << big.err;
+    EXPECT_EQ(slurp(out), good);
+    RunResult bad = run(kExe, {"pose", kSimpleSkin, "-o", out, "--clip", "nope"});
+    EXPECT_EQ(bad.exitCode, 2);
+    RunResult missing = run(kExe, {"pose", dir + "/missing.gltf", "-o", out});
+    EXPECT_EQ(missing.exitCode, 3);
+    EXPECT_EQ(slurp(out), good);
+    EXPECT_EQ(tempFiles(dir), 0);
+    // And a successful run replaces it whole (permissions of the old file kept).
+    ::chmod(out.c_str(), 0640);
+    ASSERT_EQ(run(kExe, {"pose", kModels + "X/BCN_Epileptic.X", "-o", out}).exitCode, 0);
+    EXPECT_GT(slurp(out).size(), good.size());
+    struct stat st{};
+    ASSERT_EQ(::stat(out.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0640u);
+}
+
+// SIGTERM while a large export is being written: the temporary file is removed, the previous
+// output stays.
+TEST(SafeOutputCli, AnInterruptedExportLeavesNoHalfFile) {
+    const std::string dir = testing::tempDir();
+    g::Document d = smallRig();
+    d.animations[0].channels[0].times = {0.0f, 3000.0f};  // 3000 s at 1000 fps: 3 million frames
+    const std::string model = dir + "/long.gltf";
+    ASSERT_TRUE(g::write(d, model));
+    const std::string out = dir + "/out.bvh";
+    spit(out, "previous good file\n");
+    std::vector<std::string> args{kExe, "export", model, "-o", out, "--fps", "1000"};
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    ASSERT_EQ(posix_spawn(&pid, kExe.c_str(), nullptr, nullptr, argv.data(), environ), 0);
+    bool sawTemp = false;
+    for (int i = 0; i < 20000 && !sawTemp; ++i) {  // up to 20 s
+        sawTemp = tempFiles(dir) > 0;
+        if (!sawTemp) ::usleep(1000);
+    }
+    EXPECT_TRUE(sawTemp) << "the export never started writing";
+    ::kill(pid, SIGTERM);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "the export finished before it could be interrupted";
+    EXPECT_EQ(WTERMSIG(status), SIGTERM);
+    EXPECT_EQ(tempFiles(dir), 0);
+    EXPECT_EQ(slurp(out), "previous good file\n");
+}
+
+TEST(SafeOutputCli, ExportFpsMustBeFiniteAndBounded) {
+    const std::string dir = testing::tempDir();
+    const std::string bvh = kModels + "BVH/01_01.bvh";
+    const std::string out = dir + "/out.bvh";
+    for (const char* fps : {"0", "-5", "nan", "1e30", "1e9", "inf", "1000.5"}) {
+        RunResult r = run(kExe, {"export", bvh, "-o", out, "--fps", fps});
+        EXPECT_EQ(r.exitCode, 2) << fps << ": " << r.err;
+        EXPECT_EQ(lines(r.err), 1) << r.err;
+        EXPECT_NE(r.err.find("--fps"), std::string::npos) << r.err;
+    }
+    EXPECT_FALSE(fs::exists(out));
+    // 1000 is allowed: frames = duration x 1000 + 1 (the clip's own rate is 120 fps).
+    ASSERT_EQ(run(kExe, {"export", bvh, "-o", out, "--fps", "120"}).exitCode, 0);
+    const std::string at120 = slurp(out);
+    const size_t f120 = std::stoul(at120.substr(at120.find("Frames: ") + 8));
+    ASSERT_EQ(run(kExe, {"export", bvh, "-o", out, "--fps", "1000"}).exitCode, 0);
+    const std::string at1000 = slurp(out);
+    const size_t f1000 = std::stoul(at1000.substr(at1000.find("Frames: ") + 8));
+    EXPECT_NEAR(static_cast<double>(f1000 - 1) / 1000.0, static_cast<double>(f120 - 1) / 120.0, 1.0 / 120.0);
+    // A clip so long that even the clip's own rate gives too many frames: refused, not written.
+    g::Document d = smallRig();
+    d.animations[0].channels[0].times = {0.0f, 1e7f};
+    ASSERT_TRUE(g::write(d, dir + "/forever.gltf"));
+    RunResult r = run(kExe, {"export", dir + "/forever.gltf", "-o", dir + "/forever.bvh"});
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_FALSE(fs::exists(dir + "/forever.bvh"));
+}
+
+TEST(SafeOutput, OutputFileWritesThroughATemporaryFile) {
+    const std::string dir = testing::tempDir();
+    const std::string path = dir + "/a.txt";
+    spit(path, "old");
+    {
+        OutputFile f(path);
+        ASSERT_TRUE(f.open());
+        ASSERT_TRUE(f.write("new content"));
+        EXPECT_EQ(slurp(path), "old");  // not yet
+        EXPECT_EQ(tempFiles(dir), 1);
+        // destroyed without commit: discarded
+    }
+    EXPECT_EQ(slurp(path), "old");
+    EXPECT_EQ(tempFiles(dir), 0);
+    std::string error;
+    ASSERT_TRUE(writeOutputFile(path, "new", error)) << error;
+    EXPECT_EQ(slurp(path), "new");
+    EXPECT_FALSE(writeOutputFile(dir + "/no/such/folder/x.txt", "x", error));
+    EXPECT_NE(error.find("cannot write the output file"), std::string::npos);
+    EXPECT_FALSE(writeOutputFile(dir, "x", error));  // a folder
+    EXPECT_FALSE(writeOutputFile("/dev/full", "x", error));
+    EXPECT_TRUE(writeOutputFile("/dev/null", "x", error));
+    EXPECT_TRUE(paths::sameFile(dir + "/./a.txt", path));
+    EXPECT_FALSE(paths::sameFile(dir + "/b.txt", path));
 }
 
 }  // namespace

@@ -178,6 +178,7 @@ int runCheck(const CheckOptions& o) {
         cmd::printError("--sheet takes one model, not " + std::to_string(files.size()) + " files");
         return exitcode::kUsage;
     }
+    if (!o.sheet.empty() && !cmd::outputIsNotAnInput(o.sheet, files[0], o.anims)) return exitcode::kUsage;
 
     // Check in parallel: each worker imports and checks whole files.
     std::vector<FileResult> results(files.size());

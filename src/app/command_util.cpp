@@ -6,6 +6,7 @@
 
 #include "anim/clock.h"
 #include "import/import.h"
+#include "util/paths.h"
 #include "util/text.h"
 
 namespace rig::cmd {
@@ -43,6 +44,24 @@ float clipTime(const Model& model, int32_t clip, double requested) {
     clock.setDuration(model.clips[clip].duration, model.clips[clip].sampleRate);
     clock.seek(requested);
     return clock.time();
+}
+
+bool outputIsNotAnInput(const std::string& output, const std::string& model, const std::vector<std::string>& anims) {
+    std::vector<std::string> inputs{model};
+    inputs.insert(inputs.end(), anims.begin(), anims.end());
+    for (const std::string& in : inputs) {
+        if (!in.empty() && paths::sameFile(output, in)) {
+            printError(output + ": is the input file " + in + "; refusing to overwrite it (write the output elsewhere)");
+            return false;
+        }
+    }
+    return true;
+}
+
+bool isStreamOutput(const std::string& path) {
+    std::error_code ec;
+    const auto st = std::filesystem::status(path, ec);
+    return !ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st) && !std::filesystem::is_directory(st);
 }
 
 std::string extensionOf(const std::string& path) {

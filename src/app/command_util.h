@@ -19,6 +19,13 @@ bool resolveClip(const Model& model, const std::string& key, int32_t& clip);
 // The clip time shown for a requested --time: past the end wraps, exactly the end is the
 // last key (PlaybackClock::seek in loop mode). 0 for the bind pose.
 float clipTime(const Model& model, int32_t clip, double requested);
+// Outputs never overwrite inputs: false (after printing the error) when `output` is the same
+// file as `model` or one of `anims` (paths::sameFile: device and inode, or canonical path).
+// Called before anything is read or written.
+bool outputIsNotAnInput(const std::string& output, const std::string& model, const std::vector<std::string>& anims);
+// Whether `path` exists and is not a regular file or folder (/dev/null, /dev/full, /dev/stdout,
+// a FIFO): such an output is written directly, in the command's one format.
+bool isStreamOutput(const std::string& path);
 // Lower-case file extension with its dot (".json").
 std::string extensionOf(const std::string& path);
 

@@ -154,6 +154,7 @@ int runPose(const PoseOptions& o) {
         printError(o.output + ": output must end in .json or .obj");
         return exitcode::kUsage;
     }
+    if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims)) return exitcode::kUsage;
     Model model;
     if (!load(o.model, o.anims, model)) return exitcode::kBadInput;
     int32_t clip = -1;
@@ -331,10 +332,15 @@ int runBench(const BenchOptions& o) {
 }
 
 int runExport(const ExportOptions& o) {
-    if (cmd::extensionOf(o.output) != ".bvh") {
+    if (cmd::extensionOf(o.output) != ".bvh" && !cmd::isStreamOutput(o.output)) {
         printError(o.output + ": output must end in .bvh");
         return exitcode::kUsage;
     }
+    if (o.fpsGiven && !(o.fps > 0.0 && o.fps <= kMaxBvhFps)) {
+        printError("--fps " + fmt(o.fps, "%g") + ": must be a number of frames per second in (0, 1000]");
+        return exitcode::kUsage;
+    }
+    if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims)) return exitcode::kUsage;
     Model model;
     if (!load(o.model, o.anims, model)) return exitcode::kBadInput;
     int32_t clip = -1;
@@ -352,7 +358,15 @@ int runExport(const ExportOptions& o) {
         }
         c = trimClip(c, static_cast<float>(from), static_cast<float>(to));
     }
-    const float fps = o.fps > 0.0f ? o.fps : c.sampleRate;
+    const float fps = o.fpsGiven ? static_cast<float>(o.fps) : c.sampleRate;
+    const int64_t frames = bvhFrameCount(c, fps);
+    const int64_t values = frames > kMaxBvhFrames ? frames : frames * bvhChannelCount(model, c);
+    if (frames > kMaxBvhFrames || values > kMaxBvhValues) {
+        printError(o.output + ": the export would have " + std::to_string(frames) + " frames of " +
+                   std::to_string(bvhChannelCount(model, c)) + " numbers (at most 10000000 frames and 200000000 numbers); " +
+                   "lower --fps or trim with --from/--to");
+        return exitcode::kUsage;
+    }
     Result<bool> r = exportBvh(model, c, fps, o.output);
     if (!r) {
         printError(r.error().message);

@@ -1,5 +1,6 @@
 // rigview: the command line. Declares the subcommands and their options, then hands over to
 // app/commands.cpp. Every error leaves as one line on stderr and an exit code.
+#include <csignal>
 #include <iostream>
 #include <new>
 #include <string>
@@ -77,7 +78,8 @@ int main(int argc, char** argv) {
     exportCmd->add_option("--clip", exportOpts.clip, "Clip name or index (default: the first clip)");
     exportCmd->add_option("--from", exportOpts.from, "Trim: first second to keep (the result starts at 0)");
     exportCmd->add_option("--to", exportOpts.to, "Trim: last second to keep");
-    exportCmd->add_option("--fps", exportOpts.fps, "Frames per second of the output (default: the clip's)");
+    CLI::Option* exportFps =
+        exportCmd->add_option("--fps", exportOpts.fps, "Frames per second of the output, at most 1000 (default: the clip's)");
     exportCmd->add_option("--anim", exportOpts.anims, animHelp)->allow_extra_args(false);
 
     rig::BenchOptions bench;
@@ -99,6 +101,10 @@ int main(int argc, char** argv) {
         return rig::exitcode::kUsage;
     }
 
+    exportOpts.fpsGiven = exportFps->count() > 0;
+    // A write past the file size limit (ulimit -f) fails with EFBIG and is reported like any
+    // failed write (the output keeps its previous content) instead of killing the process.
+    std::signal(SIGXFSZ, SIG_IGN);
     rig::applyMemoryLimit();
     rig::setAmcFramesPerSecond(amcFps);
     try {

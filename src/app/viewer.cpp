@@ -16,6 +16,7 @@
 #include "check/vertex_views.h"
 #include "import/import.h"
 #include "anim/skinning.h"
+#include "util/output_file.h"
 
 namespace rig {
 
@@ -166,8 +167,9 @@ void Viewer::addRecent(const std::string& path) {
     if (!config_.remember) return;
     const fs::path file = recentFile();
     fs::create_directories(file.parent_path(), ec);
-    std::ofstream out(file);
-    for (const std::string& p : r) out << p << "\n";
+    std::string text, error;
+    for (const std::string& p : r) text += p + "\n";
+    (void)writeOutputFile(file.string(), text, error);  // best effort: the list is a convenience
 }
 
 void Viewer::watchFile(double now) {

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "app/command_util.h"
 #include "app/exit_codes.h"
 #include "app/viewer.h"
 #include "render/offscreen.h"
@@ -31,6 +32,9 @@ std::string demoModelPath() {
 int runViewer(const ViewerLaunch& launch) {
     ViewerConfig cfg;
     cfg.model = launch.model.empty() ? demoModelPath() : launch.model;
+    if (!launch.screenshot.empty() && !cmd::outputIsNotAnInput(launch.screenshot, cfg.model, launch.anims)) {
+        return exitcode::kUsage;
+    }
     cfg.anims = launch.anims;
     cfg.width = launch.width;
     cfg.height = launch.height;
@@ -62,8 +66,9 @@ int runViewer(const ViewerLaunch& launch) {
     for (int i = 1; i < launch.frames && !v.shouldClose(); ++i) v.frame(1.0 / 60.0);
     int w = 0, h = 0;
     const std::vector<uint8_t> px = v.captureFrame(w, h);
-    if (!writePng(launch.screenshot, w, h, px)) {
-        std::cerr << "rigview: " << launch.screenshot << ": cannot write the output file\n";
+    std::string error;
+    if (!writePng(launch.screenshot, w, h, px, &error)) {
+        std::cerr << "rigview: " << text::forTerminal(error) << "\n";
         return exitcode::kOutputFailed;
     }
     return exitcode::kOk;
