@@ -112,6 +112,41 @@ std::string withRaw(const std::string& text, const std::string& placeholder, con
 }
 
 
+std::string unbase64(const std::string& in) {
+    std::string out;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (char c : in) {
+        int v = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52
+              : c == '+' ? 62 : c == '/' ? 63 : -1;
+        if (v < 0) continue;
+        acc = (acc << 6) | static_cast<uint32_t>(v);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out += static_cast<char>((acc >> bits) & 0xFF);
+        }
+    }
+    return out;
+}
+
+// smallRig() written to `model` with its buffer in a separate file: the bytes go to
+// `bufferFile` (if not empty) and the glTF refers to them as `uri`.
+void writeWithExternalBuffer(const std::string& model, const std::string& uri, const std::string& bufferFile) {
+    json j = json::parse(g::toJson(smallRig()));
+    const std::string data = j["buffers"][0]["uri"].get<std::string>();
+    if (!bufferFile.empty()) spit(bufferFile, unbase64(data.substr(data.find(',') + 1)));
+    j["buffers"][0]["uri"] = uri;
+    spit(model, j.dump(1));
+}
+
+bool hasFinding(const json& fileReport, const std::string& code, const std::string& severity) {
+    for (const json& f : fileReport["findings"]) {
+        if (f["code"] == code && f["severity"] == severity) return true;
+    }
+    return false;
+}
+
 // ---- 1. JSON is always valid; 2. text for the terminal is escaped -------------------------
 
 TEST(SafeText, TerminalTextEscapesControlsAndReplacesInvalidUtf8) {
@@ -443,6 +478,133 @@ TEST(SafeOutput, OutputFileWritesThroughATemporaryFile) {
     EXPECT_TRUE(writeOutputFile("/dev/null", "x", error));
     EXPECT_TRUE(paths::sameFile(dir + "/./a.txt", path));
     EXPECT_FALSE(paths::sameFile(dir + "/b.txt", path));
+}
+
+// ---- 4. resources only from inside the model's folder ------------------------------------
+
+// Buffers: outside the folder ("../" up and out, an absolute path, a symlink inside pointing
+// out) they are not opened, so the model does not load; with --allow-external-paths the same
+// files load, which shows that the refused file held good data and was simply not read.
+TEST(ResourcePaths, BuffersOutsideTheFolderAreNotRead) {
+    const std::string root = testing::tempDir();
+    fs::create_directories(root + "/outside");
+    fs::create_directories(root + "/lib/a/b/sub");
+    const std::string secret = root + "/outside/secret.bin";
+    const std::string dir = root + "/lib/a/b";
+    writeWithExternalBuffer(dir + "/up.gltf", "../../../outside/secret.bin", secret);
+    writeWithExternalBuffer(dir + "/absolute.gltf", secret, "");
+    fs::create_symlink(secret, dir + "/link.bin");
+    writeWithExternalBuffer(dir + "/symlink.gltf", "link.bin", "");
+    writeWithExternalBuffer(dir + "/passwd.gltf", "../../../../../../../../../../etc/passwd", "");
+    // Each model given as a path, and by its bare name from inside its folder (Assimp reads an
+    // absolute buffer URI relative to the model's folder unless that folder is "").
+    auto inFolder = [&](const std::vector<std::string>& args) {
+        std::vector<std::string> a{"-c", "cd \"$0\" && exec \"$@\"", dir, kExe};
+        a.insert(a.end(), args.begin(), args.end());
+        return run("/bin/sh", a);
+    };
+    for (const std::string name : {"up", "absolute", "symlink", "passwd"}) {
+        for (const bool bare : {false, true}) {
+            const std::string model = bare ? name + ".gltf" : dir + "/" + name + ".gltf";
+            auto rigview = [&](std::vector<std::string> args) { return bare ? inFolder(args) : run(kExe, args); };
+            RunResult r = rigview({"info", model});
+            EXPECT_EQ(r.exitCode, 3) << name << ": " << r.err;
+            EXPECT_EQ(lines(r.err), 1) << r.err;
+            if (name == "absolute" && !bare) continue;  // Assimp looked for <folder>/<absolute path>: nothing
+            EXPECT_NE(r.err.find("refused to read"), std::string::npos) << r.err;
+            EXPECT_NE(r.err.find("--allow-external-paths"), std::string::npos) << r.err;
+            RunResult c = rigview({"check", "--json", model});
+            EXPECT_EQ(c.exitCode, 3) << c.err;
+            const json jc = json::parse(c.out);
+            EXPECT_TRUE(hasFinding(jc, "external-path-refused", "error")) << c.out;
+            if (name == "passwd") continue;
+            RunResult allowed = rigview({"info", model, "--allow-external-paths"});
+            EXPECT_EQ(allowed.exitCode, 0) << name << ": " << allowed.err;
+            EXPECT_EQ(rigview({"--allow-external-paths", "info", model}).exitCode, 0);
+        }
+    }
+    // A FIFO outside: opening it would block; refused, it is never opened.
+    ASSERT_EQ(::mkfifo((root + "/outside/fifo.bin").c_str(), 0644), 0);
+    writeWithExternalBuffer(dir + "/fifo.gltf", "../../../outside/fifo.bin", "");
+    RunResult f = run(kExe, {"info", dir + "/fifo.gltf"}, 20.0);
+    EXPECT_FALSE(f.timedOut);
+    EXPECT_EQ(f.exitCode, 3) << f.err;
+
+    // Inside the folder (a subfolder too) and embedded data URIs load as ever.
+    writeWithExternalBuffer(dir + "/inside.gltf", "sub/data.bin", dir + "/sub/data.bin");
+    RunResult in = run(kExe, {"info", dir + "/inside.gltf"});
+    EXPECT_EQ(in.exitCode, 0) << in.err;
+    EXPECT_EQ(in.err, "");
+    ASSERT_TRUE(g::write(smallRig(), dir + "/embedded.gltf"));
+    RunResult em = run(kExe, {"check", "--json", dir + "/embedded.gltf"});
+    EXPECT_FALSE(hasFinding(json::parse(em.out), "external-path-refused", "warning")) << em.out;
+}
+
+// Images: a texture outside the folder is not read (by check, the renderer or anyone); the
+// model still loads, with one warning line, and check says external-path-refused (warning),
+// not missing-texture. Inside the folder and data URIs are fine.
+TEST(ResourcePaths, TexturesOutsideTheFolderAreRefusedWithAWarning) {
+    const std::string root = testing::tempDir();
+    fs::create_directories(root + "/outside");
+    fs::create_directories(root + "/model/textures");
+    spit(root + "/outside/skin.png", "not really a png");
+    spit(root + "/model/textures/in.png", "not really a png");
+    auto withTexture = [&](const std::string& name, const std::string& uri) {
+        g::Document d = smallRig();
+        d.materials.push_back({"skin", glm::vec4(1), uri});
+        d.meshes[0].material = 0;
+        const std::string path = root + "/model/" + name + ".gltf";
+        EXPECT_TRUE(g::write(d, path));
+        return path;
+    };
+    for (const std::string& uri : {std::string("../outside/skin.png"), root + "/outside/skin.png"}) {
+        const std::string model = withTexture("out", uri);
+        RunResult c = run(kExe, {"check", "--json", model});
+        const json jc = json::parse(c.out);
+        EXPECT_TRUE(hasFinding(jc, "external-path-refused", "warning")) << c.out;
+        EXPECT_FALSE(hasFinding(jc, "missing-texture", "warning")) << c.out;
+        bool named = false;
+        for (const json& f : jc["findings"]) {
+            if (f["code"] != "external-path-refused") continue;
+            for (const json& n : f["names"]) named = named || n.get<std::string>().find("outside/skin.png") != std::string::npos;
+        }
+        EXPECT_TRUE(named) << c.out;
+        RunResult i = run(kExe, {"info", model});
+        EXPECT_EQ(i.exitCode, 0) << i.err;
+        EXPECT_EQ(lines(i.err), 1) << i.err;
+        EXPECT_NE(i.err.find("outside the model's folder"), std::string::npos) << i.err;
+        RunResult r = run(kExe, {"render", model, "-o", root + "/r.png", "--size", "64x48"});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_EQ(lines(r.err), 1) << r.err;
+        RunResult allowed = run(kExe, {"check", "--json", "--allow-external-paths", model});
+        EXPECT_FALSE(hasFinding(json::parse(allowed.out), "external-path-refused", "warning")) << allowed.out;
+        RunResult quiet = run(kExe, {"info", "--allow-external-paths", model});
+        EXPECT_EQ(quiet.err, "");
+    }
+    for (const std::string& uri : {std::string("textures/in.png"), std::string("data:image/png;base64,iVBORw0KGgo=")}) {
+        const std::string model = withTexture("in", uri);
+        RunResult c = run(kExe, {"check", "--json", model});
+        const json jc = json::parse(c.out);
+        EXPECT_FALSE(hasFinding(jc, "external-path-refused", "warning")) << c.out;
+        EXPECT_FALSE(hasFinding(jc, "missing-texture", "warning")) << c.out;
+        EXPECT_EQ(run(kExe, {"info", model}).err, "");
+    }
+}
+
+TEST(ResourcePaths, InsideMeansInsideAfterResolving) {
+    const std::string root = testing::tempDir();
+    fs::create_directories(root + "/m/sub");
+    fs::create_directories(root + "/mx");
+    spit(root + "/m/sub/a.bin", "x");
+    spit(root + "/mx/a.bin", "x");
+    fs::create_symlink(root + "/mx/a.bin", root + "/m/out.bin");
+    const std::string folder = paths::modelFolder(root + "/m/model.gltf");
+    EXPECT_TRUE(paths::isInside(folder, root + "/m/sub/a.bin"));
+    EXPECT_TRUE(paths::isInside(folder, root + "/m/sub/../sub/a.bin"));
+    EXPECT_FALSE(paths::isInside(folder, root + "/m/../mx/a.bin"));
+    EXPECT_FALSE(paths::isInside(folder, root + "/mx/a.bin"));  // a sibling sharing the prefix "m"
+    EXPECT_FALSE(paths::isInside(folder, root + "/m/out.bin"));  // a symlink leading out
+    EXPECT_FALSE(paths::isInside(folder, "/etc/passwd"));
 }
 
 }  // namespace

@@ -100,6 +100,7 @@ struct ImportStats {
     uint32_t skippedMeshes = 0;         // meshes with no triangles (points, lines)
     uint32_t clipsWithoutTicksPerSecond = 0;
     std::vector<std::string> retargetNotes;  // per --anim file: what was added, what skipped
+    std::vector<std::string> refusedPaths;   // files outside the model's folder it refers to, not read
 };
 
 struct Model {

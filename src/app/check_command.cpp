@@ -33,6 +33,7 @@ struct FileResult {
     std::string path;
     bool imported = false;
     std::string error;  // import error (one line)
+    std::string errorCode;  // its finding code, when it has one (external-path-refused)
     Report report;
 };
 
@@ -84,6 +85,9 @@ json fileJsonRaw(const FileResult& r, bool strict) {
         j["worst"] = "error";
         j["passed"] = false;
         j["findings"] = json::array();
+        if (!r.errorCode.empty()) {
+            j["findings"].push_back(findingJson({r.errorCode, Severity::Error, r.error, 1, "files", {}, {}}));
+        }
         return j;
     }
     j["worst"] = r.report.empty() ? "none" : severityName(r.report.worst());
@@ -195,6 +199,7 @@ int runCheck(const CheckOptions& o) {
                 Result<Model> m = importModelWithAnims(files[i], o.anims);
                 if (!m) {
                     r.error = m.error().message;
+                    r.errorCode = m.error().code;
                 } else {
                     r.imported = true;
                     r.report = checkModel(m.value());

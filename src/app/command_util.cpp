@@ -20,7 +20,16 @@ bool load(const std::string& path, const std::vector<std::string>& anims, Model&
         return false;
     }
     out = std::move(r.value());
+    warnRefusedPaths(out);
     return true;
+}
+
+void warnRefusedPaths(const Model& model) {
+    const std::vector<std::string>& refused = model.stats.refusedPaths;
+    if (refused.empty()) return;
+    printError(model.path + ": warning: not read, outside the model's folder: " + refused.front() +
+               (refused.size() > 1 ? " and " + std::to_string(refused.size() - 1) + " more" : std::string()) +
+               " (--allow-external-paths allows it)");
 }
 
 bool resolveClip(const Model& model, const std::string& key, int32_t& clip) {

@@ -12,6 +12,7 @@
 #include "app/memory_limit.h"
 #include "app/viewer_entry.h"
 #include "import/import.h"
+#include "util/paths.h"
 #include "util/text.h"
 
 int main(int argc, char** argv) {
@@ -90,6 +91,15 @@ int main(int argc, char** argv) {
     benchCmd->add_flag("--json", bench.json, "Print {\"joints\", \"ns_per_tick\", \"ns_per_joint\"}");
     benchCmd->add_option("--anim", bench.anims, animHelp)->allow_extra_args(false);
 
+    // Global: on the viewer and on every subcommand (either side of the subcommand's name).
+    bool allowExternalPaths = false;
+    const char* externalHelp =
+        "Read files a model refers to (buffers, textures) even outside the model's folder (default: refused)";
+    app.add_flag("--allow-external-paths", allowExternalPaths, externalHelp);
+    for (CLI::App* sub : {infoCmd, poseCmd, checkCmd, renderCmd, exportCmd, benchCmd}) {
+        sub->add_flag("--allow-external-paths", allowExternalPaths, externalHelp);
+    }
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -102,6 +112,7 @@ int main(int argc, char** argv) {
     }
 
     exportOpts.fpsGiven = exportFps->count() > 0;
+    rig::paths::setAllowExternal(allowExternalPaths);
     // A write past the file size limit (ulimit -f) fails with EFBIG and is reported like any
     // failed write (the output keeps its previous content) instead of killing the process.
     std::signal(SIGXFSZ, SIG_IGN);

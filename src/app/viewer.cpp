@@ -155,6 +155,10 @@ void Viewer::applyLoadResult() {
     if (!gpu_->missingTextures().empty()) {
         state_.error = path + ": missing texture " + gpu_->missingTextures().front();
     }
+    if (!model->stats.refusedPaths.empty()) {
+        state_.error = path + ": not read, outside the model's folder: " + model->stats.refusedPaths.front() +
+                       " (--allow-external-paths allows it)";
+    }
 }
 
 void Viewer::addRecent(const std::string& path) {

@@ -2,7 +2,9 @@
 #include "anim/blend.h"
 #include "import/asf_amc.h"
 #include "import/gltf_interpolation.h"
+#include "util/paths.h"
 
+#include <assimp/DefaultIOSystem.h>
 #include <assimp/Importer.hpp>
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
@@ -15,6 +17,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <filesystem>
 #include <numeric>
@@ -75,6 +78,52 @@ private:
         return fds;
     }
 };
+
+// Every file Assimp opens while importing a model goes through this: the model itself, and
+// what it refers to (glTF buffers, OBJ material libraries, MD5 animations beside the mesh...)
+// only from inside the model's folder (util/paths.h), unless --allow-external-paths. A path
+// outside is neither opened nor probed; it is recorded (external-path-refused). Never writes.
+class ConfinedIOSystem : public Assimp::DefaultIOSystem {
+public:
+    explicit ConfinedIOSystem(const std::string& model) : model_(model), folder_(paths::modelFolder(model)) {}
+
+    bool Exists(const char* file) const override { return allowed(file, "rb") && DefaultIOSystem::Exists(file); }
+    Assimp::IOStream* Open(const char* file, const char* mode = "rb") override {
+        return allowed(file, mode) ? DefaultIOSystem::Open(file, mode) : nullptr;
+    }
+    const std::vector<std::string>& refused() const { return refused_; }
+
+private:
+    bool allowed(const char* file, const char* mode) const {
+        if (!file) return false;
+        const std::string f = file;
+        const bool write = mode && (std::strchr(mode, 'w') || std::strchr(mode, 'a') || std::strchr(mode, '+'));
+        if (!write && (f == model_ || paths::allowExternal() || paths::isInside(folder_, f))) return true;
+        if (std::find(refused_.begin(), refused_.end(), f) == refused_.end()) refused_.push_back(f);
+        return false;
+    }
+
+    std::string model_, folder_;
+    mutable std::vector<std::string> refused_;
+};
+
+// Base-colour textures that are files (not embedded) and exist only outside the model's
+// folder: not read by anyone (renderer, check), recorded as refused.
+void confineTextures(Model& model) {
+    for (const Material& m : model.materials) {
+        const std::string& ref = m.baseColorTexture;
+        if (ref.empty() || ref[0] == '*' || ref.rfind("data:", 0) == 0) continue;
+        bool embedded = false;
+        for (const EmbeddedTexture& t : model.textures) embedded = embedded || (!t.name.empty() && t.name == ref);
+        if (embedded) continue;
+        std::vector<std::string> refused;
+        if (!paths::resolveResourceFile(model.path, ref, &refused).empty()) continue;
+        for (const std::string& r : refused) {
+            auto& list = model.stats.refusedPaths;
+            if (std::find(list.begin(), list.end(), r) == list.end()) list.push_back(r);
+        }
+    }
+}
 
 glm::mat4 toGlm(const aiMatrix4x4& m) {
     // Assimp stores rows; glm stores columns.
@@ -499,6 +548,8 @@ Result<Model> importModel(const std::string& path) {
     }
 
     Assimp::Importer importer;
+    auto* io = new ConfinedIOSystem(path);  // owned by the importer
+    importer.SetIOHandler(io);
     // Drop point and line primitives: a skinned viewer draws triangles.
     importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
     // Skeleton-only files (BVH, some FBX) stay skeletons: no stand-in bone meshes.
@@ -515,6 +566,11 @@ Result<Model> importModel(const std::string& path) {
         }
         if (scene) scene = importer.ApplyPostProcessing(importFlags());
     }
+    if (!scene && !io->refused().empty()) {
+        return Error{path + ": refused to read " + io->refused().front() +
+                         ": outside the model's folder (--allow-external-paths allows it)",
+                     "external-path-refused"};
+    }
     if (!scene) {
         std::string msg = importer.GetErrorString();
         if (msg.empty()) msg = "Assimp could not import it";
@@ -527,9 +583,11 @@ Result<Model> importModel(const std::string& path) {
 
     Model model;
     model.path = path;
+    model.stats.refusedPaths = io->refused();
     auto nodes = flattenNodes(scene, model.skeleton, path);
     if (!nodes) return nodes.error();
     importMaterials(scene, model);
+    confineTextures(model);
 
     for (size_t n = 0; n < nodes->size(); ++n) {
         const aiNode* an = (*nodes)[n];
@@ -572,6 +630,7 @@ Result<Model> importModelWithAnims(const std::string& path, const std::vector<st
         if (!src) return src.error();
         const Model& from = src.value();
         if (from.clips.empty()) return Error{a + ": has no clips to add"};
+        for (const std::string& r : from.stats.refusedPaths) model.stats.refusedPaths.push_back(r);
         const RetargetMap map = buildRetargetMap(from.skeleton, model.skeleton);
         std::vector<std::string> skipped;
         size_t added = 0;
