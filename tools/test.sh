@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install what is missing, build, and run every test (CTest). Then build with ASan/UBSan and
 # run the whole suite again under the sanitizers (RIGVIEW_SKIP_SANITIZERS=1 skips it), and
-# fuzz the ASF/AMC parser with libFuzzer for a bounded time (RIGVIEW_FUZZ_SECONDS, default
-# 60; 0 skips it).
+# fuzz with libFuzzer for a bounded time: the ASF/AMC parser for RIGVIEW_FUZZ_SECONDS (default
+# 60; 0 skips fuzzing) and the glTF JSON reading for half of that.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
@@ -23,8 +23,13 @@ if [[ "$FUZZ_SECONDS" != 0 ]]; then
     cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DRIGVIEW_FUZZ=ON \
       -DRIGVIEW_BUILD_BENCH=OFF -DRIGVIEW_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   fi
-  cmake --build build-fuzz --target asf_amc_fuzz -j"$(nproc)"
+  cmake --build build-fuzz --target asf_amc_fuzz gltf_json_fuzz -j"$(nproc)"
   (cd build-fuzz/tests && mkdir -p asf_amc_corpus &&
     ./asf_amc_fuzz -max_total_time="$FUZZ_SECONDS" -timeout=10 -print_final_stats=1 \
       -dict=asf_amc_fuzz.dict asf_amc_corpus asf_amc_seeds 2>&1 | tail -n 12)
+  GLTF_SECONDS=$(( (FUZZ_SECONDS + 1) / 2 ))
+  echo "== libFuzzer: the glTF JSON reading for ${GLTF_SECONDS} s"
+  (cd build-fuzz/tests && mkdir -p gltf_json_corpus &&
+    ./gltf_json_fuzz -max_total_time="$GLTF_SECONDS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -dict=gltf_json_fuzz.dict gltf_json_corpus gltf_json_seeds 2>&1 | tail -n 12)
 fi
