@@ -591,6 +591,30 @@ TEST(ResourcePaths, TexturesOutsideTheFolderAreRefusedWithAWarning) {
     }
 }
 
+// Anything else Assimp opens goes through the same rule: an OBJ material library outside the
+// folder is not read (Assimp goes on without it), inside it is.
+TEST(ResourcePaths, ObjMaterialLibraryOutsideTheFolderIsNotRead) {
+    const std::string root = testing::tempDir();
+    fs::create_directories(root + "/outside");
+    fs::create_directories(root + "/model");
+    spit(root + "/outside/evil.mtl", "newmtl red\nKd 1 0 0\n");
+    spit(root + "/model/inside.mtl", "newmtl red\nKd 1 0 0\n");
+    const std::string mesh = "v 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl red\nf 1 2 3\n";
+    spit(root + "/model/out.obj", "mtllib ../outside/evil.mtl\n" + mesh);
+    spit(root + "/model/in.obj", "mtllib inside.mtl\n" + mesh);
+    RunResult out = run(kExe, {"check", "--json", root + "/model/out.obj"});
+    const json jo = json::parse(out.out);
+    EXPECT_TRUE(hasFinding(jo, "external-path-refused", "warning")) << out.out;
+    RunResult info = run(kExe, {"info", root + "/model/out.obj"});
+    EXPECT_EQ(info.exitCode, 0) << info.err;
+    EXPECT_EQ(lines(info.err), 1) << info.err;
+    EXPECT_NE(info.err.find("evil.mtl"), std::string::npos) << info.err;
+    RunResult in = run(kExe, {"check", "--json", root + "/model/in.obj"});
+    EXPECT_FALSE(hasFinding(json::parse(in.out), "external-path-refused", "warning")) << in.out;
+    EXPECT_EQ(run(kExe, {"info", root + "/model/in.obj"}).err, "");
+    EXPECT_EQ(run(kExe, {"info", "--allow-external-paths", root + "/model/out.obj"}).err, "");
+}
+
 TEST(ResourcePaths, InsideMeansInsideAfterResolving) {
     const std::string root = testing::tempDir();
     fs::create_directories(root + "/m/sub");
