@@ -523,6 +523,11 @@ TEST(ResourcePaths, BuffersOutsideTheFolderAreNotRead) {
             EXPECT_EQ(rigview({"--allow-external-paths", "info", model}).exitCode, 0);
         }
     }
+    // A Windows path up and out is out too.
+    writeWithExternalBuffer(dir + "/backslash.gltf", "..\\..\\..\\outside\\secret.bin", "");
+    RunResult bs = run(kExe, {"info", dir + "/backslash.gltf"});
+    EXPECT_EQ(bs.exitCode, 3) << bs.err;
+    EXPECT_NE(bs.err.find("refused to read"), std::string::npos) << bs.err;
     // A FIFO outside: opening it would block; refused, it is never opened.
     ASSERT_EQ(::mkfifo((root + "/outside/fifo.bin").c_str(), 0644), 0);
     writeWithExternalBuffer(dir + "/fifo.gltf", "../../../outside/fifo.bin", "");

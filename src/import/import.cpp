@@ -98,8 +98,21 @@ private:
         if (!file) return false;
         const std::string f = file;
         const bool write = mode && (std::strchr(mode, 'w') || std::strchr(mode, 'a') || std::strchr(mode, '+'));
-        if (!write && (f == model_ || paths::allowExternal() || paths::isInside(folder_, f))) return true;
-        if (std::find(refused_.begin(), refused_.end(), f) == refused_.end()) refused_.push_back(f);
+        // Judged as written and with '\\' read as '/' (a Windows path): outside either way is out.
+        std::string slashed = f;
+        std::replace(slashed.begin(), slashed.end(), '\\', '/');
+        if (!write && (f == model_ || paths::allowExternal() ||
+                       (paths::isInside(folder_, f) && paths::isInside(folder_, slashed)))) {
+            return true;
+        }
+        // A relative name is taken by the OS relative to the working folder. Several importers
+        // (LWS, Ogre) try that first and then the model's folder: when the name exists there,
+        // that retry succeeds and nothing needs to be reported.
+        std::error_code ec;
+        const std::filesystem::path beside = std::filesystem::path(folder_) / slashed;
+        const bool retried = std::filesystem::path(slashed).is_relative() && paths::isInside(folder_, beside.string()) &&
+                             std::filesystem::exists(beside, ec);
+        if (!retried && std::find(refused_.begin(), refused_.end(), f) == refused_.end()) refused_.push_back(f);
         return false;
     }
 
