@@ -267,6 +267,32 @@ TEST(SafeOutputCli, NonFinitePoseIsValidJsonWithNullsAndOneWarning) {
     EXPECT_NO_THROW(json::parse(i.out)) << i.out;
 }
 
+// An animated scale key near the float limit: the posed mesh overflows only at that time.
+TEST(SafeOutputCli, AnimatedScaleOverflowPosesToNull) {
+    const std::string dir = testing::tempDir();
+    g::Document d = smallRig();
+    g::Channel sc;
+    sc.node = 1;
+    sc.path = "scale";
+    sc.times = {0.0f, 1.0f};
+    g::appendVec3(sc.values, glm::vec3(1.0f));
+    g::appendVec3(sc.values, glm::vec3(3e38f));
+    d.animations[0].channels.push_back(sc);
+    const std::string model = dir + "/grow.gltf";
+    ASSERT_TRUE(g::write(d, model));
+    const std::string out = dir + "/pose.json";
+    RunResult start = run(kExe, {"pose", model, "-o", out, "--time", "0"});
+    ASSERT_EQ(start.exitCode, 0) << start.err;
+    EXPECT_EQ(start.err, "");  // all finite at the start: no warning
+    RunResult end = run(kExe, {"pose", model, "-o", out, "--time", "1"});
+    ASSERT_EQ(end.exitCode, 0) << end.err;
+    EXPECT_EQ(lines(end.err), 1) << end.err;
+    const json j = json::parse(slurp(out));
+    size_t nulls = 0;
+    for (const json& v : j["meshes"][0]["positions"]) nulls += v.is_null();
+    EXPECT_GT(nulls, 0u);
+}
+
 // Vertices near the float limit: the bind-pose check measures an infinite displacement. The
 // report writes it as null and says so in a finding (non-finite-output).
 TEST(SafeOutputCli, CheckReportsNonFiniteValuesAsNullWithAFinding) {
