@@ -387,6 +387,13 @@ TEST(SafeOutputCli, RenderToAFullDeviceFailsWithExit4) {
     RunResult e = run(kExe, {"export", kModels + "BVH/01_01.bvh", "-o", "/dev/full"});
     EXPECT_EQ(e.exitCode, 4) << e.err;
     EXPECT_EQ(lines(e.err), 1) << e.err;
+    // /dev/stdout redirected to a file by the shell is written there, appended (not replaced).
+    const std::string dir = testing::tempDir();
+    spit(dir + "/log.txt", "before\n");
+    RunResult so = run("/bin/sh", {"-c", "exec \"$0\" export \"$1\" -o /dev/stdout --to 0.1 >> \"$2\"", kExe,
+                                   kModels + "BVH/01_01.bvh", dir + "/log.txt"});
+    EXPECT_EQ(so.exitCode, 0) << so.err;
+    EXPECT_EQ(slurp(dir + "/log.txt").rfind("before\nHIERARCHY\n", 0), 0u) << slurp(dir + "/log.txt").substr(0, 40);
     // /dev/null takes anything: success.
     EXPECT_EQ(run(kExe, {"render", kSimpleSkin, "-o", "/dev/null", "--size", "64x48"}).exitCode, 0);
 }

@@ -6,6 +6,7 @@
 
 #include "anim/clock.h"
 #include "import/import.h"
+#include "util/output_file.h"
 #include "util/paths.h"
 #include "util/text.h"
 
@@ -68,6 +69,7 @@ bool outputIsNotAnInput(const std::string& output, const std::string& model, con
 }
 
 bool isStreamOutput(const std::string& path) {
+    if (isProcessStream(path)) return true;
     std::error_code ec;
     const auto st = std::filesystem::status(path, ec);
     return !ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st) && !std::filesystem::is_directory(st);

@@ -95,6 +95,16 @@ bool OutputFile::open() {
     namespace fs = std::filesystem;
     if (path_.empty()) return fail("no file name");
     target_ = path_;
+    // The process's own streams (/dev/stdout, /dev/fd/N...) are written where they point, at
+    // their end, even when that is a regular file (`> out.bvh`, `>> log`): replacing the file
+    // behind them would lose what the shell set up.
+    if (isProcessStream(path_)) {
+        fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC);
+        if (fd_ < 0) return fail(errno == ENXIO ? "a FIFO with no reader" : std::strerror(errno));
+        const int flags = ::fcntl(fd_, F_GETFL);
+        if (flags >= 0) ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK);
+        return true;
+    }
     struct stat st{};
     mode_t mode = 0;
     if (::stat(path_.c_str(), &st) == 0) {
@@ -172,6 +182,10 @@ bool OutputFile::commit() {
     slot_ = -1;
     temp_.clear();
     return true;
+}
+
+bool isProcessStream(const std::string& path) {
+    return path.rfind("/dev/std", 0) == 0 || path.rfind("/dev/fd/", 0) == 0 || path.rfind("/proc/self/fd/", 0) == 0;
 }
 
 bool writeOutputFile(const std::string& path, std::string_view bytes, std::string& error) {

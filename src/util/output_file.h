@@ -7,7 +7,8 @@
 //   its previous content, never half a file;
 // - an existing non-regular file (/dev/null, /dev/full, /dev/stdout, a FIFO with a reader) is
 //   written directly, every write and the close checked; a FIFO with no reader is an error,
-//   not a wait.
+//   not a wait. The process's own streams (/dev/stdout, /dev/stderr, /dev/fd/N) are written
+//   where they point (appending), also when the shell pointed them at a regular file.
 #pragma once
 
 #include <cstddef>
@@ -45,6 +46,10 @@ private:
     bool committed_ = false;
     std::string error_;
 };
+
+// Whether `path` names one of the process's own streams (/dev/stdout, /dev/stderr, /dev/fd/N,
+// /proc/self/fd/N), written in place wherever it points.
+bool isProcessStream(const std::string& path);
 
 // The whole of `bytes` to `path` through an OutputFile. On failure, `error` says why.
 bool writeOutputFile(const std::string& path, std::string_view bytes, std::string& error);
