@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install what is missing, build, and run every test (CTest). Then build with ASan/UBSan and
 # run the whole suite again under the sanitizers (RIGVIEW_SKIP_SANITIZERS=1 skips it), and
-# fuzz the ASF/AMC parser and the IQM reader with libFuzzer for a bounded time each
-# (RIGVIEW_FUZZ_SECONDS, default 60; 0 skips it).
+# run every libFuzzer target for a bounded time: RIGVIEW_FUZZ_SECONDS (default 30) each, 0
+# skips fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
@@ -16,20 +16,25 @@ if [[ "${RIGVIEW_SKIP_SANITIZERS:-0}" != 1 ]]; then
     ctest --test-dir build-asan --output-on-failure -j"$(nproc)" --timeout 900
 fi
 
-FUZZ_SECONDS=${RIGVIEW_FUZZ_SECONDS:-60}
+FUZZ_SECONDS=${RIGVIEW_FUZZ_SECONDS:-30}
+# fuzz TARGET CORPUS_DIR [libFuzzer args...]: run one target for FUZZ_SECONDS in build-fuzz/tests,
+# its corpus kept between runs; a crash or a leak fails the run.
+fuzz() {
+  local target=$1 corpus=$2
+  shift 2
+  echo "== libFuzzer: ${target} for ${FUZZ_SECONDS} s"
+  (cd build-fuzz/tests && mkdir -p "$corpus" &&
+    ./"$target" -max_total_time="$FUZZ_SECONDS" -timeout=10 -print_final_stats=1 "$corpus" "$@" 2>&1 | tail -n 12)
+}
 if [[ "$FUZZ_SECONDS" != 0 ]]; then
-  echo "== libFuzzer: the ASF/AMC parser for ${FUZZ_SECONDS} s"
   if [[ ! -f build-fuzz/CMakeCache.txt ]]; then
     cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DRIGVIEW_FUZZ=ON \
       -DRIGVIEW_BUILD_BENCH=OFF -DRIGVIEW_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   fi
-  cmake --build build-fuzz --target asf_amc_fuzz iqm_fuzz iqm_write_seeds -j"$(nproc)"
-  (cd build-fuzz/tests && mkdir -p asf_amc_corpus &&
-    ./asf_amc_fuzz -max_total_time="$FUZZ_SECONDS" -timeout=10 -print_final_stats=1 \
-      -dict=asf_amc_fuzz.dict asf_amc_corpus asf_amc_seeds 2>&1 | tail -n 12)
-  echo "== libFuzzer: the IQM reader for ${FUZZ_SECONDS} s"
-  (cd build-fuzz/tests && mkdir -p iqm_corpus iqm_seeds && ./iqm_write_seeds iqm_seeds &&
-    cp /usr/share/assimp/models/IQM/mrfixit.iqm iqm_seeds/ &&
-    ./iqm_fuzz -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
-      iqm_corpus iqm_seeds 2>&1 | tail -n 12)
+  cmake --build build-fuzz --target asf_amc_fuzz iqm_fuzz iqm_write_seeds gltf_json_fuzz -j"$(nproc)"
+  (cd build-fuzz/tests && mkdir -p iqm_seeds && ./iqm_write_seeds iqm_seeds &&
+    cp /usr/share/assimp/models/IQM/mrfixit.iqm iqm_seeds/)
+  fuzz asf_amc_fuzz asf_amc_corpus -dict=asf_amc_fuzz.dict asf_amc_seeds
+  fuzz iqm_fuzz iqm_corpus -rss_limit_mb=4096 iqm_seeds
+  fuzz gltf_json_fuzz gltf_json_corpus -rss_limit_mb=2048 -dict=gltf_json_fuzz.dict gltf_json_seeds
 fi

@@ -110,6 +110,7 @@ struct ImportStats {
     // What the file's format cannot give through Assimp (empty if nothing): one line, shown by
     // every command as a warning and reported by `check` as an error (e.g. .blend files).
     std::string formatLimitation;
+    std::vector<std::string> refusedPaths;   // files outside the model's folder it refers to, not read
 };
 
 struct Model {

@@ -19,6 +19,8 @@
 #include "app/exit_codes.h"
 #include "check/diagnostics.h"
 #include "import/import.h"
+#include "util/json_out.h"
+#include "util/text.h"
 
 namespace rig {
 
@@ -31,6 +33,7 @@ struct FileResult {
     std::string path;
     bool imported = false;
     std::string error;  // import error (one line)
+    std::string errorCode;  // its finding code, when it has one (external-path-refused)
     Report report;
 };
 
@@ -74,7 +77,7 @@ json findingJson(const Finding& f) {
     return j;
 }
 
-json fileJson(const FileResult& r, bool strict) {
+json fileJsonRaw(const FileResult& r, bool strict) {
     json j;
     j["file"] = r.path;
     if (!r.imported) {
@@ -82,6 +85,9 @@ json fileJson(const FileResult& r, bool strict) {
         j["worst"] = "error";
         j["passed"] = false;
         j["findings"] = json::array();
+        if (!r.errorCode.empty()) {
+            j["findings"].push_back(findingJson({r.errorCode, Severity::Error, r.error, 1, "files", {}, {}}));
+        }
         return j;
     }
     j["worst"] = r.report.empty() ? "none" : severityName(r.report.worst());
@@ -91,21 +97,37 @@ json fileJson(const FileResult& r, bool strict) {
     return j;
 }
 
+// A file's report, made valid JSON (jsonout::sanitized): numbers the file made NaN or infinite
+// become null, and the file gets one finding saying how many (non-finite-output).
+json fileJson(const FileResult& r, bool strict) {
+    jsonout::Stats st;
+    json j = jsonout::sanitized(fileJsonRaw(r, strict), st);
+    if (st.nonFinite) {
+        Finding f{"non-finite-output", Severity::Warning,
+                  std::to_string(st.nonFinite) + " values of this report are NaN or infinite and written as null",
+                  static_cast<uint64_t>(st.nonFinite), "values", {}, {}};
+        j["findings"].push_back(findingJson(f));
+    }
+    return j;
+}
+
+std::string term(const std::string& s) { return text::forTerminal(s); }
+
 void printText(const FileResult& r) {
     if (!r.imported) {
-        std::cout << r.error << "\n";
+        std::cout << term(r.error) << "\n";
         return;
     }
-    if (r.report.empty()) std::cout << r.path << ": no problems found\n";
+    if (r.report.empty()) std::cout << term(r.path) << ": no problems found\n";
     for (const Finding& f : r.report.findings) {
-        std::cout << r.path << ": " << severityName(f.severity) << " [" << f.code << "] " << f.message;
+        std::cout << term(r.path) << ": " << severityName(f.severity) << " [" << f.code << "] " << term(f.message);
         if (!f.examples.empty()) {
-            std::cout << " (e.g. " << f.subject << ":";
+            std::cout << " (e.g. " << term(f.subject) << ":";
             for (int64_t e : f.examples) std::cout << " " << e;
             std::cout << ")";
         } else if (!f.names.empty()) {
             std::cout << " (e.g.";
-            for (size_t k = 0; k < f.names.size(); ++k) std::cout << (k ? ", '" : " '") << f.names[k] << "'";
+            for (size_t k = 0; k < f.names.size(); ++k) std::cout << (k ? ", '" : " '") << term(f.names[k]) << "'";
             std::cout << ")";
         }
         std::cout << "\n";
@@ -132,7 +154,7 @@ public:
         constexpr int kWidth = 30;
         const int filled = static_cast<int>(kWidth * done / std::max<size_t>(total_, 1));
         std::string line = "\r\033[K[" + std::string(filled, '#') + std::string(kWidth - filled, ' ') + "] " +
-                           std::to_string(done) + "/" + std::to_string(total_) + " " + fs::path(file).filename().string();
+                           std::to_string(done) + "/" + std::to_string(total_) + " " + term(fs::path(file).filename().string());
         (void)!::write(fd_, line.data(), line.size());
     }
 
@@ -160,6 +182,7 @@ int runCheck(const CheckOptions& o) {
         cmd::printError("--sheet takes one model, not " + std::to_string(files.size()) + " files");
         return exitcode::kUsage;
     }
+    if (!o.sheet.empty() && !cmd::outputIsNotAnInput(o.sheet, files[0], o.anims)) return exitcode::kUsage;
 
     // Check in parallel: each worker imports and checks whole files.
     std::vector<FileResult> results(files.size());
@@ -176,6 +199,7 @@ int runCheck(const CheckOptions& o) {
                 Result<Model> m = importModelWithAnims(files[i], o.anims);
                 if (!m) {
                     r.error = m.error().message;
+                    r.errorCode = m.error().code;
                 } else {
                     r.imported = true;
                     r.report = checkModel(m.value());
@@ -195,7 +219,7 @@ int runCheck(const CheckOptions& o) {
 
     if (o.json) {
         if (!many) {
-            std::cout << fileJson(results[0], o.strict).dump(2) << "\n";
+            std::cout << jsonout::dump(fileJson(results[0], o.strict), 2) << "\n";
             if (!results[0].imported) cmd::printError(results[0].error);  // and the one error line
         } else {
             json j;
@@ -213,7 +237,7 @@ int runCheck(const CheckOptions& o) {
             }
             j["summary"] = {{"files", results.size()}, {"passed", passed}, {"failed", results.size() - passed},
                             {"unreadable", unreadable}, {"errors", errors}, {"warnings", warnings}, {"infos", infos}};
-            std::cout << j.dump(2) << "\n";
+            std::cout << jsonout::dump(std::move(j), 2) << "\n";
             for (const FileResult& r : results) {
                 if (!r.imported) cmd::printError(r.error);
             }
@@ -230,7 +254,7 @@ int runCheck(const CheckOptions& o) {
         }
         // Summary table.
         size_t width = 4;
-        for (const FileResult& r : results) width = std::max(width, r.path.size());
+        for (const FileResult& r : results) width = std::max(width, term(r.path).size());
         width = std::min<size_t>(width, 70);
         std::printf("\n%-*s  %-8s %6s %8s %6s\n", static_cast<int>(width), "file", "result", "errors", "warnings", "infos");
         size_t passed = 0;
@@ -244,13 +268,13 @@ int runCheck(const CheckOptions& o) {
             const int rank = severityRank(r, o.strict);
             passed += rank < 2;
             const char* verdict = rank == 3 ? "UNREADABLE" : rank == 2 ? "FAIL" : rank == 1 ? "warn" : "ok";
-            std::string name = r.path;
-            if (name.size() > width) name = "..." + name.substr(name.size() - width + 3);
+            std::string name = term(r.path);
+            if (name.size() > width) name = text::validUtf8("..." + name.substr(name.size() - width + 3));
             std::printf("%-*s  %-8s %6zu %8zu %6zu\n", static_cast<int>(width), name.c_str(), verdict, e, w, i);
         }
         std::printf("%zu files: %zu passed, %zu failed\n", results.size(), passed, results.size() - passed);
         for (const FileResult& r : results) {
-            if (!r.imported) std::cerr << "rigview: " << r.error << "\n";
+            if (!r.imported) cmd::printError(r.error);
         }
     }
 

@@ -1,5 +1,6 @@
 // rigview: the command line. Declares the subcommands and their options, then hands over to
 // app/commands.cpp. Every error leaves as one line on stderr and an exit code.
+#include <csignal>
 #include <iostream>
 #include <new>
 #include <string>
@@ -11,6 +12,8 @@
 #include "app/memory_limit.h"
 #include "app/viewer_entry.h"
 #include "import/import.h"
+#include "util/paths.h"
+#include "util/text.h"
 
 int main(int argc, char** argv) {
     CLI::App app{"rigview: a viewer for rigged, animated 3D models (FBX, glTF, COLLADA, .X, BVH...)", "rigview"};
@@ -76,7 +79,8 @@ int main(int argc, char** argv) {
     exportCmd->add_option("--clip", exportOpts.clip, "Clip name or index (default: the first clip)");
     exportCmd->add_option("--from", exportOpts.from, "Trim: first second to keep (the result starts at 0)");
     exportCmd->add_option("--to", exportOpts.to, "Trim: last second to keep");
-    exportCmd->add_option("--fps", exportOpts.fps, "Frames per second of the output (default: the clip's)");
+    CLI::Option* exportFps =
+        exportCmd->add_option("--fps", exportOpts.fps, "Frames per second of the output, at most 1000 (default: the clip's)");
     exportCmd->add_option("--anim", exportOpts.anims, animHelp)->allow_extra_args(false);
 
     rig::BenchOptions bench;
@@ -87,6 +91,15 @@ int main(int argc, char** argv) {
     benchCmd->add_flag("--json", bench.json, "Print {\"joints\", \"ns_per_tick\", \"ns_per_joint\"}");
     benchCmd->add_option("--anim", bench.anims, animHelp)->allow_extra_args(false);
 
+    // Global: on the viewer and on every subcommand (either side of the subcommand's name).
+    bool allowExternalPaths = false;
+    const char* externalHelp =
+        "Read files a model refers to (buffers, textures) even outside the model's folder (default: refused)";
+    app.add_flag("--allow-external-paths", allowExternalPaths, externalHelp);
+    for (CLI::App* sub : {infoCmd, poseCmd, checkCmd, renderCmd, exportCmd, benchCmd}) {
+        sub->add_flag("--allow-external-paths", allowExternalPaths, externalHelp);
+    }
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -94,10 +107,15 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForAllHelp& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "rigview: " << e.what() << " (see rigview --help)\n";
+        std::cerr << "rigview: " << rig::text::forTerminal(e.what()) << " (see rigview --help)\n";
         return rig::exitcode::kUsage;
     }
 
+    exportOpts.fpsGiven = exportFps->count() > 0;
+    rig::paths::setAllowExternal(allowExternalPaths);
+    // A write past the file size limit (ulimit -f) fails with EFBIG and is reported like any
+    // failed write (the output keeps its previous content) instead of killing the process.
+    std::signal(SIGXFSZ, SIG_IGN);
     rig::applyMemoryLimit();
     rig::setAmcFramesPerSecond(amcFps);
     try {
@@ -113,5 +131,13 @@ int main(int argc, char** argv) {
         std::cerr << "rigview: out of memory (limit " << rig::memoryLimitMb()
                   << " MiB; set RIGVIEW_MAX_MEMORY_MB to change it, 0 for none)\n";
         return rig::exitcode::kBadInput;
+    } catch (const std::exception& e) {
+        // Nothing else is expected to get here (JSON output cannot throw, see util/json_out.h);
+        // if something does, it is one line and a documented exit code, not an abort.
+        std::cerr << "rigview: internal error: " << rig::text::forTerminal(e.what()) << "\n";
+        return rig::exitcode::kInternalError;
+    } catch (...) {
+        std::cerr << "rigview: internal error: an unknown exception\n";
+        return rig::exitcode::kInternalError;
     }
 }

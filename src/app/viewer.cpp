@@ -16,6 +16,7 @@
 #include "check/vertex_views.h"
 #include "import/import.h"
 #include "anim/skinning.h"
+#include "util/output_file.h"
 
 namespace rig {
 
@@ -155,6 +156,10 @@ void Viewer::applyLoadResult() {
         state_.error = path + ": missing texture " + gpu_->missingTextures().front();
     }
     state_.warning = model->stats.formatLimitation.empty() ? std::string() : path + ": " + model->stats.formatLimitation;
+    if (!model->stats.refusedPaths.empty()) {
+        state_.error = path + ": not read, outside the model's folder: " + model->stats.refusedPaths.front() +
+                       " (--allow-external-paths allows it)";
+    }
 }
 
 void Viewer::addRecent(const std::string& path) {
@@ -167,8 +172,9 @@ void Viewer::addRecent(const std::string& path) {
     if (!config_.remember) return;
     const fs::path file = recentFile();
     fs::create_directories(file.parent_path(), ec);
-    std::ofstream out(file);
-    for (const std::string& p : r) out << p << "\n";
+    std::string text, error;
+    for (const std::string& p : r) text += p + "\n";
+    (void)writeOutputFile(file.string(), text, error);  // best effort: the list is a convenience
 }
 
 void Viewer::watchFile(double now) {

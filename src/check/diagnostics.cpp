@@ -11,6 +11,7 @@
 
 #include "anim/pose.h"
 #include "check/vertex_views.h"
+#include "util/paths.h"
 
 namespace rig {
 
@@ -672,14 +673,20 @@ bool textureFound(const Model& model, const std::string& ref) {
     for (const EmbeddedTexture& t : model.textures) {
         if (!t.name.empty() && t.name == ref) return true;
     }
-    std::string p = ref;
-    std::replace(p.begin(), p.end(), '\\', '/');
-    const fs::path dir = fs::path(model.path).parent_path();
-    std::error_code ec;
-    for (const fs::path& cand : {fs::path(p), dir / p, dir / fs::path(p).filename()}) {
-        if (fs::is_regular_file(cand, ec)) return true;
-    }
-    return false;
+    // A file inside the model's folder (util/paths.h). One that exists outside it was refused
+    // and is reported as external-path-refused, not as missing.
+    std::vector<std::string> refused;
+    return !paths::resolveResourceFile(model.path, ref, &refused).empty() || !refused.empty();
+}
+
+void checkResources(Context& cx) {
+    const std::vector<std::string>& refused = cx.model.stats.refusedPaths;
+    if (refused.empty()) return;
+    std::vector<std::string> names(refused.begin(), refused.begin() + std::min(refused.size(), cx.s.maxExamples));
+    add(cx, {"external-path-refused", Severity::Warning,
+             std::to_string(refused.size()) + " files the model refers to lie outside its folder and were not read ('" +
+                 refused.front() + "'" + (refused.size() > 1 ? ", ..." : "") + "); --allow-external-paths reads them",
+             refused.size(), "files", {}, names});
 }
 
 // A file beside the model whose name matches `ref`'s file name but for letter case (files
@@ -1264,6 +1271,7 @@ Report checkModel(const Model& model, const CheckSettings& settings) {
     checkNames(cx);
     checkBindTransforms(cx);
     checkTextures(cx);
+    checkResources(cx);
     checkClips(cx);
     checkImport(cx);
     std::stable_sort(r.findings.begin(), r.findings.end(), [](const Finding& a, const Finding& b) {

@@ -46,6 +46,11 @@
 //                                       neither embedded ("*N", or an embedded texture's name) nor a file
 //                                       (as written, relative to the model's folder, or by its file
 //                                       name beside the model)
+//   external-path-refused      warning  (one per model) files the model refers to (textures, buffers, material
+//                                       libraries) that resolve outside the model's folder: not read
+//                                       (--allow-external-paths reads them); names = the refused paths. A
+//                                       model that cannot load without them does not import: check lists
+//                                       the file as unreadable with this code, severity error
 //  animation
 //   non-finite-keys            error    keys with NaN / Inf time or value (dropped on import)
 //   channel-missing-node       warning  channels naming no node (skipped)

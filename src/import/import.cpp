@@ -4,7 +4,9 @@
 #include "import/gltf_interpolation.h"
 #include "import/iqm.h"
 #include "import/scene_repair.h"
+#include "util/paths.h"
 
+#include <assimp/DefaultIOSystem.h>
 #include <assimp/Importer.hpp>
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
@@ -17,6 +19,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <filesystem>
 #include <numeric>
@@ -77,6 +80,65 @@ private:
         return fds;
     }
 };
+
+// Every file Assimp opens while importing a model goes through this: the model itself, and
+// what it refers to (glTF buffers, OBJ material libraries, MD5 animations beside the mesh...)
+// only from inside the model's folder (util/paths.h), unless --allow-external-paths. A path
+// outside is neither opened nor probed; it is recorded (external-path-refused). Never writes.
+class ConfinedIOSystem : public Assimp::DefaultIOSystem {
+public:
+    explicit ConfinedIOSystem(const std::string& model) : model_(model), folder_(paths::modelFolder(model)) {}
+
+    bool Exists(const char* file) const override { return allowed(file, "rb") && DefaultIOSystem::Exists(file); }
+    Assimp::IOStream* Open(const char* file, const char* mode = "rb") override {
+        return allowed(file, mode) ? DefaultIOSystem::Open(file, mode) : nullptr;
+    }
+    const std::vector<std::string>& refused() const { return refused_; }
+
+private:
+    bool allowed(const char* file, const char* mode) const {
+        if (!file) return false;
+        const std::string f = file;
+        const bool write = mode && (std::strchr(mode, 'w') || std::strchr(mode, 'a') || std::strchr(mode, '+'));
+        // Judged as written and with '\\' read as '/' (a Windows path): outside either way is out.
+        std::string slashed = f;
+        std::replace(slashed.begin(), slashed.end(), '\\', '/');
+        if (!write && (f == model_ || paths::allowExternal() ||
+                       (paths::isInside(folder_, f) && paths::isInside(folder_, slashed)))) {
+            return true;
+        }
+        // A relative name is taken by the OS relative to the working folder. Several importers
+        // (LWS, Ogre) try that first and then the model's folder: when the name exists there,
+        // that retry succeeds and nothing needs to be reported.
+        std::error_code ec;
+        const std::filesystem::path beside = std::filesystem::path(folder_) / slashed;
+        const bool retried = std::filesystem::path(slashed).is_relative() && paths::isInside(folder_, beside.string()) &&
+                             std::filesystem::exists(beside, ec);
+        if (!retried && std::find(refused_.begin(), refused_.end(), f) == refused_.end()) refused_.push_back(f);
+        return false;
+    }
+
+    std::string model_, folder_;
+    mutable std::vector<std::string> refused_;
+};
+
+// Base-colour textures that are files (not embedded) and exist only outside the model's
+// folder: not read by anyone (renderer, check), recorded as refused.
+void confineTextures(Model& model) {
+    for (const Material& m : model.materials) {
+        const std::string& ref = m.baseColorTexture;
+        if (ref.empty() || ref[0] == '*' || ref.rfind("data:", 0) == 0) continue;
+        bool embedded = false;
+        for (const EmbeddedTexture& t : model.textures) embedded = embedded || (!t.name.empty() && t.name == ref);
+        if (embedded) continue;
+        std::vector<std::string> refused;
+        if (!paths::resolveResourceFile(model.path, ref, &refused).empty()) continue;
+        for (const std::string& r : refused) {
+            auto& list = model.stats.refusedPaths;
+            if (std::find(list.begin(), list.end(), r) == list.end()) list.push_back(r);
+        }
+    }
+}
 
 glm::mat4 toGlm(const aiMatrix4x4& m) {
     // Assimp stores rows; glm stores columns.
@@ -506,6 +568,8 @@ Result<Model> importModel(const std::string& path) {
     if (ext == ".iqm") return importIqm(path);
 
     Assimp::Importer importer;
+    auto* io = new ConfinedIOSystem(path);  // owned by the importer
+    importer.SetIOHandler(io);
     // Drop point and line primitives: a skinned viewer draws triangles.
     importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
     // Skeleton-only files (BVH, some FBX) stay skeletons: no stand-in bone meshes.
@@ -527,6 +591,11 @@ Result<Model> importModel(const std::string& path) {
         if (scene) dropLightsAndCameras(*const_cast<aiScene*>(scene));  // not read: see scene_repair.h
         if (scene) scene = importer.ApplyPostProcessing(importFlags());
     }
+    if (!scene && !io->refused().empty()) {
+        return Error{path + ": refused to read " + io->refused().front() +
+                         ": outside the model's folder (--allow-external-paths allows it)",
+                     "external-path-refused"};
+    }
     if (!scene) {
         std::string msg = importer.GetErrorString();
         if (msg.empty()) msg = "Assimp could not import it";
@@ -541,9 +610,11 @@ Result<Model> importModel(const std::string& path) {
     Model model;
     model.path = path;
     model.stats.repairs = std::move(repairs);
+    model.stats.refusedPaths = io->refused();
     auto nodes = flattenNodes(scene, model.skeleton, path);
     if (!nodes) return nodes.error();
     importMaterials(scene, model);
+    confineTextures(model);
 
     for (size_t n = 0; n < nodes->size(); ++n) {
         const aiNode* an = (*nodes)[n];
@@ -588,6 +659,7 @@ Result<Model> importModelWithAnims(const std::string& path, const std::vector<st
         if (!src) return src.error();
         const Model& from = src.value();
         if (from.clips.empty()) return Error{a + ": has no clips to add"};
+        for (const std::string& r : from.stats.refusedPaths) model.stats.refusedPaths.push_back(r);
         const RetargetMap map = buildRetargetMap(from.skeleton, model.skeleton);
         std::vector<std::string> skipped;
         size_t added = 0;
