@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install what is missing, build, and run every test (CTest). Then build with ASan/UBSan and
 # run the whole suite again under the sanitizers (RIGVIEW_SKIP_SANITIZERS=1 skips it), and
-# fuzz the ASF/AMC parser with libFuzzer for a bounded time (RIGVIEW_FUZZ_SECONDS, default
-# 60; 0 skips it).
+# fuzz the ASF/AMC parser and the model serialization reader with libFuzzer for a bounded
+# time each (RIGVIEW_FUZZ_SECONDS, default 60; 0 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
@@ -27,4 +27,20 @@ if [[ "$FUZZ_SECONDS" != 0 ]]; then
   (cd build-fuzz/tests && mkdir -p asf_amc_corpus &&
     ./asf_amc_fuzz -max_total_time="$FUZZ_SECONDS" -timeout=10 -print_final_stats=1 \
       -dict=asf_amc_fuzz.dict asf_amc_corpus asf_amc_seeds 2>&1 | tail -n 12)
+
+  echo "== libFuzzer: the model serialization reader (import worker results) for ${FUZZ_SECONDS} s"
+  cmake --build build-fuzz --target model_io_fuzz -j"$(nproc)"
+  # Seeds: test files as the import worker serializes them (the first byte picks the target's
+  # mode: 0 keeps the checksum, 1 reseals it so mutations reach the payload decoder).
+  seeds=build-fuzz/tests/model_io_seeds
+  mkdir -p "$seeds"
+  for f in /usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf /usr/share/assimp/models/X/Testwuson.X \
+           /usr/share/assimp/models/BVH/01_01.bvh assets/demo/rigview_demo.gltf; do
+    for mode in 0 1; do
+      { printf "\\$mode"; build/rigview __import-worker --result-fd=1 --model="$f"; } > "$seeds/$(basename "$f").$mode"
+    done
+  done
+  (cd build-fuzz/tests && mkdir -p model_io_corpus &&
+    ./model_io_fuzz -max_total_time="$FUZZ_SECONDS" -timeout=10 -max_len=4000000 -print_final_stats=1 \
+      model_io_corpus model_io_seeds 2>&1 | tail -n 12)
 fi

@@ -19,6 +19,7 @@
 #include "app/exit_codes.h"
 #include "check/diagnostics.h"
 #include "import/import.h"
+#include "platform/import_worker.h"
 
 namespace rig {
 
@@ -173,7 +174,7 @@ int runCheck(const CheckOptions& o) {
             for (size_t i = next++; i < files.size(); i = next++) {
                 FileResult& r = results[i];
                 r.path = files[i];
-                Result<Model> m = importModelWithAnims(files[i], o.anims);
+                Result<Model> m = std::move(importIsolated(files[i], o.anims).model);
                 if (!m) {
                     r.error = m.error().message;
                 } else {

@@ -6,13 +6,14 @@
 
 #include "anim/clock.h"
 #include "import/import.h"
+#include "platform/import_worker.h"
 
 namespace rig::cmd {
 
 void printError(const std::string& line) { std::cerr << "rigview: " << line << "\n"; }
 
 bool load(const std::string& path, const std::vector<std::string>& anims, Model& out) {
-    Result<Model> r = importModelWithAnims(path, anims);
+    Result<Model> r = std::move(importIsolated(path, anims).model);
     if (!r) {
         printError(r.error().message);
         return false;

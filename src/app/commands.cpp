@@ -21,6 +21,7 @@
 #include "anim/blend.h"
 #include "import/bvh_export.h"
 #include "import/import.h"
+#include "platform/import_worker.h"
 
 namespace rig {
 
@@ -106,6 +107,10 @@ int runInfo(const InfoOptions& o) {
                                   {"keys", {{"translation", s.tKeys}, {"rotation", s.rKeys}, {"scale", s.sKeys}}}});
         }
         j["added_animations"] = model.stats.retargetNotes;
+        j["import"] = {{"isolated", isolation().enabled},
+                       {"time_limit_s", isolation().timeoutSeconds},
+                       {"memory_limit_mib", isolation().memoryLimitMb},
+                       {"file_access", isolation().enabled ? sandboxDescription() : "not restricted (in process)"}};
         std::cout << j.dump(2) << "\n";
         return exitcode::kOk;
     }
@@ -131,6 +136,15 @@ int runInfo(const InfoOptions& o) {
         std::cout << "  clip " << i << " '" << c.name << "': " << fmt(c.duration, "%.3f") << " s, "
                   << s.channels << " channels, keys T/R/S " << s.tKeys << "/" << s.rKeys << "/" << s.sKeys
                   << ", " << fmt(c.sampleRate, "%g") << " fps\n";
+    }
+    // How the file was read: in a worker process (limits, sandbox) or in this one.
+    const IsolationConfig& iso = isolation();
+    if (iso.enabled) {
+        std::cout << "import:     isolated worker process (time limit " << fmt(iso.timeoutSeconds, "%g") << " s, memory "
+                  << (iso.memoryLimitMb ? std::to_string(iso.memoryLimitMb) + " MiB" : std::string("unlimited"))
+                  << ", file access: " << sandboxDescription() << ")\n";
+    } else {
+        std::cout << "import:     in this process (--no-isolation)\n";
     }
     return exitcode::kOk;
 }

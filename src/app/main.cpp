@@ -11,6 +11,7 @@
 #include "app/memory_limit.h"
 #include "app/viewer_entry.h"
 #include "import/import.h"
+#include "platform/import_worker.h"
 
 int main(int argc, char** argv) {
     CLI::App app{"rigview: a viewer for rigged, animated 3D models (FBX, glTF, COLLADA, .X, BVH...)", "rigview"};
@@ -18,9 +19,22 @@ int main(int argc, char** argv) {
     rig::ViewerLaunch viewer;
     app.add_option("model", viewer.model, "Model to open in the interactive viewer (default: the bundled demo)");
     app.add_option("--clip", viewer.clip, "Clip to start with (name or index)");
+    // Options in this group change what an import produces: they are passed on to the import
+    // worker process as given (see forwardedImportArgs), so a new one needs nothing more.
+    const std::string importGroup = "Import options (before the subcommand)";
     float amcFps = 120.0f;
     app.add_option("--amc-fps", amcFps, "Frames per second of AMC motion files (default 120, as CMU's)")
-        ->check(CLI::Range(1.0f, 10000.0f));
+        ->check(CLI::Range(1.0f, 10000.0f))
+        ->group(importGroup);
+    rig::IsolationConfig isolation;
+    bool noIsolation = false;
+    app.add_option("--import-timeout", isolation.timeoutSeconds,
+                   "Seconds an import may take before its worker process is killed (default 120)")
+        ->check(CLI::Range(0.1, 1e6))
+        ->group("Isolation (before the subcommand)");
+    app.add_flag("--no-isolation", noIsolation,
+                 "Import in this process, not in a worker process (for debugging: a crashing file crashes rigview)")
+        ->group("Isolation (before the subcommand)");
     const char* animHelp = "Add the clips of another file, bound to the model's joints by name (repeatable)";
     app.add_option("--anim", viewer.anims, animHelp)->allow_extra_args(false);
     app.add_option("--screenshot", viewer.screenshot, "Run the viewer some frames, save the window as PNG and exit");
@@ -87,6 +101,17 @@ int main(int argc, char** argv) {
     benchCmd->add_flag("--json", bench.json, "Print {\"joints\", \"ns_per_tick\", \"ns_per_joint\"}");
     benchCmd->add_option("--anim", bench.anims, animHelp)->allow_extra_args(false);
 
+    // The import worker (platform/import_worker), started by rigview itself: hidden.
+    std::string workerModel;
+    std::vector<std::string> workerAnims;
+    int workerFd = 3;
+    long workerParent = 0;
+    CLI::App* workerCmd = app.add_subcommand("__import-worker", "")->group("");
+    workerCmd->add_option("--model", workerModel)->required();
+    workerCmd->add_option("--anim", workerAnims)->allow_extra_args(false);
+    workerCmd->add_option("--result-fd", workerFd);
+    workerCmd->add_option("--parent", workerParent);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -98,9 +123,17 @@ int main(int argc, char** argv) {
         return rig::exitcode::kUsage;
     }
 
-    rig::applyMemoryLimit();
+    isolation.memoryLimitMb = rig::applyMemoryLimit();
     rig::setAmcFramesPerSecond(amcFps);
+    isolation.enabled = !noIsolation;
+    for (const CLI::Option* opt : app.get_options([&](const CLI::Option* o) { return o->get_group() == importGroup; })) {
+        for (size_t n = 0; n < opt->count() && opt->get_expected_min() == 0; ++n) isolation.forwardedArgs.push_back(opt->get_name());
+        if (opt->get_expected_min() == 0) continue;
+        for (const std::string& v : opt->results()) isolation.forwardedArgs.push_back(opt->get_name() + "=" + v);
+    }
+    rig::setIsolation(isolation);
     try {
+        if (*workerCmd) return rig::runImportWorker(workerModel, workerAnims, workerFd, workerParent);
         if (*infoCmd) return rig::runInfo(info);
         if (*poseCmd) return rig::runPose(pose);
         if (*checkCmd) return rig::runCheck(check);
