@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -29,7 +30,7 @@ const std::string kExe = RIGVIEW_EXE;
 const std::string kModels = "/usr/share/assimp/models/";
 const std::string kBcn = kModels + "X/BCN_Epileptic.X";
 
-int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+int lines_(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
 
 std::string slurp(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -49,7 +50,7 @@ void expectOneErrorLine(const RunResult& r, const std::string& file, const std::
     ASSERT_FALSE(r.timedOut) << r.err;
     ASSERT_FALSE(r.signaled) << "rigview itself died of signal " << r.signal << "\n" << r.err;
     EXPECT_EQ(r.exitCode, 3) << r.err;
-    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_EQ(lines_(r.err), 1) << r.err;
     EXPECT_EQ(r.err.rfind("rigview: " + file + ": ", 0), 0u) << r.err;
     EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
 }
@@ -167,6 +168,103 @@ TEST(Isolation, LandlockKeepsTheWorkerInsideTheModelsFolder) {
     gltf.replace(gltf.find("../outside.bin"), 14, "inside.bin");
     std::ofstream(model, std::ios::trunc) << gltf;
     EXPECT_EQ(run(kExe, {"info", model}).exitCode, 0);
+}
+
+// A worker that crashes on BCN_Epileptic.X, hangs on Testwuson.X and is rigview otherwise.
+std::string saboteur(const std::string& dir) {
+    return script(dir, "saboteur.sh",
+                  "case \"$*\" in *BCN_Epileptic*) kill -SEGV $$;; *Testwuson*) sleep 60;; esac\nexec " + kExe + " \"$@\"");
+}
+
+std::vector<json> jsonLines(const std::string& out) {
+    std::vector<json> v;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);) v.push_back(json::parse(line));
+    return v;
+}
+
+TEST(Isolation, CheckReportsCrashedAndHungFilesAsFindingsAndGoesOn) {
+    const std::string dir = testing::tempDir();
+    const std::vector<std::string> env = {"RIGVIEW_WORKER=" + saboteur(dir)};
+    const std::string folder = kModels + "X";
+    RunResult a = run(kExe, {"--import-timeout", "2", "check", folder, "--json-lines", "--jobs", "3"}, 60, env);
+    ASSERT_FALSE(a.signaled || a.timedOut) << a.err;
+    EXPECT_EQ(a.exitCode, 3) << a.err;
+    const std::vector<json> lines = jsonLines(a.out);
+    ASSERT_EQ(lines.size(), 10u) << a.out;  // 9 files and the summary, last
+    std::map<std::string, json> byFile;
+    for (size_t i = 0; i + 1 < lines.size(); ++i) byFile[lines[i]["file"].get<std::string>()] = lines[i];
+    EXPECT_EQ(byFile.size(), 9u);
+    const json& bcn = byFile[kBcn];
+    ASSERT_EQ(bcn["findings"].size(), 1u) << bcn;
+    EXPECT_EQ(bcn["findings"][0]["code"], "importer-crashed");
+    EXPECT_EQ(bcn["findings"][0]["severity"], "error");
+    const json& wuson = byFile[kModels + "X/Testwuson.X"];
+    ASSERT_EQ(wuson["findings"].size(), 1u) << wuson;
+    EXPECT_EQ(wuson["findings"][0]["code"], "importer-timeout");
+    EXPECT_TRUE(byFile[kModels + "X/test.x"]["passed"].get<bool>());
+    const json& summary = lines.back()["summary"];
+    EXPECT_EQ(summary["files"], 9);
+    EXPECT_EQ(summary["unreadable"], 2);
+    EXPECT_EQ(summary["importer_crashed"], 1);
+    EXPECT_EQ(summary["importer_timeout"], 1);
+    // The same summary and the same human report on another run, whatever finishes first.
+    RunResult b = run(kExe, {"--import-timeout", "2", "check", folder, "--json-lines", "--jobs", "2"}, 60, env);
+    EXPECT_EQ(jsonLines(b.out).back(), lines.back());
+    RunResult t1 = run(kExe, {"--import-timeout", "2", "check", folder, "--jobs", "3"}, 60, env);
+    RunResult t2 = run(kExe, {"--import-timeout", "2", "check", folder, "--jobs", "1"}, 60, env);
+    EXPECT_EQ(t1.out, t2.out);
+    EXPECT_EQ(t1.err, t2.err);
+    EXPECT_EQ(t1.exitCode, 3);
+    EXPECT_NE(t1.out.find("CRASHED"), std::string::npos) << t1.out;
+    EXPECT_NE(t1.out.find("TIMEOUT"), std::string::npos) << t1.out;
+    // --json: one report, the crash a finding of its file.
+    RunResult j = run(kExe, {"--import-timeout", "2", "check", folder, "--json"}, 60, env);
+    const json report = json::parse(j.out);
+    EXPECT_EQ(report["summary"], summary);
+}
+
+TEST(Isolation, ShardsSplitTheSortedFileListAndConcatenateToTheWhole) {
+    const std::string folder = kModels + "X";
+    RunResult whole = run(kExe, {"check", folder, "--json-lines"}, 120);
+    std::vector<json> all = jsonLines(whole.out);
+    ASSERT_GE(all.size(), 2u);
+    all.pop_back();
+    std::vector<std::string> expected;
+    for (const json& j : all) expected.push_back(j.dump());
+    std::sort(expected.begin(), expected.end());
+    std::vector<std::string> got, files;
+    for (int i = 1; i <= 4; ++i) {
+        RunResult shard = run(kExe, {"check", folder, "--json-lines", "--shard", std::to_string(i) + "/4"}, 120);
+        std::vector<json> lines = jsonLines(shard.out);
+        ASSERT_FALSE(lines.empty());
+        lines.pop_back();
+        for (const json& j : lines) {
+            got.push_back(j.dump());
+            files.push_back(j["file"]);
+        }
+    }
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, expected);
+    // The rule: shard I of N holds files I, I+N, ... of the sorted list (1-based).
+    std::vector<std::string> sorted = files;
+    std::sort(sorted.begin(), sorted.end());
+    RunResult second = run(kExe, {"check", folder, "--json-lines", "--shard", "2/4"}, 120);
+    std::vector<json> lines = jsonLines(second.out);
+    lines.pop_back();
+    std::vector<std::string> mine;
+    for (const json& j : lines) mine.push_back(j["file"]);
+    std::sort(mine.begin(), mine.end());
+    std::vector<std::string> rule;
+    for (size_t k = 1; k < sorted.size(); k += 4) rule.push_back(sorted[k]);
+    EXPECT_EQ(mine, rule);
+    // An empty shard is no error; a bad one is a usage error.
+    EXPECT_EQ(run(kExe, {"check", kBcn, "--json-lines", "--shard", "2/2"}).exitCode, 0);
+    for (const char* bad : {"0/3", "4/3", "x/3", "1/0", "1"}) {
+        RunResult r = run(kExe, {"check", folder, "--shard", bad});
+        EXPECT_EQ(r.exitCode, 2) << bad;
+        EXPECT_EQ(lines_(r.err), 1) << r.err;
+    }
 }
 
 TEST(Isolation, InfoSaysHowFilesAreRead) {

@@ -60,10 +60,15 @@ int main(int argc, char** argv) {
     rig::CheckOptions check;
     CLI::App* checkCmd = app.add_subcommand("check", "Rig diagnostics; the exit code tells the worst severity");
     checkCmd->add_option("paths", check.paths, "Model files, or folders searched recursively for models")->required();
-    checkCmd->add_flag("--json", check.json, "Print the report as JSON (one report for all files)");
+    CLI::Option* checkJson = checkCmd->add_flag("--json", check.json, "Print the report as JSON (one report for all files)");
+    checkCmd->add_flag("--json-lines", check.jsonLines,
+                       "Print one JSON object per file as each finishes (flushed), then {\"summary\":...}")
+        ->excludes(checkJson);
+    checkCmd->add_option("--shard", check.shard,
+                         "Check only shard I of N (1-based): files I, I+N, I+2N... of the sorted file list");
     checkCmd->add_flag("--strict", check.strict, "Warnings fail too (exit 1)");
     checkCmd->add_option("--sheet", check.sheet, "Also render a contact sheet PNG (frames across each clip, problem vertices tinted)");
-    checkCmd->add_option("--jobs", check.jobs, "Files checked at once (default: all cores)");
+    checkCmd->add_option("--jobs", check.jobs, "Import worker processes at once (default: all cores)")->check(CLI::Range(0, 1024));
     checkCmd->add_option("--anim", check.anims, animHelp)->allow_extra_args(false);
 
     rig::RenderOptions render;
