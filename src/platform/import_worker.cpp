@@ -347,8 +347,18 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
                           " s (import time limit; see --import-timeout)",
                       std::move(errText));
     }
+    // A complete answer counts whatever happened after it was sent (a sanitizer's leak report
+    // at exit, say): it is checksummed and validated. Without one, the exit status says why.
+    if (bytes.size() >= 9 && std::memcmp(bytes.data(), kErrorMagic, 8) == 0) {
+        std::string message(reinterpret_cast<const char*>(bytes.data()) + 9, bytes.size() - 9);
+        const size_t nl = message.find('\n');
+        if (nl != std::string::npos) message.resize(nl);  // one line, always
+        return failed(bytes[8] == kKindOutOfMemory ? ImportFailure::OutOfMemory : ImportFailure::Error, message,
+                      std::move(errText));
+    }
+    Result<Model> model = deserializeModel(bytes);
     const std::string verdict = sanitizerVerdict(errText);
-    if (WIFSIGNALED(status)) {
+    if (!model && WIFSIGNALED(status)) {
         const int sig = WTERMSIG(status);
         if (sig == SIGKILL) {
             return failed(ImportFailure::Crashed,
@@ -360,19 +370,11 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
                       std::move(errText));
     }
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (bytes.size() >= 9 && std::memcmp(bytes.data(), kErrorMagic, 8) == 0) {
-        std::string message(reinterpret_cast<const char*>(bytes.data()) + 9, bytes.size() - 9);
-        const size_t nl = message.find('\n');
-        if (nl != std::string::npos) message.resize(nl);  // one line, always
-        return failed(bytes[8] == kKindOutOfMemory ? ImportFailure::OutOfMemory : ImportFailure::Error, message,
-                      std::move(errText));
-    }
-    if (code != 0 || !verdict.empty()) {
+    if (!model && code != 0) {
         return failed(ImportFailure::Crashed,
                       path + ": the importer crashed (" + (verdict.empty() ? "exit status " + std::to_string(code) : verdict) + ")",
                       std::move(errText));
     }
-    Result<Model> model = deserializeModel(bytes);
     if (!model) {
         return failed(ImportFailure::Crashed, path + ": the importer sent back a broken model (" + model.error().message + ")",
                       std::move(errText));
