@@ -283,6 +283,11 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
         return failed(ImportFailure::Error, path + ": cannot start the import worker " + exe + " (" + std::strerror(rc) + ")");
     }
 
+#ifdef SYS_pidfd_open
+    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+#else
+    const int pidfd = -1;
+#endif
     // Read both pipes until the child closes them, the time limit passes or we are cancelled.
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
@@ -323,10 +328,17 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
                 }
             }
         } else {
-            // Both pipes closed: the child is exiting (or hangs after closing them).
+            // Both pipes closed: the child is exiting (or hangs after closing them). Wait on a
+            // pidfd where there is one (no polling delay), else in 1 ms steps.
             const pid_t w = ::waitpid(pid, &status, WNOHANG);
-            if (w == pid) exited = true;
-            else ::poll(nullptr, 0, std::min(waitMs, 10));
+            if (w == pid) {
+                exited = true;
+            } else if (pidfd >= 0) {
+                pollfd p{pidfd, POLLIN, 0};
+                ::poll(&p, 1, waitMs);
+            } else {
+                ::poll(nullptr, 0, 1);
+            }
         }
     }
     if (!exited) {
@@ -338,6 +350,7 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
     for (int fd : fds) {
         if (fd >= 0) ::close(fd);
     }
+    if (pidfd >= 0) ::close(pidfd);
     if (errText.size() > kStderrKept) errText.erase(0, errText.size() - kStderrKept);
 
     if (cancelled) return failed(ImportFailure::Cancelled, path + ": import cancelled", std::move(errText));
