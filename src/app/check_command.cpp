@@ -257,7 +257,9 @@ int runCheck(const CheckOptions& o) {
                 }
                 if (o.jsonLines) {
                     // Streamed as each file finishes, whole lines only, flushed.
-                    const std::string line = fileJson(r, o.strict).dump() + "\n";
+                    // (on a worker thread: invalid UTF-8 in a name is replaced, never thrown)
+                    const std::string line =
+                        fileJson(r, o.strict).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
                     std::lock_guard<std::mutex> lock(outMutex);
                     std::fwrite(line.data(), 1, line.size(), stdout);
                     std::fflush(stdout);
