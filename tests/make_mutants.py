@@ -165,6 +165,9 @@ def smd_files(out, rng):
         stem = os.path.splitext(os.path.basename(src))[0].lower()
         truncations(out, "smd_" + stem, data, ".smd", [0.05, 0.5, 0.95])
     mutate_text(out, "smd_wuson", read("SMD/WusonSMD.smd"), ".smd", rng, 4, HOSTILE)
+    # A nodes block that never ends: Assimp 5.2.5's SMD reader loops for ever on it.
+    write(out, "smd_unterminated_nodes.smd", b"version 1\nnodes\n0 \"a\" -1\n")
+    write(out, "smd_unterminated_nodes_2.smd", b"version 1\nnodes\n0 \"a\" -1\n1 \"b\" 0\n")
     write(out, "smd_unterminated_skeleton.smd", b"version 1\nnodes\n0 \"a\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\n")
     write(out, "smd_huge_time.smd", b"version 1\nnodes\n0 \"a\" -1\nend\nskeleton\ntime 2000000000\n0 0 0 0 0 0 0\nend\n")
 
