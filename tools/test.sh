@@ -31,10 +31,21 @@ if [[ "$FUZZ_SECONDS" != 0 ]]; then
     cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DRIGVIEW_FUZZ=ON \
       -DRIGVIEW_BUILD_BENCH=OFF -DRIGVIEW_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   fi
-  cmake --build build-fuzz --target asf_amc_fuzz iqm_fuzz iqm_write_seeds gltf_json_fuzz -j"$(nproc)"
+  cmake --build build-fuzz --target asf_amc_fuzz iqm_fuzz iqm_write_seeds gltf_json_fuzz model_io_fuzz -j"$(nproc)"
   (cd build-fuzz/tests && mkdir -p iqm_seeds && ./iqm_write_seeds iqm_seeds &&
     cp /usr/share/assimp/models/IQM/mrfixit.iqm iqm_seeds/)
   fuzz asf_amc_fuzz asf_amc_corpus -dict=asf_amc_fuzz.dict asf_amc_seeds
   fuzz iqm_fuzz iqm_corpus -rss_limit_mb=4096 iqm_seeds
   fuzz gltf_json_fuzz gltf_json_corpus -rss_limit_mb=2048 -dict=gltf_json_fuzz.dict gltf_json_seeds
+  # model_io seeds: test files as the import worker serializes them (the first byte picks the
+  # target's mode: 0 keeps the checksum, 1 reseals it so mutations reach the payload decoder).
+  seeds=build-fuzz/tests/model_io_seeds
+  mkdir -p "$seeds"
+  for f in /usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf /usr/share/assimp/models/X/Testwuson.X \
+           /usr/share/assimp/models/BVH/01_01.bvh assets/demo/rigview_demo.gltf; do
+    for mode in 0 1; do
+      { printf "\\$mode"; build/rigview __import-worker --result-fd=1 --model="$f"; } > "$seeds/$(basename "$f").$mode"
+    done
+  done
+  fuzz model_io_fuzz model_io_corpus -max_len=4000000 model_io_seeds
 fi

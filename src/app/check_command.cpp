@@ -1,9 +1,13 @@
 // `rigview check`: rig diagnostics for one model or a whole asset library. Files and folders
-// (searched recursively) are checked in parallel on all cores, with a progress bar on a
-// terminal, then a summary; --json gives one report; the exit code tells the worst result.
+// (searched recursively) are checked in parallel, each imported in its own worker process
+// (platform/import_worker; --jobs at once), with a progress bar on a terminal, then a summary
+// in file-path order; --json gives one report, --json-lines one line per file as it finishes;
+// a file that crashes or hangs its importer is a finding and the run goes on; --shard I/N
+// takes every N-th file; the exit code tells the worst result.
 #include <unistd.h>
 
 #include <algorithm>
+#include <exception>
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
@@ -21,6 +25,7 @@
 #include "import/import.h"
 #include "util/json_out.h"
 #include "util/text.h"
+#include "platform/import_worker.h"
 
 namespace rig {
 
@@ -34,8 +39,39 @@ struct FileResult {
     bool imported = false;
     std::string error;  // import error (one line)
     std::string errorCode;  // its finding code, when it has one (external-path-refused)
-    Report report;
+    ImportFailure failure = ImportFailure::None;
+    Report report;      // for a crashed or hung importer: its one finding
 };
+
+// A crash or time-out of the importer as a finding (the file is still unreadable).
+void addImporterFinding(FileResult& r) {
+    if (r.failure != ImportFailure::Crashed && r.failure != ImportFailure::TimedOut) return;
+    Finding f;
+    f.code = r.failure == ImportFailure::Crashed ? "importer-crashed" : "importer-timeout";
+    f.severity = Severity::Error;
+    const std::string prefix = r.path + ": ";
+    f.message = r.error.rfind(prefix, 0) == 0 ? r.error.substr(prefix.size()) : r.error;
+    f.count = 1;
+    r.report.findings.push_back(std::move(f));
+}
+
+// --shard I/N: 1 <= I <= N.
+bool parseShard(const std::string& s, size_t& index, size_t& count) {
+    const size_t slash = s.find('/');
+    if (slash == std::string::npos) return false;
+    try {
+        size_t used = 0;
+        const unsigned long i = std::stoul(s.substr(0, slash), &used);
+        if (used != slash) return false;
+        const unsigned long n = std::stoul(s.substr(slash + 1), &used);
+        if (used != s.size() - slash - 1 || n == 0 || i == 0 || i > n) return false;
+        index = i - 1;
+        count = n;
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
 
 // Expand the command line into model files: files as given, folders searched recursively
 // for extensions Assimp reads. Sorted, so output is stable.
@@ -88,6 +124,7 @@ json fileJsonRaw(const FileResult& r, bool strict) {
         if (!r.errorCode.empty()) {
             j["findings"].push_back(findingJson({r.errorCode, Severity::Error, r.error, 1, "files", {}, {}}));
         }
+        for (const Finding& f : r.report.findings) j["findings"].push_back(findingJson(f));
         return j;
     }
     j["worst"] = r.report.empty() ? "none" : severityName(r.report.worst());
@@ -114,7 +151,7 @@ json fileJson(const FileResult& r, bool strict) {
 std::string term(const std::string& s) { return text::forTerminal(s); }
 
 void printText(const FileResult& r) {
-    if (!r.imported) {
+    if (!r.imported && r.report.empty()) {
         std::cout << term(r.error) << "\n";
         return;
     }
@@ -165,6 +202,25 @@ private:
     std::mutex mutex_;
 };
 
+
+json summaryJson(const std::vector<FileResult>& results, bool strict) {
+    size_t passed = 0, unreadable = 0, errors = 0, warnings = 0, infos = 0, crashed = 0, timedOut = 0;
+    for (const FileResult& r : results) {
+        passed += severityRank(r, strict) < 2 ? 1 : 0;
+        unreadable += r.imported ? 0 : 1;
+        crashed += r.failure == ImportFailure::Crashed;
+        timedOut += r.failure == ImportFailure::TimedOut;
+        for (const Finding& f : r.report.findings) {
+            errors += f.severity == Severity::Error;
+            warnings += f.severity == Severity::Warning;
+            infos += f.severity == Severity::Info;
+        }
+    }
+    return {{"files", results.size()}, {"passed", passed},        {"failed", results.size() - passed},
+            {"unreadable", unreadable}, {"importer_crashed", crashed}, {"importer_timeout", timedOut},
+            {"errors", errors},         {"warnings", warnings},       {"infos", infos}};
+}
+
 }  // namespace
 
 int runCheck(const CheckOptions& o) {
@@ -173,10 +229,23 @@ int runCheck(const CheckOptions& o) {
         cmd::printError("no model files found in " + (o.paths.empty() ? std::string("(nothing)") : o.paths.front()));
         return exitcode::kBadInput;
     }
-    bool many = files.size() > 1;
+    bool many = files.size() > 1 || !o.shard.empty();
     for (const std::string& p : o.paths) {
         std::error_code ec;
         many = many || fs::is_directory(p, ec);
+    }
+    // One order for every run and every shard: by path, each file once.
+    std::sort(files.begin(), files.end());
+    files.erase(std::unique(files.begin(), files.end()), files.end());
+    if (!o.shard.empty()) {
+        size_t index = 0, count = 1;
+        if (!parseShard(o.shard, index, count)) {
+            cmd::printError("--shard takes I/N with 1 <= I <= N (e.g. 2/8), not '" + o.shard + "'");
+            return exitcode::kUsage;
+        }
+        std::vector<std::string> mine;
+        for (size_t k = index; k < files.size(); k += count) mine.push_back(files[k]);
+        files = std::move(mine);
     }
     if (!o.sheet.empty() && many) {
         cmd::printError("--sheet takes one model, not " + std::to_string(files.size()) + " files");
@@ -184,26 +253,40 @@ int runCheck(const CheckOptions& o) {
     }
     if (!o.sheet.empty() && !cmd::outputIsNotAnInput(o.sheet, files[0], o.anims)) return exitcode::kUsage;
 
-    // Check in parallel: each worker imports and checks whole files.
+    // Check in parallel: each thread runs one import worker process at a time and checks its
+    // model. In process (--no-isolation) one file at a time: Assimp is not safe on threads.
     std::vector<FileResult> results(files.size());
     std::vector<Model> sheetModel(o.sheet.empty() ? 0 : 1);
+    std::mutex outMutex;
     {
-        Progress progress(files.size(), many && ::isatty(2));
+        Progress progress(files.size(), many && !o.jsonLines && ::isatty(2));
         std::atomic<size_t> next{0};
         const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-        const size_t workers = std::min<size_t>(files.size(), o.jobs > 0 ? static_cast<size_t>(o.jobs) : cores);
+        size_t workers = std::min<size_t>(files.size(), o.jobs > 0 ? static_cast<size_t>(o.jobs) : cores);
+        if (!isolation().enabled) workers = 1;
         auto work = [&] {
             for (size_t i = next++; i < files.size(); i = next++) {
                 FileResult& r = results[i];
                 r.path = files[i];
-                Result<Model> m = importModelWithAnims(files[i], o.anims);
-                if (!m) {
-                    r.error = m.error().message;
-                    r.errorCode = m.error().code;
+                ImportOutcome m = importIsolated(files[i], o.anims);
+                if (!m.model) {
+                    r.error = m.model.error().message;
+                    r.errorCode = m.model.error().code;
+                    r.failure = m.failure;
+                    addImporterFinding(r);
                 } else {
                     r.imported = true;
-                    r.report = checkModel(m.value());
-                    if (!sheetModel.empty()) sheetModel[0] = std::move(m.value());
+                    r.report = checkModel(m.model.value());
+                    if (!sheetModel.empty()) sheetModel[0] = std::move(m.model.value());
+                }
+                if (o.jsonLines) {
+                    // Streamed as each file finishes, whole lines only, flushed.
+                    // (on a worker thread: invalid UTF-8 in a name is replaced, never thrown)
+                    const std::string line =
+                        fileJson(r, o.strict).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+                    std::lock_guard<std::mutex> lock(outMutex);
+                    std::fwrite(line.data(), 1, line.size(), stdout);
+                    std::fflush(stdout);
                 }
                 progress.tick(files[i]);
             }
@@ -212,6 +295,24 @@ int runCheck(const CheckOptions& o) {
         for (size_t w = 1; w < workers; ++w) pool.emplace_back(work);
         work();
         for (std::thread& t : pool) t.join();
+    }
+
+    if (o.jsonLines) {
+        int worst = 0;
+        for (const FileResult& r : results) worst = std::max(worst, severityRank(r, o.strict));
+        const std::string line = json{{"summary", summaryJson(results, o.strict)}}.dump() + "\n";
+        std::fwrite(line.data(), 1, line.size(), stdout);
+        std::fflush(stdout);
+        for (const FileResult& r : results) {
+            if (!r.imported) cmd::printError(r.error);
+        }
+        if (worst == 3) return exitcode::kBadInput;
+        return worst == 2 ? exitcode::kCheckFailed : exitcode::kOk;
+    }
+    if (results.empty()) {  // an empty shard
+        if (o.json) std::cout << json{{"files", json::array()}, {"summary", summaryJson(results, o.strict)}}.dump(2) << "\n";
+        else std::printf("0 files: 0 passed, 0 failed\n");
+        return exitcode::kOk;
     }
 
     int worst = 0;
@@ -224,19 +325,8 @@ int runCheck(const CheckOptions& o) {
         } else {
             json j;
             j["files"] = json::array();
-            size_t passed = 0, unreadable = 0, errors = 0, warnings = 0, infos = 0;
-            for (const FileResult& r : results) {
-                j["files"].push_back(fileJson(r, o.strict));
-                passed += severityRank(r, o.strict) < 2 ? 1 : 0;
-                unreadable += r.imported ? 0 : 1;
-                for (const Finding& f : r.report.findings) {
-                    errors += f.severity == Severity::Error;
-                    warnings += f.severity == Severity::Warning;
-                    infos += f.severity == Severity::Info;
-                }
-            }
-            j["summary"] = {{"files", results.size()}, {"passed", passed}, {"failed", results.size() - passed},
-                            {"unreadable", unreadable}, {"errors", errors}, {"warnings", warnings}, {"infos", infos}};
+            for (const FileResult& r : results) j["files"].push_back(fileJson(r, o.strict));
+            j["summary"] = summaryJson(results, o.strict);
             std::cout << jsonout::dump(std::move(j), 2) << "\n";
             for (const FileResult& r : results) {
                 if (!r.imported) cmd::printError(r.error);
@@ -250,7 +340,7 @@ int runCheck(const CheckOptions& o) {
         }
     } else {
         for (const FileResult& r : results) {
-            if (r.imported) printText(r);
+            if (r.imported || !r.report.empty()) printText(r);
         }
         // Summary table.
         size_t width = 4;
@@ -267,7 +357,12 @@ int runCheck(const CheckOptions& o) {
             }
             const int rank = severityRank(r, o.strict);
             passed += rank < 2;
-            const char* verdict = rank == 3 ? "UNREADABLE" : rank == 2 ? "FAIL" : rank == 1 ? "warn" : "ok";
+            const char* verdict = r.failure == ImportFailure::Crashed    ? "CRASHED"
+                                  : r.failure == ImportFailure::TimedOut ? "TIMEOUT"
+                                  : rank == 3                            ? "UNREADABLE"
+                                  : rank == 2                            ? "FAIL"
+                                  : rank == 1                            ? "warn"
+                                                                         : "ok";
             std::string name = term(r.path);
             if (name.size() > width) name = text::validUtf8("..." + name.substr(name.size() - width + 3));
             std::printf("%-*s  %-8s %6zu %8zu %6zu\n", static_cast<int>(width), name.c_str(), verdict, e, w, i);

@@ -9,13 +9,14 @@
 #include "util/output_file.h"
 #include "util/paths.h"
 #include "util/text.h"
+#include "platform/import_worker.h"
 
 namespace rig::cmd {
 
 void printError(const std::string& line) { std::cerr << "rigview: " << text::forTerminal(line) << "\n"; }
 
 bool load(const std::string& path, const std::vector<std::string>& anims, Model& out) {
-    Result<Model> r = importModelWithAnims(path, anims);
+    Result<Model> r = std::move(importIsolated(path, anims).model);
     if (!r) {
         printError(r.error().message);
         return false;

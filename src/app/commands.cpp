@@ -24,6 +24,7 @@
 #include "util/json_out.h"
 #include "util/output_file.h"
 #include "util/text.h"
+#include "platform/import_worker.h"
 
 namespace rig {
 
@@ -118,6 +119,10 @@ int runInfo(const InfoOptions& o) {
         j["repairs"] = json::array();
         for (const ImportRepair& rep : model.stats.repairs) j["repairs"].push_back({{"code", rep.code}, {"what", rep.what}});
         if (!model.stats.formatLimitation.empty()) j["format_limitation"] = model.stats.formatLimitation;
+        j["import"] = {{"isolated", isolation().enabled},
+                       {"time_limit_s", isolation().timeoutSeconds},
+                       {"memory_limit_mib", isolation().memoryLimitMb},
+                       {"file_access", isolation().enabled ? sandboxDescription() : "not restricted (in process)"}};
         jsonout::Stats st;
         std::cout << jsonout::dump(std::move(j), 2, st) << "\n";
         warnNonFinite(o.model, st.nonFinite);
@@ -146,6 +151,15 @@ int runInfo(const InfoOptions& o) {
         std::cout << "  clip " << i << " '" << term(c.name) << "': " << fmt(c.duration, "%.3f") << " s, "
                   << s.channels << " channels, keys T/R/S " << s.tKeys << "/" << s.rKeys << "/" << s.sKeys
                   << ", " << fmt(c.sampleRate, "%g") << " fps\n";
+    }
+    // How the file was read: in a worker process (limits, sandbox) or in this one.
+    const IsolationConfig& iso = isolation();
+    if (iso.enabled) {
+        std::cout << "import:     isolated worker process (time limit " << fmt(iso.timeoutSeconds, "%g") << " s, memory "
+                  << (iso.memoryLimitMb ? std::to_string(iso.memoryLimitMb) + " MiB" : std::string("unlimited"))
+                  << ", file access: " << sandboxDescription() << ")\n";
+    } else {
+        std::cout << "import:     in this process (--no-isolation)\n";
     }
     return exitcode::kOk;
 }

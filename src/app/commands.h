@@ -30,6 +30,8 @@ struct CheckOptions {
     bool strict = false;
     std::string sheet;               // contact sheet PNG (one model only)
     int jobs = 0;                    // 0: all cores
+    bool jsonLines = false;          // one JSON object per file as it finishes, then the summary
+    std::string shard;               // "I/N": every N-th file of the sorted list, from the I-th
 };
 
 struct BenchOptions {

@@ -14,6 +14,7 @@
 #include "import/import.h"
 #include "util/paths.h"
 #include "util/text.h"
+#include "platform/import_worker.h"
 
 int main(int argc, char** argv) {
     CLI::App app{"rigview: a viewer for rigged, animated 3D models (FBX, glTF, COLLADA, .X, BVH...)", "rigview"};
@@ -21,9 +22,22 @@ int main(int argc, char** argv) {
     rig::ViewerLaunch viewer;
     app.add_option("model", viewer.model, "Model to open in the interactive viewer (default: the bundled demo)");
     app.add_option("--clip", viewer.clip, "Clip to start with (name or index)");
+    // Options in this group change what an import produces: they are passed on to the import
+    // worker process as given (see forwardedImportArgs), so a new one needs nothing more.
+    const std::string importGroup = "Import options (before the subcommand)";
     float amcFps = 120.0f;
     app.add_option("--amc-fps", amcFps, "Frames per second of AMC motion files (default 120, as CMU's)")
-        ->check(CLI::Range(1.0f, 10000.0f));
+        ->check(CLI::Range(1.0f, 10000.0f))
+        ->group(importGroup);
+    rig::IsolationConfig isolation;
+    bool noIsolation = false;
+    app.add_option("--import-timeout", isolation.timeoutSeconds,
+                   "Seconds an import may take before its worker process is killed (default 120)")
+        ->check(CLI::Range(0.1, 1e6))
+        ->group("Isolation (before the subcommand)");
+    app.add_flag("--no-isolation", noIsolation,
+                 "Import in this process, not in a worker process (for debugging: a crashing file crashes rigview)")
+        ->group("Isolation (before the subcommand)");
     const char* animHelp = "Add the clips of another file, bound to the model's joints by name (repeatable)";
     app.add_option("--anim", viewer.anims, animHelp)->allow_extra_args(false);
     app.add_option("--screenshot", viewer.screenshot, "Run the viewer some frames, save the window as PNG and exit");
@@ -49,10 +63,15 @@ int main(int argc, char** argv) {
     rig::CheckOptions check;
     CLI::App* checkCmd = app.add_subcommand("check", "Rig diagnostics; the exit code tells the worst severity");
     checkCmd->add_option("paths", check.paths, "Model files, or folders searched recursively for models")->required();
-    checkCmd->add_flag("--json", check.json, "Print the report as JSON (one report for all files)");
+    CLI::Option* checkJson = checkCmd->add_flag("--json", check.json, "Print the report as JSON (one report for all files)");
+    checkCmd->add_flag("--json-lines", check.jsonLines,
+                       "Print one JSON object per file as each finishes (flushed), then {\"summary\":...}")
+        ->excludes(checkJson);
+    checkCmd->add_option("--shard", check.shard,
+                         "Check only shard I of N (1-based): files I, I+N, I+2N... of the sorted file list");
     checkCmd->add_flag("--strict", check.strict, "Warnings fail too (exit 1)");
     checkCmd->add_option("--sheet", check.sheet, "Also render a contact sheet PNG (frames across each clip, problem vertices tinted)");
-    checkCmd->add_option("--jobs", check.jobs, "Files checked at once (default: all cores)");
+    checkCmd->add_option("--jobs", check.jobs, "Import worker processes at once (default: all cores)")->check(CLI::Range(0, 1024));
     checkCmd->add_option("--anim", check.anims, animHelp)->allow_extra_args(false);
 
     rig::RenderOptions render;
@@ -100,6 +119,17 @@ int main(int argc, char** argv) {
         sub->add_flag("--allow-external-paths", allowExternalPaths, externalHelp);
     }
 
+    // The import worker (platform/import_worker), started by rigview itself: hidden.
+    std::string workerModel;
+    std::vector<std::string> workerAnims;
+    int workerFd = 3;
+    long workerParent = 0;
+    CLI::App* workerCmd = app.add_subcommand("__import-worker", "")->group("");
+    workerCmd->add_option("--model", workerModel)->required();
+    workerCmd->add_option("--anim", workerAnims)->allow_extra_args(false);
+    workerCmd->add_option("--result-fd", workerFd);
+    workerCmd->add_option("--parent", workerParent);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -116,9 +146,19 @@ int main(int argc, char** argv) {
     // A write past the file size limit (ulimit -f) fails with EFBIG and is reported like any
     // failed write (the output keeps its previous content) instead of killing the process.
     std::signal(SIGXFSZ, SIG_IGN);
-    rig::applyMemoryLimit();
+    isolation.memoryLimitMb = rig::applyMemoryLimit();
     rig::setAmcFramesPerSecond(amcFps);
+    isolation.enabled = !noIsolation;
+    for (const CLI::Option* opt : app.get_options([&](const CLI::Option* o) { return o->get_group() == importGroup; })) {
+        for (size_t n = 0; n < opt->count() && opt->get_expected_min() == 0; ++n) isolation.forwardedArgs.push_back(opt->get_name());
+        if (opt->get_expected_min() == 0) continue;
+        for (const std::string& v : opt->results()) isolation.forwardedArgs.push_back(opt->get_name() + "=" + v);
+    }
+    // Given on the subcommand or before it: the worker gets it in one place.
+    if (allowExternalPaths) isolation.forwardedArgs.push_back("--allow-external-paths");
+    rig::setIsolation(isolation);
     try {
+        if (*workerCmd) return rig::runImportWorker(workerModel, workerAnims, workerFd, workerParent);
         if (*infoCmd) return rig::runInfo(info);
         if (*poseCmd) return rig::runPose(pose);
         if (*checkCmd) return rig::runCheck(check);

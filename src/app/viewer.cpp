@@ -15,6 +15,7 @@
 #include "check/diagnostics.h"
 #include "check/vertex_views.h"
 #include "import/import.h"
+#include "platform/import_worker.h"
 #include "anim/skinning.h"
 #include "util/output_file.h"
 
@@ -72,6 +73,9 @@ Result<std::unique_ptr<Viewer>> Viewer::create(const ViewerConfig& config) {
 }
 
 Viewer::~Viewer() {
+    // An import still running is stopped (its worker process killed), so closing never waits
+    // on a hung file. (With --no-isolation an in-process import cannot be stopped: it is waited for.)
+    cancelLoad_ = true;
     if (pending_.valid()) pending_.wait();
     gpu_.reset();
     if (imguiReady_) {
@@ -90,8 +94,11 @@ void Viewer::startLoad(const std::string& path) {
     if (path != state_.path && path != config_.model) anims_.clear();  // another model: its own clips only
     if (path == config_.model && anims_.empty()) anims_ = config_.anims;
     const std::vector<std::string> anims = anims_;
-    pending_ = std::async(std::launch::async, [path, anims] {
-        Loaded l{importModelWithAnims(path, anims), Report{}};
+    cancelLoad_ = false;
+    pending_ = std::async(std::launch::async, [this, path, anims] {
+        // In the import worker process: a file that crashes or hangs the importer is an error
+        // shown in the viewer, which keeps its last good model.
+        Loaded l{std::move(importIsolated(path, anims, &cancelLoad_).model), Report{}};
         if (l.model) l.report = checkModel(l.model.value());
         return l;
     });

@@ -550,9 +550,7 @@ unsigned importFlags() {
 }
 
 Result<Model> importModel(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return Error{path + ": no such file"};
-    if (std::filesystem::is_directory(path, ec)) return Error{path + ": is a directory, not a model file"};
+    if (Result<bool> regular = checkRegularFile(path); !regular) return regular.error();
 
     // Acclaim motion capture (CMU): our own parser; an .amc finds its skeleton beside it.
     const std::string ext = lowerExtension(path);
@@ -646,6 +644,10 @@ Result<Model> importModel(const std::string& path) {
 
 Result<Model> importModelWithAnims(const std::string& path, const std::vector<std::string>& animPaths) {
     if (animPaths.empty()) return importModel(path);
+    if (Result<bool> regular = checkRegularFile(path); !regular) return regular.error();
+    for (const std::string& a : animPaths) {
+        if (Result<bool> regular = checkRegularFile(a); !regular) return regular.error();
+    }
     std::vector<std::string> amcs, others;
     for (const std::string& a : animPaths) (lowerExtension(a) == ".amc" && lowerExtension(path) == ".asf" ? amcs : others).push_back(a);
     Result<Model> base = amcs.empty() ? importModel(path) : importAsfAmc(path, amcs, amcFramesPerSecond());
