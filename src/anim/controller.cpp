@@ -642,6 +642,26 @@ bool Controller::evaluate(Animator& animator) {
     if (&animator.model() != model_) return false;
     computePose();
     animator.evaluatePose(pose_, &animated_);
+    // Morph weights follow the current motion: its clip, or a blend space's heaviest clip.
+    int32_t morphClip = -1;
+    float morphTime = 0.0f;
+    if (current_.source.kind == MotionSource::Kind::Clip) {
+        morphClip = current_.source.index;
+        morphTime = static_cast<float>(model_->clips[morphClip].startTime + current_.clock.time());
+    } else if (current_.source.kind == MotionSource::Kind::BlendSpace) {
+        const SpaceState& s = spaces_[current_.source.index];
+        float best = 0.0f;
+        for (size_t i = 0; i < s.clips.size(); ++i) {
+            if (s.weights[i] > best) {
+                best = s.weights[i];
+                morphClip = s.clips[i];
+            }
+        }
+        if (morphClip >= 0) {
+            morphTime = static_cast<float>(model_->clips[morphClip].startTime + current_.clock.phase() * clipLength(morphClip));
+        }
+    }
+    animator.evaluateMorphs(morphClip, morphTime);
     return true;
 }
 

@@ -222,7 +222,8 @@ public:
     void update(double dt);
     // Sample and blend everything into pose(): base (and its cross-fade), then each layer.
     void computePose();
-    // computePose(), then the animator's local->model->palette from pose(). False (and
+    // computePose(), then the animator's local->model->palette from pose() and its morph
+    // weights from the current motion's clip (a blend space: its heaviest clip). False (and
     // nothing done) when the animator was made for another model.
     bool evaluate(Animator& animator);
 

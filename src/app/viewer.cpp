@@ -490,7 +490,7 @@ void Viewer::pickVertex(const glm::mat4& viewProj, float w, float h) {
     for (size_t i = 0; i < m.meshes.size(); ++i) {
         const Mesh& mesh = m.meshes[i];
         scratch_.resize(mesh.vertexCount());
-        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), scratch_.data(), nullptr, state_.view.method);
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), anim.meshMorphWeights(i), scratch_.data(), nullptr, state_.view.method);
         const glm::mat4 mvp = viewProj * anim.world()[mesh.node];
         for (size_t v = 0; v < scratch_.size(); ++v) {
             glm::vec2 s;
@@ -546,7 +546,7 @@ void Viewer::focusFinding(int index) {
     if (f.mesh >= 0 && static_cast<size_t>(f.mesh) < m.meshes.size() && !f.examples.empty()) {
         const Mesh& mesh = m.meshes[f.mesh];
         scratch_.resize(mesh.vertexCount());
-        skinMesh(mesh, state_.animator->palette().data() + state_.animator->paletteOffset(f.mesh), scratch_.data(), nullptr);
+        skinMesh(mesh, state_.animator->palette().data() + state_.animator->paletteOffset(f.mesh), state_.animator->meshMorphWeights(f.mesh), scratch_.data(), nullptr);
         Bounds b;
         for (int64_t v : f.examples) {
             if (v >= 0 && static_cast<size_t>(v) < scratch_.size()) {
