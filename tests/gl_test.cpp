@@ -48,7 +48,7 @@ float gpuCpuDifference(const Model& model, GpuModel& gpu, SkinCapture& cap, int3
         const Mesh& mesh = model.meshes[m];
         if (!mesh.skinned) continue;
         cpu.resize(mesh.vertexCount());
-        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), cpu.data(), nullptr, method);
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), cpu.data(), nullptr, method);
         const std::vector<glm::vec3> g = cap.capture(gpu, anim, m, method);
         const glm::mat4& w = anim.world()[mesh.node];
         for (size_t v = 0; v < cpu.size(); ++v) {
@@ -117,6 +117,52 @@ TEST(Gpu, StitchingAndDualQuaternionsMatchTheCpu) {
             for (float t : {0.0f, 0.4f, 0.9f}) {
                 EXPECT_LE(gpuCpuDifference(r.value(), **gpu, **cap, 0, t, method), 1e-5f * diag)
                     << f << " method " << static_cast<int>(method) << " t=" << t;
+            }
+        }
+    }
+}
+
+// Morph targets and skinning together: the shader's morph-then-skin (deltas and weights in
+// texture buffers) against anim/skinning.cpp, every mesh (unskinned morphing ones too).
+TEST(Gpu, MorphTargetsWithSkinningMatchTheCpu) {
+    auto cap = SkinCapture::create();
+    ASSERT_TRUE(cap.ok()) << cap.error().message;
+    const std::string files[] = {
+        std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/morph/morph_skin.gltf",
+        "/usr/share/assimp/models/glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf"};
+    for (const std::string& f : files) {
+        Result<Model> r = importModel(f);
+        ASSERT_TRUE(r.ok()) << f;
+        const Model& model = r.value();
+        auto gpu = GpuModel::create(model);
+        ASSERT_TRUE(gpu.ok());
+        for (int32_t clip = 0; clip < static_cast<int32_t>(model.clips.size()); ++clip) {
+            const float diag = std::max(animatedBounds(model, clip, 8).diagonal(), 1e-6f);
+            const float d = model.clips[clip].duration;
+            for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuat}) {
+                for (float t : {0.0f, 0.37f * d, 0.5f * d, 0.81f * d}) {
+                    Animator anim(model);
+                    if (t > 0.4f * d && t < 0.6f * d) anim.setMorphOverride(0, 1, 0.8f);  // a slider too
+                    anim.evaluate(clip, t);
+                    bool morphed = false;
+                    for (float w : anim.morphWeights()) morphed = morphed || w != 0.0f;
+                    float worst = 0.0f;
+                    std::vector<glm::vec3> cpu;
+                    for (size_t m = 0; m < model.meshes.size(); ++m) {
+                        const Mesh& mesh = model.meshes[m];
+                        cpu.resize(mesh.vertexCount());
+                        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), cpu.data(),
+                                 nullptr, method);
+                        const std::vector<glm::vec3> g = (*cap)->capture(**gpu, anim, m, method);
+                        for (size_t v = 0; v < cpu.size(); ++v) {
+                            const glm::vec3 c = glm::vec3(anim.world()[mesh.node] * glm::vec4(cpu[v], 1.0f));
+                            worst = std::max(worst, glm::length(c - g[v]));
+                        }
+                    }
+                    EXPECT_LE(worst, 1e-5f * diag) << f << " clip " << clip << " t=" << t << " method "
+                                                   << static_cast<int>(method);
+                    if (t > 0.0f) EXPECT_TRUE(morphed) << f << " t=" << t;
+                }
             }
         }
     }
