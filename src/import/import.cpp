@@ -220,7 +220,7 @@ void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk) {
 // Morph targets (Assimp's anim meshes). Assimp stores each target's positions and normals
 // whole (base + offset, glTF and FBX alike); rigview keeps the offsets. A target whose
 // vertex count differs from the mesh's is dropped.
-void importMorphTargets(const aiMesh* am, Mesh& mesh) {
+void importMorphTargets(const aiMesh* am, Mesh& mesh, bool defaultsZero) {
     const unsigned nv = am->mNumVertices;
     for (unsigned a = 0; a < am->mNumAnimMeshes; ++a) {
         const aiAnimMesh* x = am->mAnimMeshes[a];
@@ -240,11 +240,13 @@ void importMorphTargets(const aiMesh* am, Mesh& mesh) {
             }
         }
         mesh.morphTargets.push_back(std::move(t));
-        mesh.morphDefaultWeights.push_back(std::isfinite(x->mWeight) ? x->mWeight : 0.0f);
+        // glTF: the mesh's default weights. FBX: Assimp puts the shape's full weight (1) there,
+        // not the channel's value: rest at 0 as Blender's importer does.
+        mesh.morphDefaultWeights.push_back(std::isfinite(x->mWeight) && !defaultsZero ? x->mWeight : 0.0f);
     }
 }
 
-Mesh importMesh(const aiMesh* am, int32_t node, const Skeleton& sk, ImportStats& stats) {
+Mesh importMesh(const aiMesh* am, int32_t node, const Skeleton& sk, ImportStats& stats, bool fbx) {
     Mesh mesh;
     mesh.name = am->mName.length ? am->mName.C_Str() : sk.names[node];
     mesh.node = node;
@@ -290,7 +292,7 @@ Mesh importMesh(const aiMesh* am, int32_t node, const Skeleton& sk, ImportStats&
         mesh.skinned = true;
         importSkin(am, mesh, sk);
     }
-    importMorphTargets(am, mesh);
+    importMorphTargets(am, mesh, fbx);
     return mesh;
 }
 
@@ -303,11 +305,25 @@ void importMorphChannels(const aiAnimation* anim, const Model& model, Clip& clip
     for (unsigned c = 0; c < anim->mNumMorphMeshChannels; ++c) {
         const aiMeshMorphAnim* ch = anim->mMorphMeshChannels[c];
         if (!ch || ch->mNumKeys == 0 || !ch->mKeys) continue;
-        const int32_t node = model.skeleton.find(ch->mName.C_Str());
+        // glTF names the channel after the node; Assimp's FBX reader after the node and the
+        // mesh's place among the node's meshes ("Body*0").
+        std::string name = ch->mName.C_Str();
+        int64_t place = -1;
+        if (const size_t star = name.rfind('*'); star != std::string::npos && model.skeleton.find(name) < 0) {
+            const std::string digits = name.substr(star + 1);
+            if (!digits.empty() && digits.size() < 9 && std::all_of(digits.begin(), digits.end(), ::isdigit)) {
+                place = std::stoll(digits);
+                name.resize(star);
+            }
+        }
+        const int32_t node = model.skeleton.find(name);
         if (node < 0) continue;
+        int64_t seen = -1;
         for (size_t m = 0; m < model.meshes.size(); ++m) {
             const Mesh& mesh = model.meshes[m];
-            if (mesh.node != node || mesh.morphTargets.empty()) continue;
+            if (mesh.node != node) continue;
+            ++seen;
+            if ((place >= 0 && seen != place) || mesh.morphTargets.empty()) continue;
             bool taken = false;
             for (const MorphTrack& t : clip.morphTracks) taken = taken || t.mesh == static_cast<int32_t>(m);
             if (taken) continue;
@@ -621,7 +637,7 @@ Result<Model> importModel(const std::string& path) {
                 ++model.stats.skippedMeshes;
                 continue;
             }
-            Mesh mesh = importMesh(am, static_cast<int32_t>(n), model.skeleton, model.stats);
+            Mesh mesh = importMesh(am, static_cast<int32_t>(n), model.skeleton, model.stats, ext == ".fbx");
             if (mesh.material >= model.materials.size()) mesh.material = 0;
             model.meshes.push_back(std::move(mesh));
         }
