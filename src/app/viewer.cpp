@@ -123,6 +123,7 @@ void Viewer::applyLoadResult() {
     gpu_ = std::move(gpu.value());
     state_.model = model;
     state_.animator = std::make_unique<Animator>(*model);
+    for (const Mesh& mesh : model->meshes) state_.panels.morphs = state_.panels.morphs || !mesh.morphTargets.empty();
     ghost_ = std::make_unique<Animator>(*model);
     controller_ = std::make_unique<Controller>(*model);
     maskLayer_ = controller_->addLayer(LayerBlend::Override);
@@ -204,6 +205,13 @@ void Viewer::applyRequests() {
         state_.bounds = animatedBounds(*m, state_.clip, 12);
     }
     q.selectClip = -1;
+    if (q.morph && state_.animator) {
+        state_.animator->setMorphOverride(static_cast<size_t>(std::max(q.morph->mesh, 0)),
+                                          static_cast<size_t>(std::max(q.morph->target, 0)), q.morph->weight);
+    }
+    q.morph.reset();
+    if (q.releaseMorphs && state_.animator) state_.animator->clearMorphOverrides();
+    q.releaseMorphs = false;
     if (q.togglePlay) clock.toggle();
     if (q.loopMode) clock.setLoopMode(*q.loopMode);
     if (q.cycleLoopMode) clock.setLoopMode(static_cast<LoopMode>((static_cast<int>(clock.loopMode()) + 1) % 3));
@@ -278,6 +286,7 @@ void Viewer::frame(double dt) {
     drawStatsPanel(state_, &state_.panels.stats);
     drawChecksPanel(state_, &state_.panels.checks, probe);
     drawBlendPanel(state_, &state_.panels.blend, probe);
+    drawMorphsPanel(state_, &state_.panels.morphs, probe);
     drawStatusOverlay(state_, now);
     handleShortcuts(state_);
     handleCameraInput();
