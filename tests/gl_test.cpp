@@ -179,13 +179,15 @@ struct Image {
     std::vector<uint8_t> px;
 };
 
-Image renderModel(const Model& model, int32_t clip, float t, SkinningMode mode, int w = 320, int h = 240) {
+Image renderModel(const Model& model, int32_t clip, float t, SkinningMode mode, int w = 320, int h = 240,
+                  void (*prepare)(Animator&) = nullptr) {
     auto renderer = Renderer::create();
     EXPECT_TRUE(renderer.ok()) << (renderer.ok() ? "" : renderer.error().message);
     auto gpu = GpuModel::create(model);
     auto target = OffscreenTarget::create(w, h, 4);
     EXPECT_TRUE(target.ok());
     Animator anim(model);
+    if (prepare) prepare(anim);
     anim.evaluate(clip, t);
     const Bounds b = animatedBounds(model, clip);
     OrbitCamera cam;
@@ -248,6 +250,30 @@ TEST(Render, DifferentTimesGiveDifferentImages) {
     const Image a = renderModel(m, walk, 0.0f, SkinningMode::Gpu);
     const Image b = renderModel(m, walk, 0.5f, SkinningMode::Gpu);
     EXPECT_GT(meanAbsDiff(a, b), 1.0);
+}
+
+// The renderer's morph path: GPU (texture buffers, skinned and unskinned meshes) and CPU
+// (morphed vertices uploaded) draw the same picture, and a held weight changes it.
+TEST(Render, MorphTargetsDrawTheSameOnGpuAndCpuAndFollowTheirWeights) {
+    for (const std::string& f : {std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/morph/morph_skin.gltf",
+                                 std::string("/usr/share/assimp/models/glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/"
+                                             "AnimatedMorphCube.gltf")}) {
+        Result<Model> r = importModel(f);
+        ASSERT_TRUE(r.ok()) << f;
+        const Model& m = r.value();
+        const float t = 0.4f * m.clips[0].duration;
+        const Image gpu = renderModel(m, 0, t, SkinningMode::Gpu);
+        const Image cpu = renderModel(m, 0, t, SkinningMode::Cpu);
+        EXPECT_LT(meanAbsDiff(gpu, cpu), 0.1) << f;
+        auto hold = [](Animator& a) {
+            a.setMorphOverride(0, 0, 1.0f);
+            a.setMorphOverride(0, 1, 1.0f);
+        };
+        const Image held = renderModel(m, 0, t, SkinningMode::Gpu, 320, 240, hold);
+        const Image heldCpu = renderModel(m, 0, t, SkinningMode::Cpu, 320, 240, hold);
+        EXPECT_GT(meanAbsDiff(gpu, held), 0.5) << f;
+        EXPECT_LT(meanAbsDiff(held, heldCpu), 0.1) << f;
+    }
 }
 
 TEST(Render, SameInputsGiveTheSameImage) {
