@@ -96,7 +96,7 @@ void floatAttrib(GLuint location, GLuint buffer, int components) {
 
 }  // namespace
 
-Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model) {
+Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t morphTexelLimit) {
     std::unique_ptr<GpuModel> g(new GpuModel());
     g->model_ = &model;
     g->joints_ = model.jointNodes();
@@ -196,6 +196,15 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model) {
             }
         }
     }
+    if (morphTexelLimit == 0) {
+        GLint most = 0;
+        glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &most);
+        morphTexelLimit = static_cast<size_t>(std::max(most, 65536));  // GL 3.3 guarantees 65536
+    }
+    if (deltas.size() / 4 > morphTexelLimit) {
+        g->morphsOnGpu_ = false;
+        deltas.clear();
+    }
     if (deltas.empty()) deltas.assign(4, 0.0f);
     glGenBuffers(1, &g->morphDeltaBuffer_);
     glBindBuffer(GL_TEXTURE_BUFFER, g->morphDeltaBuffer_);
@@ -264,9 +273,15 @@ void GpuModel::clearVertexColors(size_t mesh) {
     glBindVertexArray(0);
 }
 
+bool GpuModel::drawsCpuVertices(size_t mesh, bool gpuSkinning) const {
+    const Mesh& m = model_->meshes[mesh];
+    const bool morphs = !m.morphTargets.empty();
+    return ((m.skinned || morphs) && !gpuSkinning) || (morphs && !morphsOnGpu_);
+}
+
 void GpuModel::setMorphUniforms(size_t mesh, const Animator& anim, bool enabled, GLint uBase, GLint uCount,
                                 GLint uWeightOffset) const {
-    const size_t nt = model_->meshes[mesh].morphTargets.size();
+    const size_t nt = morphsOnGpu_ ? model_->meshes[mesh].morphTargets.size() : 0;
     glUniform1i(uCount, enabled ? static_cast<GLint>(nt) : 0);
     glUniform1i(uBase, morphBase_[mesh]);
     glUniform1i(uWeightOffset, static_cast<GLint>(anim.morphOffset(mesh)));
@@ -309,11 +324,12 @@ void GpuModel::uploadPalette(const Animator& anim, bool dualQuats) {
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
 }
 
-void GpuModel::uploadCpuSkinning(const Animator& anim, SkinningMethod method) {
+void GpuModel::uploadCpuSkinning(const Animator& anim, SkinningMethod method, bool morphFallbackOnly) {
     for (size_t i = 0; i < meshes_.size(); ++i) {
         const Mesh& mesh = model_->meshes[i];
         const size_t n = mesh.vertexCount();
         if ((!mesh.skinned && mesh.morphTargets.empty()) || n == 0) continue;
+        if (morphFallbackOnly && (mesh.morphTargets.empty() || morphsOnGpu_)) continue;
         skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), anim.meshMorphWeights(i), cpuPositions_.data(),
                  mesh.normals.empty() ? nullptr : cpuNormals_.data(), method);
         glBindBuffer(GL_ARRAY_BUFFER, meshes_[i].buffers[6]);

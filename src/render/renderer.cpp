@@ -90,6 +90,7 @@ void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam,
     const bool gpuSkin = o.skinning == SkinningMode::Gpu;
     if (gpuSkin) {
         gpu.uploadPalette(anim, o.method == SkinningMethod::DualQuat);
+        if (!gpu.morphsOnGpu()) gpu.uploadCpuSkinning(anim, o.method, true);
     } else {
         gpu.uploadCpuSkinning(anim, o.method);
     }
@@ -198,7 +199,8 @@ void Renderer::drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& 
         const Mesh& mesh = model.meshes[i];
         const GpuMesh& gm = gpu.meshes()[i];
         if (gm.indexCount == 0) continue;
-        const bool skinOnGpu = mesh.skinned && gpuSkin;
+        const bool cpuVertices = gpu.drawsCpuVertices(i, gpuSkin);
+        const bool skinOnGpu = mesh.skinned && !cpuVertices;
         glUniform1i(u_.skinned, skinOnGpu ? shaderSkinMode(o.method) : 0);
         glUniform1i(u_.paletteOffset, static_cast<GLint>(anim.paletteOffset(i)));
         glUniformMatrix4fv(u_.model, 1, GL_FALSE, glm::value_ptr(anim.world()[mesh.node]));
@@ -208,7 +210,6 @@ void Renderer::drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& 
         glUniform1i(u_.hasTexture, tex ? 1 : 0);
         glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitBaseColor);
         glBindTexture(GL_TEXTURE_2D, tex ? gm.texture : 0);
-        const bool cpuVertices = (mesh.skinned || !mesh.morphTargets.empty()) && !gpuSkin;
         gpu.setMorphUniforms(i, anim, !cpuVertices, u_.morphBase, u_.morphCount, u_.morphWeightOffset);
         glBindVertexArray(cpuVertices ? gm.cpuVao : gm.vao);
         glDrawElements(GL_TRIANGLES, gm.indexCount, GL_UNSIGNED_INT, nullptr);
@@ -234,6 +235,7 @@ void Renderer::drawGhost(GpuModel& gpu, const Animator& anim, const OrbitCamera&
     const glm::mat4 viewProj = cam.projection(aspect) * cam.view();
     if (o.skinning == SkinningMode::Gpu) {
         gpu.uploadPalette(anim, o.method == SkinningMethod::DualQuat);
+        if (!gpu.morphsOnGpu()) gpu.uploadCpuSkinning(anim, o.method, true);
     } else {
         gpu.uploadCpuSkinning(anim, o.method);
     }
