@@ -2,7 +2,7 @@
 # Install what is missing, build, and run every test (CTest). Then build with ASan/UBSan and
 # run the whole suite again under the sanitizers (RIGVIEW_SKIP_SANITIZERS=1 skips it), and
 # fuzz the ASF/AMC parser with libFuzzer for a bounded time (RIGVIEW_FUZZ_SECONDS, default
-# 60; 0 skips it).
+# 60; 0 skips it) and the glTF morph-weight reader for half that time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
@@ -27,4 +27,11 @@ if [[ "$FUZZ_SECONDS" != 0 ]]; then
   (cd build-fuzz/tests && mkdir -p asf_amc_corpus &&
     ./asf_amc_fuzz -max_total_time="$FUZZ_SECONDS" -timeout=10 -print_final_stats=1 \
       -dict=asf_amc_fuzz.dict asf_amc_corpus asf_amc_seeds 2>&1 | tail -n 12)
+  # rigview's glTF morph-weight reader, for half that time.
+  GLTF_FUZZ_SECONDS=$(( FUZZ_SECONDS / 2 > 0 ? FUZZ_SECONDS / 2 : 1 ))
+  echo "== libFuzzer: the glTF morph reader for ${GLTF_FUZZ_SECONDS} s"
+  cmake --build build-fuzz --target gltf_morph_fuzz -j"$(nproc)"
+  (cd build-fuzz/tests && mkdir -p gltf_morph_corpus &&
+    ./gltf_morph_fuzz -max_total_time="$GLTF_FUZZ_SECONDS" -timeout=10 -print_final_stats=1 \
+      -dict=gltf_morph_fuzz.dict gltf_morph_corpus gltf_morph_seeds 2>&1 | tail -n 12)
 fi
