@@ -193,6 +193,22 @@ TEST(MorphSkin, ImportsCubicSplineStepAndNegativeWeights) {
     EXPECT_FLOAT_EQ(anim.meshMorphWeights(0)[1], 0.0f);
 }
 
+// JSON that Assimp accepts but whose types rigview's own reading does not expect (a numeric
+// accessor name, a string byteStride on the weights' buffer view): the file still opens, with
+// Assimp's reading of the morphs, instead of an uncaught exception.
+TEST(MorphSkin, OddJsonTypesFallBackToAssimpsReading) {
+    json doc = readJson(kData + "morph_skin.gltf");
+    doc["meshes"][0].erase("extras");
+    doc["accessors"][doc["meshes"][0]["primitives"][0]["targets"][0]["POSITION"].get<size_t>()]["name"] = 5;
+    const std::string path = ::testing::TempDir() + "/odd_types.gltf";
+    std::ofstream(path) << doc.dump();
+    auto model = rig::importModel(path);
+    ASSERT_TRUE(model) << model.error().message;
+    ASSERT_EQ(model->meshes[0].morphTargets.size(), 2u);
+    EXPECT_EQ(model->meshes[0].morphTargets[0].name, "target0");
+    EXPECT_EQ(model->clips[0].morphTracks.size(), 1u);
+}
+
 TEST(MorphSkin, PosesLikeThreeJs) {
     auto model = rig::importModel(kData + "morph_skin.gltf");
     ASSERT_TRUE(model) << model.error().message;

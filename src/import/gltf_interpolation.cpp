@@ -170,9 +170,24 @@ bool readScalars(const json& doc, Buffers& buffers, size_t index, std::vector<fl
     return true;
 }
 
+int applyGltfMorphsUnchecked(const std::string& path, Model& model);
+
 }  // namespace
 
 int applyGltfMorphs(const std::string& path, Model& model) {
+    // JSON of the wrong type where Assimp did not look (a numeric accessor name, a string
+    // byteStride) makes nlohmann::json throw: the refinement is then skipped, as for a file
+    // that cannot be read. Each track is replaced whole, so what was done before stays valid.
+    try {
+        return applyGltfMorphsUnchecked(path, model);
+    } catch (const nlohmann::json::exception&) {
+        return 0;
+    }
+}
+
+namespace {
+
+int applyGltfMorphsUnchecked(const std::string& path, Model& model) {
     const std::string ext = lowerExt(path);
     if (ext != ".gltf" && ext != ".glb") return 0;
     bool anyTargets = false;
@@ -289,6 +304,8 @@ int applyGltfMorphs(const std::string& path, Model& model) {
     }
     return read;
 }
+
+}  // namespace
 
 int applyGltfStepInterpolation(const std::string& path, Model& model) {
     std::string ext = std::filesystem::path(path).extension().string();

@@ -311,7 +311,7 @@ void importMorphChannels(const aiAnimation* anim, const Model& model, Clip& clip
         int64_t place = -1;
         if (const size_t star = name.rfind('*'); star != std::string::npos && model.skeleton.find(name) < 0) {
             const std::string digits = name.substr(star + 1);
-            if (!digits.empty() && digits.size() < 9 && std::all_of(digits.begin(), digits.end(), ::isdigit)) {
+            if (!digits.empty() && digits.size() < 9 && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
                 place = std::stoll(digits);
                 name.resize(star);
             }
