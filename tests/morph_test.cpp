@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -207,6 +208,58 @@ TEST(MorphSkin, OddJsonTypesFallBackToAssimpsReading) {
     ASSERT_EQ(model->meshes[0].morphTargets.size(), 2u);
     EXPECT_EQ(model->meshes[0].morphTargets[0].name, "target0");
     EXPECT_EQ(model->clips[0].morphTracks.size(), 1u);
+}
+
+// The same character as a binary .glb (its buffer moved into the BIN chunk): rigview reads
+// the weights from that chunk and poses it exactly as the .gltf.
+TEST(MorphSkin, GlbReadsWeightsFromItsBinChunk) {
+    json doc = readJson(kData + "morph_skin.gltf");
+    const std::string uri = doc["buffers"][0]["uri"].get<std::string>();
+    const std::string b64 = uri.substr(uri.find(',') + 1);
+    std::string bin;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (char c : b64) {
+        const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        const char* at = std::strchr(table, c);
+        if (c == '=' || !at) break;
+        acc = (acc << 6) | static_cast<uint32_t>(at - table);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            bin.push_back(static_cast<char>((acc >> bits) & 0xff));
+        }
+    }
+    doc["buffers"][0].erase("uri");
+    std::string text = doc.dump();
+    while (text.size() % 4) text.push_back(' ');
+    while (bin.size() % 4) bin.push_back('\0');
+    auto u32 = [](std::string& out, uint32_t v) { out.append(reinterpret_cast<const char*>(&v), 4); };
+    std::string glb = "glTF";
+    u32(glb, 2);
+    u32(glb, static_cast<uint32_t>(12 + 8 + text.size() + 8 + bin.size()));
+    u32(glb, static_cast<uint32_t>(text.size()));
+    glb += "JSON" + text;
+    u32(glb, static_cast<uint32_t>(bin.size()));
+    glb += std::string("BIN\0", 4) + bin;
+    const std::string path = ::testing::TempDir() + "/morph_skin.glb";
+    std::ofstream(path, std::ios::binary) << glb;
+
+    auto fromGlb = rig::importModel(path);
+    ASSERT_TRUE(fromGlb) << fromGlb.error().message;
+    auto fromGltf = rig::importModel(kData + "morph_skin.gltf");
+    ASSERT_TRUE(fromGltf);
+    const int32_t bend = fromGlb->findClip("bend");
+    ASSERT_GE(bend, 0);
+    ASSERT_EQ(fromGlb->clips[bend].morphTracks.size(), 1u);
+    EXPECT_EQ(fromGlb->clips[bend].morphTracks[0].interpolation, rig::WeightInterpolation::CubicSpline);
+    EXPECT_EQ(fromGlb->meshes[0].morphTargets[1].name, "lean");
+    rig::Animator a(*fromGlb), b(*fromGltf);
+    for (float t : {0.0f, 0.37f, 1.5f}) {
+        a.evaluate(bend, t);
+        b.evaluate(bend, t);
+        EXPECT_EQ(a.morphWeights(), b.morphWeights()) << t;
+    }
 }
 
 TEST(MorphSkin, PosesLikeThreeJs) {
