@@ -52,32 +52,45 @@ Animator::Animator(const Model& model) : model_(&model) {
     evaluateMorphs(-1, 0.0f);
 }
 
-void Animator::evaluateMorphs(int32_t clipIndex, float t) {
-    if (morphWeights_.empty()) return;
-    const Model& model = *model_;
-    float* w = morphWeights_.data();
+void sampleMorphWeights(const Model& model, int32_t clipIndex, float t, uint32_t* cursors, float* out) {
+    const Clip* clip = clipIndex >= 0 && static_cast<size_t>(clipIndex) < model.clips.size() ? &model.clips[clipIndex] : nullptr;
+    const size_t tracks = clip ? clip->morphTracks.size() : 0;
+    size_t k = 0;
+    float* w = out;
     for (size_t m = 0; m < model.meshes.size(); ++m) {
         const Mesh& mesh = model.meshes[m];
         const size_t nt = mesh.morphTargets.size();
-        for (size_t i = 0; i < nt; ++i) w[morphOffset_[m] + i] = i < mesh.morphDefaultWeights.size() ? mesh.morphDefaultWeights[i] : 0.0f;
+        for (size_t i = 0; i < nt; ++i) w[i] = i < mesh.morphDefaultWeights.size() ? mesh.morphDefaultWeights[i] : 0.0f;
+        // Tracks are sorted by mesh: those of mesh m come next.
+        while (k < tracks && clip->morphTracks[k].mesh < static_cast<int32_t>(m)) ++k;
+        for (; k < tracks && clip->morphTracks[k].mesh == static_cast<int32_t>(m); ++k) {
+            const MorphTrack& tr = clip->morphTracks[k];
+            if (tr.targets == nt) sampleMorphTrack(*clip, tr, t, cursors[k], w);
+        }
+        w += nt;
     }
+}
+
+size_t morphWeightCount(const Model& model) {
+    size_t n = 0;
+    for (const Mesh& m : model.meshes) n += m.morphTargets.size();
+    return n;
+}
+
+void Animator::evaluateMorphs(int32_t clipIndex, float t) {
+    if (morphWeights_.empty()) return;
     if (clipIndex != lastMorphClip_) {
         std::fill(morphCursors_.begin(), morphCursors_.end(), 0u);
         lastMorphClip_ = clipIndex;
     }
-    if (clipIndex >= 0 && static_cast<size_t>(clipIndex) < model.clips.size()) {
-        const Clip& clip = model.clips[clipIndex];
-        for (size_t k = 0; k < clip.morphTracks.size(); ++k) {
-            const MorphTrack& tr = clip.morphTracks[k];
-            if (tr.mesh < 0 || static_cast<size_t>(tr.mesh) >= model.meshes.size() ||
-                tr.targets != model.meshes[tr.mesh].morphTargets.size()) continue;
-            sampleMorphTrack(clip, tr, t, morphCursors_[k], w + morphOffset_[tr.mesh]);
-        }
-    }
+    sampleMorphWeights(*model_, clipIndex, t, morphCursors_.data(), morphWeights_.data());
+    setMorphWeights(morphWeights_.data());
+}
+
+void Animator::setMorphWeights(const float* weights) {
+    float* w = morphWeights_.data();
     const float* ov = morphOverride_.data();
-    for (size_t i = 0; i < morphWeights_.size(); ++i) {
-        if (!std::isnan(ov[i])) w[i] = ov[i];
-    }
+    for (size_t i = 0; i < morphWeights_.size(); ++i) w[i] = std::isnan(ov[i]) ? weights[i] : ov[i];
 }
 
 void Animator::setMorphOverride(size_t mesh, size_t target, float weight) {
