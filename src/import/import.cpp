@@ -220,7 +220,7 @@ void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk) {
 // Morph targets (Assimp's anim meshes). Assimp stores each target's positions and normals
 // whole (base + offset, glTF and FBX alike); rigview keeps the offsets. A target whose
 // vertex count differs from the mesh's is dropped.
-void importMorphTargets(const aiMesh* am, Mesh& mesh, bool defaultsZero) {
+void importMorphTargets(const aiMesh* am, Mesh& mesh) {
     const unsigned nv = am->mNumVertices;
     for (unsigned a = 0; a < am->mNumAnimMeshes; ++a) {
         const aiAnimMesh* x = am->mAnimMeshes[a];
@@ -240,13 +240,11 @@ void importMorphTargets(const aiMesh* am, Mesh& mesh, bool defaultsZero) {
             }
         }
         mesh.morphTargets.push_back(std::move(t));
-        // glTF: the mesh's default weights. FBX: Assimp puts the shape's full weight (1) there,
-        // not the channel's value: rest at 0 as Blender's importer does.
-        mesh.morphDefaultWeights.push_back(std::isfinite(x->mWeight) && !defaultsZero ? x->mWeight : 0.0f);
+        mesh.morphDefaultWeights.push_back(std::isfinite(x->mWeight) ? x->mWeight : 0.0f);
     }
 }
 
-Mesh importMesh(const aiMesh* am, int32_t node, const Skeleton& sk, ImportStats& stats, bool fbx) {
+Mesh importMesh(const aiMesh* am, int32_t node, const Skeleton& sk, ImportStats& stats) {
     Mesh mesh;
     mesh.name = am->mName.length ? am->mName.C_Str() : sk.names[node];
     mesh.node = node;
@@ -292,7 +290,7 @@ Mesh importMesh(const aiMesh* am, int32_t node, const Skeleton& sk, ImportStats&
         mesh.skinned = true;
         importSkin(am, mesh, sk);
     }
-    importMorphTargets(am, mesh, fbx);
+    importMorphTargets(am, mesh);
     return mesh;
 }
 
@@ -637,7 +635,7 @@ Result<Model> importModel(const std::string& path) {
                 ++model.stats.skippedMeshes;
                 continue;
             }
-            Mesh mesh = importMesh(am, static_cast<int32_t>(n), model.skeleton, model.stats, ext == ".fbx");
+            Mesh mesh = importMesh(am, static_cast<int32_t>(n), model.skeleton, model.stats);
             if (mesh.material >= model.materials.size()) mesh.material = 0;
             model.meshes.push_back(std::move(mesh));
         }
@@ -649,6 +647,11 @@ Result<Model> importModel(const std::string& path) {
     }
     applyGltfStepInterpolation(path, model);
     applyGltfMorphs(path, model);
+    // FBX: Assimp puts each blend shape's full weight (1) in aiAnimMesh::mWeight, not the
+    // channel's value; the shapes rest at 0, as Blender's importer has them.
+    if (ext == ".fbx") {
+        for (Mesh& mesh : model.meshes) std::fill(mesh.morphDefaultWeights.begin(), mesh.morphDefaultWeights.end(), 0.0f);
+    }
     if (model.meshes.empty() && model.clips.empty() && model.skeleton.size() <= 1) {
         return Error{path + ": the file holds no meshes, no skeleton and no animation"};
     }
