@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Install what is missing, build, and run every test (CTest). Then build with ASan/UBSan and
 # run the whole suite again under the sanitizers (RIGVIEW_SKIP_SANITIZERS=1 skips it), and
-# fuzz the ASF/AMC parser with libFuzzer for a bounded time (RIGVIEW_FUZZ_SECONDS, default
-# 60; 0 skips it) and the glTF morph-weight reader for half that time.
+# fuzz the ASF/AMC parser and the IQM reader with libFuzzer for a bounded time each
+# (RIGVIEW_FUZZ_SECONDS, default 60; 0 skips it), then the glTF morph-weight reader for half
+# that time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
@@ -23,7 +24,7 @@ if [[ "$FUZZ_SECONDS" != 0 ]]; then
     cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DRIGVIEW_FUZZ=ON \
       -DRIGVIEW_BUILD_BENCH=OFF -DRIGVIEW_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   fi
-  cmake --build build-fuzz --target asf_amc_fuzz -j"$(nproc)"
+  cmake --build build-fuzz --target asf_amc_fuzz iqm_fuzz iqm_write_seeds -j"$(nproc)"
   (cd build-fuzz/tests && mkdir -p asf_amc_corpus &&
     ./asf_amc_fuzz -max_total_time="$FUZZ_SECONDS" -timeout=10 -print_final_stats=1 \
       -dict=asf_amc_fuzz.dict asf_amc_corpus asf_amc_seeds 2>&1 | tail -n 12)
@@ -34,4 +35,9 @@ if [[ "$FUZZ_SECONDS" != 0 ]]; then
   (cd build-fuzz/tests && mkdir -p gltf_morph_corpus &&
     ./gltf_morph_fuzz -max_total_time="$GLTF_FUZZ_SECONDS" -timeout=10 -print_final_stats=1 \
       -dict=gltf_morph_fuzz.dict gltf_morph_corpus gltf_morph_seeds 2>&1 | tail -n 12)
+  echo "== libFuzzer: the IQM reader for ${FUZZ_SECONDS} s"
+  (cd build-fuzz/tests && mkdir -p iqm_corpus iqm_seeds && ./iqm_write_seeds iqm_seeds &&
+    cp /usr/share/assimp/models/IQM/mrfixit.iqm iqm_seeds/ &&
+    ./iqm_fuzz -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+      iqm_corpus iqm_seeds 2>&1 | tail -n 12)
 fi

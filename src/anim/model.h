@@ -100,6 +100,12 @@ struct EmbeddedTexture {
     std::vector<uint8_t> data;
 };
 
+// A repair made to a file that Assimp's validation refused on a point with one safe reading.
+struct ImportRepair {
+    std::string code;  // stable: "repaired-keys", "repaired-channels"
+    std::string what;  // one line: what was wrong and what was done
+};
+
 // What import dropped or repaired, kept for `check`.
 struct ImportStats {
     uint32_t skippedChannels = 0;       // channels naming no node
@@ -111,6 +117,10 @@ struct ImportStats {
     uint32_t skippedMeshes = 0;         // meshes with no triangles (points, lines)
     uint32_t clipsWithoutTicksPerSecond = 0;
     std::vector<std::string> retargetNotes;  // per --anim file: what was added, what skipped
+    std::vector<ImportRepair> repairs;  // the file failed Assimp's validation only on these points
+    // What the file's format cannot give through Assimp (empty if nothing): one line, shown by
+    // every command as a warning and reported by `check` as an error (e.g. .blend files).
+    std::string formatLimitation;
 };
 
 struct Model {

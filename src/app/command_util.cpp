@@ -18,6 +18,9 @@ bool load(const std::string& path, const std::vector<std::string>& anims, Model&
         return false;
     }
     out = std::move(r.value());
+    // What the format cannot give (e.g. a .blend's armature and clips): one warning line, and
+    // the file's geometry still shown.
+    if (!out.stats.formatLimitation.empty()) printError(out.path + ": " + out.stats.formatLimitation);
     return true;
 }
 

@@ -142,6 +142,9 @@ int runInfo(const InfoOptions& o) {
             j["clips"].back()["morph_tracks"] = morphs;
         }
         j["added_animations"] = model.stats.retargetNotes;
+        j["repairs"] = json::array();
+        for (const ImportRepair& rep : model.stats.repairs) j["repairs"].push_back({{"code", rep.code}, {"what", rep.what}});
+        if (!model.stats.formatLimitation.empty()) j["format_limitation"] = model.stats.formatLimitation;
         std::cout << j.dump(2) << "\n";
         return exitcode::kOk;
     }
@@ -174,6 +177,7 @@ int runInfo(const InfoOptions& o) {
         }
     }
     for (const std::string& note : model.stats.retargetNotes) std::cout << "added:      " << note << "\n";
+    for (const ImportRepair& rep : model.stats.repairs) std::cout << "repaired:   " << rep.what << " [" << rep.code << "]\n";
     std::cout << "clips:      " << model.clips.size() << "\n";
     for (size_t i = 0; i < model.clips.size(); ++i) {
         const Clip& c = model.clips[i];

@@ -155,6 +155,7 @@ void Viewer::applyLoadResult() {
     if (!gpu_->missingTextures().empty()) {
         state_.error = path + ": missing texture " + gpu_->missingTextures().front();
     }
+    state_.warning = model->stats.formatLimitation.empty() ? std::string() : path + ": " + model->stats.formatLimitation;
 }
 
 void Viewer::addRecent(const std::string& path) {

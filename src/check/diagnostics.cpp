@@ -1232,6 +1232,26 @@ float rigSize(const Model& model) {
     return d > 0.0f && std::isfinite(d) ? d : 1.0f;
 }
 
+// ---------------------------------------------------------------------------------------
+// Import: what the format cannot give, and what import repaired.
+
+void checkImport(Context& cx) {
+    const ImportStats& s = cx.model.stats;
+    if (!s.formatLimitation.empty()) {
+        add(cx, {"blend-not-supported", Severity::Error, s.formatLimitation, 1, "file", {}, {}});
+    }
+    for (const char* code : {"repaired-keys", "repaired-channels"}) {
+        std::vector<std::string> what;
+        for (const ImportRepair& rep : s.repairs) {
+            if (rep.code == code) what.push_back(rep.what);
+        }
+        if (what.empty()) continue;
+        std::string msg = "Assimp's validation refused the file; rigview repaired it: ";
+        for (size_t i = 0; i < what.size(); ++i) msg += (i ? "; " : "") + what[i];
+        add(cx, {code, Severity::Warning, msg, what.size(), "repairs", {}, {}});
+    }
+}
+
 Report checkModel(const Model& model) { return checkModel(model, CheckSettings{}); }
 
 Report checkModel(const Model& model, const CheckSettings& settings) {
@@ -1245,6 +1265,7 @@ Report checkModel(const Model& model, const CheckSettings& settings) {
     checkBindTransforms(cx);
     checkTextures(cx);
     checkClips(cx);
+    checkImport(cx);
     std::stable_sort(r.findings.begin(), r.findings.end(), [](const Finding& a, const Finding& b) {
         return static_cast<int>(a.severity) > static_cast<int>(b.severity);
     });

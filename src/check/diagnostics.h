@@ -84,6 +84,13 @@
 //                                       translation beyond staticPositionTolerance x rig size, no
 //                                       rotation beyond staticRotationDegrees, no scale change beyond
 //                                       1e-4)
+//  import (one per model)
+//   repaired-keys              warning  Assimp's validation refused the file for keys past a clip's
+//                                       duration; the duration was extended to the last key
+//   repaired-channels          warning  Assimp's validation refused the file for empty or missing
+//                                       animation channels; they (and clips left empty) were dropped
+//   blend-not-supported        error    a .blend file: Assimp reads no armature or animation from
+//                                       it (only static geometry); export FBX or glTF from Blender
 #pragma once
 
 #include <cstddef>

@@ -2,6 +2,8 @@
 #include "anim/blend.h"
 #include "import/asf_amc.h"
 #include "import/gltf_interpolation.h"
+#include "import/iqm.h"
+#include "import/scene_repair.h"
 
 #include <assimp/Importer.hpp>
 #include <assimp/config.h>
@@ -546,6 +548,9 @@ void importMaterials(const aiScene* scene, Model& model) {
     }
 }
 
+constexpr const char* kBlendLimitation =
+    "Assimp reads no armature or animation from .blend files; export FBX or glTF from Blender";
+
 std::string lowerExtension(const std::string& path) {
     std::string ext = std::filesystem::path(path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -591,6 +596,8 @@ Result<Model> importModel(const std::string& path) {
         }
         return importAsfAmc(asf, {path}, amcFramesPerSecond());
     }
+    // Inter-Quake Model: our own reader (Assimp 5.2.5 reads only the static meshes).
+    if (ext == ".iqm") return importIqm(path);
 
     Assimp::Importer importer;
     // Drop point and line primitives: a skinned viewer draws triangles.
@@ -601,12 +608,17 @@ Result<Model> importModel(const std::string& path) {
     // the validator rejects unless the scene is flagged incomplete. Then validate (always the
     // first step) and post-process.
     const aiScene* scene = nullptr;
+    std::vector<ImportRepair> repairs;
     {
         SilenceStdio quiet;
         scene = importer.ReadFile(path, 0);
         if (scene && scene->mNumMeshes == 0) {
             const_cast<aiScene*>(scene)->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
         }
+        // Points Assimp's validation would refuse but that have one safe reading (keys past a
+        // clip's end, empty channels) are repaired first and recorded for `check` and `info`.
+        if (scene) repairs = repairScene(*const_cast<aiScene*>(scene));
+        if (scene) dropLightsAndCameras(*const_cast<aiScene*>(scene));  // not read: see scene_repair.h
         if (scene) scene = importer.ApplyPostProcessing(importFlags());
     }
     if (!scene) {
@@ -615,12 +627,14 @@ Result<Model> importModel(const std::string& path) {
         if (msg.find("bad_alloc") != std::string::npos) {
             msg = "out of memory while importing (the file claims more data than fits; see RIGVIEW_MAX_MEMORY_MB)";
         }
+        if (ext == ".blend") msg += " (and " + std::string(kBlendLimitation) + ")";
         return Error{path + ": " + msg};
     }
     if (!scene->mRootNode) return Error{path + ": the scene has no root node"};
 
     Model model;
     model.path = path;
+    model.stats.repairs = std::move(repairs);
     auto nodes = flattenNodes(scene, model.skeleton, path);
     if (!nodes) return nodes.error();
     importMaterials(scene, model);
@@ -652,6 +666,8 @@ Result<Model> importModel(const std::string& path) {
     if (ext == ".fbx") {
         for (Mesh& mesh : model.meshes) std::fill(mesh.morphDefaultWeights.begin(), mesh.morphDefaultWeights.end(), 0.0f);
     }
+    // Assimp's Blender reader gives static geometry only: shown, but never passed as a rig.
+    if (ext == ".blend") model.stats.formatLimitation = kBlendLimitation;
     if (model.meshes.empty() && model.clips.empty() && model.skeleton.size() <= 1) {
         return Error{path + ": the file holds no meshes, no skeleton and no animation"};
     }
