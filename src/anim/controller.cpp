@@ -1,5 +1,7 @@
 #include "anim/controller.h"
 
+#include "anim/jobs/local_to_model_job.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -784,10 +786,14 @@ std::vector<glm::vec3> rootMotionPath(const Model& model, int32_t clipIndex, uin
         const float t = static_cast<float>(start + length * k / (samples - 1));
         samplePose(clip, t, sk, cursors.data(), local);
         // Parents come first: nodes 0..r hold every ancestor of r.
-        for (int32_t i = 0; i <= r; ++i) {
-            const glm::mat4 l = animated[i] ? toMatrix(local[i]) : sk.bindLocal[i];
-            world[i] = sk.parent[i] < 0 ? l : mulAffine(world[sk.parent[i]], l);
-        }
+        LocalToModelJob job;
+        job.parent = sk.parent;
+        job.local = local;
+        job.bindLocal = sk.bindLocal;
+        job.useLocal = animated;
+        job.count = static_cast<size_t>(r) + 1;
+        job.model = world;
+        if (!job.run()) return {};
         path.push_back(glm::vec3(world[r][3]));
     }
     return path;

@@ -1,5 +1,9 @@
 #include "anim/pose.h"
 
+#include "anim/jobs/local_to_model_job.h"
+#include "anim/jobs/sampling_job.h"
+#include "anim/jobs/skinning_matrix_job.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -28,11 +32,28 @@ Animator::Animator(const Model& model) : model_(&model) {
     const Skeleton& sk = model.skeleton;
     local_ = sk.bindLocalSqt;
     world_ = sk.bindModel;
+    useLocal_.assign(sk.size(), 0);
+    poseMask_.assign(sk.size(), 0);
+    // One palette per skin: meshes hanging from the same node with the same joints and
+    // inverse binds (BCN_Epileptic's three meshes) share the first one's palette.
     paletteOffset_.assign(model.meshes.size(), 0);
     uint32_t off = 0;
     for (size_t m = 0; m < model.meshes.size(); ++m) {
+        const Mesh& mesh = model.meshes[m];
         paletteOffset_[m] = off;
-        if (model.meshes[m].skinned) off += static_cast<uint32_t>(model.meshes[m].skin.paletteSize());
+        if (!mesh.skinned) continue;
+        bool shared = false;
+        for (size_t k : paletteOwners_) {
+            const Mesh& o = model.meshes[k];
+            if (o.node == mesh.node && o.skin.joints == mesh.skin.joints && o.skin.inverseBind == mesh.skin.inverseBind) {
+                paletteOffset_[m] = paletteOffset_[k];
+                shared = true;
+                break;
+            }
+        }
+        if (shared) continue;
+        paletteOwners_.push_back(m);
+        off += static_cast<uint32_t>(mesh.skin.paletteSize());
     }
     palette_.assign(off, glm::mat4(1.0f));
     size_t maxTracks = 0;
@@ -116,64 +137,78 @@ void Animator::evaluate(int32_t clipIndex, float t) {
     if (clipIndex >= 0 && static_cast<size_t>(clipIndex) < model.clips.size()) {
         clip = &model.clips[clipIndex];
     }
+    const size_t n = sk.size();
+    const int32_t ov = overrideNode_ >= 0 && static_cast<size_t>(overrideNode_) < n ? overrideNode_ : -1;
     if (clipIndex != lastClip_) {
         std::fill(cursors_.begin(), cursors_.end(), 0u);
         lastClip_ = clipIndex;
+        maskClip_ = -2;
     }
-
-    const size_t n = sk.size();
-    const int32_t* parent = sk.parent.data();
-    const glm::mat4* bindLocal = sk.bindLocal.data();
-    glm::mat4* world = world_.data();
-    const int32_t ov = overrideNode_ >= 0 && static_cast<size_t>(overrideNode_) < n ? overrideNode_ : -1;
+    const int32_t maskClip = clip ? clipIndex : -1;
+    if (maskClip != maskClip_ || ov != maskOverride_) {
+        // Which nodes take the sampled pose (a track or the override) and which keep the
+        // file's exact to-parent matrix: rebuilt only when the clip or the override changes.
+        const int32_t* trackOf = clip ? clip->trackOfNode.data() : nullptr;
+        for (size_t i = 0; i < n; ++i) useLocal_[i] = trackOf && trackOf[i] >= 0 ? 1 : 0;
+        if (ov >= 0) useLocal_[ov] = 1;
+        maskClip_ = maskClip;
+        maskOverride_ = ov;
+    }
     if (clip) {
-        sampleClip(*clip, t, sk.bindLocalSqt.data(), local_.data(), cursors_.data(), blend_);
-        const int32_t* trackOf = clip->trackOfNode.data();
+        SamplingJob sampling;
+        sampling.clip = clip;
+        sampling.time = t;
+        sampling.blend = blend_;
+        sampling.bindLocal = sk.bindLocalSqt;
+        sampling.cursors = cursors_;
+        sampling.local = local_;
+        sampling.run();  // sizes fixed at construction; tracks validated at import
         if (ov >= 0) {
-            const Transform& base = trackOf[ov] >= 0 ? local_[ov] : sk.bindLocalSqt[ov];
+            const Transform& base = clip->trackOfNode[ov] >= 0 ? local_[ov] : sk.bindLocalSqt[ov];
             local_[ov] = base;
             local_[ov].rotation = base.rotation * overrideRotation_;
         }
-        for (size_t i = 0; i < n; ++i) {
-            const glm::mat4 l = (trackOf[i] >= 0 || static_cast<int32_t>(i) == ov) ? toMatrix(local_[i]) : bindLocal[i];
-            world[i] = parent[i] < 0 ? l : mulAffine(world[parent[i]], l);
-        }
-    } else {
-        if (ov >= 0) {
-            local_[ov] = sk.bindLocalSqt[ov];
-            local_[ov].rotation = local_[ov].rotation * overrideRotation_;
-        }
-        for (size_t i = 0; i < n; ++i) {
-            const glm::mat4 l = static_cast<int32_t>(i) == ov ? toMatrix(local_[i]) : bindLocal[i];
-            world[i] = parent[i] < 0 ? l : mulAffine(world[parent[i]], l);
-        }
+    } else if (ov >= 0) {
+        local_[ov] = sk.bindLocalSqt[ov];
+        local_[ov].rotation = local_[ov].rotation * overrideRotation_;
     }
-
+    localToModel(useLocal_.data());
     updatePalettes();
     evaluateMorphs(clip ? clipIndex : -1, t);
+}
+
+void Animator::localToModel(const uint8_t* useLocal) {
+    const Skeleton& sk = model_->skeleton;
+    const size_t n = sk.size();
+    LocalToModelJob job;
+    job.parent = sk.parent;
+    job.local = local_;
+    if (useLocal) {
+        job.bindLocal = sk.bindLocal;
+        job.useLocal = {useLocal, n};
+    }
+    job.model = world_;
+    job.run();  // sizes fixed at construction, parents validated at import
 }
 
 void Animator::updatePalettes() {
     const Model& model = *model_;
     const glm::mat4* world = world_.data();
-    glm::mat4* pal = palette_.data();
-    for (size_t m = 0; m < model.meshes.size(); ++m) {
+    for (size_t m : paletteOwners_) {
         const Mesh& mesh = model.meshes[m];
-        if (!mesh.skinned) continue;
-        glm::mat4* out = pal + paletteOffset_[m];
+        SkinningMatrixJob job;
+        job.model = world_;
+        job.joints = mesh.skin.joints;
+        job.inverseBind = mesh.skin.inverseBind;
+        job.palette = {palette_.data() + paletteOffset_[m], mesh.skin.joints.size()};
         const glm::mat4& meshWorld = world[mesh.node];
-        const size_t nj = mesh.skin.joints.size();
-        const int32_t* joints = mesh.skin.joints.data();
-        const glm::mat4* ib = mesh.skin.inverseBind.data();
-        if (isIdentity(meshWorld)) {
-            for (size_t j = 0; j < nj; ++j) out[j] = mulAffine(world[joints[j]], ib[j]);
-        } else {
-            const glm::mat4 inv = safeAffineInverse(meshWorld);
-            for (size_t j = 0; j < nj; ++j) {
-                out[j] = mulAffine(inv, mulAffine(world[joints[j]], ib[j]));
-            }
+        glm::mat4 inv;
+        if (!isIdentity(meshWorld)) {
+            inv = safeAffineInverse(meshWorld);
+            job.correction = &inv;
         }
-        // out[nj] (the rigid slot) stays the identity set at construction.
+        job.run();
+        // The entry after the joints (the rigid slot) stays the identity set at construction.
     }
 }
 
@@ -189,15 +224,17 @@ void Animator::evaluatePose(const std::vector<Transform>& local, const std::vect
     const uint8_t* anim = animated && animated->size() == n ? animated->data() : nullptr;
     const int32_t ov = overrideNode_ >= 0 && static_cast<size_t>(overrideNode_) < n ? overrideNode_ : -1;
     if (ov >= 0) local_[ov].rotation = local_[ov].rotation * overrideRotation_;
-    const int32_t* parent = sk.parent.data();
-    const glm::mat4* bindLocal = sk.bindLocal.data();
-    glm::mat4* world = world_.data();
-    for (size_t i = 0; i < n; ++i) {
-        const bool useLocal = !anim || anim[i] || static_cast<int32_t>(i) == ov;
-        const glm::mat4 l = useLocal ? toMatrix(local_[i]) : bindLocal[i];
-        world[i] = parent[i] < 0 ? l : mulAffine(world[parent[i]], l);
+    const uint8_t* mask = nullptr;
+    if (anim) {
+        if (ov >= 0 && !anim[ov]) {
+            std::copy(anim, anim + n, poseMask_.begin());
+            poseMask_[ov] = 1;
+            mask = poseMask_.data();
+        } else {
+            mask = anim;
+        }
     }
-
+    localToModel(mask);
     updatePalettes();
 }
 

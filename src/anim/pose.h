@@ -59,15 +59,19 @@ public:
     // Model-space (to-root) matrix of every skeleton node, file root's transform included.
     const std::vector<glm::mat4>& world() const { return world_; }
     const std::vector<Transform>& local() const { return local_; }
-    // All skins' palettes, concatenated; mesh m's palette starts at paletteOffset(m).
+    // All skins' palettes, concatenated; mesh m's palette starts at paletteOffset(m). Meshes
+    // that share a skin (same node, joints and inverse binds) share one palette.
     // Entry = inverse(meshWorld) * world[joint] * inverseBind: a vertex in mesh space to the
     // skinned position in mesh space. The last entry of each skin is the identity (rigid slot).
     const std::vector<glm::mat4>& palette() const { return palette_; }
     uint32_t paletteOffset(size_t mesh) const { return paletteOffset_[mesh]; }
 
 private:
-    // palette = inverse(meshWorld) * world[joint] * inverseBind, for every skin.
+    // palette = inverse(meshWorld) * world[joint] * inverseBind, once per distinct skin.
     void updatePalettes();
+    // world_ from local_ (LocalToModelJob); useLocal: nullptr, or per node 0 where the
+    // file's exact to-parent matrix is used instead of local_.
+    void localToModel(const uint8_t* useLocal);
 
     const Model* model_;
     RotationBlend blend_ = RotationBlend::Slerp;
@@ -78,6 +82,10 @@ private:
     std::vector<glm::mat4> world_;
     std::vector<glm::mat4> palette_;
     std::vector<uint32_t> paletteOffset_;
+    std::vector<size_t> paletteOwners_;  // the first mesh of each distinct skin
+    std::vector<uint8_t> useLocal_;      // evaluate(): per node, 1 where local_ is used
+    int32_t maskClip_ = -2, maskOverride_ = -2;  // what useLocal_ was built for
+    std::vector<uint8_t> poseMask_;      // evaluatePose(): `animated` plus the override
     std::vector<uint32_t> cursors_;
     std::vector<float> morphWeights_, morphOverride_;  // override: NaN where none
     std::vector<uint32_t> morphOffset_;

@@ -1,5 +1,7 @@
 #include "anim/skeleton.h"
 
+#include "anim/jobs/local_to_model_job.h"
+
 namespace rig {
 
 int32_t Skeleton::find(const std::string& name) const {
@@ -11,8 +13,18 @@ int32_t Skeleton::find(const std::string& name) const {
 
 void Skeleton::computeBindModel() {
     bindModel.resize(size());
-    for (size_t i = 0; i < size(); ++i) {
-        bindModel[i] = parent[i] < 0 ? bindLocal[i] : mulAffine(bindModel[parent[i]], bindLocal[i]);
+    LocalToModelJob job;
+    job.parent = parent;
+    job.bindLocal = bindLocal;
+    job.model = bindModel;
+    if (!job.run()) {
+        // Not parents-first or bindLocal short (a skeleton being built): the plain loop,
+        // guarded, so a bad skeleton never reads out of range.
+        for (size_t i = 0; i < size(); ++i) {
+            const glm::mat4 l = i < bindLocal.size() ? bindLocal[i] : glm::mat4(1.0f);
+            const int32_t p = parent[i];
+            bindModel[i] = p < 0 || p >= static_cast<int32_t>(i) ? l : mulAffine(bindModel[p], l);
+        }
     }
 }
 

@@ -1,0 +1,20 @@
+#include "anim/jobs/sampling_job.h"
+
+namespace rig {
+
+bool SamplingJob::validate() const {
+    if (!clip || local.size() != bindLocal.size() || cursors.size() < 3 * clip->tracks.size()) return false;
+    const int32_t n = static_cast<int32_t>(local.size());
+    for (const Track& tr : clip->tracks) {
+        if (tr.node < 0 || tr.node >= n) return false;
+    }
+    return true;
+}
+
+bool SamplingJob::run() const {
+    if (!validate()) return false;
+    sampleClip(*clip, time, bindLocal.data(), local.data(), cursors.data(), blend);
+    return true;
+}
+
+}  // namespace rig

@@ -1,0 +1,26 @@
+// SkinningMatrixJob: one skin's palette from model-space joint matrices:
+//   palette[j] = correction * model[joints[j]] * inverseBind[j]
+// where `correction` is inverse(meshWorld) (the mesh-node correction; identity when the mesh
+// hangs at the root frame). Spans are caller-owned; validate() checks sizes and joint
+// indices, run() returns false (writing nothing) when validate() does. Allocates nothing.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include <glm/glm.hpp>
+
+namespace rig {
+
+struct SkinningMatrixJob {
+    std::span<const glm::mat4> model;        // model-space matrix of every skeleton node
+    std::span<const int32_t> joints;         // skin slot j -> node index
+    std::span<const glm::mat4> inverseBind;  // one per joint slot
+    const glm::mat4* correction = nullptr;   // optional left factor (nullptr: identity)
+    std::span<glm::mat4> palette;            // output: at least joints.size() entries
+
+    bool validate() const;
+    bool run() const;
+};
+
+}  // namespace rig

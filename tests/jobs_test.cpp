@@ -1,0 +1,304 @@
+// The runtime jobs (anim/jobs): each against an independent reference (glm's own matrix
+// functions), and each refusing invalid input through validate() / run() == false without
+// writing its output.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "anim/jobs/local_to_model_job.h"
+#include "anim/jobs/sampling_job.h"
+#include "anim/jobs/skinning_matrix_job.h"
+#include "anim/pose.h"
+#include "anim/skinning.h"
+#include "support/rigs.h"
+
+using namespace rig;
+
+namespace {
+
+// glm's T * R * S, built from glm's own functions (not toMatrix).
+glm::mat4 reference(const Transform& t) {
+    return glm::translate(glm::mat4(1.0f), t.translation) * glm::mat4_cast(t.rotation) * glm::scale(glm::mat4(1.0f), t.scale);
+}
+
+std::vector<Transform> someLocalPose(const Skeleton& sk) {
+    std::vector<Transform> local(sk.size());
+    for (size_t i = 0; i < local.size(); ++i) {
+        const float f = static_cast<float>(i);
+        local[i].translation = glm::vec3(0.1f * f, 1.0f + 0.05f * std::sin(f), -0.2f * std::cos(f));
+        local[i].rotation = glm::normalize(glm::quat(std::cos(0.3f * f), 0.2f * std::sin(f), -0.4f, 0.1f * f));
+        local[i].scale = glm::vec3(1.0f + 0.01f * f, 0.9f, 1.1f - 0.02f * std::sin(f));
+    }
+    return local;
+}
+
+void expectNear(const glm::mat4& a, const glm::mat4& b, float tol) {
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) EXPECT_NEAR(a[c][r], b[c][r], tol) << "column " << c << " row " << r;
+}
+
+// Equal element by element (+0 == -0): the same rounding as the scalar code.
+bool sameBits(const glm::mat4& a, const glm::mat4& b) { return a == b; }
+
+}  // namespace
+
+TEST(LocalToModelJob, MatchesGlmProductsInEveryForm) {
+    const Model m = rig::testing::makeWideTree(37, 0);
+    const Skeleton& sk = m.skeleton;
+    const std::vector<Transform> local = someLocalPose(sk);
+    std::vector<uint8_t> use(sk.size());
+    for (size_t i = 0; i < use.size(); ++i) use[i] = i % 3 != 1;
+    // Independent reference: glm's full 4x4 products.
+    std::vector<glm::mat4> refLocal(sk.size()), refMasked(sk.size()), refBind(sk.size());
+    for (size_t i = 0; i < sk.size(); ++i) {
+        const int32_t p = sk.parent[i];
+        const glm::mat4 l = reference(local[i]);
+        const glm::mat4 lm = use[i] ? l : sk.bindLocal[i];
+        refLocal[i] = p < 0 ? l : refLocal[p] * l;
+        refMasked[i] = p < 0 ? lm : refMasked[p] * lm;
+        refBind[i] = p < 0 ? sk.bindLocal[i] : refBind[p] * sk.bindLocal[i];
+    }
+    // One output 16-byte aligned, one not (the job takes either).
+    std::vector<glm::mat4> storage(sk.size() + 1);
+    for (size_t shift : {size_t{0}, size_t{4}}) {
+        std::span<glm::mat4> out(reinterpret_cast<glm::mat4*>(reinterpret_cast<char*>(storage.data()) + shift), sk.size());
+        LocalToModelJob job;
+        job.parent = sk.parent;
+        job.local = local;
+        job.model = out;
+        ASSERT_TRUE(job.validate());
+        ASSERT_TRUE(job.run());
+        for (size_t i = 0; i < sk.size(); ++i) {
+            expectNear(out[i], refLocal[i], 2e-5f);
+            // Bit-identical to the scalar toMatrix + mulAffine loop it replaces.
+            const int32_t p = sk.parent[i];
+            glm::mat4 scalar = toMatrix(local[i]);
+            if (p >= 0) scalar = mulAffine(out[p], scalar);
+            EXPECT_TRUE(sameBits(out[i], scalar)) << "joint " << i << " shift " << shift;
+        }
+        job.bindLocal = sk.bindLocal;
+        job.useLocal = use;
+        ASSERT_TRUE(job.run());
+        for (size_t i = 0; i < sk.size(); ++i) expectNear(out[i], refMasked[i], 2e-5f);
+        job.local = {};
+        job.useLocal = {};
+        ASSERT_TRUE(job.run());
+        for (size_t i = 0; i < sk.size(); ++i) expectNear(out[i], refBind[i], 2e-5f);
+        for (size_t i = 0; i < sk.size(); ++i) EXPECT_TRUE(sameBits(out[i], sk.bindModel[i]));
+    }
+}
+
+TEST(LocalToModelJob, PrefixCountStopsAtThatJoint) {
+    const Model m = rig::testing::makeChain(8, 0);
+    const std::vector<Transform> local = someLocalPose(m.skeleton);
+    std::vector<glm::mat4> out(3, glm::mat4(0.0f));
+    LocalToModelJob job;
+    job.parent = m.skeleton.parent;
+    job.local = local;
+    job.count = 3;
+    job.model = out;
+    ASSERT_TRUE(job.run());
+    expectNear(out[2], reference(local[0]) * reference(local[1]) * reference(local[2]), 2e-5f);
+}
+
+TEST(LocalToModelJob, InvalidInputIsRefusedAndNothingWritten) {
+    const Model m = rig::testing::makeChain(6, 0);
+    const Skeleton& sk = m.skeleton;
+    const std::vector<Transform> local = someLocalPose(sk);
+    std::vector<uint8_t> use(sk.size(), 1);
+    std::vector<glm::mat4> out(sk.size(), glm::mat4(7.0f));
+    auto good = [&] {
+        LocalToModelJob j;
+        j.parent = sk.parent;
+        j.local = local;
+        j.model = out;
+        return j;
+    };
+    ASSERT_TRUE(good().validate());
+    std::vector<LocalToModelJob> bad;
+    {
+        LocalToModelJob j = good();
+        j.local = j.local.first(5);  // short local pose
+        bad.push_back(j);
+    }
+    {
+        LocalToModelJob j = good();
+        j.model = j.model.first(5);  // short output
+        bad.push_back(j);
+    }
+    {
+        LocalToModelJob j = good();
+        j.count = sk.size() + 1;  // more joints than parents
+        bad.push_back(j);
+    }
+    {
+        LocalToModelJob j = good();
+        j.useLocal = use;  // a mask without matrices
+        bad.push_back(j);
+    }
+    {
+        LocalToModelJob j = good();
+        j.bindLocal = sk.bindLocal;  // matrices and poses but no mask: ambiguous
+        bad.push_back(j);
+    }
+    {
+        LocalToModelJob j = good();
+        j.bindLocal = std::span<const glm::mat4>(sk.bindLocal).first(4);
+        j.useLocal = use;  // short matrices
+        bad.push_back(j);
+    }
+    {
+        LocalToModelJob j = good();
+        j.local = {};  // nothing to read
+        bad.push_back(j);
+    }
+    std::vector<int32_t> notParentsFirst = sk.parent;
+    notParentsFirst[2] = 4;
+    {
+        LocalToModelJob j = good();
+        j.parent = notParentsFirst;
+        bad.push_back(j);
+    }
+    for (size_t k = 0; k < bad.size(); ++k) {
+        EXPECT_FALSE(bad[k].validate()) << "case " << k;
+        EXPECT_FALSE(bad[k].run()) << "case " << k;
+        for (const glm::mat4& o : out) EXPECT_EQ(o, glm::mat4(7.0f)) << "case " << k;
+    }
+}
+
+TEST(SkinningMatrixJob, ModelTimesInverseBindWithTheMeshCorrection) {
+    const Model m = rig::testing::makeWideTree(20, 0);
+    const std::vector<Transform> local = someLocalPose(m.skeleton);
+    std::vector<glm::mat4> model(m.skeleton.size());
+    LocalToModelJob ltm;
+    ltm.parent = m.skeleton.parent;
+    ltm.local = local;
+    ltm.model = model;
+    ASSERT_TRUE(ltm.run());
+    const std::vector<int32_t> joints = {5, 0, 19, 7};
+    std::vector<glm::mat4> ib;
+    for (int32_t j : joints) ib.push_back(glm::inverse(m.skeleton.bindModel[j]) * glm::translate(glm::mat4(1.0f), glm::vec3(0.5f, 0, 0)));
+    const glm::mat4 correction = glm::inverse(model[3]);
+    std::vector<glm::mat4> palette(joints.size() + 1, glm::mat4(1.0f));
+    SkinningMatrixJob job;
+    job.model = model;
+    job.joints = joints;
+    job.inverseBind = ib;
+    job.palette = palette;
+    ASSERT_TRUE(job.run());
+    for (size_t j = 0; j < joints.size(); ++j) expectNear(palette[j], model[joints[j]] * ib[j], 1e-5f);
+    EXPECT_EQ(palette.back(), glm::mat4(1.0f));  // one past the joints: untouched
+    job.correction = &correction;
+    ASSERT_TRUE(job.run());
+    for (size_t j = 0; j < joints.size(); ++j) expectNear(palette[j], correction * model[joints[j]] * ib[j], 1e-4f);
+}
+
+TEST(SkinningMatrixJob, InvalidInputIsRefusedAndNothingWritten) {
+    const Model m = rig::testing::makeChain(4, 0);
+    const std::vector<glm::mat4>& model = m.skeleton.bindModel;
+    std::vector<int32_t> joints = {0, 1, 2};
+    const std::vector<glm::mat4> ib(3, glm::mat4(1.0f));
+    std::vector<glm::mat4> palette(3, glm::mat4(7.0f));
+    SkinningMatrixJob job;
+    job.model = model;
+    job.joints = joints;
+    job.inverseBind = ib;
+    job.palette = palette;
+    ASSERT_TRUE(job.validate());
+    SkinningMatrixJob shortPalette = job;
+    shortPalette.palette = shortPalette.palette.first(2);
+    SkinningMatrixJob fewInverseBinds = job;
+    fewInverseBinds.inverseBind = fewInverseBinds.inverseBind.first(2);
+    std::vector<int32_t> outOfRange = {0, 4, 1};
+    SkinningMatrixJob badJoint = job;
+    badJoint.joints = outOfRange;
+    std::vector<int32_t> negative = {0, -1, 1};
+    SkinningMatrixJob negativeJoint = job;
+    negativeJoint.joints = negative;
+    for (const SkinningMatrixJob& b : {shortPalette, fewInverseBinds, badJoint, negativeJoint}) {
+        EXPECT_FALSE(b.validate());
+        EXPECT_FALSE(b.run());
+    }
+    for (const glm::mat4& p : palette) EXPECT_EQ(p, glm::mat4(7.0f));
+}
+
+TEST(SamplingJob, SamplesTheClipLikeSampleClip) {
+    const Model m = rig::testing::makeChain(10, 40);
+    const Clip& clip = m.clips[0];
+    std::vector<Transform> local = m.skeleton.bindLocalSqt, expected = m.skeleton.bindLocalSqt;
+    std::vector<uint32_t> cursors(3 * clip.tracks.size(), 0), cursors2 = cursors;
+    SamplingJob job;
+    job.clip = &clip;
+    job.time = 0.77f;
+    job.bindLocal = m.skeleton.bindLocalSqt;
+    job.cursors = cursors;
+    job.local = local;
+    ASSERT_TRUE(job.run());
+    sampleClip(clip, 0.77f, m.skeleton.bindLocalSqt.data(), expected.data(), cursors2.data(), RotationBlend::Slerp);
+    for (size_t i = 0; i < local.size(); ++i) {
+        EXPECT_EQ(local[i].translation, expected[i].translation);
+        EXPECT_EQ(local[i].rotation, expected[i].rotation);
+        EXPECT_EQ(local[i].scale, expected[i].scale);
+    }
+    EXPECT_EQ(cursors, cursors2);  // the per-instance context moved the same way
+}
+
+TEST(SamplingJob, InvalidInputIsRefusedAndNothingWritten) {
+    Model m = rig::testing::makeChain(5, 10);
+    std::vector<Transform> local(m.skeleton.size());
+    for (Transform& t : local) t.translation = glm::vec3(9.0f);
+    std::vector<uint32_t> cursors(3 * m.clips[0].tracks.size(), 0);
+    SamplingJob job;
+    job.clip = &m.clips[0];
+    job.time = 0.1f;
+    job.bindLocal = m.skeleton.bindLocalSqt;
+    job.cursors = cursors;
+    job.local = local;
+    ASSERT_TRUE(job.validate());
+    SamplingJob noClip = job;
+    noClip.clip = nullptr;
+    SamplingJob shortCursors = job;
+    shortCursors.cursors = shortCursors.cursors.first(cursors.size() - 1);
+    SamplingJob shortLocal = job;
+    shortLocal.local = shortLocal.local.first(local.size() - 1);
+    Clip badNode = m.clips[0];
+    badNode.tracks[2].node = static_cast<int32_t>(m.skeleton.size());
+    SamplingJob trackOutside = job;
+    trackOutside.clip = &badNode;
+    for (const SamplingJob& b : {noClip, shortCursors, shortLocal, trackOutside}) {
+        EXPECT_FALSE(b.validate());
+        EXPECT_FALSE(b.run());
+    }
+    for (const Transform& t : local) EXPECT_EQ(t.translation, glm::vec3(9.0f));
+}
+
+TEST(Animator, MeshesSharingASkinShareOnePalette) {
+    Model m = rig::testing::makeChain(6, 20);
+    Mesh copy = m.meshes[0];
+    copy.name = "copy";
+    m.meshes.push_back(copy);           // same node, joints and inverse binds: shared
+    Mesh other = m.meshes[0];
+    other.skin.inverseBind[1] = glm::translate(other.skin.inverseBind[1], glm::vec3(0.0f, 0.25f, 0.0f));
+    m.meshes.push_back(other);          // different inverse binds: its own palette
+    Animator a(m);
+    EXPECT_EQ(a.paletteOffset(1), a.paletteOffset(0));
+    EXPECT_NE(a.paletteOffset(2), a.paletteOffset(0));
+    EXPECT_EQ(a.palette().size(), 2 * m.meshes[0].skin.paletteSize());
+    a.evaluate(0, 0.4f);
+    // Each mesh's palette is its own skin's: inverse(meshWorld) * model * inverseBind.
+    for (size_t mi = 0; mi < m.meshes.size(); ++mi) {
+        const Skin& skin = m.meshes[mi].skin;
+        const glm::mat4* pal = a.palette().data() + a.paletteOffset(mi);
+        for (size_t j = 0; j < skin.joints.size(); ++j) {
+            SCOPED_TRACE("mesh " + std::to_string(mi) + " joint " + std::to_string(j));
+            const glm::mat4 meshWorld = a.world()[m.meshes[mi].node];
+            expectNear(pal[j], glm::inverse(meshWorld) * a.world()[skin.joints[j]] * skin.inverseBind[j], 1e-4f);
+        }
+        EXPECT_EQ(pal[skin.joints.size()], glm::mat4(1.0f));
+    }
+}
