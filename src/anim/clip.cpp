@@ -52,16 +52,29 @@ inline glm::vec3 lerpKeys(const glm::vec3* v, const Channel& ch, KeyPos p) {
     return v[p.k] + (v[p.k + 1] - v[p.k]) * p.alpha;
 }
 
+inline glm::quat slerpInline(const glm::quat& a, const glm::quat& b, float alpha);
+
 inline glm::quat blendKeys(const glm::quat* v, const Channel& ch, KeyPos p, RotationBlend blend) {
     if (ch.interpolation == Interpolation::Step || p.alpha >= 1.0f) return p.alpha >= 1.0f ? v[p.k + 1] : v[p.k];
     if (p.alpha <= 0.0f) return v[p.k];
-    return blend == RotationBlend::Slerp ? slerpShortest(v[p.k], v[p.k + 1], p.alpha)
+    return blend == RotationBlend::Slerp ? slerpInline(v[p.k], v[p.k + 1], p.alpha)
                                          : nlerpShortest(v[p.k], v[p.k + 1], p.alpha);
 }
 
 inline glm::quat normalized(float w, float x, float y, float z) {
     const float len2 = x * x + y * y + z * z + w * w;
     const float inv = len2 > 0.0f ? 1.0f / std::sqrt(len2) : 0.0f;
+    return glm::quat(w * inv, x * inv, y * inv, z * inv);
+}
+
+// The same for a quaternion known to be within 1e-3 of unit length (a slerp of unit keys):
+// one Newton step of 1/sqrt from 1, (3 - len2) / 2, whose error (3/8)(len2 - 1)^2 is below
+// 4e-7 and, for the slerp's |len2 - 1| < 1e-6, far below a float's last digit; no sqrt and
+// no division. Anything further from unit length takes the exact path.
+inline glm::quat nearUnitNormalized(float w, float x, float y, float z) {
+    const float len2 = x * x + y * y + z * z + w * w;
+    if (!(len2 > 0.999f && len2 < 1.001f)) return normalized(w, x, y, z);
+    const float inv = 1.5f - 0.5f * len2;
     return glm::quat(w * inv, x * inv, y * inv, z * inv);
 }
 
@@ -82,6 +95,35 @@ inline float slerpWeight(float t, float xm1) {
     float r = 1.0f;
     for (int i = N - 1; i >= 0; --i) r = 1.0f + (kSlerpU[i] * t2 - kSlerpV[i]) * xm1 * r;
     return t * r;
+}
+
+inline glm::quat slerpInline(const glm::quat& a, const glm::quat& b, float alpha) {
+    float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+    float sign = 1.0f;
+    if (d < 0.0f) {
+        d = -d;
+        sign = -1.0f;
+    }
+    if (d > 1.0f) d = 1.0f;
+    float wa, wb;
+    if (d >= 0.5f) {
+        // Keys less than 120 degrees of rotation apart (nearly always): the polynomial.
+        const float xm1 = d - 1.0f;
+        if (xm1 > -0.01f) {
+            wa = slerpWeight<4>(1.0f - alpha, xm1);
+            wb = sign * slerpWeight<4>(alpha, xm1);
+        } else {
+            wa = slerpWeight<8>(1.0f - alpha, xm1);
+            wb = sign * slerpWeight<8>(alpha, xm1);
+        }
+    } else {
+        // Wide swings, where the polynomial loses digits: trigonometry.
+        const float theta = std::acos(d);
+        const float invSin = 1.0f / std::sqrt(1.0f - d * d);
+        wa = std::sin((1.0f - alpha) * theta) * invSin;
+        wb = sign * std::sin(alpha * theta) * invSin;
+    }
+    return nearUnitNormalized(wa * a.w + wb * b.w, wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z);
 }
 
 }  // namespace
@@ -169,32 +211,7 @@ glm::quat nlerpShortest(const glm::quat& a, const glm::quat& b, float alpha) {
 }
 
 glm::quat slerpShortest(const glm::quat& a, const glm::quat& b, float alpha) {
-    float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-    float sign = 1.0f;
-    if (d < 0.0f) {
-        d = -d;
-        sign = -1.0f;
-    }
-    if (d > 1.0f) d = 1.0f;
-    float wa, wb;
-    if (d >= 0.5f) {
-        // Keys less than 120 degrees of rotation apart (nearly always): the polynomial.
-        const float xm1 = d - 1.0f;
-        if (xm1 > -0.01f) {
-            wa = slerpWeight<4>(1.0f - alpha, xm1);
-            wb = sign * slerpWeight<4>(alpha, xm1);
-        } else {
-            wa = slerpWeight<8>(1.0f - alpha, xm1);
-            wb = sign * slerpWeight<8>(alpha, xm1);
-        }
-    } else {
-        // Wide swings, where the polynomial loses digits: trigonometry.
-        const float theta = std::acos(d);
-        const float invSin = 1.0f / std::sqrt(1.0f - d * d);
-        wa = std::sin((1.0f - alpha) * theta) * invSin;
-        wb = sign * std::sin(alpha * theta) * invSin;
-    }
-    return normalized(wa * a.w + wb * b.w, wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z);
+    return slerpInline(a, b, alpha);
 }
 
 glm::quat sampleQuat(const Clip& clip, const Channel& ch, float t, uint32_t& cursor,
