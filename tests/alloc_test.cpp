@@ -6,6 +6,7 @@
 
 
 #include "anim/clock.h"
+#include "anim/crowd.h"
 #include "anim/pose.h"
 #include "anim/skinning.h"
 #include "support/alloc_counter.h"
@@ -58,6 +59,17 @@ TEST(PerTick, MorphWeightsAndMorphThenSkinAllocateNothing) {
         anim.evaluate(-1, 0.0f);
         EXPECT_EQ(testing::allocations() - before, 0) << m.path;
         EXPECT_NE(anim.meshMorphWeights(0)[0], 0.0f);
+    }
+}
+
+TEST(PerTick, CrowdUpdateOnWorkerThreadsAllocatesNothing) {
+    const Model m = testing::makeChain(50, 30);
+    for (unsigned threads : {1u, 2u, 3u}) {
+        Crowd crowd(m, 64, 0, threads);
+        crowd.update(0.0);  // workers started and settled
+        const long before = testing::allocations();
+        for (int frame = 0; frame < 200; ++frame) crowd.update(frame / 60.0);
+        EXPECT_EQ(testing::allocations() - before, 0) << threads << " threads";
     }
 }
 

@@ -279,6 +279,26 @@ TEST(Cli, BenchJson) {
     EXPECT_NEAR(j["ns_per_joint"].get<double>() * 58, j["ns_per_tick"].get<double>(), 1e-6);
 }
 
+TEST(Cli, BenchCrowdJson) {
+    RunResult r = run(kExe, {"bench", kModels + "X/BCN_Epileptic.X", "--instances", "40", "--threads", "2", "--ticks", "20", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["instances"], 40);
+    EXPECT_EQ(j["threads"], 2);
+    EXPECT_EQ(j["joints"], 58);
+    EXPECT_GT(j["ms_per_frame"].get<double>(), 0.0);
+    EXPECT_NEAR(j["ns_per_tick"].get<double>() * 40, j["ms_per_frame"].get<double>() * 1e6, 1e-3);
+    EXPECT_NEAR(j["ns_per_joint"].get<double>() * 58, j["ns_per_tick"].get<double>(), 1e-6);
+    for (const std::vector<std::string>& bad : {std::vector<std::string>{"--instances", "-1"}, {"--instances", "10", "--threads", "0"},
+                                                {"--threads", "2"}, {"--instances", "2000000"}}) {
+        std::vector<std::string> args = {"bench", kModels + "X/BCN_Epileptic.X"};
+        args.insert(args.end(), bad.begin(), bad.end());
+        RunResult e = run(kExe, args);
+        EXPECT_EQ(e.exitCode, 2) << bad[0];
+        EXPECT_NE(e.err.find("rigview: "), std::string::npos) << e.err;
+    }
+}
+
 TEST(Cli, RenderWritesAPngAndFailsCleanly) {
     const std::string dir = testing::tempDir();
     RunResult ok = run(kExe, {"render", kSimpleSkin, "-o", dir + "/a.png", "--size", "160x120", "--time", "1", "--bones", "--grid"});

@@ -10,6 +10,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "anim/crowd.h"
 #include "anim/jobs/local_to_model_job.h"
 #include "anim/jobs/sampling_job.h"
 #include "anim/jobs/skinning_matrix_job.h"
@@ -300,5 +301,28 @@ TEST(Animator, MeshesSharingASkinShareOnePalette) {
             expectNear(pal[j], glm::inverse(meshWorld) * a.world()[skin.joints[j]] * skin.inverseBind[j], 1e-4f);
         }
         EXPECT_EQ(pal[skin.joints.size()], glm::mat4(1.0f));
+    }
+}
+
+TEST(Crowd, EachInstanceIsPosedLikeALoneAnimatorAtItsPhase) {
+    const Model m = rig::testing::makeChain(12, 30);
+    const Clip& clip = m.clips[0];
+    const double length = clip.duration - clip.startTime;
+    for (unsigned threads : {1u, 3u}) {
+        Crowd crowd(m, 7, 0, threads);
+        EXPECT_EQ(crowd.size(), 7u);
+        EXPECT_EQ(crowd.threads(), threads);
+        for (double t : {0.1, 0.55, 2.3}) {
+            crowd.update(t);
+            for (size_t i = 0; i < crowd.size(); ++i) {
+                EXPECT_NEAR(crowd.phase(i), length * static_cast<double>(i) / 7.0, 1e-12);
+                Animator lone(m);
+                lone.evaluate(0, static_cast<float>(clip.startTime + std::fmod(crowd.phase(i) + t, length)));
+                ASSERT_EQ(lone.palette().size(), crowd.instance(i).palette().size());
+                for (size_t j = 0; j < lone.palette().size(); ++j) {
+                    EXPECT_EQ(lone.palette()[j], crowd.instance(i).palette()[j]) << "instance " << i << " entry " << j;
+                }
+            }
+        }
     }
 }

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "anim/clock.h"
+#include "anim/crowd.h"
 #include "anim/pose.h"
 #include "anim/skinning.h"
 #include "app/command_util.h"
@@ -357,15 +358,68 @@ int runPose(const PoseOptions& o) {
     return exitcode::kOk;
 }
 
+namespace {
+
+// `bench --instances N --threads T`: frames of a Crowd (N Animators sharing the model, the
+// clip at N phases) on T threads; the median frame gives ms per frame.
+int runCrowdBench(const BenchOptions& o, const Model& model, int32_t clip) {
+    Crowd crowd(model, static_cast<size_t>(o.instances), clip, static_cast<unsigned>(o.threads));
+    using Clock = std::chrono::steady_clock;
+    const int64_t frames = std::max<int64_t>(3, std::min<int64_t>(o.ticks, 200000000 / std::max<int64_t>(1, o.instances * static_cast<int64_t>(model.skeleton.size()))));
+    std::vector<double> perFrame;
+    perFrame.reserve(static_cast<size_t>(frames));
+    double t = 0.0;
+    for (int w = 0; w < 3; ++w) crowd.update(t += 1.0 / 60.0);  // warm-up
+    for (int64_t f = 0; f < frames; ++f) {
+        const auto start = Clock::now();
+        crowd.update(t += 1.0 / 60.0);
+        perFrame.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    }
+    std::nth_element(perFrame.begin(), perFrame.begin() + perFrame.size() / 2, perFrame.end());
+    const double ms = perFrame[perFrame.size() / 2];
+    const size_t joints = model.skeleton.size();
+    const double nsTick = ms * 1e6 / static_cast<double>(o.instances);
+    const double nsJoint = joints ? nsTick / static_cast<double>(joints) : 0.0;
+    if (o.json) {
+        json j{{"instances", o.instances}, {"threads", o.threads}, {"joints", joints},
+               {"ms_per_frame", ms}, {"ns_per_tick", nsTick}, {"ns_per_joint", nsJoint}};
+        jsonout::Stats st;
+        std::cout << jsonout::dump(std::move(j), -1, st) << "\n";
+        warnNonFinite(o.model, st.nonFinite);
+    } else {
+        std::cout << term(model.path) << ": clip " << (clip >= 0 ? "'" + term(model.clips[clip].name) + "'" : "(bind pose)")
+                  << ", " << o.instances << " instances x " << joints << " nodes on " << o.threads << " thread(s), "
+                  << frames << " frames\n"
+                  << "  median " << fmt(ms, "%.3f") << " ms per frame, " << fmt(nsTick, "%.1f") << " ns per instance, "
+                  << fmt(nsJoint, "%.2f") << " ns per joint\n";
+    }
+    return exitcode::kOk;
+}
+
+}  // namespace
+
 int runBench(const BenchOptions& o) {
     if (o.ticks < 1) {
         printError("--ticks must be at least 1");
+        return exitcode::kUsage;
+    }
+    if (o.instances == 0 && o.threads != 1) {
+        printError("--threads needs --instances");
+        return exitcode::kUsage;
+    }
+    if (o.instances < 0 || o.instances > 1000000) {
+        printError("--instances must be between 1 and 1000000");
+        return exitcode::kUsage;
+    }
+    if (o.threads < 1 || o.threads > 256) {
+        printError("--threads must be between 1 and 256");
         return exitcode::kUsage;
     }
     Model model;
     if (!load(o.model, o.anims, model)) return exitcode::kBadInput;
     int32_t clip = -1;
     if (!resolveClip(model, o.clip, clip)) return exitcode::kUsage;
+    if (o.instances > 0) return runCrowdBench(o, model, clip);
     PlaybackClock clock;
     if (clip >= 0) clock.setDuration(model.clips[clip].duration, model.clips[clip].sampleRate);
     Animator anim(model);

@@ -40,6 +40,8 @@ struct BenchOptions {
     std::string clip;
     int64_t ticks = 6000;
     bool json = false;
+    int64_t instances = 0;  // --instances N: a crowd of N sharing the model (0: one Animator)
+    int64_t threads = 1;    // --threads T: workers of the crowd, the caller included
 };
 
 struct RenderOptions {

@@ -108,6 +108,8 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--clip", bench.clip, "Clip name or index (default: the first clip)");
     benchCmd->add_option("--ticks", bench.ticks, "Ticks to time at 60 ticks per second");
     benchCmd->add_flag("--json", bench.json, "Print {\"joints\", \"ns_per_tick\", \"ns_per_joint\"}");
+    benchCmd->add_option("--instances", bench.instances, "Time N instances sharing the model, updated together each frame (a crowd)");
+    benchCmd->add_option("--threads", bench.threads, "Threads updating the crowd, this one included (with --instances; default 1)");
     benchCmd->add_option("--anim", bench.anims, animHelp)->allow_extra_args(false);
 
     // Global: on the viewer and on every subcommand (either side of the subcommand's name).
