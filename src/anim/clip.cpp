@@ -4,6 +4,10 @@
 #include <cmath>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace rig {
 
 uint32_t findKey(const float* times, uint32_t count, float t, uint32_t& cursor) {
@@ -97,6 +101,29 @@ inline float slerpWeight(float t, float xm1) {
     return t * r;
 }
 
+// Both weights at once, sin((1 - alpha) theta) / sin(theta) and sin(alpha theta) / sin(theta):
+// the same operations as two slerpWeight calls, one per SSE lane (so the same results), in
+// one dependency chain instead of two.
+template <int N>
+inline void slerpWeights(float alpha, float xm1, float& wa, float& wb) {
+#if defined(__SSE2__)
+    const __m128 t = _mm_setr_ps(1.0f - alpha, alpha, 0.0f, 0.0f);
+    const __m128 t2 = _mm_mul_ps(t, t);
+    const __m128 x = _mm_set1_ps(xm1), one = _mm_set1_ps(1.0f);
+    __m128 r = one;
+    for (int i = N - 1; i >= 0; --i) {
+        const __m128 c = _mm_sub_ps(_mm_mul_ps(_mm_set1_ps(kSlerpU[i]), t2), _mm_set1_ps(kSlerpV[i]));
+        r = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(c, x), r));
+    }
+    r = _mm_mul_ps(t, r);
+    wa = _mm_cvtss_f32(r);
+    wb = _mm_cvtss_f32(_mm_shuffle_ps(r, r, _MM_SHUFFLE(1, 1, 1, 1)));
+#else
+    wa = slerpWeight<N>(1.0f - alpha, xm1);
+    wb = slerpWeight<N>(alpha, xm1);
+#endif
+}
+
 inline glm::quat slerpInline(const glm::quat& a, const glm::quat& b, float alpha) {
     float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
     float sign = 1.0f;
@@ -110,11 +137,11 @@ inline glm::quat slerpInline(const glm::quat& a, const glm::quat& b, float alpha
         // Keys less than 120 degrees of rotation apart (nearly always): the polynomial.
         const float xm1 = d - 1.0f;
         if (xm1 > -0.01f) {
-            wa = slerpWeight<4>(1.0f - alpha, xm1);
-            wb = sign * slerpWeight<4>(alpha, xm1);
+            slerpWeights<4>(alpha, xm1, wa, wb);
+            wb *= sign;
         } else {
-            wa = slerpWeight<8>(1.0f - alpha, xm1);
-            wb = sign * slerpWeight<8>(alpha, xm1);
+            slerpWeights<8>(alpha, xm1, wa, wb);
+            wb *= sign;
         }
     } else {
         // Wide swings, where the polynomial loses digits: trigonometry.
