@@ -71,17 +71,6 @@ inline glm::quat normalized(float w, float x, float y, float z) {
     return glm::quat(w * inv, x * inv, y * inv, z * inv);
 }
 
-// The same for a quaternion known to be within 1e-3 of unit length (a slerp of unit keys):
-// one Newton step of 1/sqrt from 1, (3 - len2) / 2, whose error (3/8)(len2 - 1)^2 is below
-// 4e-7 and, for the slerp's |len2 - 1| < 1e-6, far below a float's last digit; no sqrt and
-// no division. Anything further from unit length takes the exact path.
-inline glm::quat nearUnitNormalized(float w, float x, float y, float z) {
-    const float len2 = x * x + y * y + z * z + w * w;
-    if (!(len2 > 0.999f && len2 < 1.001f)) return normalized(w, x, y, z);
-    const float inv = 1.5f - 0.5f * len2;
-    return glm::quat(w * inv, x * inv, y * inv, z * inv);
-}
-
 // sin(t*theta) / sin(theta) as a polynomial in x = cos(theta) (D. Eberly, "A Fast and
 // Accurate Algorithm for Computing SLERP"): t * (1 + b1 (1 + b2 (1 + ... (1 + bN)))) with
 // b_i = (t^2 - i^2) / (i (2i + 1)) * (x - 1). With N = 8 the last term is scaled by mu to
@@ -150,7 +139,7 @@ inline glm::quat slerpInline(const glm::quat& a, const glm::quat& b, float alpha
         wa = std::sin((1.0f - alpha) * theta) * invSin;
         wb = sign * std::sin(alpha * theta) * invSin;
     }
-    return nearUnitNormalized(wa * a.w + wb * b.w, wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z);
+    return normalized(wa * a.w + wb * b.w, wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z);
 }
 
 }  // namespace
