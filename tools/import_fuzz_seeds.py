@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Write the seed corpus of tests/fuzz/import_fuzz.cpp: small files of every format rigview
-reads (assimp-testmodels, assets/demo), each prefixed by one byte naming its format (the index
+reads (assimp-testmodels), each prefixed by one byte naming its format (the index
 into kFormats of import_fuzz.cpp). Small on purpose: every input costs a worker process.
 
 usage: import_fuzz_seeds.py OUT_DIR [IQM_SEED_DIR] [ASF_AMC_SEED_FILE]
 """
+import base64
 import json
 import os
 import struct
@@ -13,7 +14,6 @@ import sys
 FORMATS = [".gltf", ".glb", ".fbx", ".dae", ".x", ".bvh", ".md5mesh", ".smd",
            ".iqm", ".asf", ".obj", ".md5anim", ".ms3d", ".3ds", ".md2", ".ply"]
 MODELS = "/usr/share/assimp/models"
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 FILES = [
     "glTF2/simple_skin/simple_skin.gltf",
@@ -46,17 +46,12 @@ def small_bvh():
     return (head + "MOTION\nFrames: 3\nFrame Time: 0.0333333\n" + "\n".join(frames) + "\n").encode("latin-1")
 
 
-def demo_glb():
-    """assets/demo as one .glb (its .bin as the binary chunk)."""
-    with open(os.path.join(ROOT, "assets/demo/rigview_demo.gltf")) as f:
+def skin_glb():
+    """simple_skin.gltf (a skinned, animated glTF with its buffer as a data URI) as one .glb."""
+    with open(os.path.join(MODELS, "glTF2/simple_skin/simple_skin.gltf")) as f:
         g = json.load(f)
-    with open(os.path.join(ROOT, "assets/demo/rigview_demo.bin"), "rb") as f:
-        binary = f.read()
+    binary = base64.b64decode(g["buffers"][0]["uri"].split(",", 1)[1])
     g["buffers"] = [{"byteLength": len(binary)}]
-    g.pop("images", None)
-    g.pop("textures", None)
-    for m in g.get("materials", []):
-        m.get("pbrMetallicRoughness", {}).pop("baseColorTexture", None)
     js = json.dumps(g, separators=(",", ":")).encode()
     js += b" " * (-len(js) % 4)
     binary += b"\0" * (-len(binary) % 4)
@@ -76,7 +71,8 @@ def main():
                 put(out, os.path.basename(rel), os.path.splitext(rel)[1].lower(), f.read())
     if os.path.exists(os.path.join(MODELS, "BVH/01_01.bvh")):
         put(out, "01_01_3frames.bvh", ".bvh", small_bvh())
-    put(out, "rigview_demo.glb", ".glb", demo_glb())
+    if os.path.exists(os.path.join(MODELS, "glTF2/simple_skin/simple_skin.gltf")):
+        put(out, "simple_skin.glb", ".glb", skin_glb())
     if len(sys.argv) > 2 and os.path.isdir(sys.argv[2]):
         for name in sorted(os.listdir(sys.argv[2])):
             with open(os.path.join(sys.argv[2], name), "rb") as f:

@@ -55,5 +55,5 @@ if [[ "$FUZZ_SECONDS" != 0 ]]; then
   seeds=build-fuzz/tests/import_seeds
   mkdir -p "$seeds"
   python3 tools/import_fuzz_seeds.py "$seeds" build-fuzz/tests/iqm_seeds build-fuzz/tests/asf_amc_seeds/skeleton_motion
-  RIGVIEW_WORKER="$PWD/build/rigview" fuzz import_fuzz import_corpus -timeout=30 -rss_limit_mb=4096 import_seeds
+  RIGVIEW_WORKER="$PWD/build/rigview" fuzz import_fuzz import_corpus -timeout=30 -rss_limit_mb=4096 -max_len=65536 import_seeds
 fi
