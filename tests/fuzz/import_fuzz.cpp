@@ -107,7 +107,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     gDir = tmpl;
     rig::IsolationConfig config;
     config.enabled = true;
-    config.timeoutSeconds = 5.0;
+    config.timeoutSeconds = 3.0;  // Assimp hangs on some inputs: each costs this long
     config.workerExe = worker;
     rig::setIsolation(config);
     return 0;
