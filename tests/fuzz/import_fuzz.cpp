@@ -9,7 +9,7 @@
 // validateModel, checkModel and its findings as JSON, the Animator (every node, the palette,
 // morph weights) and CPU skinning at a few times of each clip, and the pose JSON writer.
 // Broken invariants abort: an error without a message, JSON that does not parse, a model
-// that fails validateModel, a palette or pose with the wrong size.
+// that fails validateModel, a skinned mesh's palette past the Animator's palette.
 //
 // ASF/AMC: format .asf splits the rest at "@@AMC@@" into the skeleton and a
 // motion file given as --anim.
@@ -68,7 +68,12 @@ void evaluateEverywhere(const rig::Model& model) {
         for (float t : times) {
             anim.evaluate(c, t);
             require(anim.world().size() == nodes, "world matrices != nodes");
-            require(anim.palette().size() == model.paletteSize(), "palette size != paletteSize()");
+            require(anim.palette().size() <= model.paletteSize(), "palette larger than all skins together");
+            for (size_t m = 0; m < model.meshes.size(); ++m) {
+                if (!model.meshes[m].skinned) continue;  // unskinned meshes use no palette
+                require(anim.paletteOffset(m) + model.meshes[m].skin.paletteSize() <= anim.palette().size(),
+                        "a skinned mesh's palette runs past the palette");
+            }
         }
         rig::jsonout::Stats st;
         const std::string pose = rig::poseJson(model, anim, c, 0.5f * d, st);
@@ -105,6 +110,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
         std::exit(2);
     }
     gDir = tmpl;
+    std::atexit([] { rmdir(gDir.c_str()); });  // empty by then: each input's files are removed
     rig::IsolationConfig config;
     config.enabled = true;
     config.timeoutSeconds = 3.0;  // Assimp hangs on some inputs: each costs this long
