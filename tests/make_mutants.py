@@ -2,8 +2,12 @@
 """Write the crash and hang classes of hostile model files into a folder (issue 9), for the
 mutant regression test (tests/mutant_test.cpp): glTF sparse accessors with out-of-range
 offsets and counts, a 100,000-deep glTF node chain, a skin of 10,000 joints without inverse
-bind matrices, truncated and mutated .X, MD5 and SMD files, COLLADA with huge counts, and a
-FIFO. Deterministic: the same files every run. Some of these crash or hang Assimp 5.2.5 when
+bind matrices, truncated and mutated .X, MD5 and SMD files, COLLADA with huge counts, a
+FIFO, and the output-safety classes: names with invalid UTF-8 and with terminal escape
+sequences (glTF, MD5, SMD, BVH), NaN/Inf transforms, inverse bind matrices and keys (glTF,
+BVH, .X), and glTF buffer and image URIs outside the model's folder (relative, absolute,
+../../../../etc/passwd; their names start with "external_", and each must be refused with
+external-path-refused). Deterministic: the same files every run. Some of these crash or hang Assimp 5.2.5 when
 read in process (`rigview --no-isolation info FILE`); through the import worker each must be
 one error line (or a clean import).
 
@@ -13,6 +17,7 @@ import base64
 import json
 import os
 import random
+import re
 import struct
 import sys
 
@@ -188,6 +193,128 @@ def collada_files(out):
         write(out, "dae_clips_huge_counts.dae", re.sub(r'count="\d+"', 'count="2000000000"', skin).encode())
 
 
+def skinned_gltf(nodes_extra=None, ibm=None, keys=None):
+    """A one-triangle glTF skinned to two joints with a rotation clip; `ibm` (32 floats) and
+    `keys` (rotation quaternions, 2 keys) replace the well-formed ones."""
+    g = triangle_gltf()
+    jw = struct.pack("<12H", *([0, 1, 0, 0] * 3)) + struct.pack("<12f", *([0.5, 0.5, 0, 0] * 3))
+    ibm = ibm or [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] * 2
+    times = [0.0, 1.0]
+    keys = keys or [0, 0, 0, 1, 0, 0.7071068, 0, 0.7071068]
+    blob = jw + struct.pack("<32f", *ibm) + struct.pack("<2f", *times) + struct.pack("<8f", *keys)
+    g["buffers"].append({"byteLength": len(blob), "uri": data_uri(blob)})
+    g["bufferViews"] += [{"buffer": 1, "byteOffset": 0, "byteLength": 24},
+                         {"buffer": 1, "byteOffset": 24, "byteLength": 48},
+                         {"buffer": 1, "byteOffset": 72, "byteLength": 128},
+                         {"buffer": 1, "byteOffset": 200, "byteLength": 8},
+                         {"buffer": 1, "byteOffset": 208, "byteLength": 32}]
+    g["accessors"] += [{"bufferView": 1, "componentType": 5123, "count": 3, "type": "VEC4"},
+                       {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC4"},
+                       {"bufferView": 3, "componentType": 5126, "count": 2, "type": "MAT4"},
+                       {"bufferView": 4, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
+                       {"bufferView": 5, "componentType": 5126, "count": 2, "type": "VEC4"}]
+    attrs = g["meshes"][0]["primitives"][0]["attributes"]
+    attrs["JOINTS_0"] = 1
+    attrs["WEIGHTS_0"] = 2
+    g["nodes"] = [{"name": "skinned", "mesh": 0, "skin": 0}, {"name": "root", "children": [2]},
+                  {"name": "tip", "translation": [0, 1, 0]}]
+    g["scenes"][0]["nodes"] = [0, 1]
+    g["skins"] = [{"joints": [1, 2], "inverseBindMatrices": 3}]
+    g["animations"] = [{"name": "bend", "samplers": [{"input": 4, "output": 5}],
+                        "channels": [{"sampler": 0, "target": {"node": 2, "path": "rotation"}}]}]
+    for k, v in (nodes_extra or {}).items():
+        g["nodes"][2][k] = v
+    return g
+
+
+def dump_raw(g):
+    """JSON text with non-ASCII characters kept as they are; surrogate escapes become raw bytes
+    (invalid UTF-8 in the file, as a hostile tool would write it)."""
+    return json.dumps(g, ensure_ascii=False).encode("utf-8", "surrogateescape")
+
+
+def hostile_names(out):
+    """Names with invalid UTF-8 and terminal escape sequences, in formats that keep names."""
+    evil_utf8 = "bad\udcff\udcfename\udcc3"  # lone bytes 0xFF 0xFE, a cut two-byte sequence
+    escapes = "\x1b[2J\x1b[31mred\x1b]0;title\x07\x9b1m\r\nnext"
+    for tag, name in [("invalid_utf8", evil_utf8), ("terminal_escapes", escapes)]:
+        g = skinned_gltf()
+        for n in g["nodes"]:
+            n["name"] = name + n["name"]
+        g["animations"][0]["name"] = name
+        g["meshes"][0]["name"] = name
+        write(out, "names_%s.gltf" % tag, dump_raw(g))
+        # Line-based formats: the name without its line break (it would end the line).
+        raw = re.sub(rb"[\r\n]", b"", name.encode("utf-8", "surrogateescape").replace(b'"', b""))
+        md5 = read("MD5/SimpleCube.md5mesh").replace(b'"joint1"', b'"' + raw + b'"', 1)
+        write(out, "names_%s.md5mesh" % tag, md5)
+        smd = read("SMD/triangle.smd")
+        write(out, "names_%s.smd" % tag, re.sub(rb'"[^"]*"', lambda m: b'"' + raw + b'"', smd, count=1))
+        bvh = bvh_small().replace(b"JOINT LeftUpLeg", b"JOINT " + re.sub(rb"\s", b"_", raw), 1)
+        write(out, "names_%s.bvh" % tag, bvh)
+
+
+def bvh_small():
+    with open(os.path.join(MODELS, "BVH/01_01.bvh"), "rb") as f:
+        text = f.read().decode("latin-1")
+    head, motion = text.split("MOTION", 1)
+    rows = [l for l in motion.strip().splitlines() if l and l[0] in "-0123456789"][:4]
+    return (head + "MOTION\nFrames: 4\nFrame Time: 0.0333333\n" + "\n".join(rows) + "\n").encode("latin-1")
+
+
+def non_finite(out):
+    """NaN and infinite transforms, bind matrices and keys."""
+    nan, inf = float("nan"), float("inf")
+    ibm = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] * 2
+    for tag, m in [("nan", nan), ("inf", inf)]:
+        bad_ibm = list(ibm)
+        bad_ibm[12] = m
+        bad_ibm[21] = -m
+        write(out, "nonfinite_%s_inverse_bind.gltf" % tag, json.dumps(skinned_gltf(ibm=bad_ibm)))
+        write(out, "nonfinite_%s_rotation_keys.gltf" % tag,
+              json.dumps(skinned_gltf(keys=[0, 0, 0, 1, m, m, 0, m])))
+    # glTF JSON has no NaN; a number too big to be a float is read as infinity by some readers.
+    write(out, "nonfinite_huge_translation.gltf",
+          json.dumps(skinned_gltf(nodes_extra={"translation": [1e39, -1e39, 1e308], "scale": [1e38, 1e38, 1e38]})))
+    bvh = bvh_small().decode("latin-1")
+    head, motion = bvh.split("MOTION", 1)
+    head = head.replace("OFFSET 0.00000 0.00000 0.00000", "OFFSET nan inf -inf", 1)
+    lines = motion.split("\n")
+    for i, l in enumerate(lines):
+        if l and l[0] in "-0123456789":
+            vals = l.split()
+            vals[0], vals[4] = "nan", "inf"
+            lines[i] = " ".join(vals)
+            break
+    write(out, "nonfinite_offsets_and_keys.bvh", (head + "MOTION" + "\n".join(lines)).encode("latin-1"))
+    x = read("X/anim_test.x").decode("latin-1")
+    x = re.sub(r"(FrameTransformMatrix\s*\{\s*)([-\d.eE]+)", lambda mm: mm.group(1) + "1e39", x, count=1)  # a float overflow: infinity
+    write(out, "nonfinite_frame_matrix.x", x.encode("latin-1"))
+
+
+def external_uris(out):
+    """Buffers and images that point outside the model's folder: each must be refused."""
+    # The sibling folder's file exists (a buffer's worth of bytes), so only the rule keeps it out.
+    outside = os.path.join(os.path.dirname(os.path.abspath(out)), "mutants_outside")
+    os.makedirs(outside, exist_ok=True)
+    with open(os.path.join(outside, "secret.bin"), "wb") as f:
+        f.write(b"RIGVIEW-SECRET-OUTSIDE" * 4)
+    for tag, uri in [("etc_passwd_relative", "../../../../../../../../etc/passwd"),
+                     ("etc_passwd_absolute", "/etc/passwd"),
+                     ("file_url", "file:///etc/passwd"),
+                     ("sibling_folder", "../mutants_outside/secret.bin"),
+                     ("encoded_dotdot", "%2E%2E/%2E%2E/%2E%2E/%2E%2E/etc/passwd")]:
+        g = triangle_gltf()
+        g["buffers"][0] = {"byteLength": 36, "uri": uri}
+        write(out, "external_buffer_%s.gltf" % tag, json.dumps(g))
+        g = skinned_gltf()
+        g["images"] = [{"uri": uri}]
+        g["textures"] = [{"source": 0}]
+        g["materials"] = [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]
+        g["meshes"][0]["primitives"][0]["material"] = 0
+        write(out, "external_image_%s.gltf" % tag, json.dumps(g))
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -201,6 +328,9 @@ def main():
     md5_files(out, rng)
     smd_files(out, rng)
     collada_files(out)
+    hostile_names(out)
+    non_finite(out)
+    external_uris(out)
     if "--no-fifo" not in sys.argv:
         fifo = os.path.join(out, "fifo_model.fbx")
         if not os.path.exists(fifo):

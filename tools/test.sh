@@ -31,7 +31,7 @@ if [[ "$FUZZ_SECONDS" != 0 ]]; then
     cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DRIGVIEW_FUZZ=ON \
       -DRIGVIEW_BUILD_BENCH=OFF -DRIGVIEW_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   fi
-  cmake --build build-fuzz --target asf_amc_fuzz iqm_fuzz iqm_write_seeds gltf_json_fuzz gltf_morph_fuzz model_io_fuzz -j"$(nproc)"
+  cmake --build build-fuzz --target asf_amc_fuzz iqm_fuzz iqm_write_seeds gltf_json_fuzz gltf_morph_fuzz model_io_fuzz import_fuzz -j"$(nproc)"
   (cd build-fuzz/tests && mkdir -p iqm_seeds && ./iqm_write_seeds iqm_seeds &&
     cp /usr/share/assimp/models/IQM/mrfixit.iqm iqm_seeds/)
   fuzz asf_amc_fuzz asf_amc_corpus -dict=asf_amc_fuzz.dict asf_amc_seeds
@@ -49,4 +49,11 @@ if [[ "$FUZZ_SECONDS" != 0 ]]; then
     done
   done
   fuzz model_io_fuzz model_io_corpus -max_len=4000000 model_io_seeds
+  # import_fuzz: the whole import path, every format, through the import worker (the normal
+  # build's rigview); seeds are small files of each format, the first byte naming the format
+  # (the index into import_fuzz.cpp's kFormats).
+  seeds=build-fuzz/tests/import_seeds
+  mkdir -p "$seeds"
+  python3 tools/import_fuzz_seeds.py "$seeds" build-fuzz/tests/iqm_seeds build-fuzz/tests/asf_amc_seeds/skeleton_motion
+  RIGVIEW_WORKER="$PWD/build/rigview" fuzz import_fuzz import_corpus -timeout=30 -rss_limit_mb=4096 -max_len=65536 import_seeds
 fi

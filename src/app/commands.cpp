@@ -18,6 +18,7 @@
 #include "anim/pose.h"
 #include "anim/skinning.h"
 #include "app/command_util.h"
+#include "app/pose_json.h"
 #include "app/exit_codes.h"
 #include "anim/blend.h"
 #include "import/bvh_export.h"
@@ -243,110 +244,62 @@ int runPose(const PoseOptions& o) {
     Animator anim(model);
     anim.evaluate(clip, t);
 
-    std::vector<glm::vec3> pos, nrm;
     std::string out;
     jsonout::Stats st;
+    if (asJson) out = poseJson(model, anim, clip, t, st);
+    std::vector<glm::vec3> pos, nrm;
     size_t objNonFinite = 0;
     auto num = [&](double v) {
-        if (asJson) {
-            jsonout::appendNumber(out, v, st);
-        } else {
-            objNonFinite += std::isfinite(v) ? 0 : 1;
-            out += fmt(v);
-        }
+        objNonFinite += std::isfinite(v) ? 0 : 1;
+        out += fmt(v);
     };
-    if (asJson) {
-        out += "{\"clip\":";
-        if (clip >= 0) {
-            jsonout::appendString(out, model.clips[clip].name, st);
-        } else {
-            out += "null";
-        }
-        out += ",\"time\":";
-        num(t);
-        out += ",\"meshes\":[";
-    }
     size_t base = 1;
-    for (size_t m = 0; m < model.meshes.size(); ++m) {
+    for (size_t m = 0; m < model.meshes.size() && asObj; ++m) {
         const Mesh& mesh = model.meshes[m];
         pos.resize(mesh.vertexCount());
         nrm.resize(mesh.vertexCount());
         skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), pos.data(), nrm.data());
         const glm::mat4& world = anim.world()[mesh.node];
         const glm::mat3 normalMat = glm::transpose(glm::mat3(safeAffineInverse(world)));
-        if (asJson) {
-            out += m ? ",{\"name\":" : "{\"name\":";
-            jsonout::appendString(out, mesh.name, st);
-            out += mesh.skinned ? ",\"skinned\":true,\"positions\":[" : ",\"skinned\":false,\"positions\":[";
-            for (size_t v = 0; v < pos.size(); ++v) {
-                const glm::vec3 p = glm::vec3(world * glm::vec4(pos[v], 1.0f));
-                if (v) out += ',';
-                num(p.x);
-                out += ',';
-                num(p.y);
-                out += ',';
-                num(p.z);
-            }
-            out += "]}";
-        } else {
-            // OBJ names end at the line: keep the name on it (control characters as '_').
-            std::string name = mesh.name.empty() ? "mesh" + std::to_string(m) : text::validUtf8(mesh.name);
-            for (char& ch : name) ch = static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F ? '_' : ch;
-            out += "o " + name + "\n";
-            for (const glm::vec3& q : pos) {
-                const glm::vec3 p = glm::vec3(world * glm::vec4(q, 1.0f));
-                out += "v ";
-                num(p.x);
+        // OBJ names end at the line: keep the name on it (control characters as '_').
+        std::string name = mesh.name.empty() ? "mesh" + std::to_string(m) : text::validUtf8(mesh.name);
+        for (char& ch : name) ch = static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F ? '_' : ch;
+        out += "o " + name + "\n";
+        for (const glm::vec3& q : pos) {
+            const glm::vec3 p = glm::vec3(world * glm::vec4(q, 1.0f));
+            out += "v ";
+            num(p.x);
+            out += ' ';
+            num(p.y);
+            out += ' ';
+            num(p.z);
+            out += '\n';
+        }
+        const bool hasN = !mesh.normals.empty();
+        if (hasN) {
+            for (const glm::vec3& q : nrm) {
+                glm::vec3 n = normalMat * q;
+                const float len = glm::length(n);
+                if (len > 0.0f) n /= len;
+                out += "vn ";
+                num(n.x);
                 out += ' ';
-                num(p.y);
+                num(n.y);
                 out += ' ';
-                num(p.z);
+                num(n.z);
                 out += '\n';
             }
-            const bool hasN = !mesh.normals.empty();
-            if (hasN) {
-                for (const glm::vec3& q : nrm) {
-                    glm::vec3 n = normalMat * q;
-                    const float len = glm::length(n);
-                    if (len > 0.0f) n /= len;
-                    out += "vn ";
-                    num(n.x);
-                    out += ' ';
-                    num(n.y);
-                    out += ' ';
-                    num(n.z);
-                    out += '\n';
-                }
-            }
-            for (size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
-                out += 'f';
-                for (int k = 0; k < 3; ++k) {
-                    const std::string idx = std::to_string(base + mesh.indices[i + k]);
-                    out += ' ' + idx;
-                    if (hasN) out += "//" + idx;
-                }
-                out += '\n';
-            }
-            base += mesh.vertexCount();
         }
-    }
-    if (asJson) {
-        out += "],\"joints\":[";
-        const std::vector<int32_t> joints = model.jointNodes();
-        for (size_t k = 0; k < joints.size(); ++k) {
-            const glm::mat4& w = anim.world()[joints[k]];
-            out += k ? ",{\"name\":" : "{\"name\":";
-            jsonout::appendString(out, model.skeleton.names[joints[k]], st);
-            out += ",\"world\":[";
-            for (int c = 0; c < 4; ++c) {
-                for (int r = 0; r < 4; ++r) {
-                    if (c || r) out += ',';
-                    num(w[c][r]);
-                }
+        for (size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
+            out += 'f';
+            for (int k = 0; k < 3; ++k) {
+                const std::string idx = std::to_string(base + mesh.indices[i + k]);
+                out += ' ' + idx;
+                if (hasN) out += "//" + idx;
             }
-            out += "]}";
+            out += '\n';
         }
-        out += "]}\n";
+        base += mesh.vertexCount();
     }
     if (!writeFile(o.output, out)) return exitcode::kOutputFailed;
     if (asJson) {

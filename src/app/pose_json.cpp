@@ -1,0 +1,59 @@
+#include "app/pose_json.h"
+
+#include <vector>
+
+#include "anim/skinning.h"
+
+namespace rig {
+
+std::string poseJson(const Model& model, const Animator& anim, int32_t clip, float time, jsonout::Stats& st) {
+    std::string out = "{\"clip\":";
+    if (clip >= 0) {
+        jsonout::appendString(out, model.clips[clip].name, st);
+    } else {
+        out += "null";
+    }
+    out += ",\"time\":";
+    jsonout::appendNumber(out, time, st);
+    out += ",\"meshes\":[";
+    std::vector<glm::vec3> pos, nrm;
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        const Mesh& mesh = model.meshes[m];
+        pos.resize(mesh.vertexCount());
+        nrm.resize(mesh.vertexCount());
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), pos.data(), nrm.data());
+        const glm::mat4& world = anim.world()[mesh.node];
+        out += m ? ",{\"name\":" : "{\"name\":";
+        jsonout::appendString(out, mesh.name, st);
+        out += mesh.skinned ? ",\"skinned\":true,\"positions\":[" : ",\"skinned\":false,\"positions\":[";
+        for (size_t v = 0; v < pos.size(); ++v) {
+            const glm::vec3 p = glm::vec3(world * glm::vec4(pos[v], 1.0f));
+            if (v) out += ',';
+            jsonout::appendNumber(out, p.x, st);
+            out += ',';
+            jsonout::appendNumber(out, p.y, st);
+            out += ',';
+            jsonout::appendNumber(out, p.z, st);
+        }
+        out += "]}";
+    }
+    out += "],\"joints\":[";
+    const std::vector<int32_t> joints = model.jointNodes();
+    for (size_t k = 0; k < joints.size(); ++k) {
+        const glm::mat4& w = anim.world()[joints[k]];
+        out += k ? ",{\"name\":" : "{\"name\":";
+        jsonout::appendString(out, model.skeleton.names[joints[k]], st);
+        out += ",\"world\":[";
+        for (int c = 0; c < 4; ++c) {
+            for (int r = 0; r < 4; ++r) {
+                if (c || r) out += ',';
+                jsonout::appendNumber(out, w[c][r], st);
+            }
+        }
+        out += "]}";
+    }
+    out += "]}\n";
+    return out;
+}
+
+}  // namespace rig

@@ -1,0 +1,20 @@
+// The JSON that `rigview pose -o X.json` writes: the posed meshes' world positions and the
+// joints' world matrices of an evaluated Animator. Its own file so the whole-import fuzz target
+// (tests/fuzz/import_fuzz.cpp) runs the same writer on whatever a hostile file turns into.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "anim/model.h"
+#include "anim/pose.h"
+#include "util/json_out.h"
+
+namespace rig {
+
+// Skins every mesh of `model` with `anim`'s current palette and returns the document (one line
+// and a newline). Non-finite numbers are written as null and counted in `stats`; names are
+// valid UTF-8 JSON strings whatever the file held. `clip` < 0: the bind pose (clip null).
+std::string poseJson(const Model& model, const Animator& anim, int32_t clip, float time, jsonout::Stats& stats);
+
+}  // namespace rig
