@@ -102,8 +102,19 @@ struct ImportStats {
     std::vector<std::string> retargetNotes;  // per --anim file: what was added, what skipped
 };
 
+// The file's length unit and what import did with it. Lengths in a Model are metres unless
+// import was told to keep the file's numbers (`--units file`).
+struct Units {
+    std::string file;            // the file's unit ("centimetre", "metre", "inch"...); empty: the
+                                 // format does not say
+    double metresPerUnit = 0.0;  // of the file's numbers; 0: the format does not say
+    double scaleApplied = 1.0;   // factor baked into every length at import
+    std::string source;          // where the unit came from (e.g. "FBX UnitScaleFactor 1")
+};
+
 struct Model {
     std::string path;
+    Units units;
     Skeleton skeleton;
     std::vector<Mesh> meshes;
     std::vector<Material> materials;

@@ -28,6 +28,14 @@ int main(int argc, char** argv) {
     app.add_option("--window", viewer.width, "Window width (height follows at 16:10)")->check(CLI::Range(320, 8192));
     app.add_flag("!--no-watch", viewer.watch, "Do not re-import the model when its file changes");
 
+    // --units: a global option, accepted before or after the subcommand.
+    std::string units = "metres";
+    const char* unitsHelp = "metres (default: convert FBX, COLLADA... to metres) or file (keep the file's own numbers)";
+    auto addUnits = [&](CLI::App* a) {
+        a->add_option("--units", units, unitsHelp)->check(CLI::IsMember({"metres", "meters", "m", "file"}));
+    };
+    addUnits(&app);
+
     rig::InfoOptions info;
     CLI::App* infoCmd = app.add_subcommand("info", "Meshes, vertices, triangles, joints, influences and clips of a model");
     infoCmd->add_option("model", info.model, "Model file")->required();
@@ -87,6 +95,8 @@ int main(int argc, char** argv) {
     benchCmd->add_flag("--json", bench.json, "Print {\"joints\", \"ns_per_tick\", \"ns_per_joint\"}");
     benchCmd->add_option("--anim", bench.anims, animHelp)->allow_extra_args(false);
 
+    for (CLI::App* sub : {infoCmd, poseCmd, checkCmd, renderCmd, exportCmd, benchCmd}) addUnits(sub);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -100,6 +110,7 @@ int main(int argc, char** argv) {
 
     rig::applyMemoryLimit();
     rig::setAmcFramesPerSecond(amcFps);
+    rig::setUnitMode(units == "file" ? rig::UnitMode::File : rig::UnitMode::Metres);
     try {
         if (*infoCmd) return rig::runInfo(info);
         if (*poseCmd) return rig::runPose(pose);
