@@ -89,8 +89,20 @@ struct EmbeddedTexture {
     std::vector<uint8_t> data;
 };
 
+// A bone or animation channel named by a name several nodes share, and the node it was bound
+// to (see the binding rule in the README).
+struct NameBinding {
+    std::string name;
+    std::string usedBy;               // e.g. "bone of mesh 'body'", "channel of clip 'walk'"
+    std::vector<int32_t> candidates;  // every node of that name
+    int32_t chosen = -1;
+    std::string rule;                 // what decided it
+    bool safe = false;                // the file's indices, or one clear winner of the rule
+};
+
 // What import dropped or repaired, kept for `check`.
 struct ImportStats {
+    std::vector<NameBinding> nameBindings;  // bones and channels whose name is shared
     uint32_t skippedChannels = 0;       // channels naming no node
     std::vector<std::string> skippedChannelNames;
     uint32_t duplicateChannels = 0;     // a second channel for the same node in one clip

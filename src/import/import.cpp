@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <numeric>
 #include <system_error>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace rig {
@@ -134,14 +135,14 @@ struct Influence {
     float weight;
 };
 
-void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk) {
+void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk, const std::vector<int32_t>& boneNodes) {
     const size_t nv = mesh.positions.size();
     std::vector<std::vector<Influence>> per(nv);
     WeightStats& ws = mesh.weightStats;
     for (unsigned b = 0; b < am->mNumBones; ++b) {
         const aiBone* bone = am->mBones[b];
         if (!bone) continue;
-        const int32_t node = sk.find(bone->mName.C_Str());
+        const int32_t node = b < boneNodes.size() ? boneNodes[b] : -1;
         if (node < 0) {
             mesh.missingBones.emplace_back(bone->mName.C_Str());
             continue;
@@ -219,7 +220,8 @@ void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk) {
     }
 }
 
-Mesh importMesh(const aiMesh* am, int32_t node, const Skeleton& sk, ImportStats& stats) {
+Mesh importMesh(const aiMesh* am, int32_t node, const Skeleton& sk, const std::vector<int32_t>& boneNodes,
+                ImportStats& stats) {
     Mesh mesh;
     mesh.name = am->mName.length ? am->mName.C_Str() : sk.names[node];
     mesh.node = node;
@@ -263,7 +265,7 @@ Mesh importMesh(const aiMesh* am, int32_t node, const Skeleton& sk, ImportStats&
     }
     if (am->mNumBones > 0) {
         mesh.skinned = true;
-        importSkin(am, mesh, sk);
+        importSkin(am, mesh, sk, boneNodes);
     }
     return mesh;
 }
@@ -337,7 +339,8 @@ float estimateSampleRate(const Clip& clip) {
     return rate < 10.0f ? 30.0f : std::min(rate, 1000.0f);
 }
 
-Clip importClip(const aiAnimation* anim, size_t index, const Skeleton& sk, ImportStats& stats) {
+Clip importClip(const aiAnimation* anim, size_t index, const Skeleton& sk, const std::vector<int32_t>& channelNodes,
+                ImportStats& stats) {
     Clip clip;
     clip.name = anim->mName.length ? anim->mName.C_Str() : "clip" + std::to_string(index);
     double tps = anim->mTicksPerSecond;
@@ -357,7 +360,7 @@ Clip importClip(const aiAnimation* anim, size_t index, const Skeleton& sk, Impor
     for (unsigned c = 0; c < anim->mNumChannels; ++c) {
         const aiNodeAnim* na = anim->mChannels[c];
         if (!na) continue;
-        const int32_t node = sk.find(na->mNodeName.C_Str());
+        const int32_t node = c < channelNodes.size() ? channelNodes[c] : -1;
         if (node < 0) {
             ++stats.skippedChannels;
             if (stats.skippedChannelNames.size() < kMaxExamples) {
@@ -460,6 +463,190 @@ std::string lowerExtension(const std::string& path) {
     return ext;
 }
 
+
+// ---- Binding by identity: bones and channels to the node the file means ------------------
+//
+// Assimp 5.2.5 names bones and channels by node name only; no importer fills aiBone::mNode
+// (its aiProcess_PopulateArmatureData step looks names up too, skipping nodes with meshes).
+// So: a name only one node carries binds to it; glTF binds by the JSON's node indices
+// (skin.joints, channel target.node); otherwise a bone prefers, among the nodes of its name,
+// one inside the skin's skeleton (below the common ancestor of the skin's other joints, or on
+// the path above it) that holds no mesh, and a channel prefers a skin joint, then a node with
+// no mesh. Ties go to the first in node order and are reported as unsafe.
+class NodeBinder {
+public:
+    NodeBinder(const Skeleton& sk, const std::vector<const aiNode*>& nodes, const GltfNodes& gltf,
+               ImportStats& stats)
+        : sk_(sk), gltf_(gltf), stats_(stats), hasMesh_(sk.size(), 0), isJoint_(sk.size(), 0) {
+        for (size_t i = 0; i < sk.size(); ++i) {
+            byName_[sk.names[i]].push_back(static_cast<int32_t>(i));
+            hasMesh_[i] = nodes[i]->mNumMeshes > 0;
+        }
+    }
+
+    std::vector<int32_t> bindBones(const aiMesh* am, int32_t meshNode, const std::string& meshLabel) {
+        std::vector<int32_t> out(am->mNumBones, -1);
+        const std::vector<int32_t>* joints = gltfSkin(meshNode);
+        std::vector<size_t> ambiguous;
+        for (unsigned b = 0; b < am->mNumBones; ++b) {
+            if (!am->mBones[b]) continue;
+            const std::string name = am->mBones[b]->mName.C_Str();
+            const std::vector<int32_t>* cands = candidates(name);
+            if (joints && joints->size() == am->mNumBones && (*joints)[b] >= 0 &&
+                (sk_.names[(*joints)[b]] == name || name.rfind("bone_", 0) == 0)) {
+                out[b] = (*joints)[b];
+                if (cands && cands->size() > 1) note(name, "bone of mesh " + meshLabel, *cands, out[b], "glTF skin.joints", true);
+            } else if (cands && cands->size() == 1) {
+                out[b] = cands->front();
+            } else if (cands) {
+                ambiguous.push_back(b);
+            }
+        }
+        // The skin's skeleton: the common ancestor of the joints already known.
+        int32_t top = -1;
+        for (int32_t n : out) {
+            if (n >= 0) top = top < 0 ? n : commonAncestor(top, n);
+        }
+        for (size_t b : ambiguous) {
+            const std::string name = am->mBones[b]->mName.C_Str();
+            const std::vector<int32_t>& cands = *candidates(name);
+            std::vector<int> score(cands.size(), 0);
+            for (size_t k = 0; k < cands.size(); ++k) {
+                const int32_t c = cands[k];
+                const bool inside = top >= 0 && (isAncestorOrSelf(top, c) || isAncestorOrSelf(c, top));
+                score[k] = (inside ? 2 : 0) + (hasMesh_[c] ? 0 : 1);
+            }
+            out[b] = pick(cands, score, name, "bone of mesh " + meshLabel,
+                          "inside the skin's skeleton and not a mesh node");
+        }
+        for (int32_t n : out) {
+            if (n >= 0) isJoint_[n] = 1;
+        }
+        return out;
+    }
+
+    std::vector<int32_t> bindChannels(const aiAnimation* anim, size_t index, const std::string& clipLabel) {
+        std::vector<int32_t> out(anim->mNumChannels, -1);
+        const std::vector<GltfNodes::Target>* targets =
+            gltf_.valid && index < gltf_.animationTargets.size() ? &gltf_.animationTargets[index] : nullptr;
+        std::vector<uint8_t> taken(sk_.size(), 0);
+        for (unsigned c = 0; c < anim->mNumChannels; ++c) {
+            const aiNodeAnim* na = anim->mChannels[c];
+            if (!na) continue;
+            const std::string name = na->mNodeName.C_Str();
+            const std::vector<int32_t>* cands = candidates(name);
+            if (!cands) continue;
+            if (cands->size() == 1) {
+                out[c] = cands->front();
+                continue;
+            }
+            const std::string usedBy = "channel of clip " + clipLabel;
+            if (targets) {
+                // The animation's targets of that name, told apart by their key counts and range.
+                const double tps = anim->mTicksPerSecond > 0.0 ? anim->mTicksPerSecond : kDefaultTicksPerSecond;
+                std::vector<int32_t> match;
+                for (const GltfNodes::Target& t : *targets) {
+                    if (sk_.names[t.node] != name || taken[t.node]) continue;
+                    if (sameKeys(na, t, tps)) match.push_back(t.node);
+                }
+                if (!match.empty()) {
+                    out[c] = match.front();
+                    taken[out[c]] = 1;
+                    note(name, usedBy, *cands, out[c],
+                         match.size() == 1 ? "glTF channel target.node" : "glTF target.node, first of targets alike",
+                         match.size() == 1);
+                    continue;
+                }
+            }
+            std::vector<int> score(cands->size(), 0);
+            for (size_t k = 0; k < cands->size(); ++k) {
+                const int32_t n = (*cands)[k];
+                score[k] = (taken[n] ? -8 : 0) + (isJoint_[n] ? 2 : 0) + (hasMesh_[n] ? 0 : 1);
+            }
+            out[c] = pick(*cands, score, name, usedBy, "a skin joint, not a mesh node");
+            taken[out[c]] = 1;
+        }
+        return out;
+    }
+
+private:
+    const std::vector<int32_t>* candidates(const std::string& name) const {
+        auto it = byName_.find(name);
+        return it == byName_.end() ? nullptr : &it->second;
+    }
+
+    const std::vector<int32_t>* gltfSkin(int32_t meshNode) const {
+        if (!gltf_.valid || meshNode < 0 || static_cast<size_t>(meshNode) >= gltf_.jsonOfNode.size()) return nullptr;
+        const int32_t j = gltf_.jsonOfNode[meshNode];
+        if (j < 0 || static_cast<size_t>(j) >= gltf_.skinOfJson.size()) return nullptr;
+        const int32_t skin = gltf_.skinOfJson[j];
+        return skin >= 0 && static_cast<size_t>(skin) < gltf_.skinJoints.size() ? &gltf_.skinJoints[skin] : nullptr;
+    }
+
+    bool isAncestorOrSelf(int32_t a, int32_t n) const {
+        for (; n >= 0; n = sk_.parent[n]) {
+            if (n == a) return true;
+        }
+        return false;
+    }
+
+    int32_t commonAncestor(int32_t a, int32_t b) const {
+        for (; a >= 0; a = sk_.parent[a]) {
+            if (isAncestorOrSelf(a, b)) return a;
+        }
+        return -1;
+    }
+
+    // Whether Assimp's channel has the key counts and time range of a glTF target. For a path
+    // the target does not animate, Assimp 5.2.5 adds one key holding the node's default value.
+    static bool sameKeys(const aiNodeAnim* na, const GltfNodes::Target& t, double tps) {
+        const unsigned counts[3] = {na->mNumPositionKeys, na->mNumRotationKeys, na->mNumScalingKeys};
+        const double times[3][2] = {
+            {na->mNumPositionKeys ? na->mPositionKeys[0].mTime : 0.0, na->mNumPositionKeys ? na->mPositionKeys[na->mNumPositionKeys - 1].mTime : 0.0},
+            {na->mNumRotationKeys ? na->mRotationKeys[0].mTime : 0.0, na->mNumRotationKeys ? na->mRotationKeys[na->mNumRotationKeys - 1].mTime : 0.0},
+            {na->mNumScalingKeys ? na->mScalingKeys[0].mTime : 0.0, na->mNumScalingKeys ? na->mScalingKeys[na->mNumScalingKeys - 1].mTime : 0.0}};
+        bool any = false;
+        float first = 0.0f, last = 0.0f;
+        for (int k = 0; k < 3; ++k) {
+            if (t.counts[k] == 0) {
+                if (counts[k] > 1) return false;
+                continue;
+            }
+            if (counts[k] != t.counts[k]) return false;
+            const float a = static_cast<float>(times[k][0] / tps), b = static_cast<float>(times[k][1] / tps);
+            first = any ? std::min(first, a) : a;
+            last = any ? std::max(last, b) : b;
+            any = true;
+        }
+        const float tol = 1e-4f * std::max(1.0f, std::fabs(t.last));
+        return any && std::fabs(first - t.first) <= tol && std::fabs(last - t.last) <= tol;
+    }
+
+    int32_t pick(const std::vector<int32_t>& cands, const std::vector<int>& score, const std::string& name,
+                 const std::string& usedBy, const std::string& rule) {
+        size_t best = 0;
+        for (size_t k = 1; k < cands.size(); ++k) {
+            if (score[k] > score[best]) best = k;
+        }
+        const bool unique = std::count(score.begin(), score.end(), score[best]) == 1;
+        note(name, usedBy, cands, cands[best], unique ? rule : "first of the nodes alike (ambiguous)", unique);
+        return cands[best];
+    }
+
+    void note(const std::string& name, const std::string& usedBy, const std::vector<int32_t>& cands, int32_t chosen,
+              const std::string& rule, bool safe) {
+        for (const NameBinding& b : stats_.nameBindings) {
+            if (b.name == name && b.chosen == chosen && b.rule == rule) return;
+        }
+        stats_.nameBindings.push_back({name, usedBy, cands, chosen, rule, safe});
+    }
+
+    const Skeleton& sk_;
+    const GltfNodes& gltf_;
+    ImportStats& stats_;
+    std::unordered_map<std::string, std::vector<int32_t>> byName_;
+    std::vector<uint8_t> hasMesh_, isJoint_;
+};
 
 // ---- Units: every file in metres (or the file's own numbers with --units file) ----------
 
@@ -704,6 +891,8 @@ Result<Model> importModel(const std::string& path) {
     auto nodes = flattenNodes(scene, model.skeleton, path);
     if (!nodes) return nodes.error();
     importMaterials(scene, model);
+    const GltfNodes gltf = readGltfNodes(path, model.skeleton);
+    NodeBinder binder(model.skeleton, *nodes, gltf, model.stats);
 
     for (size_t n = 0; n < nodes->size(); ++n) {
         const aiNode* an = (*nodes)[n];
@@ -715,14 +904,19 @@ Result<Model> importModel(const std::string& path) {
                 ++model.stats.skippedMeshes;
                 continue;
             }
-            Mesh mesh = importMesh(am, static_cast<int32_t>(n), model.skeleton, model.stats);
+            const std::string label = "'" + std::string(am->mName.length ? am->mName.C_Str() : model.skeleton.names[n]) + "'";
+            const std::vector<int32_t> boneNodes = binder.bindBones(am, static_cast<int32_t>(n), label);
+            Mesh mesh = importMesh(am, static_cast<int32_t>(n), model.skeleton, boneNodes, model.stats);
             if (mesh.material >= model.materials.size()) mesh.material = 0;
             model.meshes.push_back(std::move(mesh));
         }
     }
     for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
         if (!scene->mAnimations[a]) continue;
-        model.clips.push_back(importClip(scene->mAnimations[a], a, model.skeleton, model.stats));
+        const aiAnimation* anim = scene->mAnimations[a];
+        const std::string label = "'" + std::string(anim->mName.length ? anim->mName.C_Str() : "clip" + std::to_string(a)) + "'";
+        const std::vector<int32_t> channelNodes = binder.bindChannels(anim, a, label);
+        model.clips.push_back(importClip(anim, a, model.skeleton, channelNodes, model.stats));
     }
     applyGltfStepInterpolation(path, model);
     if (model.meshes.empty() && model.clips.empty() && model.skeleton.size() <= 1) {
