@@ -142,4 +142,16 @@ struct Model {
     size_t paletteSize() const;  // all skins' palettes together
 };
 
+// What computeSkinBindPose found: joints whose skins disagree about their bind pose.
+struct SkinBindPoseStats {
+    uint32_t jointsFromSkins = 0;   // joints whose bind pose came from an inverse bind matrix
+    uint32_t conflictingJoints = 0; // joints that two skins bind in different places (the first wins)
+    float worstConflict = 0.0f;     // largest distance between two skins' joint origins
+};
+
+// Fill skeleton.rest* (the bind pose) from the skins: a joint's bind-pose to-root matrix is
+// meshToRoot * inverse(offset), with the mesh node in the file pose; other nodes keep their
+// file-pose local transforms relative to their parents. Call after import.
+SkinBindPoseStats computeSkinBindPose(Model& model);
+
 }  // namespace rig

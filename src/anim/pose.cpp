@@ -69,12 +69,16 @@ void Animator::evaluate(int32_t clipIndex, float t) {
             world[i] = parent[i] < 0 ? l : mulAffine(world[parent[i]], l);
         }
     } else {
+        // A still pose: the file's node transforms, or the skins' bind pose.
+        const bool file = clipIndex == kFilePose;
+        const std::vector<Transform>& poseSqt = file ? sk.bindLocalSqt : sk.bindPoseLocalSqt();
+        const glm::mat4* poseLocal = file ? bindLocal : sk.bindPoseLocal().data();
         if (ov >= 0) {
-            local_[ov] = sk.bindLocalSqt[ov];
+            local_[ov] = poseSqt[ov];
             local_[ov].rotation = local_[ov].rotation * overrideRotation_;
         }
         for (size_t i = 0; i < n; ++i) {
-            const glm::mat4 l = static_cast<int32_t>(i) == ov ? toMatrix(local_[i]) : bindLocal[i];
+            const glm::mat4 l = static_cast<int32_t>(i) == ov ? toMatrix(local_[i]) : poseLocal[i];
             world[i] = parent[i] < 0 ? l : mulAffine(world[parent[i]], l);
         }
     }

@@ -160,8 +160,8 @@ int runPose(const PoseOptions& o) {
     }
     Model model;
     if (!load(o.model, o.anims, model)) return exitcode::kBadInput;
-    int32_t clip = -1;
-    if (!o.bindPose && !resolveClip(model, o.clip, clip)) return exitcode::kUsage;
+    int32_t clip = o.filePose ? kFilePose : kBindPose;
+    if (!o.bindPose && !o.filePose && !resolveClip(model, o.clip, clip)) return exitcode::kUsage;
     if (!std::isfinite(o.time)) {
         printError(o.model + ": --time must be a finite number of seconds");
         return exitcode::kUsage;
@@ -174,6 +174,7 @@ int runPose(const PoseOptions& o) {
     std::ostringstream out;
     if (asJson) {
         out << "{\"clip\":" << (clip >= 0 ? json(model.clips[clip].name).dump() : "null")
+            << ",\"pose\":\"" << (clip >= 0 ? "clip" : clip == kFilePose ? "file" : "bind") << "\""
             << ",\"time\":" << fmt(t) << ",\"meshes\":[";
     }
     size_t base = 1;

@@ -48,7 +48,10 @@ int main(int argc, char** argv) {
     poseCmd->add_option("-o,--output", pose.output, "Output file: .json (positions + joint matrices) or .obj")->required();
     poseCmd->add_option("--clip", pose.clip, "Clip name or index (default: the first clip)");
     poseCmd->add_option("--time", pose.time, "Seconds on the clip's timeline; past its end time wraps");
-    poseCmd->add_flag("--bind-pose", pose.bindPose, "Ignore clips: pose the file's bind (node) pose");
+    auto* poseBind = poseCmd->add_flag("--bind-pose", pose.bindPose,
+                                       "Ignore clips: the bind pose, the pose the skin was bound in (from its inverse bind matrices)");
+    poseCmd->add_flag("--file-pose", pose.filePose, "Ignore clips: the file pose, the nodes' default transforms")
+        ->excludes(poseBind);
     poseCmd->add_option("--anim", pose.anims, animHelp)->allow_extra_args(false);
 
     rig::CheckOptions check;
@@ -66,7 +69,10 @@ int main(int argc, char** argv) {
     renderCmd->add_option("-o,--output", render.output, "Output .png")->required();
     renderCmd->add_option("--clip", render.clip, "Clip name or index (default: the first clip)");
     renderCmd->add_option("--time", render.time, "Seconds on the clip's timeline; past its end time wraps");
-    renderCmd->add_flag("--bind-pose", render.bindPose, "Draw the bind (node) pose");
+    auto* renderBind = renderCmd->add_flag("--bind-pose", render.bindPose,
+                                           "Draw the bind pose, the pose the skin was bound in (from its inverse bind matrices)");
+    renderCmd->add_flag("--file-pose", render.filePose, "Draw the file pose, the nodes' default transforms")
+        ->excludes(renderBind);
     renderCmd->add_option("--size", render.size, "Image size WIDTHxHEIGHT (default 800x600)");
     renderCmd->add_option("--skinning", render.skinning, "gpu (vertex shader) or cpu (reference path)");
     renderCmd->add_flag("--bones", render.bones, "Draw the skeleton on top");

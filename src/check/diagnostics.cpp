@@ -160,7 +160,10 @@ std::vector<Truncation> worstTruncation(const Context& cx) {
 }
 
 // Offset matrices against the bind pose. At the bind pose, joint j takes a mesh-space vertex v
-// to Q_j v = bindModel[joint] * inverseBind[j] * v (model space). A consistent skin has every
+// to Q_j v = bindPoseModel[joint] * inverseBind[j] * v (model space). The bind pose is derived
+// from the skins' own inverse bind matrices, so a mesh's joints disagree there only where a joint
+// is shared with another skin bound in a different pose (the first skin sets the joint's bind
+// pose), or where an offset was computed from the file pose under a joint that moved. A consistent skin has every
 // Q_j equal to the mesh node's own transform M. If the joints disagree among themselves, the
 // mesh renders distorted at the bind pose (warning). If they all agree on one transform other
 // than M, the mesh is whole but sits away from its node (info): glTF and .X readers ignore a
@@ -223,7 +226,7 @@ void checkBindPose(Context& cx, const Mesh& m, size_t mi, const std::string& lab
         if (j < m.skin.offsetComputed.size() && m.skin.offsetComputed[j]) continue;
         const int32_t joint = m.skin.joints[j];
         if (joint < 0 || static_cast<size_t>(joint) >= sk.size() || j >= m.skin.inverseBind.size()) continue;
-        const glm::mat4 q = sk.bindModel[joint] * m.skin.inverseBind[j];
+        const glm::mat4 q = sk.bindPoseModel()[joint] * m.skin.inverseBind[j];
         if (finiteMat(q)) js.push_back({j, q});
     }
     if (js.empty()) return;

@@ -919,6 +919,7 @@ Result<Model> importModel(const std::string& path) {
         model.clips.push_back(importClip(anim, a, model.skeleton, channelNodes, model.stats));
     }
     applyGltfStepInterpolation(path, model);
+    computeSkinBindPose(model);
     if (model.meshes.empty() && model.clips.empty() && model.skeleton.size() <= 1) {
         return Error{path + ": the file holds no meshes, no skeleton and no animation"};
     }
