@@ -130,6 +130,8 @@ Result<std::vector<const aiNode*>> flattenNodes(const aiScene* scene, Skeleton& 
     return nodes;
 }
 
+std::string boneName(const aiBone* bone);  // the bone's name as in the file (binding section)
+
 struct Influence {
     uint32_t slot;
     float weight;
@@ -144,7 +146,7 @@ void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk, const std::vec
         if (!bone) continue;
         const int32_t node = b < boneNodes.size() ? boneNodes[b] : -1;
         if (node < 0) {
-            mesh.missingBones.emplace_back(bone->mName.C_Str());
+            mesh.missingBones.emplace_back(boneName(bone));
             continue;
         }
         const uint32_t slot = static_cast<uint32_t>(mesh.skin.joints.size());
@@ -473,6 +475,38 @@ std::string lowerExtension(const std::string& path) {
 // one inside the skin's skeleton (below the common ancestor of the skin's other joints, or on
 // the path above it) that holds no mesh, and a channel prefers a skin joint, then a node with
 // no mesh. Ties go to the first in node order and are reported as unsafe.
+// Assimp's validator refuses a mesh whose bones share a name, yet a glTF skin may well have two
+// joints called "tip" (left and right). Before validation, later bones of a name get a suffix
+// (kBoneSuffix and a number) that boneName() takes off again: skins bind by index anyway.
+constexpr char kBoneSuffix = '\x1f';
+
+void uniquifyBoneNames(aiScene* scene) {
+    for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+        aiMesh* am = scene->mMeshes[m];
+        if (!am || !am->mBones) continue;
+        std::unordered_set<std::string> seen;
+        for (unsigned b = 0; b < am->mNumBones; ++b) {
+            if (!am->mBones[b]) continue;
+            std::string name = am->mBones[b]->mName.C_Str();
+            if (seen.insert(name).second) continue;
+            for (unsigned k = 2;; ++k) {
+                const std::string unique = name + kBoneSuffix + std::to_string(k);
+                if (unique.size() < MAXLEN && seen.insert(unique).second) {
+                    am->mBones[b]->mName.Set(unique);
+                    break;
+                }
+                if (unique.size() >= MAXLEN) break;
+            }
+        }
+    }
+}
+
+std::string boneName(const aiBone* bone) {
+    const std::string name = bone->mName.C_Str();
+    const size_t cut = name.find(kBoneSuffix);
+    return cut == std::string::npos ? name : name.substr(0, cut);
+}
+
 class NodeBinder {
 public:
     NodeBinder(const Skeleton& sk, const std::vector<const aiNode*>& nodes, const GltfNodes& gltf,
@@ -490,7 +524,7 @@ public:
         std::vector<size_t> ambiguous;
         for (unsigned b = 0; b < am->mNumBones; ++b) {
             if (!am->mBones[b]) continue;
-            const std::string name = am->mBones[b]->mName.C_Str();
+            const std::string name = boneName(am->mBones[b]);
             const std::vector<int32_t>* cands = candidates(name);
             if (joints && joints->size() == am->mNumBones && (*joints)[b] >= 0 &&
                 (sk_.names[(*joints)[b]] == name || name.rfind("bone_", 0) == 0)) {
@@ -508,7 +542,7 @@ public:
             if (n >= 0) top = top < 0 ? n : commonAncestor(top, n);
         }
         for (size_t b : ambiguous) {
-            const std::string name = am->mBones[b]->mName.C_Str();
+            const std::string name = boneName(am->mBones[b]);
             const std::vector<int32_t>& cands = *candidates(name);
             std::vector<int> score(cands.size(), 0);
             for (size_t k = 0; k < cands.size(); ++k) {
@@ -873,6 +907,7 @@ Result<Model> importModel(const std::string& path) {
         if (scene && scene->mNumMeshes == 0) {
             const_cast<aiScene*>(scene)->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
         }
+        if (scene) uniquifyBoneNames(const_cast<aiScene*>(scene));
         if (scene) scene = importer.ApplyPostProcessing(importFlags());
     }
     if (!scene) {
