@@ -120,7 +120,9 @@ struct Units {
     std::string file;            // the file's unit ("centimetre", "metre", "inch"...); empty: the
                                  // format does not say
     double metresPerUnit = 0.0;  // of the file's numbers; 0: the format does not say
-    double scaleApplied = 1.0;   // factor baked into every length at import
+    double scaleApplied = 1.0;   // factor applied to every length at import
+    bool appliedAtRoot = false;  // as a scale on the root node (the file's own nodes carry the
+                                 // inverse scale, so its joints come out rigid), not baked in
     std::string source;          // where the unit came from (e.g. "FBX UnitScaleFactor 1")
 };
 

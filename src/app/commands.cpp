@@ -66,7 +66,10 @@ ClipSummary summarize(const Clip& c) {
 std::string unitsLine(const Units& u) {
     if (u.file.empty()) return "not given by the format; the file's numbers are kept (scale 1)";
     std::string line = u.file + " (" + u.source + ")";
-    if (u.scaleApplied != 1.0) return line + ", scaled by " + fmt(u.scaleApplied, "%g") + " to metres";
+    if (u.scaleApplied != 1.0) {
+        return line + ", scaled by " + fmt(u.scaleApplied, "%g") + " to metres" +
+               (u.appliedAtRoot ? " (at the root: the file's nodes carry the inverse scale)" : " (baked in)");
+    }
     if (u.metresPerUnit == 1.0) return line + ", already metres (scale 1)";
     return line + ", the file's numbers kept (--units file, scale 1)";
 }
@@ -96,6 +99,7 @@ int runInfo(const InfoOptions& o) {
         j["units"] = {{"file_unit", model.units.file.empty() ? json(nullptr) : json(model.units.file)},
                       {"metres_per_unit", model.units.metresPerUnit > 0.0 ? json(model.units.metresPerUnit) : json(nullptr)},
                       {"scale_applied", model.units.scaleApplied},
+                      {"applied_at_root", model.units.appliedAtRoot},
                       {"source", model.units.source},
                       {"output", model.units.scaleApplied != 1.0 || model.units.metresPerUnit == 1.0 ? "metres" : "file"}};
         j["meshes"] = json::array();

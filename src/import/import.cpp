@@ -808,8 +808,52 @@ void bakeUnitScale(aiScene* scene, ai_real s) {
     }
 }
 
+// Mean |log10| of the uniform scale of the skin joints' world matrices (file pose, file
+// numbers) when the whole scene is scaled by `top` at the root: how far from rigid they are.
+double jointScaleError(const aiScene* scene, double top) {
+    std::unordered_set<std::string> bones;
+    for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+        const aiMesh* am = scene->mMeshes[m];
+        for (unsigned b = 0; am && am->mBones && b < am->mNumBones; ++b) {
+            if (am->mBones[b]) bones.insert(am->mBones[b]->mName.C_Str());
+        }
+    }
+    struct Item { const aiNode* node; aiMatrix4x4 parent; size_t depth; };
+    std::vector<Item> stack{{scene->mRootNode, aiMatrix4x4(), 0}};
+    double sum = 0.0;
+    size_t count = 0;
+    while (!stack.empty()) {
+        const Item it = stack.back();
+        stack.pop_back();
+        if (!it.node || it.depth > kMaxDepth) continue;
+        const aiMatrix4x4 world = it.parent * it.node->mTransformation;
+        if (bones.count(it.node->mName.C_Str())) {
+            const double det = std::fabs(static_cast<double>(world.Determinant()));
+            if (det > 0.0 && std::isfinite(det)) {
+                sum += std::fabs(std::log10(top * std::cbrt(det)));
+                ++count;
+            }
+        }
+        for (unsigned c = 0; c < it.node->mNumChildren; ++c) stack.push_back({it.node->mChildren[c], world, it.depth + 1});
+    }
+    return count ? sum / static_cast<double>(count) : 0.0;
+}
+
+bool rootIsAnimated(const aiScene* scene) {
+    for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
+        const aiAnimation* anim = scene->mAnimations[a];
+        for (unsigned c = 0; anim && anim->mChannels && c < anim->mNumChannels; ++c) {
+            if (anim->mChannels[c] && anim->mChannels[c]->mNodeName == scene->mRootNode->mName) return true;
+        }
+    }
+    return false;
+}
+
 // Work out the file's unit, undo Assimp's own COLLADA root scale, and (unless --units file)
-// bake the conversion to metres into the scene.
+// convert to metres: baked into the data (joints stay as rigid as the file made them), or,
+// where the file's own nodes carry the inverse of the unit's scale (Blender's FBX export puts
+// 100 on every object of a centimetre file), as a scale on the root, which cancels it and
+// leaves the joints rigid. Vertices land in the same place either way.
 Units applyUnits(aiScene* scene, const std::string& path, const std::string& ext) {
     Units u;
     const aiMetadata* md = scene->mMetaData;
@@ -843,8 +887,17 @@ Units applyUnits(aiScene* scene, const std::string& path, const std::string& ext
         u.source = "glTF (always metres)";
     }
     if (unitMode() == UnitMode::Metres && u.metresPerUnit > 0.0 && std::fabs(u.metresPerUnit - 1.0) > 1e-12) {
-        bakeUnitScale(scene, static_cast<ai_real>(u.metresPerUnit));
+        const ai_real s = static_cast<ai_real>(u.metresPerUnit);
+        const bool atRoot = scene->mRootNode && !rootIsAnimated(scene) &&
+                            jointScaleError(scene, u.metresPerUnit) + 1e-3 < jointScaleError(scene, 1.0);
+        if (atRoot) {
+            scene->mRootNode->mTransformation = aiMatrix4x4(s, 0, 0, 0, 0, s, 0, 0, 0, 0, s, 0, 0, 0, 0, 1) *
+                                                scene->mRootNode->mTransformation;
+        } else {
+            bakeUnitScale(scene, s);
+        }
         u.scaleApplied = u.metresPerUnit;
+        u.appliedAtRoot = atRoot;
     }
     return u;
 }
