@@ -113,6 +113,76 @@ uint32_t accessorCount(const json& doc, const json& accessor) {
     return list[a]["count"].is_number_unsigned() ? list[a]["count"].get<uint32_t>() : 0;
 }
 
+// The bytes of every buffer: a .glb's BIN chunk, base64 data: URIs, or files beside the .gltf
+// (plain names below its folder only). An unreadable buffer is left empty.
+std::vector<std::string> loadBuffers(const json& doc, const std::string& path, const std::string& ext) {
+    std::vector<std::string> out;
+    if (!doc.contains("buffers") || !doc["buffers"].is_array()) return out;
+    std::string glbBin;
+    if (ext == ".glb") {
+        std::ifstream in(path, std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        uint32_t jsonLen = 0, binLen = 0;
+        if (bytes.size() >= 20) std::memcpy(&jsonLen, bytes.data() + 12, 4);
+        const size_t bin = 20ull + jsonLen;
+        if (bytes.size() >= bin + 8 && bytes.compare(bin + 4, 4, std::string("BIN\0", 4)) == 0) {
+            std::memcpy(&binLen, bytes.data() + bin, 4);
+            if (bin + 8 + binLen <= bytes.size()) glbBin = bytes.substr(bin + 8, binLen);
+        }
+    }
+    for (const json& b : doc["buffers"]) {
+        std::string data;
+        const std::string uri = b.is_object() && b.contains("uri") && b["uri"].is_string() ? b["uri"].get<std::string>() : "";
+        if (uri.empty()) {
+            data = glbBin;
+        } else if (uri.rfind("data:", 0) == 0) {
+            const size_t comma = uri.find(";base64,");
+            if (comma != std::string::npos) {
+                static const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+                uint32_t acc = 0;
+                int bits = 0;
+                for (size_t i = comma + 8; i < uri.size(); ++i) {
+                    const size_t v = alphabet.find(uri[i]);
+                    if (v == std::string::npos) continue;  // '=' padding
+                    acc = (acc << 6) | static_cast<uint32_t>(v);
+                    bits += 6;
+                    if (bits >= 8) {
+                        bits -= 8;
+                        data.push_back(static_cast<char>((acc >> bits) & 0xff));
+                    }
+                }
+            }
+        } else if (uri.find("..") == std::string::npos && uri.find(':') == std::string::npos && uri[0] != '/') {
+            std::ifstream in(std::filesystem::path(path).parent_path() / uri, std::ios::binary);
+            data.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        }
+        out.push_back(std::move(data));
+    }
+    return out;
+}
+
+// Element `index` of a FLOAT accessor with `n` components; false if it cannot be read.
+bool readFloats(const json& doc, const std::vector<std::string>& buffers, const json& accessor, size_t index, int n,
+                float* out) {
+    if (!accessor.is_number_unsigned() || !doc.contains("accessors") || !doc.contains("bufferViews")) return false;
+    const json& accs = doc["accessors"];
+    const json& views = doc["bufferViews"];
+    const size_t a = accessor.get<size_t>();
+    if (!accs.is_array() || a >= accs.size() || !accs[a].is_object()) return false;
+    const json& acc = accs[a];
+    if (acc.value("componentType", 0) != 5126 || !acc.contains("bufferView") || !acc["bufferView"].is_number_unsigned()) return false;
+    const size_t v = acc["bufferView"].get<size_t>();
+    if (!views.is_array() || v >= views.size() || !views[v].is_object()) return false;
+    const json& view = views[v];
+    const size_t b = view.value("buffer", size_t(0));
+    if (b >= buffers.size()) return false;
+    const size_t stride = view.value("byteStride", size_t(0)) ? view.value("byteStride", size_t(0)) : 4u * n;
+    const size_t at = view.value("byteOffset", size_t(0)) + acc.value("byteOffset", size_t(0)) + index * stride;
+    if (index >= acc.value("count", size_t(0)) || at + 4u * n > buffers[b].size()) return false;
+    std::memcpy(out, buffers[b].data() + at, 4u * n);
+    return true;
+}
+
 }  // namespace
 
 GltfNodes readGltfNodes(const std::string& path, const Skeleton& sk) {
@@ -140,6 +210,7 @@ GltfNodes readGltfNodes(const std::string& path, const Skeleton& sk) {
             out.skinJoints.push_back(std::move(joints));
         }
     }
+    const std::vector<std::string> buffers = loadBuffers(doc, path, ext);
     if (doc.contains("animations") && doc["animations"].is_array()) {
         for (const json& an : doc["animations"]) {
             std::vector<GltfNodes::Target> targets;
@@ -168,6 +239,14 @@ GltfNodes readGltfNodes(const std::string& path, const Skeleton& sk) {
                         it->last = accessorBound(doc, sampler["input"], "max");
                     }
                     it->counts[k] = accessorCount(doc, sampler["input"]);
+                    if (it->counts[k] > 0 && sampler.contains("output")) {
+                        // CUBICSPLINE outputs hold (in-tangent, value, out-tangent) per key.
+                        const bool cubic = sampler.value("interpolation", std::string()) == "CUBICSPLINE";
+                        const size_t last = it->counts[k] - 1;
+                        const int n = k == 1 ? 4 : 3;
+                        it->hasValues[k] = readFloats(doc, buffers, sampler["output"], cubic ? 1 : 0, n, it->firstValue[k]) &&
+                                           readFloats(doc, buffers, sampler["output"], cubic ? 3 * last + 1 : last, n, it->lastValue[k]);
+                    }
                     it->first = std::min(it->first, accessorBound(doc, sampler["input"], "min"));
                     it->last = std::max(it->last, accessorBound(doc, sampler["input"], "max"));
                 }

@@ -24,10 +24,14 @@ struct GltfNodes {
     std::vector<std::vector<int32_t>> skinJoints;  // skin -> skeleton nodes of skin.joints, in order
     // A node an animation moves: key counts of its translation/rotation/scale samplers (0: none)
     // and the first and last key time over them (seconds), to tell same-named targets apart.
+    // Where two targets of one name match in that too, their first and last key values (FLOAT
+    // outputs: translation xyz, rotation xyzw, scale xyz) tell them apart.
     struct Target {
         int32_t node = -1;
         uint32_t counts[3] = {0, 0, 0};
         float first = 0.0f, last = 0.0f;
+        bool hasValues[3] = {false, false, false};
+        float firstValue[3][4] = {}, lastValue[3][4] = {};
     };
     std::vector<std::vector<Target>> animationTargets;  // per glTF animation
 };

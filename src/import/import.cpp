@@ -583,6 +583,15 @@ public:
                     if (sk_.names[t.node] != name || taken[t.node]) continue;
                     if (sameKeys(na, t, tps)) match.push_back(t.node);
                 }
+                if (match.size() > 1) {
+                    // Alike in key counts and times: tell them apart by their key values.
+                    std::vector<int32_t> byValue;
+                    for (int32_t node : match) {
+                        for (const GltfNodes::Target& t : *targets)
+                            if (t.node == node && sameValues(na, t)) byValue.push_back(node);
+                    }
+                    if (!byValue.empty()) match = byValue;
+                }
                 if (!match.empty()) {
                     out[c] = match.front();
                     taken[out[c]] = 1;
@@ -654,6 +663,42 @@ private:
         }
         const float tol = 1e-4f * std::max(1.0f, std::fabs(t.last));
         return any && std::fabs(first - t.first) <= tol && std::fabs(last - t.last) <= tol;
+    }
+
+    // Whether the channel's first and last key values are the target's (where they were read).
+    static bool sameValues(const aiNodeAnim* na, const GltfNodes::Target& t) {
+        auto close = [](const float* a, const float* b, int n, bool sign) {
+            float d = 0.0f, e = 0.0f;
+            for (int i = 0; i < n; ++i) {
+                d = std::max(d, std::fabs(a[i] - b[i]));
+                e = std::max(e, std::fabs(a[i] + b[i]));
+            }
+            return d <= 1e-5f || (sign && e <= 1e-5f);
+        };
+        for (int k = 0; k < 3; ++k) {
+            if (!t.hasValues[k] || t.counts[k] == 0) continue;
+            float first[4] = {}, last[4] = {};
+            if (k == 1) {
+                if (!na->mNumRotationKeys) return false;
+                const aiQuaternion& a = na->mRotationKeys[0].mValue;
+                const aiQuaternion& b = na->mRotationKeys[na->mNumRotationKeys - 1].mValue;
+                const float fa[4] = {a.x, a.y, a.z, a.w}, fb[4] = {b.x, b.y, b.z, b.w};
+                std::copy(fa, fa + 4, first);
+                std::copy(fb, fb + 4, last);
+            } else {
+                const aiVectorKey* keys = k == 0 ? na->mPositionKeys : na->mScalingKeys;
+                const unsigned count = k == 0 ? na->mNumPositionKeys : na->mNumScalingKeys;
+                if (!count) return false;
+                const aiVector3D& a = keys[0].mValue;
+                const aiVector3D& b = keys[count - 1].mValue;
+                const float fa[3] = {a.x, a.y, a.z}, fb[3] = {b.x, b.y, b.z};
+                std::copy(fa, fa + 3, first);
+                std::copy(fb, fb + 3, last);
+            }
+            const int n = k == 1 ? 4 : 3;
+            if (!close(first, t.firstValue[k], n, k == 1) || !close(last, t.lastValue[k], n, k == 1)) return false;
+        }
+        return true;
     }
 
     int32_t pick(const std::vector<int32_t>& cands, const std::vector<int>& score, const std::string& name,

@@ -8,7 +8,8 @@
 //        bone; both are animated by both clips;
 //      - "arm" and "tip" are each two joints of the skin (left and right arm).
 //    Clips "wave" and "bob" target the same-named nodes by index, as glTF does; one channel
-//    is STEP-interpolated.
+//    is STEP-interpolated. In "twins", same-named targets have the same key counts and times
+//    and differ only in their values.
 // 2. Loads it with three.js's GLTFLoader (which gives every node a unique name, so its
 //    AnimationMixer binds each channel to the node the file means), plays every clip with an
 //    AnimationMixer and writes OUTDIR/dup_names_three.json: the world-space position of every
@@ -173,6 +174,15 @@ channel(bob, 0, 'rotation', [0, 0.3, 0.6, 0.9, 1.2], [0, 30, 60, 90, 120].map((d
 channel(bob, 3, 'rotation', [0, 1.2], [0, 25].map((d) => turn(3, [1, 0, 0], d)));
 channel(bob, 4, 'scale', [0, 0.6, 1.2], [[1, 1, 1], [1.2, 0.9, 1.2], [1, 1, 1]]);
 
+// Same-named targets alike in key count and times: only their values tell them apart.
+const twins = { name: 'twins', samplers: [], channels: [] };
+channel(twins, 6, 'rotation', [0, 0.5, 1.0], [0, 30, 0].map((d) => turn(6, [0, 0, 1], d)));
+channel(twins, 8, 'rotation', [0, 0.5, 1.0], [0, -45, 10].map((d) => turn(8, [0, 1, 0], d)));
+channel(twins, 5, 'scale', [0, 1.0], [[1, 1, 1], [1.1, 1.1, 1.1]]);
+channel(twins, 7, 'scale', [0, 1.0], [[1, 1, 1], [0.9, 0.9, 0.9]]);
+channel(twins, 0, 'translation', [0, 1.0], [[0.55, 1.05, 0.1], [0.7, 1.1, 0.1]]);
+channel(twins, 2, 'translation', [0, 1.0], [[0, 0.1, 0], [0, 0.2, 0.1]]);
+
 const buffer = Buffer.concat(chunks);
 const gltf = {
   asset: { version: '2.0', generator: 'rigview tools/three_refs/make_refs.mjs' },
@@ -184,7 +194,7 @@ const gltf = {
     { name: 'hat', primitives: [{ attributes: { POSITION: hatPos }, indices: hatIdx }] },
   ],
   skins: [{ joints, inverseBindMatrices: ibmAcc, skeleton: 2 }],
-  animations: [wave, bob],
+  animations: [wave, bob, twins],
   accessors,
   bufferViews,
   buffers: [{ byteLength: buffer.length, uri: 'data:application/octet-stream;base64,' + buffer.toString('base64') }],
