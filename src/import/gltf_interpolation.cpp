@@ -161,6 +161,12 @@ std::vector<std::string> loadBuffers(const json& doc, const std::string& path, c
     return out;
 }
 
+// An unsigned member of a JSON object, or `fallback` when absent or of another type (a file
+// from a stranger may put anything there).
+size_t unsignedOr(const json& o, const char* key, size_t fallback) {
+    return o.is_object() && o.contains(key) && o[key].is_number_unsigned() ? o[key].get<size_t>() : fallback;
+}
+
 // Element `index` of a FLOAT accessor with `n` components; false if it cannot be read.
 bool readFloats(const json& doc, const std::vector<std::string>& buffers, const json& accessor, size_t index, int n,
                 float* out) {
@@ -170,15 +176,18 @@ bool readFloats(const json& doc, const std::vector<std::string>& buffers, const 
     const size_t a = accessor.get<size_t>();
     if (!accs.is_array() || a >= accs.size() || !accs[a].is_object()) return false;
     const json& acc = accs[a];
-    if (acc.value("componentType", 0) != 5126 || !acc.contains("bufferView") || !acc["bufferView"].is_number_unsigned()) return false;
+    if (unsignedOr(acc, "componentType", 0) != 5126 || !acc.contains("bufferView") || !acc["bufferView"].is_number_unsigned()) return false;
     const size_t v = acc["bufferView"].get<size_t>();
     if (!views.is_array() || v >= views.size() || !views[v].is_object()) return false;
     const json& view = views[v];
-    const size_t b = view.value("buffer", size_t(0));
+    const size_t b = unsignedOr(view, "buffer", 0);
     if (b >= buffers.size()) return false;
-    const size_t stride = view.value("byteStride", size_t(0)) ? view.value("byteStride", size_t(0)) : 4u * n;
-    const size_t at = view.value("byteOffset", size_t(0)) + acc.value("byteOffset", size_t(0)) + index * stride;
-    if (index >= acc.value("count", size_t(0)) || at + 4u * n > buffers[b].size()) return false;
+    const size_t stride = std::min<size_t>(unsignedOr(view, "byteStride", 0) ? unsignedOr(view, "byteStride", 0) : 4u * n, 1u << 20);
+    const size_t offset = std::min<size_t>(unsignedOr(view, "byteOffset", 0), size_t(1) << 40) +
+                          std::min<size_t>(unsignedOr(acc, "byteOffset", 0), size_t(1) << 40);
+    if (index >= unsignedOr(acc, "count", 0) || index > (size_t(1) << 32)) return false;
+    const size_t at = offset + index * stride;
+    if (at + 4u * n > buffers[b].size()) return false;
     std::memcpy(out, buffers[b].data() + at, 4u * n);
     return true;
 }
@@ -241,7 +250,7 @@ GltfNodes readGltfNodes(const std::string& path, const Skeleton& sk) {
                     it->counts[k] = accessorCount(doc, sampler["input"]);
                     if (it->counts[k] > 0 && sampler.contains("output")) {
                         // CUBICSPLINE outputs hold (in-tangent, value, out-tangent) per key.
-                        const bool cubic = sampler.value("interpolation", std::string()) == "CUBICSPLINE";
+                        const bool cubic = sampler.contains("interpolation") && sampler["interpolation"] == "CUBICSPLINE";
                         const size_t last = it->counts[k] - 1;
                         const int n = k == 1 ? 4 : 3;
                         it->hasValues[k] = readFloats(doc, buffers, sampler["output"], cubic ? 1 : 0, n, it->firstValue[k]) &&
