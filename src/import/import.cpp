@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <mutex>
 #include <filesystem>
 #include <numeric>
@@ -544,14 +545,24 @@ public:
         for (size_t b : ambiguous) {
             const std::string name = boneName(am->mBones[b]);
             const std::vector<int32_t>& cands = *candidates(name);
+            // Where the offset says the bone was bound: meshToRoot * inverse(offset) (seed 000).
+            const glm::mat4 offset = toGlm(am->mBones[b]->mOffsetMatrix);
+            const glm::vec3 bound = finite(offset) && meshNode >= 0
+                                        ? glm::vec3((sk_.bindModel[meshNode] * glm::inverse(offset))[3])
+                                        : glm::vec3(std::numeric_limits<float>::quiet_NaN());
             std::vector<int> score(cands.size(), 0);
+            int atBind = 0;
             for (size_t k = 0; k < cands.size(); ++k) {
                 const int32_t c = cands[k];
                 const bool inside = top >= 0 && (isAncestorOrSelf(top, c) || isAncestorOrSelf(c, top));
-                score[k] = (inside ? 2 : 0) + (hasMesh_[c] ? 0 : 1);
+                const glm::vec3 at(sk_.bindModel[c][3]);
+                const bool there = finite(bound) && glm::length(at - bound) <= 1e-4f * (1.0f + glm::length(bound));
+                atBind += there ? 1 : 0;
+                score[k] = (inside ? 2 : 0) + (hasMesh_[c] ? 0 : 1) + (there ? 4 : 0);
             }
             out[b] = pick(cands, score, name, "bone of mesh " + meshLabel,
-                          "inside the skin's skeleton and not a mesh node");
+                          atBind == 1 ? "the node where its offset matrix says it was bound"
+                                      : "inside the skin's skeleton and not a mesh node");
         }
         for (int32_t n : out) {
             if (n >= 0) isJoint_[n] = 1;
