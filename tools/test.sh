@@ -2,7 +2,7 @@
 # Install what is missing, build, and run every test (CTest). Then build with ASan/UBSan and
 # run the whole suite again under the sanitizers (RIGVIEW_SKIP_SANITIZERS=1 skips it), and
 # fuzz the ASF/AMC parser with libFuzzer for a bounded time (RIGVIEW_FUZZ_SECONDS, default
-# 60; 0 skips it).
+# 60; 0 skips it) and rigview's glTF JSON reading for half that.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
@@ -27,4 +27,9 @@ if [[ "$FUZZ_SECONDS" != 0 ]]; then
   (cd build-fuzz/tests && mkdir -p asf_amc_corpus &&
     ./asf_amc_fuzz -max_total_time="$FUZZ_SECONDS" -timeout=10 -print_final_stats=1 \
       -dict=asf_amc_fuzz.dict asf_amc_corpus asf_amc_seeds 2>&1 | tail -n 12)
+  echo "== libFuzzer: rigview's glTF JSON reading for $((FUZZ_SECONDS / 2)) s"
+  cmake --build build-fuzz --target gltf_nodes_fuzz -j"$(nproc)"
+  (cd build-fuzz/tests && mkdir -p gltf_nodes_corpus &&
+    ./gltf_nodes_fuzz -max_total_time="$((FUZZ_SECONDS / 2))" -timeout=10 -print_final_stats=1 \
+      gltf_nodes_corpus gltf_nodes_seeds 2>&1 | tail -n 12)
 fi
