@@ -864,8 +864,9 @@ void bakeUnitScale(aiScene* scene, ai_real s) {
     }
 }
 
-// Mean |log10| of the uniform scale of the skin joints' world matrices (file pose, file
-// numbers) when the whole scene is scaled by `top` at the root: how far from rigid they are.
+// Mean |log10| of the uniform scale of the skin joints' world matrices (every node's below the
+// root in a file without skins; file pose, file numbers) when the whole scene is scaled by
+// `top` at the root: how far from rigid they are.
 double jointScaleError(const aiScene* scene, double top) {
     std::unordered_set<std::string> bones;
     for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
@@ -883,7 +884,7 @@ double jointScaleError(const aiScene* scene, double top) {
         stack.pop_back();
         if (!it.node || it.depth > kMaxDepth) continue;
         const aiMatrix4x4 world = it.parent * it.node->mTransformation;
-        if (bones.count(it.node->mName.C_Str())) {
+        if (bones.empty() ? it.depth > 0 : bones.count(it.node->mName.C_Str()) > 0) {
             const double det = std::fabs(static_cast<double>(world.Determinant()));
             if (det > 0.0 && std::isfinite(det)) {
                 sum += std::fabs(std::log10(top * std::cbrt(det)));
