@@ -5,6 +5,7 @@
 
 #include <GLFW/glfw3.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -16,6 +17,7 @@
 
 #include "app/viewer.h"
 #include "app/viewer_entry.h"
+#include "platform/import_worker.h"
 
 namespace rig {
 namespace {
@@ -298,6 +300,73 @@ TEST_F(ViewerSmoke, BlendPanelDrivesTheControllerAndReportsEvents) {
     EXPECT_TRUE(s.blend.inPlace);
     frames(10);
     EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+// Imports through the worker process (as the rigview binary does): a file that crashes Assimp
+// (a 100,000-deep glTF node chain) or a FIFO swapped in under hot reload is an error and the
+// last good model stays; a hung import does not keep the viewer from closing.
+TEST(ViewerIsolated, CrashingFilesAndFifosKeepTheModelAndAHungImportDoesNotBlockClosing) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("rigview-iso-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    IsolationConfig iso;
+    iso.enabled = true;
+    iso.timeoutSeconds = 60.0;
+    iso.workerExe = RIGVIEW_EXE;
+    setIsolation(iso);
+    const fs::path model = dir / "model.gltf";
+    fs::copy_file("/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf", model);
+    std::string chain = R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[)";
+    for (int i = 0; i < 99999; ++i) chain += "{\"children\":[" + std::to_string(i + 1) + "]},";
+    chain += "{}]}";
+    std::ofstream(dir / "deep.gltf") << chain;
+    {
+        ViewerConfig cfg;
+        cfg.model = model.string();
+        cfg.remember = false;
+        auto v = Viewer::create(cfg);
+        ASSERT_TRUE(v.ok()) << v.error().message;
+        Viewer& viewer = *v.value();
+        viewer.waitForLoad();
+        ASSERT_TRUE(viewer.state().model) << viewer.state().error;
+        const auto good = viewer.state().model;
+        viewer.state().requests.open = (dir / "deep.gltf").string();
+        viewer.frame(1.0 / 60.0);
+        viewer.waitForLoad();
+        viewer.frame(1.0 / 60.0);
+        EXPECT_EQ(viewer.state().model, good);
+        EXPECT_NE(viewer.state().error.find("the importer crashed"), std::string::npos) << viewer.state().error;
+        // A FIFO in place of the watched file: refused at once, the model stays.
+        viewer.state().error.clear();
+        fs::remove(model);
+        ASSERT_EQ(::mkfifo(model.c_str(), 0600), 0);
+        const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+        while (std::chrono::steady_clock::now() < end && viewer.state().error.empty()) {
+            viewer.frame(1.0 / 60.0);
+            viewer.waitForLoad();
+        }
+        EXPECT_EQ(viewer.state().model, good);
+        EXPECT_NE(viewer.state().error.find("not a regular file"), std::string::npos) << viewer.state().error;
+    }
+    // A worker that never answers: closing the viewer kills it instead of waiting 60 s.
+    const fs::path hang = dir / "hang.sh";
+    std::ofstream(hang) << "#!/bin/sh\nsleep 60\n";
+    ::chmod(hang.c_str(), 0755);
+    iso.workerExe = hang.string();
+    setIsolation(iso);
+    const auto start = std::chrono::steady_clock::now();
+    {
+        ViewerConfig cfg;
+        cfg.model = "/usr/share/assimp/models/X/Testwuson.X";
+        cfg.remember = false;
+        auto v = Viewer::create(cfg);
+        ASSERT_TRUE(v.ok()) << v.error().message;
+        v.value()->frame(1.0 / 60.0);
+        EXPECT_TRUE(v.value()->state().loading);
+    }
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
+    setIsolation(IsolationConfig{});
+    fs::remove_all(dir);
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install what is missing, build, and run every test (CTest). Then build with ASan/UBSan and
 # run the whole suite again under the sanitizers (RIGVIEW_SKIP_SANITIZERS=1 skips it), and
-# fuzz the ASF/AMC parser with libFuzzer for a bounded time (RIGVIEW_FUZZ_SECONDS, default
-# 60; 0 skips it) and rigview's glTF JSON reading for half that.
+# run every libFuzzer target for a bounded time: RIGVIEW_FUZZ_SECONDS (default 30) each, 0
+# skips fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
@@ -16,20 +16,37 @@ if [[ "${RIGVIEW_SKIP_SANITIZERS:-0}" != 1 ]]; then
     ctest --test-dir build-asan --output-on-failure -j"$(nproc)" --timeout 900
 fi
 
-FUZZ_SECONDS=${RIGVIEW_FUZZ_SECONDS:-60}
+FUZZ_SECONDS=${RIGVIEW_FUZZ_SECONDS:-30}
+# fuzz TARGET CORPUS_DIR [libFuzzer args...]: run one target for FUZZ_SECONDS in build-fuzz/tests,
+# its corpus kept between runs; a crash or a leak fails the run.
+fuzz() {
+  local target=$1 corpus=$2
+  shift 2
+  echo "== libFuzzer: ${target} for ${FUZZ_SECONDS} s"
+  (cd build-fuzz/tests && mkdir -p "$corpus" &&
+    ./"$target" -max_total_time="$FUZZ_SECONDS" -timeout=10 -print_final_stats=1 "$corpus" "$@" 2>&1 | tail -n 12)
+}
 if [[ "$FUZZ_SECONDS" != 0 ]]; then
-  echo "== libFuzzer: the ASF/AMC parser for ${FUZZ_SECONDS} s"
   if [[ ! -f build-fuzz/CMakeCache.txt ]]; then
     cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DRIGVIEW_FUZZ=ON \
       -DRIGVIEW_BUILD_BENCH=OFF -DRIGVIEW_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   fi
-  cmake --build build-fuzz --target asf_amc_fuzz -j"$(nproc)"
-  (cd build-fuzz/tests && mkdir -p asf_amc_corpus &&
-    ./asf_amc_fuzz -max_total_time="$FUZZ_SECONDS" -timeout=10 -print_final_stats=1 \
-      -dict=asf_amc_fuzz.dict asf_amc_corpus asf_amc_seeds 2>&1 | tail -n 12)
-  echo "== libFuzzer: rigview's glTF JSON reading for $((FUZZ_SECONDS / 2)) s"
-  cmake --build build-fuzz --target gltf_nodes_fuzz -j"$(nproc)"
-  (cd build-fuzz/tests && mkdir -p gltf_nodes_corpus &&
-    ./gltf_nodes_fuzz -max_total_time="$((FUZZ_SECONDS / 2))" -timeout=10 -print_final_stats=1 \
-      gltf_nodes_corpus gltf_nodes_seeds 2>&1 | tail -n 12)
+  cmake --build build-fuzz --target asf_amc_fuzz iqm_fuzz iqm_write_seeds gltf_json_fuzz gltf_nodes_fuzz model_io_fuzz -j"$(nproc)"
+  (cd build-fuzz/tests && mkdir -p iqm_seeds && ./iqm_write_seeds iqm_seeds &&
+    cp /usr/share/assimp/models/IQM/mrfixit.iqm iqm_seeds/)
+  fuzz asf_amc_fuzz asf_amc_corpus -dict=asf_amc_fuzz.dict asf_amc_seeds
+  fuzz iqm_fuzz iqm_corpus -rss_limit_mb=4096 iqm_seeds
+  fuzz gltf_json_fuzz gltf_json_corpus -rss_limit_mb=2048 -dict=gltf_json_fuzz.dict gltf_json_seeds
+  fuzz gltf_nodes_fuzz gltf_nodes_corpus -rss_limit_mb=2048 gltf_nodes_seeds
+  # model_io seeds: test files as the import worker serializes them (the first byte picks the
+  # target's mode: 0 keeps the checksum, 1 reseals it so mutations reach the payload decoder).
+  seeds=build-fuzz/tests/model_io_seeds
+  mkdir -p "$seeds"
+  for f in /usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf /usr/share/assimp/models/X/Testwuson.X \
+           /usr/share/assimp/models/BVH/01_01.bvh assets/demo/rigview_demo.gltf; do
+    for mode in 0 1; do
+      { printf "\\$mode"; build/rigview __import-worker --result-fd=1 --model="$f"; } > "$seeds/$(basename "$f").$mode"
+    done
+  done
+  fuzz model_io_fuzz model_io_corpus -max_len=4000000 model_io_seeds
 fi

@@ -100,9 +100,14 @@ struct NameBinding {
     bool safe = false;                // the file's indices, or one clear winner of the rule
 };
 
+// A repair made to a file that Assimp's validation refused on a point with one safe reading.
+struct ImportRepair {
+    std::string code;  // stable: "repaired-keys", "repaired-channels"
+    std::string what;  // one line: what was wrong and what was done
+};
+
 // What import dropped or repaired, kept for `check`.
 struct ImportStats {
-    std::vector<NameBinding> nameBindings;  // bones and channels whose name is shared
     uint32_t skippedChannels = 0;       // channels naming no node
     std::vector<std::string> skippedChannelNames;
     uint32_t duplicateChannels = 0;     // a second channel for the same node in one clip
@@ -112,6 +117,12 @@ struct ImportStats {
     uint32_t skippedMeshes = 0;         // meshes with no triangles (points, lines)
     uint32_t clipsWithoutTicksPerSecond = 0;
     std::vector<std::string> retargetNotes;  // per --anim file: what was added, what skipped
+    std::vector<ImportRepair> repairs;  // the file failed Assimp's validation only on these points
+    // What the file's format cannot give through Assimp (empty if nothing): one line, shown by
+    // every command as a warning and reported by `check` as an error (e.g. .blend files).
+    std::string formatLimitation;
+    std::vector<std::string> refusedPaths;   // files outside the model's folder it refers to, not read
+    std::vector<NameBinding> nameBindings;   // bones and channels whose name is shared
 };
 
 // The file's length unit and what import did with it. Lengths in a Model are metres unless

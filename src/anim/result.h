@@ -11,6 +11,7 @@ namespace rig {
 // What went wrong, in one line meant for a person (no trailing newline).
 struct Error {
     std::string message;
+    std::string code;  // optional: a check finding code that says what it was ("external-path-refused")
 };
 
 template <typename T>

@@ -1,9 +1,13 @@
 // `rigview check`: rig diagnostics for one model or a whole asset library. Files and folders
-// (searched recursively) are checked in parallel on all cores, with a progress bar on a
-// terminal, then a summary; --json gives one report; the exit code tells the worst result.
+// (searched recursively) are checked in parallel, each imported in its own worker process
+// (platform/import_worker; --jobs at once), with a progress bar on a terminal, then a summary
+// in file-path order; --json gives one report, --json-lines one line per file as it finishes;
+// a file that crashes or hangs its importer is a finding and the run goes on; --shard I/N
+// takes every N-th file; the exit code tells the worst result.
 #include <unistd.h>
 
 #include <algorithm>
+#include <exception>
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
@@ -19,6 +23,9 @@
 #include "app/exit_codes.h"
 #include "check/diagnostics.h"
 #include "import/import.h"
+#include "util/json_out.h"
+#include "util/text.h"
+#include "platform/import_worker.h"
 
 namespace rig {
 
@@ -31,8 +38,40 @@ struct FileResult {
     std::string path;
     bool imported = false;
     std::string error;  // import error (one line)
-    Report report;
+    std::string errorCode;  // its finding code, when it has one (external-path-refused)
+    ImportFailure failure = ImportFailure::None;
+    Report report;      // for a crashed or hung importer: its one finding
 };
+
+// A crash or time-out of the importer as a finding (the file is still unreadable).
+void addImporterFinding(FileResult& r) {
+    if (r.failure != ImportFailure::Crashed && r.failure != ImportFailure::TimedOut) return;
+    Finding f;
+    f.code = r.failure == ImportFailure::Crashed ? "importer-crashed" : "importer-timeout";
+    f.severity = Severity::Error;
+    const std::string prefix = r.path + ": ";
+    f.message = r.error.rfind(prefix, 0) == 0 ? r.error.substr(prefix.size()) : r.error;
+    f.count = 1;
+    r.report.findings.push_back(std::move(f));
+}
+
+// --shard I/N: 1 <= I <= N.
+bool parseShard(const std::string& s, size_t& index, size_t& count) {
+    const size_t slash = s.find('/');
+    if (slash == std::string::npos) return false;
+    try {
+        size_t used = 0;
+        const unsigned long i = std::stoul(s.substr(0, slash), &used);
+        if (used != slash) return false;
+        const unsigned long n = std::stoul(s.substr(slash + 1), &used);
+        if (used != s.size() - slash - 1 || n == 0 || i == 0 || i > n) return false;
+        index = i - 1;
+        count = n;
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
 
 // Expand the command line into model files: files as given, folders searched recursively
 // for extensions Assimp reads. Sorted, so output is stable.
@@ -74,7 +113,7 @@ json findingJson(const Finding& f) {
     return j;
 }
 
-json fileJson(const FileResult& r, bool strict) {
+json fileJsonRaw(const FileResult& r, bool strict) {
     json j;
     j["file"] = r.path;
     if (!r.imported) {
@@ -82,6 +121,10 @@ json fileJson(const FileResult& r, bool strict) {
         j["worst"] = "error";
         j["passed"] = false;
         j["findings"] = json::array();
+        if (!r.errorCode.empty()) {
+            j["findings"].push_back(findingJson({r.errorCode, Severity::Error, r.error, 1, "files", {}, {}}));
+        }
+        for (const Finding& f : r.report.findings) j["findings"].push_back(findingJson(f));
         return j;
     }
     j["worst"] = r.report.empty() ? "none" : severityName(r.report.worst());
@@ -91,21 +134,37 @@ json fileJson(const FileResult& r, bool strict) {
     return j;
 }
 
+// A file's report, made valid JSON (jsonout::sanitized): numbers the file made NaN or infinite
+// become null, and the file gets one finding saying how many (non-finite-output).
+json fileJson(const FileResult& r, bool strict) {
+    jsonout::Stats st;
+    json j = jsonout::sanitized(fileJsonRaw(r, strict), st);
+    if (st.nonFinite) {
+        Finding f{"non-finite-output", Severity::Warning,
+                  std::to_string(st.nonFinite) + " values of this report are NaN or infinite and written as null",
+                  static_cast<uint64_t>(st.nonFinite), "values", {}, {}};
+        j["findings"].push_back(findingJson(f));
+    }
+    return j;
+}
+
+std::string term(const std::string& s) { return text::forTerminal(s); }
+
 void printText(const FileResult& r) {
-    if (!r.imported) {
-        std::cout << r.error << "\n";
+    if (!r.imported && r.report.empty()) {
+        std::cout << term(r.error) << "\n";
         return;
     }
-    if (r.report.empty()) std::cout << r.path << ": no problems found\n";
+    if (r.report.empty()) std::cout << term(r.path) << ": no problems found\n";
     for (const Finding& f : r.report.findings) {
-        std::cout << r.path << ": " << severityName(f.severity) << " [" << f.code << "] " << f.message;
+        std::cout << term(r.path) << ": " << severityName(f.severity) << " [" << f.code << "] " << term(f.message);
         if (!f.examples.empty()) {
-            std::cout << " (e.g. " << f.subject << ":";
+            std::cout << " (e.g. " << term(f.subject) << ":";
             for (int64_t e : f.examples) std::cout << " " << e;
             std::cout << ")";
         } else if (!f.names.empty()) {
             std::cout << " (e.g.";
-            for (size_t k = 0; k < f.names.size(); ++k) std::cout << (k ? ", '" : " '") << f.names[k] << "'";
+            for (size_t k = 0; k < f.names.size(); ++k) std::cout << (k ? ", '" : " '") << term(f.names[k]) << "'";
             std::cout << ")";
         }
         std::cout << "\n";
@@ -132,7 +191,7 @@ public:
         constexpr int kWidth = 30;
         const int filled = static_cast<int>(kWidth * done / std::max<size_t>(total_, 1));
         std::string line = "\r\033[K[" + std::string(filled, '#') + std::string(kWidth - filled, ' ') + "] " +
-                           std::to_string(done) + "/" + std::to_string(total_) + " " + fs::path(file).filename().string();
+                           std::to_string(done) + "/" + std::to_string(total_) + " " + term(fs::path(file).filename().string());
         (void)!::write(fd_, line.data(), line.size());
     }
 
@@ -143,6 +202,25 @@ private:
     std::mutex mutex_;
 };
 
+
+json summaryJson(const std::vector<FileResult>& results, bool strict) {
+    size_t passed = 0, unreadable = 0, errors = 0, warnings = 0, infos = 0, crashed = 0, timedOut = 0;
+    for (const FileResult& r : results) {
+        passed += severityRank(r, strict) < 2 ? 1 : 0;
+        unreadable += r.imported ? 0 : 1;
+        crashed += r.failure == ImportFailure::Crashed;
+        timedOut += r.failure == ImportFailure::TimedOut;
+        for (const Finding& f : r.report.findings) {
+            errors += f.severity == Severity::Error;
+            warnings += f.severity == Severity::Warning;
+            infos += f.severity == Severity::Info;
+        }
+    }
+    return {{"files", results.size()}, {"passed", passed},        {"failed", results.size() - passed},
+            {"unreadable", unreadable}, {"importer_crashed", crashed}, {"importer_timeout", timedOut},
+            {"errors", errors},         {"warnings", warnings},       {"infos", infos}};
+}
+
 }  // namespace
 
 int runCheck(const CheckOptions& o) {
@@ -151,35 +229,64 @@ int runCheck(const CheckOptions& o) {
         cmd::printError("no model files found in " + (o.paths.empty() ? std::string("(nothing)") : o.paths.front()));
         return exitcode::kBadInput;
     }
-    bool many = files.size() > 1;
+    bool many = files.size() > 1 || !o.shard.empty();
     for (const std::string& p : o.paths) {
         std::error_code ec;
         many = many || fs::is_directory(p, ec);
+    }
+    // One order for every run and every shard: by path, each file once.
+    std::sort(files.begin(), files.end());
+    files.erase(std::unique(files.begin(), files.end()), files.end());
+    if (!o.shard.empty()) {
+        size_t index = 0, count = 1;
+        if (!parseShard(o.shard, index, count)) {
+            cmd::printError("--shard takes I/N with 1 <= I <= N (e.g. 2/8), not '" + o.shard + "'");
+            return exitcode::kUsage;
+        }
+        std::vector<std::string> mine;
+        for (size_t k = index; k < files.size(); k += count) mine.push_back(files[k]);
+        files = std::move(mine);
     }
     if (!o.sheet.empty() && many) {
         cmd::printError("--sheet takes one model, not " + std::to_string(files.size()) + " files");
         return exitcode::kUsage;
     }
+    if (!o.sheet.empty() && !cmd::outputIsNotAnInput(o.sheet, files[0], o.anims)) return exitcode::kUsage;
 
-    // Check in parallel: each worker imports and checks whole files.
+    // Check in parallel: each thread runs one import worker process at a time and checks its
+    // model. In process (--no-isolation) one file at a time: Assimp is not safe on threads.
     std::vector<FileResult> results(files.size());
     std::vector<Model> sheetModel(o.sheet.empty() ? 0 : 1);
+    std::mutex outMutex;
     {
-        Progress progress(files.size(), many && ::isatty(2));
+        Progress progress(files.size(), many && !o.jsonLines && ::isatty(2));
         std::atomic<size_t> next{0};
         const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-        const size_t workers = std::min<size_t>(files.size(), o.jobs > 0 ? static_cast<size_t>(o.jobs) : cores);
+        size_t workers = std::min<size_t>(files.size(), o.jobs > 0 ? static_cast<size_t>(o.jobs) : cores);
+        if (!isolation().enabled) workers = 1;
         auto work = [&] {
             for (size_t i = next++; i < files.size(); i = next++) {
                 FileResult& r = results[i];
                 r.path = files[i];
-                Result<Model> m = importModelWithAnims(files[i], o.anims);
-                if (!m) {
-                    r.error = m.error().message;
+                ImportOutcome m = importIsolated(files[i], o.anims);
+                if (!m.model) {
+                    r.error = m.model.error().message;
+                    r.errorCode = m.model.error().code;
+                    r.failure = m.failure;
+                    addImporterFinding(r);
                 } else {
                     r.imported = true;
-                    r.report = checkModel(m.value());
-                    if (!sheetModel.empty()) sheetModel[0] = std::move(m.value());
+                    r.report = checkModel(m.model.value());
+                    if (!sheetModel.empty()) sheetModel[0] = std::move(m.model.value());
+                }
+                if (o.jsonLines) {
+                    // Streamed as each file finishes, whole lines only, flushed.
+                    // (on a worker thread: invalid UTF-8 in a name is replaced, never thrown)
+                    const std::string line =
+                        fileJson(r, o.strict).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+                    std::lock_guard<std::mutex> lock(outMutex);
+                    std::fwrite(line.data(), 1, line.size(), stdout);
+                    std::fflush(stdout);
                 }
                 progress.tick(files[i]);
             }
@@ -190,30 +297,37 @@ int runCheck(const CheckOptions& o) {
         for (std::thread& t : pool) t.join();
     }
 
+    if (o.jsonLines) {
+        int worst = 0;
+        for (const FileResult& r : results) worst = std::max(worst, severityRank(r, o.strict));
+        const std::string line = json{{"summary", summaryJson(results, o.strict)}}.dump() + "\n";
+        std::fwrite(line.data(), 1, line.size(), stdout);
+        std::fflush(stdout);
+        for (const FileResult& r : results) {
+            if (!r.imported) cmd::printError(r.error);
+        }
+        if (worst == 3) return exitcode::kBadInput;
+        return worst == 2 ? exitcode::kCheckFailed : exitcode::kOk;
+    }
+    if (results.empty()) {  // an empty shard
+        if (o.json) std::cout << json{{"files", json::array()}, {"summary", summaryJson(results, o.strict)}}.dump(2) << "\n";
+        else std::printf("0 files: 0 passed, 0 failed\n");
+        return exitcode::kOk;
+    }
+
     int worst = 0;
     for (const FileResult& r : results) worst = std::max(worst, severityRank(r, o.strict));
 
     if (o.json) {
         if (!many) {
-            std::cout << fileJson(results[0], o.strict).dump(2) << "\n";
+            std::cout << jsonout::dump(fileJson(results[0], o.strict), 2) << "\n";
             if (!results[0].imported) cmd::printError(results[0].error);  // and the one error line
         } else {
             json j;
             j["files"] = json::array();
-            size_t passed = 0, unreadable = 0, errors = 0, warnings = 0, infos = 0;
-            for (const FileResult& r : results) {
-                j["files"].push_back(fileJson(r, o.strict));
-                passed += severityRank(r, o.strict) < 2 ? 1 : 0;
-                unreadable += r.imported ? 0 : 1;
-                for (const Finding& f : r.report.findings) {
-                    errors += f.severity == Severity::Error;
-                    warnings += f.severity == Severity::Warning;
-                    infos += f.severity == Severity::Info;
-                }
-            }
-            j["summary"] = {{"files", results.size()}, {"passed", passed}, {"failed", results.size() - passed},
-                            {"unreadable", unreadable}, {"errors", errors}, {"warnings", warnings}, {"infos", infos}};
-            std::cout << j.dump(2) << "\n";
+            for (const FileResult& r : results) j["files"].push_back(fileJson(r, o.strict));
+            j["summary"] = summaryJson(results, o.strict);
+            std::cout << jsonout::dump(std::move(j), 2) << "\n";
             for (const FileResult& r : results) {
                 if (!r.imported) cmd::printError(r.error);
             }
@@ -226,11 +340,11 @@ int runCheck(const CheckOptions& o) {
         }
     } else {
         for (const FileResult& r : results) {
-            if (r.imported) printText(r);
+            if (r.imported || !r.report.empty()) printText(r);
         }
         // Summary table.
         size_t width = 4;
-        for (const FileResult& r : results) width = std::max(width, r.path.size());
+        for (const FileResult& r : results) width = std::max(width, term(r.path).size());
         width = std::min<size_t>(width, 70);
         std::printf("\n%-*s  %-8s %6s %8s %6s\n", static_cast<int>(width), "file", "result", "errors", "warnings", "infos");
         size_t passed = 0;
@@ -243,14 +357,19 @@ int runCheck(const CheckOptions& o) {
             }
             const int rank = severityRank(r, o.strict);
             passed += rank < 2;
-            const char* verdict = rank == 3 ? "UNREADABLE" : rank == 2 ? "FAIL" : rank == 1 ? "warn" : "ok";
-            std::string name = r.path;
-            if (name.size() > width) name = "..." + name.substr(name.size() - width + 3);
+            const char* verdict = r.failure == ImportFailure::Crashed    ? "CRASHED"
+                                  : r.failure == ImportFailure::TimedOut ? "TIMEOUT"
+                                  : rank == 3                            ? "UNREADABLE"
+                                  : rank == 2                            ? "FAIL"
+                                  : rank == 1                            ? "warn"
+                                                                         : "ok";
+            std::string name = term(r.path);
+            if (name.size() > width) name = text::validUtf8("..." + name.substr(name.size() - width + 3));
             std::printf("%-*s  %-8s %6zu %8zu %6zu\n", static_cast<int>(width), name.c_str(), verdict, e, w, i);
         }
         std::printf("%zu files: %zu passed, %zu failed\n", results.size(), passed, results.size() - passed);
         for (const FileResult& r : results) {
-            if (!r.imported) std::cerr << "rigview: " << r.error << "\n";
+            if (!r.imported) cmd::printError(r.error);
         }
     }
 

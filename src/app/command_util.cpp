@@ -6,19 +6,35 @@
 
 #include "anim/clock.h"
 #include "import/import.h"
+#include "util/output_file.h"
+#include "util/paths.h"
+#include "util/text.h"
+#include "platform/import_worker.h"
 
 namespace rig::cmd {
 
-void printError(const std::string& line) { std::cerr << "rigview: " << line << "\n"; }
+void printError(const std::string& line) { std::cerr << "rigview: " << text::forTerminal(line) << "\n"; }
 
 bool load(const std::string& path, const std::vector<std::string>& anims, Model& out) {
-    Result<Model> r = importModelWithAnims(path, anims);
+    Result<Model> r = std::move(importIsolated(path, anims).model);
     if (!r) {
         printError(r.error().message);
         return false;
     }
     out = std::move(r.value());
+    // What the format cannot give (e.g. a .blend's armature and clips): one warning line, and
+    // the file's geometry still shown.
+    if (!out.stats.formatLimitation.empty()) printError(out.path + ": " + out.stats.formatLimitation);
+    warnRefusedPaths(out);
     return true;
+}
+
+void warnRefusedPaths(const Model& model) {
+    const std::vector<std::string>& refused = model.stats.refusedPaths;
+    if (refused.empty()) return;
+    printError(model.path + ": warning: not read, outside the model's folder: " + refused.front() +
+               (refused.size() > 1 ? " and " + std::to_string(refused.size() - 1) + " more" : std::string()) +
+               " (--allow-external-paths allows it)");
 }
 
 bool resolveClip(const Model& model, const std::string& key, int32_t& clip) {
@@ -42,6 +58,25 @@ float clipTime(const Model& model, int32_t clip, double requested) {
     clock.setDuration(model.clips[clip].duration, model.clips[clip].sampleRate);
     clock.seek(requested);
     return clock.time();
+}
+
+bool outputIsNotAnInput(const std::string& output, const std::string& model, const std::vector<std::string>& anims) {
+    std::vector<std::string> inputs{model};
+    inputs.insert(inputs.end(), anims.begin(), anims.end());
+    for (const std::string& in : inputs) {
+        if (!in.empty() && paths::sameFile(output, in)) {
+            printError(output + ": is the input file " + in + "; refusing to overwrite it (write the output elsewhere)");
+            return false;
+        }
+    }
+    return true;
+}
+
+bool isStreamOutput(const std::string& path) {
+    if (isProcessStream(path)) return true;
+    std::error_code ec;
+    const auto st = std::filesystem::status(path, ec);
+    return !ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st) && !std::filesystem::is_directory(st);
 }
 
 std::string extensionOf(const std::string& path) {

@@ -9,16 +9,26 @@
 
 namespace rig::cmd {
 
-// One line on stderr: "rigview: <line>".
+// One line on stderr: "rigview: <line>", made terminal-safe (text::forTerminal).
 void printError(const std::string& line);
 // Import `path` with the clips of `anims` (--anim), or print the error; false on failure.
+// A model that loaded with refused resources (outside its folder) gets one warning line.
 bool load(const std::string& path, const std::vector<std::string>& anims, Model& out);
+// That warning line (nothing when no path was refused).
+void warnRefusedPaths(const Model& model);
 // --clip: empty means the first clip, or the bind pose (-1) when there is none; a name or
 // an index otherwise. Prints the error (listing the clips) and returns false if unknown.
 bool resolveClip(const Model& model, const std::string& key, int32_t& clip);
 // The clip time shown for a requested --time: past the end wraps, exactly the end is the
 // last key (PlaybackClock::seek in loop mode). 0 for the bind pose.
 float clipTime(const Model& model, int32_t clip, double requested);
+// Outputs never overwrite inputs: false (after printing the error) when `output` is the same
+// file as `model` or one of `anims` (paths::sameFile: device and inode, or canonical path).
+// Called before anything is read or written.
+bool outputIsNotAnInput(const std::string& output, const std::string& model, const std::vector<std::string>& anims);
+// Whether `path` exists and is not a regular file or folder (/dev/null, /dev/full, /dev/stdout,
+// a FIFO): such an output is written directly, in the command's one format.
+bool isStreamOutput(const std::string& path);
 // Lower-case file extension with its dot (".json").
 std::string extensionOf(const std::string& path);
 

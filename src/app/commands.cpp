@@ -21,6 +21,10 @@
 #include "anim/blend.h"
 #include "import/bvh_export.h"
 #include "import/import.h"
+#include "util/json_out.h"
+#include "util/output_file.h"
+#include "util/text.h"
+#include "platform/import_worker.h"
 
 namespace rig {
 
@@ -38,14 +42,20 @@ std::string fmt(double v, const char* f = "%.9g") {
 }
 
 bool writeFile(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    if (out) out << text;
-    if (!out || !out.flush()) {
-        printError(path + ": cannot write the output file");
-        return false;
-    }
-    return true;
+    std::string error;
+    if (writeOutputFile(path, text, error)) return true;
+    printError(error);
+    return false;
 }
+
+// One warning line when a JSON output held NaN / Inf (written as null).
+void warnNonFinite(const std::string& what, size_t count) {
+    if (count == 0) return;
+    printError(what + ": warning: " + std::to_string(count) +
+               " non-finite values (NaN or infinite) written as null");
+}
+
+std::string term(const std::string& s) { return text::forTerminal(s); }
 
 struct ClipSummary {
     size_t channels = 0, tKeys = 0, rKeys = 0, sKeys = 0;
@@ -124,10 +134,19 @@ int runInfo(const InfoOptions& o) {
                                   {"keys", {{"translation", s.tKeys}, {"rotation", s.rKeys}, {"scale", s.sKeys}}}});
         }
         j["added_animations"] = model.stats.retargetNotes;
-        std::cout << j.dump(2) << "\n";
+        j["repairs"] = json::array();
+        for (const ImportRepair& rep : model.stats.repairs) j["repairs"].push_back({{"code", rep.code}, {"what", rep.what}});
+        if (!model.stats.formatLimitation.empty()) j["format_limitation"] = model.stats.formatLimitation;
+        j["import"] = {{"isolated", isolation().enabled},
+                       {"time_limit_s", isolation().timeoutSeconds},
+                       {"memory_limit_mib", isolation().memoryLimitMb},
+                       {"file_access", isolation().enabled ? sandboxDescription() : "not restricted (in process)"}};
+        jsonout::Stats st;
+        std::cout << jsonout::dump(std::move(j), 2, st) << "\n";
+        warnNonFinite(o.model, st.nonFinite);
         return exitcode::kOk;
     }
-    std::cout << "file:       " << model.path << "\n"
+    std::cout << "file:       " << term(model.path) << "\n"
               << "nodes:      " << model.skeleton.size() << "\n"
               << "joints:     " << joints.size() << "\n"
               << "meshes:     " << model.meshes.size() << " (" << skinned << " skinned)\n"
@@ -137,19 +156,29 @@ int runInfo(const InfoOptions& o) {
               << "units:      " << unitsLine(model.units) << "\n";
     for (size_t i = 0; i < model.meshes.size(); ++i) {
         const Mesh& m = model.meshes[i];
-        std::cout << "  mesh " << i << " '" << m.name << "': " << m.vertexCount() << " vertices, "
+        std::cout << "  mesh " << i << " '" << term(m.name) << "': " << m.vertexCount() << " vertices, "
                   << m.triangleCount() << " triangles";
         if (m.skinned) std::cout << ", skinned by " << m.skin.joints.size() << " joints";
         std::cout << "\n";
     }
-    for (const std::string& note : model.stats.retargetNotes) std::cout << "added:      " << note << "\n";
+    for (const std::string& note : model.stats.retargetNotes) std::cout << "added:      " << term(note) << "\n";
+    for (const ImportRepair& rep : model.stats.repairs) std::cout << "repaired:   " << term(rep.what) << " [" << rep.code << "]\n";
     std::cout << "clips:      " << model.clips.size() << "\n";
     for (size_t i = 0; i < model.clips.size(); ++i) {
         const Clip& c = model.clips[i];
         const ClipSummary s = summarize(c);
-        std::cout << "  clip " << i << " '" << c.name << "': " << fmt(c.duration, "%.3f") << " s, "
+        std::cout << "  clip " << i << " '" << term(c.name) << "': " << fmt(c.duration, "%.3f") << " s, "
                   << s.channels << " channels, keys T/R/S " << s.tKeys << "/" << s.rKeys << "/" << s.sKeys
                   << ", " << fmt(c.sampleRate, "%g") << " fps\n";
+    }
+    // How the file was read: in a worker process (limits, sandbox) or in this one.
+    const IsolationConfig& iso = isolation();
+    if (iso.enabled) {
+        std::cout << "import:     isolated worker process (time limit " << fmt(iso.timeoutSeconds, "%g") << " s, memory "
+                  << (iso.memoryLimitMb ? std::to_string(iso.memoryLimitMb) + " MiB" : std::string("unlimited"))
+                  << ", file access: " << sandboxDescription() << ")\n";
+    } else {
+        std::cout << "import:     in this process (--no-isolation)\n";
     }
     return exitcode::kOk;
 }
@@ -162,6 +191,7 @@ int runPose(const PoseOptions& o) {
         printError(o.output + ": output must end in .json or .obj");
         return exitcode::kUsage;
     }
+    if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims)) return exitcode::kUsage;
     Model model;
     if (!load(o.model, o.anims, model)) return exitcode::kBadInput;
     int32_t clip = o.filePose ? kFilePose : kBindPose;
@@ -175,11 +205,28 @@ int runPose(const PoseOptions& o) {
     anim.evaluate(clip, t);
 
     std::vector<glm::vec3> pos, nrm;
-    std::ostringstream out;
+    std::string out;
+    jsonout::Stats st;
+    size_t objNonFinite = 0;
+    auto num = [&](double v) {
+        if (asJson) {
+            jsonout::appendNumber(out, v, st);
+        } else {
+            objNonFinite += std::isfinite(v) ? 0 : 1;
+            out += fmt(v);
+        }
+    };
     if (asJson) {
-        out << "{\"clip\":" << (clip >= 0 ? json(model.clips[clip].name).dump() : "null")
-            << ",\"pose\":\"" << (clip >= 0 ? "clip" : clip == kFilePose ? "file" : "bind") << "\""
-            << ",\"time\":" << fmt(t) << ",\"meshes\":[";
+        out += "{\"clip\":";
+        if (clip >= 0) {
+            jsonout::appendString(out, model.clips[clip].name, st);
+        } else {
+            out += "null";
+        }
+        out += std::string(",\"pose\":\"") + (clip >= 0 ? "clip" : clip == kFilePose ? "file" : "bind") + "\"";
+        out += ",\"time\":";
+        num(t);
+        out += ",\"meshes\":[";
     }
     size_t base = 1;
     for (size_t m = 0; m < model.meshes.size(); ++m) {
@@ -190,18 +237,33 @@ int runPose(const PoseOptions& o) {
         const glm::mat4& world = anim.world()[mesh.node];
         const glm::mat3 normalMat = glm::transpose(glm::mat3(safeAffineInverse(world)));
         if (asJson) {
-            out << (m ? "," : "") << "{\"name\":" << json(mesh.name).dump()
-                << ",\"skinned\":" << (mesh.skinned ? "true" : "false") << ",\"positions\":[";
+            out += m ? ",{\"name\":" : "{\"name\":";
+            jsonout::appendString(out, mesh.name, st);
+            out += mesh.skinned ? ",\"skinned\":true,\"positions\":[" : ",\"skinned\":false,\"positions\":[";
             for (size_t v = 0; v < pos.size(); ++v) {
                 const glm::vec3 p = glm::vec3(world * glm::vec4(pos[v], 1.0f));
-                out << (v ? "," : "") << fmt(p.x) << "," << fmt(p.y) << "," << fmt(p.z);
+                if (v) out += ',';
+                num(p.x);
+                out += ',';
+                num(p.y);
+                out += ',';
+                num(p.z);
             }
-            out << "]}";
+            out += "]}";
         } else {
-            out << "o " << (mesh.name.empty() ? "mesh" + std::to_string(m) : mesh.name) << "\n";
+            // OBJ names end at the line: keep the name on it (control characters as '_').
+            std::string name = mesh.name.empty() ? "mesh" + std::to_string(m) : text::validUtf8(mesh.name);
+            for (char& ch : name) ch = static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F ? '_' : ch;
+            out += "o " + name + "\n";
             for (const glm::vec3& q : pos) {
                 const glm::vec3 p = glm::vec3(world * glm::vec4(q, 1.0f));
-                out << "v " << fmt(p.x) << " " << fmt(p.y) << " " << fmt(p.z) << "\n";
+                out += "v ";
+                num(p.x);
+                out += ' ';
+                num(p.y);
+                out += ' ';
+                num(p.z);
+                out += '\n';
             }
             const bool hasN = !mesh.normals.empty();
             if (hasN) {
@@ -209,34 +271,53 @@ int runPose(const PoseOptions& o) {
                     glm::vec3 n = normalMat * q;
                     const float len = glm::length(n);
                     if (len > 0.0f) n /= len;
-                    out << "vn " << fmt(n.x) << " " << fmt(n.y) << " " << fmt(n.z) << "\n";
+                    out += "vn ";
+                    num(n.x);
+                    out += ' ';
+                    num(n.y);
+                    out += ' ';
+                    num(n.z);
+                    out += '\n';
                 }
             }
             for (size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
-                out << "f";
+                out += 'f';
                 for (int k = 0; k < 3; ++k) {
-                    const size_t idx = base + mesh.indices[i + k];
-                    out << " " << idx;
-                    if (hasN) out << "//" << idx;
+                    const std::string idx = std::to_string(base + mesh.indices[i + k]);
+                    out += ' ' + idx;
+                    if (hasN) out += "//" + idx;
                 }
-                out << "\n";
+                out += '\n';
             }
             base += mesh.vertexCount();
         }
     }
     if (asJson) {
-        out << "],\"joints\":[";
+        out += "],\"joints\":[";
         const std::vector<int32_t> joints = model.jointNodes();
         for (size_t k = 0; k < joints.size(); ++k) {
             const glm::mat4& w = anim.world()[joints[k]];
-            out << (k ? "," : "") << "{\"name\":" << json(model.skeleton.names[joints[k]]).dump() << ",\"world\":[";
-            for (int c = 0; c < 4; ++c)
-                for (int r = 0; r < 4; ++r) out << (c || r ? "," : "") << fmt(w[c][r]);
-            out << "]}";
+            out += k ? ",{\"name\":" : "{\"name\":";
+            jsonout::appendString(out, model.skeleton.names[joints[k]], st);
+            out += ",\"world\":[";
+            for (int c = 0; c < 4; ++c) {
+                for (int r = 0; r < 4; ++r) {
+                    if (c || r) out += ',';
+                    num(w[c][r]);
+                }
+            }
+            out += "]}";
         }
-        out << "]}\n";
+        out += "]}\n";
     }
-    return writeFile(o.output, out.str()) ? exitcode::kOk : exitcode::kOutputFailed;
+    if (!writeFile(o.output, out)) return exitcode::kOutputFailed;
+    if (asJson) {
+        warnNonFinite(o.output, st.nonFinite);
+    } else if (objNonFinite) {
+        printError(o.output + ": warning: " + std::to_string(objNonFinite) +
+                   " non-finite values (NaN or infinite) in the posed mesh (OBJ has no null: written as nan/inf)");
+    }
+    return exitcode::kOk;
 }
 
 int runBench(const BenchOptions& o) {
@@ -277,9 +358,11 @@ int runBench(const BenchOptions& o) {
     const double perJoint = joints ? ns / static_cast<double>(joints) : 0.0;
     if (o.json) {
         json j{{"joints", joints}, {"ns_per_tick", ns}, {"ns_per_joint", perJoint}};
-        std::cout << j.dump() << "\n";
+        jsonout::Stats st;
+        std::cout << jsonout::dump(std::move(j), -1, st) << "\n";
+        warnNonFinite(o.model, st.nonFinite);
     } else {
-        std::cout << model.path << ": clip " << (clip >= 0 ? "'" + model.clips[clip].name + "'" : "(bind pose)")
+        std::cout << term(model.path) << ": clip " << (clip >= 0 ? "'" + term(model.clips[clip].name) + "'" : "(bind pose)")
                   << ", " << joints << " nodes, " << batches * kBatch << " ticks at 60 Hz\n"
                   << "  median " << fmt(ns, "%.1f") << " ns per tick, " << fmt(perJoint, "%.2f") << " ns per joint\n";
     }
@@ -287,10 +370,15 @@ int runBench(const BenchOptions& o) {
 }
 
 int runExport(const ExportOptions& o) {
-    if (cmd::extensionOf(o.output) != ".bvh") {
+    if (cmd::extensionOf(o.output) != ".bvh" && !cmd::isStreamOutput(o.output)) {
         printError(o.output + ": output must end in .bvh");
         return exitcode::kUsage;
     }
+    if (o.fpsGiven && !(o.fps > 0.0 && o.fps <= kMaxBvhFps)) {
+        printError("--fps " + fmt(o.fps, "%g") + ": must be a number of frames per second in (0, 1000]");
+        return exitcode::kUsage;
+    }
+    if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims)) return exitcode::kUsage;
     Model model;
     if (!load(o.model, o.anims, model)) return exitcode::kBadInput;
     int32_t clip = -1;
@@ -308,7 +396,15 @@ int runExport(const ExportOptions& o) {
         }
         c = trimClip(c, static_cast<float>(from), static_cast<float>(to));
     }
-    const float fps = o.fps > 0.0f ? o.fps : c.sampleRate;
+    const float fps = o.fpsGiven ? static_cast<float>(o.fps) : c.sampleRate;
+    const int64_t frames = bvhFrameCount(c, fps);
+    const int64_t values = frames > kMaxBvhFrames ? frames : frames * bvhChannelCount(model, c);
+    if (frames > kMaxBvhFrames || values > kMaxBvhValues) {
+        printError(o.output + ": the export would have " + std::to_string(frames) + " frames of " +
+                   std::to_string(bvhChannelCount(model, c)) + " numbers (at most 10000000 frames and 200000000 numbers); " +
+                   "lower --fps or trim with --from/--to");
+        return exitcode::kUsage;
+    }
     Result<bool> r = exportBvh(model, c, fps, o.output);
     if (!r) {
         printError(r.error().message);

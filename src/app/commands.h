@@ -31,6 +31,8 @@ struct CheckOptions {
     bool strict = false;
     std::string sheet;               // contact sheet PNG (one model only)
     int jobs = 0;                    // 0: all cores
+    bool jsonLines = false;          // one JSON object per file as it finishes, then the summary
+    std::string shard;               // "I/N": every N-th file of the sorted list, from the I-th
 };
 
 struct BenchOptions {
@@ -65,7 +67,8 @@ struct ExportOptions {
     std::string output;      // .bvh
     std::string clip;        // name or index; empty: the first clip
     double from = -1.0, to = -1.0;  // trim range in seconds (negative: the whole clip)
-    float fps = 0.0f;        // 0: the clip's own sample rate
+    double fps = 0.0;        // --fps: frames per second, (0, 1000]
+    bool fpsGiven = false;   // false: the clip's own sample rate
 };
 
 int runInfo(const InfoOptions& o);

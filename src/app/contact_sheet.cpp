@@ -121,8 +121,9 @@ int writeContactSheet(const Model& model, const Report& report, const std::strin
             drawText(sheet, width, height, c * kCell + 4, y0 + kLabel + kCell - 14, ts);
         }
     }
-    if (!writePng(path, width, height, sheet)) {
-        cmd::printError(path + ": cannot write the output file");
+    std::string error;
+    if (!writePng(path, width, height, sheet, &error)) {
+        cmd::printError(error);
         return exitcode::kOutputFailed;
     }
     return exitcode::kOk;

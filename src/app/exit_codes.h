@@ -10,5 +10,6 @@ inline constexpr int kBadInput = 3;        // the model could not be read or imp
 inline constexpr int kOutputFailed = 4;    // the output file could not be written
 inline constexpr int kNoDisplay = 5;       // the interactive viewer found no display
 inline constexpr int kRenderFailed = 6;    // no OpenGL context could be made, or a shader failed
+inline constexpr int kInternalError = 7;   // an unexpected error inside rigview (one line names it)
 
 }  // namespace rig::exitcode

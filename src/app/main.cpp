@@ -1,5 +1,6 @@
 // rigview: the command line. Declares the subcommands and their options, then hands over to
 // app/commands.cpp. Every error leaves as one line on stderr and an exit code.
+#include <csignal>
 #include <iostream>
 #include <new>
 #include <string>
@@ -11,6 +12,9 @@
 #include "app/memory_limit.h"
 #include "app/viewer_entry.h"
 #include "import/import.h"
+#include "util/paths.h"
+#include "util/text.h"
+#include "platform/import_worker.h"
 
 int main(int argc, char** argv) {
     CLI::App app{"rigview: a viewer for rigged, animated 3D models (FBX, glTF, COLLADA, .X, BVH...)", "rigview"};
@@ -18,9 +22,22 @@ int main(int argc, char** argv) {
     rig::ViewerLaunch viewer;
     app.add_option("model", viewer.model, "Model to open in the interactive viewer (default: the bundled demo)");
     app.add_option("--clip", viewer.clip, "Clip to start with (name or index)");
+    // Options in this group change what an import produces: they are passed on to the import
+    // worker process as given (see forwardedImportArgs), so a new one needs nothing more.
+    const std::string importGroup = "Import options (before the subcommand)";
     float amcFps = 120.0f;
     app.add_option("--amc-fps", amcFps, "Frames per second of AMC motion files (default 120, as CMU's)")
-        ->check(CLI::Range(1.0f, 10000.0f));
+        ->check(CLI::Range(1.0f, 10000.0f))
+        ->group(importGroup);
+    rig::IsolationConfig isolation;
+    bool noIsolation = false;
+    app.add_option("--import-timeout", isolation.timeoutSeconds,
+                   "Seconds an import may take before its worker process is killed (default 120)")
+        ->check(CLI::Range(0.1, 1e6))
+        ->group("Isolation (before the subcommand)");
+    app.add_flag("--no-isolation", noIsolation,
+                 "Import in this process, not in a worker process (for debugging: a crashing file crashes rigview)")
+        ->group("Isolation (before the subcommand)");
     const char* animHelp = "Add the clips of another file, bound to the model's joints by name (repeatable)";
     app.add_option("--anim", viewer.anims, animHelp)->allow_extra_args(false);
     app.add_option("--screenshot", viewer.screenshot, "Run the viewer some frames, save the window as PNG and exit");
@@ -57,10 +74,15 @@ int main(int argc, char** argv) {
     rig::CheckOptions check;
     CLI::App* checkCmd = app.add_subcommand("check", "Rig diagnostics; the exit code tells the worst severity");
     checkCmd->add_option("paths", check.paths, "Model files, or folders searched recursively for models")->required();
-    checkCmd->add_flag("--json", check.json, "Print the report as JSON (one report for all files)");
+    CLI::Option* checkJson = checkCmd->add_flag("--json", check.json, "Print the report as JSON (one report for all files)");
+    checkCmd->add_flag("--json-lines", check.jsonLines,
+                       "Print one JSON object per file as each finishes (flushed), then {\"summary\":...}")
+        ->excludes(checkJson);
+    checkCmd->add_option("--shard", check.shard,
+                         "Check only shard I of N (1-based): files I, I+N, I+2N... of the sorted file list");
     checkCmd->add_flag("--strict", check.strict, "Warnings fail too (exit 1)");
     checkCmd->add_option("--sheet", check.sheet, "Also render a contact sheet PNG (frames across each clip, problem vertices tinted)");
-    checkCmd->add_option("--jobs", check.jobs, "Files checked at once (default: all cores)");
+    checkCmd->add_option("--jobs", check.jobs, "Import worker processes at once (default: all cores)")->check(CLI::Range(0, 1024));
     checkCmd->add_option("--anim", check.anims, animHelp)->allow_extra_args(false);
 
     rig::RenderOptions render;
@@ -90,7 +112,8 @@ int main(int argc, char** argv) {
     exportCmd->add_option("--clip", exportOpts.clip, "Clip name or index (default: the first clip)");
     exportCmd->add_option("--from", exportOpts.from, "Trim: first second to keep (the result starts at 0)");
     exportCmd->add_option("--to", exportOpts.to, "Trim: last second to keep");
-    exportCmd->add_option("--fps", exportOpts.fps, "Frames per second of the output (default: the clip's)");
+    CLI::Option* exportFps =
+        exportCmd->add_option("--fps", exportOpts.fps, "Frames per second of the output, at most 1000 (default: the clip's)");
     exportCmd->add_option("--anim", exportOpts.anims, animHelp)->allow_extra_args(false);
 
     rig::BenchOptions bench;
@@ -102,6 +125,25 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--anim", bench.anims, animHelp)->allow_extra_args(false);
 
     for (CLI::App* sub : {infoCmd, poseCmd, checkCmd, renderCmd, exportCmd, benchCmd}) addUnits(sub);
+    // Global: on the viewer and on every subcommand (either side of the subcommand's name).
+    bool allowExternalPaths = false;
+    const char* externalHelp =
+        "Read files a model refers to (buffers, textures) even outside the model's folder (default: refused)";
+    app.add_flag("--allow-external-paths", allowExternalPaths, externalHelp);
+    for (CLI::App* sub : {infoCmd, poseCmd, checkCmd, renderCmd, exportCmd, benchCmd}) {
+        sub->add_flag("--allow-external-paths", allowExternalPaths, externalHelp);
+    }
+
+    // The import worker (platform/import_worker), started by rigview itself: hidden.
+    std::string workerModel;
+    std::vector<std::string> workerAnims;
+    int workerFd = 3;
+    long workerParent = 0;
+    CLI::App* workerCmd = app.add_subcommand("__import-worker", "")->group("");
+    workerCmd->add_option("--model", workerModel)->required();
+    workerCmd->add_option("--anim", workerAnims)->allow_extra_args(false);
+    workerCmd->add_option("--result-fd", workerFd);
+    workerCmd->add_option("--parent", workerParent);
 
     try {
         app.parse(argc, argv);
@@ -110,14 +152,30 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForAllHelp& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "rigview: " << e.what() << " (see rigview --help)\n";
+        std::cerr << "rigview: " << rig::text::forTerminal(e.what()) << " (see rigview --help)\n";
         return rig::exitcode::kUsage;
     }
 
-    rig::applyMemoryLimit();
+    exportOpts.fpsGiven = exportFps->count() > 0;
+    rig::paths::setAllowExternal(allowExternalPaths);
+    // A write past the file size limit (ulimit -f) fails with EFBIG and is reported like any
+    // failed write (the output keeps its previous content) instead of killing the process.
+    std::signal(SIGXFSZ, SIG_IGN);
+    isolation.memoryLimitMb = rig::applyMemoryLimit();
     rig::setAmcFramesPerSecond(amcFps);
     rig::setUnitMode(units == "file" ? rig::UnitMode::File : rig::UnitMode::Metres);
+    isolation.enabled = !noIsolation;
+    for (const CLI::Option* opt : app.get_options([&](const CLI::Option* o) { return o->get_group() == importGroup; })) {
+        for (size_t n = 0; n < opt->count() && opt->get_expected_min() == 0; ++n) isolation.forwardedArgs.push_back(opt->get_name());
+        if (opt->get_expected_min() == 0) continue;
+        for (const std::string& v : opt->results()) isolation.forwardedArgs.push_back(opt->get_name() + "=" + v);
+    }
+    // Given on the subcommand or before it: the worker gets it in one place.
+    if (allowExternalPaths) isolation.forwardedArgs.push_back("--allow-external-paths");
+    if (units == "file") isolation.forwardedArgs.push_back("--units=file");
+    rig::setIsolation(isolation);
     try {
+        if (*workerCmd) return rig::runImportWorker(workerModel, workerAnims, workerFd, workerParent);
         if (*infoCmd) return rig::runInfo(info);
         if (*poseCmd) return rig::runPose(pose);
         if (*checkCmd) return rig::runCheck(check);
@@ -130,5 +188,13 @@ int main(int argc, char** argv) {
         std::cerr << "rigview: out of memory (limit " << rig::memoryLimitMb()
                   << " MiB; set RIGVIEW_MAX_MEMORY_MB to change it, 0 for none)\n";
         return rig::exitcode::kBadInput;
+    } catch (const std::exception& e) {
+        // Nothing else is expected to get here (JSON output cannot throw, see util/json_out.h);
+        // if something does, it is one line and a documented exit code, not an abort.
+        std::cerr << "rigview: internal error: " << rig::text::forTerminal(e.what()) << "\n";
+        return rig::exitcode::kInternalError;
+    } catch (...) {
+        std::cerr << "rigview: internal error: an unknown exception\n";
+        return rig::exitcode::kInternalError;
     }
 }

@@ -28,7 +28,7 @@ bool parseSize(const std::string& s, int& w, int& h) {
 }  // namespace
 
 int runRender(const RenderOptions& o) {
-    if (cmd::extensionOf(o.output) != ".png") {
+    if (cmd::extensionOf(o.output) != ".png" && !cmd::isStreamOutput(o.output)) {
         printError(o.output + ": output must end in .png");
         return exitcode::kUsage;
     }
@@ -45,6 +45,7 @@ int runRender(const RenderOptions& o) {
         printError("--time, --azimuth and --elevation must be finite numbers");
         return exitcode::kUsage;
     }
+    if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims)) return exitcode::kUsage;
     Model model;
     if (!cmd::load(o.model, o.anims, model)) return exitcode::kBadInput;
     int32_t clip = o.filePose ? kFilePose : kBindPose;
@@ -93,8 +94,9 @@ int runRender(const RenderOptions& o) {
         printError(o.model + ": OpenGL reported an error while rendering");
         return exitcode::kRenderFailed;
     }
-    if (!writePng(o.output, width, height, px)) {
-        printError(o.output + ": cannot write the output file");
+    std::string error;
+    if (!writePng(o.output, width, height, px, &error)) {
+        printError(error);
         return exitcode::kOutputFailed;
     }
     return exitcode::kOk;

@@ -15,7 +15,9 @@
 #include "check/diagnostics.h"
 #include "check/vertex_views.h"
 #include "import/import.h"
+#include "platform/import_worker.h"
 #include "anim/skinning.h"
+#include "util/output_file.h"
 
 namespace rig {
 
@@ -71,6 +73,9 @@ Result<std::unique_ptr<Viewer>> Viewer::create(const ViewerConfig& config) {
 }
 
 Viewer::~Viewer() {
+    // An import still running is stopped (its worker process killed), so closing never waits
+    // on a hung file. (With --no-isolation an in-process import cannot be stopped: it is waited for.)
+    cancelLoad_ = true;
     if (pending_.valid()) pending_.wait();
     gpu_.reset();
     if (imguiReady_) {
@@ -89,8 +94,11 @@ void Viewer::startLoad(const std::string& path) {
     if (path != state_.path && path != config_.model) anims_.clear();  // another model: its own clips only
     if (path == config_.model && anims_.empty()) anims_ = config_.anims;
     const std::vector<std::string> anims = anims_;
-    pending_ = std::async(std::launch::async, [path, anims] {
-        Loaded l{importModelWithAnims(path, anims), Report{}};
+    cancelLoad_ = false;
+    pending_ = std::async(std::launch::async, [this, path, anims] {
+        // In the import worker process: a file that crashes or hangs the importer is an error
+        // shown in the viewer, which keeps its last good model.
+        Loaded l{std::move(importIsolated(path, anims, &cancelLoad_).model), Report{}};
         if (l.model) l.report = checkModel(l.model.value());
         return l;
     });
@@ -154,6 +162,11 @@ void Viewer::applyLoadResult() {
     if (!gpu_->missingTextures().empty()) {
         state_.error = path + ": missing texture " + gpu_->missingTextures().front();
     }
+    state_.warning = model->stats.formatLimitation.empty() ? std::string() : path + ": " + model->stats.formatLimitation;
+    if (!model->stats.refusedPaths.empty()) {
+        state_.error = path + ": not read, outside the model's folder: " + model->stats.refusedPaths.front() +
+                       " (--allow-external-paths allows it)";
+    }
 }
 
 void Viewer::addRecent(const std::string& path) {
@@ -166,8 +179,9 @@ void Viewer::addRecent(const std::string& path) {
     if (!config_.remember) return;
     const fs::path file = recentFile();
     fs::create_directories(file.parent_path(), ec);
-    std::ofstream out(file);
-    for (const std::string& p : r) out << p << "\n";
+    std::string text, error;
+    for (const std::string& p : r) text += p + "\n";
+    (void)writeOutputFile(file.string(), text, error);  // best effort: the list is a convenience
 }
 
 void Viewer::watchFile(double now) {

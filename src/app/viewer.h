@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <functional>
 #include <future>
 #include <memory>
@@ -81,6 +82,7 @@ private:
         Report report;
     };
     std::future<Loaded> pending_;
+    std::atomic<bool> cancelLoad_{false};   // set to stop the running import (kills its worker)
     std::unique_ptr<Animator> ghost_;  // poses the bind-pose ghost and onion skins
     std::unique_ptr<Controller> controller_;  // drives the pose when the Blend panel is on
     int32_t maskLayer_ = -1, additiveLayer_ = -1;

@@ -3,9 +3,11 @@
 #include <filesystem>
 #include <iostream>
 
+#include "app/command_util.h"
 #include "app/exit_codes.h"
 #include "app/viewer.h"
 #include "render/offscreen.h"
+#include "util/text.h"
 
 #ifndef RIGVIEW_SOURCE_DIR
 #define RIGVIEW_SOURCE_DIR "."
@@ -30,6 +32,9 @@ std::string demoModelPath() {
 int runViewer(const ViewerLaunch& launch) {
     ViewerConfig cfg;
     cfg.model = launch.model.empty() ? demoModelPath() : launch.model;
+    if (!launch.screenshot.empty() && !cmd::outputIsNotAnInput(launch.screenshot, cfg.model, launch.anims)) {
+        return exitcode::kUsage;
+    }
     cfg.anims = launch.anims;
     cfg.width = launch.width;
     cfg.height = launch.height;
@@ -37,7 +42,7 @@ int runViewer(const ViewerLaunch& launch) {
     cfg.remember = launch.screenshot.empty();
     auto viewer = Viewer::create(cfg);
     if (!viewer) {
-        std::cerr << "rigview: " << viewer.error().message << "\n";
+        std::cerr << "rigview: " << text::forTerminal(viewer.error().message) << "\n";
         return exitcode::kNoDisplay;
     }
     Viewer& v = **viewer;
@@ -45,7 +50,7 @@ int runViewer(const ViewerLaunch& launch) {
     if (!launch.clip.empty() && v.state().model) {
         const int clip = v.state().model->findClip(launch.clip);
         if (clip < 0) {
-            std::cerr << "rigview: " << cfg.model << ": no clip '" << launch.clip << "'\n";
+            std::cerr << "rigview: " << text::forTerminal(cfg.model + ": no clip '" + launch.clip + "'") << "\n";
             return exitcode::kUsage;
         }
         v.state().requests.selectClip = clip;
@@ -54,15 +59,16 @@ int runViewer(const ViewerLaunch& launch) {
 
     // Screenshot mode: show the bones and the UI for some frames, save the window.
     if (!v.state().model) {
-        std::cerr << "rigview: " << v.state().error << "\n";
+        std::cerr << "rigview: " << text::forTerminal(v.state().error) << "\n";
         return exitcode::kBadInput;
     }
     v.state().view.bones = true;
     for (int i = 1; i < launch.frames && !v.shouldClose(); ++i) v.frame(1.0 / 60.0);
     int w = 0, h = 0;
     const std::vector<uint8_t> px = v.captureFrame(w, h);
-    if (!writePng(launch.screenshot, w, h, px)) {
-        std::cerr << "rigview: " << launch.screenshot << ": cannot write the output file\n";
+    std::string error;
+    if (!writePng(launch.screenshot, w, h, px, &error)) {
+        std::cerr << "rigview: " << text::forTerminal(error) << "\n";
         return exitcode::kOutputFailed;
     }
     return exitcode::kOk;

@@ -11,6 +11,7 @@
 
 #include "anim/pose.h"
 #include "check/vertex_views.h"
+#include "util/paths.h"
 
 namespace rig {
 
@@ -711,14 +712,20 @@ bool textureFound(const Model& model, const std::string& ref) {
     for (const EmbeddedTexture& t : model.textures) {
         if (!t.name.empty() && t.name == ref) return true;
     }
-    std::string p = ref;
-    std::replace(p.begin(), p.end(), '\\', '/');
-    const fs::path dir = fs::path(model.path).parent_path();
-    std::error_code ec;
-    for (const fs::path& cand : {fs::path(p), dir / p, dir / fs::path(p).filename()}) {
-        if (fs::is_regular_file(cand, ec)) return true;
-    }
-    return false;
+    // A file inside the model's folder (util/paths.h). One that exists outside it was refused
+    // and is reported as external-path-refused, not as missing.
+    std::vector<std::string> refused;
+    return !paths::resolveResourceFile(model.path, ref, &refused).empty() || !refused.empty();
+}
+
+void checkResources(Context& cx) {
+    const std::vector<std::string>& refused = cx.model.stats.refusedPaths;
+    if (refused.empty()) return;
+    std::vector<std::string> names(refused.begin(), refused.begin() + std::min(refused.size(), cx.s.maxExamples));
+    add(cx, {"external-path-refused", Severity::Warning,
+             std::to_string(refused.size()) + " files the model refers to lie outside its folder and were not read ('" +
+                 refused.front() + "'" + (refused.size() > 1 ? ", ..." : "") + "); --allow-external-paths reads them",
+             refused.size(), "files", {}, names});
 }
 
 // A file beside the model whose name matches `ref`'s file name but for letter case (files
@@ -1271,6 +1278,26 @@ float rigSize(const Model& model) {
     return d > 0.0f && std::isfinite(d) ? d : 1.0f;
 }
 
+// ---------------------------------------------------------------------------------------
+// Import: what the format cannot give, and what import repaired.
+
+void checkImport(Context& cx) {
+    const ImportStats& s = cx.model.stats;
+    if (!s.formatLimitation.empty()) {
+        add(cx, {"blend-not-supported", Severity::Error, s.formatLimitation, 1, "file", {}, {}});
+    }
+    for (const char* code : {"repaired-keys", "repaired-channels"}) {
+        std::vector<std::string> what;
+        for (const ImportRepair& rep : s.repairs) {
+            if (rep.code == code) what.push_back(rep.what);
+        }
+        if (what.empty()) continue;
+        std::string msg = "Assimp's validation refused the file; rigview repaired it: ";
+        for (size_t i = 0; i < what.size(); ++i) msg += (i ? "; " : "") + what[i];
+        add(cx, {code, Severity::Warning, msg, what.size(), "repairs", {}, {}});
+    }
+}
+
 Report checkModel(const Model& model) { return checkModel(model, CheckSettings{}); }
 
 Report checkModel(const Model& model, const CheckSettings& settings) {
@@ -1283,7 +1310,9 @@ Report checkModel(const Model& model, const CheckSettings& settings) {
     checkNames(cx);
     checkBindTransforms(cx);
     checkTextures(cx);
+    checkResources(cx);
     checkClips(cx);
+    checkImport(cx);
     std::stable_sort(r.findings.begin(), r.findings.end(), [](const Finding& a, const Finding& b) {
         return static_cast<int>(a.severity) > static_cast<int>(b.severity);
     });

@@ -48,6 +48,11 @@
 //                                       neither embedded ("*N", or an embedded texture's name) nor a file
 //                                       (as written, relative to the model's folder, or by its file
 //                                       name beside the model)
+//   external-path-refused      warning  (one per model) files the model refers to (textures, buffers, material
+//                                       libraries) that resolve outside the model's folder: not read
+//                                       (--allow-external-paths reads them); names = the refused paths. A
+//                                       model that cannot load without them does not import: check lists
+//                                       the file as unreadable with this code, severity error
 //  animation
 //   non-finite-keys            error    keys with NaN / Inf time or value (dropped on import)
 //   channel-missing-node       warning  channels naming no node (skipped)
@@ -86,6 +91,13 @@
 //                                       translation beyond staticPositionTolerance x rig size, no
 //                                       rotation beyond staticRotationDegrees, no scale change beyond
 //                                       1e-4)
+//  import (one per model)
+//   repaired-keys              warning  Assimp's validation refused the file for keys past a clip's
+//                                       duration; the duration was extended to the last key
+//   repaired-channels          warning  Assimp's validation refused the file for empty or missing
+//                                       animation channels; they (and clips left empty) were dropped
+//   blend-not-supported        error    a .blend file: Assimp reads no armature or animation from
+//                                       it (only static geometry); export FBX or glTF from Blender
 #pragma once
 
 #include <cstddef>

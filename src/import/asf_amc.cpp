@@ -1,4 +1,5 @@
 #include "import/asf_amc.h"
+#include "import/regular_file.h"
 
 #include <algorithm>
 #include <charconv>
@@ -843,9 +844,7 @@ Result<Clip> parseAmcImpl(std::string_view text, const AsfSkeleton& asf, const s
 }
 
 Result<std::string> readFile(const std::string& path, size_t maxBytes) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return Error{path + ": no such file"};
-    if (std::filesystem::is_directory(path, ec)) return Error{path + ": is a directory"};
+    if (Result<bool> regular = checkRegularFile(path); !regular) return regular.error();
     std::ifstream in(path, std::ios::binary);
     if (!in) return Error{path + ": cannot be opened"};
     std::string s;

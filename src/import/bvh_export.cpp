@@ -5,11 +5,13 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
+#include <algorithm>
+#include <cstdint>
 #include <sstream>
 #include <vector>
 
 #include "anim/clip.h"
+#include "util/output_file.h"
 
 namespace rig {
 
@@ -27,22 +29,45 @@ std::string num(double v) {
     return buf;
 }
 
+// Nodes written with 6 channels (the root, and nodes with translation keys).
+std::vector<uint8_t> positionChannels(const Skeleton& sk, const Clip& clip) {
+    std::vector<uint8_t> positions(sk.size(), 0);
+    if (!positions.empty()) positions[0] = 1;
+    for (const Track& t : clip.tracks) {
+        if (t.translation.count > 1 && static_cast<size_t>(t.node) < positions.size()) positions[t.node] = 1;
+    }
+    return positions;
+}
+
 }  // namespace
+
+int64_t bvhFrameCount(const Clip& clip, double fps) {
+    const double duration = std::max(static_cast<double>(clip.duration), 0.0);
+    const double frames = std::floor(static_cast<double>(static_cast<float>(duration) * static_cast<float>(fps) + 1e-4f)) + 1.0;
+    if (!(frames < 9.2e18)) return INT64_MAX;  // also NaN
+    return static_cast<int64_t>(frames);
+}
+
+int64_t bvhChannelCount(const Model& model, const Clip& clip) {
+    int64_t n = 0;
+    for (uint8_t p : positionChannels(model.skeleton, clip)) n += p ? 6 : 3;
+    return n;
+}
 
 Result<bool> exportBvh(const Model& model, const Clip& clip, float fps, const std::string& path) {
     const Skeleton& sk = model.skeleton;
     if (sk.size() == 0) return Error{path + ": the model has no nodes to export"};
-    if (!(fps > 0.0f) || !std::isfinite(fps)) return Error{path + ": --fps must be a positive number"};
+    if (!(fps > 0.0f) || !(fps <= kMaxBvhFps)) return Error{path + ": --fps must be a number in (0, 1000]"};
+    const int64_t frames = bvhFrameCount(clip, fps);
+    if (frames > kMaxBvhFrames || frames > kMaxBvhValues / std::max<int64_t>(1, bvhChannelCount(model, clip))) {
+        return Error{path + ": the export would be too large (" + std::to_string(frames) + " frames)"};
+    }
     const size_t n = sk.size();
     std::vector<std::vector<int32_t>> children(n);
     for (size_t i = 1; i < n; ++i) {
         if (sk.parent[i] >= 0) children[sk.parent[i]].push_back(static_cast<int32_t>(i));
     }
-    std::vector<uint8_t> positions(n, 0);
-    positions[0] = 1;
-    for (const Track& t : clip.tracks) {
-        if (t.translation.count > 1) positions[t.node] = 1;
-    }
+    const std::vector<uint8_t> positions = positionChannels(sk, clip);
     // Only node 0's subtree is written (Assimp's scenes and ASF skeletons have one root).
     std::ostringstream out;
     out << "HIERARCHY\n";
@@ -71,12 +96,15 @@ Result<bool> exportBvh(const Model& model, const Clip& clip, float fps, const st
         for (auto c = children[i].rbegin(); c != children[i].rend(); ++c) stack.push_back({*c, it.depth + 1, false});
     }
     const float duration = std::max(clip.duration, 0.0f);
-    const int frames = static_cast<int>(std::floor(duration * fps + 1e-4f)) + 1;
     out << "MOTION\nFrames: " << frames << "\nFrame Time: " << num(1.0 / fps) << "\n";
+    // Streamed: the hierarchy, then the frames in blocks of about 1 MB.
+    OutputFile file(path);
+    if (!file.open() || !file.write(out.str())) return Error{file.error()};
     std::vector<Transform> local = sk.bindLocalSqt;
     std::vector<uint32_t> cursors(3 * clip.tracks.size() + 3, 0);
-    for (int f = 0; f < frames; ++f) {
-        const float t = std::min(static_cast<float>(f) / fps, duration);
+    std::string block;
+    for (int64_t f = 0; f < frames; ++f) {
+        const float t = std::min(static_cast<float>(static_cast<double>(f) / fps), duration);
         sampleClip(clip, t, sk.bindLocalSqt.data(), local.data(), cursors.data(), RotationBlend::Slerp);
         std::string line;
         for (int32_t i : order) {
@@ -86,12 +114,14 @@ Result<bool> exportBvh(const Model& model, const Clip& clip, float fps, const st
             glm::extractEulerAngleZXY(glm::mat4_cast(x.rotation), z, xr, y);
             line += num(glm::degrees(z)) + " " + num(glm::degrees(xr)) + " " + num(glm::degrees(y)) + " ";
         }
-        line.pop_back();
-        out << line << "\n";
+        line.back() = '\n';
+        block += line;
+        if (block.size() > (1u << 20)) {
+            if (!file.write(block)) return Error{file.error()};
+            block.clear();
+        }
     }
-    std::ofstream file(path, std::ios::binary);
-    if (file) file << out.str();
-    if (!file || !file.flush()) return Error{path + ": cannot write the output file"};
+    if (!file.write(block) || !file.commit()) return Error{file.error()};
     return true;
 }
 

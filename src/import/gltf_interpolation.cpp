@@ -16,12 +16,9 @@ namespace {
 
 using nlohmann::json;
 
-bool readJson(const std::string& path, const std::string& ext, json& out) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+bool readJson(const std::string& bytes, bool glb, json& out) {
     std::string text;
-    if (ext == ".glb") {
+    if (glb) {
         // Header (magic, version, length) then chunk 0: length, type "JSON", data.
         if (bytes.size() < 20 || bytes.compare(0, 4, "glTF") != 0) return false;
         uint32_t len = 0;
@@ -29,7 +26,7 @@ bool readJson(const std::string& path, const std::string& ext, json& out) {
         if (bytes.compare(16, 4, "JSON") != 0 || 20ull + len > bytes.size()) return false;
         text = bytes.substr(20, len);
     } else {
-        text = std::move(bytes);
+        text = bytes;
     }
     out = json::parse(text, nullptr, /*allow_exceptions=*/false);
     return !out.is_discarded() && out.is_object();
@@ -198,8 +195,11 @@ GltfNodes readGltfNodes(const std::string& path, const Skeleton& sk) {
     GltfNodes out;
     const std::string ext = lowerExt(path);
     if (ext != ".gltf" && ext != ".glb") return out;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return out;
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     json doc;
-    if (!readJson(path, ext, doc) || !mapNodes(doc, sk, out)) return GltfNodes{};
+    if (!readJson(bytes, ext == ".glb", doc) || !mapNodes(doc, sk, out)) return GltfNodes{};
     const json& nodes = doc["nodes"];
     out.skinOfJson.assign(nodes.size(), -1);
     for (size_t n = 0; n < nodes.size(); ++n) {
@@ -271,8 +271,15 @@ int applyGltfStepInterpolation(const std::string& path, Model& model) {
     std::string ext = std::filesystem::path(path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
     if (ext != ".gltf" && ext != ".glb") return 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return 0;
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return applyGltfStepInterpolationToBytes(bytes, ext == ".glb", model);
+}
+
+int applyGltfStepInterpolationToBytes(const std::string& bytes, bool glb, Model& model) {
     json doc;
-    if (!readJson(path, ext, doc)) return 0;
+    if (!readJson(bytes, glb, doc)) return 0;
     const json& anims = doc.contains("animations") ? doc["animations"] : json();
     const json& nodes = doc.contains("nodes") ? doc["nodes"] : json();
     if (!anims.is_array() || !nodes.is_array() || anims.size() != model.clips.size()) return 0;
@@ -298,7 +305,7 @@ int applyGltfStepInterpolation(const std::string& path, Model& model) {
             const size_t jn = target["node"].get<size_t>();
             const int32_t node = byIndex ? (jn < map.nodeOfJson.size() ? map.nodeOfJson[jn] : -1)
                                          : model.skeleton.find(nodeName(nodes, jn));
-            if (node < 0 || clip.trackOfNode[node] < 0) continue;
+            if (node < 0 || static_cast<size_t>(node) >= clip.trackOfNode.size() || clip.trackOfNode[node] < 0) continue;
             Track& tr = clip.tracks[clip.trackOfNode[node]];
             const std::string p = target.contains("path") && target["path"].is_string() ? target["path"].get<std::string>() : "";
             Channel* c = p == "translation" ? &tr.translation : p == "rotation" ? &tr.rotation : p == "scale" ? &tr.scale : nullptr;

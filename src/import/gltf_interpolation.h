@@ -45,4 +45,8 @@ GltfNodes readGltfNodes(const std::string& path, const Skeleton& sk);
 // number of channels marked.
 int applyGltfStepInterpolation(const std::string& path, Model& model);
 
+// The same on the file's bytes: glTF JSON text, or (`glb`) a binary container whose first
+// chunk is the JSON. Any bytes are safe (the libFuzzer target tests/fuzz/gltf_json_fuzz.cpp).
+int applyGltfStepInterpolationToBytes(const std::string& bytes, bool glb, Model& model);
+
 }  // namespace rig

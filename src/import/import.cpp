@@ -2,7 +2,11 @@
 #include "anim/blend.h"
 #include "import/asf_amc.h"
 #include "import/gltf_interpolation.h"
+#include "import/iqm.h"
+#include "import/scene_repair.h"
+#include "util/paths.h"
 
+#include <assimp/DefaultIOSystem.h>
 #include <assimp/Importer.hpp>
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
@@ -79,6 +83,65 @@ private:
         return fds;
     }
 };
+
+// Every file Assimp opens while importing a model goes through this: the model itself, and
+// what it refers to (glTF buffers, OBJ material libraries, MD5 animations beside the mesh...)
+// only from inside the model's folder (util/paths.h), unless --allow-external-paths. A path
+// outside is neither opened nor probed; it is recorded (external-path-refused). Never writes.
+class ConfinedIOSystem : public Assimp::DefaultIOSystem {
+public:
+    explicit ConfinedIOSystem(const std::string& model) : model_(model), folder_(paths::modelFolder(model)) {}
+
+    bool Exists(const char* file) const override { return allowed(file, "rb") && DefaultIOSystem::Exists(file); }
+    Assimp::IOStream* Open(const char* file, const char* mode = "rb") override {
+        return allowed(file, mode) ? DefaultIOSystem::Open(file, mode) : nullptr;
+    }
+    const std::vector<std::string>& refused() const { return refused_; }
+
+private:
+    bool allowed(const char* file, const char* mode) const {
+        if (!file) return false;
+        const std::string f = file;
+        const bool write = mode && (std::strchr(mode, 'w') || std::strchr(mode, 'a') || std::strchr(mode, '+'));
+        // Judged as written and with '\\' read as '/' (a Windows path): outside either way is out.
+        std::string slashed = f;
+        std::replace(slashed.begin(), slashed.end(), '\\', '/');
+        if (!write && (f == model_ || paths::allowExternal() ||
+                       (paths::isInside(folder_, f) && paths::isInside(folder_, slashed)))) {
+            return true;
+        }
+        // A relative name is taken by the OS relative to the working folder. Several importers
+        // (LWS, Ogre) try that first and then the model's folder: when the name exists there,
+        // that retry succeeds and nothing needs to be reported.
+        std::error_code ec;
+        const std::filesystem::path beside = std::filesystem::path(folder_) / slashed;
+        const bool retried = std::filesystem::path(slashed).is_relative() && paths::isInside(folder_, beside.string()) &&
+                             std::filesystem::exists(beside, ec);
+        if (!retried && std::find(refused_.begin(), refused_.end(), f) == refused_.end()) refused_.push_back(f);
+        return false;
+    }
+
+    std::string model_, folder_;
+    mutable std::vector<std::string> refused_;
+};
+
+// Base-colour textures that are files (not embedded) and exist only outside the model's
+// folder: not read by anyone (renderer, check), recorded as refused.
+void confineTextures(Model& model) {
+    for (const Material& m : model.materials) {
+        const std::string& ref = m.baseColorTexture;
+        if (ref.empty() || ref[0] == '*' || ref.rfind("data:", 0) == 0) continue;
+        bool embedded = false;
+        for (const EmbeddedTexture& t : model.textures) embedded = embedded || (!t.name.empty() && t.name == ref);
+        if (embedded) continue;
+        std::vector<std::string> refused;
+        if (!paths::resolveResourceFile(model.path, ref, &refused).empty()) continue;
+        for (const std::string& r : refused) {
+            auto& list = model.stats.refusedPaths;
+            if (std::find(list.begin(), list.end(), r) == list.end()) list.push_back(r);
+        }
+    }
+}
 
 glm::mat4 toGlm(const aiMatrix4x4& m) {
     // Assimp stores rows; glm stores columns.
@@ -459,6 +522,9 @@ void importMaterials(const aiScene* scene, Model& model) {
         model.textures.push_back(std::move(et));
     }
 }
+
+constexpr const char* kBlendLimitation =
+    "Assimp reads no armature or animation from .blend files; export FBX or glTF from Blender";
 
 std::string lowerExtension(const std::string& path) {
     std::string ext = std::filesystem::path(path).extension().string();
@@ -987,9 +1053,7 @@ unsigned importFlags() {
 }
 
 Result<Model> importModel(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return Error{path + ": no such file"};
-    if (std::filesystem::is_directory(path, ec)) return Error{path + ": is a directory, not a model file"};
+    if (Result<bool> regular = checkRegularFile(path); !regular) return regular.error();
 
     // Acclaim motion capture (CMU): our own parser; an .amc finds its skeleton beside it.
     const std::string ext = lowerExtension(path);
@@ -1001,8 +1065,16 @@ Result<Model> importModel(const std::string& path) {
         }
         return importAsfAmc(asf, {path}, amcFramesPerSecond());
     }
+    // Inter-Quake Model: our own reader (Assimp 5.2.5 reads only the static meshes).
+    if (ext == ".iqm") {
+        Result<Model> iqm = importIqm(path);
+        if (iqm) computeSkinBindPose(iqm.value());
+        return iqm;
+    }
 
     Assimp::Importer importer;
+    auto* io = new ConfinedIOSystem(path);  // owned by the importer
+    importer.SetIOHandler(io);
     // Drop point and line primitives: a skinned viewer draws triangles.
     importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
     // Skeleton-only files (BVH, some FBX) stay skeletons: no stand-in bone meshes.
@@ -1011,14 +1083,24 @@ Result<Model> importModel(const std::string& path) {
     // the validator rejects unless the scene is flagged incomplete. Then validate (always the
     // first step) and post-process.
     const aiScene* scene = nullptr;
+    std::vector<ImportRepair> repairs;
     {
         SilenceStdio quiet;
         scene = importer.ReadFile(path, 0);
         if (scene && scene->mNumMeshes == 0) {
             const_cast<aiScene*>(scene)->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
         }
+        // Points Assimp's validation would refuse but that have one safe reading (keys past a
+        // clip's end, empty channels) are repaired first and recorded for `check` and `info`.
+        if (scene) repairs = repairScene(*const_cast<aiScene*>(scene));
+        if (scene) dropLightsAndCameras(*const_cast<aiScene*>(scene));  // not read: see scene_repair.h
         if (scene) uniquifyBoneNames(const_cast<aiScene*>(scene));
         if (scene) scene = importer.ApplyPostProcessing(importFlags());
+    }
+    if (!scene && !io->refused().empty()) {
+        return Error{path + ": refused to read " + io->refused().front() +
+                         ": outside the model's folder (--allow-external-paths allows it)",
+                     "external-path-refused"};
     }
     if (!scene) {
         std::string msg = importer.GetErrorString();
@@ -1026,16 +1108,20 @@ Result<Model> importModel(const std::string& path) {
         if (msg.find("bad_alloc") != std::string::npos) {
             msg = "out of memory while importing (the file claims more data than fits; see RIGVIEW_MAX_MEMORY_MB)";
         }
+        if (ext == ".blend") msg += " (and " + std::string(kBlendLimitation) + ")";
         return Error{path + ": " + msg};
     }
     if (!scene->mRootNode) return Error{path + ": the scene has no root node"};
 
     Model model;
     model.path = path;
+    model.stats.repairs = std::move(repairs);
+    model.stats.refusedPaths = io->refused();
     model.units = applyUnits(const_cast<aiScene*>(scene), path, ext);
     auto nodes = flattenNodes(scene, model.skeleton, path);
     if (!nodes) return nodes.error();
     importMaterials(scene, model);
+    confineTextures(model);
     const GltfNodes gltf = readGltfNodes(path, model.skeleton);
     NodeBinder binder(model.skeleton, *nodes, gltf, model.stats);
 
@@ -1065,6 +1151,8 @@ Result<Model> importModel(const std::string& path) {
     }
     applyGltfStepInterpolation(path, model);
     computeSkinBindPose(model);
+    // Assimp's Blender reader gives static geometry only: shown, but never passed as a rig.
+    if (ext == ".blend") model.stats.formatLimitation = kBlendLimitation;
     if (model.meshes.empty() && model.clips.empty() && model.skeleton.size() <= 1) {
         return Error{path + ": the file holds no meshes, no skeleton and no animation"};
     }
@@ -1073,6 +1161,10 @@ Result<Model> importModel(const std::string& path) {
 
 Result<Model> importModelWithAnims(const std::string& path, const std::vector<std::string>& animPaths) {
     if (animPaths.empty()) return importModel(path);
+    if (Result<bool> regular = checkRegularFile(path); !regular) return regular.error();
+    for (const std::string& a : animPaths) {
+        if (Result<bool> regular = checkRegularFile(a); !regular) return regular.error();
+    }
     std::vector<std::string> amcs, others;
     for (const std::string& a : animPaths) (lowerExtension(a) == ".amc" && lowerExtension(path) == ".asf" ? amcs : others).push_back(a);
     Result<Model> base = amcs.empty() ? importModel(path) : importAsfAmc(path, amcs, amcFramesPerSecond());
@@ -1086,6 +1178,7 @@ Result<Model> importModelWithAnims(const std::string& path, const std::vector<st
         if (!src) return src.error();
         const Model& from = src.value();
         if (from.clips.empty()) return Error{a + ": has no clips to add"};
+        for (const std::string& r : from.stats.refusedPaths) model.stats.refusedPaths.push_back(r);
         const RetargetMap map = buildRetargetMap(from.skeleton, model.skeleton);
         std::vector<std::string> skipped;
         size_t added = 0;

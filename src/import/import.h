@@ -7,6 +7,7 @@
 
 #include "anim/model.h"
 #include "anim/result.h"
+#include "import/regular_file.h"
 
 namespace rig {
 

@@ -9,6 +9,7 @@
 #include "anim/dual_quat.h"
 #include "anim/skinning.h"
 #include "render/layout.h"
+#include "util/paths.h"
 
 namespace rig {
 
@@ -59,16 +60,12 @@ GLuint loadTexture(const Model& model, const std::string& ref) {
         if (t.height == 0) return textureFromImage(t.data.data(), t.data.size());
         return makeTexture(t.data.data(), static_cast<int>(t.width), static_cast<int>(t.height));
     }
-    // A file: as written, relative to the model's folder, or by its bare name beside it.
-    namespace fs = std::filesystem;
-    std::string p = ref;
-    std::replace(p.begin(), p.end(), '\\', '/');
-    const fs::path dir = fs::path(model.path).parent_path();
-    std::error_code ec;
-    for (const fs::path& cand : {fs::path(p), dir / p, dir / fs::path(p).filename()}) {
-        if (!fs::is_regular_file(cand, ec)) continue;
-        std::FILE* f = std::fopen(cand.string().c_str(), "rb");
-        if (!f) continue;
+    // A file: as written (relative to the model's folder), or by its bare name beside it; only
+    // inside the model's folder unless --allow-external-paths (util/paths.h).
+    const std::string file = paths::resolveResourceFile(model.path, ref, nullptr);
+    if (!file.empty()) {
+        std::FILE* f = std::fopen(file.c_str(), "rb");
+        if (!f) return 0;
         std::vector<uint8_t> bytes;
         uint8_t buf[65536];
         size_t n;

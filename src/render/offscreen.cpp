@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "util/output_file.h"
+
 namespace rig {
 
 Result<std::unique_ptr<OffscreenTarget>> OffscreenTarget::create(int width, int height, int samples) {
@@ -73,8 +75,19 @@ std::vector<uint8_t> OffscreenTarget::readPixels() {
     return px;
 }
 
-bool writePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba) {
-    return stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4) != 0;
+bool writePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba, std::string* error) {
+    std::string png;
+    auto append = [](void* context, void* data, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+    };
+    std::string why;
+    if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4)) {
+        why = path + ": cannot write the output file (PNG encoding failed)";
+    } else if (writeOutputFile(path, png, why)) {
+        return true;
+    }
+    if (error) *error = why;
+    return false;
 }
 
 }  // namespace rig

@@ -32,7 +32,10 @@ private:
     GLuint fbo_ = 0, color_ = 0, depth_ = 0;
 };
 
-// Write RGBA8 pixels (top row first) as PNG. Returns false if the file cannot be written.
-bool writePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba);
+// Write RGBA8 pixels (top row first) as PNG, through an OutputFile (util/output_file.h: a
+// temporary file renamed on success). Returns false if the file cannot be written; `error`
+// then says why ("<path>: cannot write the output file (<why>)").
+bool writePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba,
+              std::string* error = nullptr);
 
 }  // namespace rig

@@ -558,6 +558,15 @@ void drawStatusOverlay(ViewerState& s, double now) {
         ImGui::End();
         ImGui::PopStyleColor();
     }
+    if (!s.warning.empty() && s.error.empty()) {
+        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, 40), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+        ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(120, 90, 20, 235));
+        ImGui::Begin("##warning", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove);
+        ImGui::TextUnformatted(s.warning.c_str());
+        if (ImGui::Button("Dismiss##warning")) s.warning.clear();
+        ImGui::End();
+        ImGui::PopStyleColor();
+    }
 }
 
 void drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorld, const glm::mat4& viewProj,

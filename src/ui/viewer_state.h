@@ -130,6 +130,8 @@ struct ViewerState {
     std::string loadingPath;
     double loadingSince = 0.0;
     std::string error;              // last import error, shown until dismissed
+    std::string warning;            // about the model on screen (what its format cannot give),
+                                    // shown until dismissed or another model loads
 
     CheckViewState checks;
     BlendState blend;

@@ -1,0 +1,42 @@
+// Model serialization: a whole rig::Model as one compact binary buffer, so an import done in a
+// worker process (platform/import_worker) can be handed back to the process that asked for it.
+// No GL, no Assimp.
+//
+// Layout: an 8-byte magic "RIGVMDL\0", a u32 format version, a u64 payload size, a u64
+// FNV-1a-64 checksum of the payload, then the payload: every field of the Model in declaration
+// order (numbers in the host's byte order: writer and reader are the same binary; vectors as a
+// u64 count followed by their elements). The reader trusts nothing: every count is checked
+// against the bytes left before anything is allocated, the checksum and version must match,
+// and the decoded model must pass validateModel (indices in range, arrays of matching sizes),
+// so the rest of rigview can use it as it uses a fresh import.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "anim/model.h"
+#include "anim/result.h"
+
+namespace rig {
+
+inline constexpr uint32_t kModelFormatVersion = 2;  // 2: units, bind pose, name bindings
+
+// The model as bytes (header + payload).
+std::vector<uint8_t> serializeModel(const Model& model);
+
+// The model back from `bytes`; an error (never a crash) for anything that is not a buffer
+// serializeModel wrote, whole and unchanged.
+Result<Model> deserializeModel(std::span<const uint8_t> bytes);
+
+// Structural checks the runtime relies on: skeleton arrays of one size with parent[i] < i,
+// mesh nodes, materials, triangle indices, skin joints and slots in range, per-vertex arrays as
+// long as the positions, clip tracks and key runs inside their arrays. An error names the first
+// problem found.
+Result<bool> validateModel(const Model& model);
+
+// FNV-1a, 64 bits.
+uint64_t fnv1a64(const uint8_t* data, size_t size);
+
+}  // namespace rig

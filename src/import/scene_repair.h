@@ -1,0 +1,31 @@
+// Repair of Assimp scenes that fail Assimp's validation only on points with one safe reading
+// (keys past the clip's duration, empty or missing animation channels). Assimp types stay
+// inside import/.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "anim/model.h"
+
+struct aiScene;
+
+namespace rig {
+
+// Mend `scene` (read without validation, before it is validated) exactly where Assimp's
+// validator would refuse it although the file has one safe reading:
+// - keys after the animation's duration (e.g. a Blitz3D key one frame past the clip's frame
+//   count): the duration is extended to the last key ("repaired-keys");
+// - null or key-less node / morph channels are dropped, and animations left with no channel
+//   are dropped ("repaired-channels").
+// Unsorted and duplicate key times are not touched here: Assimp only warns about them and
+// rigview's import sorts and reports them. Anything else the validator refuses still fails with
+// its message (validation runs after this, as the first post-processing step). Returns what was
+// repaired (empty: nothing, the common case).
+std::vector<ImportRepair> repairScene(aiScene& scene);
+
+// Delete the scene's lights and cameras (rigview uses neither), before validation: a light with
+// no node of its name or a camera with a bad field of view no longer refuses the whole file.
+void dropLightsAndCameras(aiScene& scene);
+
+}  // namespace rig

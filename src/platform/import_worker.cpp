@@ -1,0 +1,443 @@
+#include "platform/import_worker.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#if __has_include(<linux/landlock.h>)
+#include <linux/landlock.h>
+#define RIGVIEW_HAVE_LANDLOCK 1
+#endif
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <new>
+#include <set>
+
+#include "import/import.h"
+#include "import/model_io.h"
+#include "util/paths.h"
+
+extern char** environ;
+
+namespace rig {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// An error frame on the result pipe: this magic, a kind byte, the error's code (Error::code,
+// may be empty), a newline, then the message.
+constexpr char kErrorMagic[8] = {'R', 'I', 'G', 'V', 'E', 'R', 'R', '\0'};
+constexpr char kKindError = 'E', kKindOutOfMemory = 'M';
+constexpr size_t kStderrKept = 64 * 1024;
+
+std::mutex gConfigMutex;
+IsolationConfig gConfig;
+
+bool writeAll(int fd, const void* data, size_t size) {
+    const auto* p = static_cast<const uint8_t*>(data);
+    while (size > 0) {
+        const ssize_t n = ::write(fd, p, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        p += n;
+        size -= static_cast<size_t>(n);
+    }
+    return true;
+}
+
+bool writeError(int fd, char kind, const std::string& message, const std::string& code = {}) {
+    std::string frame(kErrorMagic, 8);
+    frame += kind;
+    frame += code;
+    frame += '\n';
+    frame += message;
+    return writeAll(fd, frame.data(), frame.size());
+}
+
+std::string workerExecutable(const IsolationConfig& c) {
+    if (!c.workerExe.empty()) return c.workerExe;
+    if (const char* env = std::getenv("RIGVIEW_WORKER"); env && *env) return env;
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string("/proc/self/exe") : self.string();
+}
+
+// A descriptor number above the standard ones, so dup2 onto 2 or 3 in the child always copies.
+int moveAbove(int fd, int minFd) {
+    if (fd >= minFd) return fd;
+    const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, minFd);
+    ::close(fd);
+    return moved;
+}
+
+void keepTail(std::string& s, const char* data, size_t n) {
+    s.append(data, n);
+    if (s.size() > 2 * kStderrKept) s.erase(0, s.size() - kStderrKept);
+}
+
+// The sanitizer's one-word verdict from a report ("AddressSanitizer: heap-buffer-overflow").
+std::string sanitizerVerdict(const std::string& err) {
+    for (const char* tool : {"AddressSanitizer: ", "UndefinedBehaviorSanitizer: ", "LeakSanitizer: "}) {
+        const size_t at = err.find(tool);
+        if (at == std::string::npos) continue;
+        size_t end = at + std::strlen(tool);
+        while (end < err.size() && !std::isspace(static_cast<unsigned char>(err[end]))) ++end;
+        return err.substr(at, end - at);
+    }
+    if (const size_t at = err.find("runtime error: "); at != std::string::npos) return "undefined behaviour";
+    return "";
+}
+
+std::string formatSeconds(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", s);
+    return buf;
+}
+
+#ifdef RIGVIEW_HAVE_LANDLOCK
+long landlockAbi() {
+    const long abi = ::syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    return abi < 0 ? 0 : abi;
+}
+
+// Allow `access` beneath `path` (a folder or a file); missing paths are skipped.
+void allowPath(int ruleset, const std::string& path, uint64_t access) {
+    const int fd = ::open(path.c_str(), O_PATH | O_CLOEXEC);
+    if (fd < 0) return;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        // Rights that only make sense on folders cannot be granted on a file.
+        access &= LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE;
+    }
+    landlock_path_beneath_attr rule{};
+    rule.allowed_access = access;
+    rule.parent_fd = fd;
+    ::syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
+    ::close(fd);
+}
+
+}  // namespace
+
+bool restrictFileAccess(const std::set<std::string>& folders) {
+    const long abi = landlockAbi();
+    if (abi < 1) return false;
+    landlock_ruleset_attr attr{};
+    attr.handled_access_fs = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE |
+                             LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
+                             LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
+                             LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
+                             LANDLOCK_ACCESS_FS_MAKE_SYM;
+#ifdef LANDLOCK_ACCESS_FS_REFER
+    if (abi >= 2) attr.handled_access_fs |= LANDLOCK_ACCESS_FS_REFER;
+#endif
+#ifdef LANDLOCK_ACCESS_FS_TRUNCATE
+    if (abi >= 3) attr.handled_access_fs |= LANDLOCK_ACCESS_FS_TRUNCATE;
+#endif
+    const int ruleset = static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0));
+    if (ruleset < 0) return false;
+    const uint64_t read = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
+    for (const std::string& f : folders) allowPath(ruleset, f, read);
+    // The runtime: shared libraries and the sanitizers' symbolizer (read and run, never write),
+    // the process's own /proc entry (sanitizers read their memory map), /dev/null (stdio is
+    // silenced there during imports).
+    for (const char* sys : {"/usr", "/lib", "/lib64", "/etc/ld.so.cache"}) {
+        allowPath(ruleset, sys, read | LANDLOCK_ACCESS_FS_EXECUTE);
+    }
+    allowPath(ruleset, "/proc/self", read);
+    allowPath(ruleset, "/dev/null", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE);
+    allowPath(ruleset, "/dev/urandom", LANDLOCK_ACCESS_FS_READ_FILE);
+    const bool ok = ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && ::syscall(SYS_landlock_restrict_self, ruleset, 0) == 0;
+    ::close(ruleset);
+    return ok;
+}
+
+namespace {
+#else
+long landlockAbi() { return 0; }
+}  // namespace
+bool restrictFileAccess(const std::set<std::string>&) { return false; }
+namespace {
+#endif
+
+// The folder a file is in, absolute, as given and with links resolved (what the sandbox lets
+// the worker read: a model's relative resources resolve from the folder it was named in).
+void addFolderOf(const std::string& path, std::set<std::string>& folders) {
+    std::error_code ec;
+    fs::path abs = fs::absolute(path, ec);
+    if (ec) abs = path;
+    folders.insert(abs.lexically_normal().parent_path().string());
+    const fs::path canonical = fs::weakly_canonical(abs, ec);
+    if (!ec) folders.insert(canonical.parent_path().string());
+}
+
+ImportOutcome failed(ImportFailure kind, std::string message, std::string err = {}) {
+    ImportOutcome o;
+    o.model = Error{std::move(message)};
+    o.failure = kind;
+    o.workerStderr = std::move(err);
+    return o;
+}
+
+ImportOutcome importInProcess(const std::string& path, const std::vector<std::string>& anims) {
+    ImportOutcome o;
+    try {
+        o.model = importModelWithAnims(path, anims);
+        o.failure = o.model ? ImportFailure::None : ImportFailure::Error;
+    } catch (const std::bad_alloc&) {
+        o = failed(ImportFailure::OutOfMemory, path + ": out of memory while importing (limit " +
+                                                   std::to_string(gConfig.memoryLimitMb) + " MiB; see RIGVIEW_MAX_MEMORY_MB)");
+    }
+    return o;
+}
+
+}  // namespace
+
+void setIsolation(const IsolationConfig& config) {
+    std::lock_guard<std::mutex> lock(gConfigMutex);
+    gConfig = config;
+}
+
+const IsolationConfig& isolation() { return gConfig; }
+
+std::string signalName(int sig) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
+    if (const char* abbrev = sigabbrev_np(sig)) return std::string("SIG") + abbrev;
+#endif
+    return "signal " + std::to_string(sig);
+}
+
+std::string sandboxDescription() {
+    const long abi = landlockAbi();
+    if (abi >= 1) return "Landlock ABI " + std::to_string(abi);
+#ifdef RIGVIEW_HAVE_LANDLOCK
+    return "no Landlock in this kernel: file access not restricted";
+#else
+    return "built without Landlock: file access not restricted";
+#endif
+}
+
+ImportOutcome importIsolated(const std::string& path, const std::vector<std::string>& anims,
+                             const std::atomic<bool>* cancel) {
+    IsolationConfig config;
+    {
+        std::lock_guard<std::mutex> lock(gConfigMutex);
+        config = gConfig;
+    }
+    // Refused before any process starts (and in both modes): missing files, folders, FIFOs.
+    if (Result<bool> regular = checkRegularFile(path); !regular) return failed(ImportFailure::Error, regular.error().message);
+    for (const std::string& a : anims) {
+        if (Result<bool> regular = checkRegularFile(a); !regular) return failed(ImportFailure::Error, regular.error().message);
+    }
+    if (!config.enabled) return importInProcess(path, anims);
+
+    int result[2], err[2];
+    if (::pipe2(result, O_CLOEXEC) != 0) return failed(ImportFailure::Error, path + ": cannot start the import worker (pipe)");
+    if (::pipe2(err, O_CLOEXEC) != 0) {
+        ::close(result[0]);
+        ::close(result[1]);
+        return failed(ImportFailure::Error, path + ": cannot start the import worker (pipe)");
+    }
+    result[1] = moveAbove(result[1], 4);
+    err[1] = moveAbove(err[1], 4);
+
+    const std::string exe = workerExecutable(config);
+    std::vector<std::string> args = {exe};
+    args.insert(args.end(), config.forwardedArgs.begin(), config.forwardedArgs.end());
+    // Paths as --opt=value, so a file named "-x.fbx" stays a file.
+    args.insert(args.end(), {"__import-worker", "--result-fd=3", "--parent=" + std::to_string(::getpid()), "--model=" + path});
+    for (const std::string& a : anims) args.push_back("--anim=" + a);
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+    posix_spawn_file_actions_adddup2(&actions, result[1], 3);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
+    posix_spawn_file_actions_addclosefrom_np(&actions, 4);  // nothing else of ours leaks in
+#endif
+    // The worker leads its own process group, so a time-out kills whatever it started too (a
+    // sanitizer's symbolizer); it dies with us through PR_SET_PDEATHSIG (runImportWorker).
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+    pid_t pid = -1;
+    const int rc = ::posix_spawn(&pid, exe.c_str(), &actions, &attr, argv.data(), environ);
+    posix_spawnattr_destroy(&attr);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(result[1]);
+    ::close(err[1]);
+    if (rc != 0) {
+        ::close(result[0]);
+        ::close(err[0]);
+        return failed(ImportFailure::Error, path + ": cannot start the import worker " + exe + " (" + std::strerror(rc) + ")");
+    }
+
+#ifdef SYS_pidfd_open
+    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+#else
+    const int pidfd = -1;
+#endif
+    // Read both pipes until the child closes them, the time limit passes or we are cancelled.
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(config.timeoutSeconds));
+    std::vector<uint8_t> bytes;
+    std::string errText;
+    int fds[2] = {result[0], err[0]};
+    bool timedOut = false, cancelled = false, exited = false;
+    int status = 0;
+    char buf[1 << 16];
+    while (!exited) {
+        if (cancel && cancel->load()) {
+            cancelled = true;
+            break;
+        }
+        const auto now = Clock::now();
+        if (now >= deadline) {
+            timedOut = true;
+            break;
+        }
+        const int waitMs = static_cast<int>(std::min<int64_t>(
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1, cancel ? 50 : 1000));
+        if (fds[0] >= 0 || fds[1] >= 0) {
+            pollfd p[2] = {{fds[0], POLLIN, 0}, {fds[1], POLLIN, 0}};
+            const int n = ::poll(p, 2, waitMs);
+            if (n < 0 && errno != EINTR) break;
+            for (int i = 0; i < 2 && n > 0; ++i) {
+                if (fds[i] < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+                const ssize_t got = ::read(fds[i], buf, sizeof buf);
+                if (got < 0 && errno == EINTR) continue;
+                if (got <= 0) {
+                    ::close(fds[i]);
+                    fds[i] = -1;
+                } else if (i == 0) {
+                    bytes.insert(bytes.end(), buf, buf + got);
+                } else {
+                    keepTail(errText, buf, static_cast<size_t>(got));
+                }
+            }
+        } else {
+            // Both pipes closed: the child is exiting (or hangs after closing them). Wait on a
+            // pidfd where there is one (no polling delay), else in 1 ms steps.
+            const pid_t w = ::waitpid(pid, &status, WNOHANG);
+            if (w == pid) {
+                exited = true;
+            } else if (pidfd >= 0) {
+                pollfd p{pidfd, POLLIN, 0};
+                ::poll(&p, 1, waitMs);
+            } else {
+                ::poll(nullptr, 0, 1);
+            }
+        }
+    }
+    if (!exited) {
+        ::kill(-pid, SIGKILL);
+        ::kill(pid, SIGKILL);
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+    }
+    for (int fd : fds) {
+        if (fd >= 0) ::close(fd);
+    }
+    if (pidfd >= 0) ::close(pidfd);
+    if (errText.size() > kStderrKept) errText.erase(0, errText.size() - kStderrKept);
+
+    if (cancelled) return failed(ImportFailure::Cancelled, path + ": import cancelled", std::move(errText));
+    if (timedOut) {
+        return failed(ImportFailure::TimedOut,
+                      path + ": the importer was killed after " + formatSeconds(config.timeoutSeconds) +
+                          " s (import time limit; see --import-timeout)",
+                      std::move(errText));
+    }
+    // A complete answer counts whatever happened after it was sent (a sanitizer's leak report
+    // at exit, say): it is checksummed and validated. Without one, the exit status says why.
+    if (bytes.size() >= 9 && std::memcmp(bytes.data(), kErrorMagic, 8) == 0) {
+        std::string rest(reinterpret_cast<const char*>(bytes.data()) + 9, bytes.size() - 9);
+        size_t nl = rest.find('\n');
+        std::string code = nl == std::string::npos ? std::string() : rest.substr(0, nl);
+        std::string message = nl == std::string::npos ? rest : rest.substr(nl + 1);
+        nl = message.find('\n');
+        if (nl != std::string::npos) message.resize(nl);  // one line, always
+        ImportOutcome o = failed(bytes[8] == kKindOutOfMemory ? ImportFailure::OutOfMemory : ImportFailure::Error,
+                                 std::move(message), std::move(errText));
+        o.model = Error{o.model.error().message, std::move(code)};
+        return o;
+    }
+    Result<Model> model = deserializeModel(bytes);
+    const std::string verdict = sanitizerVerdict(errText);
+    if (!model && WIFSIGNALED(status)) {
+        const int sig = WTERMSIG(status);
+        if (sig == SIGKILL) {
+            return failed(ImportFailure::Crashed,
+                          path + ": the importer was killed (SIGKILL, e.g. by the system's out-of-memory killer)",
+                          std::move(errText));
+        }
+        return failed(ImportFailure::Crashed,
+                      path + ": the importer crashed (" + signalName(sig) + (verdict.empty() ? "" : ", " + verdict) + ")",
+                      std::move(errText));
+    }
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (!model && code != 0) {
+        return failed(ImportFailure::Crashed,
+                      path + ": the importer crashed (" + (verdict.empty() ? "exit status " + std::to_string(code) : verdict) + ")",
+                      std::move(errText));
+    }
+    if (!model) {
+        return failed(ImportFailure::Crashed, path + ": the importer sent back a broken model (" + model.error().message + ")",
+                      std::move(errText));
+    }
+    ImportOutcome o;
+    o.model = std::move(model);
+    o.workerStderr = std::move(errText);
+    return o;
+}
+
+int runImportWorker(const std::string& path, const std::vector<std::string>& anims, int resultFd, long parentPid) {
+    // Die with the parent, so a worker never outlives the command or viewer that wanted it.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (parentPid > 0 && ::getppid() != parentPid) return 1;
+    ::signal(SIGPIPE, SIG_IGN);  // a parent gone away is a failed write, not a signal
+    ::fcntl(resultFd, F_SETFD, FD_CLOEXEC);
+
+    std::set<std::string> folders;
+    addFolderOf(path, folders);
+    for (const std::string& a : anims) addFolderOf(a, folders);
+    // --allow-external-paths: the user asked for files outside the model's folder to be read.
+    if (!paths::allowExternal()) restrictFileAccess(folders);
+
+    try {
+        Result<Model> r = importModelWithAnims(path, anims);
+        if (!r) return writeError(resultFd, kKindError, r.error().message, r.error().code) ? 0 : 1;
+        const std::vector<uint8_t> bytes = serializeModel(r.value());
+        return writeAll(resultFd, bytes.data(), bytes.size()) ? 0 : 1;
+    } catch (const std::bad_alloc&) {
+        return writeError(resultFd, kKindOutOfMemory,
+                          path + ": the importer ran out of memory (limit " + std::to_string(gConfig.memoryLimitMb) +
+                              " MiB; see RIGVIEW_MAX_MEMORY_MB)")
+                   ? 0
+                   : 1;
+    } catch (const std::exception& e) {
+        return writeError(resultFd, kKindError, path + ": " + e.what()) ? 0 : 1;
+    }
+}
+
+}  // namespace rig

@@ -1,0 +1,72 @@
+// The isolated import worker: every import of a file from outside (viewer, info, pose, render,
+// export, bench, each file of check) runs Assimp and rigview's own readers in a child process,
+// the rigview binary itself started with the hidden subcommand `__import-worker`. The child
+// limits its memory (app/memory_limit), restricts its file access with Landlock where the
+// kernel has it (reads only beneath the model's and --anim files' folders and the system's
+// libraries; no writes), imports, and sends the Model back on a pipe (import/model_io). The
+// parent enforces a time limit (SIGKILL on expiry), captures the child's stderr (sanitizer
+// reports, Assimp chatter) and turns a crash, a time-out or running out of memory into one
+// error line naming the file, so a malicious or broken file costs an error, never the process.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "anim/model.h"
+#include "anim/result.h"
+
+namespace rig {
+
+// How imports run, set once by main from the command line.
+struct IsolationConfig {
+    bool enabled = false;          // main turns it on; --no-isolation (and library users) import in-process
+    double timeoutSeconds = 120.0; // --import-timeout: the child is killed after this long
+    std::string workerExe;         // the rigview binary (empty: $RIGVIEW_WORKER, else /proc/self/exe)
+    std::vector<std::string> forwardedArgs;  // global import options for the child ("--amc-fps", "60")
+    uint64_t memoryLimitMb = 0;    // the budget applied (app/memory_limit), for messages
+};
+void setIsolation(const IsolationConfig& config);
+const IsolationConfig& isolation();
+
+// Why an import failed.
+enum class ImportFailure {
+    None,
+    Error,        // the importer's own error (unreadable, not a regular file, no such file...)
+    Crashed,      // the worker died of a signal or a sanitizer report
+    TimedOut,     // killed at the time limit
+    OutOfMemory,  // hit the memory budget
+    Cancelled,    // the caller asked to stop (the viewer closing)
+};
+
+struct ImportOutcome {
+    Result<Model> model{Error{}};
+    ImportFailure failure = ImportFailure::None;
+    std::string workerStderr;  // the last 64 KiB the worker wrote to stderr (for debugging)
+};
+
+// Import `path` with the clips of `anims` (importModelWithAnims), isolated when isolation() is
+// enabled, in this process otherwise. `cancel`, when given, is polled: once it is true the
+// worker is killed and the outcome is Cancelled. Thread-safe: each call has its own worker.
+ImportOutcome importIsolated(const std::string& path, const std::vector<std::string>& anims,
+                             const std::atomic<bool>* cancel = nullptr);
+
+// The child's side (`rigview __import-worker`): restrict itself, import, write the serialized
+// model (or an error frame) to `resultFd`. `parentPid` is the parent that must still be
+// alive. Returns the process exit code.
+int runImportWorker(const std::string& path, const std::vector<std::string>& anims, int resultFd, long parentPid);
+
+// Restrict this process for good (Landlock): reads beneath `folders` and the system's libraries
+// only, no writes but /dev/null. Returns false where the kernel has no Landlock (the process
+// goes on unrestricted). The worker calls it before importing.
+bool restrictFileAccess(const std::set<std::string>& folders);
+
+// "Landlock ABI N" or why file access is not restricted here (for `info` and the README).
+std::string sandboxDescription();
+
+// Name of a signal ("SIGSEGV").
+std::string signalName(int sig);
+
+}  // namespace rig

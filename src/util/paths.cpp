@@ -1,0 +1,76 @@
+#include "util/paths.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+
+namespace rig::paths {
+
+namespace fs = std::filesystem;
+
+namespace {
+std::atomic<bool> gAllowExternal{false};
+
+fs::path resolved(const fs::path& p) {
+    std::error_code ec;
+    fs::path r = fs::weakly_canonical(fs::absolute(p, ec), ec);
+    if (ec) r = fs::absolute(p, ec).lexically_normal();
+    return r;
+}
+}  // namespace
+
+void setAllowExternal(bool allow) { gAllowExternal = allow; }
+bool allowExternal() { return gAllowExternal; }
+
+std::string modelFolder(const std::string& modelPath) {
+    fs::path dir = fs::path(modelPath).parent_path();
+    if (dir.empty()) dir = ".";
+    return resolved(dir).string();
+}
+
+bool isInside(const std::string& folder, const std::string& path) {
+    const fs::path f = fs::path(folder).lexically_normal();
+    const fs::path p = resolved(path);
+    auto fi = f.begin(), pi = p.begin();
+    for (; fi != f.end(); ++fi, ++pi) {
+        if (fi->empty() && std::next(fi) == f.end()) break;  // trailing separator
+        if (pi == p.end() || *fi != *pi) return false;
+    }
+    return true;
+}
+
+std::string resolveResourceFile(const std::string& modelPath, const std::string& ref, std::vector<std::string>* refused) {
+    if (ref.empty()) return {};
+    std::string p = ref;
+    std::replace(p.begin(), p.end(), '\\', '/');
+    const fs::path dir = fs::path(modelPath).parent_path();
+    const std::string folder = modelFolder(modelPath);
+    std::error_code ec;
+    // As written (relative: to the model's folder; with external paths allowed also to the
+    // working folder, as before the rule), then by its file name beside the model.
+    std::vector<fs::path> cands;
+    if (fs::path(p).is_absolute() || allowExternal()) cands.push_back(fs::path(p));
+    if (fs::path(p).is_relative()) cands.push_back(dir / p);
+    cands.push_back(dir / fs::path(p).filename());
+    for (const fs::path& cand : cands) {
+        if (cand.filename().empty() || !fs::is_regular_file(cand, ec)) continue;
+        if (allowExternal() || isInside(folder, cand.string())) return cand.string();
+        if (refused) {
+            const std::string r = resolved(cand).string();
+            if (std::find(refused->begin(), refused->end(), r) == refused->end()) refused->push_back(r);
+        }
+    }
+    return {};
+}
+
+bool sameFile(const std::string& output, const std::string& input) {
+    struct stat a{}, b{};
+    if (::stat(output.c_str(), &a) == 0 && ::stat(input.c_str(), &b) == 0) {
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    }
+    return resolved(output) == resolved(input);
+}
+
+}  // namespace rig::paths

@@ -1,0 +1,35 @@
+// Where rigview may read and write.
+// - Resources a model refers to (glTF buffers and images, OBJ materials, textures beside an
+//   FBX...) are read only from inside the model's folder (subfolders too), after resolving
+//   "..", symlinks and absolute paths; embedded data and data: URIs are always fine. A
+//   process-wide switch (--allow-external-paths) lifts the rule.
+// - An output is never one of the command's inputs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rig::paths {
+
+// Process-wide; set once from the command line before importing.
+void setAllowExternal(bool allow);
+bool allowExternal();
+
+// The canonical folder of a model file ("." resolved; symlinks of the folder resolved).
+std::string modelFolder(const std::string& modelPath);
+
+// Whether `path` (resolved: "..", symlinks) lies inside `folder` (canonical, from
+// modelFolder). A path that does not exist is judged by its lexically normal form.
+bool isInside(const std::string& folder, const std::string& path);
+
+// A texture reference of a model (a material's base-colour path) resolved to a file that may
+// be read: tried as written (relative to the model's folder when relative), then by its file
+// name beside the model. Returns the first candidate that exists and is allowed, else "".
+// `refused` receives the candidates that exist but lie outside the folder (and were not read).
+std::string resolveResourceFile(const std::string& modelPath, const std::string& ref, std::vector<std::string>* refused);
+
+// Whether `output` names the same file as `input`: the same device and inode when both exist,
+// the same canonical path otherwise (so "./m.obj", "m.obj" and a symlink to it all match).
+bool sameFile(const std::string& output, const std::string& input);
+
+}  // namespace rig::paths
