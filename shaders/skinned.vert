@@ -17,6 +17,11 @@ uniform int u_paletteOffset;  // first joint of this mesh's skin
 uniform int u_skinned;        // 0: positions are final (rigid or CPU-skinned);
                               // 1: linear blend; 2: stitching (strongest bone only);
                               // 3: dual-quaternion blend
+uniform samplerBuffer u_morphDeltas;   // RGBA32F: per vertex, per target: position delta, normal delta
+uniform samplerBuffer u_morphWeights;  // R32F: every mesh's morph weights of this tick
+uniform int u_morphBase;          // first texel of this mesh's deltas
+uniform int u_morphCount;         // this mesh's targets; 0: no morphing (or done on the CPU)
+uniform int u_morphWeightOffset;  // first weight of this mesh
 uniform mat4 u_model;         // mesh node's world matrix
 uniform mat4 u_viewProj;
 
@@ -39,11 +44,23 @@ vec4 quatMul(vec4 a, vec4 b) {
 }
 
 void main() {
+    // Morph targets first (same order as anim/skinning.cpp: target by target, zero weights
+    // skipped), then the skin.
+    vec3 position = a_position;
+    vec3 normal = a_normal;
+    for (int t = 0; t < u_morphCount; ++t) {
+        float mw = texelFetch(u_morphWeights, u_morphWeightOffset + t).r;
+        if (mw != 0.0) {
+            int texel = u_morphBase + (gl_VertexID * u_morphCount + t) * 2;
+            position += mw * texelFetch(u_morphDeltas, texel).xyz;
+            normal += mw * texelFetch(u_morphDeltas, texel + 1).xyz;
+        }
+    }
     mat4 skin = mat4(1.0);
     float sum = a_weights.x + a_weights.y + a_weights.z + a_weights.w;
     vec4 w = sum > 0.0 ? a_weights / sum : vec4(1.0, 0.0, 0.0, 0.0);
-    vec3 skinnedPos = a_position;
-    vec3 skinnedNormal = a_normal;
+    vec3 skinnedPos = position;
+    vec3 skinnedNormal = normal;
     if (u_skinned == 1) {
         skin = paletteMatrix(a_joints.x) * w.x + paletteMatrix(a_joints.y) * w.y +
                paletteMatrix(a_joints.z) * w.z + paletteMatrix(a_joints.w) * w.w;
@@ -73,11 +90,11 @@ void main() {
         real /= len;
         dual /= len;
         vec3 t = 2.0 * (real.w * dual.xyz - dual.w * real.xyz + cross(real.xyz, dual.xyz));
-        skinnedPos = quatMul(quatMul(real, vec4(a_position, 0.0)), vec4(-real.xyz, real.w)).xyz + t;
-        skinnedNormal = quatMul(quatMul(real, vec4(a_normal, 0.0)), vec4(-real.xyz, real.w)).xyz;
+        skinnedPos = quatMul(quatMul(real, vec4(position, 0.0)), vec4(-real.xyz, real.w)).xyz + t;
+        skinnedNormal = quatMul(quatMul(real, vec4(normal, 0.0)), vec4(-real.xyz, real.w)).xyz;
     } else {
-        skinnedPos = (skin * vec4(a_position, 1.0)).xyz;
-        skinnedNormal = mat3(skin) * a_normal;
+        skinnedPos = (skin * vec4(position, 1.0)).xyz;
+        skinnedNormal = mat3(skin) * normal;
     }
     vec4 world = u_model * vec4(skinnedPos, 1.0);
     v_worldPos = world.xyz;

@@ -1,6 +1,7 @@
 // The per-tick path allocates nothing: count calls to operator new around evaluate().
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 
@@ -35,6 +36,28 @@ TEST(PerTick, EvaluateAndSkinningAllocateNothing) {
         }
         anim.evaluate(-1, 0.0f);  // bind pose
         EXPECT_EQ(testing::allocations() - before, 0) << m.path;
+    }
+}
+
+TEST(PerTick, MorphWeightsAndMorphThenSkinAllocateNothing) {
+    for (Model m : {testing::makeChain(64, 300), testing::makeTwoBone()}) {
+        testing::addMorphs(m, 40);
+        Animator anim(m);
+        std::vector<glm::vec3> pos(m.meshes[0].vertexCount()), nrm(m.meshes[0].vertexCount());
+        const long before = testing::allocations();
+        for (int tick = 0; tick < 500; ++tick) {
+            const float t = static_cast<float>(tick) / 60.0f;
+            anim.evaluate(0, std::fmod(t, m.clips[0].duration));
+            if (tick == 200) anim.setMorphOverride(0, 1, 0.5f);
+            if (tick == 300) anim.clearMorphOverrides();
+            for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuat}) {
+                skinMesh(m.meshes[0], anim.palette().data(), anim.meshMorphWeights(0), pos.data(), nrm.data(), method);
+            }
+            anim.evaluateMorphs(0, 0.37f);
+        }
+        anim.evaluate(-1, 0.0f);
+        EXPECT_EQ(testing::allocations() - before, 0) << m.path;
+        EXPECT_NE(anim.meshMorphWeights(0)[0], 0.0f);
     }
 }
 

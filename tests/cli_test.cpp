@@ -98,6 +98,46 @@ TEST(Cli, InfoJson) {
     EXPECT_GT(j["triangles"].get<int>(), 0);
 }
 
+TEST(Cli, InfoListsMorphTargetsAndTheClipsThatAnimateThem) {
+    const std::string file = std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/morph/morph_skin.gltf";
+    RunResult text = run(kExe, {"info", file});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("morph targets (2): bulge (0.25), lean"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("morph weights animated by: 'bend', 'blink'"), std::string::npos) << text.out;
+    RunResult js = run(kExe, {"info", file, "--json"});
+    ASSERT_EQ(js.exitCode, 0) << js.err;
+    const json j = json::parse(js.out);
+    const json& morph = j["meshes"][0]["morph"];
+    ASSERT_EQ(morph["targets"].size(), 2u);
+    EXPECT_EQ(morph["targets"][0]["name"], "bulge");
+    EXPECT_NEAR(morph["targets"][0]["default_weight"].get<double>(), 0.25, 1e-7);
+    EXPECT_EQ(morph["animated_by"], json::array({"bend", "blink"}));
+    EXPECT_EQ(j["clips"][0]["morph_tracks"][0]["interpolation"], "cubicspline");
+    EXPECT_EQ(j["clips"][1]["morph_tracks"][0]["interpolation"], "step");
+    EXPECT_EQ(j["clips"][1]["morph_tracks"][0]["keys"], 3);
+    // A file without morph targets says so by an empty list.
+    RunResult plain = run(kExe, {"info", kSimpleSkin, "--json"});
+    EXPECT_TRUE(json::parse(plain.out)["meshes"][0]["morph"]["targets"].empty());
+}
+
+TEST(Cli, PoseIncludesMorphTargetsAtTheTimeAsked) {
+    // AnimatedMorphCube at 2.5 s (key 75: thin 0.44100067, angle 0.5589993). Both targets
+    // only move vertices along y (their POSITION accessors' min and max are 0 in x and z),
+    // by at most 0.01893253 (thin) and 0.0198908355 (angle), both on the top vertices; the
+    // node's rotation turns y into -z and its scale is 100.
+    const std::string cube = kModels + "glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf";
+    const std::string dir = testing::tempDir();
+    ASSERT_EQ(run(kExe, {"pose", cube, "-o", dir + "/a.json", "--time", "0"}).exitCode, 0);
+    ASSERT_EQ(run(kExe, {"pose", cube, "-o", dir + "/b.json", "--time", "2.4999990463256836"}).exitCode, 0);
+    const json a = json::parse(slurp(dir + "/a.json")), b = json::parse(slurp(dir + "/b.json"));
+    const auto& pa = a["meshes"][0]["positions"];
+    const auto& pb = b["meshes"][0]["positions"];
+    ASSERT_EQ(pa.size(), pb.size());
+    double moved = 0.0;
+    for (size_t i = 0; i < pa.size(); ++i) moved = std::max(moved, std::fabs(pa[i].get<double>() - pb[i].get<double>()));
+    EXPECT_NEAR(moved, 100.0 * (0.01893253 * 0.44100067 + 0.0198908355 * 0.5589993), 1e-4) << "largest vertex move";
+}
+
 TEST(Cli, CheckExitCodesAndJson) {
     const std::string fbx = kModels + "FBX/animation_with_skeleton.fbx";
     RunResult r = run(kExe, {"check", fbx, "--json"});

@@ -19,6 +19,7 @@ TEST(PerTick, ControllerAllocatesNothing) {
         m.clips.push_back(resampleClip(m.clips[0], 20.0f));
         m.clips.push_back(trimClip(m.clips[0], 0.1f, 0.6f));
         m.clips.push_back(trimClip(m.clips[0], 0.0f, 0.0f));  // one pose: an additive reference
+        testing::addMorphs(m, 12);  // morph weights follow the current motion
         Controller c(m);
         const int32_t walkRun = c.addBlendSpace(BlendSpace1D({{0, 1.0f}, {2, 3.0f}}));
         const int32_t plane = c.addBlendSpace(BlendSpace2D({{0, {0, 0}}, {1, {1, 0}}, {2, {0, 1}}, {0, {1, 1}}}));

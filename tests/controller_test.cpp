@@ -467,6 +467,56 @@ TEST(Controller, InterruptedCrossFadeStartsFromThePoseItReached) {
     EXPECT_NEAR(angleZ(c.pose()[1].rotation), before, 1e-4f);  // no pop
 }
 
+// Morph weights go through the controller like the pose: a clip's own weights, a cross-fade
+// lerps them by the fade weight, an interrupted fade starts from the weights it reached, a
+// blend space weights its clips' weights. References: the clips' weights sampled alone by
+// Animator::evaluate (tested against hand values and three.js in morph_tests).
+std::vector<float> morphsOfClip(const Model& m, int32_t clip, float t) {
+    Animator a(m);
+    a.evaluate(clip, t);
+    return a.morphWeights();
+}
+
+TEST(Controller, MorphWeightsFollowClipsFadesAndBlendSpaces) {
+    Model m = makeTwoBoneTwoClips();
+    testing::addMorphs(m, 7);
+    Controller c(m);
+    Animator anim(m);
+    c.play(MotionSource::clip(0));
+    c.update(0.2);
+    ASSERT_TRUE(c.evaluate(anim));
+    EXPECT_EQ(anim.morphWeights(), morphsOfClip(m, 0, 0.2f));
+    // Fade to clip 1 over 0.4 s; at the midpoint clip 0 is at 0.4 s, clip 1 at 0.2 s.
+    c.crossFadeTo(MotionSource::clip(1), 0.4f);
+    c.update(0.2);
+    ASSERT_TRUE(c.evaluate(anim));
+    const std::vector<float> a = morphsOfClip(m, 0, 0.4f), b = morphsOfClip(m, 1, 0.2f);
+    ASSERT_EQ(anim.morphWeights().size(), 2u);
+    for (size_t i = 0; i < 2; ++i) EXPECT_NEAR(anim.morphWeights()[i], 0.5f * (a[i] + b[i]), 1e-6f) << i;
+    EXPECT_GT(std::fabs(a[0] - b[0]), 0.01f);  // the two clips really differ
+    // Interrupted: no pop in the weights either.
+    const std::vector<float> reached = anim.morphWeights();
+    c.crossFadeTo(MotionSource::clip(0), 0.4f);
+    ASSERT_TRUE(c.evaluate(anim));
+    for (size_t i = 0; i < 2; ++i) EXPECT_NEAR(anim.morphWeights()[i], reached[i], 1e-6f) << i;
+    // A slider still wins.
+    anim.setMorphOverride(0, 1, 0.9f);
+    ASSERT_TRUE(c.evaluate(anim));
+    EXPECT_FLOAT_EQ(anim.morphWeights()[1], 0.9f);
+    anim.clearMorphOverrides();
+
+    // Blend space: 1D between the clips at 0.25 of the way: weights 0.75 and 0.25, both
+    // clips at the same phase (clip 0 lasts 1 s, clip 1 2 s: phase 0.3 is 0.3 s and 0.6 s).
+    const int32_t space = c.addBlendSpace(BlendSpace1D({{0, 0.0f}, {1, 1.0f}}));
+    c.setBlendParameter(space, 0.25f);
+    c.play(MotionSource::blendSpace(space));
+    c.seekPhase(0.3f);
+    ASSERT_TRUE(c.evaluate(anim));
+    const std::vector<float> p0 = morphsOfClip(m, 0, 0.3f * m.clips[0].duration);
+    const std::vector<float> p1 = morphsOfClip(m, 1, 0.3f * m.clips[1].duration);
+    for (size_t i = 0; i < 2; ++i) EXPECT_NEAR(anim.morphWeights()[i], 0.75f * p0[i] + 0.25f * p1[i], 1e-6f) << i;
+}
+
 TEST(Controller, SingleClipMatchesAnimatorEvaluate) {
     const Model m = testing::makeChain(8, 30);
     Controller c(m);

@@ -48,7 +48,7 @@ float gpuCpuDifference(const Model& model, GpuModel& gpu, SkinCapture& cap, int3
         const Mesh& mesh = model.meshes[m];
         if (!mesh.skinned) continue;
         cpu.resize(mesh.vertexCount());
-        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), cpu.data(), nullptr, method);
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), cpu.data(), nullptr, method);
         const std::vector<glm::vec3> g = cap.capture(gpu, anim, m, method);
         const glm::mat4& w = anim.world()[mesh.node];
         for (size_t v = 0; v < cpu.size(); ++v) {
@@ -122,6 +122,52 @@ TEST(Gpu, StitchingAndDualQuaternionsMatchTheCpu) {
     }
 }
 
+// Morph targets and skinning together: the shader's morph-then-skin (deltas and weights in
+// texture buffers) against anim/skinning.cpp, every mesh (unskinned morphing ones too).
+TEST(Gpu, MorphTargetsWithSkinningMatchTheCpu) {
+    auto cap = SkinCapture::create();
+    ASSERT_TRUE(cap.ok()) << cap.error().message;
+    const std::string files[] = {
+        std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/morph/morph_skin.gltf",
+        "/usr/share/assimp/models/glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf"};
+    for (const std::string& f : files) {
+        Result<Model> r = importModel(f);
+        ASSERT_TRUE(r.ok()) << f;
+        const Model& model = r.value();
+        auto gpu = GpuModel::create(model);
+        ASSERT_TRUE(gpu.ok());
+        for (int32_t clip = 0; clip < static_cast<int32_t>(model.clips.size()); ++clip) {
+            const float diag = std::max(animatedBounds(model, clip, 8).diagonal(), 1e-6f);
+            const float d = model.clips[clip].duration;
+            for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuat}) {
+                for (float t : {0.0f, 0.37f * d, 0.5f * d, 0.81f * d}) {
+                    Animator anim(model);
+                    if (t > 0.4f * d && t < 0.6f * d) anim.setMorphOverride(0, 1, 0.8f);  // a slider too
+                    anim.evaluate(clip, t);
+                    bool morphed = false;
+                    for (float w : anim.morphWeights()) morphed = morphed || w != 0.0f;
+                    float worst = 0.0f;
+                    std::vector<glm::vec3> cpu;
+                    for (size_t m = 0; m < model.meshes.size(); ++m) {
+                        const Mesh& mesh = model.meshes[m];
+                        cpu.resize(mesh.vertexCount());
+                        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), cpu.data(),
+                                 nullptr, method);
+                        const std::vector<glm::vec3> g = (*cap)->capture(**gpu, anim, m, method);
+                        for (size_t v = 0; v < cpu.size(); ++v) {
+                            const glm::vec3 c = glm::vec3(anim.world()[mesh.node] * glm::vec4(cpu[v], 1.0f));
+                            worst = std::max(worst, glm::length(c - g[v]));
+                        }
+                    }
+                    EXPECT_LE(worst, 1e-5f * diag) << f << " clip " << clip << " t=" << t << " method "
+                                                   << static_cast<int>(method);
+                    if (t > 0.0f) EXPECT_TRUE(morphed) << f << " t=" << t;
+                }
+            }
+        }
+    }
+}
+
 TEST(Gpu, ShaderErrorsNameTheFileAndLine) {
     auto p = Program::buildFromSources({{"broken.vert", "#version 330 core\nvoid main() {\n  gl_Position = nope;\n}\n"}});
     ASSERT_FALSE(p.ok());
@@ -133,13 +179,16 @@ struct Image {
     std::vector<uint8_t> px;
 };
 
-Image renderModel(const Model& model, int32_t clip, float t, SkinningMode mode, int w = 320, int h = 240) {
+Image renderModel(const Model& model, int32_t clip, float t, SkinningMode mode, int w = 320, int h = 240,
+                  void (*prepare)(Animator&) = nullptr, size_t morphTexelLimit = 0) {
     auto renderer = Renderer::create();
     EXPECT_TRUE(renderer.ok()) << (renderer.ok() ? "" : renderer.error().message);
-    auto gpu = GpuModel::create(model);
+    auto gpu = GpuModel::create(model, morphTexelLimit);
+    if (morphTexelLimit) EXPECT_FALSE((*gpu)->morphsOnGpu());
     auto target = OffscreenTarget::create(w, h, 4);
     EXPECT_TRUE(target.ok());
     Animator anim(model);
+    if (prepare) prepare(anim);
     anim.evaluate(clip, t);
     const Bounds b = animatedBounds(model, clip);
     OrbitCamera cam;
@@ -202,6 +251,33 @@ TEST(Render, DifferentTimesGiveDifferentImages) {
     const Image a = renderModel(m, walk, 0.0f, SkinningMode::Gpu);
     const Image b = renderModel(m, walk, 0.5f, SkinningMode::Gpu);
     EXPECT_GT(meanAbsDiff(a, b), 1.0);
+}
+
+// The renderer's morph path: GPU (texture buffers, skinned and unskinned meshes) and CPU
+// (morphed vertices uploaded) draw the same picture, and a held weight changes it.
+TEST(Render, MorphTargetsDrawTheSameOnGpuAndCpuAndFollowTheirWeights) {
+    for (const std::string& f : {std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/morph/morph_skin.gltf",
+                                 std::string("/usr/share/assimp/models/glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/"
+                                             "AnimatedMorphCube.gltf")}) {
+        Result<Model> r = importModel(f);
+        ASSERT_TRUE(r.ok()) << f;
+        const Model& m = r.value();
+        const float t = 0.4f * m.clips[0].duration;
+        const Image gpu = renderModel(m, 0, t, SkinningMode::Gpu);
+        const Image cpu = renderModel(m, 0, t, SkinningMode::Cpu);
+        EXPECT_LT(meanAbsDiff(gpu, cpu), 0.1) << f;
+        auto hold = [](Animator& a) {
+            a.setMorphOverride(0, 0, 1.0f);
+            a.setMorphOverride(0, 1, 1.0f);
+        };
+        const Image held = renderModel(m, 0, t, SkinningMode::Gpu, 320, 240, hold);
+        const Image heldCpu = renderModel(m, 0, t, SkinningMode::Cpu, 320, 240, hold);
+        EXPECT_GT(meanAbsDiff(gpu, held), 0.5) << f;
+        EXPECT_LT(meanAbsDiff(held, heldCpu), 0.1) << f;
+        // Deltas too many for the texture buffer: GPU mode morphs those meshes on the CPU.
+        const Image fallback = renderModel(m, 0, t, SkinningMode::Gpu, 320, 240, hold, 1);
+        EXPECT_LT(meanAbsDiff(held, fallback), 0.1) << f;
+    }
 }
 
 TEST(Render, SameInputsGiveTheSameImage) {

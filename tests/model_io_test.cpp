@@ -90,6 +90,13 @@ void expectSameModel(const Model& a, const Model& b) {
             EXPECT_EQ(ma.truncated[t].influences, mb.truncated[t].influences) << at;  // pairs have padding: by value
         }
         EXPECT_EQ(ma.missingBones, mb.missingBones) << at;
+        ASSERT_EQ(ma.morphTargets.size(), mb.morphTargets.size()) << at;
+        for (size_t t = 0; t < ma.morphTargets.size(); ++t) {
+            EXPECT_EQ(ma.morphTargets[t].name, mb.morphTargets[t].name) << at;
+            expectSameBytes(ma.morphTargets[t].positionDeltas, mb.morphTargets[t].positionDeltas, at + "morph");
+            expectSameBytes(ma.morphTargets[t].normalDeltas, mb.morphTargets[t].normalDeltas, at + "morph");
+        }
+        expectSameBytes(ma.morphDefaultWeights, mb.morphDefaultWeights, at + "morph");
     }
     ASSERT_EQ(a.materials.size(), b.materials.size());
     for (size_t k = 0; k < a.materials.size(); ++k) {
@@ -125,6 +132,13 @@ void expectSameModel(const Model& a, const Model& b) {
         expectSameBytes(ca.vec3Keys, cb.vec3Keys, at + "vec3Keys");
         expectSameBytes(ca.quatKeys, cb.quatKeys, at + "quatKeys");
         EXPECT_EQ(ca.trackOfNode, cb.trackOfNode) << at;
+        ASSERT_EQ(ca.morphTracks.size(), cb.morphTracks.size()) << at;
+        for (size_t t = 0; t < ca.morphTracks.size(); ++t) {
+            const MorphTrack &x = ca.morphTracks[t], &y = cb.morphTracks[t];
+            EXPECT_TRUE(x.mesh == y.mesh && x.targets == y.targets && x.times == y.times && x.values == y.values &&
+                        x.count == y.count && x.interpolation == y.interpolation) << at;
+        }
+        expectSameBytes(ca.morphKeys, cb.morphKeys, at + "morph");
         EXPECT_EQ(ca.curveStats.nonUnitRotationKeys, cb.curveStats.nonUnitRotationKeys) << at;
         EXPECT_EQ(ca.curveStats.duplicateKeyTimes, cb.curveStats.duplicateKeyTimes) << at;
         EXPECT_EQ(ca.curveStats.unsortedChannels, cb.curveStats.unsortedChannels) << at;
@@ -195,6 +209,9 @@ Model everyField() {
     mesh.originalWeightSum = {1.0f, 0.875f, 0.0f};
     mesh.truncated = {{0, {{0, 0.5f}, {1, 0.2f}, {0, 0.1f}, {1, 0.1f}, {0, 0.1f}}}};
     mesh.missingBones = {"ghost"};
+    mesh.morphTargets = {{"smile", {{0, 0.1f, 0}, {0, 0.2f, 0}, {0, 0, 0}}, {{0, 0, 0.5f}, {0, 0, 0}, {0, 0, 0}}},
+                         {"blink", {{0.1f, 0, 0}, {0, 0, 0}, {0, 0, -0.3f}}, {}}};
+    mesh.morphDefaultWeights = {0.25f, -0.5f};
     m.meshes.push_back(mesh);
     mesh.name = "rigid";
     mesh.skinned = false;
@@ -205,6 +222,8 @@ Model everyField() {
     mesh.originalWeightSum.clear();
     mesh.truncated.clear();
     mesh.normals.clear();
+    mesh.morphTargets.clear();
+    mesh.morphDefaultWeights.clear();
     m.meshes.push_back(mesh);
     m.materials = {{"plain", {0.8f, 0.8f, 0.8f, 1}, ""}, {"skin", {1, 0.5f, 0.25f, 1}, "*0"}};
     m.textures = {{"png", 0, 0, {0x89, 'P', 'N', 'G'}}, {"raw", 1, 2, {1, 2, 3, 4, 5, 6, 7, 8}}};
@@ -226,6 +245,8 @@ Model everyField() {
     t.scale = {run, 3, 3, Interpolation::Step};
     c.tracks.push_back(t);
     c.trackOfNode = {-1, 0, -1};
+    c.morphTracks.push_back({0, 2, run, 0, 3, WeightInterpolation::CubicSpline});
+    for (int i = 0; i < 3 * 3 * 2; ++i) c.morphKeys.push_back(0.05f * static_cast<float>(i) - 0.25f);
     c.curveStats = {1, 2, 3, 4, {"hip.rotation"}};
     m.clips.push_back(c);
     m.stats = {1, {"tail"}, 2, 3, 4, 5, 6, 7, {"walk.bvh: 1 clips added"}};

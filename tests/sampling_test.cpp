@@ -141,5 +141,73 @@ TEST(Sampling, SampleClipFillsBindValuesForMissingChannels) {
     EXPECT_EQ(local[1].scale, glm::vec3(1));
 }
 
+// Morph weights, two targets, keys at 1 s and 3 s (and 4 s): values worked out by hand.
+Clip morphClip(WeightInterpolation interp) {
+    Clip c;
+    c.times = {1.0f, 3.0f, 4.0f};
+    MorphTrack m;
+    m.mesh = 0;
+    m.targets = 2;
+    m.count = 3;
+    m.interpolation = interp;
+    if (interp == WeightInterpolation::CubicSpline) {
+        // Per key: in-tangents, values, out-tangents.
+        c.morphKeys = {0, 0, 0.0f, 1.0f, 0.5f, -1.0f,
+                       2.0f, 0, 1.0f, 0.0f, 0, 0,
+                       0, 0, 0.5f, 0.5f, 0, 0};
+    } else {
+        c.morphKeys = {0.0f, 1.0f, 1.0f, 0.0f, 0.5f, 0.5f};
+    }
+    c.morphTracks = {m};
+    return c;
+}
+
+TEST(MorphSampling, LinearStepAndHeldEnds) {
+    float w[2];
+    uint32_t cursor = 0;
+    const Clip lin = morphClip(WeightInterpolation::Linear);
+    sampleMorphTrack(lin, lin.morphTracks[0], 2.0f, cursor, w);  // halfway through 1..3
+    EXPECT_FLOAT_EQ(w[0], 0.5f);
+    EXPECT_FLOAT_EQ(w[1], 0.5f);
+    sampleMorphTrack(lin, lin.morphTracks[0], 3.5f, cursor, w);  // halfway through 3..4
+    EXPECT_FLOAT_EQ(w[0], 0.75f);
+    EXPECT_FLOAT_EQ(w[1], 0.25f);
+    sampleMorphTrack(lin, lin.morphTracks[0], 0.0f, cursor, w);  // before the first key
+    EXPECT_FLOAT_EQ(w[0], 0.0f);
+    EXPECT_FLOAT_EQ(w[1], 1.0f);
+    sampleMorphTrack(lin, lin.morphTracks[0], 9.0f, cursor, w);  // after the last
+    EXPECT_FLOAT_EQ(w[0], 0.5f);
+    const Clip step = morphClip(WeightInterpolation::Step);
+    sampleMorphTrack(step, step.morphTracks[0], 2.99f, cursor, w);
+    EXPECT_FLOAT_EQ(w[0], 0.0f);
+    sampleMorphTrack(step, step.morphTracks[0], 3.0f, cursor, w);  // at a key: that key
+    EXPECT_FLOAT_EQ(w[0], 1.0f);
+}
+
+TEST(MorphSampling, CubicSplineIsGltfsHermite) {
+    const Clip c = morphClip(WeightInterpolation::CubicSpline);
+    float w[2];
+    uint32_t cursor = 0;
+    // t = 2 in 1..3: s = 0.5, segment 2 s long. h00 = h01 = 0.5, h10 = 0.125 * 2,
+    // h11 = -0.125 * 2. Target 0: 0.5*0 + 0.25*0.5 + 0.5*1 - 0.25*2 = 0.125.
+    // Target 1: 0.5*1 + 0.25*(-1) + 0.5*0 - 0.25*0 = 0.25.
+    sampleMorphTrack(c, c.morphTracks[0], 2.0f, cursor, w);
+    EXPECT_NEAR(w[0], 0.125f, 1e-6f);
+    EXPECT_NEAR(w[1], 0.25f, 1e-6f);
+    // At keys: the values, not the tangents.
+    sampleMorphTrack(c, c.morphTracks[0], 3.0f, cursor, w);
+    EXPECT_FLOAT_EQ(w[0], 1.0f);
+    EXPECT_FLOAT_EQ(w[1], 0.0f);
+    sampleMorphTrack(c, c.morphTracks[0], 1.0f, cursor, w);
+    EXPECT_FLOAT_EQ(w[1], 1.0f);
+}
+
+TEST(MorphSampling, ClipRangeCoversMorphOnlyClips) {
+    Clip c = morphClip(WeightInterpolation::Linear);
+    extendClipRangeToMorphs(c);
+    EXPECT_FLOAT_EQ(c.startTime, 1.0f);
+    EXPECT_FLOAT_EQ(c.duration, 4.0f);
+}
+
 }  // namespace
 }  // namespace rig

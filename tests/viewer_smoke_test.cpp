@@ -302,6 +302,28 @@ TEST_F(ViewerSmoke, BlendPanelDrivesTheControllerAndReportsEvents) {
     EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 }
 
+TEST_F(ViewerSmoke, MorphsPanelOverridesAWeightAndPlotsTheCurve) {
+    ViewerState& s = viewer->state();
+    s.requests.open = std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/morph/morph_skin.gltf";
+    frames(1);
+    viewer->waitForLoad();
+    frames(3);
+    ASSERT_EQ(s.model->meshes.size(), 1u);
+    EXPECT_TRUE(s.panels.morphs);  // opened: the model has morph targets
+    ASSERT_EQ(s.clip, s.model->findClip("bend"));
+    EXPECT_EQ(s.morphs.curve.size(), 200u);  // the bend clip's weight curve of "bulge"
+    EXPECT_TRUE(std::isnan(s.animator->morphOverride(0, 1)));
+    click("morph-override:lean");
+    EXPECT_FALSE(std::isnan(s.animator->morphOverride(0, 1)));
+    click("morph-slider:lean", 0.8f);
+    EXPECT_NEAR(s.animator->morphOverride(0, 1), 0.8f, 0.05f);
+    frames(5);  // the clip plays on; the override holds
+    EXPECT_NEAR(s.animator->meshMorphWeights(0)[1], s.animator->morphOverride(0, 1), 1e-6f);
+    click("morph-release");
+    EXPECT_TRUE(std::isnan(s.animator->morphOverride(0, 1)));
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
 // Imports through the worker process (as the rigview binary does): a file that crashes Assimp
 // (a 100,000-deep glTF node chain) or a FIFO swapped in under hot reload is an error and the
 // last good model stays; a hung import does not keep the viewer from closing.

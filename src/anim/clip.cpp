@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace rig {
 
@@ -89,6 +90,75 @@ glm::vec3 sampleVec3(const Clip& clip, const Channel& ch, float t, uint32_t& cur
     const glm::vec3* v = clip.vec3Keys.data() + ch.values;
     if (ch.count == 1) return v[0];
     return lerpKeys(v, ch, locate(clip, ch, t, cursor));
+}
+
+void sampleMorphTrack(const Clip& clip, const MorphTrack& track, float t, uint32_t& cursor, float* out) {
+    const uint32_t nt = track.targets;
+    if (nt == 0 || track.count == 0) return;
+    const bool cubic = track.interpolation == WeightInterpolation::CubicSpline;
+    const uint32_t stride = cubic ? 3 * nt : nt;  // floats per key
+    const uint32_t valueAt = cubic ? nt : 0;      // the value's place inside a key
+    const float* keys = clip.morphKeys.data() + track.values;
+    if (track.count == 1) {
+        for (uint32_t i = 0; i < nt; ++i) out[i] = keys[valueAt + i];
+        return;
+    }
+    const float* times = clip.times.data() + track.times;
+    const uint32_t k = findKey(times, track.count, t, cursor);
+    const float s = segmentAlpha(times, k, t);
+    const float* a = keys + static_cast<size_t>(k) * stride;
+    const float* b = a + stride;
+    if (track.interpolation == WeightInterpolation::Step || s <= 0.0f || s >= 1.0f) {
+        const float* v = (s >= 1.0f ? b : a) + valueAt;
+        for (uint32_t i = 0; i < nt; ++i) out[i] = v[i];
+        return;
+    }
+    if (!cubic) {
+        for (uint32_t i = 0; i < nt; ++i) out[i] = a[i] + (b[i] - a[i]) * s;
+        return;
+    }
+    // glTF's cubic Hermite spline: value, out-tangent of key k; in-tangent, value of k+1;
+    // tangents scaled by the segment's length in seconds.
+    const float td = times[k + 1] - times[k];
+    const float s2 = s * s, s3 = s2 * s;
+    const float h00 = 2 * s3 - 3 * s2 + 1, h10 = (s3 - 2 * s2 + s) * td;
+    const float h01 = -2 * s3 + 3 * s2, h11 = (s3 - s2) * td;
+    for (uint32_t i = 0; i < nt; ++i) {
+        out[i] = h00 * a[nt + i] + h10 * a[2 * nt + i] + h01 * b[nt + i] + h11 * b[i];
+    }
+}
+
+void extendClipRangeToMorphs(Clip& clip) {
+    bool nodeKeys = false;
+    for (const Track& t : clip.tracks) nodeKeys = nodeKeys || t.translation.count || t.rotation.count || t.scale.count;
+    bool any = false;
+    float first = 0.0f, last = 0.0f;
+    std::vector<float> deltas;
+    for (const MorphTrack& m : clip.morphTracks) {
+        if (!m.count) continue;
+        const float* t = clip.times.data() + m.times;
+        first = any ? std::min(first, t[0]) : t[0];
+        last = any ? std::max(last, t[m.count - 1]) : t[m.count - 1];
+        any = true;
+        for (uint32_t k = 1; k < m.count; ++k) {
+            if (t[k] - t[k - 1] > 1e-6f) deltas.push_back(t[k] - t[k - 1]);
+        }
+    }
+    if (!any) return;
+    if (nodeKeys) {
+        clip.startTime = std::min(clip.startTime, first);
+        clip.duration = std::max(clip.duration, last);
+        return;
+    }
+    clip.startTime = first;
+    clip.duration = std::max(last, 0.0f);
+    if (!deltas.empty()) {
+        std::nth_element(deltas.begin(), deltas.begin() + static_cast<std::ptrdiff_t>(deltas.size() / 2), deltas.end());
+        float rate = 1.0f / deltas[deltas.size() / 2];
+        const float rounded = std::round(rate);
+        if (std::fabs(rate - rounded) < 0.01f * rounded) rate = rounded;
+        clip.sampleRate = rate < 10.0f ? 30.0f : std::min(rate, 1000.0f);
+    }
 }
 
 glm::quat nlerpShortest(const glm::quat& a, const glm::quat& b, float alpha) {

@@ -41,6 +41,21 @@ struct Track {
     Channel translation, rotation, scale;
 };
 
+// How a morph track's weights go from key to key: glTF's three modes (CUBICSPLINE keys
+// carry an in-tangent, the value and an out-tangent per target, in that order).
+enum class WeightInterpolation : uint8_t { Linear, Step, CubicSpline };
+
+// The animated morph weights of one mesh: `count` keys at Clip::times[times..], each with
+// `targets` weights (three times that for CubicSpline) at Clip::morphKeys[values..].
+struct MorphTrack {
+    int32_t mesh = -1;      // index into Model::meshes
+    uint32_t targets = 0;   // the mesh's morph target count
+    uint32_t times = 0;
+    uint32_t values = 0;
+    uint32_t count = 0;
+    WeightInterpolation interpolation = WeightInterpolation::Linear;
+};
+
 struct Clip {
     std::string name;
     float duration = 0.0f;         // seconds: the time of the last key of any channel
@@ -54,6 +69,8 @@ struct Clip {
     std::vector<glm::quat> quatKeys;  // rotation values
     std::vector<int32_t> trackOfNode; // per skeleton node: track index or -1
     CurveStats curveStats;            // what import saw in the file's curves
+    std::vector<MorphTrack> morphTracks;  // sorted by mesh; at most one per mesh
+    std::vector<float> morphKeys;         // morph weight values of every morph track
 
     // Append a run of key times, reusing the previous run when it is identical.
     uint32_t addTimes(const float* t, uint32_t count);
@@ -76,6 +93,15 @@ glm::quat sampleQuat(const Clip& clip, const Channel& ch, float t, uint32_t& cur
 // accurate to about 3e-7; result is unit length.
 glm::quat slerpShortest(const glm::quat& a, const glm::quat& b, float alpha);
 glm::quat nlerpShortest(const glm::quat& a, const glm::quat& b, float alpha);
+
+// The `track.targets` weights of a morph track at clip time t, written to `out`. Before the
+// first key: the first key's weights; after the last: the last's. Allocates nothing.
+void sampleMorphTrack(const Clip& clip, const MorphTrack& track, float t, uint32_t& cursor, float* out);
+
+// Widen the clip's [startTime, duration] to cover its morph keys too (import: after the
+// morph tracks are added). A clip with morph keys only takes their range, and its sample
+// rate from their spacing.
+void extendClipRangeToMorphs(Clip& clip);
 
 // Sample every track of `clip` at clip time t into `local` (one Transform per skeleton
 // node). Components without a channel take `bindLocal`'s value. `cursors` holds three

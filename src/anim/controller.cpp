@@ -278,6 +278,11 @@ Controller::Controller(const Model& model, const ControllerOptions& options)
     bufA_ = pose_;
     bufB_ = pose_;
     snapshot_ = pose_;
+    morphPose_.assign(morphWeightCount(model), 0.0f);
+    morphA_ = morphB_ = morphSnapshot_ = morphPose_;
+    size_t morphTracks = 0;
+    for (const Clip& clip : model.clips) morphTracks = std::max(morphTracks, clip.morphTracks.size());
+    morphCursors_.assign(morphTracks, 0u);
     current_.cursors.assign(cursorCount_, 0u);
     previous_.cursors.assign(cursorCount_, 0u);
     events_.resize(options_.eventCapacity);
@@ -408,10 +413,15 @@ bool Controller::crossFadeTo(MotionSource motion, float duration, FadeMode mode,
     if (!(duration > 0.0f) || !std::isfinite(duration)) return play(motion, timing);
     const double sync = current_.source.kind != MotionSource::Kind::None ? current_.clock.phase() : -1.0;
     if (fading_) {
-        // Interrupted fade: freeze the pose it had reached and fade from that.
+        // Interrupted fade: freeze the pose (and morph weights) it had reached and fade from that.
         evalMotion(current_, bufA_.data(), bufB_.data());
         if (!snapshotActive_) evalMotion(previous_, snapshot_.data(), bufB_.data());
         blendPoses(snapshot_, bufA_, fadeWeight_, snapshot_);
+        evalMotionMorphs(current_, morphA_.data(), morphB_.data());
+        if (!snapshotActive_) evalMotionMorphs(previous_, morphSnapshot_.data(), morphB_.data());
+        for (size_t i = 0; i < morphSnapshot_.size(); ++i) {
+            morphSnapshot_[i] += (morphA_[i] - morphSnapshot_[i]) * fadeWeight_;
+        }
         snapshotActive_ = true;
         previous_.source = {};
     } else {
@@ -609,6 +619,56 @@ void Controller::evalMotion(MotionState& m, Transform* out, Transform* scratch) 
     }
 }
 
+void Controller::evalMotionMorphs(const MotionState& m, float* out, float* scratch) {
+    const size_t n = morphPose_.size();
+    uint32_t* cursors = morphCursors_.data();
+    switch (m.source.kind) {
+        case MotionSource::Kind::None:
+            sampleMorphWeights(*model_, -1, 0.0f, cursors, out);
+            return;
+        case MotionSource::Kind::Clip: {
+            const int32_t c = m.source.index;
+            const double t = static_cast<double>(model_->clips[c].startTime) + m.clock.time();
+            sampleMorphWeights(*model_, c, static_cast<float>(t), cursors, out);
+            return;
+        }
+        case MotionSource::Kind::BlendSpace: {
+            // As evalMotion: a running blend, each clip at the shared phase with its weight.
+            const SpaceState& s = spaces_[m.source.index];
+            const double phase = m.clock.phase();
+            float total = 0.0f;
+            for (size_t i = 0; i < s.clips.size(); ++i) {
+                const float w = s.weights[i];
+                if (!(w > 0.0f)) continue;
+                const int32_t c = s.clips[i];
+                const float t = static_cast<float>(model_->clips[c].startTime + phase * clipLength(c));
+                sampleMorphWeights(*model_, c, t, cursors, total == 0.0f ? out : scratch);
+                if (total == 0.0f) {
+                    total = w;
+                    continue;
+                }
+                total += w;
+                const float f = w / total;
+                for (size_t k = 0; k < n; ++k) out[k] += (scratch[k] - out[k]) * f;
+            }
+            if (total == 0.0f) sampleMorphWeights(*model_, -1, 0.0f, cursors, out);
+            return;
+        }
+    }
+}
+
+void Controller::computeMorphs() {
+    if (morphPose_.empty()) return;
+    evalMotionMorphs(current_, morphPose_.data(), morphA_.data());
+    if (!fading_) return;
+    const float* from = morphSnapshot_.data();
+    if (!snapshotActive_) {
+        evalMotionMorphs(previous_, morphB_.data(), morphA_.data());
+        from = morphB_.data();
+    }
+    for (size_t i = 0; i < morphPose_.size(); ++i) morphPose_[i] = from[i] + (morphPose_[i] - from[i]) * fadeWeight_;
+}
+
 void Controller::computePose() {
     Transform* a = bufA_.data();
     Transform* b = bufB_.data();
@@ -642,6 +702,8 @@ bool Controller::evaluate(Animator& animator) {
     if (&animator.model() != model_) return false;
     computePose();
     animator.evaluatePose(pose_, &animated_);
+    computeMorphs();
+    if (morphPose_.size() == animator.morphWeights().size()) animator.setMorphWeights(morphPose_.data());
     return true;
 }
 

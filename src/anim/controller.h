@@ -222,9 +222,15 @@ public:
     void update(double dt);
     // Sample and blend everything into pose(): base (and its cross-fade), then each layer.
     void computePose();
-    // computePose(), then the animator's local->model->palette from pose(). False (and
-    // nothing done) when the animator was made for another model.
+    // computePose(), then the animator's local->model->palette from pose(), and its morph
+    // weights blended like the base pose (computeMorphs). False (and nothing done) when the
+    // animator was made for another model.
     bool evaluate(Animator& animator);
+    // The morph weights of the base motion (Animator::morphWeights layout): a clip's, a blend
+    // space's clips weighted like their poses, cross-faded like the pose. Layers carry no
+    // morph weights (their masks are per joint).
+    void computeMorphs();
+    const std::vector<float>& morphWeights() const { return morphPose_; }
 
     // --- Results --------------------------------------------------------------------------
     const Pose& pose() const { return pose_; }
@@ -289,6 +295,8 @@ private:
     void refreshSpace(SpaceState& s);
     void startMotion(MotionState& m, MotionSource source, const ClipTiming& timing, double syncPhase);
     void advanceMotion(MotionState& m, double t0, double dt, float weight, int16_t layer);
+    // The morph weights of one motion into `out` (`scratch`: a second buffer for blend spaces).
+    void evalMotionMorphs(const MotionState& m, float* out, float* scratch);
     void evalMotion(MotionState& m, Transform* out, Transform* scratch);
     void sampleClipInto(int32_t clip, float t, uint32_t* cursors, Transform* out);
     float clipLength(int32_t clip) const;
@@ -322,6 +330,9 @@ private:
 
     // Pose buffers (skeleton-sized).
     Pose pose_, bufA_, bufB_, snapshot_;
+    // Morph weight buffers (all meshes' targets), and one cursor per morph track of a clip.
+    std::vector<float> morphPose_, morphA_, morphB_, morphSnapshot_;
+    std::vector<uint32_t> morphCursors_;
 
     std::vector<AnimEvent> events_;  // capacity options_.eventCapacity
     size_t eventCount_ = 0;

@@ -49,6 +49,14 @@ struct FullInfluences {
     std::vector<std::pair<uint16_t, float>> influences;
 };
 
+// A morph target (blend shape): per-vertex offsets that, scaled by the target's weight, are
+// added to the mesh's bind-pose positions and normals before skinning.
+struct MorphTarget {
+    std::string name;
+    std::vector<glm::vec3> positionDeltas;  // one per vertex
+    std::vector<glm::vec3> normalDeltas;    // one per vertex, or empty (normals unchanged)
+};
+
 struct Mesh {
     std::string name;
     int32_t node = -1;          // the frame the mesh hangs from
@@ -71,6 +79,9 @@ struct Mesh {
     std::vector<float> originalWeightSum;
     std::vector<FullInfluences> truncated;        // vertices with more than 4 influences
     std::vector<std::string> missingBones;  // bones naming no node of the hierarchy
+    // Morph targets, in file order, and the weights they take when no clip animates them.
+    std::vector<MorphTarget> morphTargets;
+    std::vector<float> morphDefaultWeights;  // one per target
 
     size_t vertexCount() const { return positions.size(); }
     size_t triangleCount() const { return indices.size() / 3; }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace rig {
 
@@ -37,6 +38,75 @@ Animator::Animator(const Model& model) : model_(&model) {
     size_t maxTracks = 0;
     for (const Clip& c : model.clips) maxTracks = std::max(maxTracks, c.tracks.size());
     cursors_.assign(3 * maxTracks, 0);
+    morphOffset_.assign(model.meshes.size(), 0);
+    uint32_t morphs = 0;
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        morphOffset_[m] = morphs;
+        morphs += static_cast<uint32_t>(model.meshes[m].morphTargets.size());
+    }
+    morphWeights_.assign(morphs, 0.0f);
+    morphOverride_.assign(morphs, std::numeric_limits<float>::quiet_NaN());
+    size_t maxMorphTracks = 0;
+    for (const Clip& c : model.clips) maxMorphTracks = std::max(maxMorphTracks, c.morphTracks.size());
+    morphCursors_.assign(maxMorphTracks, 0);
+    evaluateMorphs(-1, 0.0f);
+}
+
+void sampleMorphWeights(const Model& model, int32_t clipIndex, float t, uint32_t* cursors, float* out) {
+    const Clip* clip = clipIndex >= 0 && static_cast<size_t>(clipIndex) < model.clips.size() ? &model.clips[clipIndex] : nullptr;
+    const size_t tracks = clip ? clip->morphTracks.size() : 0;
+    size_t k = 0;
+    float* w = out;
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        const Mesh& mesh = model.meshes[m];
+        const size_t nt = mesh.morphTargets.size();
+        for (size_t i = 0; i < nt; ++i) w[i] = i < mesh.morphDefaultWeights.size() ? mesh.morphDefaultWeights[i] : 0.0f;
+        // Tracks are sorted by mesh: those of mesh m come next.
+        while (k < tracks && clip->morphTracks[k].mesh < static_cast<int32_t>(m)) ++k;
+        for (; k < tracks && clip->morphTracks[k].mesh == static_cast<int32_t>(m); ++k) {
+            const MorphTrack& tr = clip->morphTracks[k];
+            if (tr.targets == nt) sampleMorphTrack(*clip, tr, t, cursors[k], w);
+        }
+        w += nt;
+    }
+}
+
+size_t morphWeightCount(const Model& model) {
+    size_t n = 0;
+    for (const Mesh& m : model.meshes) n += m.morphTargets.size();
+    return n;
+}
+
+void Animator::evaluateMorphs(int32_t clipIndex, float t) {
+    if (morphWeights_.empty()) return;
+    if (clipIndex != lastMorphClip_) {
+        std::fill(morphCursors_.begin(), morphCursors_.end(), 0u);
+        lastMorphClip_ = clipIndex;
+    }
+    sampleMorphWeights(*model_, clipIndex, t, morphCursors_.data(), morphWeights_.data());
+    setMorphWeights(morphWeights_.data());
+}
+
+void Animator::setMorphWeights(const float* weights) {
+    float* w = morphWeights_.data();
+    const float* ov = morphOverride_.data();
+    for (size_t i = 0; i < morphWeights_.size(); ++i) w[i] = std::isnan(ov[i]) ? weights[i] : ov[i];
+}
+
+void Animator::setMorphOverride(size_t mesh, size_t target, float weight) {
+    if (mesh >= model_->meshes.size() || target >= model_->meshes[mesh].morphTargets.size()) return;
+    morphOverride_[morphOffset_[mesh] + target] = std::isinf(weight) ? std::numeric_limits<float>::quiet_NaN() : weight;
+}
+
+void Animator::clearMorphOverrides() {
+    std::fill(morphOverride_.begin(), morphOverride_.end(), std::numeric_limits<float>::quiet_NaN());
+}
+
+float Animator::morphOverride(size_t mesh, size_t target) const {
+    if (mesh >= model_->meshes.size() || target >= model_->meshes[mesh].morphTargets.size()) {
+        return std::numeric_limits<float>::quiet_NaN();
+    }
+    return morphOverride_[morphOffset_[mesh] + target];
 }
 
 void Animator::evaluate(int32_t clipIndex, float t) {
@@ -84,6 +154,7 @@ void Animator::evaluate(int32_t clipIndex, float t) {
     }
 
     updatePalettes();
+    evaluateMorphs(clip ? clipIndex : -1, t);
 }
 
 void Animator::updatePalettes() {

@@ -33,6 +33,24 @@ public:
     // uses `local`. A `local` of the wrong size gives the bind pose. Allocates nothing.
     void evaluatePose(const std::vector<Transform>& local, const std::vector<uint8_t>* animated = nullptr);
 
+    // Morph weights only: the meshes' default weights, then `clip`'s morph tracks at time t
+    // (clip < 0: defaults only), then the overrides. evaluate() does this itself.
+    // Allocates nothing.
+    void evaluateMorphs(int32_t clip, float t);
+    // Morph weights from outside (a Controller's blend): `weights` holds morphWeights().size()
+    // values in its layout; the overrides are applied on top. Allocates nothing.
+    void setMorphWeights(const float* weights);
+    // Hold morph target `target` of mesh `mesh` at `weight` whatever the clip says (the
+    // viewer's sliders); a NaN weight releases it. Out-of-range indices are ignored.
+    void setMorphOverride(size_t mesh, size_t target, float weight);
+    void clearMorphOverrides();
+    // All meshes' morph weights of the last evaluation, concatenated; mesh m's start at
+    // morphOffset(m) (morphTargets.size() of them). Empty when no mesh has morph targets.
+    const std::vector<float>& morphWeights() const { return morphWeights_; }
+    uint32_t morphOffset(size_t mesh) const { return morphOffset_[mesh]; }
+    const float* meshMorphWeights(size_t mesh) const { return morphWeights_.data() + morphOffset_[mesh]; }
+    float morphOverride(size_t mesh, size_t target) const;
+
     void setRotationBlend(RotationBlend blend) { blend_ = blend; }
     // An extra local rotation for one node, applied after sampling (on the node's own axes):
     // the viewer's range-of-motion test. node < 0 clears it.
@@ -66,7 +84,20 @@ private:
     std::vector<glm::mat4> palette_;
     std::vector<uint32_t> paletteOffset_;
     std::vector<uint32_t> cursors_;
+    std::vector<float> morphWeights_, morphOverride_;  // override: NaN where none
+    std::vector<uint32_t> morphOffset_;
+    std::vector<uint32_t> morphCursors_;               // one per morph track of a clip
+    int32_t lastMorphClip_ = -2;
 };
+
+// Every mesh's morph weights for `clip` at clip time t, concatenated in mesh order (the
+// layout of Animator::morphWeights): the meshes' default weights, then the clip's morph
+// tracks (clip < 0 or out of range: defaults only). `cursors`: one per morph track of the
+// clip, any values (a good guess makes sequential sampling O(1)). No overrides; allocates
+// nothing. Relies on Clip::morphTracks being sorted by mesh.
+void sampleMorphWeights(const Model& model, int32_t clip, float t, uint32_t* cursors, float* out);
+// The number of morph weights of the model: all meshes' targets.
+size_t morphWeightCount(const Model& model);
 
 // Inverse of an affine matrix; identity when it is singular or not finite.
 glm::mat4 safeAffineInverse(const glm::mat4& m);

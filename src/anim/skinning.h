@@ -23,6 +23,18 @@ enum class SkinningMethod { Linear, Stitch, DualQuat };
 void skinMesh(const Mesh& mesh, const glm::mat4* palette, glm::vec3* outPositions,
               glm::vec3* outNormals, SkinningMethod method = SkinningMethod::Linear);
 
+// The same with morph targets applied first: positions (and normals) of the mesh plus each
+// target's deltas times its weight (`morphWeights`: one per target, e.g.
+// Animator::meshMorphWeights), then skinned; unskinned meshes are morphed only. Normals are
+// normalized at the end. nullptr or a mesh without targets: skinMesh above.
+void skinMesh(const Mesh& mesh, const glm::mat4* palette, const float* morphWeights, glm::vec3* outPositions,
+              glm::vec3* outNormals, SkinningMethod method = SkinningMethod::Linear);
+
+// Morphed bind-pose position and normal of one vertex (sum in target order, zero weights
+// skipped: the order the shader uses).
+glm::vec3 morphedPosition(const Mesh& mesh, size_t vertex, const float* morphWeights);
+glm::vec3 morphedNormal(const Mesh& mesh, size_t vertex, const float* morphWeights);
+
 // The skin slot with the largest weight (the rigid slot for an unweighted vertex).
 uint32_t strongestSlot(const Mesh& mesh, size_t vertex);
 

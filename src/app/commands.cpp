@@ -84,6 +84,35 @@ std::string unitsLine(const Units& u) {
     return line + ", the file's numbers kept (--units file, scale 1)";
 }
 
+// Names of the clips with a morph track for mesh m.
+std::vector<std::string> clipsAnimatingMorphs(const Model& model, size_t m) {
+    std::vector<std::string> names;
+    for (const Clip& c : model.clips) {
+        for (const MorphTrack& t : c.morphTracks) {
+            if (t.mesh == static_cast<int32_t>(m)) {
+                names.push_back(c.name);
+                break;
+            }
+        }
+    }
+    return names;
+}
+
+const char* interpolationName(WeightInterpolation i) {
+    return i == WeightInterpolation::Step ? "step" : i == WeightInterpolation::CubicSpline ? "cubicspline" : "linear";
+}
+
+json morphInfoJson(const Model& model, size_t m) {
+    const Mesh& mesh = model.meshes[m];
+    json targets = json::array();
+    for (size_t t = 0; t < mesh.morphTargets.size(); ++t) {
+        targets.push_back({{"name", mesh.morphTargets[t].name},
+                           {"default_weight", t < mesh.morphDefaultWeights.size() ? mesh.morphDefaultWeights[t] : 0.0f},
+                           {"normals", !mesh.morphTargets[t].normalDeltas.empty()}});
+    }
+    return {{"targets", targets}, {"animated_by", clipsAnimatingMorphs(model, m)}};
+}
+
 }  // namespace
 
 int runInfo(const InfoOptions& o) {
@@ -121,6 +150,7 @@ int runInfo(const InfoOptions& o) {
                                    {"skinned", m.skinned},
                                    {"joints", m.skin.joints.size()},
                                    {"max_influences", m.weightStats.maxInfluences}});
+            j["meshes"].back()["morph"] = morphInfoJson(model, static_cast<size_t>(&m - model.meshes.data()));
         }
         j["clips"] = json::array();
         for (const Clip& c : model.clips) {
@@ -132,6 +162,12 @@ int runInfo(const InfoOptions& o) {
                                   {"sample_rate", c.sampleRate},
                                   {"channels", s.channels},
                                   {"keys", {{"translation", s.tKeys}, {"rotation", s.rKeys}, {"scale", s.sKeys}}}});
+            json morphs = json::array();
+            for (const MorphTrack& t : c.morphTracks) {
+                morphs.push_back({{"mesh", model.meshes[t.mesh].name}, {"mesh_index", t.mesh}, {"targets", t.targets},
+                                  {"keys", t.count}, {"interpolation", interpolationName(t.interpolation)}});
+            }
+            j["clips"].back()["morph_tracks"] = morphs;
         }
         j["added_animations"] = model.stats.retargetNotes;
         j["repairs"] = json::array();
@@ -160,6 +196,20 @@ int runInfo(const InfoOptions& o) {
                   << m.triangleCount() << " triangles";
         if (m.skinned) std::cout << ", skinned by " << m.skin.joints.size() << " joints";
         std::cout << "\n";
+        if (!m.morphTargets.empty()) {
+            std::cout << "    morph targets (" << m.morphTargets.size() << "):";
+            for (size_t t = 0; t < m.morphTargets.size(); ++t) {
+                std::cout << (t ? ", " : " ") << m.morphTargets[t].name;
+                if (t < m.morphDefaultWeights.size() && m.morphDefaultWeights[t] != 0.0f) {
+                    std::cout << " (" << fmt(m.morphDefaultWeights[t], "%g") << ")";
+                }
+            }
+            const std::vector<std::string> clips = clipsAnimatingMorphs(model, i);
+            std::cout << "\n    morph weights animated by: ";
+            if (clips.empty()) std::cout << "no clip";
+            for (size_t c = 0; c < clips.size(); ++c) std::cout << (c ? ", " : "") << "'" << clips[c] << "'";
+            std::cout << "\n";
+        }
     }
     for (const std::string& note : model.stats.retargetNotes) std::cout << "added:      " << term(note) << "\n";
     for (const ImportRepair& rep : model.stats.repairs) std::cout << "repaired:   " << term(rep.what) << " [" << rep.code << "]\n";
@@ -169,7 +219,14 @@ int runInfo(const InfoOptions& o) {
         const ClipSummary s = summarize(c);
         std::cout << "  clip " << i << " '" << term(c.name) << "': " << fmt(c.duration, "%.3f") << " s, "
                   << s.channels << " channels, keys T/R/S " << s.tKeys << "/" << s.rKeys << "/" << s.sKeys
-                  << ", " << fmt(c.sampleRate, "%g") << " fps\n";
+                  << ", " << fmt(c.sampleRate, "%g") << " fps";
+        if (!c.morphTracks.empty()) {
+            size_t keys = 0;
+            for (const MorphTrack& t : c.morphTracks) keys += t.count;
+            std::cout << ", morph weights of " << c.morphTracks.size() << " mesh" << (c.morphTracks.size() > 1 ? "es" : "")
+                      << " (" << keys << " keys)";
+        }
+        std::cout << "\n";
     }
     // How the file was read: in a worker process (limits, sandbox) or in this one.
     const IsolationConfig& iso = isolation();
@@ -233,7 +290,7 @@ int runPose(const PoseOptions& o) {
         const Mesh& mesh = model.meshes[m];
         pos.resize(mesh.vertexCount());
         nrm.resize(mesh.vertexCount());
-        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), pos.data(), nrm.data());
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), pos.data(), nrm.data());
         const glm::mat4& world = anim.world()[mesh.node];
         const glm::mat3 normalMat = glm::transpose(glm::mat3(safeAffineInverse(world)));
         if (asJson) {

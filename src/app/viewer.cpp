@@ -131,6 +131,7 @@ void Viewer::applyLoadResult() {
     gpu_ = std::move(gpu.value());
     state_.model = model;
     state_.animator = std::make_unique<Animator>(*model);
+    for (const Mesh& mesh : model->meshes) state_.panels.morphs = state_.panels.morphs || !mesh.morphTargets.empty();
     ghost_ = std::make_unique<Animator>(*model);
     controller_ = std::make_unique<Controller>(*model);
     maskLayer_ = controller_->addLayer(LayerBlend::Override);
@@ -218,6 +219,13 @@ void Viewer::applyRequests() {
         state_.bounds = animatedBounds(*m, state_.clip, 12);
     }
     q.selectClip = -1;
+    if (q.morph && state_.animator) {
+        state_.animator->setMorphOverride(static_cast<size_t>(std::max(q.morph->mesh, 0)),
+                                          static_cast<size_t>(std::max(q.morph->target, 0)), q.morph->weight);
+    }
+    q.morph.reset();
+    if (q.releaseMorphs && state_.animator) state_.animator->clearMorphOverrides();
+    q.releaseMorphs = false;
     if (q.togglePlay) clock.toggle();
     if (q.loopMode) clock.setLoopMode(*q.loopMode);
     if (q.cycleLoopMode) clock.setLoopMode(static_cast<LoopMode>((static_cast<int>(clock.loopMode()) + 1) % 3));
@@ -292,6 +300,7 @@ void Viewer::frame(double dt) {
     drawStatsPanel(state_, &state_.panels.stats);
     drawChecksPanel(state_, &state_.panels.checks, probe);
     drawBlendPanel(state_, &state_.panels.blend, probe);
+    drawMorphsPanel(state_, &state_.panels.morphs, probe);
     drawStatusOverlay(state_, now);
     handleShortcuts(state_);
     handleCameraInput();
@@ -504,7 +513,7 @@ void Viewer::pickVertex(const glm::mat4& viewProj, float w, float h) {
     for (size_t i = 0; i < m.meshes.size(); ++i) {
         const Mesh& mesh = m.meshes[i];
         scratch_.resize(mesh.vertexCount());
-        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), scratch_.data(), nullptr, state_.view.method);
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), anim.meshMorphWeights(i), scratch_.data(), nullptr, state_.view.method);
         const glm::mat4 mvp = viewProj * anim.world()[mesh.node];
         for (size_t v = 0; v < scratch_.size(); ++v) {
             glm::vec2 s;
@@ -560,7 +569,7 @@ void Viewer::focusFinding(int index) {
     if (f.mesh >= 0 && static_cast<size_t>(f.mesh) < m.meshes.size() && !f.examples.empty()) {
         const Mesh& mesh = m.meshes[f.mesh];
         scratch_.resize(mesh.vertexCount());
-        skinMesh(mesh, state_.animator->palette().data() + state_.animator->paletteOffset(f.mesh), scratch_.data(), nullptr);
+        skinMesh(mesh, state_.animator->palette().data() + state_.animator->paletteOffset(f.mesh), state_.animator->meshMorphWeights(f.mesh), scratch_.data(), nullptr);
         Bounds b;
         for (int64_t v : f.examples) {
             if (v >= 0 && static_cast<size_t>(v) < scratch_.size()) {

@@ -801,7 +801,7 @@ void checkClipList(Context& cx) {
     std::vector<std::string> emptyNames, zeroNames, noTpsNames;
     for (size_t i = 0; i < model.clips.size(); ++i) {
         const Clip& c = model.clips[i];
-        if (c.tracks.empty()) {
+        if (c.tracks.empty() && c.morphTracks.empty()) {  // morph weights alone are an animation
             empty.push_back(static_cast<int64_t>(i));
             emptyNames.push_back(c.name);
         } else if (!(c.duration > c.startTime)) {

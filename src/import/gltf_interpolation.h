@@ -49,4 +49,11 @@ int applyGltfStepInterpolation(const std::string& path, Model& model);
 // chunk is the JSON. Any bytes are safe (the libFuzzer target tests/fuzz/gltf_json_fuzz.cpp).
 int applyGltfStepInterpolationToBytes(const std::string& bytes, bool glb, Model& model);
 
+// Morph targets as glTF means them, where Assimp 5.2.5 falls short: target names from the
+// mesh's `extras.targetNames` (else the target POSITION accessor's name), and each "weights"
+// channel read again from the file's own buffers with its sampler's interpolation (Assimp
+// drops STEP and CUBICSPLINE and clamps negative weights to 0). Does nothing for other
+// formats or when the JSON or a buffer cannot be read. Returns the number of tracks read.
+int applyGltfMorphs(const std::string& path, Model& model);
+
 }  // namespace rig

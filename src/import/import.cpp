@@ -286,6 +286,33 @@ void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk, const std::vec
     }
 }
 
+// Morph targets (Assimp's anim meshes). Assimp stores each target's positions and normals
+// whole (base + offset, glTF and FBX alike); rigview keeps the offsets. A target whose
+// vertex count differs from the mesh's is dropped.
+void importMorphTargets(const aiMesh* am, Mesh& mesh) {
+    const unsigned nv = am->mNumVertices;
+    for (unsigned a = 0; a < am->mNumAnimMeshes; ++a) {
+        const aiAnimMesh* x = am->mAnimMeshes[a];
+        if (!x || x->mNumVertices != nv || !x->mVertices) continue;
+        MorphTarget t;
+        t.name = x->mName.length ? x->mName.C_Str() : "target" + std::to_string(a);
+        t.positionDeltas.resize(nv);
+        for (unsigned v = 0; v < nv; ++v) {
+            const aiVector3D d = x->mVertices[v] - am->mVertices[v];
+            t.positionDeltas[v] = finite(glm::vec3(d.x, d.y, d.z)) ? glm::vec3(d.x, d.y, d.z) : glm::vec3(0.0f);
+        }
+        if (x->mNormals && am->mNormals) {
+            t.normalDeltas.resize(nv);
+            for (unsigned v = 0; v < nv; ++v) {
+                const aiVector3D d = x->mNormals[v] - am->mNormals[v];
+                t.normalDeltas[v] = finite(glm::vec3(d.x, d.y, d.z)) ? glm::vec3(d.x, d.y, d.z) : glm::vec3(0.0f);
+            }
+        }
+        mesh.morphTargets.push_back(std::move(t));
+        mesh.morphDefaultWeights.push_back(std::isfinite(x->mWeight) ? x->mWeight : 0.0f);
+    }
+}
+
 Mesh importMesh(const aiMesh* am, int32_t node, const Skeleton& sk, const std::vector<int32_t>& boneNodes,
                 ImportStats& stats) {
     Mesh mesh;
@@ -333,7 +360,74 @@ Mesh importMesh(const aiMesh* am, int32_t node, const Skeleton& sk, const std::v
         mesh.skinned = true;
         importSkin(am, mesh, sk, boneNodes);
     }
+    importMorphTargets(am, mesh);
     return mesh;
+}
+
+// A clip's morph weight channels (Assimp's aiMeshMorphAnim, named after the node that holds
+// the mesh): one MorphTrack per mesh at that node with morph targets, weights dense per key
+// (a target a key does not list weighs 0). Times in seconds; linear until the glTF JSON says
+// otherwise (gltf_interpolation.cpp). Extends the clip's time range to its morph keys.
+void importMorphChannels(const aiAnimation* anim, const Model& model, Clip& clip) {
+    double tps = clip.ticksPerSecond > 0.0 ? clip.ticksPerSecond : kDefaultTicksPerSecond;
+    for (unsigned c = 0; c < anim->mNumMorphMeshChannels; ++c) {
+        const aiMeshMorphAnim* ch = anim->mMorphMeshChannels[c];
+        if (!ch || ch->mNumKeys == 0 || !ch->mKeys) continue;
+        // glTF names the channel after the node; Assimp's FBX reader after the node and the
+        // mesh's place among the node's meshes ("Body*0").
+        std::string name = ch->mName.C_Str();
+        int64_t place = -1;
+        if (const size_t star = name.rfind('*'); star != std::string::npos && model.skeleton.find(name) < 0) {
+            const std::string digits = name.substr(star + 1);
+            if (!digits.empty() && digits.size() < 9 && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+                place = std::stoll(digits);
+                name.resize(star);
+            }
+        }
+        const int32_t node = model.skeleton.find(name);
+        if (node < 0) continue;
+        int64_t seen = -1;
+        for (size_t m = 0; m < model.meshes.size(); ++m) {
+            const Mesh& mesh = model.meshes[m];
+            if (mesh.node != node) continue;
+            ++seen;
+            if ((place >= 0 && seen != place) || mesh.morphTargets.empty()) continue;
+            bool taken = false;
+            for (const MorphTrack& t : clip.morphTracks) taken = taken || t.mesh == static_cast<int32_t>(m);
+            if (taken) continue;
+            const uint32_t nt = static_cast<uint32_t>(mesh.morphTargets.size());
+            struct K { float t; size_t at; };
+            std::vector<K> keys;
+            std::vector<float> values;
+            for (unsigned k = 0; k < ch->mNumKeys; ++k) {
+                const aiMeshMorphKey& key = ch->mKeys[k];
+                const float t = static_cast<float>(key.mTime / tps);
+                if (!std::isfinite(t)) continue;
+                keys.push_back({t, values.size()});
+                values.resize(values.size() + nt, 0.0f);
+                for (unsigned i = 0; i < key.mNumValuesAndWeights; ++i) {
+                    if (key.mValues[i] < nt && std::isfinite(key.mWeights[i])) {
+                        values[keys.back().at + key.mValues[i]] = static_cast<float>(key.mWeights[i]);
+                    }
+                }
+            }
+            if (keys.empty()) continue;
+            std::stable_sort(keys.begin(), keys.end(), [](const K& a, const K& b) { return a.t < b.t; });
+            MorphTrack track;
+            track.mesh = static_cast<int32_t>(m);
+            track.targets = nt;
+            track.count = static_cast<uint32_t>(keys.size());
+            std::vector<float> times(keys.size());
+            for (size_t k = 0; k < keys.size(); ++k) times[k] = keys[k].t;
+            track.times = clip.addTimes(times.data(), track.count);
+            track.values = static_cast<uint32_t>(clip.morphKeys.size());
+            for (const K& k : keys) clip.morphKeys.insert(clip.morphKeys.end(), values.begin() + k.at, values.begin() + k.at + nt);
+            clip.morphTracks.push_back(track);
+        }
+    }
+    std::sort(clip.morphTracks.begin(), clip.morphTracks.end(),
+              [](const MorphTrack& a, const MorphTrack& b) { return a.mesh < b.mesh; });
+    extendClipRangeToMorphs(clip);
 }
 
 void noteCurve(CurveStats& cs, const std::string& channel) {
@@ -1148,8 +1242,15 @@ Result<Model> importModel(const std::string& path) {
         const std::string label = "'" + std::string(anim->mName.length ? anim->mName.C_Str() : "clip" + std::to_string(a)) + "'";
         const std::vector<int32_t> channelNodes = binder.bindChannels(anim, a, label);
         model.clips.push_back(importClip(anim, a, model.skeleton, channelNodes, model.stats));
+        importMorphChannels(anim, model, model.clips.back());
     }
     applyGltfStepInterpolation(path, model);
+    applyGltfMorphs(path, model);
+    // FBX: Assimp puts each blend shape's full weight (1) in aiAnimMesh::mWeight, not the
+    // channel's value; the shapes rest at 0, as Blender's importer has them.
+    if (ext == ".fbx") {
+        for (Mesh& mesh : model.meshes) std::fill(mesh.morphDefaultWeights.begin(), mesh.morphDefaultWeights.end(), 0.0f);
+    }
     computeSkinBindPose(model);
     // Assimp's Blender reader gives static geometry only: shown, but never passed as a rig.
     if (ext == ".blend") model.stats.formatLimitation = kBlendLimitation;

@@ -182,6 +182,13 @@ void write(Writer& w, const Mesh& m) {
         }
     }
     w.strVec(m.missingBones);
+    w.count(m.morphTargets.size());
+    for (const MorphTarget& t : m.morphTargets) {
+        w.str(t.name);
+        w.podVec(t.positionDeltas);
+        w.podVec(t.normalDeltas);
+    }
+    w.podVec(m.morphDefaultWeights);
 }
 void read(Reader& r, Mesh& m) {
     m.name = r.str();
@@ -213,6 +220,13 @@ void read(Reader& r, Mesh& m) {
         }
     }
     r.strVec(m.missingBones);
+    m.morphTargets.resize(r.count(3 * 8));  // a name and two arrays, each at least its length
+    for (MorphTarget& t : m.morphTargets) {
+        t.name = r.str();
+        r.podVec(t.positionDeltas);
+        r.podVec(t.normalDeltas);
+    }
+    r.podVec(m.morphDefaultWeights);
 }
 
 void write(Writer& w, const Channel& c) {
@@ -248,6 +262,16 @@ void write(Writer& w, const Clip& c) {
     w.podVec(c.vec3Keys);
     w.podVec(c.quatKeys);
     w.podVec(c.trackOfNode);
+    w.count(c.morphTracks.size());
+    for (const MorphTrack& t : c.morphTracks) {
+        w.pod(t.mesh);
+        w.pod(t.targets);
+        w.pod(t.times);
+        w.pod(t.values);
+        w.pod(t.count);
+        w.pod(static_cast<uint8_t>(t.interpolation));
+    }
+    w.podVec(c.morphKeys);
     w.pod(c.curveStats.nonUnitRotationKeys);
     w.pod(c.curveStats.duplicateKeyTimes);
     w.pod(c.curveStats.unsortedChannels);
@@ -274,6 +298,18 @@ void read(Reader& r, Clip& c) {
     r.podVec(c.vec3Keys);
     r.podVec(c.quatKeys);
     r.podVec(c.trackOfNode);
+    c.morphTracks.resize(r.count(4 * 5 + 1));
+    for (MorphTrack& t : c.morphTracks) {
+        t.mesh = r.pod<int32_t>();
+        t.targets = r.pod<uint32_t>();
+        t.times = r.pod<uint32_t>();
+        t.values = r.pod<uint32_t>();
+        t.count = r.pod<uint32_t>();
+        const uint8_t mode = r.pod<uint8_t>();
+        if (mode > static_cast<uint8_t>(WeightInterpolation::CubicSpline)) r.fail("unknown morph interpolation " + std::to_string(mode));
+        t.interpolation = static_cast<WeightInterpolation>(mode);
+    }
+    r.podVec(c.morphKeys);
     c.curveStats.nonUnitRotationKeys = r.pod<uint32_t>();
     c.curveStats.duplicateKeyTimes = r.pod<uint32_t>();
     c.curveStats.unsortedChannels = r.pod<uint32_t>();
@@ -508,6 +544,12 @@ Result<bool> validateModel(const Model& m) {
         for (const FullInfluences& f : mesh.truncated) {
             if (f.vertex >= nv) return Error{at + indexError("truncated vertex", f.vertex, nv)};
         }
+        for (const MorphTarget& t : mesh.morphTargets) {
+            if (t.positionDeltas.size() != nv || !perVertex(t.normalDeltas.size())) {
+                return Error{at + "morph target '" + t.name + "' does not have one delta per vertex"};
+            }
+        }
+        if (mesh.morphDefaultWeights.size() != mesh.morphTargets.size()) return Error{at + "one default weight per morph target expected"};
     }
     for (size_t k = 0; k < m.clips.size(); ++k) {
         const Clip& c = m.clips[k];
@@ -525,6 +567,17 @@ Result<bool> validateModel(const Model& m) {
             if (!runOk(t.translation, c.vec3Keys.size()) || !runOk(t.rotation, c.quatKeys.size()) ||
                 !runOk(t.scale, c.vec3Keys.size())) {
                 return Error{at + "a channel's keys run past the key arrays"};
+            }
+        }
+        int64_t lastMesh = -1;
+        for (const MorphTrack& t : c.morphTracks) {
+            if (t.mesh < 0 || t.mesh >= static_cast<int64_t>(m.meshes.size())) return Error{at + indexError("morph track mesh", t.mesh, m.meshes.size())};
+            if (t.mesh <= lastMesh) return Error{at + "morph tracks not sorted by mesh, one per mesh"};
+            lastMesh = t.mesh;
+            if (t.targets != m.meshes[static_cast<size_t>(t.mesh)].morphTargets.size()) return Error{at + "a morph track's target count differs from its mesh's"};
+            const uint64_t stride = uint64_t{t.targets} * (t.interpolation == WeightInterpolation::CubicSpline ? 3 : 1);
+            if (t.count > 0 && (uint64_t{t.times} + t.count > c.times.size() || uint64_t{t.values} + stride * t.count > c.morphKeys.size())) {
+                return Error{at + "a morph track's keys run past the key arrays"};
             }
         }
     }

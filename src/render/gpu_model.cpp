@@ -93,7 +93,7 @@ void floatAttrib(GLuint location, GLuint buffer, int components) {
 
 }  // namespace
 
-Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model) {
+Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t morphTexelLimit) {
     std::unique_ptr<GpuModel> g(new GpuModel());
     g->model_ = &model;
     g->joints_ = model.jointNodes();
@@ -176,6 +176,45 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model) {
     glGenTextures(1, &g->dualQuatTex_);
     glBindTexture(GL_TEXTURE_BUFFER, g->dualQuatTex_);
     glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, g->dualQuatBuffer_);
+    // Morph targets: one texture buffer of every mesh's deltas (per vertex, per target: the
+    // position delta, then the normal delta) and one of the weights, uploaded per tick.
+    std::vector<float> deltas;
+    size_t weights = 0;
+    for (const Mesh& mesh : model.meshes) {
+        g->morphBase_.push_back(static_cast<int>(deltas.size() / 4));
+        const size_t nt = mesh.morphTargets.size();
+        weights += nt;
+        for (size_t v = 0; v < mesh.vertexCount() && nt; ++v) {
+            for (size_t t = 0; t < nt; ++t) {
+                const MorphTarget& mt = mesh.morphTargets[t];
+                const glm::vec3 dn = mt.normalDeltas.empty() ? glm::vec3(0.0f) : mt.normalDeltas[v];
+                deltas.insert(deltas.end(), {mt.positionDeltas[v].x, mt.positionDeltas[v].y, mt.positionDeltas[v].z, 0.0f,
+                                             dn.x, dn.y, dn.z, 0.0f});
+            }
+        }
+    }
+    if (morphTexelLimit == 0) {
+        GLint most = 0;
+        glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &most);
+        morphTexelLimit = static_cast<size_t>(std::max(most, 65536));  // GL 3.3 guarantees 65536
+    }
+    if (deltas.size() / 4 > morphTexelLimit) {
+        g->morphsOnGpu_ = false;
+        deltas.clear();
+    }
+    if (deltas.empty()) deltas.assign(4, 0.0f);
+    glGenBuffers(1, &g->morphDeltaBuffer_);
+    glBindBuffer(GL_TEXTURE_BUFFER, g->morphDeltaBuffer_);
+    glBufferData(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(deltas.size() * sizeof(float)), deltas.data(), GL_STATIC_DRAW);
+    glGenTextures(1, &g->morphDeltaTex_);
+    glBindTexture(GL_TEXTURE_BUFFER, g->morphDeltaTex_);
+    glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, g->morphDeltaBuffer_);
+    glGenBuffers(1, &g->morphWeightBuffer_);
+    glBindBuffer(GL_TEXTURE_BUFFER, g->morphWeightBuffer_);
+    glBufferData(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(std::max<size_t>(weights, 1) * sizeof(float)), nullptr, GL_STREAM_DRAW);
+    glGenTextures(1, &g->morphWeightTex_);
+    glBindTexture(GL_TEXTURE_BUFFER, g->morphWeightTex_);
+    glTexBuffer(GL_TEXTURE_BUFFER, GL_R32F, g->morphWeightBuffer_);
     glBindTexture(GL_TEXTURE_BUFFER, 0);
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
     g->cpuPositions_.resize(maxVerts);
@@ -195,6 +234,10 @@ GpuModel::~GpuModel() {
     }
     glDeleteTextures(1, &paletteTex_);
     glDeleteBuffers(1, &paletteBuffer_);
+    glDeleteTextures(1, &morphDeltaTex_);
+    glDeleteBuffers(1, &morphDeltaBuffer_);
+    glDeleteTextures(1, &morphWeightTex_);
+    glDeleteBuffers(1, &morphWeightBuffer_);
     glDeleteTextures(1, &dualQuatTex_);
     glDeleteBuffers(1, &dualQuatBuffer_);
 }
@@ -227,7 +270,27 @@ void GpuModel::clearVertexColors(size_t mesh) {
     glBindVertexArray(0);
 }
 
+bool GpuModel::drawsCpuVertices(size_t mesh, bool gpuSkinning) const {
+    const Mesh& m = model_->meshes[mesh];
+    const bool morphs = !m.morphTargets.empty();
+    return ((m.skinned || morphs) && !gpuSkinning) || (morphs && !morphsOnGpu_);
+}
+
+void GpuModel::setMorphUniforms(size_t mesh, const Animator& anim, bool enabled, GLint uBase, GLint uCount,
+                                GLint uWeightOffset) const {
+    const size_t nt = morphsOnGpu_ ? model_->meshes[mesh].morphTargets.size() : 0;
+    glUniform1i(uCount, enabled ? static_cast<GLint>(nt) : 0);
+    glUniform1i(uBase, morphBase_[mesh]);
+    glUniform1i(uWeightOffset, static_cast<GLint>(anim.morphOffset(mesh)));
+}
+
 void GpuModel::uploadPalette(const Animator& anim, bool dualQuats) {
+    const std::vector<float>& mw = anim.morphWeights();
+    if (!mw.empty()) {
+        glBindBuffer(GL_TEXTURE_BUFFER, morphWeightBuffer_);
+        glBufferSubData(GL_TEXTURE_BUFFER, 0, static_cast<GLsizeiptr>(mw.size() * sizeof(float)), mw.data());
+        glBindBuffer(GL_TEXTURE_BUFFER, 0);
+    }
     const std::vector<glm::mat4>& pal = anim.palette();
     float* out = paletteRows_.data();
     for (const glm::mat4& m : pal) {
@@ -258,12 +321,13 @@ void GpuModel::uploadPalette(const Animator& anim, bool dualQuats) {
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
 }
 
-void GpuModel::uploadCpuSkinning(const Animator& anim, SkinningMethod method) {
+void GpuModel::uploadCpuSkinning(const Animator& anim, SkinningMethod method, bool morphFallbackOnly) {
     for (size_t i = 0; i < meshes_.size(); ++i) {
         const Mesh& mesh = model_->meshes[i];
         const size_t n = mesh.vertexCount();
-        if (!mesh.skinned || n == 0) continue;
-        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), cpuPositions_.data(),
+        if ((!mesh.skinned && mesh.morphTargets.empty()) || n == 0) continue;
+        if (morphFallbackOnly && (mesh.morphTargets.empty() || morphsOnGpu_)) continue;
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), anim.meshMorphWeights(i), cpuPositions_.data(),
                  mesh.normals.empty() ? nullptr : cpuNormals_.data(), method);
         glBindBuffer(GL_ARRAY_BUFFER, meshes_[i].buffers[6]);
         glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)), cpuPositions_.data());

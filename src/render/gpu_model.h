@@ -28,7 +28,10 @@ struct GpuMesh {
 
 class GpuModel {
 public:
-    static Result<std::unique_ptr<GpuModel>> create(const Model& model);
+    // morphTexelLimit: the most texels the morph delta buffer may hold (0: the driver's
+    // GL_MAX_TEXTURE_BUFFER_SIZE). Beyond it, meshes with morph targets are morphed and
+    // skinned on the CPU even in GPU mode (drawsCpuVertices).
+    static Result<std::unique_ptr<GpuModel>> create(const Model& model, size_t morphTexelLimit = 0);
     ~GpuModel();
     GpuModel(const GpuModel&) = delete;
     GpuModel& operator=(const GpuModel&) = delete;
@@ -43,11 +46,27 @@ public:
     const std::vector<std::string>& missingTextures() const { return missingTextures_; }
 
     // Upload all skins' palettes (3 rows per joint) in one call; with `dualQuats`, also
-    // their dual quaternions (2 texels per joint) for dual-quaternion skinning.
+    // their dual quaternions (2 texels per joint) for dual-quaternion skinning. Also uploads
+    // the animator's morph weights (one call).
     void uploadPalette(const Animator& anim, bool dualQuats = false);
-    // Skin on the CPU (anim/skinning.cpp) and upload positions and normals.
-    void uploadCpuSkinning(const Animator& anim, SkinningMethod method = SkinningMethod::Linear);
+    // Skin on the CPU (anim/skinning.cpp) and upload positions and normals. `morphFallbackOnly`:
+    // only the morphing meshes whose deltas are not on the GPU (GPU mode).
+    void uploadCpuSkinning(const Animator& anim, SkinningMethod method = SkinningMethod::Linear,
+                           bool morphFallbackOnly = false);
     GLuint dualQuatTexture() const { return dualQuatTex_; }
+    // Morph targets: every mesh's deltas (static) and the weights of the last uploadPalette.
+    GLuint morphDeltaTexture() const { return morphDeltaTex_; }
+    GLuint morphWeightTexture() const { return morphWeightTex_; }
+    int morphBase(size_t mesh) const { return morphBase_[mesh]; }
+    // False when the morph deltas did not fit a texture buffer (see create()).
+    bool morphsOnGpu() const { return morphsOnGpu_; }
+    // Whether mesh `mesh` is drawn from CPU-computed vertices (cpuVao): CPU skinning mode for
+    // skinned or morphing meshes, and morphing meshes whose deltas are not on the GPU.
+    bool drawsCpuVertices(size_t mesh, bool gpuSkinning) const;
+    // Set the shader's morph uniforms for `mesh` (count 0 when `enabled` is false: the CPU
+    // path already morphed it). The caller binds the two textures to their units.
+    void setMorphUniforms(size_t mesh, const Animator& anim, bool enabled, GLint uBase, GLint uCount,
+                          GLint uWeightOffset) const;
     // Replace a mesh's vertex colours (check views: heat maps, tints); multiplied with the
     // material colour by the shader. clearVertexColors restores the file's own.
     void setVertexColors(size_t mesh, const std::vector<glm::vec4>& colors);
@@ -63,6 +82,10 @@ private:
     std::vector<std::string> missingTextures_;
     GLuint paletteBuffer_ = 0, paletteTex_ = 0;
     GLuint dualQuatBuffer_ = 0, dualQuatTex_ = 0;
+    GLuint morphDeltaBuffer_ = 0, morphDeltaTex_ = 0;
+    GLuint morphWeightBuffer_ = 0, morphWeightTex_ = 0;
+    std::vector<int> morphBase_;
+    bool morphsOnGpu_ = true;
     std::vector<float> paletteRows_;                 // scratch, sized at creation
     std::vector<float> dualQuatRows_;                // scratch, sized at creation
     std::vector<glm::vec3> cpuPositions_, cpuNormals_;  // scratch, sized at creation

@@ -15,6 +15,10 @@ inline constexpr int kUnitBaseColor = 0;
 inline constexpr int kUnitPalette = 1;   // samplerBuffer, RGBA32F, 3 texels (rows) per joint
 inline constexpr int kUnitDualQuats = 2; // samplerBuffer, RGBA32F, 2 texels per joint
 
+inline constexpr int kUnitMorphDeltas = 3;   // samplerBuffer, RGBA32F, 2 texels per vertex per target
+inline constexpr int kUnitMorphWeights = 4;  // samplerBuffer, R32F, one weight per target
+
 inline constexpr int kPaletteTexelsPerJoint = 3;
+inline constexpr int kMorphTexelsPerTarget = 2;  // position delta, normal delta
 
 }  // namespace rig::gl_layout

@@ -32,7 +32,9 @@ Result<std::unique_ptr<Renderer>> Renderer::create() {
              p.uniform("u_model"),     p.uniform("u_viewProj"),      p.uniform("u_baseColor"),
              p.uniform("u_hasTexture"), p.uniform("u_baseColorTexture"), p.uniform("u_eye"),
              p.uniform("u_keyLightDir"), p.uniform("u_headlight"),   p.uniform("u_ambient"),
-             p.uniform("u_lighting"),  p.uniform("u_tint"),          p.uniform("u_dualQuats")};
+             p.uniform("u_lighting"),  p.uniform("u_tint"),          p.uniform("u_dualQuats"),
+             p.uniform("u_morphDeltas"), p.uniform("u_morphWeights"), p.uniform("u_morphBase"),
+             p.uniform("u_morphCount"), p.uniform("u_morphWeightOffset")};
     r->uLinesViewProj_ = r->lines_.uniform("u_viewProj");
     r->uLinesPointSize_ = r->lines_.uniform("u_pointSize");
     glGenVertexArrays(1, &r->lineVao_);
@@ -88,6 +90,7 @@ void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam,
     const bool gpuSkin = o.skinning == SkinningMode::Gpu;
     if (gpuSkin) {
         gpu.uploadPalette(anim, o.method == SkinningMethod::DualQuat);
+        if (!gpu.morphsOnGpu()) gpu.uploadCpuSkinning(anim, o.method, true);
     } else {
         gpu.uploadCpuSkinning(anim, o.method);
     }
@@ -183,6 +186,12 @@ void Renderer::drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& 
     glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitDualQuats);
     glBindTexture(GL_TEXTURE_BUFFER, gpu.dualQuatTexture());
     glUniform1i(u_.texture, gl_layout::kUnitBaseColor);
+    glUniform1i(u_.morphDeltas, gl_layout::kUnitMorphDeltas);
+    glUniform1i(u_.morphWeights, gl_layout::kUnitMorphWeights);
+    glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitMorphDeltas);
+    glBindTexture(GL_TEXTURE_BUFFER, gpu.morphDeltaTexture());
+    glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitMorphWeights);
+    glBindTexture(GL_TEXTURE_BUFFER, gpu.morphWeightTexture());
     glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitPalette);
     glBindTexture(GL_TEXTURE_BUFFER, gpu.paletteTexture());
     if (o.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
@@ -190,7 +199,8 @@ void Renderer::drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& 
         const Mesh& mesh = model.meshes[i];
         const GpuMesh& gm = gpu.meshes()[i];
         if (gm.indexCount == 0) continue;
-        const bool skinOnGpu = mesh.skinned && gpuSkin;
+        const bool cpuVertices = gpu.drawsCpuVertices(i, gpuSkin);
+        const bool skinOnGpu = mesh.skinned && !cpuVertices;
         glUniform1i(u_.skinned, skinOnGpu ? shaderSkinMode(o.method) : 0);
         glUniform1i(u_.paletteOffset, static_cast<GLint>(anim.paletteOffset(i)));
         glUniformMatrix4fv(u_.model, 1, GL_FALSE, glm::value_ptr(anim.world()[mesh.node]));
@@ -200,7 +210,8 @@ void Renderer::drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& 
         glUniform1i(u_.hasTexture, tex ? 1 : 0);
         glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitBaseColor);
         glBindTexture(GL_TEXTURE_2D, tex ? gm.texture : 0);
-        glBindVertexArray(mesh.skinned && !gpuSkin ? gm.cpuVao : gm.vao);
+        gpu.setMorphUniforms(i, anim, !cpuVertices, u_.morphBase, u_.morphCount, u_.morphWeightOffset);
+        glBindVertexArray(cpuVertices ? gm.cpuVao : gm.vao);
         glDrawElements(GL_TRIANGLES, gm.indexCount, GL_UNSIGNED_INT, nullptr);
     }
     glBindVertexArray(0);
@@ -224,6 +235,7 @@ void Renderer::drawGhost(GpuModel& gpu, const Animator& anim, const OrbitCamera&
     const glm::mat4 viewProj = cam.projection(aspect) * cam.view();
     if (o.skinning == SkinningMode::Gpu) {
         gpu.uploadPalette(anim, o.method == SkinningMethod::DualQuat);
+        if (!gpu.morphsOnGpu()) gpu.uploadCpuSkinning(anim, o.method, true);
     } else {
         gpu.uploadCpuSkinning(anim, o.method);
     }
@@ -251,7 +263,7 @@ Bounds animatedBounds(const Model& model, int32_t clip, int samples) {
         for (size_t m = 0; m < model.meshes.size(); ++m) {
             const Mesh& mesh = model.meshes[m];
             pos.resize(mesh.vertexCount());
-            skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), pos.data(), nullptr);
+            skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), pos.data(), nullptr);
             const glm::mat4& w = anim.world()[mesh.node];
             for (const glm::vec3& p : pos) b.add(glm::vec3(w * glm::vec4(p, 1.0f)));
         }

@@ -55,7 +55,8 @@ private:
     Program shaded_, lines_;
     struct {
         GLint palette, paletteOffset, skinned, model, viewProj, baseColor, hasTexture, texture, eye, keyLight,
-            headlight, ambient, lighting, tint, dualQuats;
+            headlight, ambient, lighting, tint, dualQuats, morphDeltas, morphWeights, morphBase, morphCount,
+            morphWeightOffset;
     } u_{};
     GLint uLinesViewProj_ = -1, uLinesPointSize_ = -1;
     GLuint lineVao_ = 0, lineVbo_ = 0;

@@ -18,6 +18,11 @@ Result<std::unique_ptr<SkinCapture>> SkinCapture::create() {
     c->uSkinned_ = c->program_.uniform("u_skinned");
     c->uModel_ = c->program_.uniform("u_model");
     c->uViewProj_ = c->program_.uniform("u_viewProj");
+    c->uMorphDeltas_ = c->program_.uniform("u_morphDeltas");
+    c->uMorphWeights_ = c->program_.uniform("u_morphWeights");
+    c->uMorphBase_ = c->program_.uniform("u_morphBase");
+    c->uMorphCount_ = c->program_.uniform("u_morphCount");
+    c->uMorphWeightOffset_ = c->program_.uniform("u_morphWeightOffset");
     glGenBuffers(1, &c->buffer_);
     glGenFramebuffers(1, &c->fbo_);
     glGenRenderbuffers(1, &c->rb_);
@@ -51,6 +56,13 @@ std::vector<glm::vec3> SkinCapture::capture(GpuModel& gpu, const Animator& anim,
     glUniformMatrix4fv(uModel_, 1, GL_FALSE, glm::value_ptr(anim.world()[m.node]));
     const glm::mat4 identity(1.0f);
     glUniformMatrix4fv(uViewProj_, 1, GL_FALSE, glm::value_ptr(identity));
+    glUniform1i(uMorphDeltas_, gl_layout::kUnitMorphDeltas);
+    glUniform1i(uMorphWeights_, gl_layout::kUnitMorphWeights);
+    glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitMorphDeltas);
+    glBindTexture(GL_TEXTURE_BUFFER, gpu.morphDeltaTexture());
+    glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitMorphWeights);
+    glBindTexture(GL_TEXTURE_BUFFER, gpu.morphWeightTexture());
+    gpu.setMorphUniforms(mesh, anim, true, uMorphBase_, uMorphCount_, uMorphWeightOffset_);
     glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitPalette);
     glBindTexture(GL_TEXTURE_BUFFER, gpu.paletteTexture());
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, buffer_);

@@ -31,6 +31,9 @@ void drawChecksPanel(ViewerState& s, bool* open, UiProbe* probe);
 // The animation controller: cross-fades, two-clip blends, a partial-skeleton layer on the
 // selected joint's subtree, an additive layer, root motion, markers and their events.
 void drawBlendPanel(ViewerState& s, bool* open, UiProbe* probe);
+// Morph targets of one mesh: a slider per target (override on/off; off: the clip's weight
+// shown), and the selected target's weight curve over the current clip with the time marked.
+void drawMorphsPanel(ViewerState& s, bool* open, UiProbe* probe);
 // The influences of the vertex under the mouse (ViewerState::checks.hoverVertex).
 void drawVertexTooltip(const ViewerState& s);
 void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe);

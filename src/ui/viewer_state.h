@@ -54,6 +54,13 @@ struct BlendRequests {
     std::optional<float> blendParam, maskWeight, addWeight;
 };
 
+// A morph slider moved or released: hold target `target` of mesh `mesh` at `weight` (NaN:
+// let the clip drive it again).
+struct MorphRequest {
+    int mesh = -1, target = -1;
+    float weight = 0.0f;
+};
+
 struct ViewerRequests {
     int selectClip = -1;            // clip index to play
     std::optional<double> seek;     // seconds
@@ -69,11 +76,26 @@ struct ViewerRequests {
     std::string addAnim;            // a file whose clips join the model on screen (--anim)
     int focusFinding = -1;          // index into checks.report.findings: select / frame it
     BlendRequests blend;
+    std::optional<MorphRequest> morph;
+    bool releaseMorphs = false;     // every morph override off
 };
 
 struct PanelVisibility {
     bool clips = true, timeline = true, hierarchy = true, view = true, stats = true, open = true, checks = true, blend = false;
+    bool morphs = false;  // opened when a model with morph targets loads
 };
+
+// The Morphs panel: which mesh's targets it shows, which target's weight curve it plots,
+// and that curve sampled over the current clip (recomputed when any of these changes).
+struct MorphPanelState {
+    int mesh = -1;
+    int target = 0;
+    std::vector<float> curve;
+    std::vector<float> scratch;      // one weight per target while sampling the curve
+    int curveForMesh = -2, curveForTarget = -2, curveForClip = -2;
+    const Model* curveForModel = nullptr;
+};
+
 
 // What the vertex colours show (issue "rig sanity checks").
 enum class ColorView { None, JointWeight, InfluenceCount, WeightSum, Unweighted, TruncationError };
@@ -135,6 +157,7 @@ struct ViewerState {
 
     CheckViewState checks;
     BlendState blend;
+    MorphPanelState morphs;
     PanelVisibility panels;
     ViewerStats stats;
     ViewerRequests requests;

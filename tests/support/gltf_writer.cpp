@@ -224,8 +224,26 @@ std::string toJson(const Document& doc) {
             }
         }
         if (m.material >= 0) prim["material"] = m.material;
+        json targetNames = json::array();
+        bool named = !m.targets.empty();
+        for (const MorphTarget& t : m.targets) {
+            json target = json::object();
+            f.clear();
+            for (const glm::vec3& p : t.positions) appendVec3(f, p);
+            target["POSITION"] = b.addFloats(f, 3, "VEC3", kArrayBuffer, true);
+            if (!t.normals.empty()) {
+                f.clear();
+                for (const glm::vec3& n : t.normals) appendVec3(f, n);
+                target["NORMAL"] = b.addFloats(f, 3, "VEC3", kArrayBuffer, false);
+            }
+            prim["targets"].push_back(target);
+            targetNames.push_back(t.name);
+            named = named && !t.name.empty();
+        }
         json mesh = {{"primitives", json::array({prim})}};
         if (!m.name.empty()) mesh["name"] = m.name;
+        if (!m.weights.empty()) mesh["weights"] = m.weights;
+        if (named) mesh["extras"] = {{"targetNames", targetNames}};
         meshes.push_back(mesh);
     }
     if (!meshes.empty()) root["meshes"] = meshes;
@@ -268,9 +286,10 @@ std::string toJson(const Document& doc) {
     for (const Animation& a : doc.animations) {
         json channels = json::array(), samplers = json::array();
         for (const Channel& c : a.channels) {
-            const bool rot = c.path == "rotation";
+            const bool rot = c.path == "rotation", weights = c.path == "weights";
             const int in = b.addFloats(c.times, 1, "SCALAR", 0, true);
-            const int out = b.addFloats(c.values, rot ? 4 : 3, rot ? "VEC4" : "VEC3", 0, false);
+            const int out = weights ? b.addFloats(c.values, 1, "SCALAR", 0, false)
+                                    : b.addFloats(c.values, rot ? 4 : 3, rot ? "VEC4" : "VEC3", 0, false);
             samplers.push_back({{"input", in}, {"output", out}, {"interpolation", c.interpolation}});
             channels.push_back({{"sampler", samplers.size() - 1}, {"target", {{"node", c.node}, {"path", c.path}}}});
         }

@@ -41,8 +41,17 @@ struct Node {
 // sets of 4 (unused entries: joint 0, weight 0).
 using Influences = std::vector<std::pair<uint16_t, float>>;
 
+// A morph target: per-vertex offsets (POSITION, and NORMAL when not empty).
+struct MorphTarget {
+    std::string name;  // written to the mesh's extras.targetNames (all or none: see Mesh)
+    std::vector<glm::vec3> positions;
+    std::vector<glm::vec3> normals;
+};
+
 struct Mesh {
     std::string name;
+    std::vector<MorphTarget> targets;
+    std::vector<float> weights;  // the mesh's default morph weights; empty: none written
     std::vector<glm::vec3> positions;
     std::vector<glm::vec3> normals;  // empty: none written
     std::vector<glm::vec2> uvs;      // empty: none written
@@ -64,10 +73,12 @@ struct Material {
 
 struct Channel {
     int node = 0;
-    std::string path = "rotation";  // "translation", "rotation" or "scale"
+    std::string path = "rotation";  // "translation", "rotation", "scale" or "weights"
     std::string interpolation = "LINEAR";
     std::vector<float> times;
-    std::vector<float> values;  // 3 floats per key (translation, scale) or 4 (rotation x,y,z,w)
+    // 3 floats per key (translation, scale), 4 (rotation x,y,z,w) or one per morph target
+    // (weights); CUBICSPLINE: in-tangent, value, out-tangent per key.
+    std::vector<float> values;
 };
 
 struct Animation {

@@ -1,5 +1,6 @@
 #include "support/rigs.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -142,6 +143,44 @@ Model makeTwoBone() {
     c.sampleRate = 30.0f;
     m.clips.push_back(std::move(c));
     return m;
+}
+
+void addMorphs(Model& m, int keys) {
+    Mesh& mesh = m.meshes[0];
+    const size_t n = mesh.vertexCount();
+    MorphTarget up, side;
+    up.name = "up";
+    side.name = "side";
+    for (size_t v = 0; v < n; ++v) {
+        up.positionDeltas.emplace_back(0.0f, 0.1f, 0.0f);
+        up.normalDeltas.emplace_back(0.05f, 0.0f, 0.0f);
+        side.positionDeltas.emplace_back(v % 2 == 0 ? 0.05f : 0.0f, 0.0f, 0.0f);
+    }
+    mesh.morphTargets = {up, side};
+    mesh.morphDefaultWeights = {0.2f, 0.0f};
+    for (size_t c = 0; c < m.clips.size(); ++c) {
+        Clip& clip = m.clips[c];
+        MorphTrack track;
+        track.mesh = 0;
+        track.targets = 2;
+        track.count = static_cast<uint32_t>(std::max(keys, 2));
+        track.interpolation = c == 0 ? WeightInterpolation::CubicSpline : WeightInterpolation::Linear;
+        std::vector<float> times;
+        for (uint32_t k = 0; k < track.count; ++k) {
+            const float t = clip.duration * static_cast<float>(k) / static_cast<float>(track.count - 1);
+            times.push_back(t);
+            const float a = 0.5f + 0.5f * std::sin(1.7f * static_cast<float>(k));
+            const float b = 0.5f + 0.5f * std::cos(0.9f * static_cast<float>(k));
+            if (c == 0) {
+                clip.morphKeys.insert(clip.morphKeys.end(), {0.3f, -0.2f, a, b, -0.1f, 0.4f});
+            } else {
+                clip.morphKeys.insert(clip.morphKeys.end(), {a, b});
+            }
+            if (k == 0) track.values = static_cast<uint32_t>(clip.morphKeys.size() - (c == 0 ? 6 : 2));
+        }
+        track.times = clip.addTimes(times.data(), track.count);
+        clip.morphTracks = {track};
+    }
 }
 
 }  // namespace rig::testing

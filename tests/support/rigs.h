@@ -21,4 +21,10 @@ Model makeWideTree(int joints, int keysPerTrack);
 // (2,0.5,0) w0=0.25,w1=0.75.
 Model makeTwoBone();
 
+// Give mesh 0 of `m` two morph targets ("up": +0.1 Y on every vertex, with normal offsets;
+// "side": +0.05 X on even vertices), default weights (0.2, 0), and give every clip a morph
+// track for it with `keys` keys spread over the clip (cubic-spline in clip 0, linear in the
+// others). For tests of the per-tick path.
+void addMorphs(Model& m, int keys);
+
 }  // namespace rig::testing
