@@ -277,9 +277,13 @@ std::vector<std::string> loadBuffers(const json& doc, const std::string& path, c
                     }
                 }
             }
-        } else if (uri.find("..") == std::string::npos && uri.find(':') == std::string::npos && uri[0] != '/') {
-            std::ifstream in(std::filesystem::path(path).parent_path() / uri, std::ios::binary);
-            data.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        } else if (uri.find(':') == std::string::npos) {
+            // Files beside the .gltf only, as for every resource (see util/paths.h).
+            const std::filesystem::path file = std::filesystem::path(path).parent_path() / uri;
+            if (paths::allowExternal() || paths::isInside(paths::modelFolder(path), file.string())) {
+                std::ifstream in(file, std::ios::binary);
+                data.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            }
         }
         out.push_back(std::move(data));
     }
