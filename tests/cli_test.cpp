@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include <glm/glm.hpp>
 #include <nlohmann/json.hpp>
 
 #include "support/run.h"
@@ -158,10 +159,11 @@ TEST(Cli, CheckExitCodesAndJson) {
     RunResult clean = run(kExe, {"check", kModels + "MD5/SimpleCube.md5mesh"});
     EXPECT_EQ(clean.exitCode, 0);
     EXPECT_NE(clean.out.find("no problems"), std::string::npos) << clean.out;
-    // simple_skin's offsets all sit 0.5 off its node pose: reported, as info only.
+    // simple_skin's offsets all sit 0.5 off its node pose: that is its bind pose, in which it
+    // renders whole, so nothing is reported.
     RunResult info = run(kExe, {"check", kSimpleSkin, "--json", "--strict"});
     EXPECT_EQ(info.exitCode, 0) << info.out;
-    EXPECT_EQ(json::parse(info.out)["worst"], "info");
+    EXPECT_EQ(json::parse(info.out)["worst"], "none");
 }
 
 TEST(Cli, CheckFoldersInParallelWithOneReport) {
@@ -354,6 +356,39 @@ TEST(Cli, ErrorsAreOneLineWithTheirExitCodes) {
     EXPECT_NE(broken.err.find("empty.obj"), std::string::npos);
     std::ifstream none(dir + "/y.json");
     EXPECT_FALSE(none.good());  // no output for a failed import
+}
+
+TEST(Cli, UnitsAndBindVersusFilePose) {
+    const std::string fbx = kModels + "FBX/huesitos.fbx";
+    const json metres = json::parse(run(kExe, {"info", fbx, "--json"}).out);
+    EXPECT_EQ(metres["units"]["file_unit"], "centimetre");
+    EXPECT_DOUBLE_EQ(metres["units"]["scale_applied"].get<double>(), 0.01);
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"--units", "file", "info", fbx, "--json"},
+                                                 std::vector<std::string>{"info", fbx, "--json", "--units", "file"}}) {
+        RunResult r = run(kExe, args);
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_DOUBLE_EQ(json::parse(r.out)["units"]["scale_applied"].get<double>(), 1.0);
+    }
+    EXPECT_NE(run(kExe, {"info", fbx, "--units", "inches"}).exitCode, 0);
+    RunResult text = run(kExe, {"info", fbx});
+    EXPECT_NE(text.out.find("units:      centimetre (FBX UnitScaleFactor 1), scaled by 0.01 to metres"), std::string::npos)
+        << text.out;
+
+    // simple_skin: its inverse bind matrices put both joints at (0.5, 1, 0), its nodes at (0, 1, 0).
+    const std::string dir = testing::tempDir();
+    auto joint = [&](const std::string& flag) {
+        RunResult r = run(kExe, {"pose", kSimpleSkin, "-o", dir + "/p.json", flag});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        std::ifstream in(dir + "/p.json");
+        const json j = json::parse(in);
+        EXPECT_EQ(j["pose"], flag == "--bind-pose" ? "bind" : "file");
+        return glm::vec3(j["joints"][0]["world"][12].get<float>(), j["joints"][0]["world"][13].get<float>(),
+                         j["joints"][0]["world"][14].get<float>());
+    };
+    EXPECT_NEAR(glm::length(joint("--bind-pose") - glm::vec3(0.5f, 1.0f, 0.0f)), 0.0f, 1e-6f);
+    EXPECT_NEAR(glm::length(joint("--file-pose") - glm::vec3(0.0f, 1.0f, 0.0f)), 0.0f, 1e-6f);
+    EXPECT_NE(run(kExe, {"pose", kSimpleSkin, "-o", dir + "/p.json", "--bind-pose", "--file-pose"}).exitCode, 0);
+    EXPECT_EQ(run(kExe, {"render", kSimpleSkin, "-o", dir + "/b.png", "--size", "64x48", "--file-pose"}).exitCode, 0);
 }
 
 }  // namespace

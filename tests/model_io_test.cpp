@@ -46,6 +46,14 @@ void expectSameModel(const Model& a, const Model& b) {
     expectSameBytes(sa.bindLocal, sb.bindLocal, "bindLocal");
     expectSameBytes(sa.bindLocalSqt, sb.bindLocalSqt, "bindLocalSqt");
     expectSameBytes(sa.bindModel, sb.bindModel, "bindModel");
+    expectSameBytes(sa.restLocal, sb.restLocal, "restLocal");
+    expectSameBytes(sa.restLocalSqt, sb.restLocalSqt, "restLocalSqt");
+    expectSameBytes(sa.restModel, sb.restModel, "restModel");
+    EXPECT_EQ(a.units.file, b.units.file);
+    EXPECT_EQ(a.units.metresPerUnit, b.units.metresPerUnit);
+    EXPECT_EQ(a.units.scaleApplied, b.units.scaleApplied);
+    EXPECT_EQ(a.units.appliedAtRoot, b.units.appliedAtRoot);
+    EXPECT_EQ(a.units.source, b.units.source);
     ASSERT_EQ(a.meshes.size(), b.meshes.size());
     for (size_t k = 0; k < a.meshes.size(); ++k) {
         const Mesh &ma = a.meshes[k], &mb = b.meshes[k];
@@ -154,6 +162,15 @@ void expectSameModel(const Model& a, const Model& b) {
     }
     EXPECT_EQ(ia.formatLimitation, ib.formatLimitation);
     EXPECT_EQ(ia.refusedPaths, ib.refusedPaths);
+    ASSERT_EQ(ia.nameBindings.size(), ib.nameBindings.size());
+    for (size_t k = 0; k < ia.nameBindings.size(); ++k) {
+        EXPECT_EQ(ia.nameBindings[k].name, ib.nameBindings[k].name);
+        EXPECT_EQ(ia.nameBindings[k].usedBy, ib.nameBindings[k].usedBy);
+        EXPECT_EQ(ia.nameBindings[k].candidates, ib.nameBindings[k].candidates);
+        EXPECT_EQ(ia.nameBindings[k].chosen, ib.nameBindings[k].chosen);
+        EXPECT_EQ(ia.nameBindings[k].rule, ib.nameBindings[k].rule);
+        EXPECT_EQ(ia.nameBindings[k].safe, ib.nameBindings[k].safe);
+    }
 }
 
 // A small model in which every field and every optional array is filled with distinct values.
@@ -236,6 +253,9 @@ Model everyField() {
     m.stats.repairs = {{"repaired-keys", "clip 0: 1 key past the end"}, {"repaired-channels", "2 empty channels dropped"}};
     m.stats.formatLimitation = "no armature";
     m.stats.refusedPaths = {"/etc/passwd", "../x.bin"};
+    m.stats.nameBindings = {{"hip", "bone of mesh 'body'", {1, 2}, 2, "glTF skin.joints", true}};
+    m.units = {"centimetre", 0.01, 0.01, true, "FBX UnitScaleFactor 1"};
+    computeSkinBindPose(m);
     return m;
 }
 

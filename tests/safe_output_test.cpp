@@ -293,13 +293,22 @@ TEST(SafeOutputCli, AnimatedScaleOverflowPosesToNull) {
     EXPECT_GT(nulls, 0u);
 }
 
-// Vertices near the float limit: the bind-pose check measures an infinite displacement. The
-// report writes it as null and says so in a finding (non-finite-output).
+// Vertices near the float limit: the bind-pose check measures an infinite displacement (a
+// second skin binds the joint in a pose twice as large as the first's). The report writes it as
+// null and says so in a finding (non-finite-output).
 TEST(SafeOutputCli, CheckReportsNonFiniteValuesAsNullWithAFinding) {
     const std::string dir = testing::tempDir();
     g::Document d = smallRig();
     d.meshes[0].positions = {{-3e38f, 1, 0}, {3e38f, 1, 0}, {0, 3e38f, 0}};
-    d.skins[0].inverseBind = {glm::mat4(2.0f)};
+    d.meshes.push_back(d.meshes[0]);
+    g::Node second;
+    second.name = "body2";
+    second.mesh = 1;
+    second.skin = 1;
+    d.nodes[0].children.push_back(static_cast<int>(d.nodes.size()));
+    d.nodes.push_back(second);
+    d.skins.push_back(d.skins[0]);
+    d.skins[1].inverseBind = {glm::mat4(2.0f)};
     const std::string model = dir + "/edge.gltf";
     ASSERT_TRUE(g::write(d, model));
     RunResult c = run(kExe, {"check", "--json", model});

@@ -131,6 +131,23 @@ TEST_F(ViewerSmoke, SelectClipScrubStepToggleOverlays) {
     click("skin:gpu");
     EXPECT_EQ(s.view.skinning, SkinningMode::Gpu);
 
+    // Bind pose, then the file pose (the nodes' defaults), from the Clips panel; and back.
+    click("bindpose");
+    EXPECT_TRUE(s.bindPose);
+    EXPECT_FALSE(s.filePose);
+    for (size_t j = 0; j < m.skeleton.size(); ++j) {
+        EXPECT_NEAR(glm::length(glm::vec3(s.animator->world()[j][3]) - glm::vec3(m.skeleton.bindPoseModel()[j][3])), 0.0f, 1e-5f);
+    }
+    click("bindpose:file");
+    EXPECT_TRUE(s.filePose);
+    for (size_t j = 0; j < m.skeleton.size(); ++j) {
+        EXPECT_NEAR(glm::length(glm::vec3(s.animator->world()[j][3]) - glm::vec3(m.skeleton.bindModel[j][3])), 0.0f, 1e-5f);
+    }
+    click("bindpose:skin");
+    EXPECT_FALSE(s.filePose);
+    click("bindpose");
+    EXPECT_FALSE(s.bindPose);
+
     // L cycles the loop mode.
     const LoopMode mode = s.clock.loopMode();
     press(GLFW_KEY_L);

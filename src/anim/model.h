@@ -100,6 +100,17 @@ struct EmbeddedTexture {
     std::vector<uint8_t> data;
 };
 
+// A bone or animation channel named by a name several nodes share, and the node it was bound
+// to (see the binding rule in the README).
+struct NameBinding {
+    std::string name;
+    std::string usedBy;               // e.g. "bone of mesh 'body'", "channel of clip 'walk'"
+    std::vector<int32_t> candidates;  // every node of that name
+    int32_t chosen = -1;
+    std::string rule;                 // what decided it
+    bool safe = false;                // the file's indices, or one clear winner of the rule
+};
+
 // A repair made to a file that Assimp's validation refused on a point with one safe reading.
 struct ImportRepair {
     std::string code;  // stable: "repaired-keys", "repaired-channels"
@@ -122,10 +133,24 @@ struct ImportStats {
     // every command as a warning and reported by `check` as an error (e.g. .blend files).
     std::string formatLimitation;
     std::vector<std::string> refusedPaths;   // files outside the model's folder it refers to, not read
+    std::vector<NameBinding> nameBindings;   // bones and channels whose name is shared
+};
+
+// The file's length unit and what import did with it. Lengths in a Model are metres unless
+// import was told to keep the file's numbers (`--units file`).
+struct Units {
+    std::string file;            // the file's unit ("centimetre", "metre", "inch"...); empty: the
+                                 // format does not say
+    double metresPerUnit = 0.0;  // of the file's numbers; 0: the format does not say
+    double scaleApplied = 1.0;   // factor applied to every length at import
+    bool appliedAtRoot = false;  // as a scale on the root node (the file's own nodes carry the
+                                 // inverse scale, so its joints come out rigid), not baked in
+    std::string source;          // where the unit came from (e.g. "FBX UnitScaleFactor 1")
 };
 
 struct Model {
     std::string path;
+    Units units;
     Skeleton skeleton;
     std::vector<Mesh> meshes;
     std::vector<Material> materials;
@@ -140,5 +165,17 @@ struct Model {
     int32_t findClip(const std::string& nameOrIndex) const;
     size_t paletteSize() const;  // all skins' palettes together
 };
+
+// What computeSkinBindPose found: joints whose skins disagree about their bind pose.
+struct SkinBindPoseStats {
+    uint32_t jointsFromSkins = 0;   // joints whose bind pose came from an inverse bind matrix
+    uint32_t conflictingJoints = 0; // joints that two skins bind in different places (the first wins)
+    float worstConflict = 0.0f;     // largest distance between two skins' joint origins
+};
+
+// Fill skeleton.rest* (the bind pose) from the skins: a joint's bind-pose to-root matrix is
+// meshToRoot * inverse(offset), with the mesh node in the file pose; other nodes keep their
+// file-pose local transforms relative to their parents. Call after import.
+SkinBindPoseStats computeSkinBindPose(Model& model);
 
 }  // namespace rig

@@ -168,23 +168,30 @@ void Animator::evaluate(int32_t clipIndex, float t) {
             local_[ov] = base;
             local_[ov].rotation = base.rotation * overrideRotation_;
         }
-    } else if (ov >= 0) {
-        local_[ov] = sk.bindLocalSqt[ov];
-        local_[ov].rotation = local_[ov].rotation * overrideRotation_;
+    } else {
+        // A still pose: the file's node transforms, or the skins' bind pose.
+        const std::vector<Transform>& poseSqt = clipIndex == kFilePose ? sk.bindLocalSqt : sk.bindPoseLocalSqt();
+        if (ov >= 0) {
+            local_[ov] = poseSqt[ov];
+            local_[ov].rotation = local_[ov].rotation * overrideRotation_;
+        }
     }
-    localToModel(useLocal_.data());
+    // Nodes without a sampled pose keep exact matrices: the file's to-parent transforms, or
+    // in the bind pose the skins' bind-pose ones.
+    const std::vector<glm::mat4>& fixedLocal = clip || clipIndex == kFilePose ? sk.bindLocal : sk.bindPoseLocal();
+    localToModel(useLocal_.data(), fixedLocal);
     updatePalettes();
     evaluateMorphs(clip ? clipIndex : -1, t);
 }
 
-void Animator::localToModel(const uint8_t* useLocal) {
+void Animator::localToModel(const uint8_t* useLocal, std::span<const glm::mat4> fixedLocal) {
     const Skeleton& sk = model_->skeleton;
     const size_t n = sk.size();
     LocalToModelJob job;
     job.parent = sk.parent;
     job.local = local_;
     if (useLocal) {
-        job.bindLocal = sk.bindLocal;
+        job.bindLocal = fixedLocal;
         job.useLocal = {useLocal, n};
     }
     job.model = world_;
@@ -234,7 +241,7 @@ void Animator::evaluatePose(const std::vector<Transform>& local, const std::vect
             mask = anim;
         }
     }
-    localToModel(mask);
+    localToModel(mask, model_->skeleton.bindLocal);
     updatePalettes();
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -14,12 +15,17 @@
 
 namespace rig {
 
+// Clip indices that are poses rather than clips (Animator::evaluate).
+inline constexpr int32_t kBindPose = -1;  // the pose the skins were bound in (inverse bind matrices)
+inline constexpr int32_t kFilePose = -2;  // the file's default node transforms
+
 class Animator {
 public:
     explicit Animator(const Model& model);
 
-    // Pose the model at clip time t (seconds, clip-local; no wrapping here). clip < 0 or out
-    // of range gives the bind pose (the file's node transforms).
+    // Pose the model at clip time t (seconds, clip-local; no wrapping here). kFilePose gives
+    // the file's default node transforms; kBindPose, or any other clip out of range, gives the
+    // bind pose (Skeleton::bindPoseLocal: the skins' bind pose).
     void evaluate(int32_t clip, float t);
     // Pose the model from a given local pose (one Transform per skeleton node, e.g. a
     // Controller's blend): local->model (one forward loop) -> palette, the rotation override
@@ -71,11 +77,11 @@ private:
     void updatePalettes();
     // world_ from local_ (LocalToModelJob); useLocal: nullptr, or per node 0 where the
     // file's exact to-parent matrix is used instead of local_.
-    void localToModel(const uint8_t* useLocal);
+    void localToModel(const uint8_t* useLocal, std::span<const glm::mat4> fixedLocal);
 
     const Model* model_;
     RotationBlend blend_ = RotationBlend::Slerp;
-    int32_t lastClip_ = -2;
+    int32_t lastClip_ = INT32_MIN;
     int32_t overrideNode_ = -1;
     glm::quat overrideRotation_{1.0f, 0.0f, 0.0f, 0.0f};
     std::vector<Transform> local_;

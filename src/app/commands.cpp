@@ -74,6 +74,18 @@ ClipSummary summarize(const Clip& c) {
     return s;
 }
 
+// "centimetre (FBX UnitScaleFactor 1), scaled by 0.01 to metres".
+std::string unitsLine(const Units& u) {
+    if (u.file.empty()) return "not given by the format; the file's numbers are kept (scale 1)";
+    std::string line = u.file + " (" + u.source + ")";
+    if (u.scaleApplied != 1.0) {
+        return line + ", scaled by " + fmt(u.scaleApplied, "%g") + " to metres" +
+               (u.appliedAtRoot ? " (at the root: the file's nodes carry the inverse scale)" : " (baked in)");
+    }
+    if (u.metresPerUnit == 1.0) return line + ", already metres (scale 1)";
+    return line + ", the file's numbers kept (--units file, scale 1)";
+}
+
 // Names of the clips with a morph track for mesh m.
 std::vector<std::string> clipsAnimatingMorphs(const Model& model, size_t m) {
     std::vector<std::string> names;
@@ -125,6 +137,12 @@ int runInfo(const InfoOptions& o) {
         j["vertices"] = vertices;
         j["triangles"] = triangles;
         j["max_influences"] = maxInfl;
+        j["units"] = {{"file_unit", model.units.file.empty() ? json(nullptr) : json(model.units.file)},
+                      {"metres_per_unit", model.units.metresPerUnit > 0.0 ? json(model.units.metresPerUnit) : json(nullptr)},
+                      {"scale_applied", model.units.scaleApplied},
+                      {"applied_at_root", model.units.appliedAtRoot},
+                      {"source", model.units.source},
+                      {"output", model.units.scaleApplied != 1.0 || model.units.metresPerUnit == 1.0 ? "metres" : "file"}};
         j["meshes"] = json::array();
         for (const Mesh& m : model.meshes) {
             j["meshes"].push_back({{"name", m.name},
@@ -172,7 +190,8 @@ int runInfo(const InfoOptions& o) {
               << "meshes:     " << model.meshes.size() << " (" << skinned << " skinned)\n"
               << "vertices:   " << vertices << "\n"
               << "triangles:  " << triangles << "\n"
-              << "max influences per vertex: " << maxInfl << "\n";
+              << "max influences per vertex: " << maxInfl << "\n"
+              << "units:      " << unitsLine(model.units) << "\n";
     for (size_t i = 0; i < model.meshes.size(); ++i) {
         const Mesh& m = model.meshes[i];
         std::cout << "  mesh " << i << " '" << term(m.name) << "': " << m.vertexCount() << " vertices, "
@@ -234,8 +253,8 @@ int runPose(const PoseOptions& o) {
     if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims)) return exitcode::kUsage;
     Model model;
     if (!load(o.model, o.anims, model)) return exitcode::kBadInput;
-    int32_t clip = -1;
-    if (!o.bindPose && !resolveClip(model, o.clip, clip)) return exitcode::kUsage;
+    int32_t clip = o.filePose ? kFilePose : kBindPose;
+    if (!o.bindPose && !o.filePose && !resolveClip(model, o.clip, clip)) return exitcode::kUsage;
     if (!std::isfinite(o.time)) {
         printError(o.model + ": --time must be a finite number of seconds");
         return exitcode::kUsage;

@@ -20,7 +20,8 @@ struct PoseOptions {
     std::string output;      // .json or .obj
     std::string clip;        // name or index; empty: the first clip (bind pose if none)
     double time = 0.0;
-    bool bindPose = false;
+    bool bindPose = false;   // the skins' bind pose (inverse bind matrices)
+    bool filePose = false;   // the file's default node transforms
 };
 
 struct CheckOptions {
@@ -50,7 +51,8 @@ struct RenderOptions {
     std::string output;          // .png
     std::string clip;            // name or index; empty: the first clip
     double time = 0.0;
-    bool bindPose = false;
+    bool bindPose = false;   // the skins' bind pose (inverse bind matrices)
+    bool filePose = false;   // the file's default node transforms
     std::string size = "800x600";
     std::string skinning = "gpu";  // gpu | cpu
     bool bones = false;

@@ -45,6 +45,14 @@ int main(int argc, char** argv) {
     app.add_option("--window", viewer.width, "Window width (height follows at 16:10)")->check(CLI::Range(320, 8192));
     app.add_flag("!--no-watch", viewer.watch, "Do not re-import the model when its file changes");
 
+    // --units: a global option, accepted before or after the subcommand.
+    std::string units = "metres";
+    const char* unitsHelp = "metres (default: convert FBX, COLLADA... to metres) or file (keep the file's own numbers)";
+    auto addUnits = [&](CLI::App* a) {
+        a->add_option("--units", units, unitsHelp)->check(CLI::IsMember({"metres", "meters", "m", "file"}));
+    };
+    addUnits(&app);
+
     rig::InfoOptions info;
     CLI::App* infoCmd = app.add_subcommand("info", "Meshes, vertices, triangles, joints, influences and clips of a model");
     infoCmd->add_option("model", info.model, "Model file")->required();
@@ -57,7 +65,10 @@ int main(int argc, char** argv) {
     poseCmd->add_option("-o,--output", pose.output, "Output file: .json (positions + joint matrices) or .obj")->required();
     poseCmd->add_option("--clip", pose.clip, "Clip name or index (default: the first clip)");
     poseCmd->add_option("--time", pose.time, "Seconds on the clip's timeline; past its end time wraps");
-    poseCmd->add_flag("--bind-pose", pose.bindPose, "Ignore clips: pose the file's bind (node) pose");
+    auto* poseBind = poseCmd->add_flag("--bind-pose", pose.bindPose,
+                                       "Ignore clips: the bind pose, the pose the skin was bound in (from its inverse bind matrices)");
+    poseCmd->add_flag("--file-pose", pose.filePose, "Ignore clips: the file pose, the nodes' default transforms")
+        ->excludes(poseBind);
     poseCmd->add_option("--anim", pose.anims, animHelp)->allow_extra_args(false);
 
     rig::CheckOptions check;
@@ -80,7 +91,10 @@ int main(int argc, char** argv) {
     renderCmd->add_option("-o,--output", render.output, "Output .png")->required();
     renderCmd->add_option("--clip", render.clip, "Clip name or index (default: the first clip)");
     renderCmd->add_option("--time", render.time, "Seconds on the clip's timeline; past its end time wraps");
-    renderCmd->add_flag("--bind-pose", render.bindPose, "Draw the bind (node) pose");
+    auto* renderBind = renderCmd->add_flag("--bind-pose", render.bindPose,
+                                           "Draw the bind pose, the pose the skin was bound in (from its inverse bind matrices)");
+    renderCmd->add_flag("--file-pose", render.filePose, "Draw the file pose, the nodes' default transforms")
+        ->excludes(renderBind);
     renderCmd->add_option("--size", render.size, "Image size WIDTHxHEIGHT (default 800x600)");
     renderCmd->add_option("--skinning", render.skinning, "gpu (vertex shader) or cpu (reference path)");
     renderCmd->add_flag("--bones", render.bones, "Draw the skeleton on top");
@@ -112,6 +126,7 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--threads", bench.threads, "Threads updating the crowd, this one included (with --instances; default 1)");
     benchCmd->add_option("--anim", bench.anims, animHelp)->allow_extra_args(false);
 
+    for (CLI::App* sub : {infoCmd, poseCmd, checkCmd, renderCmd, exportCmd, benchCmd}) addUnits(sub);
     // Global: on the viewer and on every subcommand (either side of the subcommand's name).
     bool allowExternalPaths = false;
     const char* externalHelp =
@@ -150,6 +165,7 @@ int main(int argc, char** argv) {
     std::signal(SIGXFSZ, SIG_IGN);
     isolation.memoryLimitMb = rig::applyMemoryLimit();
     rig::setAmcFramesPerSecond(amcFps);
+    rig::setUnitMode(units == "file" ? rig::UnitMode::File : rig::UnitMode::Metres);
     isolation.enabled = !noIsolation;
     for (const CLI::Option* opt : app.get_options([&](const CLI::Option* o) { return o->get_group() == importGroup; })) {
         for (size_t n = 0; n < opt->count() && opt->get_expected_min() == 0; ++n) isolation.forwardedArgs.push_back(opt->get_name());
@@ -158,6 +174,7 @@ int main(int argc, char** argv) {
     }
     // Given on the subcommand or before it: the worker gets it in one place.
     if (allowExternalPaths) isolation.forwardedArgs.push_back("--allow-external-paths");
+    if (units == "file") isolation.forwardedArgs.push_back("--units=file");
     rig::setIsolation(isolation);
     try {
         if (*workerCmd) return rig::runImportWorker(workerModel, workerAnims, workerFd, workerParent);

@@ -13,6 +13,8 @@ std::string poseJson(const Model& model, const Animator& anim, int32_t clip, flo
     } else {
         out += "null";
     }
+    // What stands still when there is no clip: the skins' bind pose or the file's node pose.
+    out += std::string(",\"pose\":\"") + (clip >= 0 ? "clip" : clip == kFilePose ? "file" : "bind") + "\"";
     out += ",\"time\":";
     jsonout::appendNumber(out, time, st);
     out += ",\"meshes\":[";

@@ -48,8 +48,8 @@ int runRender(const RenderOptions& o) {
     if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims)) return exitcode::kUsage;
     Model model;
     if (!cmd::load(o.model, o.anims, model)) return exitcode::kBadInput;
-    int32_t clip = -1;
-    if (!o.bindPose && !cmd::resolveClip(model, o.clip, clip)) return exitcode::kUsage;
+    int32_t clip = o.filePose ? kFilePose : kBindPose;
+    if (!o.bindPose && !o.filePose && !cmd::resolveClip(model, o.clip, clip)) return exitcode::kUsage;
     const float t = cmd::clipTime(model, clip, o.time);
 
     auto ctx = HeadlessContext::create();

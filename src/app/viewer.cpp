@@ -317,7 +317,7 @@ void Viewer::frame(double dt) {
             tickController(dt);
         } else {
             state_.clock.advance(dt);
-            state_.animator->evaluate(state_.bindPose ? -1 : state_.clip, state_.clock.time());
+            state_.animator->evaluate(state_.bindPose ? state_.stillPose() : state_.clip, state_.clock.time());
         }
         const auto t1 = std::chrono::steady_clock::now();
         state_.stats.paletteUs = std::chrono::duration<float, std::micro>(t1 - t0).count();

@@ -161,7 +161,10 @@ std::vector<Truncation> worstTruncation(const Context& cx) {
 }
 
 // Offset matrices against the bind pose. At the bind pose, joint j takes a mesh-space vertex v
-// to Q_j v = bindModel[joint] * inverseBind[j] * v (model space). A consistent skin has every
+// to Q_j v = bindPoseModel[joint] * inverseBind[j] * v (model space). The bind pose is derived
+// from the skins' own inverse bind matrices, so a mesh's joints disagree there only where a joint
+// is shared with another skin bound in a different pose (the first skin sets the joint's bind
+// pose), or where an offset was computed from the file pose under a joint that moved. A consistent skin has every
 // Q_j equal to the mesh node's own transform M. If the joints disagree among themselves, the
 // mesh renders distorted at the bind pose (warning). If they all agree on one transform other
 // than M, the mesh is whole but sits away from its node (info): glTF and .X readers ignore a
@@ -224,7 +227,7 @@ void checkBindPose(Context& cx, const Mesh& m, size_t mi, const std::string& lab
         if (j < m.skin.offsetComputed.size() && m.skin.offsetComputed[j]) continue;
         const int32_t joint = m.skin.joints[j];
         if (joint < 0 || static_cast<size_t>(joint) >= sk.size() || j >= m.skin.inverseBind.size()) continue;
-        const glm::mat4 q = sk.bindModel[joint] * m.skin.inverseBind[j];
+        const glm::mat4 q = sk.bindPoseModel()[joint] * m.skin.inverseBind[j];
         if (finiteMat(q)) js.push_back({j, q});
     }
     if (js.empty()) return;
@@ -538,36 +541,72 @@ void checkNames(Context& cx) {
         auto [it, inserted] = first.emplace(sk.names[i], static_cast<int32_t>(i));
         if (!inserted) dupOf[i] = it->second;
     }
-    // Per duplicated name: whether a bone or channel uses it.
-    std::vector<uint8_t> nameDup(sk.size(), 0);  // indexed by the first node of the name
+    // Per duplicated name (indexed by its first node): whether a bone or channel uses one of
+    // its nodes, and whether import bound every such use by identity ("safe").
+    std::vector<uint8_t> nameDup(sk.size(), 0), nameUsed(sk.size(), 0);
     for (size_t i = 0; i < sk.size(); ++i) {
-        if (dupOf[i] >= 0) nameDup[dupOf[i]] = 1;
+        if (dupOf[i] < 0) continue;
+        nameDup[dupOf[i]] = 1;
+        if (used[i]) nameUsed[dupOf[i]] = 1;
     }
-    Examples err{cx.s.maxExamples}, warn{cx.s.maxExamples};
-    uint64_t errNames = 0, warnNames = 0;
-    int32_t errFirst = -1, warnFirst = -1;
+    for (size_t i = 0; i < sk.size(); ++i) {
+        if (nameDup[i] && used[i]) nameUsed[i] = 1;
+    }
+    auto bindingsOf = [&](const std::string& name) {
+        std::vector<const NameBinding*> list;
+        for (const NameBinding& b : model.stats.nameBindings)
+            if (b.name == name) list.push_back(&b);
+        return list;
+    };
+    Examples err{cx.s.maxExamples}, warn{cx.s.maxExamples}, info{cx.s.maxExamples};
+    uint64_t errNames = 0, warnNames = 0, infoNames = 0;
+    int32_t errFirst = -1, warnFirst = -1, infoFirst = -1;
+    std::string chosen;  // "'root' -> node 2 (rule)" for the first resolved name
+    std::vector<int> kind(sk.size(), 0);  // per first node: 1 error, 2 warning, 3 info
     for (size_t i = 0; i < sk.size(); ++i) {
         if (!nameDup[i]) continue;
-        const bool bound = used[i];  // bones and channels bind to the first node of a name
-        Examples& ex = bound ? err : warn;
-        (bound ? errNames : warnNames)++;
-        int32_t& firstNode = bound ? errFirst : warnFirst;
-        if (firstNode < 0) firstNode = static_cast<int32_t>(i);
+        const auto binds = bindingsOf(sk.names[i]);
+        const bool safe = !binds.empty() &&
+                          std::all_of(binds.begin(), binds.end(), [](const NameBinding* b) { return b->safe; });
+        kind[i] = !nameUsed[i] ? 2 : safe ? 3 : 1;
+        Examples& ex = kind[i] == 1 ? err : kind[i] == 2 ? warn : info;
+        (kind[i] == 1 ? errNames : kind[i] == 2 ? warnNames : infoNames)++;
+        int32_t& firstNode = kind[i] == 1 ? errFirst : kind[i] == 2 ? warnFirst : infoFirst;
+        const int32_t pickedNode = !binds.empty() ? binds.front()->chosen : static_cast<int32_t>(i);
+        if (firstNode < 0) firstNode = pickedNode;
+        if (kind[i] == 3 && chosen.empty()) {
+            const int32_t c = binds.front()->chosen;
+            const int32_t p = c >= 0 ? sk.parent[c] : -1;
+            chosen = "'" + sk.names[i] + "' (" + binds.front()->usedBy + ") -> node " + std::to_string(c) +
+                     (p >= 0 ? " under '" + sk.names[p] + "'" : "") + ", by " + binds.front()->rule;
+        }
         ex.addName(sk.names[i]);
         ex.add(static_cast<int64_t>(i));
     }
     // Examples also list the later nodes of each name.
     for (size_t i = 0; i < sk.size(); ++i) {
         if (dupOf[i] < 0) continue;
-        (used[dupOf[i]] ? err : warn).add(static_cast<int64_t>(i));
+        const int k = kind[dupOf[i]];
+        (k == 1 ? err : k == 2 ? warn : info).add(static_cast<int64_t>(i));
     }
     if (errNames) {
+        const auto binds = bindingsOf(err.names.front());
+        const std::string where = binds.empty() ? "" : " (bound to node " + std::to_string(binds.front()->chosen) +
+                                                           ", " + binds.front()->rule + ")";
         Finding f{"duplicate-node-name", Severity::Error,
                   std::to_string(errNames) + " node names are shared by several nodes and used by a skin bone or an "
-                  "animation channel (e.g. '" + err.names.front() + "'); bones and channels bind by name, to the first "
-                  "such node, which may be the wrong one",
+                  "animation channel (e.g. '" + err.names.front() + "'" + where + "); nothing in the file tells which "
+                  "node is meant, so the bone or channel may move the wrong one",
                   errNames, "nodes with a shared name", err.indices, err.names};
         f.joint = errFirst;
+        add(cx, std::move(f));
+    }
+    if (infoNames) {
+        Finding f{"duplicate-node-name", Severity::Info,
+                  std::to_string(infoNames) + " node names are shared by several nodes and used by bones or channels; "
+                  "each was bound to one node without ambiguity (e.g. " + chosen + ")",
+                  infoNames, "nodes with a shared name", info.indices, info.names};
+        f.joint = infoFirst;
         add(cx, std::move(f));
     }
     if (warnNames) {

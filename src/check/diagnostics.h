@@ -32,7 +32,9 @@
 //   joint-influences-nothing   info     (one per model) skin joints that carry no weight in any mesh
 //  hierarchy & bind pose (one per model)
 //   duplicate-node-name        error    a name shared by several nodes and used by a skin bone or a
-//                                       channel (Assimp binds both by name: the first node wins)
+//                                       channel, where nothing in the file settles which node is meant
+//                              info     the same, resolved safely (glTF indices, or one clear winner
+//                                       of the binding rule): names the node chosen
 //                              warning  the same, for names no bone or channel uses
 //   degenerate-transform       error    a bind-pose node transform with a (near) zero scale or a
 //                                       singular 3x3 (nodes that matter: joints and their ancestors,

@@ -175,6 +175,152 @@ bool readScalars(const json& doc, Buffers& buffers, size_t index, std::vector<fl
     return true;
 }
 
+// Pair glTF node indices with skeleton nodes by walking both trees (see GltfNodes).
+bool mapNodes(const json& doc, const Skeleton& sk, GltfNodes& out) {
+    const json& nodes = doc.contains("nodes") ? doc["nodes"] : json();
+    const json& scenes = doc.contains("scenes") ? doc["scenes"] : json();
+    if (!nodes.is_array() || !scenes.is_array() || scenes.empty() || sk.size() == 0) return false;
+    size_t si = 0;
+    if (doc.contains("scene") && doc["scene"].is_number_unsigned()) si = doc["scene"].get<size_t>();
+    if (si >= scenes.size() || !scenes[si].is_object() || !scenes[si].contains("nodes")) return false;
+    const json& roots = scenes[si]["nodes"];
+    if (!roots.is_array() || roots.empty()) return false;
+    std::vector<std::vector<int32_t>> children(sk.size());
+    for (size_t i = 0; i < sk.size(); ++i) {
+        if (sk.parent[i] >= 0) children[sk.parent[i]].push_back(static_cast<int32_t>(i));
+    }
+    out.nodeOfJson.assign(nodes.size(), -1);
+    out.jsonOfNode.assign(sk.size(), -1);
+    struct Pair { int64_t json; int32_t node; };
+    std::vector<Pair> stack;
+    auto childIndices = [&](const json& list, std::vector<int64_t>& idx) {
+        idx.clear();
+        if (!list.is_array()) return;
+        for (const json& c : list) idx.push_back(c.is_number_unsigned() ? static_cast<int64_t>(c.get<size_t>()) : -1);
+    };
+    std::vector<int64_t> idx;
+    childIndices(roots, idx);
+    if (idx.size() == 1) {
+        stack.push_back({idx[0], 0});
+    } else {
+        if (children[0].size() != idx.size()) return false;
+        for (size_t k = 0; k < idx.size(); ++k) stack.push_back({idx[k], children[0][k]});
+    }
+    while (!stack.empty()) {
+        const Pair p = stack.back();
+        stack.pop_back();
+        if (p.json < 0 || static_cast<size_t>(p.json) >= nodes.size()) return false;
+        const size_t j = static_cast<size_t>(p.json);
+        if (out.nodeOfJson[j] >= 0 || nodeName(nodes, j) != sk.names[p.node]) return false;
+        out.nodeOfJson[j] = p.node;
+        out.jsonOfNode[p.node] = static_cast<int32_t>(j);
+        childIndices(nodes[j].is_object() && nodes[j].contains("children") ? nodes[j]["children"] : json(), idx);
+        if (idx.size() != children[p.node].size()) return false;
+        for (size_t k = 0; k < idx.size(); ++k) stack.push_back({idx[k], children[p.node][k]});
+    }
+    return true;
+}
+
+float accessorBound(const json& doc, const json& accessor, const char* key) {
+    if (!accessor.is_number_unsigned() || !doc.contains("accessors")) return 0.0f;
+    const json& list = doc["accessors"];
+    const size_t a = accessor.get<size_t>();
+    if (!list.is_array() || a >= list.size() || !list[a].is_object() || !list[a].contains(key)) return 0.0f;
+    const json& v = list[a][key];
+    return v.is_array() && !v.empty() && v[0].is_number() ? v[0].get<float>() : 0.0f;
+}
+
+uint32_t accessorCount(const json& doc, const json& accessor) {
+    if (!accessor.is_number_unsigned() || !doc.contains("accessors")) return 0;
+    const json& list = doc["accessors"];
+    const size_t a = accessor.get<size_t>();
+    if (!list.is_array() || a >= list.size() || !list[a].is_object() || !list[a].contains("count")) return 0;
+    return list[a]["count"].is_number_unsigned() ? list[a]["count"].get<uint32_t>() : 0;
+}
+
+// The bytes of every buffer: a .glb's BIN chunk, base64 data: URIs, or files beside the .gltf
+// (plain names below its folder only). An unreadable buffer is left empty.
+std::vector<std::string> loadBuffers(const json& doc, const std::string& path, const std::string& ext) {
+    std::vector<std::string> out;
+    if (!doc.contains("buffers") || !doc["buffers"].is_array()) return out;
+    std::string glbBin;
+    if (ext == ".glb") {
+        std::ifstream in(path, std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        uint32_t jsonLen = 0, binLen = 0;
+        if (bytes.size() >= 20) std::memcpy(&jsonLen, bytes.data() + 12, 4);
+        const size_t bin = 20ull + jsonLen;
+        if (bytes.size() >= bin + 8 && bytes.compare(bin + 4, 4, std::string("BIN\0", 4)) == 0) {
+            std::memcpy(&binLen, bytes.data() + bin, 4);
+            if (bin + 8 + binLen <= bytes.size()) glbBin = bytes.substr(bin + 8, binLen);
+        }
+    }
+    for (const json& b : doc["buffers"]) {
+        std::string data;
+        const std::string uri = b.is_object() && b.contains("uri") && b["uri"].is_string() ? b["uri"].get<std::string>() : "";
+        if (uri.empty()) {
+            data = glbBin;
+        } else if (uri.rfind("data:", 0) == 0) {
+            const size_t comma = uri.find(";base64,");
+            if (comma != std::string::npos) {
+                static const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+                uint32_t acc = 0;
+                int bits = 0;
+                for (size_t i = comma + 8; i < uri.size(); ++i) {
+                    const size_t v = alphabet.find(uri[i]);
+                    if (v == std::string::npos) continue;  // '=' padding
+                    acc = (acc << 6) | static_cast<uint32_t>(v);
+                    bits += 6;
+                    if (bits >= 8) {
+                        bits -= 8;
+                        data.push_back(static_cast<char>((acc >> bits) & 0xff));
+                    }
+                }
+            }
+        } else if (uri.find(':') == std::string::npos) {
+            // Files beside the .gltf only, as for every resource (see util/paths.h).
+            const std::filesystem::path file = std::filesystem::path(path).parent_path() / uri;
+            if (paths::allowExternal() || paths::isInside(paths::modelFolder(path), file.string())) {
+                std::ifstream in(file, std::ios::binary);
+                data.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            }
+        }
+        out.push_back(std::move(data));
+    }
+    return out;
+}
+
+// An unsigned member of a JSON object, or `fallback` when absent or of another type (a file
+// from a stranger may put anything there).
+size_t unsignedOr(const json& o, const char* key, size_t fallback) {
+    return o.is_object() && o.contains(key) && o[key].is_number_unsigned() ? o[key].get<size_t>() : fallback;
+}
+
+// Element `index` of a FLOAT accessor with `n` components; false if it cannot be read.
+bool readFloats(const json& doc, const std::vector<std::string>& buffers, const json& accessor, size_t index, int n,
+                float* out) {
+    if (!accessor.is_number_unsigned() || !doc.contains("accessors") || !doc.contains("bufferViews")) return false;
+    const json& accs = doc["accessors"];
+    const json& views = doc["bufferViews"];
+    const size_t a = accessor.get<size_t>();
+    if (!accs.is_array() || a >= accs.size() || !accs[a].is_object()) return false;
+    const json& acc = accs[a];
+    if (unsignedOr(acc, "componentType", 0) != 5126 || !acc.contains("bufferView") || !acc["bufferView"].is_number_unsigned()) return false;
+    const size_t v = acc["bufferView"].get<size_t>();
+    if (!views.is_array() || v >= views.size() || !views[v].is_object()) return false;
+    const json& view = views[v];
+    const size_t b = unsignedOr(view, "buffer", 0);
+    if (b >= buffers.size()) return false;
+    const size_t stride = std::min<size_t>(unsignedOr(view, "byteStride", 0) ? unsignedOr(view, "byteStride", 0) : 4u * n, 1u << 20);
+    const size_t offset = std::min<size_t>(unsignedOr(view, "byteOffset", 0), size_t(1) << 40) +
+                          std::min<size_t>(unsignedOr(acc, "byteOffset", 0), size_t(1) << 40);
+    if (index >= unsignedOr(acc, "count", 0) || index > (size_t(1) << 32)) return false;
+    const size_t at = offset + index * stride;
+    if (at + 4u * n > buffers[b].size()) return false;
+    std::memcpy(out, buffers[b].data() + at, 4u * n);
+    return true;
+}
+
 int applyGltfMorphsUnchecked(const std::string& path, Model& model);
 
 }  // namespace
@@ -315,6 +461,82 @@ int applyGltfMorphsUnchecked(const std::string& path, Model& model) {
 
 }  // namespace
 
+GltfNodes readGltfNodes(const std::string& path, const Skeleton& sk) {
+    GltfNodes out;
+    const std::string ext = lowerExt(path);
+    if (ext != ".gltf" && ext != ".glb") return out;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return out;
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    json doc;
+    if (!readJson(bytes, ext == ".glb", doc) || !mapNodes(doc, sk, out)) return GltfNodes{};
+    const json& nodes = doc["nodes"];
+    out.skinOfJson.assign(nodes.size(), -1);
+    for (size_t n = 0; n < nodes.size(); ++n) {
+        if (nodes[n].is_object() && nodes[n].contains("skin") && nodes[n]["skin"].is_number_unsigned()) {
+            out.skinOfJson[n] = static_cast<int32_t>(nodes[n]["skin"].get<size_t>());
+        }
+    }
+    if (doc.contains("skins") && doc["skins"].is_array()) {
+        for (const json& skin : doc["skins"]) {
+            std::vector<int32_t> joints;
+            if (skin.is_object() && skin.contains("joints") && skin["joints"].is_array()) {
+                for (const json& j : skin["joints"]) {
+                    const bool ok = j.is_number_unsigned() && j.get<size_t>() < nodes.size();
+                    joints.push_back(ok ? out.nodeOfJson[j.get<size_t>()] : -1);
+                }
+            }
+            out.skinJoints.push_back(std::move(joints));
+        }
+    }
+    const std::vector<std::string> buffers = loadBuffers(doc, path, ext);
+    if (doc.contains("animations") && doc["animations"].is_array()) {
+        for (const json& an : doc["animations"]) {
+            std::vector<GltfNodes::Target> targets;
+            const bool ok = an.is_object() && an.contains("channels") && an["channels"].is_array() &&
+                            an.contains("samplers") && an["samplers"].is_array();
+            if (ok) {
+                const json& samplers = an["samplers"];
+                for (const json& ch : an["channels"]) {
+                    if (!ch.is_object() || !ch.contains("target") || !ch.contains("sampler")) continue;
+                    const json& t = ch["target"];
+                    if (!t.is_object() || !t.contains("node") || !t["node"].is_number_unsigned()) continue;
+                    const size_t jn = t["node"].get<size_t>();
+                    if (jn >= nodes.size() || out.nodeOfJson[jn] < 0) continue;
+                    const std::string p = t.contains("path") && t["path"].is_string() ? t["path"].get<std::string>() : "";
+                    const int k = p == "translation" ? 0 : p == "rotation" ? 1 : p == "scale" ? 2 : -1;
+                    if (k < 0 || !ch["sampler"].is_number_unsigned() || ch["sampler"].get<size_t>() >= samplers.size()) continue;
+                    const json& sampler = samplers[ch["sampler"].get<size_t>()];
+                    if (!sampler.is_object() || !sampler.contains("input")) continue;
+                    auto it = std::find_if(targets.begin(), targets.end(),
+                                           [&](const GltfNodes::Target& x) { return x.node == out.nodeOfJson[jn]; });
+                    if (it == targets.end()) {
+                        targets.emplace_back();
+                        it = targets.end() - 1;
+                        it->node = out.nodeOfJson[jn];
+                        it->first = accessorBound(doc, sampler["input"], "min");
+                        it->last = accessorBound(doc, sampler["input"], "max");
+                    }
+                    it->counts[k] = accessorCount(doc, sampler["input"]);
+                    if (it->counts[k] > 0 && sampler.contains("output")) {
+                        // CUBICSPLINE outputs hold (in-tangent, value, out-tangent) per key.
+                        const bool cubic = sampler.contains("interpolation") && sampler["interpolation"] == "CUBICSPLINE";
+                        const size_t last = it->counts[k] - 1;
+                        const int n = k == 1 ? 4 : 3;
+                        it->hasValues[k] = readFloats(doc, buffers, sampler["output"], cubic ? 1 : 0, n, it->firstValue[k]) &&
+                                           readFloats(doc, buffers, sampler["output"], cubic ? 3 * last + 1 : last, n, it->lastValue[k]);
+                    }
+                    it->first = std::min(it->first, accessorBound(doc, sampler["input"], "min"));
+                    it->last = std::max(it->last, accessorBound(doc, sampler["input"], "max"));
+                }
+            }
+            out.animationTargets.push_back(std::move(targets));
+        }
+    }
+    out.valid = true;
+    return out;
+}
+
 int applyGltfStepInterpolation(const std::string& path, Model& model) {
     std::string ext = std::filesystem::path(path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -331,6 +553,9 @@ int applyGltfStepInterpolationToBytes(const std::string& bytes, bool glb, Model&
     const json& anims = doc.contains("animations") ? doc["animations"] : json();
     const json& nodes = doc.contains("nodes") ? doc["nodes"] : json();
     if (!anims.is_array() || !nodes.is_array() || anims.size() != model.clips.size()) return 0;
+    // Targets by index where the tree maps (two nodes may share a name), by name otherwise.
+    GltfNodes map;
+    const bool byIndex = mapNodes(doc, model.skeleton, map);
     int marked = 0;
     for (size_t a = 0; a < anims.size(); ++a) {
         const json& an = anims[a];
@@ -347,7 +572,9 @@ int applyGltfStepInterpolationToBytes(const std::string& bytes, bool glb, Model&
             const json& sampler = samplers[s.get<size_t>()];
             if (!sampler.is_object() || !sampler.contains("interpolation") || sampler["interpolation"] != "STEP") continue;
             if (!target.is_object() || !target.contains("node") || !target["node"].is_number_unsigned()) continue;
-            const int32_t node = model.skeleton.find(nodeName(nodes, target["node"].get<size_t>()));
+            const size_t jn = target["node"].get<size_t>();
+            const int32_t node = byIndex ? (jn < map.nodeOfJson.size() ? map.nodeOfJson[jn] : -1)
+                                         : model.skeleton.find(nodeName(nodes, jn));
             if (node < 0 || static_cast<size_t>(node) >= clip.trackOfNode.size() || clip.trackOfNode[node] < 0) continue;
             Track& tr = clip.tracks[clip.trackOfNode[node]];
             const std::string p = target.contains("path") && target["path"].is_string() ? target["path"].get<std::string>() : "";

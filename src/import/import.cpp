@@ -20,10 +20,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <limits>
 #include <mutex>
 #include <filesystem>
 #include <numeric>
 #include <system_error>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace rig {
@@ -191,21 +194,23 @@ Result<std::vector<const aiNode*>> flattenNodes(const aiScene* scene, Skeleton& 
     return nodes;
 }
 
+std::string boneName(const aiBone* bone);  // the bone's name as in the file (binding section)
+
 struct Influence {
     uint32_t slot;
     float weight;
 };
 
-void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk) {
+void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk, const std::vector<int32_t>& boneNodes) {
     const size_t nv = mesh.positions.size();
     std::vector<std::vector<Influence>> per(nv);
     WeightStats& ws = mesh.weightStats;
     for (unsigned b = 0; b < am->mNumBones; ++b) {
         const aiBone* bone = am->mBones[b];
         if (!bone) continue;
-        const int32_t node = sk.find(bone->mName.C_Str());
+        const int32_t node = b < boneNodes.size() ? boneNodes[b] : -1;
         if (node < 0) {
-            mesh.missingBones.emplace_back(bone->mName.C_Str());
+            mesh.missingBones.emplace_back(boneName(bone));
             continue;
         }
         const uint32_t slot = static_cast<uint32_t>(mesh.skin.joints.size());
@@ -308,7 +313,8 @@ void importMorphTargets(const aiMesh* am, Mesh& mesh) {
     }
 }
 
-Mesh importMesh(const aiMesh* am, int32_t node, const Skeleton& sk, ImportStats& stats) {
+Mesh importMesh(const aiMesh* am, int32_t node, const Skeleton& sk, const std::vector<int32_t>& boneNodes,
+                ImportStats& stats) {
     Mesh mesh;
     mesh.name = am->mName.length ? am->mName.C_Str() : sk.names[node];
     mesh.node = node;
@@ -352,7 +358,7 @@ Mesh importMesh(const aiMesh* am, int32_t node, const Skeleton& sk, ImportStats&
     }
     if (am->mNumBones > 0) {
         mesh.skinned = true;
-        importSkin(am, mesh, sk);
+        importSkin(am, mesh, sk, boneNodes);
     }
     importMorphTargets(am, mesh);
     return mesh;
@@ -493,7 +499,8 @@ float estimateSampleRate(const Clip& clip) {
     return rate < 10.0f ? 30.0f : std::min(rate, 1000.0f);
 }
 
-Clip importClip(const aiAnimation* anim, size_t index, const Skeleton& sk, ImportStats& stats) {
+Clip importClip(const aiAnimation* anim, size_t index, const Skeleton& sk, const std::vector<int32_t>& channelNodes,
+                ImportStats& stats) {
     Clip clip;
     clip.name = anim->mName.length ? anim->mName.C_Str() : "clip" + std::to_string(index);
     double tps = anim->mTicksPerSecond;
@@ -513,7 +520,7 @@ Clip importClip(const aiAnimation* anim, size_t index, const Skeleton& sk, Impor
     for (unsigned c = 0; c < anim->mNumChannels; ++c) {
         const aiNodeAnim* na = anim->mChannels[c];
         if (!na) continue;
-        const int32_t node = sk.find(na->mNodeName.C_Str());
+        const int32_t node = c < channelNodes.size() ? channelNodes[c] : -1;
         if (node < 0) {
             ++stats.skippedChannels;
             if (stats.skippedChannelNames.size() < kMaxExamples) {
@@ -619,11 +626,507 @@ std::string lowerExtension(const std::string& path) {
     return ext;
 }
 
+
+// ---- Binding by identity: bones and channels to the node the file means ------------------
+//
+// Assimp 5.2.5 names bones and channels by node name only; no importer fills aiBone::mNode
+// (its aiProcess_PopulateArmatureData step looks names up too, skipping nodes with meshes).
+// So: a name only one node carries binds to it; glTF binds by the JSON's node indices
+// (skin.joints, channel target.node); otherwise a bone prefers, among the nodes of its name,
+// one inside the skin's skeleton (below the common ancestor of the skin's other joints, or on
+// the path above it) that holds no mesh, and a channel prefers a skin joint, then a node with
+// no mesh. Ties go to the first in node order and are reported as unsafe.
+// Assimp's validator refuses a mesh whose bones share a name, yet a glTF skin may well have two
+// joints called "tip" (left and right). Before validation, later bones of a name get a suffix
+// (kBoneSuffix and a number) that boneName() takes off again: skins bind by index anyway.
+constexpr char kBoneSuffix = '\x1f';
+
+void uniquifyBoneNames(aiScene* scene) {
+    for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+        aiMesh* am = scene->mMeshes[m];
+        if (!am || !am->mBones) continue;
+        std::unordered_set<std::string> seen;
+        for (unsigned b = 0; b < am->mNumBones; ++b) {
+            if (!am->mBones[b]) continue;
+            std::string name = am->mBones[b]->mName.C_Str();
+            if (seen.insert(name).second) continue;
+            for (unsigned k = 2;; ++k) {
+                const std::string unique = name + kBoneSuffix + std::to_string(k);
+                if (unique.size() < MAXLEN && seen.insert(unique).second) {
+                    am->mBones[b]->mName.Set(unique);
+                    break;
+                }
+                if (unique.size() >= MAXLEN) break;
+            }
+        }
+    }
+}
+
+std::string boneName(const aiBone* bone) {
+    const std::string name = bone->mName.C_Str();
+    const size_t cut = name.find(kBoneSuffix);
+    return cut == std::string::npos ? name : name.substr(0, cut);
+}
+
+class NodeBinder {
+public:
+    NodeBinder(const Skeleton& sk, const std::vector<const aiNode*>& nodes, const GltfNodes& gltf,
+               ImportStats& stats)
+        : sk_(sk), gltf_(gltf), stats_(stats), hasMesh_(sk.size(), 0), isJoint_(sk.size(), 0) {
+        for (size_t i = 0; i < sk.size(); ++i) {
+            byName_[sk.names[i]].push_back(static_cast<int32_t>(i));
+            hasMesh_[i] = nodes[i]->mNumMeshes > 0;
+        }
+    }
+
+    std::vector<int32_t> bindBones(const aiMesh* am, int32_t meshNode, const std::string& meshLabel) {
+        std::vector<int32_t> out(am->mNumBones, -1);
+        const std::vector<int32_t>* joints = gltfSkin(meshNode);
+        std::vector<size_t> ambiguous;
+        for (unsigned b = 0; b < am->mNumBones; ++b) {
+            if (!am->mBones[b]) continue;
+            const std::string name = boneName(am->mBones[b]);
+            const std::vector<int32_t>* cands = candidates(name);
+            if (joints && joints->size() == am->mNumBones && (*joints)[b] >= 0 &&
+                (sk_.names[(*joints)[b]] == name || name.rfind("bone_", 0) == 0)) {
+                out[b] = (*joints)[b];
+                if (cands && cands->size() > 1) note(name, "bone of mesh " + meshLabel, *cands, out[b], "glTF skin.joints", true);
+            } else if (cands && cands->size() == 1) {
+                out[b] = cands->front();
+            } else if (cands) {
+                ambiguous.push_back(b);
+            }
+        }
+        // The skin's skeleton: the common ancestor of the joints already known.
+        int32_t top = -1;
+        for (int32_t n : out) {
+            if (n >= 0) top = top < 0 ? n : commonAncestor(top, n);
+        }
+        for (size_t b : ambiguous) {
+            const std::string name = boneName(am->mBones[b]);
+            const std::vector<int32_t>& cands = *candidates(name);
+            // Where the offset says the bone was bound: meshToRoot * inverse(offset) (seed 000).
+            const glm::mat4 offset = toGlm(am->mBones[b]->mOffsetMatrix);
+            const glm::vec3 bound = finite(offset) && meshNode >= 0
+                                        ? glm::vec3((sk_.bindModel[meshNode] * glm::inverse(offset))[3])
+                                        : glm::vec3(std::numeric_limits<float>::quiet_NaN());
+            std::vector<int> score(cands.size(), 0);
+            int atBind = 0;
+            for (size_t k = 0; k < cands.size(); ++k) {
+                const int32_t c = cands[k];
+                const bool inside = top >= 0 && (isAncestorOrSelf(top, c) || isAncestorOrSelf(c, top));
+                const glm::vec3 at(sk_.bindModel[c][3]);
+                const bool there = finite(bound) && glm::length(at - bound) <= 1e-4f * (1.0f + glm::length(bound));
+                atBind += there ? 1 : 0;
+                score[k] = (inside ? 2 : 0) + (hasMesh_[c] ? 0 : 1) + (there ? 4 : 0);
+            }
+            out[b] = pick(cands, score, name, "bone of mesh " + meshLabel,
+                          atBind == 1 ? "the node where its offset matrix says it was bound"
+                                      : "inside the skin's skeleton and not a mesh node");
+        }
+        for (int32_t n : out) {
+            if (n >= 0) isJoint_[n] = 1;
+        }
+        return out;
+    }
+
+    std::vector<int32_t> bindChannels(const aiAnimation* anim, size_t index, const std::string& clipLabel) {
+        std::vector<int32_t> out(anim->mNumChannels, -1);
+        const std::vector<GltfNodes::Target>* targets =
+            gltf_.valid && index < gltf_.animationTargets.size() ? &gltf_.animationTargets[index] : nullptr;
+        std::vector<uint8_t> taken(sk_.size(), 0);
+        for (unsigned c = 0; c < anim->mNumChannels; ++c) {
+            const aiNodeAnim* na = anim->mChannels[c];
+            if (!na) continue;
+            const std::string name = na->mNodeName.C_Str();
+            const std::vector<int32_t>* cands = candidates(name);
+            if (!cands) continue;
+            if (cands->size() == 1) {
+                out[c] = cands->front();
+                continue;
+            }
+            const std::string usedBy = "channel of clip " + clipLabel;
+            if (targets) {
+                // The animation's targets of that name, told apart by their key counts and range.
+                const double tps = anim->mTicksPerSecond > 0.0 ? anim->mTicksPerSecond : kDefaultTicksPerSecond;
+                std::vector<int32_t> match;
+                for (const GltfNodes::Target& t : *targets) {
+                    if (sk_.names[t.node] != name || taken[t.node]) continue;
+                    if (sameKeys(na, t, tps)) match.push_back(t.node);
+                }
+                if (match.size() > 1) {
+                    // Alike in key counts and times: tell them apart by their key values.
+                    std::vector<int32_t> byValue;
+                    for (int32_t node : match) {
+                        for (const GltfNodes::Target& t : *targets)
+                            if (t.node == node && sameValues(na, t)) byValue.push_back(node);
+                    }
+                    if (!byValue.empty()) match = byValue;
+                }
+                if (!match.empty()) {
+                    out[c] = match.front();
+                    taken[out[c]] = 1;
+                    note(name, usedBy, *cands, out[c],
+                         match.size() == 1 ? "glTF channel target.node" : "glTF target.node, first of targets alike",
+                         match.size() == 1);
+                    continue;
+                }
+            }
+            std::vector<int> score(cands->size(), 0);
+            for (size_t k = 0; k < cands->size(); ++k) {
+                const int32_t n = (*cands)[k];
+                score[k] = (taken[n] ? -8 : 0) + (isJoint_[n] ? 2 : 0) + (hasMesh_[n] ? 0 : 1);
+            }
+            out[c] = pick(*cands, score, name, usedBy, "a skin joint, not a mesh node");
+            taken[out[c]] = 1;
+        }
+        return out;
+    }
+
+private:
+    const std::vector<int32_t>* candidates(const std::string& name) const {
+        auto it = byName_.find(name);
+        return it == byName_.end() ? nullptr : &it->second;
+    }
+
+    const std::vector<int32_t>* gltfSkin(int32_t meshNode) const {
+        if (!gltf_.valid || meshNode < 0 || static_cast<size_t>(meshNode) >= gltf_.jsonOfNode.size()) return nullptr;
+        const int32_t j = gltf_.jsonOfNode[meshNode];
+        if (j < 0 || static_cast<size_t>(j) >= gltf_.skinOfJson.size()) return nullptr;
+        const int32_t skin = gltf_.skinOfJson[j];
+        return skin >= 0 && static_cast<size_t>(skin) < gltf_.skinJoints.size() ? &gltf_.skinJoints[skin] : nullptr;
+    }
+
+    bool isAncestorOrSelf(int32_t a, int32_t n) const {
+        for (; n >= 0; n = sk_.parent[n]) {
+            if (n == a) return true;
+        }
+        return false;
+    }
+
+    int32_t commonAncestor(int32_t a, int32_t b) const {
+        for (; a >= 0; a = sk_.parent[a]) {
+            if (isAncestorOrSelf(a, b)) return a;
+        }
+        return -1;
+    }
+
+    // Whether Assimp's channel has the key counts and time range of a glTF target. For a path
+    // the target does not animate, Assimp 5.2.5 adds one key holding the node's default value.
+    static bool sameKeys(const aiNodeAnim* na, const GltfNodes::Target& t, double tps) {
+        const unsigned counts[3] = {na->mNumPositionKeys, na->mNumRotationKeys, na->mNumScalingKeys};
+        const double times[3][2] = {
+            {na->mNumPositionKeys ? na->mPositionKeys[0].mTime : 0.0, na->mNumPositionKeys ? na->mPositionKeys[na->mNumPositionKeys - 1].mTime : 0.0},
+            {na->mNumRotationKeys ? na->mRotationKeys[0].mTime : 0.0, na->mNumRotationKeys ? na->mRotationKeys[na->mNumRotationKeys - 1].mTime : 0.0},
+            {na->mNumScalingKeys ? na->mScalingKeys[0].mTime : 0.0, na->mNumScalingKeys ? na->mScalingKeys[na->mNumScalingKeys - 1].mTime : 0.0}};
+        bool any = false;
+        float first = 0.0f, last = 0.0f;
+        for (int k = 0; k < 3; ++k) {
+            if (t.counts[k] == 0) {
+                if (counts[k] > 1) return false;
+                continue;
+            }
+            if (counts[k] != t.counts[k]) return false;
+            const float a = static_cast<float>(times[k][0] / tps), b = static_cast<float>(times[k][1] / tps);
+            first = any ? std::min(first, a) : a;
+            last = any ? std::max(last, b) : b;
+            any = true;
+        }
+        const float tol = 1e-4f * std::max(1.0f, std::fabs(t.last));
+        return any && std::fabs(first - t.first) <= tol && std::fabs(last - t.last) <= tol;
+    }
+
+    // Whether the channel's first and last key values are the target's (where they were read).
+    static bool sameValues(const aiNodeAnim* na, const GltfNodes::Target& t) {
+        auto close = [](const float* a, const float* b, int n, bool sign) {
+            float d = 0.0f, e = 0.0f;
+            for (int i = 0; i < n; ++i) {
+                d = std::max(d, std::fabs(a[i] - b[i]));
+                e = std::max(e, std::fabs(a[i] + b[i]));
+            }
+            return d <= 1e-5f || (sign && e <= 1e-5f);
+        };
+        for (int k = 0; k < 3; ++k) {
+            if (!t.hasValues[k] || t.counts[k] == 0) continue;
+            float first[4] = {}, last[4] = {};
+            if (k == 1) {
+                if (!na->mNumRotationKeys) return false;
+                const aiQuaternion& a = na->mRotationKeys[0].mValue;
+                const aiQuaternion& b = na->mRotationKeys[na->mNumRotationKeys - 1].mValue;
+                const float fa[4] = {a.x, a.y, a.z, a.w}, fb[4] = {b.x, b.y, b.z, b.w};
+                std::copy(fa, fa + 4, first);
+                std::copy(fb, fb + 4, last);
+            } else {
+                const aiVectorKey* keys = k == 0 ? na->mPositionKeys : na->mScalingKeys;
+                const unsigned count = k == 0 ? na->mNumPositionKeys : na->mNumScalingKeys;
+                if (!count) return false;
+                const aiVector3D& a = keys[0].mValue;
+                const aiVector3D& b = keys[count - 1].mValue;
+                const float fa[3] = {a.x, a.y, a.z}, fb[3] = {b.x, b.y, b.z};
+                std::copy(fa, fa + 3, first);
+                std::copy(fb, fb + 3, last);
+            }
+            const int n = k == 1 ? 4 : 3;
+            if (!close(first, t.firstValue[k], n, k == 1) || !close(last, t.lastValue[k], n, k == 1)) return false;
+        }
+        return true;
+    }
+
+    int32_t pick(const std::vector<int32_t>& cands, const std::vector<int>& score, const std::string& name,
+                 const std::string& usedBy, const std::string& rule) {
+        size_t best = 0;
+        for (size_t k = 1; k < cands.size(); ++k) {
+            if (score[k] > score[best]) best = k;
+        }
+        const bool unique = std::count(score.begin(), score.end(), score[best]) == 1;
+        note(name, usedBy, cands, cands[best], unique ? rule : "first of the nodes alike (ambiguous)", unique);
+        return cands[best];
+    }
+
+    void note(const std::string& name, const std::string& usedBy, const std::vector<int32_t>& cands, int32_t chosen,
+              const std::string& rule, bool safe) {
+        for (const NameBinding& b : stats_.nameBindings) {
+            if (b.name == name && b.chosen == chosen && b.rule == rule) return;
+        }
+        stats_.nameBindings.push_back({name, usedBy, cands, chosen, rule, safe});
+    }
+
+    const Skeleton& sk_;
+    const GltfNodes& gltf_;
+    ImportStats& stats_;
+    std::unordered_map<std::string, std::vector<int32_t>> byName_;
+    std::vector<uint8_t> hasMesh_, isJoint_;
+};
+
+// ---- Units: every file in metres (or the file's own numbers with --units file) ----------
+
+std::atomic<int> gUnitMode{static_cast<int>(UnitMode::Metres)};
+
+bool metaNumber(const aiMetadata* md, const char* key, double& out) {
+    if (!md) return false;
+    for (unsigned i = 0; i < md->mNumProperties; ++i) {
+        if (std::strcmp(md->mKeys[i].C_Str(), key) != 0 || !md->mValues[i].mData) continue;
+        const aiMetadataEntry& e = md->mValues[i];
+        switch (e.mType) {
+            case AI_FLOAT: out = *static_cast<const float*>(e.mData); return true;
+            case AI_DOUBLE: out = *static_cast<const double*>(e.mData); return true;
+            case AI_INT32: out = *static_cast<const int32_t*>(e.mData); return true;
+            default: return false;
+        }
+    }
+    return false;
+}
+
+std::string metaString(const aiMetadata* md, const char* key) {
+    if (!md) return {};
+    for (unsigned i = 0; i < md->mNumProperties; ++i) {
+        if (std::strcmp(md->mKeys[i].C_Str(), key) != 0 || !md->mValues[i].mData) continue;
+        if (md->mValues[i].mType == AI_AISTRING) return static_cast<const aiString*>(md->mValues[i].mData)->C_Str();
+    }
+    return {};
+}
+
+std::string fmtNumber(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+// A readable name for a length unit given in metres.
+std::string unitName(double metres) {
+    struct Named { double m; const char* name; };
+    static const Named known[] = {{1.0, "metre"},     {0.01, "centimetre"}, {0.001, "millimetre"},
+                                  {0.0254, "inch"},   {0.3048, "foot"},     {0.9144, "yard"},
+                                  {1000.0, "kilometre"}, {0.1, "decimetre"}};
+    for (const Named& n : known) {
+        if (std::fabs(metres - n.m) <= 1e-6 * n.m) return n.name;
+    }
+    return fmtNumber(metres) + " m";
+}
+
+// COLLADA's <asset><unit meter="..."/>: Assimp 5.2.5 reads it but only multiplies the root
+// node's matrix by it (so every joint matrix carries the scale). Read it here to undo that and
+// bake it instead. Returns false when the file has no <unit> (COLLADA's default is 1 metre).
+bool readColladaUnit(const std::string& path, double& meter, std::string& name) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    std::string head(1 << 20, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(in.gcount()));
+    const size_t assetEnd = head.find("</asset>");
+    size_t at = head.find("<unit");
+    if (at == std::string::npos || (assetEnd != std::string::npos && at > assetEnd)) return false;
+    const size_t close = head.find('>', at);
+    if (close == std::string::npos) return false;
+    const std::string tag = head.substr(at, close - at);
+    auto attribute = [&](const char* key) -> std::string {
+        const std::string k = std::string(key) + "=";
+        const size_t p = tag.find(k);
+        if (p == std::string::npos || p + k.size() >= tag.size()) return {};
+        const char quote = tag[p + k.size()];
+        const size_t end = tag.find(quote, p + k.size() + 1);
+        if (end == std::string::npos) return {};
+        return tag.substr(p + k.size() + 1, end - p - k.size() - 1);
+    };
+    const std::string m = attribute("meter");
+    name = attribute("name");
+    char* end = nullptr;
+    const double v = m.empty() ? 1.0 : std::strtod(m.c_str(), &end);
+    if (!(v > 0.0) || !std::isfinite(v)) return false;
+    meter = v;
+    return true;
+}
+
+void scaleTranslation(aiMatrix4x4& m, ai_real s) {
+    m.a4 *= s;
+    m.b4 *= s;
+    m.c4 *= s;
+}
+
+// Multiply every length of the scene by s without putting a scale into any matrix: node and
+// offset-matrix translations, vertex positions (morph targets too) and translation keys. For a
+// uniform S, S * M * S^-1 is M with its translation scaled, so every world matrix becomes
+// S * W * S^-1 and every skinned or rigid vertex lands at S times where it was: the same
+// picture in other units, with joint matrices as rigid as in the file.
+void bakeUnitScale(aiScene* scene, ai_real s) {
+    std::vector<aiNode*> stack{scene->mRootNode};
+    std::unordered_set<aiNode*> seen;
+    while (!stack.empty()) {
+        aiNode* n = stack.back();
+        stack.pop_back();
+        if (!n || !seen.insert(n).second) continue;
+        scaleTranslation(n->mTransformation, s);
+        for (unsigned c = 0; c < n->mNumChildren; ++c) stack.push_back(n->mChildren[c]);
+    }
+    for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+        aiMesh* am = scene->mMeshes[m];
+        if (!am) continue;
+        if (am->mVertices) {
+            for (unsigned v = 0; v < am->mNumVertices; ++v) am->mVertices[v] *= s;
+        }
+        for (unsigned k = 0; k < am->mNumAnimMeshes; ++k) {
+            aiAnimMesh* morph = am->mAnimMeshes ? am->mAnimMeshes[k] : nullptr;
+            if (!morph || !morph->mVertices) continue;
+            for (unsigned v = 0; v < morph->mNumVertices; ++v) morph->mVertices[v] *= s;
+        }
+        for (unsigned b = 0; b < am->mNumBones; ++b) {
+            if (am->mBones && am->mBones[b]) scaleTranslation(am->mBones[b]->mOffsetMatrix, s);
+        }
+    }
+    for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
+        aiAnimation* anim = scene->mAnimations[a];
+        if (!anim) continue;
+        for (unsigned c = 0; c < anim->mNumChannels; ++c) {
+            aiNodeAnim* na = anim->mChannels ? anim->mChannels[c] : nullptr;
+            if (!na || !na->mPositionKeys) continue;
+            for (unsigned k = 0; k < na->mNumPositionKeys; ++k) na->mPositionKeys[k].mValue *= s;
+        }
+    }
+}
+
+// Mean |log10| of the uniform scale of the skin joints' world matrices (every node's below the
+// root in a file without skins; file pose, file numbers) when the whole scene is scaled by
+// `top` at the root: how far from rigid they are.
+double jointScaleError(const aiScene* scene, double top) {
+    std::unordered_set<std::string> bones;
+    for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+        const aiMesh* am = scene->mMeshes[m];
+        for (unsigned b = 0; am && am->mBones && b < am->mNumBones; ++b) {
+            if (am->mBones[b]) bones.insert(am->mBones[b]->mName.C_Str());
+        }
+    }
+    struct Item { const aiNode* node; aiMatrix4x4 parent; size_t depth; };
+    std::vector<Item> stack{{scene->mRootNode, aiMatrix4x4(), 0}};
+    double sum = 0.0;
+    size_t count = 0;
+    while (!stack.empty()) {
+        const Item it = stack.back();
+        stack.pop_back();
+        if (!it.node || it.depth > kMaxDepth) continue;
+        const aiMatrix4x4 world = it.parent * it.node->mTransformation;
+        if (bones.empty() ? it.depth > 0 : bones.count(it.node->mName.C_Str()) > 0) {
+            const double det = std::fabs(static_cast<double>(world.Determinant()));
+            if (det > 0.0 && std::isfinite(det)) {
+                sum += std::fabs(std::log10(top * std::cbrt(det)));
+                ++count;
+            }
+        }
+        for (unsigned c = 0; c < it.node->mNumChildren; ++c) stack.push_back({it.node->mChildren[c], world, it.depth + 1});
+    }
+    return count ? sum / static_cast<double>(count) : 0.0;
+}
+
+bool rootIsAnimated(const aiScene* scene) {
+    for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
+        const aiAnimation* anim = scene->mAnimations[a];
+        for (unsigned c = 0; anim && anim->mChannels && c < anim->mNumChannels; ++c) {
+            if (anim->mChannels[c] && anim->mChannels[c]->mNodeName == scene->mRootNode->mName) return true;
+        }
+    }
+    return false;
+}
+
+// Work out the file's unit, undo Assimp's own COLLADA root scale, and (unless --units file)
+// convert to metres: baked into the data (joints stay as rigid as the file made them), or,
+// where the file's own nodes carry the inverse of the unit's scale (Blender's FBX export puts
+// 100 on every object of a centimetre file), as a scale on the root, which cancels it and
+// leaves the joints rigid. Vertices land in the same place either way.
+Units applyUnits(aiScene* scene, const std::string& path, const std::string& ext) {
+    Units u;
+    const aiMetadata* md = scene->mMetaData;
+    double factor = 0.0;
+    const bool fbx = ext == ".fbx" || metaString(md, "SourceAsset_Format").find("FBX") != std::string::npos;
+    if (fbx && metaNumber(md, "UnitScaleFactor", factor) && factor > 0.0 && std::isfinite(factor)) {
+        // UnitScaleFactor: centimetres per unit of the file's numbers.
+        u.metresPerUnit = factor / 100.0;
+        u.file = unitName(u.metresPerUnit);
+        u.source = "FBX UnitScaleFactor " + fmtNumber(factor);
+        double original = 0.0;
+        if (metaNumber(md, "OriginalUnitScaleFactor", original) && original > 0.0 && original != factor) {
+            u.source += " (authored in " + unitName(original / 100.0) + ", OriginalUnitScaleFactor " +
+                        fmtNumber(original) + ")";
+        }
+    } else if (ext == ".dae") {
+        double meter = 1.0;
+        std::string name;
+        const bool given = readColladaUnit(path, meter, name);
+        if (std::fabs(meter - 1.0) > 1e-12 && scene->mRootNode) {
+            const ai_real inv = static_cast<ai_real>(1.0 / meter);
+            scene->mRootNode->mTransformation *= aiMatrix4x4(inv, 0, 0, 0, 0, inv, 0, 0, 0, 0, inv, 0, 0, 0, 0, 1);
+        }
+        u.metresPerUnit = meter;
+        u.file = unitName(meter);
+        u.source = given ? "COLLADA <unit meter=\"" + fmtNumber(meter) + "\"" + (name.empty() ? "" : " name=\"" + name + "\"") + ">"
+                         : "COLLADA, no <unit> (1 metre)";
+    } else if (ext == ".gltf" || ext == ".glb") {
+        u.metresPerUnit = 1.0;
+        u.file = "metre";
+        u.source = "glTF (always metres)";
+    }
+    if (unitMode() == UnitMode::Metres && u.metresPerUnit > 0.0 && std::fabs(u.metresPerUnit - 1.0) > 1e-12) {
+        const ai_real s = static_cast<ai_real>(u.metresPerUnit);
+        const bool atRoot = scene->mRootNode && !rootIsAnimated(scene) &&
+                            jointScaleError(scene, u.metresPerUnit) + 1e-3 < jointScaleError(scene, 1.0);
+        if (atRoot) {
+            scene->mRootNode->mTransformation = aiMatrix4x4(s, 0, 0, 0, 0, s, 0, 0, 0, 0, s, 0, 0, 0, 0, 1) *
+                                                scene->mRootNode->mTransformation;
+        } else {
+            bakeUnitScale(scene, s);
+        }
+        u.scaleApplied = u.metresPerUnit;
+        u.appliedAtRoot = atRoot;
+    }
+    return u;
+}
+
 }  // namespace
 
 namespace {
 std::atomic<float> gAmcFps{120.0f};
 }  // namespace
+
+void setUnitMode(UnitMode mode) { gUnitMode = static_cast<int>(mode); }
+UnitMode unitMode() { return static_cast<UnitMode>(gUnitMode.load()); }
 
 void setAmcFramesPerSecond(float fps) {
     if (fps > 0.0f && std::isfinite(fps)) gAmcFps = fps;
@@ -657,7 +1160,11 @@ Result<Model> importModel(const std::string& path) {
         return importAsfAmc(asf, {path}, amcFramesPerSecond());
     }
     // Inter-Quake Model: our own reader (Assimp 5.2.5 reads only the static meshes).
-    if (ext == ".iqm") return importIqm(path);
+    if (ext == ".iqm") {
+        Result<Model> iqm = importIqm(path);
+        if (iqm) computeSkinBindPose(iqm.value());
+        return iqm;
+    }
 
     Assimp::Importer importer;
     auto* io = new ConfinedIOSystem(path);  // owned by the importer
@@ -681,6 +1188,7 @@ Result<Model> importModel(const std::string& path) {
         // clip's end, empty channels) are repaired first and recorded for `check` and `info`.
         if (scene) repairs = repairScene(*const_cast<aiScene*>(scene));
         if (scene) dropLightsAndCameras(*const_cast<aiScene*>(scene));  // not read: see scene_repair.h
+        if (scene) uniquifyBoneNames(const_cast<aiScene*>(scene));
         if (scene) scene = importer.ApplyPostProcessing(importFlags());
     }
     if (!scene && !io->refused().empty()) {
@@ -703,10 +1211,13 @@ Result<Model> importModel(const std::string& path) {
     model.path = path;
     model.stats.repairs = std::move(repairs);
     model.stats.refusedPaths = io->refused();
+    model.units = applyUnits(const_cast<aiScene*>(scene), path, ext);
     auto nodes = flattenNodes(scene, model.skeleton, path);
     if (!nodes) return nodes.error();
     importMaterials(scene, model);
     confineTextures(model);
+    const GltfNodes gltf = readGltfNodes(path, model.skeleton);
+    NodeBinder binder(model.skeleton, *nodes, gltf, model.stats);
 
     for (size_t n = 0; n < nodes->size(); ++n) {
         const aiNode* an = (*nodes)[n];
@@ -718,15 +1229,20 @@ Result<Model> importModel(const std::string& path) {
                 ++model.stats.skippedMeshes;
                 continue;
             }
-            Mesh mesh = importMesh(am, static_cast<int32_t>(n), model.skeleton, model.stats);
+            const std::string label = "'" + std::string(am->mName.length ? am->mName.C_Str() : model.skeleton.names[n]) + "'";
+            const std::vector<int32_t> boneNodes = binder.bindBones(am, static_cast<int32_t>(n), label);
+            Mesh mesh = importMesh(am, static_cast<int32_t>(n), model.skeleton, boneNodes, model.stats);
             if (mesh.material >= model.materials.size()) mesh.material = 0;
             model.meshes.push_back(std::move(mesh));
         }
     }
     for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
         if (!scene->mAnimations[a]) continue;
-        model.clips.push_back(importClip(scene->mAnimations[a], a, model.skeleton, model.stats));
-        importMorphChannels(scene->mAnimations[a], model, model.clips.back());
+        const aiAnimation* anim = scene->mAnimations[a];
+        const std::string label = "'" + std::string(anim->mName.length ? anim->mName.C_Str() : "clip" + std::to_string(a)) + "'";
+        const std::vector<int32_t> channelNodes = binder.bindChannels(anim, a, label);
+        model.clips.push_back(importClip(anim, a, model.skeleton, channelNodes, model.stats));
+        importMorphChannels(anim, model, model.clips.back());
     }
     applyGltfStepInterpolation(path, model);
     applyGltfMorphs(path, model);
@@ -735,6 +1251,7 @@ Result<Model> importModel(const std::string& path) {
     if (ext == ".fbx") {
         for (Mesh& mesh : model.meshes) std::fill(mesh.morphDefaultWeights.begin(), mesh.morphDefaultWeights.end(), 0.0f);
     }
+    computeSkinBindPose(model);
     // Assimp's Blender reader gives static geometry only: shown, but never passed as a rig.
     if (ext == ".blend") model.stats.formatLimitation = kBlendLimitation;
     if (model.meshes.empty() && model.clips.empty() && model.skeleton.size() <= 1) {

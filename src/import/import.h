@@ -29,6 +29,13 @@ Result<Model> importModelWithAnims(const std::string& path, const std::vector<st
 void setAmcFramesPerSecond(float fps);
 float amcFramesPerSecond();
 
+// Lengths: converted to metres (the default; FBX UnitScaleFactor, COLLADA <unit meter>, glTF is
+// metres already) or kept as the file's numbers (`--units file`). Process-wide, set once from the
+// command line before importing.
+enum class UnitMode { Metres, File };
+void setUnitMode(UnitMode mode);
+UnitMode unitMode();
+
 // Whether a file's extension is one Assimp reads (for searching folders).
 bool isModelFile(const std::string& path);
 

@@ -116,6 +116,9 @@ void write(Writer& w, const Skeleton& s) {
     w.podVec(s.bindLocal);
     w.podVec(s.bindLocalSqt);
     w.podVec(s.bindModel);
+    w.podVec(s.restLocal);
+    w.podVec(s.restLocalSqt);
+    w.podVec(s.restModel);
 }
 void read(Reader& r, Skeleton& s) {
     r.strVec(s.names);
@@ -123,6 +126,9 @@ void read(Reader& r, Skeleton& s) {
     r.podVec(s.bindLocal);
     r.podVec(s.bindLocalSqt);
     r.podVec(s.bindModel);
+    r.podVec(s.restLocal);
+    r.podVec(s.restLocalSqt);
+    r.podVec(s.restModel);
 }
 
 void write(Writer& w, const WeightStats& s) {
@@ -328,6 +334,15 @@ void write(Writer& w, const ImportStats& s) {
     }
     w.str(s.formatLimitation);
     w.strVec(s.refusedPaths);
+    w.count(s.nameBindings.size());
+    for (const NameBinding& b : s.nameBindings) {
+        w.str(b.name);
+        w.str(b.usedBy);
+        w.podVec(b.candidates);
+        w.pod(b.chosen);
+        w.str(b.rule);
+        w.pod(static_cast<uint8_t>(b.safe));
+    }
 }
 void read(Reader& r, ImportStats& s) {
     s.skippedChannels = r.pod<uint32_t>();
@@ -346,10 +361,24 @@ void read(Reader& r, ImportStats& s) {
     }
     s.formatLimitation = r.str();
     r.strVec(s.refusedPaths);
+    s.nameBindings.resize(r.count(8 + 8 + 8 + 4 + 8 + 1));  // strings and vector lengths, chosen, safe
+    for (NameBinding& b : s.nameBindings) {
+        b.name = r.str();
+        b.usedBy = r.str();
+        r.podVec(b.candidates);
+        b.chosen = r.pod<int32_t>();
+        b.rule = r.str();
+        b.safe = r.pod<uint8_t>() != 0;
+    }
 }
 
 void write(Writer& w, const Model& m) {
     w.str(m.path);
+    w.str(m.units.file);
+    w.pod(m.units.metresPerUnit);
+    w.pod(m.units.scaleApplied);
+    w.pod(static_cast<uint8_t>(m.units.appliedAtRoot));
+    w.str(m.units.source);
     write(w, m.skeleton);
     w.count(m.meshes.size());
     for (const Mesh& mesh : m.meshes) write(w, mesh);
@@ -372,6 +401,11 @@ void write(Writer& w, const Model& m) {
 }
 void read(Reader& r, Model& m) {
     m.path = r.str();
+    m.units.file = r.str();
+    m.units.metresPerUnit = r.pod<double>();
+    m.units.scaleApplied = r.pod<double>();
+    m.units.appliedAtRoot = r.pod<uint8_t>() != 0;
+    m.units.source = r.str();
     read(r, m.skeleton);
     // Minimum encoded sizes (all strings and vectors empty) bound the counts.
     m.meshes.resize(r.count(150));
@@ -458,6 +492,16 @@ Result<bool> validateModel(const Model& m) {
     if (s.names.size() != nodes || s.bindLocal.size() != nodes || s.bindLocalSqt.size() != nodes ||
         s.bindModel.size() != nodes) {
         return Error{"skeleton arrays of different sizes"};
+    }
+    const size_t rest = s.restLocal.size();
+    if ((rest != 0 && rest != nodes) || s.restLocalSqt.size() != rest || s.restModel.size() != rest) {
+        return Error{"bind-pose arrays of different sizes"};
+    }
+    for (const NameBinding& b : m.stats.nameBindings) {
+        if (b.chosen < -1 || b.chosen >= static_cast<int64_t>(nodes)) return Error{indexError("name binding", b.chosen, nodes)};
+        for (int32_t c : b.candidates) {
+            if (c < 0 || c >= static_cast<int64_t>(nodes)) return Error{indexError("name binding candidate", c, nodes)};
+        }
     }
     for (size_t i = 0; i < nodes; ++i) {
         if (s.parent[i] < -1 || s.parent[i] >= static_cast<int64_t>(i)) {

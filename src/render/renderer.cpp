@@ -259,7 +259,7 @@ Bounds animatedBounds(const Model& model, int32_t clip, int samples) {
     const std::vector<int32_t> joints = model.meshes.empty() ? model.jointNodes() : std::vector<int32_t>{};
     for (int s = 0; s < n; ++s) {
         const float t = animated ? model.clips[clip].duration * static_cast<float>(s) / static_cast<float>(std::max(n - 1, 1)) : 0.0f;
-        anim.evaluate(animated ? clip : -1, t);
+        anim.evaluate(clip, t);  // a still pose (bind or file) when not a clip
         for (size_t m = 0; m < model.meshes.size(); ++m) {
             const Mesh& mesh = model.meshes[m];
             pos.resize(mesh.vertexCount());

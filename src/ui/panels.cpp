@@ -81,6 +81,17 @@ void drawClipsPanel(ViewerState& s, bool* open, UiProbe* probe) {
         }
         ImGui::Checkbox("Bind pose", &s.bindPose);
         probeItem(probe, "bindpose");
+        if (s.bindPose) {
+            // The pose the skin was bound in (inverse bind matrices), or the nodes' defaults.
+            ImGui::SameLine();
+            int which = s.filePose ? 1 : 0;
+            ImGui::RadioButton("skin", &which, 0);
+            probeItem(probe, "bindpose:skin");
+            ImGui::SameLine();
+            ImGui::RadioButton("file pose", &which, 1);
+            probeItem(probe, "bindpose:file");
+            s.filePose = which == 1;
+        }
     }
     ImGui::End();
 }
@@ -205,8 +216,10 @@ void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
                 ImGui::Text("%s (node %d, parent %d)", m.skeleton.names[j].c_str(), j, m.skeleton.parent[j]);
                 const Clip* clip = s.bindPose ? nullptr : currentClip(s);
                 const bool animated = clip && clip->trackOfNode[j] >= 0;
-                const Transform& t = animated ? s.animator->local()[j] : m.skeleton.bindLocalSqt[j];
-                ImGui::Text("local %s", animated ? "(animated)" : "(bind)");
+                const bool skinBind = s.bindPose && !s.filePose;
+                const Transform& t = animated ? s.animator->local()[j]
+                                              : skinBind ? m.skeleton.bindPoseLocalSqt()[j] : m.skeleton.bindLocalSqt[j];
+                ImGui::Text("local %s", animated ? "(animated)" : skinBind ? "(bind pose)" : "(file pose)");
                 ImGui::Text("  T % .4f % .4f % .4f", t.translation.x, t.translation.y, t.translation.z);
                 ImGui::Text("  R % .4f % .4f % .4f % .4f (xyzw)", t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w);
                 ImGui::Text("  S % .4f % .4f % .4f", t.scale.x, t.scale.y, t.scale.z);

@@ -136,7 +136,9 @@ struct ViewerState {
     std::unique_ptr<Animator> animator;
     std::string path;               // of the model on screen
     int clip = -1;                  // -1: bind pose / no clips
-    bool bindPose = false;          // show the bind pose instead of the clip
+    bool bindPose = false;          // show a still pose instead of the clip:
+    bool filePose = false;          //   the file pose (node defaults) if set, else the bind pose
+    int32_t stillPose() const { return filePose ? kFilePose : kBindPose; }
     PlaybackClock clock;
     ViewOptions view;
     OrbitCamera camera;
