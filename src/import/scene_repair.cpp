@@ -33,7 +33,8 @@ void lastKey(const Key* keys, unsigned count, double duration, double& last, uns
     }
 }
 
-// Drop null entries and those `empty` says hold nothing (deleting them); returns how many went.
+// Drop null entries and those `empty` says hold nothing (deleting them, and the array when none
+// is left); returns how many went.
 template <typename T, typename Empty>
 unsigned compact(T**& items, unsigned& count, Empty empty) {
     if (!items) {
@@ -52,6 +53,11 @@ unsigned compact(T**& items, unsigned& count, Empty empty) {
         items[kept++] = item;
     }
     count = kept;
+    if (kept == 0) {
+        // Assimp's destructors free an array only while its count is non-zero.
+        delete[] items;
+        items = nullptr;
+    }
     return dropped;
 }
 
