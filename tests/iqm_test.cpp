@@ -334,5 +334,16 @@ TEST(IqmSmall, EveryByteCorruptedParsesOrFailsCleanly) {
     }
 }
 
+// Found by iqm_fuzz: an anim whose framerate is positive but tiny made 1/fps overflow the
+// float key times (an infinite clip duration). Such a rate reads like a missing one.
+TEST(IqmFuzzRegression, TinyFramerateGivesFiniteClipTimes) {
+    Result<Model> r = importModel(std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/iqm/fuzz_tiny_framerate.iqm");
+    if (!r) return;  // refused with an error line is fine too
+    for (const Clip& c : r.value().clips) {
+        EXPECT_TRUE(std::isfinite(c.duration) && c.duration >= 0.0f) << c.name << ": " << c.duration;
+        for (float t : c.times) EXPECT_TRUE(std::isfinite(t));
+    }
+}
+
 }  // namespace
 }  // namespace rig

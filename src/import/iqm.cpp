@@ -569,7 +569,9 @@ private:
         const Skeleton& sk = model_.skeleton;
         Clip clip;
         clip.name = name;
-        if (!(fps > 0.0f) || !std::isfinite(fps)) {
+        // A rate under one frame per 1000 s is no rate (and 1/fps would overflow float key
+        // times): read like a missing one.
+        if (!(fps >= 1e-3f) || !std::isfinite(fps)) {
             fps = kDefaultFps;
             clip.ticksPerSecondFromFile = false;
             ++model_.stats.clipsWithoutTicksPerSecond;
