@@ -24,6 +24,19 @@ glm::mat4 blendMatrix(const Mesh& mesh, size_t v, const glm::mat4* palette) {
     return palette[j[0]] * w.x + palette[j[1]] * w.y + palette[j[2]] * w.z + palette[j[3]] * w.w;
 }
 
+// Vertex v's four influences as one dual quaternion (weights renormalized; none: slot 0, as
+// the shader does).
+DualQuat blendedDualQuat(const Mesh& mesh, size_t v, const glm::mat4* palette) {
+    const auto& j = mesh.joints[v];
+    glm::vec4 w = mesh.weights[v];
+    const float sum = w.x + w.y + w.z + w.w;
+    w = sum > 0.0f ? w / sum : glm::vec4(1, 0, 0, 0);
+    const DualQuat dq[4] = {DualQuat::fromMatrix(palette[j[0]]), DualQuat::fromMatrix(palette[j[1]]),
+                            DualQuat::fromMatrix(palette[j[2]]), DualQuat::fromMatrix(palette[j[3]])};
+    const float ws[4] = {w.x, w.y, w.z, w.w};
+    return blendDualQuats(dq, ws, 4);
+}
+
 glm::vec3 morphedPosition(const Mesh& mesh, size_t v, const float* w) {
     glm::vec3 p = mesh.positions[v];
     const size_t nt = mesh.morphTargets.size();
@@ -62,14 +75,7 @@ void skinMesh(const Mesh& mesh, const glm::mat4* palette, const float* morphWeig
             continue;
         }
         if (method == SkinningMethod::DualQuat) {
-            const auto& j = mesh.joints[v];
-            glm::vec4 w = mesh.weights[v];
-            const float sum = w.x + w.y + w.z + w.w;
-            w = sum > 0.0f ? w / sum : glm::vec4(1, 0, 0, 0);
-            const DualQuat dq[4] = {DualQuat::fromMatrix(palette[j[0]]), DualQuat::fromMatrix(palette[j[1]]),
-                                    DualQuat::fromMatrix(palette[j[2]]), DualQuat::fromMatrix(palette[j[3]])};
-            const float ws[4] = {w.x, w.y, w.z, w.w};
-            const DualQuat b = blendDualQuats(dq, ws, 4);
+            const DualQuat b = blendedDualQuat(mesh, v, palette);
             outPositions[v] = b.transformPoint(p);
             if (normals) outNormals[v] = glm::normalize(b.transformVector(nm));
             continue;
@@ -97,14 +103,7 @@ void skinMesh(const Mesh& mesh, const glm::mat4* palette, glm::vec3* outPosition
     }
     if (method == SkinningMethod::DualQuat) {
         for (size_t v = 0; v < n; ++v) {
-            const auto& j = mesh.joints[v];
-            glm::vec4 w = mesh.weights[v];
-            const float sum = w.x + w.y + w.z + w.w;
-            w = sum > 0.0f ? w / sum : glm::vec4(1, 0, 0, 0);
-            const DualQuat dq[4] = {DualQuat::fromMatrix(palette[j[0]]), DualQuat::fromMatrix(palette[j[1]]),
-                                    DualQuat::fromMatrix(palette[j[2]]), DualQuat::fromMatrix(palette[j[3]])};
-            const float ws[4] = {w.x, w.y, w.z, w.w};
-            const DualQuat b = blendDualQuats(dq, ws, 4);
+            const DualQuat b = blendedDualQuat(mesh, v, palette);
             outPositions[v] = b.transformPoint(mesh.positions[v]);
             if (normals) outNormals[v] = glm::normalize(b.transformVector(mesh.normals[v]));
         }
