@@ -51,10 +51,12 @@ std::vector<ChainGuess> findLimbChains(const Skeleton& sk) {
                                          : hasAny(en, {"hand", "wrist"}) && !hasAny(en, {"finger", "thumb", "index", "middle", "ring", "pinky"});
             if (!isEnd) continue;
             auto isMid = [&](const std::string& n) {
+                if (hasAny(n, {"twist", "roll"})) return false;
                 return kind == 0 ? hasAny(n, {"leg", "calf", "shin", "knee", "tibia"}) && !hasAny(n, {"upleg", "upperleg", "thigh"})
                                  : hasAny(n, {"forearm", "lowerarm", "elbow"});
             };
             auto isStart = [&](const std::string& n) {
+                if (hasAny(n, {"twist", "roll"})) return false;
                 return kind == 0 ? hasAny(n, {"upleg", "upperleg", "thigh", "femur"})
                                  : hasAny(n, {"arm"}) && !hasAny(n, {"forearm", "lowerarm"});
             };
