@@ -260,7 +260,10 @@ int runPose(const PoseOptions& o) {
         return exitcode::kUsage;
     }
     const float t = cmd::clipTime(model, clip, o.time);
+    IkStage ik;
+    if (!setupIk(model, o.ik, o.model, ik)) return exitcode::kUsage;
     Animator anim(model);
+    if (o.ik.any()) anim.setPostProcess(&ik);
     anim.evaluate(clip, t);
 
     std::string out;

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "app/ik_options.h"
+
 namespace rig {
 
 struct InfoOptions {
@@ -22,6 +24,7 @@ struct PoseOptions {
     double time = 0.0;
     bool bindPose = false;   // the skins' bind pose (inverse bind matrices)
     bool filePose = false;   // the file's default node transforms
+    IkOptions ik;            // --ik-*: a two-bone chain solved before skinning
 };
 
 struct CheckOptions {
@@ -61,6 +64,7 @@ struct RenderOptions {
     float azimuth = 30.0f;
     float elevation = 15.0f;
     int samples = 4;
+    IkOptions ik;            // --ik-*: a two-bone chain solved before skinning
 };
 
 struct ExportOptions {

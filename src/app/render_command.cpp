@@ -51,6 +51,8 @@ int runRender(const RenderOptions& o) {
     int32_t clip = o.filePose ? kFilePose : kBindPose;
     if (!o.bindPose && !o.filePose && !cmd::resolveClip(model, o.clip, clip)) return exitcode::kUsage;
     const float t = cmd::clipTime(model, clip, o.time);
+    IkStage ik;
+    if (!setupIk(model, o.ik, o.model, ik)) return exitcode::kUsage;
 
     auto ctx = HeadlessContext::create();
     if (!ctx) {
@@ -74,6 +76,7 @@ int runRender(const RenderOptions& o) {
     }
 
     Animator anim(model);
+    if (o.ik.any()) anim.setPostProcess(&ik);
     anim.evaluate(clip, t);
     // Frame the bounds of the whole clip, so every frame of one clip shares one camera.
     const Bounds bounds = animatedBounds(model, clip);
