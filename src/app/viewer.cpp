@@ -15,6 +15,7 @@
 #include "check/diagnostics.h"
 #include "check/vertex_views.h"
 #include "import/import.h"
+#include "ui/ik_panel.h"
 #include "platform/import_worker.h"
 #include "anim/skinning.h"
 #include "util/output_file.h"
@@ -301,9 +302,10 @@ void Viewer::frame(double dt) {
     drawChecksPanel(state_, &state_.panels.checks, probe);
     drawBlendPanel(state_, &state_.panels.blend, probe);
     drawMorphsPanel(state_, &state_.panels.morphs, probe);
+    drawIkPanel(state_, &state_.panels.ik, probe);
     drawStatusOverlay(state_, now);
     handleShortcuts(state_);
-    handleCameraInput();
+    if (!handleIkMouse(state_, ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y)) handleCameraInput();
     applyRequests();
 
     int w = 0, h = 0;
@@ -312,6 +314,7 @@ void Viewer::frame(double dt) {
     if (state_.model && gpu_ && state_.animator) {
         updateRangeOfMotion(dt);
         updateColorView();
+        prepareIk(state_, static_cast<float>(dt));
         const auto t0 = std::chrono::steady_clock::now();
         if (state_.blend.active && controller_) {
             tickController(dt);
@@ -334,6 +337,7 @@ void Viewer::frame(double dt) {
         pickVertex(viewProj, io.DisplaySize.x, io.DisplaySize.y);
         clickSelectJoint(viewProj, io.DisplaySize.x, io.DisplaySize.y);
         drawVertexTooltip(state_);
+        drawIkGizmo(state_, io.DisplaySize.x, io.DisplaySize.y);
     } else {
         glViewport(0, 0, w, h);
         glClearColor(state_.view.background.r, state_.view.background.g, state_.view.background.b, 1.0f);

@@ -49,6 +49,7 @@ void drawMenuBar(ViewerState& s) {
         ImGui::MenuItem("Checks", nullptr, &s.panels.checks);
         ImGui::MenuItem("Blend", nullptr, &s.panels.blend);
         ImGui::MenuItem("Morphs", nullptr, &s.panels.morphs);
+        ImGui::MenuItem("IK", nullptr, &s.panels.ik);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Camera")) {

@@ -14,6 +14,7 @@
 #include "check/diagnostics.h"
 #include "render/camera.h"
 #include "render/view_options.h"
+#include "ui/ik_state.h"
 
 namespace rig {
 
@@ -83,6 +84,7 @@ struct ViewerRequests {
 struct PanelVisibility {
     bool clips = true, timeline = true, hierarchy = true, view = true, stats = true, open = true, checks = true, blend = false;
     bool morphs = false;  // opened when a model with morph targets loads
+    bool ik = false;
 };
 
 // The Morphs panel: which mesh's targets it shows, which target's weight curve it plots,
@@ -158,6 +160,7 @@ struct ViewerState {
     CheckViewState checks;
     BlendState blend;
     MorphPanelState morphs;
+    IkViewState ik;                   // the IK panel (ui/ik_panel.h)
     PanelVisibility panels;
     ViewerStats stats;
     ViewerRequests requests;
