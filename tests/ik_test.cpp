@@ -39,6 +39,7 @@ struct Chain {
     std::vector<int32_t> parent{-1, 0, 1, 2};
     std::vector<Transform> local = std::vector<Transform>(4);
     std::vector<glm::mat4> model = std::vector<glm::mat4>(4);
+    glm::mat4 root{1.0f};  // a parent frame above joint 0 (e.g. a mirror)
 
     void toModel() {
         LocalToModelJob job;
@@ -46,6 +47,7 @@ struct Chain {
         job.local = local;
         job.model = model;
         ASSERT_TRUE(job.run());
+        for (glm::mat4& m : model) m = root * m;
     }
     glm::vec3 pos(int i) const { return glm::vec3(model[i][3]); }
 };
@@ -102,7 +104,7 @@ TwoBoneOut solve(const Chain& c, glm::vec3 target, glm::vec3 pole, glm::vec3 mid
 
 // The corrections applied both ways: to the local pose (then local->model again), and to the
 // model-space matrices directly (rotateSubtree). Both must agree; returns the first.
-Chain apply(const Chain& c, const TwoBoneOut& o) {
+Chain apply(const Chain& c, const TwoBoneOut& o, bool checkLocal = true) {
     Chain byLocal = c;
     byLocal.local[0].rotation = byLocal.local[0].rotation * o.startCorr;
     byLocal.local[1].rotation = byLocal.local[1].rotation * o.midCorr;
@@ -111,6 +113,7 @@ Chain apply(const Chain& c, const TwoBoneOut& o) {
     const std::vector<int32_t> start{0, 1, 2, 3}, mid{1, 2, 3};
     rotateSubtree(mid, c.pos(1), o.midRot, byModel.model);
     rotateSubtree(start, c.pos(0), o.startRot, byModel.model);
+    if (!checkLocal) return byModel;
     for (int i = 0; i < 4; ++i) {
         for (int k = 0; k < 4; ++k) {
             for (int r = 0; r < 3; ++r) EXPECT_NEAR(byLocal.model[i][k][r], byModel.model[i][k][r], 2e-5f) << i << " " << k << " " << r;
@@ -231,6 +234,28 @@ TEST(IkTwoBone, TwistTurnsAboutTheTargetLine) {
     // (0,1,0) turned 90 degrees about (1,1,0)/sqrt2 about the point (0,0,0): the off-line part
     // (-0.5, 0.5, 0) becomes k x (-0.5, 0.5, 0) = (0, 0, sqrt(0.5)) (right-hand rule).
     EXPECT_NEAR(glm::length(r.pos(1) - glm::vec3(0.5f, 0.5f, std::sqrt(0.5f))), 0.0f, 1e-5f);
+}
+
+TEST(IkTwoBone, ScaledAndMirroredJoints) {
+    // Scaled joints and a mirrored parent frame: the local corrections still equal the
+    // model-space rotations (apply() checks both ways), and the end reaches. A mirror in a
+    // corrected joint's own scale: the model-space rotations (what the IK stage applies) reach.
+    std::mt19937 rng(31);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f), f(0.1f, 0.9f);
+    for (int it = 0; it < 200; ++it) {
+        Chain c = randomChain(rng);
+        const bool ownMirror = it >= 100;
+        c.root = glm::scale(glm::mat4(1.0f), glm::vec3(it % 2 ? -1.5f : 1.5f, 1.5f, 1.5f));
+        c.local[0].scale = glm::vec3(ownMirror ? -1.2f : 1.2f, 1.2f, 1.2f);
+        c.local[1].scale = glm::vec3(0.8f);
+        c.local[2].scale = glm::vec3(1.0f, -1.0f, 1.0f);
+        c.toModel();
+        const float a = glm::length(c.pos(1) - c.pos(0)), b = glm::length(c.pos(2) - c.pos(1));
+        const glm::vec3 dir = glm::normalize(glm::vec3(u(rng), u(rng), u(rng)));
+        const glm::vec3 target = c.pos(0) + dir * (std::fabs(a - b) + (a + b - std::fabs(a - b)) * f(rng));
+        const Chain r = apply(c, solve(c, target, {0, 1, 0}, hingeOf(c)), !ownMirror);
+        EXPECT_LT(glm::length(r.pos(2) - target), 2e-5f * std::max(1.0f, a + b)) << it;
+    }
 }
 
 TEST(IkTwoBone, WeightZeroLeavesThePoseBitForBit) {

@@ -83,8 +83,7 @@ std::vector<ChainGuess> findLimbChains(const Skeleton& sk) {
 }
 
 void IkStage::reset(const Skeleton& sk) {
-    parentStore_ = sk.parent;
-    parent_ = parentStore_;
+    parent_ = sk.parent;
     bindModel_ = sk.bindModel.size() == sk.size() ? sk.bindModel : std::vector<glm::mat4>(sk.size(), glm::mat4(1.0f));
     clear();
 }

@@ -113,8 +113,7 @@ public:
 
 private:
     void runTwoBone(TwoBoneChain& c, std::span<glm::mat4> model);
-    std::span<const int32_t> parent_;
-    std::vector<int32_t> parentStore_;
+    std::vector<int32_t> parent_;
     std::vector<glm::mat4> bindModel_;
     std::vector<TwoBoneChain> twoBone_;
     std::vector<AimJoint> aim_;

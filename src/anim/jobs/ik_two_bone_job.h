@@ -7,6 +7,8 @@
 // Outputs are two rotations per chain joint, both corrections to the pose the inputs describe:
 // - startCorrection / midCorrection: local-space corrections, applied to the joint's local pose
 //   as rotation = rotation * correction (then local->model again for the joint's subtree);
+//   exact when the joint's own local scale is uniform and positive (scales and mirrors above
+//   it are fine);
 // - startRotation / midRotation: the same corrections as model-space rotations about the
 //   joint's own position; rotateSubtree() applies them to the model-space matrices of a joint
 //   and its descendants directly (mid first, then start), which is what the IK stage does.
@@ -44,7 +46,8 @@ struct IKTwoBoneJob {
     glm::quat* midCorrection = nullptr;
     glm::quat* startRotation = nullptr;      // model space, about the start joint's position
     glm::quat* midRotation = nullptr;        // model space, about the mid joint's position
-    bool* reached = nullptr;                 // end within 1e-3 of the (unsoftened) target x weight 1
+    bool* reached = nullptr;                 // weight 1 and the end within 1e-4 x max(1, chain length)
+                                             // of the (unsoftened) target
 
     bool validate() const;
     bool run() const;
