@@ -372,6 +372,18 @@ TEST_F(ViewerSmoke, IkPanelSolvesALegAndTheTargetDrags) {
     const int32_t foot = m.skeleton.find("foot.L");
     EXPECT_LT(glm::length(glm::vec3(s.animator->world()[foot][3]) - s.ik.target), 1e-4f);
     EXPECT_TRUE(s.ik.stage.twoBone()[0].reached);
+    // Look at the target with the head (found by name): its forward axis goes through it.
+    s.ik.aimLimit = 180.0f;
+    click("ik:aim");
+    frames(2);
+    const int32_t head = m.skeleton.find("head");
+    EXPECT_EQ(s.ik.aimJoint, head);
+    ASSERT_EQ(s.ik.stage.aim().size(), 1u);
+    EXPECT_TRUE(s.ik.stage.aim()[0].reached);
+    const glm::vec3 headPos(s.animator->world()[head][3]);
+    const glm::vec3 aimed = glm::normalize(glm::mat3(s.animator->world()[head]) * s.ik.stage.aim()[0].forward);
+    EXPECT_GT(glm::dot(aimed, glm::normalize(s.ik.target - headPos)), 1.0f - 1e-4f);
+    EXPECT_LT(glm::length(glm::vec3(s.animator->world()[foot][3]) - s.ik.target), 1e-4f);  // the leg still on it
     // Weight 0: the clip's own pose.
     s.ik.weight = 0.0f;
     frames(1);

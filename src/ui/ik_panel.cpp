@@ -1,7 +1,9 @@
 #include "ui/ik_panel.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <string>
 
 #include <imgui.h>
 
@@ -91,6 +93,13 @@ void drawIkPanel(ViewerState& s, bool* open, UiProbe* probe) {
     probeItem(probe, "ik:target");
     if (ImGui::Button("Target to end joint")) ik.snapTarget = true;
     probeItem(probe, "ik:snap");
+    if (ImGui::Checkbox("Look at the target", &ik.aim)) ik.rebuild = true;
+    probeItem(probe, "ik:aim");
+    if (ik.aim) {
+        if (jointCombo("Aim joint", sk, ik.aimJoint, probe, "ik:aimjoint")) ik.rebuild = true;
+        ImGui::SliderFloat("Aim weight", &ik.aimWeight, 0.0f, 1.0f);
+        ImGui::SliderFloat("Aim limit", &ik.aimLimit, 1.0f, 180.0f, "%.0f deg");
+    }
     ImGui::Checkbox("Foot lock", &ik.footLock);
     probeItem(probe, "ik:footlock");
     if (ImGui::IsItemHovered()) {
@@ -98,6 +107,8 @@ void drawIkPanel(ViewerState& s, bool* open, UiProbe* probe) {
     }
     if (!ik.status.empty()) {
         ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "%s", ik.status.c_str());
+    } else if (ik.enabled && !ik.stage.aim().empty() && ik.stage.twoBone().empty()) {
+        ImGui::TextUnformatted(ik.stage.aim()[0].reached ? "aimed" : "aim limited");
     } else if (ik.enabled && !ik.stage.twoBone().empty()) {
         const TwoBoneChain& c = ik.stage.twoBone()[0];
         ImGui::Text("%s%s", c.reached ? "reached" : "not reached", c.footLock.enabled ? (c.locked ? ", foot locked" : ", foot free") : "");
@@ -117,6 +128,14 @@ void prepareIk(ViewerState& s, float dt) {
         ik.start = ik.preset >= 0 ? ik.guesses[0].start : -1;
         ik.mid = ik.preset >= 0 ? ik.guesses[0].mid : -1;
         ik.end = ik.preset >= 0 ? ik.guesses[0].end : -1;
+        ik.aimJoint = -1;
+        for (size_t i = 0; i < m.skeleton.size() && ik.aimJoint < 0; ++i) {
+            std::string n = m.skeleton.names[i].substr(m.skeleton.names[i].rfind(':') == std::string::npos ? 0 : m.skeleton.names[i].rfind(':') + 1);
+            for (char& ch : n) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+            if (n.rfind("head", 0) == 0 && n.find("end") == std::string::npos && n.find("top") == std::string::npos) {
+                ik.aimJoint = static_cast<int>(i);
+            }
+        }
         ik.rebuild = true;
         ik.snapTarget = true;
         ik.dragging = false;
@@ -131,17 +150,49 @@ void prepareIk(ViewerState& s, float dt) {
         ik.status = ik.stage.addTwoBone(ik.start, ik.mid, ik.end) < 0
                         ? "Pick a start joint, a mid joint below it and an end joint below that."
                         : "";
+        if (ik.aim) {
+            const int32_t a = ik.stage.addAim(ik.aimJoint);
+            if (a >= 0) {
+                // The model's forward (+Z) and up in the joint's bind-pose frame.
+                const glm::mat3 inv = glm::inverse(glm::mat3(m.skeleton.bindPoseModel()[ik.aimJoint]));
+                const glm::vec3 up = s.camera.up();
+                const glm::vec3 fwd = s.camera.zUp ? glm::vec3(0.0f, -1.0f, 0.0f) : glm::vec3(0.0f, 0.0f, 1.0f);
+                const glm::vec3 f = inv * fwd, u = inv * up;
+                AimJoint& aj = ik.stage.aim()[a];
+                if (glm::length(f) > 0.0f && std::isfinite(f.x)) aj.forward = glm::normalize(f);
+                if (glm::length(u) > 0.0f && std::isfinite(u.x)) aj.up = glm::normalize(u);
+                aj.pole = up;
+            } else if (ik.status.empty()) {
+                ik.status = "Pick the joint to aim.";
+            }
+        }
         ik.snapTarget = true;
     }
-    if (ik.stage.twoBone().empty()) {
+    if (ik.stage.twoBone().empty() && ik.stage.aim().empty()) {
         s.animator->setPostProcess(nullptr);
         return;
     }
-    TwoBoneChain& c = ik.stage.twoBone()[0];
     if (ik.snapTarget) {
         ik.snapTarget = false;
-        ik.target = glm::vec3(s.animator->world()[c.end][3]);
+        const int32_t at = !ik.stage.twoBone().empty() ? ik.stage.twoBone()[0].end : ik.stage.aim()[0].joint;
+        ik.target = glm::vec3(s.animator->world()[at][3]);
+        if (ik.stage.twoBone().empty()) {
+            // Aim only: start half the model's size in front of the aimed joint.
+            const glm::vec3 fwd = s.camera.zUp ? glm::vec3(0.0f, -1.0f, 0.0f) : glm::vec3(0.0f, 0.0f, 1.0f);
+            ik.target += fwd * (0.5f * std::max(s.bounds.diagonal(), 1e-3f));
+        }
     }
+    for (AimJoint& aj : ik.stage.aim()) {
+        aj.target = ik.target;
+        aj.weight = ik.aimWeight;
+        aj.limit = ik.aimLimit * kDegrees;
+    }
+    if (ik.stage.twoBone().empty()) {
+        ik.stage.advance(dt);
+        s.animator->setPostProcess(&ik.stage);
+        return;
+    }
+    TwoBoneChain& c = ik.stage.twoBone()[0];
     c.target = ik.target;
     c.weight = ik.weight;
     c.soft = ik.soft;
@@ -170,7 +221,8 @@ void prepareIk(ViewerState& s, float dt) {
 bool handleIkMouse(ViewerState& s, float width, float height) {
     IkViewState& ik = s.ik;
     ik.hover = false;
-    if (!ik.enabled || !s.model || ik.stage.twoBone().empty() || ik.footLock || width <= 0.0f || height <= 0.0f) {
+    const bool any = !ik.stage.twoBone().empty() || !ik.stage.aim().empty();
+    if (!ik.enabled || !s.model || !any || ik.footLock || width <= 0.0f || height <= 0.0f) {
         ik.dragging = false;
         return false;
     }
@@ -205,8 +257,7 @@ bool handleIkMouse(ViewerState& s, float width, float height) {
 
 void drawIkGizmo(const ViewerState& s, float width, float height) {
     const IkViewState& ik = s.ik;
-    if (!ik.enabled || !s.model || !s.animator || ik.stage.twoBone().empty()) return;
-    const TwoBoneChain& c = ik.stage.twoBone()[0];
+    if (!ik.enabled || !s.model || !s.animator || (ik.stage.twoBone().empty() && ik.stage.aim().empty())) return;
     const glm::mat4 viewProj = viewProjection(s, width, height);
     const std::vector<glm::mat4>& world = s.animator->world();
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
@@ -216,6 +267,26 @@ void drawIkGizmo(const ViewerState& s, float width, float height) {
         out = ImVec2(q.x, q.y);
         return true;
     };
+    // Aim joints: a green line along the aimed axis, as long as the distance to the target.
+    for (const AimJoint& aj : ik.stage.aim()) {
+        const glm::vec3 p(world[aj.joint][3]);
+        const glm::vec3 f = glm::mat3(world[aj.joint]) * aj.forward;
+        ImVec2 a0, a1;
+        if (glm::length(f) > 0.0f && screen(p, a0) && screen(p + glm::normalize(f) * glm::length(ik.target - p), a1)) {
+            dl->AddLine(a0, a1, IM_COL32(90, 255, 120, 255), 1.5f);
+        }
+    }
+    if (ik.stage.twoBone().empty()) {
+        ImVec2 t;
+        if (screen(ik.target, t)) {
+            const float r = ik.dragging || ik.hover ? 10.0f : 7.0f;
+            dl->AddLine(ImVec2(t.x - r, t.y), ImVec2(t.x + r, t.y), IM_COL32(255, 220, 0, 255), 2.0f);
+            dl->AddLine(ImVec2(t.x, t.y - r), ImVec2(t.x, t.y + r), IM_COL32(255, 220, 0, 255), 2.0f);
+            dl->AddCircle(t, r, IM_COL32(255, 220, 0, 255), 16, 1.5f);
+        }
+        return;
+    }
+    const TwoBoneChain& c = ik.stage.twoBone()[0];
     const glm::vec3 js(world[c.start][3]), jm(world[c.mid][3]), je(world[c.end][3]);
     ImVec2 a, b, e;
     if (screen(js, a) && screen(jm, b) && screen(je, e)) {

@@ -25,6 +25,12 @@ struct IkViewState {
     glm::vec3 pole{0.0f, 0.0f, 1.0f};  // model-space direction when not from the pose
     glm::vec3 target{0.0f};            // model space (= the viewer's world)
     bool footLock = false;
+    // Look-at: a joint (default: the first named like "head") aimed at the same target; its
+    // forward and up axes are the model's +Z and up in the joint's bind-pose frame.
+    bool aim = false;
+    int aimJoint = -1;
+    float aimWeight = 1.0f;
+    float aimLimit = 70.0f;            // degrees
     bool rebuild = true;               // the chain changed: rebuild the stage
     bool snapTarget = true;            // put the target on the end joint at the next tick
     bool dragging = false;             // the mouse holds the target gizmo
