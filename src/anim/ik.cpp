@@ -72,7 +72,7 @@ std::vector<ChainGuess> findLimbChains(const Skeleton& sk) {
             }
             if (start < 0) continue;
             ChainGuess g;
-            g.label = std::string(kind == 0 ? "leg: " : "arm: ") + sk.names[e];
+            g.label = std::string(kind == 0 ? "leg: " : "arm: ") + (e < sk.names.size() ? sk.names[e] : std::to_string(e));
             g.start = start;
             g.mid = mid;
             g.end = static_cast<int32_t>(e);

@@ -99,6 +99,8 @@ public:
     std::vector<AimJoint>& aim() { return aim_; }
     const std::vector<AimJoint>& aim() const { return aim_; }
     bool enabled = true;
+    // Nodes of the skeleton the stage was made for.
+    size_t nodeCount() const { return parent_.size(); }
 
     // --- Per tick (no allocation) ---
     // Seconds since the last run and the reference offset (see FootLockSettings), for foot

@@ -121,8 +121,9 @@ void prepareIk(ViewerState& s, float dt) {
     IkViewState& ik = s.ik;
     if (!s.model || !s.animator) return;
     const Model& m = *s.model;
-    if (ik.forModel != &m) {
+    if (ik.forModel != &m || ik.stage.nodeCount() != m.skeleton.size()) {
         ik.forModel = &m;
+        ik.stage.reset(m.skeleton);
         ik.guesses = findLimbChains(m.skeleton);
         ik.preset = ik.guesses.empty() ? -1 : 0;
         ik.start = ik.preset >= 0 ? ik.guesses[0].start : -1;
@@ -258,6 +259,7 @@ bool handleIkMouse(ViewerState& s, float width, float height) {
 void drawIkGizmo(const ViewerState& s, float width, float height) {
     const IkViewState& ik = s.ik;
     if (!ik.enabled || !s.model || !s.animator || (ik.stage.twoBone().empty() && ik.stage.aim().empty())) return;
+    if (ik.stage.nodeCount() != s.animator->world().size()) return;  // made for another model
     const glm::mat4 viewProj = viewProjection(s, width, height);
     const std::vector<glm::mat4>& world = s.animator->world();
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
