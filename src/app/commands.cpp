@@ -20,7 +20,7 @@
 #include "app/command_util.h"
 #include "app/pose_json.h"
 #include "app/exit_codes.h"
-#include "anim/blend.h"
+#include "anim/offline/clip_tools.h"
 #include "import/bvh_export.h"
 #include "import/import.h"
 #include "util/json_out.h"
