@@ -91,6 +91,14 @@ Controller::Controller(const Model& model, const ControllerOptions& options)
         off += 3 * static_cast<uint32_t>(model.clips[c].tracks.size());
     }
     cursorCount_ = off;
+    untrackedOffset_.assign(nc + 1, 0);
+    for (size_t c = 0; c < nc; ++c) {
+        const std::vector<int32_t>& trackOf = model.clips[c].trackOfNode;
+        for (size_t i = 0; i < n; ++i) {
+            if (i >= trackOf.size() || trackOf[i] < 0) untracked_.push_back(static_cast<int32_t>(i));
+        }
+        untrackedOffset_[c + 1] = static_cast<uint32_t>(untracked_.size());
+    }
 
     animated_.assign(n, 0);
     rootNode_.assign(nc, -1);
@@ -416,8 +424,10 @@ void Controller::update(double dt) {
 }
 
 void Controller::sampleClipInto(int32_t clip, float t, uint32_t* cursors, Transform* out) {
-    const Skeleton& sk = model_->skeleton;
-    samplePose(model_->clips[clip], t, sk, cursors, std::span<Transform>(out, sk.size()), options_.rotationBlend);
+    // As samplePose(), with the bind pose copied only where the clip has no track.
+    const Transform* bind = model_->skeleton.bindLocalSqt.data();
+    for (uint32_t k = untrackedOffset_[clip], e = untrackedOffset_[clip + 1]; k < e; ++k) out[untracked_[k]] = bind[untracked_[k]];
+    sampleClip(model_->clips[clip], t, bind, out, cursors, options_.rotationBlend);
     if (rootMotion_ != RootMotion::InPlace) return;
     const int32_t r = rootNode_[clip];
     if (r < 0) return;

@@ -236,6 +236,10 @@ private:
 
     // Shared-by-clip tables, built at construction.
     std::vector<uint32_t> cursorOffset_;  // per clip
+    // Per clip, the nodes it has no track for (they take the bind pose): untracked_[k] for k
+    // in [untrackedOffset_[c], untrackedOffset_[c + 1]).
+    std::vector<uint32_t> untrackedOffset_;
+    std::vector<int32_t> untracked_;
     uint32_t cursorCount_ = 0;
     std::vector<uint8_t> animated_;
     std::vector<int32_t> rootNode_;        // per clip
