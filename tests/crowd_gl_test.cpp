@@ -385,6 +385,8 @@ TEST(Crowd, RenderInstancesWritesTheGrid) {
     }
     EXPECT_EQ(run(exe, {"render", kDemo, "-o", dir + "/bad.png", "--instances", "4", "--spacing", "-1"}).exitCode, 2);
     EXPECT_EQ(run(exe, {"render", kDemo, "-o", dir + "/bad.png", "--instances", "4", "--spacing", "nan"}).exitCode, 2);
+    EXPECT_EQ(run(exe, {"render", kDemo, "-o", dir + "/bad.png", "--spacing", "2"}).exitCode, 2);
+    EXPECT_EQ(run(exe, {"render", kDemo, "-o", dir + "/bad.png", "--instances", "4", "--skinning", "cpu"}).exitCode, 2);
 }
 
 }  // namespace

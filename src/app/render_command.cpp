@@ -53,6 +53,10 @@ int runRender(const RenderOptions& o) {
         printError("--instances must be between 1 and " + std::to_string(kMaxInstances));
         return exitcode::kUsage;
     }
+    if (o.instancesGiven && o.skinning == "cpu") {
+        printError("--instances draws with GPU skinning only; --skinning cpu does not apply");
+        return exitcode::kUsage;
+    }
     if (!o.instancesGiven && o.spacing != 0.0f) {
         printError("--spacing needs --instances");
         return exitcode::kUsage;
