@@ -334,10 +334,12 @@ void Viewer::frame(double dt) {
         const float aspect = h > 0 ? static_cast<float>(w) / static_cast<float>(h) : 1.0f;
         const glm::mat4 viewProj = state_.camera.projection(aspect) * state_.camera.view();
         const ImGuiIO& io = ImGui::GetIO();
-        drawJointNames(state_, renderer_->jointPositions(), viewProj, io.DisplaySize.x, io.DisplaySize.y);
-        pickVertex(viewProj, io.DisplaySize.x, io.DisplaySize.y);
-        clickSelectJoint(viewProj, io.DisplaySize.x, io.DisplaySize.y);
-        drawVertexTooltip(state_);
+        if (!state_.crowd.enabled) {  // the crowd hides the single model: nothing of it to name or pick
+            drawJointNames(state_, renderer_->jointPositions(), viewProj, io.DisplaySize.x, io.DisplaySize.y);
+            pickVertex(viewProj, io.DisplaySize.x, io.DisplaySize.y);
+            clickSelectJoint(viewProj, io.DisplaySize.x, io.DisplaySize.y);
+            drawVertexTooltip(state_);
+        }
     } else {
         glViewport(0, 0, w, h);
         glClearColor(state_.view.background.r, state_.view.background.g, state_.view.background.b, 1.0f);

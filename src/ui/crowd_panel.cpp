@@ -16,8 +16,8 @@ void drawCrowdPanel(ViewerState& s, UiProbe* p) {
     CrowdState& c = s.crowd;
     if (!c.panelOpen) return;
     const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 290, io.DisplaySize.y - 330), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(280, 250), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 300, io.DisplaySize.y - 340), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(290, 290), ImGuiCond_FirstUseEver);
     if (ImGui::Begin("Crowd", &c.panelOpen)) {
         if (ImGui::Checkbox("Show crowd", &c.enabled) && c.enabled) c.frameRequested = true;
         probe(p, "crowd:on");
@@ -39,6 +39,10 @@ void drawCrowdPanel(ViewerState& s, UiProbe* p) {
         ImGui::TextDisabled("instanced: one draw per mesh; linear blend");
         if (c.linearFallback) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "dual quaternions: drawn with linear blend");
         if (c.problem) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", c.problem);
+        if (c.enabled) {  // the Stats panel shows these too
+            ImGui::Text("%zu drawn, %zu culled", c.drawn, c.culled);
+            ImGui::Text("update %.2f ms, draw %.2f ms", c.updateMs, c.drawMs);
+        }
     }
     ImGui::End();
 }
