@@ -430,6 +430,11 @@ TEST(Cli, PoseWithTwoBoneIk) {
         EXPECT_EQ(lines(r.err), 1) << r.err;
         EXPECT_NE(r.err.find("rigview: " + demo + ": --ik-"), std::string::npos) << r.err;
     }
+    // IK poses one model: not a crowd.
+    r = run(kExe, {"render", demo, "-o", testing::tempDir() + "/ik_crowd.png", "--instances", "4", "--ik-two-bone",
+                   "thigh.L,shin.L,foot.L", "--ik-target", "0.2,0.4,0.3"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(lines(r.err), 1) << r.err;
 }
 
 }  // namespace

@@ -223,7 +223,7 @@ bool handleIkMouse(ViewerState& s, float width, float height) {
     IkViewState& ik = s.ik;
     ik.hover = false;
     const bool any = !ik.stage.twoBone().empty() || !ik.stage.aim().empty();
-    if (!ik.enabled || !s.model || !any || ik.footLock || width <= 0.0f || height <= 0.0f) {
+    if (!ik.enabled || !s.model || !any || ik.footLock || s.crowd.enabled || width <= 0.0f || height <= 0.0f) {
         ik.dragging = false;
         return false;
     }

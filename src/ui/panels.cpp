@@ -1,5 +1,7 @@
 #include "ui/panels.h"
 
+#include "ui/crowd_panel.h"
+
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
@@ -49,6 +51,7 @@ void drawMenuBar(ViewerState& s) {
         ImGui::MenuItem("Checks", nullptr, &s.panels.checks);
         ImGui::MenuItem("Blend", nullptr, &s.panels.blend);
         ImGui::MenuItem("Morphs", nullptr, &s.panels.morphs);
+        ImGui::MenuItem("Crowd", nullptr, &s.crowd.panelOpen);
         ImGui::MenuItem("IK", nullptr, &s.panels.ik);
         ImGui::EndMenu();
     }
@@ -297,6 +300,7 @@ void drawStatsPanel(ViewerState& s, bool* open) {
                         s.model->clips.size());
         }
         ImGui::TextWrapped("%s", s.stats.glRenderer.c_str());
+        drawCrowdStats(s);
     }
     ImGui::End();
 }

@@ -14,6 +14,7 @@
 #include "check/diagnostics.h"
 #include "render/camera.h"
 #include "render/view_options.h"
+#include "ui/crowd_state.h"
 #include "ui/ik_state.h"
 
 namespace rig {
@@ -160,6 +161,7 @@ struct ViewerState {
     CheckViewState checks;
     BlendState blend;
     MorphPanelState morphs;
+    CrowdState crowd;               // the Crowd panel (app/crowd_view.h draws it)
     IkViewState ik;                   // the IK panel (ui/ik_panel.h)
     PanelVisibility panels;
     ViewerStats stats;
