@@ -70,6 +70,11 @@ int main(int argc, char** argv) {
     poseCmd->add_flag("--file-pose", pose.filePose, "Ignore clips: the file pose, the nodes' default transforms")
         ->excludes(poseBind);
     poseCmd->add_option("--anim", pose.anims, animHelp)->allow_extra_args(false);
+    poseCmd->add_option("--machine", pose.machine,
+                        "A state machine file (*.machine.json) run from 0 to --time at 60 ticks per second; replaces --clip")
+        ->excludes(poseBind);
+    poseCmd->add_option("--set", pose.sets, "With --machine: a parameter's value at the start, NAME=VALUE (NAME alone for a trigger; repeatable)")
+        ->allow_extra_args(false);
 
     rig::CheckOptions check;
     CLI::App* checkCmd = app.add_subcommand("check", "Rig diagnostics; the exit code tells the worst severity");
