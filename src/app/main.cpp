@@ -22,6 +22,9 @@ int main(int argc, char** argv) {
     rig::ViewerLaunch viewer;
     app.add_option("model", viewer.model, "Model to open in the interactive viewer (default: the bundled demo)");
     app.add_option("--clip", viewer.clip, "Clip to start with (name or index)");
+    app.add_option("--machine", viewer.machine,
+                   "A state machine file (*.machine.json) driving the model from the start "
+                   "(default: <model>.machine.json beside the model is loaded, not driving)");
     // Options in this group change what an import produces: they are passed on to the import
     // worker process as given (see forwardedImportArgs), so a new one needs nothing more.
     const std::string importGroup = "Import options (before the subcommand)";
