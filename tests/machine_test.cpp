@@ -9,6 +9,8 @@
 #include <fstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "anim/blend.h"
 #include "anim/controller.h"
 #include "anim/machine_json.h"
@@ -466,6 +468,14 @@ TEST(MachineFile, SyntaxErrorNamesItsLineAndColumn) {
     EXPECT_EQ(e.rfind("test.machine.json:3:23: syntax error", 0), 0u) << e;
     const std::string e2 = parseError("{\n  \"states\": [\n", m);
     EXPECT_EQ(e2.rfind("test.machine.json:3:", 0), 0u) << e2;
+    // A number JSON can write but a double cannot hold: nlohmann's out_of_range, at its line.
+    const std::string e3 = parseError("{\n \"states\": [{\"name\": \"a\",\n  \"rate\": 1e999}]\n}", m);
+    EXPECT_EQ(e3.rfind("test.machine.json:3:", 0), 0u) << e3;
+    EXPECT_NE(e3.find("number overflow"), std::string::npos) << e3;
+    // Names from the file stay on one line in messages.
+    const std::string e4 = parseError("{\"states\": [{\"name\": \"a\", \"cl\\nip\": 0}]}", m);
+    EXPECT_EQ(e4.find('\n'), std::string::npos) << e4;
+    EXPECT_NE(e4.find("unknown field 'cl\\x0Aip'"), std::string::npos) << e4;
 }
 
 TEST(MachineFile, SemanticErrorsNameTheLineOfTheField) {
@@ -566,13 +576,34 @@ TEST(DemoMachine, LoadsBesideTheDemoAndGoesIdleWalkIdleWaveIdle) {
 TEST(MachineCli, PoseRunsTheMachineAndABadFileExitsWithTheLine) {
     const std::string dir = testing::tempDir();
     const std::string out = dir + "/pose.json";
-    // Walking after 1 s with speed 1: the same pose as the machine run by hand.
+    // Walking after 1 s with speed 1: the same joints as the machine run here by hand.
     testing::RunResult r = testing::run(RIGVIEW_EXE, {"pose", kDemo, "--machine", machinePathBeside(kDemo), "--set",
                                                       "speed=1", "--time", "1", "-o", out});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     std::ifstream in(out);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    EXPECT_NE(text.find("\"positions\""), std::string::npos);
+    const nlohmann::json pose = nlohmann::json::parse(in);
+    EXPECT_EQ(pose["clip"], "walk");
+    {
+        Result<Model> model = importModel(kDemo);
+        ASSERT_TRUE(model.ok());
+        Result<MachineDef> def = loadMachineFile(machinePathBeside(kDemo), model.value());
+        ASSERT_TRUE(def.ok());
+        Controller c(model.value());
+        StateMachine sm(def.value(), c);
+        sm.setFloat(def->findParam("speed"), 1.0f);
+        sm.start();
+        for (int i = 0; i < 60; ++i) sm.update(1.0 / 60.0);
+        Animator anim(model.value());
+        c.evaluate(anim);
+        const std::vector<int32_t> joints = model->jointNodes();
+        ASSERT_EQ(pose["joints"].size(), joints.size());
+        for (size_t j = 0; j < joints.size(); ++j) {
+            const glm::mat4& w = anim.world()[joints[j]];
+            for (int k = 0; k < 16; ++k) {
+                EXPECT_NEAR(pose["joints"][j]["world"][k].get<double>(), w[k / 4][k % 4], 2e-5) << j;
+            }
+        }
+    }
 
     const std::string bad = dir + "/bad.machine.json";
     {
@@ -595,6 +626,11 @@ TEST(MachineCli, PoseRunsTheMachineAndABadFileExitsWithTheLine) {
     EXPECT_NE(r.err.find("no parameter 'sped'"), std::string::npos) << r.err;
     r = testing::run(RIGVIEW_EXE, {"pose", kDemo, "--set", "speed=1", "-o", out});
     EXPECT_EQ(r.exitCode, 2) << r.err;
+    r = testing::run(RIGVIEW_EXE, {"pose", kDemo, "--machine", machinePathBeside(kDemo), "--clip", "walk", "-o", out});
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    r = testing::run(RIGVIEW_EXE, {"pose", kDemo, "--machine", dir + "/missing.machine.json", "-o", out});
+    EXPECT_EQ(r.exitCode, 3);
+    EXPECT_EQ(r.err, "rigview: " + dir + "/missing.machine.json: no such file\n");
 }
 
 }  // namespace

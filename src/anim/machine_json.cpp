@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "import/regular_file.h"
+#include "util/text.h"
 
 namespace rig {
 
@@ -195,7 +196,8 @@ private:
             if (slash == std::string::npos) break;
             p.resize(slash);
         }
-        throw LoadError{file_ + ":" + std::to_string(line) + ": " + what};
+        // Names come from the file: control characters are escaped so the message stays one line.
+        throw LoadError{file_ + ":" + std::to_string(line) + ": " + text::forTerminal(what)};
     }
 
     static std::string fieldName(const std::string& path) {
@@ -558,11 +560,15 @@ private:
 
 Result<MachineDef> parseMachine(std::string_view text, const Model& model, const std::string& file) {
     json root;
+    ReadPos read;
     try {
-        root = json::parse(text.begin(), text.end());
-    } catch (const json::parse_error& e) {
-        // nlohmann counts bytes (1-based, the byte it stopped at): line and column from that.
-        const size_t stop = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+        root = json::parse(CountingIt(text.data(), text.data(), &read), CountingIt(text.data() + text.size(), text.data(), nullptr));
+    } catch (const json::exception& e) {
+        // A parse error counts bytes (1-based, the byte it stopped at); other errors (a number
+        // out of range) stop where the lexer is. Line and column from that.
+        const auto* pe = dynamic_cast<const json::parse_error*>(&e);
+        const size_t at = pe ? (pe->byte > 0 ? pe->byte - 1 : 0) : (read.furthest > 0 ? read.furthest - 1 : 0);
+        const size_t stop = std::min<size_t>(at, text.size());
         int line = 1;
         size_t lineStart = 0;
         for (size_t i = 0; i < stop; ++i) {
@@ -573,9 +579,13 @@ Result<MachineDef> parseMachine(std::string_view text, const Model& model, const
         }
         std::string what = e.what();
         // "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error ..."
-        const size_t colon = what.find(": ");
-        if (colon != std::string::npos) what = what.substr(colon + 2);
-        return Error{file + ":" + std::to_string(line) + ":" + std::to_string(stop - lineStart + 1) + ": " + what};
+        if (pe) {
+            const size_t colon = what.find(": ");
+            if (colon != std::string::npos) what = what.substr(colon + 2);
+        } else if (what.rfind("[json.exception.", 0) == 0 && what.find("] ") != std::string::npos) {
+            what = what.substr(what.find("] ") + 2);
+        }
+        return Error{file + ":" + std::to_string(line) + ":" + std::to_string(stop - lineStart + 1) + ": " + text::forTerminal(what)};
     }
     std::unordered_map<std::string, int> lines;
     ReadPos pos;

@@ -259,6 +259,10 @@ int runPose(const PoseOptions& o) {
         printError("--set needs --machine");
         return exitcode::kUsage;
     }
+    if (!o.machine.empty() && (!o.clip.empty() || o.filePose)) {
+        printError("--machine decides what plays: it excludes --clip, --bind-pose and --file-pose");
+        return exitcode::kUsage;
+    }
     if (o.machine.empty() && !o.bindPose && !o.filePose && !resolveClip(model, o.clip, clip)) return exitcode::kUsage;
     if (!std::isfinite(o.time)) {
         printError(o.model + ": --time must be a finite number of seconds");
