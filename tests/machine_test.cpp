@@ -628,6 +628,15 @@ TEST(MachineCli, PoseRunsTheMachineAndABadFileExitsWithTheLine) {
     EXPECT_EQ(r.exitCode, 2) << r.err;
     r = testing::run(RIGVIEW_EXE, {"pose", kDemo, "--machine", machinePathBeside(kDemo), "--clip", "walk", "-o", out});
     EXPECT_EQ(r.exitCode, 2) << r.err;
+    // render: the same options; a bad machine is refused before any GL is made.
+    r = testing::run(RIGVIEW_EXE, {"render", kDemo, "--machine", bad, "-o", dir + "/bad.png"});
+    EXPECT_EQ(r.exitCode, 3);
+    EXPECT_EQ(r.err.rfind("rigview: " + bad + ":3:21: syntax error", 0), 0u) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/bad.png"));
+    r = testing::run(RIGVIEW_EXE, {"render", kDemo, "--machine", machinePathBeside(kDemo), "--set", "waveArm=true",
+                                   "--time", "1", "--size", "64x64", "-o", dir + "/good.png"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(std::filesystem::exists(dir + "/good.png"));
     r = testing::run(RIGVIEW_EXE, {"pose", kDemo, "--machine", dir + "/missing.machine.json", "-o", out});
     EXPECT_EQ(r.exitCode, 3);
     EXPECT_EQ(r.err, "rigview: " + dir + "/missing.machine.json: no such file\n");

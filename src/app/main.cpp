@@ -112,6 +112,11 @@ int main(int argc, char** argv) {
     renderCmd->add_option("--elevation", render.elevation, "Camera elevation in degrees (default 15)");
     renderCmd->add_option("--msaa", render.samples, "Multisample count (default 4, 0 = off)");
     renderCmd->add_option("--anim", render.anims, animHelp)->allow_extra_args(false);
+    renderCmd->add_option("--machine", render.machine,
+                          "A state machine file (*.machine.json) run from 0 to --time at 60 ticks per second; replaces --clip")
+        ->excludes(renderBind);
+    renderCmd->add_option("--set", render.sets, "With --machine: a parameter's value at the start, NAME=VALUE (NAME alone for a trigger; repeatable)")
+        ->allow_extra_args(false);
 
     rig::ExportOptions exportOpts;
     CLI::App* exportCmd = app.add_subcommand("export", "Write a clip (trimmed, resampled) as BVH: dense mocap made light");
