@@ -177,7 +177,8 @@ public:
             for (size_t i = 0; i < ls.size(); ++i) loadLayer(ls[i], "/layers/" + std::to_string(i));
         }
         const std::string problem = def_.validate(model_.clips.size());
-        if (!problem.empty()) fail("", problem);
+        // Every check above comes first, with its line; this one only guards the loader itself.
+        if (!problem.empty()) fail("", "internal: the definition does not validate: " + problem);
         return std::move(def_);
     }
 

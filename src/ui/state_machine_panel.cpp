@@ -70,8 +70,9 @@ std::string transitionText(const MachineDef& def, const SubMachine& m, const Mac
     return out;
 }
 
-// One machine's states as boxes in rows; `active` highlighted (with the cross-fade progress
-// under it when `fade` < 1), `onPath` marks a nested state holding the active one.
+// One machine's states as boxes in rows; `active` highlighted: green when it is the playing
+// (leaf) state, with its loop's phase and, while fading in (`fade` < 1), the cross-fade's
+// weight under it; blue when it is a nested state holding the playing one.
 void drawStateBoxes(const SubMachine& m, int32_t active, bool leaf, float normalized, float fade, size_t layer,
                     UiProbe* probe) {
     ImDrawList* dl = ImGui::GetWindowDrawList();

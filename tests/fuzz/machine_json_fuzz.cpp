@@ -52,10 +52,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const std::string& e = r.error().message;
         require(e.find('\n') == std::string::npos, "error message spans lines");
         require(e.rfind("fuzz.machine.json:", 0) == 0, "error message does not start with the file");
-        const long line = std::strtol(e.c_str() + 18, nullptr, 10);
+        char* end = nullptr;
+        const long line = std::strtol(e.c_str() + 18, &end, 10);
         long lines = 1;
         for (char c : text) lines += c == '\n';
         require(line >= 1 && line <= lines, "error line outside the text");
+        require(std::string_view(end).rfind(": internal: ", 0) != 0, "the loader accepted what validate() refuses");
         return 0;
     }
     const rig::MachineDef& def = r.value();
