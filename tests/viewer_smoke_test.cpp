@@ -302,6 +302,50 @@ TEST_F(ViewerSmoke, BlendPanelDrivesTheControllerAndReportsEvents) {
     EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 }
 
+TEST_F(ViewerSmoke, StateMachinePanelDrivesTheDemoIdleWalkIdleWave) {
+    ViewerState& s = viewer->state();
+    // The demo's machine (rigview_demo.machine.json beside it) loads with the model and opens
+    // its panel; it drives once asked to.
+    ASSERT_NE(s.machine.runtime, nullptr) << s.machine.error;
+    EXPECT_TRUE(s.panels.machine);
+    EXPECT_FALSE(s.machine.active);
+    click("machine:drive");
+    ASSERT_TRUE(s.machine.active);
+    const StateMachine* sm = s.machine.runtime;
+    auto active = [&](size_t layer) { return s.machine.runtime->activeStateDef(layer).name; };
+    frames(5);
+    EXPECT_EQ(active(0), "idle");
+    // The speed slider well to the right (range 0..2): walk.
+    const int32_t speed = sm->def().findParam("speed");
+    click("machine:param:speed", 0.6f);
+    EXPECT_GT(s.machine.runtime->value(speed), 0.5f);
+    EXPECT_EQ(active(0), "walk");
+    // At its left end: idle.
+    click("machine:param:speed", 0.01f);
+    EXPECT_LT(s.machine.runtime->value(speed), 0.1f);
+    frames(2);
+    EXPECT_EQ(active(0), "idle");
+    // The wave trigger's button: wave, and back to idle at its exit time (1.9 s of 2).
+    click("machine:param:wave");
+    EXPECT_EQ(active(0), "wave");
+    frames(120);
+    EXPECT_EQ(active(0), "idle");
+    ASSERT_GE(s.machine.log.size(), 5u);
+    EXPECT_NE(s.machine.log[0].find("wave -> idle"), std::string::npos) << s.machine.log[0];
+    // The arm layer's checkbox fades the right arm's wave in over 0.3 s.
+    click("machine:param:waveArm");
+    frames(30);
+    EXPECT_EQ(active(1), "wave");
+    EXPECT_FLOAT_EQ(s.machine.controller->layerWeight(s.machine.runtime->controllerLayer(1)), 1.0f);
+    // The Timeline shows the machine's layers while it drives.
+    ASSERT_EQ(s.blend.rows.size(), 2u);
+    EXPECT_EQ(s.blend.rows[0].label, "base: idle");
+    // Back to the timeline.
+    click("machine:stop");
+    EXPECT_FALSE(s.machine.active);
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
 TEST_F(ViewerSmoke, MorphsPanelOverridesAWeightAndPlotsTheCurve) {
     ViewerState& s = viewer->state();
     s.requests.open = std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/morph/morph_skin.gltf";

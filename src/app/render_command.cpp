@@ -9,6 +9,7 @@
 #include "app/command_util.h"
 #include "app/commands.h"
 #include "app/exit_codes.h"
+#include "app/machine_run.h"
 #include "platform/headless.h"
 #include "render/crowd_renderer.h"
 #include "render/offscreen.h"
@@ -69,8 +70,28 @@ int runRender(const RenderOptions& o) {
     Model model;
     if (!cmd::load(o.model, o.anims, model)) return exitcode::kBadInput;
     int32_t clip = o.filePose ? kFilePose : kBindPose;
-    if (!o.bindPose && !o.filePose && !cmd::resolveClip(model, o.clip, clip)) return exitcode::kUsage;
-    const float t = cmd::clipTime(model, clip, o.time);
+    Animator anim(model);
+    if (!o.sets.empty() && o.machine.empty()) {
+        printError("--set needs --machine");
+        return exitcode::kUsage;
+    }
+    if (!o.machine.empty() && o.instancesGiven) {
+        printError("--machine and --instances don't go together: a crowd plays the clip at spread phases");
+        return exitcode::kUsage;
+    }
+    float t = 0.0f;
+    if (!o.machine.empty()) {
+        // The state machine drives the pose: run from 0 to --time (app/machine_run.h).
+        if (!o.clip.empty() || o.filePose) {
+            printError("--machine decides what plays: it excludes --clip, --bind-pose and --file-pose");
+            return exitcode::kUsage;
+        }
+        if (const int rc = poseWithMachine(model, o.machine, o.sets, o.time, anim, clip); rc != exitcode::kOk) return rc;
+    } else {
+        if (!o.bindPose && !o.filePose && !cmd::resolveClip(model, o.clip, clip)) return exitcode::kUsage;
+        t = cmd::clipTime(model, clip, o.time);
+        if (!o.instancesGiven) anim.evaluate(clip, t);
+    }
 
     auto ctx = HeadlessContext::create();
     if (!ctx) {
@@ -134,9 +155,6 @@ int runRender(const RenderOptions& o) {
         }
         return exitcode::kOk;
     }
-
-    Animator anim(model);
-    anim.evaluate(clip, t);
     // Frame the bounds of the whole clip, so every frame of one clip shares one camera.
     const Bounds bounds = animatedBounds(model, clip);
     OrbitCamera cam;

@@ -14,9 +14,11 @@
 
 #include "check/diagnostics.h"
 #include "check/vertex_views.h"
+#include "anim/machine_json.h"
 #include "import/import.h"
 #include "platform/import_worker.h"
 #include "anim/skinning.h"
+#include "ui/state_machine_panel.h"
 #include "util/output_file.h"
 
 namespace rig {
@@ -165,6 +167,7 @@ void Viewer::applyLoadResult() {
         state_.error = path + ": missing texture " + gpu_->missingTextures().front();
     }
     state_.warning = model->stats.formatLimitation.empty() ? std::string() : path + ": " + model->stats.formatLimitation;
+    loadMachine(path, reload);
     if (!model->stats.refusedPaths.empty()) {
         state_.error = path + ": not read, outside the model's folder: " + model->stats.refusedPaths.front() +
                        " (--allow-external-paths allows it)";
@@ -248,6 +251,7 @@ void Viewer::applyRequests() {
     }
     if (q.focusFinding >= 0) focusFinding(q.focusFinding);
     applyBlendRequests();
+    applyMachineRequests();
     if (q.frameModel && state_.bounds.valid()) {
         // Panels cover the sides of the window: leave room around the model.
         state_.camera.frame(state_.bounds, static_cast<float>(w) / static_cast<float>(h), 1.35f);
@@ -303,6 +307,7 @@ void Viewer::frame(double dt) {
     drawBlendPanel(state_, &state_.panels.blend, probe);
     drawMorphsPanel(state_, &state_.panels.morphs, probe);
     drawCrowdPanel(state_, probe);
+    drawStateMachinePanel(state_, &state_.panels.machine, probe);
     drawStatusOverlay(state_, now);
     handleShortcuts(state_);
     handleCameraInput();
@@ -315,7 +320,9 @@ void Viewer::frame(double dt) {
         updateRangeOfMotion(dt);
         updateColorView();
         const auto t0 = std::chrono::steady_clock::now();
-        if (state_.blend.active && controller_) {
+        if (state_.machine.active && machine_) {
+            tickMachine(dt);
+        } else if (state_.blend.active && controller_) {
             tickController(dt);
         } else {
             state_.clock.advance(dt);
@@ -629,6 +636,7 @@ void Viewer::applyBlendRequests() {
         b.rootPath = rootMotionPath(m, state_.clip, 200);
     }
     if (q.stop) b.active = false;
+    if (q.start && b.active) state_.machine.active = false;  // one driver at a time
     if (b.active) {
         if (q.crossFade && validClip(b.fadeTarget)) {
             Ease ease;
@@ -713,6 +721,109 @@ void Viewer::tickController(double dt) {
         rows[1 + l].label = "layer " + std::to_string(l);
         rows[1 + l].phase = lc ? static_cast<float>(lc->phase()) : 0.0f;
         rows[1 + l].weight = c.layerWeight(static_cast<int32_t>(l));
+    }
+}
+
+void Viewer::loadMachine(const std::string& modelPath, bool reload) {
+    MachinePanelState& ms = state_.machine;
+    const bool wasActive = ms.active;
+    machine_.reset();
+    machineController_.reset();
+    machineDef_.reset();
+    ms = MachinePanelState{};
+    // --machine for the model it was given with; else <stem>.machine.json beside the model.
+    const bool given = !config_.machine.empty() && modelPath == config_.model;
+    const std::string file = given ? config_.machine : machinePathBeside(modelPath);
+    std::error_code ec;
+    if (!given && !fs::exists(file, ec)) return;
+    Result<MachineDef> def = loadMachineFile(file, *state_.model);
+    if (!def) {
+        ms.error = def.error().message;
+        state_.error = def.error().message;
+        state_.panels.machine = true;
+        return;
+    }
+    machineDef_ = std::make_unique<MachineDef>(std::move(def.value()));
+    machineController_ = std::make_unique<Controller>(*state_.model);
+    machine_ = std::make_unique<StateMachine>(*machineDef_, *machineController_);
+    if (!machine_->ok()) {  // loadMachineFile validates; kept for hand-made definitions
+        ms.error = file + ": " + machine_->error();
+        machine_.reset();
+        return;
+    }
+    ms.path = file;
+    ms.runtime = machine_.get();
+    ms.controller = machineController_.get();
+    ms.active = given || (reload && wasActive);
+    if (ms.active) state_.blend.active = false;
+    state_.panels.machine = true;
+}
+
+void Viewer::applyMachineRequests() {
+    MachineRequests& q = state_.requests.machine;
+    MachinePanelState& ms = state_.machine;
+    if (q.reload && state_.model) loadMachine(state_.path, true);
+    if (machine_) {
+        StateMachine& sm = *machine_;
+        for (const auto& [param, value] : q.values) {
+            if (param < 0 || static_cast<size_t>(param) >= sm.def().params.size()) continue;
+            if (sm.def().params[param].type == ParamType::Bool) sm.setBool(param, value != 0.0f);
+            else sm.setFloat(param, value);
+        }
+        for (int32_t t : q.triggers) sm.setTrigger(t);
+        if (q.restart) {
+            // A fresh runtime on a fresh controller: parameters back to their defaults.
+            machineController_ = std::make_unique<Controller>(*state_.model);
+            machine_ = std::make_unique<StateMachine>(*machineDef_, *machineController_);
+            ms.runtime = machine_.get();
+            ms.controller = machineController_.get();
+            ms.log.clear();
+            ms.logSeen = 0;
+        }
+        if (q.drive) {
+            ms.active = true;
+            state_.blend.active = false;  // one driver at a time
+        }
+    }
+    if (q.stop) ms.active = false;
+    q = MachineRequests{};
+}
+
+void Viewer::tickMachine(double dt) {
+    StateMachine& sm = *machine_;
+    Controller& c = *machineController_;
+    sm.update(dt);
+    c.evaluate(*state_.animator);
+    MachinePanelState& ms = state_.machine;
+    // New log entries, newest first (the ring keeps the last StateMachine::kLogSize).
+    const uint64_t fired = sm.transitionsFired();
+    const size_t kept = sm.logCount();
+    const uint64_t firstKept = fired - kept;
+    for (uint64_t n = std::max(ms.logSeen, firstKept); n < fired; ++n) {
+        const TransitionLogEntry& e = sm.logEntry(static_cast<size_t>(n - firstKept));
+        const MachineDef& def = sm.def();
+        const SubMachine& m = def.machines[e.machine];
+        auto name = [&](int32_t s) -> std::string {
+            if (s == MachineTransition::kExit) return "exit";
+            return s >= 0 && static_cast<size_t>(s) < m.states.size() ? m.states[s].name : "-";
+        };
+        char line[256];
+        std::snprintf(line, sizeof line, "%7.2f s  %s: %s -> %s  (%s)", e.time, def.layers[e.layer].name.c_str(),
+                      name(e.from).c_str(), name(e.to).c_str(), transitionWhyName(e.why));
+        ms.log.insert(ms.log.begin(), line);
+    }
+    ms.logSeen = fired;
+    if (ms.log.size() > 12) ms.log.resize(12);
+    // Rows for the timeline (as the Blend panel's): each layer's playing state.
+    auto& rows = state_.blend.rows;
+    rows.resize(sm.layerCount());
+    for (size_t l = 0; l < sm.layerCount(); ++l) {
+        const MachineLayer& L = sm.def().layers[l];
+        const MachineState& st = sm.activeStateDef(l);
+        rows[l].label = L.name + ": " + st.name;
+        if (L.base && c.fading()) rows[l].label += " (fading in)";
+        rows[l].phase = static_cast<float>(sm.normalizedTime(l) - std::floor(sm.normalizedTime(l)));
+        rows[l].weight = L.base ? c.fadeWeight() : c.layerWeight(sm.controllerLayer(l));
     }
 }
 

@@ -11,6 +11,7 @@
 
 #include "anim/controller.h"
 #include "anim/result.h"
+#include "anim/state_machine.h"
 #include "platform/window.h"
 #include "render/gpu_model.h"
 #include "render/renderer.h"
@@ -24,6 +25,8 @@ namespace rig {
 struct ViewerConfig {
     std::string model;       // opened at start (in the background)
     std::vector<std::string> anims;  // --anim files whose clips are added to `model`
+    std::string machine;     // --machine: a state machine file for `model`, driving from the start
+                             // (else <model stem>.machine.json beside a model loads, not driving)
     int width = 1280, height = 800;
     bool watchFile = true;   // re-import when the file on disk changes
     bool remember = true;    // keep the recent-files list in ~/.config/rigview
@@ -70,6 +73,9 @@ private:
     void focusFinding(int index);
     void applyBlendRequests();
     void tickController(double dt);
+    void loadMachine(const std::string& modelPath, bool reload);
+    void applyMachineRequests();
+    void tickMachine(double dt);
 
     ViewerConfig config_;
     std::unique_ptr<Window> window_;
@@ -91,6 +97,10 @@ private:
     bool drawCrowd(int w, int h);             // false: the crowd is off (or cannot be drawn)
     int32_t maskLayer_ = -1, additiveLayer_ = -1;
     std::vector<Marker> markers_;            // of the current clip
+    // The State Machine panel's machine: its definition, its own controller, the runtime.
+    std::unique_ptr<MachineDef> machineDef_;
+    std::unique_ptr<Controller> machineController_;
+    std::unique_ptr<StateMachine> machine_;
     std::vector<std::string> anims_;         // files whose clips are added to the model
     std::array<AnimEvent, 16> events_{};
     std::vector<glm::vec3> scratch_;   // CPU-skinned positions for vertex picking

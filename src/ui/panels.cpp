@@ -52,6 +52,7 @@ void drawMenuBar(ViewerState& s) {
         ImGui::MenuItem("Blend", nullptr, &s.panels.blend);
         ImGui::MenuItem("Morphs", nullptr, &s.panels.morphs);
         ImGui::MenuItem("Crowd", nullptr, &s.crowd.panelOpen);
+        ImGui::MenuItem("State Machine", nullptr, &s.panels.machine);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Camera")) {
@@ -161,8 +162,8 @@ void drawTimelinePanel(ViewerState& s, bool* open, UiProbe* probe) {
                 }
             }
         }
-        if (s.blend.active) {
-            // The controller plays: each motion and layer with its phase and weight.
+        if (s.blend.active || s.machine.active) {
+            // The controller plays (Blend panel or state machine): each motion and layer with its phase and weight.
             for (const BlendState::Row& r : s.blend.rows) {
                 char overlay[160];
                 std::snprintf(overlay, sizeof overlay, "%s  weight %.2f", r.label.c_str(), r.weight);

@@ -15,6 +15,7 @@
 #include "render/camera.h"
 #include "render/view_options.h"
 #include "ui/crowd_state.h"
+#include "ui/machine_state.h"
 
 namespace rig {
 
@@ -79,11 +80,13 @@ struct ViewerRequests {
     BlendRequests blend;
     std::optional<MorphRequest> morph;
     bool releaseMorphs = false;     // every morph override off
+    MachineRequests machine;        // the State Machine panel
 };
 
 struct PanelVisibility {
     bool clips = true, timeline = true, hierarchy = true, view = true, stats = true, open = true, checks = true, blend = false;
     bool morphs = false;  // opened when a model with morph targets loads
+    bool machine = false;  // State Machine: opened when a machine file loads with the model
 };
 
 // The Morphs panel: which mesh's targets it shows, which target's weight curve it plots,
@@ -158,6 +161,7 @@ struct ViewerState {
 
     CheckViewState checks;
     BlendState blend;
+    MachinePanelState machine;
     MorphPanelState morphs;
     CrowdState crowd;               // the Crowd panel (app/crowd_view.h draws it)
     PanelVisibility panels;
