@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include "app/viewer.h"
 #include "app/viewer_entry.h"
 #include "platform/import_worker.h"
+#include "render/offscreen.h"
 
 namespace rig {
 namespace {
@@ -92,6 +94,14 @@ protected:
     void press(int k, int mods = 0) {
         tap(k, mods);
         frames(1);
+    }
+    // With RIGVIEW_SMOKE_SHOTS=DIR, the window as it is now goes to DIR/NAME.png (to look at).
+    void shot(const std::string& name) {
+        const char* dir = std::getenv("RIGVIEW_SMOKE_SHOTS");
+        if (!dir || !*dir) return;
+        int w = 0, h = 0;
+        const std::vector<uint8_t> px = viewer->captureFrame(w, h);
+        EXPECT_TRUE(writePng(std::string(dir) + "/" + name + ".png", w, h, px));
     }
     // Windows ImGui drew last frame, by name (their outer rectangle).
     static ImGuiWindow* window(const char* name) { return ImGui::FindWindowByName(name); }
@@ -508,6 +518,10 @@ TEST_F(ViewerSmoke, SelectionIsKeptByNameAcrossReloadsAndModels) {
     open("/usr/share/assimp/models/BVH/01_01.bvh");
     ASSERT_GT(s.model->skeleton.size(), static_cast<size_t>(shoulder));
     EXPECT_EQ(s.selectedJoint, -1);
+    s.checks.colorView = ColorView::WeightSum;
+    frames(2);
+    shot("weightsum");
+    s.checks.colorView = ColorView::None;
     // Select one of its joints, open another take of the same skeleton: kept by name.
     const int lhand = s.model->skeleton.find("LeftHand");
     ASSERT_GE(lhand, 0);
@@ -559,6 +573,7 @@ TEST_F(ViewerSmoke, PickingAJointScrollsTheHierarchyToIt) {
     const std::string name = "node:" + s.model->skeleton.names[s.selectedJoint];
     EXPECT_GT(rowsBefore.at(name).w, tree.w) << "pick a joint further down: its row was visible already";
     const ImVec4 row = viewer->probe().rects.at(name);
+    shot("picked");
     EXPECT_GE(row.y, tree.y);
     EXPECT_LE(row.w, tree.w) << "the picked joint's row is below the visible part of the tree";
 }
@@ -573,6 +588,7 @@ TEST_F(ViewerSmoke, HelpOverlayAndScreenshotKey) {
     ImGuiWindow* help = window("Shortcuts (F1 or ? to close)");
     ASSERT_NE(help, nullptr);
     EXPECT_TRUE(help->Active);
+    shot("help");
     const ImVec2 d = ImGui::GetIO().DisplaySize;
     EXPECT_GE(help->Pos.x, 0.0f);
     EXPECT_GE(help->Pos.y, 0.0f);
@@ -612,6 +628,7 @@ TEST_F(ViewerSmoke, FileBrowserOpensAModelAndPageKeysStepThroughTheFolder) {
     frames(2);
     ASSERT_FALSE(s.ui.browser.entries.empty());
     EXPECT_TRUE(s.ui.browser.entries.front().folder);
+    shot("browser");
     click("browser:entry:BVH/");
     frames(1);
     EXPECT_EQ(s.ui.browser.dir, "/usr/share/assimp/models/BVH");
@@ -660,6 +677,11 @@ TEST_F(ViewerSmoke, PanelsFitTheWindowAndTheErrorBannerLeavesThePathFieldFree) {
     s.checks.colorView = ColorView::TruncationError;
     frames(2);
     EXPECT_NE(viewer->probe().rects.count("legend"), 0u);
+    s.checks.colorView = ColorView::JointWeight;
+    s.selectedJoint = s.model->skeleton.find("upper_arm.L");
+    s.checks.onion = true;
+    frames(2);
+    shot("jointweight");
     // A failed open: the banner sits clear of the path field.
     s.requests.open = "/usr/share/assimp/models/invalid/empty.obj";
     frames(1);
@@ -673,7 +695,48 @@ TEST_F(ViewerSmoke, PanelsFitTheWindowAndTheErrorBannerLeavesThePathFieldFree) {
     const bool overlap = banner->Pos.x < field.z && field.x < banner->Pos.x + banner->Size.x && banner->Pos.y < field.w &&
                          field.y < banner->Pos.y + banner->Size.y;
     EXPECT_FALSE(overlap) << "the error banner covers the path field";
+    shot("error");
     EXPECT_LE(banner->Pos.y + banner->Size.y, d.y);
+}
+
+// The selected joint's key ticks on a 112,000-frame clip: worked out once (not every frame)
+// and at most one per pixel column of the time slider.
+TEST_F(ViewerSmoke, KeyTicksOfALongClipAreCachedOnePerPixel) {
+    namespace fs = std::filesystem;
+    const fs::path bvh = shotDir / "long.bvh";
+    {
+        std::ofstream out(bvh);
+        out << "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+               "  JOINT Spine\n  {\n    OFFSET 0 10 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+               "    End Site\n    {\n      OFFSET 0 10 0\n    }\n  }\n}\nMOTION\nFrames: 112000\nFrame Time: 0.008333\n";
+        for (int f = 0; f < 112000; ++f) out << f % 7 << " 90 0 " << (f % 360) << " 0 0 " << (f % 90) << " 0 0\n";
+    }
+    ViewerState& s = viewer->state();
+    s.requests.open = bvh.string();
+    frames(1);
+    viewer->waitForLoad();
+    frames(2);
+    ASSERT_EQ(s.path, bvh.string()) << s.error;
+    ASSERT_EQ(s.model->clips.size(), 1u);
+    s.selectedJoint = s.model->skeleton.find("Spine");
+    ASSERT_GE(s.selectedJoint, 0);
+    frames(2);
+    const KeyTickCache& kc = s.ui.keyTicks;
+    EXPECT_EQ(kc.joint, s.selectedJoint);
+    ASSERT_GT(kc.width, 100);
+    EXPECT_GT(kc.xs.size(), static_cast<size_t>(kc.width) / 2);  // keys all along
+    EXPECT_LE(kc.xs.size(), static_cast<size_t>(kc.width) + 1);  // one per column at most
+    const float* data = kc.xs.data();
+    const auto t0 = std::chrono::steady_clock::now();
+    frames(10);
+    const double perFrame = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 10.0;
+    EXPECT_EQ(kc.xs.data(), data) << "recomputed while nothing changed";
+    // Stepping frames with the arrows still works on the long clip.
+    press(GLFW_KEY_SPACE);
+    const int f0 = s.clock.frame();
+    press(GLFW_KEY_RIGHT);
+    EXPECT_EQ(s.clock.frame(), f0 + 1);
+    std::printf("long clip: %.1f ms per frame (software GL)\n", perFrame * 1000.0);
 }
 
 }  // namespace

@@ -248,10 +248,12 @@ void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
     if (ImGui::Begin("Hierarchy", open)) {
         if (s.model) {
             const Model& m = *s.model;
-            ImGui::BeginChild("tree", ImVec2(0, -220), true);
+            ImGui::BeginChild("tree", ImVec2(0, -220), true, ImGuiWindowFlags_HorizontalScrollbar);
+            ImGui::PushStyleVar(ImGuiStyleVar_IndentSpacing, ImGui::GetFontSize() * 0.8f);  // deep rigs stay readable
             for (size_t i = 0; i < m.skeleton.size(); ++i) {
                 if (m.skeleton.parent[i] < 0 && s.children.size() == m.skeleton.size()) drawNodeTree(s, s.children, static_cast<int32_t>(i), probe);
             }
+            ImGui::PopStyleVar();
             probeItem(probe, "hierarchy:last");
             if (probe) {
                 const ImVec2 a = ImGui::GetWindowPos(), sz = ImGui::GetWindowSize();
@@ -267,13 +269,14 @@ void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
                 const bool skinBind = s.bindPose && !s.filePose;
                 const Transform& t = animated ? s.animator->local()[j]
                                               : skinBind ? m.skeleton.bindPoseLocalSqt()[j] : m.skeleton.bindLocalSqt[j];
-                ImGui::Text("local %s", animated ? "(animated)" : skinBind ? "(bind pose)" : "(file pose)");
-                ImGui::Text("  T % .4f % .4f % .4f", t.translation.x, t.translation.y, t.translation.z);
-                ImGui::Text("  R % .4f % .4f % .4f % .4f (xyzw)", t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w);
-                ImGui::Text("  S % .4f % .4f % .4f", t.scale.x, t.scale.y, t.scale.z);
+                // Sized to fit the panel (no clipped columns): 3 decimals, widths from the text.
+                ImGui::Text("local %s, R as xyzw", animated ? "(animated)" : skinBind ? "(bind pose)" : "(file pose)");
+                ImGui::Text("T % .3f % .3f % .3f", t.translation.x, t.translation.y, t.translation.z);
+                ImGui::Text("R % .3f % .3f % .3f % .3f", t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w);
+                ImGui::Text("S % .3f % .3f % .3f", t.scale.x, t.scale.y, t.scale.z);
                 const glm::mat4& w = s.animator->world()[j];
                 ImGui::Text("world");
-                for (int r = 0; r < 4; ++r) ImGui::Text("  % 9.4f % 9.4f % 9.4f % 9.4f", w[0][r], w[1][r], w[2][r], w[3][r]);
+                for (int r = 0; r < 4; ++r) ImGui::Text("% 7.3f % 7.3f % 7.3f % 8.3f", w[0][r], w[1][r], w[2][r], w[3][r]);
                 if (ImGui::Button("Clear selection")) s.selectedJoint = -1;
             } else {
                 ImGui::TextDisabled("Select a node to inspect it.");
@@ -303,7 +306,7 @@ void drawViewPanel(ViewerState& s, bool* open, UiProbe* probe) {
         ImGui::Checkbox("Bones (B)", &v.bones);
         probeItem(probe, "bones");
         ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Names (N)").x - ImGui::GetStyle().ItemInnerSpacing.x);
-        ImGui::Combo("Names (N)", &s.ui.jointNameMode, "selected and neighbours\0all joints\0none\0");
+        ImGui::Combo("Names (N)", &s.ui.jointNameMode, "selection\0all\0none\0");
         probeItem(probe, "names");
         ImGui::Checkbox("Grid (G)", &v.grid);
         probeItem(probe, "grid");
@@ -313,6 +316,7 @@ void drawViewPanel(ViewerState& s, bool* open, UiProbe* probe) {
         probeItem(probe, "bounds");
         ImGui::Separator();
         ImGui::Checkbox("Lighting", &v.lighting);
+        ImGui::SameLine();
         ImGui::Checkbox("Headlight", &v.headlight);
         ImGui::Checkbox("Textures", &v.textures);
         // Labels sized to their text (no "Backgrour").
@@ -730,7 +734,10 @@ void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe) {
         if (ImGui::Button("Add its clips to this model") && !s.pathField.empty()) s.requests.addAnim = s.pathField;
         probeItem(probe, "addanim");
         ImGui::SameLine();
-        ImGui::TextDisabled("(by joint name)  or drop a file on the window");
+        ImGui::TextDisabled("(by joint name)");
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("Or drop a file on the window. Ctrl+O browses, PageDown / PageUp step through the folder.");
+        ImGui::PopStyleColor();
     }
     ImGui::End();
 }
