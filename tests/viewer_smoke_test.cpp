@@ -21,6 +21,7 @@
 #include "app/viewer_entry.h"
 #include "platform/import_worker.h"
 #include "render/offscreen.h"
+#include "support/gltf_writer.h"
 
 namespace rig {
 namespace {
@@ -635,7 +636,9 @@ TEST_F(ViewerSmoke, FileBrowserOpensAModelAndPageKeysStepThroughTheFolder) {
     for (const auto& e : s.ui.browser.entries) {
         EXPECT_EQ(e.name.find(".txt"), std::string::npos) << e.name << " is not a model file";
     }
-    click("browser:entry:01_01.bvh");
+    click("browser:entry:01_01.bvh");  // picked
+    EXPECT_TRUE(s.ui.fileBrowser);
+    click("browser:open");              // opened
     EXPECT_FALSE(s.ui.fileBrowser);
     viewer->waitForLoad();
     frames(2);
@@ -737,6 +740,70 @@ TEST_F(ViewerSmoke, KeyTicksOfALongClipAreCachedOnePerPixel) {
     press(GLFW_KEY_RIGHT);
     EXPECT_EQ(s.clock.frame(), f0 + 1);
     std::printf("long clip: %.1f ms per frame (software GL)\n", perFrame * 1000.0);
+}
+
+// Unweighted vertices hidden inside the mesh show through it as points (x-ray): a box
+// weighted to its joint with an unweighted triangle at its centre.
+TEST_F(ViewerSmoke, UnweightedVerticesInsideTheMeshShowThroughIt) {
+    namespace g = testing::gltf;
+    g::Document d;
+    g::Node joint;
+    joint.name = "root";
+    g::Node body;
+    body.name = "body";
+    body.mesh = 0;
+    body.skin = 0;
+    d.nodes = {joint, body};
+    g::Mesh box;
+    box.name = "box";
+    for (int i = 0; i < 8; ++i) {
+        box.positions.push_back(glm::vec3(i & 1 ? 1.0f : -1.0f, i & 2 ? 1.0f : -1.0f, i & 4 ? 1.0f : -1.0f));
+        box.influences.push_back({{0, 1.0f}});
+    }
+    box.indices = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
+    for (const glm::vec3 p : {glm::vec3(0.0f), glm::vec3(0.05f, 0.0f, 0.0f), glm::vec3(0.0f, 0.05f, 0.0f)}) {
+        box.positions.push_back(p);
+        box.influences.push_back({});  // no weight
+    }
+    box.indices.insert(box.indices.end(), {8, 9, 10});
+    d.meshes = {box};
+    d.skins = {{{0}, {}}};
+    d.skins[0].inverseBind = g::inverseBindFromNodes(d, {0});
+    const std::string file = (shotDir / "hidden.gltf").string();
+    ASSERT_TRUE(g::write(d, file));
+    ViewerState& s = viewer->state();
+    s.requests.open = file;
+    frames(1);
+    viewer->waitForLoad();
+    frames(3);
+    ASSERT_EQ(s.path, file) << s.error;
+    s.view.grid = false;
+    s.view.bones = false;
+    s.checks.colorView = ColorView::Unweighted;
+    frames(2);
+    EXPECT_EQ(s.ui.flaggedVertices, 3u);
+    int w = 0, h = 0;
+    std::vector<uint8_t> px = viewer->captureFrame(w, h);
+    shot("xray");
+    const float dw = ImGui::GetIO().DisplaySize.x, dh = ImGui::GetIO().DisplaySize.y;
+    glm::vec2 at;
+    ASSERT_TRUE(projectToScreen(s.camera.projection(dw / dh) * s.camera.view(), glm::vec3(0.0f), dw, dh, at));
+    const int x = static_cast<int>(at.x * w / dw), y = static_cast<int>(at.y * h / dh);
+    ASSERT_TRUE(x > 0 && y > 0 && x < w && y < h);
+    int red = 0;
+    for (int dy = -1; dy <= 1; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+            const uint8_t* p = px.data() + (static_cast<size_t>(y + dy) * w + (x + dx)) * 4;
+            red += p[0] > 200 && p[1] < 90 && p[2] < 90;
+        }
+    }
+    EXPECT_GE(red, 5) << "the unweighted vertices inside the box do not show";
+    // With the material view, the same pixels are the box's grey.
+    s.checks.colorView = ColorView::None;
+    frames(1);
+    px = viewer->captureFrame(w, h);
+    const uint8_t* p = px.data() + (static_cast<size_t>(y) * w + x) * 4;
+    EXPECT_FALSE(p[0] > 200 && p[1] < 90 && p[2] < 90);
 }
 
 }  // namespace

@@ -204,8 +204,9 @@ void drawFileBrowser(ViewerState& s, const FileFilter& isModel, UiProbe* probe) 
         if (ImGui::Selectable((label + "##row" + std::to_string(row)).c_str(), selected,
                               ImGuiSelectableFlags_AllowDoubleClick)) {
             b.cursor = row;
-            if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) || (e && !e->folder)) activate = true;
-            if (parent || (e && e->folder)) activate = true;  // folders open on one click
+            // Folders open on one click; a file is picked by one and opened by a double click
+            // (or Enter, or the Open button).
+            if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) || parent || (e && e->folder)) activate = true;
         }
         if (e && !e->folder) ImGui::PopStyleColor();
         probeItem(probe, "browser:entry:" + label);
@@ -234,6 +235,13 @@ void drawFileBrowser(ViewerState& s, const FileFilter& isModel, UiProbe* probe) 
             }
         }
     }
+    const bool fileChosen = b.cursor > 0 && b.cursor - 1 < static_cast<int>(b.entries.size()) &&
+                            !b.entries[static_cast<size_t>(b.cursor - 1)].folder;
+    ImGui::BeginDisabled(!fileChosen);
+    if (ImGui::Button("Open") && fileChosen) openPath = (fs::path(b.dir) / b.entries[static_cast<size_t>(b.cursor - 1)].name).string();
+    ImGui::EndDisabled();
+    probeItem(probe, "browser:open");
+    ImGui::SameLine();
     ImGui::TextDisabled("%zu entries in %s", b.entries.size(), b.dir.c_str());
     if (!openPath.empty()) {
         s.requests.open = openPath;
