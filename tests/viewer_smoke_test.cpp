@@ -806,5 +806,27 @@ TEST_F(ViewerSmoke, UnweightedVerticesInsideTheMeshShowThroughIt) {
     EXPECT_FALSE(p[0] > 200 && p[1] < 90 && p[2] < 90);
 }
 
+// The UI scale rebuilds the font at the scaled size and scales the style; About opens.
+TEST_F(ViewerSmoke, UiScaleAndAbout) {
+    ViewerState& s = viewer->state();
+    EXPECT_FLOAT_EQ(ImGui::GetFontSize(), std::round(13.0f * s.ui.contentScale));
+    const float pad = ImGui::GetStyle().FramePadding.x;
+    s.ui.uiScale = 1.5f;
+    frames(2);
+    EXPECT_FLOAT_EQ(ImGui::GetFontSize(), std::round(13.0f * 1.5f * s.ui.contentScale));
+    EXPECT_NEAR(ImGui::GetStyle().FramePadding.x, pad * 1.5f, 0.51f);
+    press(GLFW_KEY_MINUS, GLFW_MOD_CONTROL);
+    press(GLFW_KEY_MINUS, GLFW_MOD_CONTROL);
+    frames(1);
+    EXPECT_FLOAT_EQ(s.ui.uiScale, 1.0f);
+    EXPECT_FLOAT_EQ(ImGui::GetFontSize(), std::round(13.0f * s.ui.contentScale));
+    s.ui.about = true;
+    frames(2);
+    ImGuiWindow* about = window("About rigview");
+    ASSERT_NE(about, nullptr);
+    EXPECT_TRUE(about->Active);
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
 }  // namespace
 }  // namespace rig
