@@ -146,6 +146,11 @@ TEST(InputQueue, KeepsEveryPressInOrderAndDragsOnlyWhileHeld) {
     q.onMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE);
     q.onCursor(500, 500);
     EXPECT_EQ(q.dragX(), 30.0f);
+    // A move to a HiDPI monitor is reported once.
+    EXPECT_EQ(q.takeContentScale(), 0.0f);
+    q.onContentScale(2.0f, 2.0f);
+    EXPECT_EQ(q.takeContentScale(), 2.0f);
+    EXPECT_EQ(q.takeContentScale(), 0.0f);
 }
 
 TEST(Legend, TruncationOfACleanModelSaysSo) {

@@ -19,6 +19,10 @@ void cursorCallback(GLFWwindow* w, double x, double y) {
     if (gQueue && w == gWindow) gQueue->onCursor(x, y);
 }
 
+void contentScaleCallback(GLFWwindow* w, float x, float y) {
+    if (gQueue && w == gWindow) gQueue->onContentScale(x, y);
+}
+
 }  // namespace
 
 void InputQueue::install(GLFWwindow* window) {
@@ -28,6 +32,7 @@ void InputQueue::install(GLFWwindow* window) {
     glfwSetKeyCallback(window, keyCallback);
     glfwSetMouseButtonCallback(window, buttonCallback);
     glfwSetCursorPosCallback(window, cursorCallback);
+    glfwSetWindowContentScaleCallback(window, contentScaleCallback);
 }
 
 void InputQueue::uninstall() {
@@ -62,6 +67,14 @@ void InputQueue::onCursor(double x, double y) {
     lastX_ = x;
     lastY_ = y;
     haveCursor_ = true;
+}
+
+void InputQueue::onContentScale(float x, float y) { contentScale_ = x > y ? x : y; }
+
+float InputQueue::takeContentScale() {
+    const float s = contentScale_;
+    contentScale_ = 0.0f;
+    return s;
 }
 
 void InputQueue::clear() {

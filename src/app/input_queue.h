@@ -42,6 +42,9 @@ public:
     float dragY() const { return dragY_; }
     bool anyButtonDown() const { return buttons_ != 0; }
     void clear();
+    // The window's content scale when it changed (moved to another monitor), else 0.
+    void onContentScale(float x, float y);
+    float takeContentScale();
 
 private:
     std::array<KeyPress, kCapacity> keys_{};
@@ -50,6 +53,7 @@ private:
     double lastX_ = 0.0, lastY_ = 0.0;
     bool haveCursor_ = false;
     float dragX_ = 0.0f, dragY_ = 0.0f;
+    float contentScale_ = 0.0f;
     GLFWwindow* window_ = nullptr;
 };
 

@@ -331,6 +331,7 @@ void Viewer::frame(double dt) {
     applyLoadResult();
     watchFile(now);
 
+    if (const float cs = input_.takeContentScale(); cs > 0.0f) state_.ui.contentScale = std::clamp(cs, 0.5f, 4.0f);
     applyUiScale();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
