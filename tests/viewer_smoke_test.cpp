@@ -828,5 +828,25 @@ TEST_F(ViewerSmoke, UiScaleAndAbout) {
     EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 }
 
+// Joint names: by default only the selection, its parent and its children; N cycles to all
+// joints, then none.
+TEST_F(ViewerSmoke, JointNamesForTheSelectionAndItsNeighbours) {
+    ViewerState& s = viewer->state();
+    const Model& m = *s.model;
+    frames(1);
+    EXPECT_EQ(s.ui.namesDrawn, 0);  // nothing selected
+    const int arm = m.skeleton.find("upper_arm.L");
+    ASSERT_GE(arm, 0);
+    s.selectedJoint = arm;
+    frames(2);
+    EXPECT_EQ(s.ui.namesDrawn, 2 + static_cast<int>(s.children[arm].size()));  // itself, parent, children
+    press(GLFW_KEY_N);
+    frames(1);
+    EXPECT_EQ(s.ui.namesDrawn, static_cast<int>(s.joints.size()));
+    press(GLFW_KEY_N);
+    frames(1);
+    EXPECT_EQ(s.ui.namesDrawn, 0);
+}
+
 }  // namespace
 }  // namespace rig

@@ -191,6 +191,19 @@ TEST(Legend, EveryColourViewHasOneWithItsScale) {
     EXPECT_NE(u.note.find("80 unweighted"), std::string::npos) << u.note;
 }
 
+TEST(Legend, OnionSkinPastAndFutureDifferAndFadeWithDistance) {
+    for (int count : {1, 2, 5}) {
+        for (int k = 1; k <= count; ++k) {
+            const glm::vec4 past = onionTint(-k, count), future = onionTint(k, count);
+            EXPECT_GT(past.b, past.r);      // blue
+            EXPECT_GT(future.r, future.b);  // orange
+            EXPECT_FLOAT_EQ(past.a, future.a);
+            EXPECT_GT(past.a, 0.0f);
+            if (k > 1) EXPECT_LT(past.a, onionTint(-(k - 1), count).a);
+        }
+    }
+}
+
 // fitPoints: the fitted points' projected extent is `fill` of the view on the binding axis,
 // centred, for any angles and aspect (checked with the camera's own matrices).
 TEST(Framing, FitPointsSpansTheFillFractionCentred) {

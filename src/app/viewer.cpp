@@ -385,7 +385,7 @@ void Viewer::frame(double dt) {
         const float aspect = h > 0 ? static_cast<float>(w) / static_cast<float>(h) : 1.0f;
         const glm::mat4 viewProj = state_.camera.projection(aspect) * state_.camera.view();
         const ImGuiIO& io = ImGui::GetIO();
-        drawJointNames(state_, renderer_->jointPositions(), viewProj, io.DisplaySize.x, io.DisplaySize.y);
+        state_.ui.namesDrawn = drawJointNames(state_, renderer_->jointPositions(), viewProj, io.DisplaySize.x, io.DisplaySize.y);
         pickVertex(viewProj, io.DisplaySize.x, io.DisplaySize.y);
         clickSelectJoint(viewProj, io.DisplaySize.x, io.DisplaySize.y);
         drawVertexTooltip(state_);
@@ -636,9 +636,8 @@ void Viewer::drawGhosts(int w, int h) {
             if (k == 0) continue;
             const float t = static_cast<float>(wrapTime(state_.clock.time() + k * c.onionStep, std::max(state_.clock.duration(), 1e-6f)));
             ghost_->evaluate(state_.clip, t);
-            const float fade = 0.28f * (1.0f - static_cast<float>(std::abs(k) - 1) / static_cast<float>(c.onionCount));
             // Past in blue, future in orange (as the Checks panel's labels say).
-            const glm::vec4 tint = k < 0 ? glm::vec4(0.35f, 0.55f, 1.0f, fade) : glm::vec4(1.0f, 0.6f, 0.2f, fade);
+            const glm::vec4 tint = onionTint(k, c.onionCount);
             renderer_->drawGhost(*gpu_, *ghost_, state_.camera, state_.view, w, h, tint);
         }
     }

@@ -23,6 +23,12 @@ glm::vec4 influenceCountColor(uint8_t n) {
 
 glm::vec4 weightSumColor(float error) { return heatColor(0.4f + 0.6f * std::min(error, 1.0f)); }
 
+glm::vec4 onionTint(int k, int count) {
+    const int n = std::max(count, 1);
+    const float fade = 0.28f * (1.0f - static_cast<float>(std::min(std::abs(k), n) - 1) / static_cast<float>(n));
+    return k < 0 ? glm::vec4(0.35f, 0.55f, 1.0f, fade) : glm::vec4(1.0f, 0.6f, 0.2f, fade);
+}
+
 namespace {
 
 std::string num(float v, const char* fmt = "%.3g") {

@@ -25,6 +25,10 @@ constexpr glm::vec4 kUnweightedColor{1.0f, 0.1f, 0.1f, 1.0f};
 constexpr float kWeightSumTolerance = 1e-3f;
 glm::vec4 weightSumColor(float error);
 
+// Onion skin ghost `k` steps from now (k < 0 past, k > 0 future) of `count` on each side:
+// past in blue, future in orange, fainter further away (alpha = opacity).
+glm::vec4 onionTint(int k, int count);
+
 struct LegendEntry {
     glm::vec4 color;
     std::string label;

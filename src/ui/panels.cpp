@@ -530,9 +530,10 @@ void drawChecksPanel(ViewerState& s, bool* open, UiProbe* probe) {
             ImGui::SliderInt("ghosts", &c.onionCount, 1, 5);
             ImGui::SetNextItemWidth(-90);
             ImGui::SliderFloat("step (s)", &c.onionStep, 0.02f, 0.5f, "%.2f");
-            ImGui::TextColored(ImVec4(0.35f, 0.55f, 1.0f, 1.0f), "%d past", c.onionCount);
+            const glm::vec4 past = onionTint(-1, c.onionCount), future = onionTint(1, c.onionCount);
+            ImGui::TextColored(ImVec4(past.r, past.g, past.b, 1.0f), "%d past", c.onionCount);
             ImGui::SameLine();
-            ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.2f, 1.0f), "%d future", c.onionCount);
+            ImGui::TextColored(ImVec4(future.r, future.g, future.b, 1.0f), "%d future", c.onionCount);
             ImGui::SameLine();
             ImGui::TextDisabled("every %.2f s", c.onionStep);
         }
@@ -779,9 +780,10 @@ void drawStatusOverlay(ViewerState& s, double now) {
     }
 }
 
-void drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorld, const glm::mat4& viewProj,
-                    float width, float height) {
-    if (!s.model || s.ui.jointNameMode == 2) return;
+int drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorld, const glm::mat4& viewProj,
+                   float width, float height) {
+    if (!s.model || s.ui.jointNameMode == 2) return 0;
+    int drawn = 0;
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
     const Skeleton& sk = s.model->skeleton;
     auto label = [&](int32_t j, ImU32 color) {
@@ -792,6 +794,7 @@ void drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWor
         const ImVec2 sz = ImGui::CalcTextSize(name);
         dl->AddRectFilled(ImVec2(at.x + 3, at.y - 7), ImVec2(at.x + 5 + sz.x, at.y - 7 + sz.y), IM_COL32(0, 0, 0, 140), 2.0f);
         dl->AddText(ImVec2(at.x + 4, at.y - 7), color, name);
+        ++drawn;
     };
     if (s.ui.jointNameMode == 1) {
         for (int32_t j : s.joints) {
@@ -805,6 +808,7 @@ void drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWor
         }
     }
     if (s.selectedJoint >= 0 && static_cast<size_t>(s.selectedJoint) < sk.size()) label(s.selectedJoint, IM_COL32(255, 230, 60, 255));
+    return drawn;
 }
 
 }  // namespace rig

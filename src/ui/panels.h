@@ -41,8 +41,9 @@ void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe);
 void drawStatusOverlay(ViewerState& s, double now);
 // Joint names at their projected positions: the selected joint with its parent and children,
 // all joints, or none (ViewerUiState::jointNameMode).
-void drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorld, const glm::mat4& viewProj,
-                    float width, float height);
+// Returns how many names it drew.
+int drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorld, const glm::mat4& viewProj,
+                   float width, float height);
 // Main menu bar with the panel toggles.
 void drawMenuBar(ViewerState& s);
 

@@ -168,6 +168,7 @@ struct ViewerUiState {
     std::string status;                // one line at the bottom (screenshot path, next file)
     double statusUntil = 0.0;
     size_t flaggedVertices = 0;        // drawn as points on top in the colour view
+    int namesDrawn = 0;                // joint names on screen last frame
     FileBrowserState browser;
     KeyTickCache keyTicks;
 };
