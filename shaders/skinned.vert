@@ -24,14 +24,35 @@ uniform int u_morphCount;         // this mesh's targets; 0: no morphing (or don
 uniform int u_morphWeightOffset;  // first weight of this mesh
 uniform mat4 u_model;         // mesh node's world matrix
 uniform mat4 u_viewProj;
+// Crowds (render/crowd_renderer.h): one instanced draw per mesh. u_crowd holds every
+// instance's rows (anim/crowd.h: palette, then each mesh's world matrix, u_instanceStride
+// texels per instance); u_instances one RGBA32F texel per drawn (visible) instance: its
+// placement offset (xyz) and which crowd instance it is (w). Linear blend and stitching
+// only; palette and model matrix then come from there, u_palette and u_model are unused.
+uniform int u_instanced;           // 0: a single model (the default)
+uniform samplerBuffer u_crowd;
+uniform samplerBuffer u_instances;
+uniform int u_instanceStride;
+uniform int u_meshWorldTexel;      // this mesh's world-matrix rows within an instance
+
+int g_crowdBase = 0;  // first texel of this instance's rows in u_crowd
 
 out vec3 v_worldPos;
 out vec3 v_normal;
 out vec2 v_uv;
 out vec4 v_color;
 
+mat4 crowdMatrix(int base) {
+    vec4 r0 = texelFetch(u_crowd, g_crowdBase + base);
+    vec4 r1 = texelFetch(u_crowd, g_crowdBase + base + 1);
+    vec4 r2 = texelFetch(u_crowd, g_crowdBase + base + 2);
+    return mat4(vec4(r0.x, r1.x, r2.x, 0.0), vec4(r0.y, r1.y, r2.y, 0.0),
+                vec4(r0.z, r1.z, r2.z, 0.0), vec4(r0.w, r1.w, r2.w, 1.0));
+}
+
 mat4 paletteMatrix(uint joint) {
     int base = (u_paletteOffset + int(joint)) * 3;
+    if (u_instanced != 0) return crowdMatrix(base);
     vec4 r0 = texelFetch(u_palette, base);
     vec4 r1 = texelFetch(u_palette, base + 1);
     vec4 r2 = texelFetch(u_palette, base + 2);
@@ -44,6 +65,14 @@ vec4 quatMul(vec4 a, vec4 b) {
 }
 
 void main() {
+    mat4 model = u_model;
+    vec3 placement = vec3(0.0);
+    if (u_instanced != 0) {
+        vec4 inst = texelFetch(u_instances, gl_InstanceID);
+        placement = inst.xyz;
+        g_crowdBase = int(inst.w + 0.5) * u_instanceStride;
+        model = crowdMatrix(u_meshWorldTexel);
+    }
     // Morph targets first (same order as anim/skinning.cpp: target by target, zero weights
     // skipped), then the skin.
     vec3 position = a_position;
@@ -96,9 +125,10 @@ void main() {
         skinnedPos = (skin * vec4(position, 1.0)).xyz;
         skinnedNormal = mat3(skin) * normal;
     }
-    vec4 world = u_model * vec4(skinnedPos, 1.0);
+    vec4 world = model * vec4(skinnedPos, 1.0);
+    world.xyz += placement;
     v_worldPos = world.xyz;
-    v_normal = mat3(u_model) * skinnedNormal;
+    v_normal = mat3(model) * skinnedNormal;
     v_uv = a_uv;
     v_color = a_color;
     gl_Position = u_viewProj * world;

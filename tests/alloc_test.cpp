@@ -73,5 +73,30 @@ TEST(PerTick, CrowdUpdateOnWorkerThreadsAllocatesNothing) {
     }
 }
 
+// Per-instance clips, phases and rates, with the GPU rows written each tick: still nothing
+// allocated per tick, and the rows hold each instance's own palette.
+TEST(PerTick, CrowdWithOwnClipsAndGpuRowsAllocatesNothing) {
+    Model m = testing::makeChain(40, 30);
+    m.clips.push_back(m.clips[0]);
+    m.clips[1].duration *= 0.5f;
+    for (unsigned threads : {1u, 2u}) {
+        Crowd crowd(m, 50, 0, threads);
+        for (size_t i = 0; i < crowd.size(); ++i) crowd.setInstance(i, static_cast<int32_t>(i % 3) - 1, 0.01 * i, i % 2 ? -0.5 : 1.5);
+        crowd.enableGpuRows();
+        crowd.update(0.0);
+        const long before = testing::allocations();
+        for (int frame = 0; frame < 200; ++frame) crowd.update(frame / 60.0);
+        EXPECT_EQ(testing::allocations() - before, 0) << threads << " threads";
+        // Instance 7's rows: its palette entry 5, row 1 (the y row of the 3x4 matrix).
+        const glm::mat4& p = crowd.instance(7).palette()[5];
+        const float* row = crowd.gpuRows().data() + (7 * crowd.texelsPerInstance() + 5 * 3 + 1) * 4;
+        EXPECT_EQ(row[0], p[0][1]);
+        EXPECT_EQ(row[3], p[3][1]);
+        EXPECT_EQ(crowd.clip(7), 0);  // 7 % 3 - 1
+        EXPECT_EQ(crowd.clip(6), -1);
+        EXPECT_GE(crowd.localTime(1), 0.0f);  // a negative rate still wraps into the clip
+    }
+}
+
 }  // namespace
 }  // namespace rig

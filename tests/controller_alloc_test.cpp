@@ -6,6 +6,7 @@
 
 
 #include "anim/controller.h"
+#include "anim/offline/clip_tools.h"
 #include "anim/pose.h"
 #include "support/alloc_counter.h"
 #include "support/rigs.h"

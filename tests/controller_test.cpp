@@ -10,6 +10,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "anim/blend.h"
+#include "anim/offline/clip_tools.h"
 #include "anim/clock.h"
 #include "anim/controller.h"
 #include "anim/pose.h"

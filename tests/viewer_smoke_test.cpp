@@ -848,5 +848,42 @@ TEST_F(ViewerSmoke, JointNamesForTheSelectionAndItsNeighbours) {
     EXPECT_EQ(s.ui.namesDrawn, 0);
 }
 
+// The Crowd panel: its checkbox turns the crowd on (framed whole: every instance drawn),
+// a close camera culls most of them, more instances are drawn after a change, and the
+// checkbox turns it off again; the frame on screen changes with it.
+TEST_F(ViewerSmoke, CrowdPanelTogglesAnInstancedCrowd) {
+    ViewerState& s = viewer->state();
+    s.crowd.panelOpen = true;
+    frames(2);
+    int w = 0, h = 0;
+    const std::vector<uint8_t> single = viewer->captureFrame(w, h);
+    click("crowd:on");
+    ASSERT_TRUE(s.crowd.enabled);
+    frames(3);
+    EXPECT_EQ(s.crowd.drawn + s.crowd.culled, static_cast<size_t>(s.crowd.instances));
+    EXPECT_EQ(s.crowd.drawn, 100u);
+    EXPECT_GT(s.crowd.updateMs, 0.0f);
+    EXPECT_GT(s.crowd.drawMs, 0.0f);
+    const std::vector<uint8_t> crowd = viewer->captureFrame(w, h);
+    ASSERT_EQ(crowd.size(), single.size());
+    size_t changed = 0;
+    for (size_t i = 0; i < crowd.size(); i += 4) changed += crowd[i] != single[i] || crowd[i + 1] != single[i + 1] ? 1 : 0;
+    EXPECT_GT(changed, crowd.size() / 4 / 50) << "the crowd should change the picture";
+    // Close up: culled instances are not drawn.
+    s.camera.distance *= 0.08f;
+    frames(2);
+    EXPECT_GT(s.crowd.culled, 0u);
+    EXPECT_EQ(s.crowd.drawn + s.crowd.culled, 100u);
+    // A bigger crowd, clips cycling: rebuilt and framed.
+    s.crowd.instances = 400;
+    s.crowd.clips = CrowdClips::Cycle;
+    s.crowd.frameRequested = true;
+    frames(2);
+    EXPECT_EQ(s.crowd.drawn, 400u);
+    click("crowd:on");
+    EXPECT_FALSE(s.crowd.enabled);
+    frames(2);
+}
+
 }  // namespace
 }  // namespace rig

@@ -237,11 +237,131 @@ glm::quat sampleQuat(const Clip& clip, const Channel& ch, float t, uint32_t& cur
     return blendKeys(v, ch, locate(clip, ch, t, cursor), blend);
 }
 
+namespace {
+
+// Rotations waiting to be interpolated, four at a time: the key pairs and where each result
+// goes. sampleClip() queues every interpolating rotation channel here instead of blending it
+// at once, so SLERP/NLERP runs on four quaternions per SSE instruction.
+struct RotationBatch {
+    static constexpr int kCapacity = 16;  // four independent groups of four in flight
+    const glm::quat* a[kCapacity];
+    const glm::quat* b[kCapacity];
+    float alpha[kCapacity];
+    glm::quat* out[kCapacity];
+    int n = 0;
+};
+
+#if defined(__SSE2__)
+
+inline __m128 splat(float v) { return _mm_set1_ps(v); }
+
+// The polynomial weight of slerpWeight<N>, four lanes at once (t and xm1 per lane).
+template <int N>
+inline __m128 slerpWeight4(__m128 t, __m128 xm1) {
+    const __m128 t2 = _mm_mul_ps(t, t), one = splat(1.0f);
+    __m128 r = one;
+    for (int i = N - 1; i >= 0; --i) {
+        const __m128 c = _mm_sub_ps(_mm_mul_ps(splat(kSlerpU[i]), t2), splat(kSlerpV[i]));
+        r = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(c, xm1), r));
+    }
+    return _mm_mul_ps(t, r);
+}
+
+// Interpolate queued rotations first .. first + n - 1 (n <= 4; lanes past n repeat lane 0
+// and are not stored).
+void interpolateFour(RotationBatch& all, int first, int n, RotationBlend blend) {
+    struct View {
+        const glm::quat** a;
+        const glm::quat** b;
+        float* alpha;
+        glm::quat** out;
+    } batch{all.a + first, all.b + first, all.alpha + first, all.out + first};
+    __m128 ax = _mm_loadu_ps(&batch.a[0]->x), ay, az, aw;
+    __m128 bx = _mm_loadu_ps(&batch.b[0]->x), by, bz, bw;
+    ay = n > 1 ? _mm_loadu_ps(&batch.a[1]->x) : ax;
+    az = n > 2 ? _mm_loadu_ps(&batch.a[2]->x) : ax;
+    aw = n > 3 ? _mm_loadu_ps(&batch.a[3]->x) : ax;
+    by = n > 1 ? _mm_loadu_ps(&batch.b[1]->x) : bx;
+    bz = n > 2 ? _mm_loadu_ps(&batch.b[2]->x) : bx;
+    bw = n > 3 ? _mm_loadu_ps(&batch.b[3]->x) : bx;
+    _MM_TRANSPOSE4_PS(ax, ay, az, aw);  // now ax = the four a.x, ay = the four a.y, ...
+    _MM_TRANSPOSE4_PS(bx, by, bz, bw);
+    const __m128 alpha = _mm_setr_ps(batch.alpha[0], n > 1 ? batch.alpha[1] : batch.alpha[0],
+                                     n > 2 ? batch.alpha[2] : batch.alpha[0], n > 3 ? batch.alpha[3] : batch.alpha[0]);
+    const __m128 signBit = splat(-0.0f);
+    __m128 d = _mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)), _mm_add_ps(_mm_mul_ps(az, bz), _mm_mul_ps(aw, bw)));
+    const __m128 negSign = _mm_and_ps(d, signBit);  // the sign of d: flips b onto a's hemisphere
+    d = _mm_min_ps(_mm_andnot_ps(signBit, d), splat(1.0f));
+    const __m128 oneMinus = _mm_sub_ps(splat(1.0f), alpha);
+    __m128 wa, wb;
+    int wide = 0;  // lanes more than 120 degrees apart: trigonometry, below
+    if (blend == RotationBlend::Nlerp) {
+        wa = oneMinus;
+        wb = alpha;
+    } else {
+        const __m128 xm1 = _mm_sub_ps(d, splat(1.0f));
+        // Keys under 16 degrees apart in every lane: four terms suffice (as in slerpInline).
+        if (_mm_movemask_ps(_mm_cmpgt_ps(xm1, splat(-0.01f))) == 0xf) {
+            wa = slerpWeight4<4>(oneMinus, xm1);
+            wb = slerpWeight4<4>(alpha, xm1);
+        } else {
+            wa = slerpWeight4<8>(oneMinus, xm1);
+            wb = slerpWeight4<8>(alpha, xm1);
+        }
+        wide = _mm_movemask_ps(_mm_cmplt_ps(d, splat(0.5f))) & ((1 << n) - 1);
+    }
+    wb = _mm_xor_ps(wb, negSign);
+    __m128 rx = _mm_add_ps(_mm_mul_ps(wa, ax), _mm_mul_ps(wb, bx));
+    __m128 ry = _mm_add_ps(_mm_mul_ps(wa, ay), _mm_mul_ps(wb, by));
+    __m128 rz = _mm_add_ps(_mm_mul_ps(wa, az), _mm_mul_ps(wb, bz));
+    __m128 rw = _mm_add_ps(_mm_mul_ps(wa, aw), _mm_mul_ps(wb, bw));
+    const __m128 len2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(rx, rx), _mm_mul_ps(ry, ry)), _mm_add_ps(_mm_mul_ps(rz, rz), _mm_mul_ps(rw, rw)));
+    // 1 / sqrt(len2), and 0 where len2 is 0 (as normalized() does).
+    const __m128 inv = _mm_and_ps(_mm_div_ps(splat(1.0f), _mm_sqrt_ps(len2)), _mm_cmpgt_ps(len2, _mm_setzero_ps()));
+    rx = _mm_mul_ps(rx, inv);
+    ry = _mm_mul_ps(ry, inv);
+    rz = _mm_mul_ps(rz, inv);
+    rw = _mm_mul_ps(rw, inv);
+    _MM_TRANSPOSE4_PS(rx, ry, rz, rw);  // back to one quaternion (x, y, z, w) per register
+    const __m128 r[4] = {rx, ry, rz, rw};
+    for (int j = 0; j < n; ++j) {
+        if (wide & (1 << j)) {
+            *batch.out[j] = slerpInline(*batch.a[j], *batch.b[j], batch.alpha[j]);
+        } else {
+            _mm_storeu_ps(&batch.out[j]->x, r[j]);
+        }
+    }
+}
+
+// Interpolate every queued rotation, four at a time: the groups are independent, so their
+// long dependency chains (polynomial, square root, division) overlap.
+void flushRotations(RotationBatch& batch, RotationBlend blend) {
+    for (int first = 0; first < batch.n; first += 4) {
+        interpolateFour(batch, first, batch.n - first < 4 ? batch.n - first : 4, blend);
+    }
+    batch.n = 0;
+}
+
+#else
+
+void flushRotations(RotationBatch& batch, RotationBlend blend) {
+    for (int j = 0; j < batch.n; ++j) {
+        *batch.out[j] = blend == RotationBlend::Slerp ? slerpInline(*batch.a[j], *batch.b[j], batch.alpha[j])
+                                                      : nlerpShortest(*batch.a[j], *batch.b[j], batch.alpha[j]);
+    }
+    batch.n = 0;
+}
+
+#endif
+
+}  // namespace
+
 void sampleClip(const Clip& clip, float t, const Transform* bindLocal, Transform* local,
                 uint32_t* cursors, RotationBlend blend) {
     const size_t n = clip.tracks.size();
     const glm::vec3* v3 = clip.vec3Keys.data();
     const glm::quat* q4 = clip.quatKeys.data();
+    RotationBatch batch;
     for (size_t i = 0; i < n; ++i) {
         const Track& tr = clip.tracks[i];
         const Transform& bind = bindLocal[tr.node];
@@ -260,9 +380,19 @@ void sampleClip(const Clip& clip, float t, const Transform* bindLocal, Transform
                                                         : locate(clip, S, t, c[2]);
         }
         out.translation = T.count > 1 ? lerpKeys(v3 + T.values, T, pt) : T.count ? v3[T.values] : bind.translation;
-        out.rotation = R.count > 1 ? blendKeys(q4 + R.values, R, pr, blend) : R.count ? q4[R.values] : bind.rotation;
         out.scale = S.count > 1 ? lerpKeys(v3 + S.values, S, ps) : S.count ? v3[S.values] : bind.scale;
+        if (R.count > 1 && R.interpolation == Interpolation::Linear && pr.alpha > 0.0f && pr.alpha < 1.0f) {
+            const glm::quat* v = q4 + R.values + pr.k;
+            batch.a[batch.n] = v;
+            batch.b[batch.n] = v + 1;
+            batch.alpha[batch.n] = pr.alpha;
+            batch.out[batch.n] = &out.rotation;
+            if (++batch.n == RotationBatch::kCapacity) flushRotations(batch, blend);
+        } else {
+            out.rotation = R.count > 1 ? blendKeys(q4 + R.values, R, pr, blend) : R.count ? q4[R.values] : bind.rotation;
+        }
     }
+    flushRotations(batch, blend);
 }
 
 uint32_t Clip::addTimes(const float* t, uint32_t count) {

@@ -23,83 +23,11 @@
 #include <glm/glm.hpp>
 
 #include "anim/blend.h"
-#include "anim/clock.h"
+#include "anim/layer_clock.h"
 #include "anim/model.h"
 #include "anim/pose.h"
 
 namespace rig {
-
-// ---------------------------------------------------------------------------------------
-// LayerClock
-
-// A piece of a clock's path during one advance, in clock units: from `from` to `to`, moving
-// in `direction` (+1 / -1). A marker at m is crossed when it lies in (from, to] (forward) or
-// [to, from) (backward); `includeFrom` also counts a marker exactly at `from` (only the
-// first piece after a start). The end is always included, so a time that lands exactly on
-// a marker reports it once: the next advance starts there, exclusive.
-struct ClockSegment {
-    double from = 0.0, to = 0.0;
-    int direction = 1;
-    bool includeFrom = false;
-};
-
-class SegmentSink {
-public:
-    virtual void segment(const ClockSegment& s) = 0;
-
-protected:
-    ~SegmentSink() = default;
-};
-
-// The clock of one motion. Same rules as PlaybackClock (Loop wraps, a seek to the very end
-// shows the end, Once stops at either end, PingPong reflects and flips its direction, a
-// negative rate plays backwards) plus what the controller needs: the time kept in double
-// and never rounded (so landing exactly on a marker is exact), the path of each advance
-// reported piece by piece (loop wraps and ping-pong bounces split it), and a loop count:
-// loopCount > 0 stops a Loop or PingPong clock at the end of its loopCount-th pass (a pass
-// ends where Loop wraps or PingPong bounces). Pieces beyond kMaxSegments in one advance
-// (a huge dt on a short clock) are not reported.
-class LayerClock {
-public:
-    static constexpr uint64_t kMaxSegments = 1024;
-
-    // Restart at `time` (mapped into [0, duration] as seek does), playing.
-    void start(double duration, double time, float rate, LoopMode mode, uint32_t loopCount);
-    // Advance by dt >= 0 seconds of wall time; dt <= 0 or not finite does nothing.
-    void advance(double dt, SegmentSink* sink = nullptr);
-    // Jump to `time`: wraps (Loop), clamps (Once) or reflects (PingPong). No events; the
-    // next advance starts exclusive of this time.
-    void seek(double time);
-    void setRate(float rate) { rate_ = std::isfinite(rate) ? rate : 0.0f; }
-    void pause() { playing_ = false; }
-    // Play again; a finished clock starts counting its passes from 0.
-    void resume();
-
-    double time() const { return time_; }
-    double duration() const { return duration_; }
-    double phase() const { return duration_ > 0.0 ? time_ / duration_ : 0.0; }
-    float rate() const { return rate_; }
-    LoopMode mode() const { return mode_; }
-    // Moving direction: the rate's sign times the ping-pong direction (0 at rate 0).
-    int direction() const { return rate_ > 0.0f ? direction_ : rate_ < 0.0f ? -direction_ : 0; }
-    bool playing() const { return playing_; }
-    bool finished() const { return finished_; }
-    uint32_t passes() const { return passes_; }
-
-private:
-    double map(double t);
-    void finish() {
-        playing_ = false;
-        finished_ = true;
-    }
-
-    double time_ = 0.0, duration_ = 0.0;
-    float rate_ = 1.0f;
-    LoopMode mode_ = LoopMode::Loop;
-    uint32_t loopCount_ = 0, passes_ = 0;
-    int direction_ = 1;
-    bool playing_ = false, finished_ = false, fresh_ = false;
-};
 
 // ---------------------------------------------------------------------------------------
 // Controller
@@ -308,6 +236,10 @@ private:
 
     // Shared-by-clip tables, built at construction.
     std::vector<uint32_t> cursorOffset_;  // per clip
+    // Per clip, the nodes it has no track for (they take the bind pose): untracked_[k] for k
+    // in [untrackedOffset_[c], untrackedOffset_[c + 1]).
+    std::vector<uint32_t> untrackedOffset_;
+    std::vector<int32_t> untracked_;
     uint32_t cursorCount_ = 0;
     std::vector<uint8_t> animated_;
     std::vector<int32_t> rootNode_;        // per clip

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace rig {
@@ -53,6 +54,7 @@ Animator::Animator(const Model& model) : model_(&model) {
         }
         if (shared) continue;
         paletteOwners_.push_back(m);
+        corrections_.emplace_back();
         off += static_cast<uint32_t>(mesh.skin.paletteSize());
     }
     palette_.assign(off, glm::mat4(1.0f));
@@ -201,19 +203,21 @@ void Animator::localToModel(const uint8_t* useLocal, std::span<const glm::mat4> 
 void Animator::updatePalettes() {
     const Model& model = *model_;
     const glm::mat4* world = world_.data();
-    for (size_t m : paletteOwners_) {
-        const Mesh& mesh = model.meshes[m];
+    for (size_t k = 0; k < paletteOwners_.size(); ++k) {
+        const Mesh& mesh = model.meshes[paletteOwners_[k]];
         SkinningMatrixJob job;
         job.model = world_;
         job.joints = mesh.skin.joints;
         job.inverseBind = mesh.skin.inverseBind;
-        job.palette = {palette_.data() + paletteOffset_[m], mesh.skin.joints.size()};
+        job.palette = {palette_.data() + paletteOffset_[paletteOwners_[k]], mesh.skin.joints.size()};
         const glm::mat4& meshWorld = world[mesh.node];
-        glm::mat4 inv;
-        if (!isIdentity(meshWorld)) {
-            inv = safeAffineInverse(meshWorld);
-            job.correction = &inv;
+        MeshCorrection& c = corrections_[k];
+        if (std::memcmp(&c.world, &meshWorld, sizeof(glm::mat4)) != 0) {
+            c.world = meshWorld;
+            c.identity = isIdentity(meshWorld);
+            c.inverse = c.identity ? glm::mat4(1.0f) : safeAffineInverse(meshWorld);
         }
+        if (!c.identity) job.correction = &c.inverse;
         job.run();
         // The entry after the joints (the rigid slot) stays the identity set at construction.
     }

@@ -89,6 +89,14 @@ private:
     std::vector<glm::mat4> palette_;
     std::vector<uint32_t> paletteOffset_;
     std::vector<size_t> paletteOwners_;  // the first mesh of each distinct skin
+    // Per palette owner: the mesh node's world matrix the cached inverse was computed from
+    // (mesh nodes rarely move, so the inverse is recomputed only when it changes).
+    struct MeshCorrection {
+        glm::mat4 world{0.0f};
+        glm::mat4 inverse{1.0f};
+        bool identity = false;
+    };
+    std::vector<MeshCorrection> corrections_;
     std::vector<uint8_t> useLocal_;      // evaluate(): per node, 1 where local_ is used
     int32_t maskClip_ = -2, maskOverride_ = -2;  // what useLocal_ was built for
     std::vector<uint8_t> poseMask_;      // evaluatePose(): `animated` plus the override

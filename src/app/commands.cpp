@@ -14,13 +14,14 @@
 #include <nlohmann/json.hpp>
 
 #include "anim/clock.h"
+#include "anim/controller.h"
 #include "anim/crowd.h"
 #include "anim/pose.h"
 #include "anim/skinning.h"
 #include "app/command_util.h"
 #include "app/pose_json.h"
 #include "app/exit_codes.h"
-#include "anim/blend.h"
+#include "anim/offline/clip_tools.h"
 #include "import/bvh_export.h"
 #include "import/import.h"
 #include "util/json_out.h"
@@ -392,8 +393,9 @@ int runBench(const BenchOptions& o) {
     int32_t clip = -1;
     if (!resolveClip(model, o.clip, clip)) return exitcode::kUsage;
     if (o.instances > 0) return runCrowdBench(o, model, clip);
-    PlaybackClock clock;
-    if (clip >= 0) clock.setDuration(model.clips[clip].duration, model.clips[clip].sampleRate);
+    // The controller owns time here as in the viewer: the clip plays on its motion clock.
+    Controller controller(model);
+    if (clip >= 0) controller.play(MotionSource::clip(clip));
     Animator anim(model);
     using Clock = std::chrono::steady_clock;
     // Batches of ticks, each timed as a whole (the clock read costs more than a small rig's
@@ -403,14 +405,14 @@ int runBench(const BenchOptions& o) {
     std::vector<double> perTick;
     perTick.reserve(static_cast<size_t>(batches));
     for (int64_t w = 0; w < kBatch * 4; ++w) {  // warm-up
-        clock.advance(1.0 / 60.0);
-        anim.evaluate(clip, clock.time());
+        controller.update(1.0 / 60.0);
+        controller.evaluate(anim);
     }
     for (int64_t b = 0; b < batches; ++b) {
         const auto start = Clock::now();
         for (int64_t k = 0; k < kBatch; ++k) {
-            clock.advance(1.0 / 60.0);
-            anim.evaluate(clip, clock.time());
+            controller.update(1.0 / 60.0);
+            controller.evaluate(anim);
         }
         const auto end = Clock::now();
         perTick.push_back(std::chrono::duration<double, std::nano>(end - start).count() / kBatch);

@@ -61,6 +61,9 @@ struct RenderOptions {
     float azimuth = 30.0f;
     float elevation = 15.0f;
     int samples = 4;
+    int64_t instances = 0;   // --instances N: a crowd of N on a grid, instanced draws
+    bool instancesGiven = false;  // false: one model, no crowd
+    float spacing = 0.0f;    // --spacing: grid step in metres (0: from the model's size)
 };
 
 struct ExportOptions {

@@ -104,6 +104,9 @@ int main(int argc, char** argv) {
     renderCmd->add_option("--elevation", render.elevation, "Camera elevation in degrees (default 15)");
     renderCmd->add_option("--msaa", render.samples, "Multisample count (default 4, 0 = off)");
     renderCmd->add_option("--anim", render.anims, animHelp)->allow_extra_args(false);
+    CLI::Option* renderInstances = renderCmd->add_option("--instances", render.instances,
+                          "Draw a crowd of N (1..100000) on a grid, phases spread over the clip, with instanced draws");
+    renderCmd->add_option("--spacing", render.spacing, "Crowd grid step (default: 1.25 x the model's footprint)");
 
     rig::ExportOptions exportOpts;
     CLI::App* exportCmd = app.add_subcommand("export", "Write a clip (trimmed, resampled) as BVH: dense mocap made light");
@@ -159,6 +162,7 @@ int main(int argc, char** argv) {
     }
 
     exportOpts.fpsGiven = exportFps->count() > 0;
+    render.instancesGiven = renderInstances->count() > 0;
     rig::paths::setAllowExternal(allowExternalPaths);
     // A write past the file size limit (ulimit -f) fails with EFBIG and is reported like any
     // failed write (the output keeps its previous content) instead of killing the process.

@@ -102,6 +102,7 @@ Viewer::~Viewer() {
     // on a hung file. (With --no-isolation an in-process import cannot be stopped: it is waited for.)
     cancelLoad_ = true;
     if (pending_.valid()) pending_.wait();
+    crowdView_.reset();
     gpu_.reset();
     if (imguiReady_) {
         ImGui_ImplOpenGL3_Shutdown();
@@ -350,6 +351,7 @@ void Viewer::frame(double dt) {
     drawChecksPanel(state_, &state_.panels.checks, probe);
     drawBlendPanel(state_, &state_.panels.blend, probe);
     drawMorphsPanel(state_, &state_.panels.morphs, probe);
+    drawCrowdPanel(state_, probe);
     drawFileBrowser(state_, isModelFile, probe);
     drawHelpOverlay(state_, probe);
     drawAbout(state_, about_);
@@ -376,19 +378,24 @@ void Viewer::frame(double dt) {
         const auto t1 = std::chrono::steady_clock::now();
         state_.stats.paletteUs = std::chrono::duration<float, std::micro>(t1 - t0).count();
         state_.view.highlightJoint = state_.selectedJoint;
-        renderer_->draw(*gpu_, *state_.animator, state_.camera, state_.view, w, h, &state_.bounds);
-        drawGhosts(w, h);
-        drawFlaggedPoints(w, h);
+        if (!drawCrowd(w, h)) {
+            renderer_->draw(*gpu_, *state_.animator, state_.camera, state_.view, w, h, &state_.bounds);
+            drawGhosts(w, h);
+            drawFlaggedPoints(w, h);
+        }
         if (state_.blend.showRootPath && state_.blend.rootPath.size() > 1) {
             renderer_->drawPath(state_.blend.rootPath, glm::vec4(1.0f, 0.4f, 0.9f, 1.0f), state_.camera, w, h);
         }
         const float aspect = h > 0 ? static_cast<float>(w) / static_cast<float>(h) : 1.0f;
         const glm::mat4 viewProj = state_.camera.projection(aspect) * state_.camera.view();
         const ImGuiIO& io = ImGui::GetIO();
-        state_.ui.namesDrawn = drawJointNames(state_, renderer_->jointPositions(), viewProj, io.DisplaySize.x, io.DisplaySize.y);
-        pickVertex(viewProj, io.DisplaySize.x, io.DisplaySize.y);
-        clickSelectJoint(viewProj, io.DisplaySize.x, io.DisplaySize.y);
-        drawVertexTooltip(state_);
+        state_.ui.namesDrawn = 0;
+        if (!state_.crowd.enabled) {  // the crowd hides the single model: nothing of it to name or pick
+            state_.ui.namesDrawn = drawJointNames(state_, renderer_->jointPositions(), viewProj, io.DisplaySize.x, io.DisplaySize.y);
+            pickVertex(viewProj, io.DisplaySize.x, io.DisplaySize.y);
+            clickSelectJoint(viewProj, io.DisplaySize.x, io.DisplaySize.y);
+            drawVertexTooltip(state_);
+        }
     } else {
         glViewport(0, 0, w, h);
         glClearColor(state_.view.background.r, state_.view.background.g, state_.view.background.b, 1.0f);
@@ -419,6 +426,21 @@ void Viewer::frame(double dt) {
         captureNext_ = false;
     }
     window_->swapBuffers();
+}
+
+bool Viewer::drawCrowd(int w, int h) {
+    if (!state_.crowd.enabled) return false;
+    if (!crowdView_) {
+        auto v = CrowdView::create();
+        if (!v) {
+            state_.error = "crowd: " + v.error().message;
+            state_.crowd.enabled = false;
+            return false;
+        }
+        crowdView_ = std::move(v.value());
+    }
+    crowdView_->frame(state_, *gpu_, w, h);
+    return true;
 }
 
 void Viewer::waitForLoad() {

@@ -15,6 +15,8 @@
 #include "platform/window.h"
 #include "render/gpu_model.h"
 #include "render/renderer.h"
+#include "app/crowd_view.h"
+#include "ui/crowd_panel.h"
 #include "ui/help_overlay.h"
 #include "ui/panels.h"
 #include "ui/viewer_state.h"
@@ -98,6 +100,8 @@ private:
     std::atomic<bool> cancelLoad_{false};   // set to stop the running import (kills its worker)
     std::unique_ptr<Animator> ghost_;  // poses the bind-pose ghost and onion skins
     std::unique_ptr<Controller> controller_;  // drives the pose when the Blend panel is on
+    std::unique_ptr<CrowdView> crowdView_;    // the Crowd panel's instanced crowd, made when first shown
+    bool drawCrowd(int w, int h);             // false: the crowd is off (or cannot be drawn)
     int32_t maskLayer_ = -1, additiveLayer_ = -1;
     std::vector<Marker> markers_;            // of the current clip
     std::vector<std::string> anims_;         // files whose clips are added to the model

@@ -19,6 +19,40 @@ namespace {
 
 using nlohmann::json;
 
+// Every channel of every animation whose target is a node (an object with an unsigned
+// "node") and whose sampler exists: onChannel(clip, target, sampler), then onClipEnd(clip)
+// after each animation. Nothing when the file's animations don't line up with the clips.
+template <class OnChannel, class OnClipEnd>
+void forEachNodeChannel(const json& anims, std::vector<Clip>& clips, OnChannel&& onChannel, OnClipEnd&& onClipEnd) {
+    if (!anims.is_array() || anims.size() != clips.size()) return;
+    for (size_t a = 0; a < anims.size(); ++a) {
+        const json& an = anims[a];
+        if (!an.is_object() || !an.contains("channels") || !an.contains("samplers")) continue;
+        const json& channels = an["channels"];
+        const json& samplers = an["samplers"];
+        if (!channels.is_array() || !samplers.is_array()) continue;
+        Clip& clip = clips[a];
+        for (const json& ch : channels) {
+            if (!ch.is_object() || !ch.contains("sampler") || !ch.contains("target")) continue;
+            const json& s = ch["sampler"];
+            const json& target = ch["target"];
+            if (!s.is_number_unsigned() || s.get<size_t>() >= samplers.size()) continue;
+            const json& sampler = samplers[s.get<size_t>()];
+            if (!sampler.is_object() || !target.is_object() || !target.contains("node") ||
+                !target["node"].is_number_unsigned()) continue;
+            onChannel(clip, target, sampler);
+        }
+        onClipEnd(clip);
+    }
+}
+
+template <class OnChannel>
+void forEachNodeChannel(const json& anims, std::vector<Clip>& clips, OnChannel&& onChannel) {
+    forEachNodeChannel(anims, clips, onChannel, [](Clip&) {});
+}
+
+
+
 // The glTF JSON of a file's bytes: JSON text, or (`glb`) a binary container whose first chunk
 // is the JSON; `glbBin`, when given, receives the container's BIN chunk (the buffer with no uri).
 bool readJson(const std::string& bytes, bool glb, json& out, std::string* glbBin = nullptr) {
@@ -400,62 +434,52 @@ int applyGltfMorphsUnchecked(const std::string& path, Model& model) {
     if (!anims.is_array() || anims.size() != model.clips.size()) return 0;
     Buffers buffers(doc, path, std::move(bin));
     int read = 0;
-    for (size_t a = 0; a < anims.size(); ++a) {
-        const json& an = anims[a];
-        if (!an.is_object() || !an.contains("channels") || !an.contains("samplers")) continue;
-        const json& channels = an["channels"];
-        const json& samplers = an["samplers"];
-        if (!channels.is_array() || !samplers.is_array()) continue;
-        Clip& clip = model.clips[a];
-        for (const json& ch : channels) {
-            if (!ch.is_object() || !ch.contains("sampler") || !ch.contains("target") || !ch["sampler"].is_number_unsigned()) continue;
-            const json& target = ch["target"];
-            if (!target.is_object() || target.value("path", "") != "weights" || !target.contains("node") ||
-                !target["node"].is_number_unsigned()) continue;
-            const size_t s = ch["sampler"].get<size_t>();
-            if (s >= samplers.size() || !samplers[s].is_object()) continue;
-            const json& sampler = samplers[s];
-            if (!sampler.contains("input") || !sampler.contains("output") || !sampler["input"].is_number_unsigned() ||
-                !sampler["output"].is_number_unsigned()) continue;
-            const std::string mode = sampler.value("interpolation", "LINEAR");
-            const WeightInterpolation interp = mode == "STEP" ? WeightInterpolation::Step
-                                               : mode == "CUBICSPLINE" ? WeightInterpolation::CubicSpline
-                                                                       : WeightInterpolation::Linear;
-            if (!meshesOfNode(target["node"].get<size_t>(), targetsOf) || targetsOf.empty()) continue;
-            std::vector<float> times, values;
-            if (!readScalars(doc, buffers, sampler["input"].get<size_t>(), times) ||
-                !readScalars(doc, buffers, sampler["output"].get<size_t>(), values)) continue;
-            const size_t perKey = interp == WeightInterpolation::CubicSpline ? 3 : 1;
-            if (times.empty() || values.size() % (times.size() * perKey) != 0) continue;
-            const uint32_t nt = static_cast<uint32_t>(values.size() / (times.size() * perKey));
-            bool finiteKeys = std::is_sorted(times.begin(), times.end());
-            for (float v : times) finiteKeys = finiteKeys && std::isfinite(v);
-            for (float v : values) finiteKeys = finiteKeys && std::isfinite(v);
-            if (!finiteKeys) continue;
-            for (size_t m : targetsOf) {
-                if (model.meshes[m].morphTargets.size() != nt) continue;
-                MorphTrack track;
-                track.mesh = static_cast<int32_t>(m);
-                track.targets = nt;
-                track.count = static_cast<uint32_t>(times.size());
-                track.interpolation = interp;
-                track.times = clip.addTimes(times.data(), track.count);
-                track.values = static_cast<uint32_t>(clip.morphKeys.size());
-                clip.morphKeys.insert(clip.morphKeys.end(), values.begin(), values.end());
-                auto it = std::find_if(clip.morphTracks.begin(), clip.morphTracks.end(),
-                                       [&](const MorphTrack& t) { return t.mesh == track.mesh; });
-                if (it != clip.morphTracks.end()) {
-                    *it = track;
-                } else {
-                    clip.morphTracks.push_back(track);
-                }
-                ++read;
+    forEachNodeChannel(
+        anims, model.clips,
+        [&](Clip& clip, const json& target, const json& sampler) {
+            if (target.value("path", "") != "weights") return;
+        if (!sampler.contains("input") || !sampler.contains("output") || !sampler["input"].is_number_unsigned() ||
+            !sampler["output"].is_number_unsigned()) return;
+        const std::string mode = sampler.value("interpolation", "LINEAR");
+        const WeightInterpolation interp = mode == "STEP" ? WeightInterpolation::Step
+                                           : mode == "CUBICSPLINE" ? WeightInterpolation::CubicSpline
+                                                                   : WeightInterpolation::Linear;
+        if (!meshesOfNode(target["node"].get<size_t>(), targetsOf) || targetsOf.empty()) return;
+        std::vector<float> times, values;
+        if (!readScalars(doc, buffers, sampler["input"].get<size_t>(), times) ||
+            !readScalars(doc, buffers, sampler["output"].get<size_t>(), values)) return;
+        const size_t perKey = interp == WeightInterpolation::CubicSpline ? 3 : 1;
+        if (times.empty() || values.size() % (times.size() * perKey) != 0) return;
+        const uint32_t nt = static_cast<uint32_t>(values.size() / (times.size() * perKey));
+        bool finiteKeys = std::is_sorted(times.begin(), times.end());
+        for (float v : times) finiteKeys = finiteKeys && std::isfinite(v);
+        for (float v : values) finiteKeys = finiteKeys && std::isfinite(v);
+        if (!finiteKeys) return;
+        for (size_t m : targetsOf) {
+            if (model.meshes[m].morphTargets.size() != nt) return;
+            MorphTrack track;
+            track.mesh = static_cast<int32_t>(m);
+            track.targets = nt;
+            track.count = static_cast<uint32_t>(times.size());
+            track.interpolation = interp;
+            track.times = clip.addTimes(times.data(), track.count);
+            track.values = static_cast<uint32_t>(clip.morphKeys.size());
+            clip.morphKeys.insert(clip.morphKeys.end(), values.begin(), values.end());
+            auto it = std::find_if(clip.morphTracks.begin(), clip.morphTracks.end(),
+                                   [&](const MorphTrack& t) { return t.mesh == track.mesh; });
+            if (it != clip.morphTracks.end()) {
+                *it = track;
+            } else {
+                clip.morphTracks.push_back(track);
             }
+            ++read;
         }
-        std::sort(clip.morphTracks.begin(), clip.morphTracks.end(),
-                  [](const MorphTrack& x, const MorphTrack& y) { return x.mesh < y.mesh; });
-        extendClipRangeToMorphs(clip);
-    }
+        },
+        [](Clip& clip) {
+            std::sort(clip.morphTracks.begin(), clip.morphTracks.end(),
+                      [](const MorphTrack& x, const MorphTrack& y) { return x.mesh < y.mesh; });
+            extendClipRangeToMorphs(clip);
+        });
     return read;
 }
 
@@ -557,33 +581,19 @@ int applyGltfStepInterpolationToBytes(const std::string& bytes, bool glb, Model&
     GltfNodes map;
     const bool byIndex = mapNodes(doc, model.skeleton, map);
     int marked = 0;
-    for (size_t a = 0; a < anims.size(); ++a) {
-        const json& an = anims[a];
-        if (!an.is_object() || !an.contains("channels") || !an.contains("samplers")) continue;
-        const json& channels = an["channels"];
-        const json& samplers = an["samplers"];
-        if (!channels.is_array() || !samplers.is_array()) continue;
-        Clip& clip = model.clips[a];
-        for (const json& ch : channels) {
-            if (!ch.is_object() || !ch.contains("sampler") || !ch.contains("target")) continue;
-            const json& s = ch["sampler"];
-            const json& target = ch["target"];
-            if (!s.is_number_unsigned() || s.get<size_t>() >= samplers.size()) continue;
-            const json& sampler = samplers[s.get<size_t>()];
-            if (!sampler.is_object() || !sampler.contains("interpolation") || sampler["interpolation"] != "STEP") continue;
-            if (!target.is_object() || !target.contains("node") || !target["node"].is_number_unsigned()) continue;
-            const size_t jn = target["node"].get<size_t>();
-            const int32_t node = byIndex ? (jn < map.nodeOfJson.size() ? map.nodeOfJson[jn] : -1)
-                                         : model.skeleton.find(nodeName(nodes, jn));
-            if (node < 0 || static_cast<size_t>(node) >= clip.trackOfNode.size() || clip.trackOfNode[node] < 0) continue;
-            Track& tr = clip.tracks[clip.trackOfNode[node]];
-            const std::string p = target.contains("path") && target["path"].is_string() ? target["path"].get<std::string>() : "";
-            Channel* c = p == "translation" ? &tr.translation : p == "rotation" ? &tr.rotation : p == "scale" ? &tr.scale : nullptr;
-            if (!c || !c->count) continue;
-            c->interpolation = Interpolation::Step;
-            ++marked;
-        }
-    }
+    forEachNodeChannel(anims, model.clips, [&](Clip& clip, const json& target, const json& sampler) {
+        if (!sampler.contains("interpolation") || sampler["interpolation"] != "STEP") return;
+        const size_t jn = target["node"].get<size_t>();
+        const int32_t node = byIndex ? (jn < map.nodeOfJson.size() ? map.nodeOfJson[jn] : -1)
+                                     : model.skeleton.find(nodeName(nodes, jn));
+        if (node < 0 || static_cast<size_t>(node) >= clip.trackOfNode.size() || clip.trackOfNode[node] < 0) return;
+        Track& tr = clip.tracks[clip.trackOfNode[node]];
+        const std::string p = target.contains("path") && target["path"].is_string() ? target["path"].get<std::string>() : "";
+        Channel* c = p == "translation" ? &tr.translation : p == "rotation" ? &tr.rotation : p == "scale" ? &tr.scale : nullptr;
+        if (!c || !c->count) return;
+        c->interpolation = Interpolation::Step;
+        ++marked;
+    });
     return marked;
 }
 

@@ -1,5 +1,5 @@
 #include "import/import.h"
-#include "anim/blend.h"
+#include "anim/offline/clip_tools.h"
 #include "import/asf_amc.h"
 #include "import/gltf_interpolation.h"
 #include "import/iqm.h"

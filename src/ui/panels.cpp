@@ -1,5 +1,7 @@
 #include "ui/panels.h"
 
+#include "ui/crowd_panel.h"
+
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
@@ -51,6 +53,7 @@ void drawMenuBar(ViewerState& s) {
         ImGui::MenuItem("Checks", nullptr, &s.panels.checks);
         ImGui::MenuItem("Blend", nullptr, &s.panels.blend);
         ImGui::MenuItem("Morphs", nullptr, &s.panels.morphs);
+        ImGui::MenuItem("Crowd", nullptr, &s.crowd.panelOpen);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("File")) {
@@ -357,6 +360,7 @@ void drawStatsPanel(ViewerState& s, bool* open) {
                                s.model->clips.size());
         }
         ImGui::TextWrapped("%s", s.stats.glRenderer.c_str());
+        drawCrowdStats(s);
     }
     ImGui::End();
 }

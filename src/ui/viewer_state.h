@@ -14,6 +14,7 @@
 #include "check/diagnostics.h"
 #include "render/camera.h"
 #include "render/view_options.h"
+#include "ui/crowd_state.h"
 
 namespace rig {
 
@@ -201,6 +202,7 @@ struct ViewerState {
     CheckViewState checks;
     BlendState blend;
     MorphPanelState morphs;
+    CrowdState crowd;               // the Crowd panel (app/crowd_view.h draws it)
     PanelVisibility panels;
     ViewerStats stats;
     ViewerRequests requests;

@@ -77,6 +77,46 @@ inline Local trsToColumns(const Transform& t) {
     return l;
 }
 
+// Four joints' T * R * S at once, in struct-of-arrays form: the twelve matrix entries of four
+// joints are computed lane by lane with the same operations as toMatrix() (so the results
+// are bit-identical to trsToColumns()), then transposed back to one matrix per joint. The
+// loads stay inside each Transform: (t.x, t.y, t.z, q.x), (q.x .. q.w), (q.w, s.x, s.y, s.z).
+inline void trsToColumns4(const Transform* t, Local* out) {
+    static_assert(sizeof(Transform) == 40, "Transform layout");
+    const float* f0 = &t[0].translation.x;
+    const float* f1 = &t[1].translation.x;
+    const float* f2 = &t[2].translation.x;
+    const float* f3 = &t[3].translation.x;
+    __m128 tx = _mm_loadu_ps(f0), ty = _mm_loadu_ps(f1), tz = _mm_loadu_ps(f2), tw = _mm_loadu_ps(f3);
+    __m128 x = _mm_loadu_ps(f0 + 3), y = _mm_loadu_ps(f1 + 3), z = _mm_loadu_ps(f2 + 3), w = _mm_loadu_ps(f3 + 3);
+    __m128 s0 = _mm_loadu_ps(f0 + 6), sx = _mm_loadu_ps(f1 + 6), sy = _mm_loadu_ps(f2 + 6), sz = _mm_loadu_ps(f3 + 6);
+    _MM_TRANSPOSE4_PS(tx, ty, tz, tw);  // tx: the four t.x, ...; tw: q.x (unused)
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    _MM_TRANSPOSE4_PS(s0, sx, sy, sz);  // s0: q.w (unused)
+    const __m128 one = _mm_set1_ps(1.0f), two = _mm_set1_ps(2.0f), zero = _mm_setzero_ps();
+    const __m128 xx = _mm_mul_ps(x, x), yy = _mm_mul_ps(y, y), zz = _mm_mul_ps(z, z);
+    const __m128 xy = _mm_mul_ps(x, y), xz = _mm_mul_ps(x, z), yz = _mm_mul_ps(y, z);
+    const __m128 wx = _mm_mul_ps(w, x), wy = _mm_mul_ps(w, y), wz = _mm_mul_ps(w, z);
+    __m128 m00 = _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(yy, zz))), sx);
+    __m128 m01 = _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(xy, wz)), sx);
+    __m128 m02 = _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(xz, wy)), sx);
+    __m128 m10 = _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(xy, wz)), sy);
+    __m128 m11 = _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(xx, zz))), sy);
+    __m128 m12 = _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(yz, wx)), sy);
+    __m128 m20 = _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(xz, wy)), sz);
+    __m128 m21 = _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(yz, wx)), sz);
+    __m128 m22 = _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(xx, yy))), sz);
+    __m128 z0 = zero, z1 = zero, z2 = zero, w1 = one;
+    _MM_TRANSPOSE4_PS(m00, m01, m02, z0);
+    _MM_TRANSPOSE4_PS(m10, m11, m12, z1);
+    _MM_TRANSPOSE4_PS(m20, m21, m22, z2);
+    _MM_TRANSPOSE4_PS(tx, ty, tz, w1);
+    out[0] = {m00, m10, m20, tx};
+    out[1] = {m01, m11, m21, ty};
+    out[2] = {m02, m12, m22, tz};
+    out[3] = {z0, z1, z2, w1};
+}
+
 inline Local loadColumns(const glm::mat4& m) {
     return {_mm_loadu_ps(&m[0][0]), _mm_loadu_ps(&m[1][0]), _mm_loadu_ps(&m[2][0]), _mm_loadu_ps(&m[3][0])};
 }
@@ -108,8 +148,21 @@ inline void store(glm::mat4& out, const Local& l) {
 template <bool kAligned, int kMode>
 void forward(const int32_t* parent, const Transform* local, const glm::mat4* bindLocal, const uint8_t* useLocal,
              size_t n, glm::mat4* model) {
+    Local block[4];
     for (size_t i = 0; i < n; ++i) {
-        const Local l = (kMode == kByLocal || (kMode == kMasked && useLocal[i])) ? trsToColumns(local[i]) : loadColumns(bindLocal[i]);
+        Local l;
+        if constexpr (kMode == kByMatrix) {
+            l = loadColumns(bindLocal[i]);
+        } else {
+            // Local matrices four joints at a time; the hierarchy product below stays serial.
+            const size_t lane = i & 3;
+            if (lane == 0 && i + 4 <= n) trsToColumns4(local + i, block);
+            if (kMode == kMasked && !useLocal[i]) {
+                l = loadColumns(bindLocal[i]);
+            } else {
+                l = (i & ~size_t(3)) + 4 <= n ? block[lane] : trsToColumns(local[i]);
+            }
+        }
         const int32_t p = parent[i];
         if (p < 0) {
             store<kAligned>(model[i], l);

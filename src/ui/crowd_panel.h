@@ -1,0 +1,13 @@
+// The Crowd panel: N instances of the model on a grid, each with its own clip and phase,
+// drawn with instanced draws (app/crowd_view.h). Reads and writes ViewerState::crowd.
+#pragma once
+
+#include "ui/panels.h"
+
+namespace rig {
+
+void drawCrowdPanel(ViewerState& s, UiProbe* probe);
+// The crowd's lines of the Stats panel (nothing while the crowd is off).
+void drawCrowdStats(const ViewerState& s);
+
+}  // namespace rig
