@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "anim/controller.h"
+#include "anim/offline/clip_tools.h"
 #include "anim/machine_json.h"
 #include "anim/pose.h"
 #include "anim/state_machine.h"

@@ -13,6 +13,7 @@
 
 #include "anim/blend.h"
 #include "anim/controller.h"
+#include "anim/offline/clip_tools.h"
 #include "anim/machine_json.h"
 #include "anim/state_machine.h"
 #include "import/import.h"

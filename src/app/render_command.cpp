@@ -155,12 +155,19 @@ int runRender(const RenderOptions& o) {
         }
         return exitcode::kOk;
     }
-    // Frame the bounds of the whole clip, so every frame of one clip shares one camera.
+    // Framed tightly on the pose drawn: its posed vertices (the silhouette, not the box) span
+    // 85% of the frame's height or width, centred. The clip's bounds still size the grid.
     const Bounds bounds = animatedBounds(model, clip);
+    std::vector<glm::vec3> points;
+    posedPoints(model, anim, points);
+    Bounds poseBounds;
+    for (const glm::vec3& p : points) poseBounds.add(p);
     OrbitCamera cam;
     cam.azimuthDeg = o.azimuth;
     cam.elevationDeg = std::clamp(o.elevation, -89.0f, 89.0f);
-    cam.frame(bounds, static_cast<float>(width) / static_cast<float>(height));
+    cam.fitPoints(points.data(), points.size(), poseBounds.valid() ? poseBounds : bounds,
+                  static_cast<float>(width) / static_cast<float>(height), 0.85f);
+    if (!poseBounds.valid()) cam.frame(bounds, static_cast<float>(width) / static_cast<float>(height));
 
     ViewOptions view;
     view.skinning = o.skinning == "cpu" ? SkinningMode::Cpu : SkinningMode::Gpu;

@@ -12,11 +12,13 @@
 #include "anim/controller.h"
 #include "anim/result.h"
 #include "anim/state_machine.h"
+#include "app/input_queue.h"
 #include "platform/window.h"
 #include "render/gpu_model.h"
 #include "render/renderer.h"
 #include "app/crowd_view.h"
 #include "ui/crowd_panel.h"
+#include "ui/help_overlay.h"
 #include "ui/panels.h"
 #include "ui/viewer_state.h"
 
@@ -30,6 +32,7 @@ struct ViewerConfig {
     int width = 1280, height = 800;
     bool watchFile = true;   // re-import when the file on disk changes
     bool remember = true;    // keep the recent-files list in ~/.config/rigview
+    std::string screenshotDir;  // where F12 writes rigview-YYYYmmdd-HHMMSS.png ("" = current directory)
 };
 
 class Viewer {
@@ -52,6 +55,12 @@ public:
     // Called between the GLFW backend's new frame and ImGui's, to inject mouse/keyboard
     // input through ImGui's IO like the platform backend does.
     void setInputHook(std::function<void(ImGuiIO&)> hook) { inputHook_ = std::move(hook); }
+    // The GLFW window (tests call the key callback installed on it, as GLFW does).
+    GLFWwindow* windowHandle() const { return window_->handle(); }
+    // Key presses and drags taken from GLFW's callbacks (InputQueue).
+    InputQueue& input() { return input_; }
+    // Path of the last F12 screenshot ("" if none yet).
+    const std::string& lastScreenshot() const { return lastScreenshot_; }
     // Block until the background import (if any) is done and applied.
     void waitForLoad();
     // Run one more frame and return its pixels, UI included (RGBA, top row first).
@@ -76,6 +85,10 @@ private:
     void loadMachine(const std::string& modelPath, bool reload);
     void applyMachineRequests();
     void tickMachine(double dt);
+    void processKeys();
+    void applyUiScale();
+    void drawFlaggedPoints(int w, int h);
+    void writeScreenshot(const std::vector<uint8_t>& rgba, int w, int h);
 
     ViewerConfig config_;
     std::unique_ptr<Window> window_;
@@ -115,6 +128,12 @@ private:
     bool imguiReady_ = false;
     bool captureNext_ = false;
     std::vector<uint8_t> captured_;
+    InputQueue input_;
+    bool screenshotNext_ = false;
+    std::string lastScreenshot_;
+    AboutInfo about_;
+    std::vector<std::vector<uint32_t>> flagged_;  // per mesh: vertices the colour view flags
+    std::vector<glm::vec3> flaggedPoints_;        // their posed positions this frame
     int capturedW_ = 0, capturedH_ = 0;
 };
 
