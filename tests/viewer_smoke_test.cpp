@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <GLFW/glfw3.h>
+#include <imgui_internal.h>
 
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +20,8 @@
 #include "app/viewer.h"
 #include "app/viewer_entry.h"
 #include "platform/import_worker.h"
+#include "render/offscreen.h"
+#include "support/gltf_writer.h"
 
 namespace rig {
 namespace {
@@ -30,6 +34,9 @@ protected:
         cfg.width = 1280;
         cfg.height = 800;
         cfg.remember = false;
+        shotDir = std::filesystem::temp_directory_path() / ("rigview-shots-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(shotDir);
+        cfg.screenshotDir = shotDir.string();
         auto v = Viewer::create(cfg);
         ASSERT_TRUE(v.ok()) << v.error().message;
         viewer = std::move(v.value());
@@ -45,6 +52,11 @@ protected:
         viewer->waitForLoad();
         ASSERT_TRUE(viewer->state().model) << viewer->state().error;
         frames(3);
+    }
+
+    void TearDown() override {
+        viewer.reset();
+        std::filesystem::remove_all(shotDir);
     }
 
     void frames(int n) {
@@ -68,17 +80,38 @@ protected:
         frames(2);
         mouse = ImVec2(-FLT_MAX, -FLT_MAX);
     }
-    void press(int k) {
-        key = k;
-        frames(1);
-        key = -1;
+    // A key tap as GLFW reports it: the press and the release (`holdMs` apart) both reach the
+    // key callback installed on the window (ImGui's backend, which chains to the viewer's)
+    // before the next frame polls, as a quick tap between two frames does.
+    void tap(int k, int mods = 0, int holdMs = 12) {
+        GLFWwindow* w = viewer->windowHandle();
+        GLFWkeyfun cb = glfwSetKeyCallback(w, nullptr);
+        glfwSetKeyCallback(w, cb);
+        ASSERT_NE(cb, nullptr);
+        cb(w, k, glfwGetKeyScancode(k), GLFW_PRESS, mods);
+        std::this_thread::sleep_for(std::chrono::milliseconds(holdMs));
+        cb(w, k, glfwGetKeyScancode(k), GLFW_RELEASE, mods);
+    }
+    void press(int k, int mods = 0) {
+        tap(k, mods);
         frames(1);
     }
+    // With RIGVIEW_SMOKE_SHOTS=DIR, the window as it is now goes to DIR/NAME.png (to look at).
+    void shot(const std::string& name) {
+        const char* dir = std::getenv("RIGVIEW_SMOKE_SHOTS");
+        if (!dir || !*dir) return;
+        int w = 0, h = 0;
+        const std::vector<uint8_t> px = viewer->captureFrame(w, h);
+        EXPECT_TRUE(writePng(std::string(dir) + "/" + name + ".png", w, h, px));
+    }
+    // Windows ImGui drew last frame, by name (their outer rectangle).
+    static ImGuiWindow* window(const char* name) { return ImGui::FindWindowByName(name); }
 
     std::unique_ptr<Viewer> viewer;
     ImVec2 mouse{-FLT_MAX, -FLT_MAX};
     bool mouseDown = false;
     int key = -1;
+    std::filesystem::path shotDir;
 };
 
 TEST_F(ViewerSmoke, SelectClipScrubStepToggleOverlays) {
@@ -165,6 +198,7 @@ TEST_F(ViewerSmoke, SelectClipScrubStepToggleOverlays) {
     EXPECT_TRUE(s.checks.onion);
     s.checks.colorView = ColorView::JointWeight;
     const glm::mat4 before = s.animator->world()[m.skeleton.find("chest")];
+    frames(1);  // the joint weight legend moves the widgets below it
     click("rom");
     EXPECT_TRUE(s.checks.rom);
     frames(20);
@@ -302,6 +336,50 @@ TEST_F(ViewerSmoke, BlendPanelDrivesTheControllerAndReportsEvents) {
     EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 }
 
+TEST_F(ViewerSmoke, StateMachinePanelDrivesTheDemoIdleWalkIdleWave) {
+    ViewerState& s = viewer->state();
+    // The demo's machine (rigview_demo.machine.json beside it) loads with the model and opens
+    // its panel; it drives once asked to.
+    ASSERT_NE(s.machine.runtime, nullptr) << s.machine.error;
+    EXPECT_TRUE(s.panels.machine);
+    EXPECT_FALSE(s.machine.active);
+    click("machine:drive");
+    ASSERT_TRUE(s.machine.active);
+    const StateMachine* sm = s.machine.runtime;
+    auto active = [&](size_t layer) { return s.machine.runtime->activeStateDef(layer).name; };
+    frames(5);
+    EXPECT_EQ(active(0), "idle");
+    // The speed slider well to the right (range 0..2): walk.
+    const int32_t speed = sm->def().findParam("speed");
+    click("machine:param:speed", 0.6f);
+    EXPECT_GT(s.machine.runtime->value(speed), 0.5f);
+    EXPECT_EQ(active(0), "walk");
+    // At its left end: idle.
+    click("machine:param:speed", 0.01f);
+    EXPECT_LT(s.machine.runtime->value(speed), 0.1f);
+    frames(2);
+    EXPECT_EQ(active(0), "idle");
+    // The wave trigger's button: wave, and back to idle at its exit time (1.9 s of 2).
+    click("machine:param:wave");
+    EXPECT_EQ(active(0), "wave");
+    frames(120);
+    EXPECT_EQ(active(0), "idle");
+    ASSERT_GE(s.machine.log.size(), 5u);
+    EXPECT_NE(s.machine.log[0].find("wave -> idle"), std::string::npos) << s.machine.log[0];
+    // The arm layer's checkbox fades the right arm's wave in over 0.3 s.
+    click("machine:param:waveArm");
+    frames(30);
+    EXPECT_EQ(active(1), "wave");
+    EXPECT_FLOAT_EQ(s.machine.controller->layerWeight(s.machine.runtime->controllerLayer(1)), 1.0f);
+    // The Timeline shows the machine's layers while it drives.
+    ASSERT_EQ(s.blend.rows.size(), 2u);
+    EXPECT_EQ(s.blend.rows[0].label, "base: idle");
+    // Back to the timeline.
+    click("machine:stop");
+    EXPECT_FALSE(s.machine.active);
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
 TEST_F(ViewerSmoke, MorphsPanelOverridesAWeightAndPlotsTheCurve) {
     ViewerState& s = viewer->state();
     s.requests.open = std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/morph/morph_skin.gltf";
@@ -331,7 +409,8 @@ TEST_F(ViewerSmoke, IkPanelSolvesALegAndTheTargetDrags) {
     ViewerState& s = viewer->state();
     const Model& m = *s.model;
     s.panels.ik = true;
-    s.clock.setRate(0.0f);  // hold the pose still
+    s.panels.machine = false;  // its window would sit over the foot
+    s.clock.setRate(0.0f);     // hold the pose still
     frames(2);
     click("ik:enabled");
     ASSERT_TRUE(s.ik.enabled);
@@ -384,6 +463,7 @@ TEST_F(ViewerSmoke, IkPanelSolvesALegAndTheTargetDrags) {
     const glm::vec3 aimed = glm::normalize(glm::mat3(s.animator->world()[head]) * s.ik.stage.aim()[0].forward);
     EXPECT_GT(glm::dot(aimed, glm::normalize(s.ik.target - headPos)), 1.0f - 1e-4f);
     EXPECT_LT(glm::length(glm::vec3(s.animator->world()[foot][3]) - s.ik.target), 1e-4f);  // the leg still on it
+    shot("ik_panel");
     // Weight 0: the clip's own pose.
     s.ik.weight = 0.0f;
     frames(1);
@@ -460,6 +540,429 @@ TEST(ViewerIsolated, CrashingFilesAndFifosKeepTheModelAndAHungImportDoesNotBlock
     EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
     setIsolation(IsolationConfig{});
     fs::remove_all(dir);
+}
+
+
+// Short taps (12 ms, shorter than a frame) are taken from GLFW's key callback queue: every one
+// acts, also several between two frames.
+TEST_F(ViewerSmoke, ShortKeyTapsAreNotLost) {
+    ViewerState& s = viewer->state();
+    press(GLFW_KEY_SPACE);
+    ASSERT_FALSE(s.clock.playing());
+    click("start");
+    ASSERT_EQ(s.clock.frame(), 0);
+    for (int i = 1; i <= 10; ++i) {
+        press(GLFW_KEY_RIGHT);
+        EXPECT_EQ(s.clock.frame(), i) << "tap " << i << " of Right was lost";
+    }
+    for (int i = 0; i < 6; ++i) {
+        const bool grid = s.view.grid;
+        press(GLFW_KEY_G);
+        EXPECT_NE(s.view.grid, grid) << "tap " << i + 1 << " of G was lost";
+    }
+    // Three taps between two frames: three frames on.
+    const int f = s.clock.frame();
+    tap(GLFW_KEY_RIGHT);
+    tap(GLFW_KEY_RIGHT);
+    tap(GLFW_KEY_RIGHT);
+    frames(1);
+    EXPECT_EQ(s.clock.frame(), f + 3);
+    tap(GLFW_KEY_LEFT);
+    frames(1);
+    EXPECT_EQ(s.clock.frame(), f + 2);
+    // Two Space taps in one frame: toggled twice, still paused.
+    tap(GLFW_KEY_SPACE);
+    tap(GLFW_KEY_SPACE);
+    frames(1);
+    EXPECT_FALSE(s.clock.playing());
+}
+
+// A move and a click that land in one frame do not turn the camera; a drag after it does,
+// by exactly the cursor's travel while the button is held (0.4 degrees per pixel).
+TEST_F(ViewerSmoke, AMoveAndAClickInOneFrameDoNotMakeTheCameraJump) {
+    ViewerState& s = viewer->state();
+    GLFWwindow* w = viewer->windowHandle();
+    GLFWcursorposfun cursor = glfwSetCursorPosCallback(w, nullptr);
+    glfwSetCursorPosCallback(w, cursor);
+    GLFWmousebuttonfun button = glfwSetMouseButtonCallback(w, nullptr);
+    glfwSetMouseButtonCallback(w, button);
+    ASSERT_NE(cursor, nullptr);
+    ASSERT_NE(button, nullptr);
+    mouse = ImVec2(560, 420);
+    cursor(w, 560, 420);
+    frames(2);
+    ASSERT_FALSE(ImGui::GetIO().WantCaptureMouse) << "a panel covers the middle of the viewport";
+    const float az = s.camera.azimuthDeg, el = s.camera.elevationDeg;
+    // Within one frame: the cursor travels 150 px, then the button goes down.
+    cursor(w, 640, 460);
+    cursor(w, 710, 470);
+    button(w, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+    mouse = ImVec2(710, 470);
+    mouseDown = true;
+    frames(1);
+    EXPECT_FLOAT_EQ(s.camera.azimuthDeg, az);
+    EXPECT_FLOAT_EQ(s.camera.elevationDeg, el);
+    // Held: 50 px to the right orbits by -20 degrees.
+    cursor(w, 760, 470);
+    mouse = ImVec2(760, 470);
+    frames(1);
+    EXPECT_NEAR(s.camera.azimuthDeg, az - 20.0f, 1e-3f);
+    button(w, GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0);
+    mouseDown = false;
+    frames(1);
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+}
+
+// The selection is a joint name: a reload keeps it, a model without that name clears it
+// (the old number is not kept), a model with the name selects its own joint of that name.
+TEST_F(ViewerSmoke, SelectionIsKeptByNameAcrossReloadsAndModels) {
+    ViewerState& s = viewer->state();
+    auto open = [&](const std::string& path) {
+        s.requests.open = path;
+        frames(1);
+        viewer->waitForLoad();
+        frames(2);
+        ASSERT_EQ(s.path, path) << s.error;
+    };
+    const int shoulder = s.model->skeleton.find("shoulder.R");
+    ASSERT_GE(shoulder, 0);
+    s.selectedJoint = shoulder;
+    frames(1);
+    const auto before = s.model;
+    open(demoModelPath());  // reload
+    EXPECT_NE(s.model, before);
+    EXPECT_EQ(s.selectedJoint, s.model->skeleton.find("shoulder.R"));
+    // A BVH with no joint of that name: cleared, not "joint number N" of the new skeleton.
+    open("/usr/share/assimp/models/BVH/01_01.bvh");
+    ASSERT_GT(s.model->skeleton.size(), static_cast<size_t>(shoulder));
+    EXPECT_EQ(s.selectedJoint, -1);
+    s.checks.colorView = ColorView::WeightSum;
+    frames(2);
+    shot("weightsum");
+    s.checks.colorView = ColorView::None;
+    // Select one of its joints, open another take of the same skeleton: kept by name.
+    const int lhand = s.model->skeleton.find("LeftHand");
+    ASSERT_GE(lhand, 0);
+    s.selectedJoint = lhand;
+    frames(1);
+    open("/usr/share/assimp/models/BVH/01_03.bvh");
+    ASSERT_GE(s.selectedJoint, 0);
+    EXPECT_EQ(s.model->skeleton.names[s.selectedJoint], "LeftHand");
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+// A joint clicked in the viewport is selected and the Hierarchy scrolls to it; its name (and
+// its neighbours') is what the joint-name overlay draws.
+TEST_F(ViewerSmoke, PickingAJointScrollsTheHierarchyToIt) {
+    ViewerState& s = viewer->state();
+    s.requests.open = "/usr/share/assimp/models/BVH/01_01.bvh";
+    frames(1);
+    viewer->waitForLoad();
+    frames(3);
+    ASSERT_GT(s.model->skeleton.size(), 25u);
+    press(GLFW_KEY_SPACE);
+    // Scroll the tree to the top, then click the last joint in node order that lies in the
+    // open middle of the viewport.
+    const float W = ImGui::GetIO().DisplaySize.x, H = ImGui::GetIO().DisplaySize.y;
+    const glm::mat4 vp = s.camera.projection(W / H) * s.camera.view();
+    int target = -1;
+    glm::vec2 at;
+    for (int32_t j : s.joints) {
+        glm::vec2 p;
+        if (projectToScreen(vp, glm::vec3(s.animator->world()[j][3]), W, H, p) && p.x > 300 && p.x < W - 300 &&
+            p.y > 150 && p.y < H - 200) {
+            target = j;
+            at = p;
+        }
+    }
+    ASSERT_GE(target, 0);
+    const ImVec4 tree = viewer->probe().rects.at("hierarchy:tree");
+    const auto rowsBefore = viewer->probe().rects;
+    mouse = ImVec2(at.x, at.y);
+    frames(1);
+    mouseDown = true;
+    frames(1);
+    mouseDown = false;
+    frames(3);
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    // The nearest joint to the click is picked (maybe a close neighbour of the one aimed at).
+    ASSERT_GE(s.selectedJoint, 0) << "clicked at " << at.x << "," << at.y;
+    EXPECT_FALSE(s.ui.scrollToSelection);
+    const std::string name = "node:" + s.model->skeleton.names[s.selectedJoint];
+    EXPECT_GT(rowsBefore.at(name).w, tree.w) << "pick a joint further down: its row was visible already";
+    const ImVec4 row = viewer->probe().rects.at(name);
+    shot("picked");
+    EXPECT_GE(row.y, tree.y);
+    EXPECT_LE(row.w, tree.w) << "the picked joint's row is below the visible part of the tree";
+}
+
+// F1 shows every shortcut (the overlay reads the key handler's table), ? closes it; F12
+// writes a PNG of the window and says where.
+TEST_F(ViewerSmoke, HelpOverlayAndScreenshotKey) {
+    ViewerState& s = viewer->state();
+    press(GLFW_KEY_F1);
+    frames(1);
+    EXPECT_TRUE(s.ui.help);
+    ImGuiWindow* help = window("Shortcuts (F1 or ? to close)");
+    ASSERT_NE(help, nullptr);
+    EXPECT_TRUE(help->Active);
+    shot("help");
+    const ImVec2 d = ImGui::GetIO().DisplaySize;
+    EXPECT_GE(help->Pos.x, 0.0f);
+    EXPECT_GE(help->Pos.y, 0.0f);
+    EXPECT_LE(help->Pos.x + help->Size.x, d.x);
+    EXPECT_LE(help->Pos.y + help->Size.y, d.y) << "the shortcut list does not fit the window";
+    press(GLFW_KEY_SLASH, GLFW_MOD_SHIFT);
+    EXPECT_FALSE(s.ui.help);
+
+    press(GLFW_KEY_F12);
+    frames(1);
+    const std::string shot = viewer->lastScreenshot();
+    ASSERT_FALSE(shot.empty()) << s.ui.status;
+    EXPECT_EQ(std::filesystem::path(shot).parent_path(), std::filesystem::canonical(shotDir));
+    EXPECT_NE(s.ui.status.find(shot), std::string::npos) << s.ui.status;
+    std::ifstream in(shot, std::ios::binary);
+    std::string head(24, '\0');
+    in.read(head.data(), 24);
+    ASSERT_EQ(head.substr(1, 3), "PNG");
+    auto be32 = [&](size_t o) {
+        return (static_cast<uint32_t>(static_cast<uint8_t>(head[o])) << 24) | (static_cast<uint8_t>(head[o + 1]) << 16) |
+               (static_cast<uint8_t>(head[o + 2]) << 8) | static_cast<uint8_t>(head[o + 3]);
+    };
+    int fw = 0, fh = 0;
+    glfwGetFramebufferSize(viewer->windowHandle(), &fw, &fh);
+    EXPECT_EQ(be32(16), static_cast<uint32_t>(fw));
+    EXPECT_EQ(be32(20), static_cast<uint32_t>(fh));
+}
+
+// Ctrl+O opens the file browser; it lists folders first and only model files; clicking a
+// folder enters it, clicking a file opens it. PageDown / PageUp step through the folder.
+TEST_F(ViewerSmoke, FileBrowserOpensAModelAndPageKeysStepThroughTheFolder) {
+    ViewerState& s = viewer->state();
+    press(GLFW_KEY_O, GLFW_MOD_CONTROL);
+    ASSERT_TRUE(s.ui.fileBrowser);
+    s.ui.browser.dir = "/usr/share/assimp/models";
+    s.ui.browser.listedDir.clear();
+    frames(2);
+    ASSERT_FALSE(s.ui.browser.entries.empty());
+    EXPECT_TRUE(s.ui.browser.entries.front().folder);
+    shot("browser");
+    click("browser:entry:BVH/");
+    frames(1);
+    EXPECT_EQ(s.ui.browser.dir, "/usr/share/assimp/models/BVH");
+    for (const auto& e : s.ui.browser.entries) {
+        EXPECT_EQ(e.name.find(".txt"), std::string::npos) << e.name << " is not a model file";
+    }
+    click("browser:entry:01_01.bvh");  // picked
+    EXPECT_TRUE(s.ui.fileBrowser);
+    click("browser:open");              // opened
+    EXPECT_FALSE(s.ui.fileBrowser);
+    viewer->waitForLoad();
+    frames(2);
+    EXPECT_EQ(s.path, "/usr/share/assimp/models/BVH/01_01.bvh") << s.error;
+    press(GLFW_KEY_PAGE_DOWN);
+    viewer->waitForLoad();
+    frames(2);
+    EXPECT_EQ(s.path, "/usr/share/assimp/models/BVH/01_03.bvh") << s.error;
+    press(GLFW_KEY_PAGE_UP);
+    viewer->waitForLoad();
+    frames(2);
+    EXPECT_EQ(s.path, "/usr/share/assimp/models/BVH/01_01.bvh") << s.error;
+}
+
+// Every panel lies inside the window at the default size; labels are not clipped; the error
+// banner does not cover the Open panel's path field; the colour views carry a legend.
+TEST_F(ViewerSmoke, PanelsFitTheWindowAndTheErrorBannerLeavesThePathFieldFree) {
+    ViewerState& s = viewer->state();
+    int w = 0, h = 0;
+    (void)viewer->captureFrame(w, h);
+    const ImVec2 d = ImGui::GetIO().DisplaySize;
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    int checked = 0;
+    for (ImGuiWindow* win : g.Windows) {
+        if (!win->Active || win->Hidden || (win->Flags & ImGuiWindowFlags_ChildWindow) || (win->Flags & ImGuiWindowFlags_Tooltip)) continue;
+        ++checked;
+        EXPECT_GE(win->Pos.x, 0.0f) << win->Name;
+        EXPECT_GE(win->Pos.y, 0.0f) << win->Name;
+        EXPECT_LE(win->Pos.x + win->Size.x, d.x) << win->Name;
+        EXPECT_LE(win->Pos.y + win->Size.y, d.y) << win->Name;
+    }
+    EXPECT_GE(checked, 7);
+    // "Background" fits its panel (it read "Backgrour").
+    ImGuiWindow* view = window("View");
+    ASSERT_NE(view, nullptr);
+    const ImVec4 bg = viewer->probe().rects.at("background");
+    EXPECT_LE(bg.z, view->Pos.x + view->Size.x - view->WindowPadding.x + 0.5f);
+    // Colour views have a legend.
+    s.checks.colorView = ColorView::TruncationError;
+    frames(2);
+    EXPECT_NE(viewer->probe().rects.count("legend"), 0u);
+    s.checks.colorView = ColorView::JointWeight;
+    s.selectedJoint = s.model->skeleton.find("upper_arm.L");
+    s.checks.onion = true;
+    frames(2);
+    shot("jointweight");
+    // A failed open: the banner sits clear of the path field.
+    s.requests.open = "/usr/share/assimp/models/invalid/empty.obj";
+    frames(1);
+    viewer->waitForLoad();
+    frames(2);
+    ASSERT_FALSE(s.error.empty());
+    ImGuiWindow* banner = window("##error");
+    ASSERT_NE(banner, nullptr);
+    ASSERT_TRUE(banner->Active);
+    const ImVec4 field = viewer->probe().rects.at("path");
+    const bool overlap = banner->Pos.x < field.z && field.x < banner->Pos.x + banner->Size.x && banner->Pos.y < field.w &&
+                         field.y < banner->Pos.y + banner->Size.y;
+    EXPECT_FALSE(overlap) << "the error banner covers the path field";
+    shot("error");
+    EXPECT_LE(banner->Pos.y + banner->Size.y, d.y);
+}
+
+// The selected joint's key ticks on a 112,000-frame clip: worked out once (not every frame)
+// and at most one per pixel column of the time slider.
+TEST_F(ViewerSmoke, KeyTicksOfALongClipAreCachedOnePerPixel) {
+    namespace fs = std::filesystem;
+    const fs::path bvh = shotDir / "long.bvh";
+    {
+        std::ofstream out(bvh);
+        out << "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+               "  JOINT Spine\n  {\n    OFFSET 0 10 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+               "    End Site\n    {\n      OFFSET 0 10 0\n    }\n  }\n}\nMOTION\nFrames: 112000\nFrame Time: 0.008333\n";
+        for (int f = 0; f < 112000; ++f) out << f % 7 << " 90 0 " << (f % 360) << " 0 0 " << (f % 90) << " 0 0\n";
+    }
+    ViewerState& s = viewer->state();
+    s.requests.open = bvh.string();
+    frames(1);
+    viewer->waitForLoad();
+    frames(2);
+    ASSERT_EQ(s.path, bvh.string()) << s.error;
+    ASSERT_EQ(s.model->clips.size(), 1u);
+    s.selectedJoint = s.model->skeleton.find("Spine");
+    ASSERT_GE(s.selectedJoint, 0);
+    frames(2);
+    const KeyTickCache& kc = s.ui.keyTicks;
+    EXPECT_EQ(kc.joint, s.selectedJoint);
+    ASSERT_GT(kc.width, 100);
+    EXPECT_GT(kc.xs.size(), static_cast<size_t>(kc.width) / 2);  // keys all along
+    EXPECT_LE(kc.xs.size(), static_cast<size_t>(kc.width) + 1);  // one per column at most
+    const float* data = kc.xs.data();
+    const auto t0 = std::chrono::steady_clock::now();
+    frames(10);
+    const double perFrame = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 10.0;
+    EXPECT_EQ(kc.xs.data(), data) << "recomputed while nothing changed";
+    // Stepping frames with the arrows still works on the long clip.
+    press(GLFW_KEY_SPACE);
+    const int f0 = s.clock.frame();
+    press(GLFW_KEY_RIGHT);
+    EXPECT_EQ(s.clock.frame(), f0 + 1);
+    std::printf("long clip: %.1f ms per frame (software GL)\n", perFrame * 1000.0);
+}
+
+// Unweighted vertices hidden inside the mesh show through it as points (x-ray): a box
+// weighted to its joint with an unweighted triangle at its centre.
+TEST_F(ViewerSmoke, UnweightedVerticesInsideTheMeshShowThroughIt) {
+    namespace g = testing::gltf;
+    g::Document d;
+    g::Node joint;
+    joint.name = "root";
+    g::Node body;
+    body.name = "body";
+    body.mesh = 0;
+    body.skin = 0;
+    d.nodes = {joint, body};
+    g::Mesh box;
+    box.name = "box";
+    for (int i = 0; i < 8; ++i) {
+        box.positions.push_back(glm::vec3(i & 1 ? 1.0f : -1.0f, i & 2 ? 1.0f : -1.0f, i & 4 ? 1.0f : -1.0f));
+        box.influences.push_back({{0, 1.0f}});
+    }
+    box.indices = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
+    for (const glm::vec3 p : {glm::vec3(0.0f), glm::vec3(0.05f, 0.0f, 0.0f), glm::vec3(0.0f, 0.05f, 0.0f)}) {
+        box.positions.push_back(p);
+        box.influences.push_back({});  // no weight
+    }
+    box.indices.insert(box.indices.end(), {8, 9, 10});
+    d.meshes = {box};
+    d.skins = {{{0}, {}}};
+    d.skins[0].inverseBind = g::inverseBindFromNodes(d, {0});
+    const std::string file = (shotDir / "hidden.gltf").string();
+    ASSERT_TRUE(g::write(d, file));
+    ViewerState& s = viewer->state();
+    s.requests.open = file;
+    frames(1);
+    viewer->waitForLoad();
+    frames(3);
+    ASSERT_EQ(s.path, file) << s.error;
+    s.view.grid = false;
+    s.view.bones = false;
+    s.checks.colorView = ColorView::Unweighted;
+    frames(2);
+    EXPECT_EQ(s.ui.flaggedVertices, 3u);
+    int w = 0, h = 0;
+    std::vector<uint8_t> px = viewer->captureFrame(w, h);
+    shot("xray");
+    const float dw = ImGui::GetIO().DisplaySize.x, dh = ImGui::GetIO().DisplaySize.y;
+    glm::vec2 at;
+    ASSERT_TRUE(projectToScreen(s.camera.projection(dw / dh) * s.camera.view(), glm::vec3(0.0f), dw, dh, at));
+    const int x = static_cast<int>(at.x * w / dw), y = static_cast<int>(at.y * h / dh);
+    ASSERT_TRUE(x > 0 && y > 0 && x < w && y < h);
+    int red = 0;
+    for (int dy = -1; dy <= 1; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+            const uint8_t* p = px.data() + (static_cast<size_t>(y + dy) * w + (x + dx)) * 4;
+            red += p[0] > 200 && p[1] < 90 && p[2] < 90;
+        }
+    }
+    EXPECT_GE(red, 5) << "the unweighted vertices inside the box do not show";
+    // With the material view, the same pixels are the box's grey.
+    s.checks.colorView = ColorView::None;
+    frames(1);
+    px = viewer->captureFrame(w, h);
+    const uint8_t* p = px.data() + (static_cast<size_t>(y) * w + x) * 4;
+    EXPECT_FALSE(p[0] > 200 && p[1] < 90 && p[2] < 90);
+}
+
+// The UI scale rebuilds the font at the scaled size and scales the style; About opens.
+TEST_F(ViewerSmoke, UiScaleAndAbout) {
+    ViewerState& s = viewer->state();
+    EXPECT_FLOAT_EQ(ImGui::GetFontSize(), std::round(13.0f * s.ui.contentScale));
+    const float pad = ImGui::GetStyle().FramePadding.x;
+    s.ui.uiScale = 1.5f;
+    frames(2);
+    EXPECT_FLOAT_EQ(ImGui::GetFontSize(), std::round(13.0f * 1.5f * s.ui.contentScale));
+    EXPECT_NEAR(ImGui::GetStyle().FramePadding.x, pad * 1.5f, 0.51f);
+    press(GLFW_KEY_MINUS, GLFW_MOD_CONTROL);
+    press(GLFW_KEY_MINUS, GLFW_MOD_CONTROL);
+    frames(1);
+    EXPECT_FLOAT_EQ(s.ui.uiScale, 1.0f);
+    EXPECT_FLOAT_EQ(ImGui::GetFontSize(), std::round(13.0f * s.ui.contentScale));
+    s.ui.about = true;
+    frames(2);
+    ImGuiWindow* about = window("About rigview");
+    ASSERT_NE(about, nullptr);
+    EXPECT_TRUE(about->Active);
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+// Joint names: by default only the selection, its parent and its children; N cycles to all
+// joints, then none.
+TEST_F(ViewerSmoke, JointNamesForTheSelectionAndItsNeighbours) {
+    ViewerState& s = viewer->state();
+    const Model& m = *s.model;
+    frames(1);
+    EXPECT_EQ(s.ui.namesDrawn, 0);  // nothing selected
+    const int arm = m.skeleton.find("upper_arm.L");
+    ASSERT_GE(arm, 0);
+    s.selectedJoint = arm;
+    frames(2);
+    EXPECT_EQ(s.ui.namesDrawn, 2 + static_cast<int>(s.children[arm].size()));  // itself, parent, children
+    press(GLFW_KEY_N);
+    frames(1);
+    EXPECT_EQ(s.ui.namesDrawn, static_cast<int>(s.joints.size()));
+    press(GLFW_KEY_N);
+    frames(1);
+    EXPECT_EQ(s.ui.namesDrawn, 0);
 }
 
 // The Crowd panel: its checkbox turns the crowd on (framed whole: every instance drawn),

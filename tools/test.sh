@@ -31,7 +31,7 @@ if [[ "$FUZZ_SECONDS" != 0 ]]; then
     cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DRIGVIEW_FUZZ=ON \
       -DRIGVIEW_BUILD_BENCH=OFF -DRIGVIEW_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   fi
-  cmake --build build-fuzz --target asf_amc_fuzz iqm_fuzz iqm_write_seeds gltf_json_fuzz gltf_morph_fuzz gltf_nodes_fuzz model_io_fuzz import_fuzz -j"$(nproc)"
+  cmake --build build-fuzz --target asf_amc_fuzz iqm_fuzz iqm_write_seeds gltf_json_fuzz gltf_morph_fuzz gltf_nodes_fuzz machine_json_fuzz model_io_fuzz import_fuzz -j"$(nproc)"
   (cd build-fuzz/tests && mkdir -p iqm_seeds && ./iqm_write_seeds iqm_seeds &&
     cp /usr/share/assimp/models/IQM/mrfixit.iqm iqm_seeds/)
   fuzz asf_amc_fuzz asf_amc_corpus -dict=asf_amc_fuzz.dict asf_amc_seeds
@@ -39,6 +39,7 @@ if [[ "$FUZZ_SECONDS" != 0 ]]; then
   fuzz gltf_json_fuzz gltf_json_corpus -rss_limit_mb=2048 -dict=gltf_json_fuzz.dict gltf_json_seeds
   fuzz gltf_morph_fuzz gltf_morph_corpus -dict=gltf_morph_fuzz.dict gltf_morph_seeds
   fuzz gltf_nodes_fuzz gltf_nodes_corpus -rss_limit_mb=2048 gltf_nodes_seeds
+  fuzz machine_json_fuzz machine_json_corpus -dict=machine_json_fuzz.dict machine_json_seeds
   # model_io seeds: test files as the import worker serializes them (the first byte picks the
   # target's mode: 0 keeps the checksum, 1 reseals it so mutations reach the payload decoder).
   seeds=build-fuzz/tests/model_io_seeds

@@ -22,6 +22,7 @@
 #include "app/pose_json.h"
 #include "app/exit_codes.h"
 #include "anim/offline/clip_tools.h"
+#include "app/machine_run.h"
 #include "import/bvh_export.h"
 #include "import/import.h"
 #include "util/json_out.h"
@@ -255,17 +256,32 @@ int runPose(const PoseOptions& o) {
     Model model;
     if (!load(o.model, o.anims, model)) return exitcode::kBadInput;
     int32_t clip = o.filePose ? kFilePose : kBindPose;
-    if (!o.bindPose && !o.filePose && !resolveClip(model, o.clip, clip)) return exitcode::kUsage;
+    if (!o.sets.empty() && o.machine.empty()) {
+        printError("--set needs --machine");
+        return exitcode::kUsage;
+    }
+    if (!o.machine.empty() && (!o.clip.empty() || o.filePose)) {
+        printError("--machine decides what plays: it excludes --clip, --bind-pose and --file-pose");
+        return exitcode::kUsage;
+    }
+    if (o.machine.empty() && !o.bindPose && !o.filePose && !resolveClip(model, o.clip, clip)) return exitcode::kUsage;
     if (!std::isfinite(o.time)) {
         printError(o.model + ": --time must be a finite number of seconds");
         return exitcode::kUsage;
     }
-    const float t = cmd::clipTime(model, clip, o.time);
+    float t = 0.0f;
     IkStage ik;
     if (!setupIk(model, o.ik, o.model, ik)) return exitcode::kUsage;
     Animator anim(model);
-    if (o.ik.any()) anim.setPostProcess(&ik);
-    anim.evaluate(clip, t);
+    if (o.ik.any()) anim.setPostProcess(&ik);  // IK on whatever drives the pose
+    if (!o.machine.empty()) {
+        // The state machine drives the pose: run from 0 to --time (app/machine_run.h).
+        t = static_cast<float>(o.time);
+        if (const int rc = poseWithMachine(model, o.machine, o.sets, o.time, anim, clip); rc != exitcode::kOk) return rc;
+    } else {
+        t = cmd::clipTime(model, clip, o.time);
+        anim.evaluate(clip, t);
+    }
 
     std::string out;
     jsonout::Stats st;

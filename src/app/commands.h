@@ -24,6 +24,8 @@ struct PoseOptions {
     double time = 0.0;
     bool bindPose = false;   // the skins' bind pose (inverse bind matrices)
     bool filePose = false;   // the file's default node transforms
+    std::string machine;     // --machine: a state machine file run from 0 to `time`
+    std::vector<std::string> sets;  // --set NAME=VALUE (or NAME for a trigger), with --machine
     IkOptions ik;            // --ik-*: a two-bone chain solved before skinning
 };
 
@@ -56,6 +58,8 @@ struct RenderOptions {
     double time = 0.0;
     bool bindPose = false;   // the skins' bind pose (inverse bind matrices)
     bool filePose = false;   // the file's default node transforms
+    std::string machine;     // --machine: a state machine file run from 0 to `time`
+    std::vector<std::string> sets;  // --set NAME=VALUE (or NAME for a trigger), with --machine
     std::string size = "800x600";
     std::string skinning = "gpu";  // gpu | cpu
     bool bones = false;

@@ -22,6 +22,9 @@ int main(int argc, char** argv) {
     rig::ViewerLaunch viewer;
     app.add_option("model", viewer.model, "Model to open in the interactive viewer (default: the bundled demo)");
     app.add_option("--clip", viewer.clip, "Clip to start with (name or index)");
+    app.add_option("--machine", viewer.machine,
+                   "A state machine file (*.machine.json) driving the model from the start "
+                   "(default: <model>.machine.json beside the model is loaded, not driving)");
     // Options in this group change what an import produces: they are passed on to the import
     // worker process as given (see forwardedImportArgs), so a new one needs nothing more.
     const std::string importGroup = "Import options (before the subcommand)";
@@ -70,6 +73,11 @@ int main(int argc, char** argv) {
     poseCmd->add_flag("--file-pose", pose.filePose, "Ignore clips: the file pose, the nodes' default transforms")
         ->excludes(poseBind);
     poseCmd->add_option("--anim", pose.anims, animHelp)->allow_extra_args(false);
+    poseCmd->add_option("--machine", pose.machine,
+                        "A state machine file (*.machine.json) run from 0 to --time at 60 ticks per second; replaces --clip")
+        ->excludes(poseBind);
+    poseCmd->add_option("--set", pose.sets, "With --machine: a parameter's value at the start, NAME=VALUE (NAME alone for a trigger; repeatable)")
+        ->allow_extra_args(false);
 
     rig::CheckOptions check;
     CLI::App* checkCmd = app.add_subcommand("check", "Rig diagnostics; the exit code tells the worst severity");
@@ -107,6 +115,11 @@ int main(int argc, char** argv) {
     CLI::Option* renderInstances = renderCmd->add_option("--instances", render.instances,
                           "Draw a crowd of N (1..100000) on a grid, phases spread over the clip, with instanced draws");
     renderCmd->add_option("--spacing", render.spacing, "Crowd grid step (default: 1.25 x the model's footprint)");
+    renderCmd->add_option("--machine", render.machine,
+                          "A state machine file (*.machine.json) run from 0 to --time at 60 ticks per second; replaces --clip")
+        ->excludes(renderBind);
+    renderCmd->add_option("--set", render.sets, "With --machine: a parameter's value at the start, NAME=VALUE (NAME alone for a trigger; repeatable)")
+        ->allow_extra_args(false);
 
     rig::ExportOptions exportOpts;
     CLI::App* exportCmd = app.add_subcommand("export", "Write a clip (trimmed, resampled) as BVH: dense mocap made light");

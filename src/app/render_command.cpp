@@ -9,6 +9,7 @@
 #include "app/command_util.h"
 #include "app/commands.h"
 #include "app/exit_codes.h"
+#include "app/machine_run.h"
 #include "platform/headless.h"
 #include "render/crowd_renderer.h"
 #include "render/offscreen.h"
@@ -73,10 +74,31 @@ int runRender(const RenderOptions& o) {
     Model model;
     if (!cmd::load(o.model, o.anims, model)) return exitcode::kBadInput;
     int32_t clip = o.filePose ? kFilePose : kBindPose;
-    if (!o.bindPose && !o.filePose && !cmd::resolveClip(model, o.clip, clip)) return exitcode::kUsage;
-    const float t = cmd::clipTime(model, clip, o.time);
     IkStage ik;
     if (!setupIk(model, o.ik, o.model, ik)) return exitcode::kUsage;
+    Animator anim(model);
+    if (o.ik.any()) anim.setPostProcess(&ik);  // IK on whatever drives the pose
+    if (!o.sets.empty() && o.machine.empty()) {
+        printError("--set needs --machine");
+        return exitcode::kUsage;
+    }
+    if (!o.machine.empty() && o.instancesGiven) {
+        printError("--machine and --instances don't go together: a crowd plays the clip at spread phases");
+        return exitcode::kUsage;
+    }
+    float t = 0.0f;
+    if (!o.machine.empty()) {
+        // The state machine drives the pose: run from 0 to --time (app/machine_run.h).
+        if (!o.clip.empty() || o.filePose) {
+            printError("--machine decides what plays: it excludes --clip, --bind-pose and --file-pose");
+            return exitcode::kUsage;
+        }
+        if (const int rc = poseWithMachine(model, o.machine, o.sets, o.time, anim, clip); rc != exitcode::kOk) return rc;
+    } else {
+        if (!o.bindPose && !o.filePose && !cmd::resolveClip(model, o.clip, clip)) return exitcode::kUsage;
+        t = cmd::clipTime(model, clip, o.time);
+        if (!o.instancesGiven) anim.evaluate(clip, t);
+    }
 
     auto ctx = HeadlessContext::create();
     if (!ctx) {
@@ -140,16 +162,19 @@ int runRender(const RenderOptions& o) {
         }
         return exitcode::kOk;
     }
-
-    Animator anim(model);
-    if (o.ik.any()) anim.setPostProcess(&ik);
-    anim.evaluate(clip, t);
-    // Frame the bounds of the whole clip, so every frame of one clip shares one camera.
+    // Framed tightly on the pose drawn: its posed vertices (the silhouette, not the box) span
+    // 85% of the frame's height or width, centred. The clip's bounds still size the grid.
     const Bounds bounds = animatedBounds(model, clip);
+    std::vector<glm::vec3> points;
+    posedPoints(model, anim, points);
+    Bounds poseBounds;
+    for (const glm::vec3& p : points) poseBounds.add(p);
     OrbitCamera cam;
     cam.azimuthDeg = o.azimuth;
     cam.elevationDeg = std::clamp(o.elevation, -89.0f, 89.0f);
-    cam.frame(bounds, static_cast<float>(width) / static_cast<float>(height));
+    cam.fitPoints(points.data(), points.size(), poseBounds.valid() ? poseBounds : bounds,
+                  static_cast<float>(width) / static_cast<float>(height), 0.85f);
+    if (!poseBounds.valid()) cam.frame(bounds, static_cast<float>(width) / static_cast<float>(height));
 
     ViewOptions view;
     view.skinning = o.skinning == "cpu" ? SkinningMode::Cpu : SkinningMode::Gpu;

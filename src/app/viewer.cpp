@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <span>
 #include <cstdlib>
 #include <filesystem>
@@ -14,11 +15,21 @@
 
 #include "check/diagnostics.h"
 #include "check/vertex_views.h"
+#include "anim/machine_json.h"
 #include "import/import.h"
 #include "ui/ik_panel.h"
 #include "platform/import_worker.h"
 #include "anim/skinning.h"
+#include "ui/state_machine_panel.h"
+#include "render/offscreen.h"
+#include "ui/file_browser.h"
+#include "ui/legend.h"
+#include "ui/shortcuts.h"
 #include "util/output_file.h"
+
+#ifndef RIGVIEW_VERSION
+#define RIGVIEW_VERSION "dev"
+#endif
 
 namespace rig {
 
@@ -52,6 +63,9 @@ Result<std::unique_ptr<Viewer>> Viewer::create(const ViewerConfig& config) {
     auto r = Renderer::create();
     if (!r) return r.error();
     v->renderer_ = std::move(r.value());
+    // Our key / mouse callbacks first: ImGui's backend keeps them as the previous callbacks
+    // and calls them before its own, so both see every event in order.
+    v->input_.install(v->window_->handle());
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;  // layout from code, not from a file in the cwd
@@ -60,6 +74,19 @@ Result<std::unique_ptr<Viewer>> Viewer::create(const ViewerConfig& config) {
     ImGui_ImplOpenGL3_Init("#version 330 core");
     v->imguiReady_ = true;
     v->state_.stats.glRenderer = v->window_->glDescription();
+    {
+        // HiDPI: the monitor's content scale multiplies the person's UI scale.
+        float xs = 1.0f, ys = 1.0f;
+        glfwGetWindowContentScale(v->window_->handle(), &xs, &ys);
+        v->state_.ui.contentScale = std::clamp(std::max(xs, ys), 0.5f, 4.0f);
+        int major = 0, minor = 0, rev = 0;
+        glfwGetVersion(&major, &minor, &rev);
+        v->about_.version = RIGVIEW_VERSION;
+        v->about_.assimp = assimpVersion();
+        v->about_.imgui = ImGui::GetVersion();
+        v->about_.glfw = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(rev);
+        v->about_.gl = v->state_.stats.glRenderer;
+    }
     if (config.remember) {
         std::ifstream in(recentFile());
         std::string line;
@@ -85,6 +112,7 @@ Viewer::~Viewer() {
         ImGui_ImplGlfw_Shutdown();
         ImGui::DestroyContext();
     }
+    input_.uninstall();
     renderer_.reset();
 }
 
@@ -128,6 +156,12 @@ void Viewer::applyLoadResult() {
         return;
     }
     const std::string previousClip = state_.model && state_.clip >= 0 ? state_.model->clips[state_.clip].name : "";
+    // The selection is a joint *name*: kept across reloads and other models when that name
+    // is there, cleared when it is not (never an unrelated joint with the same number).
+    const std::string previousJoint =
+        state_.model && state_.selectedJoint >= 0 && static_cast<size_t>(state_.selectedJoint) < state_.model->skeleton.size()
+            ? state_.model->skeleton.names[state_.selectedJoint]
+            : "";
     const double previousTime = state_.clock.time();
     gpu_.reset();
     gpu_ = std::move(gpu.value());
@@ -150,7 +184,9 @@ void Viewer::applyLoadResult() {
     for (size_t i = 0; i < model->skeleton.size(); ++i) {
         if (model->skeleton.parent[i] >= 0) state_.children[model->skeleton.parent[i]].push_back(static_cast<int32_t>(i));
     }
-    if (state_.selectedJoint >= static_cast<int>(model->skeleton.size())) state_.selectedJoint = -1;
+    state_.selectedJoint = previousJoint.empty() ? -1 : model->skeleton.find(previousJoint);
+    state_.ui.scrollToSelection = state_.selectedJoint >= 0;
+    state_.ui.keyTicks = KeyTickCache{};
     // A reload keeps the clip (by name) and time; a new file starts at its first clip.
     int clip = model->clips.empty() ? -1 : 0;
     if (reload && !previousClip.empty() && model->findClip(previousClip) >= 0) clip = model->findClip(previousClip);
@@ -166,6 +202,7 @@ void Viewer::applyLoadResult() {
         state_.error = path + ": missing texture " + gpu_->missingTextures().front();
     }
     state_.warning = model->stats.formatLimitation.empty() ? std::string() : path + ": " + model->stats.formatLimitation;
+    loadMachine(path, reload);
     if (!model->stats.refusedPaths.empty()) {
         state_.error = path + ": not read, outside the model's folder: " + model->stats.refusedPaths.front() +
                        " (--allow-external-paths allows it)";
@@ -206,6 +243,17 @@ void Viewer::applyRequests() {
         startLoad(q.open);
         q.open.clear();
     }
+    if (q.nextFile != 0 && !pending_.valid()) {
+        const std::string next = neighbourFile(state_.path, q.nextFile, isModelFile);
+        if (next.empty()) {
+            state_.ui.status = state_.path.empty() ? "no model open" : "no other model file in this folder";
+        } else {
+            state_.ui.status = (q.nextFile > 0 ? "next: " : "previous: ") + fs::path(next).filename().string();
+            startLoad(next);
+        }
+        state_.ui.statusUntil = glfwGetTime() + 3.0;
+    }
+    if (q.screenshot) screenshotNext_ = true;
     if (!q.addAnim.empty() && !state_.path.empty() && !pending_.valid()) {
         anims_.push_back(q.addAnim);
         addingAnim_ = true;
@@ -249,6 +297,7 @@ void Viewer::applyRequests() {
     }
     if (q.focusFinding >= 0) focusFinding(q.focusFinding);
     applyBlendRequests();
+    applyMachineRequests();
     if (q.frameModel && state_.bounds.valid()) {
         // Panels cover the sides of the window: leave room around the model.
         state_.camera.frame(state_.bounds, static_cast<float>(w) / static_cast<float>(h), 1.35f);
@@ -260,7 +309,9 @@ void Viewer::handleCameraInput() {
     const ImGuiIO& io = ImGui::GetIO();
     if (io.WantCaptureMouse) return;
     OrbitCamera& cam = state_.camera;
-    const ImVec2 d = io.MouseDelta;
+    // Movement made while a button was held, from the cursor callback in event order: the
+    // move that brought the cursor to a click in the same frame is not a drag.
+    const ImVec2 d(input_.dragX(), input_.dragY());
     const float h = std::max(io.DisplaySize.y, 1.0f);
     if (ImGui::IsMouseDown(ImGuiMouseButton_Left) && !io.KeyShift) cam.orbit(-d.x * 0.4f, d.y * 0.4f);
     if (ImGui::IsMouseDown(ImGuiMouseButton_Middle) || ImGui::IsMouseDown(ImGuiMouseButton_Right) ||
@@ -286,6 +337,8 @@ void Viewer::frame(double dt) {
     applyLoadResult();
     watchFile(now);
 
+    if (const float cs = input_.takeContentScale(); cs > 0.0f) state_.ui.contentScale = std::clamp(cs, 0.5f, 4.0f);
+    applyUiScale();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     if (inputHook_) inputHook_(ImGui::GetIO());
@@ -304,10 +357,16 @@ void Viewer::frame(double dt) {
     drawBlendPanel(state_, &state_.panels.blend, probe);
     drawMorphsPanel(state_, &state_.panels.morphs, probe);
     drawCrowdPanel(state_, probe);
+    drawStateMachinePanel(state_, &state_.panels.machine, probe);
     drawIkPanel(state_, &state_.panels.ik, probe);
+    drawFileBrowser(state_, isModelFile, probe);
+    drawHelpOverlay(state_, probe);
+    drawAbout(state_, about_);
     drawStatusOverlay(state_, now);
-    handleShortcuts(state_);
+    drawStatusLine(state_, now);
+    processKeys();
     if (!handleIkMouse(state_, ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y)) handleCameraInput();
+    input_.clear();
     applyRequests();
 
     int w = 0, h = 0;
@@ -318,7 +377,9 @@ void Viewer::frame(double dt) {
         updateColorView();
         prepareIk(state_, static_cast<float>(dt));
         const auto t0 = std::chrono::steady_clock::now();
-        if (state_.blend.active && controller_) {
+        if (state_.machine.active && machine_) {
+            tickMachine(dt);
+        } else if (state_.blend.active && controller_) {
             tickController(dt);
         } else {
             state_.clock.advance(dt);
@@ -330,6 +391,7 @@ void Viewer::frame(double dt) {
         if (!drawCrowd(w, h)) {
             renderer_->draw(*gpu_, *state_.animator, state_.camera, state_.view, w, h, &state_.bounds);
             drawGhosts(w, h);
+            drawFlaggedPoints(w, h);
         }
         if (state_.blend.showRootPath && state_.blend.rootPath.size() > 1) {
             renderer_->drawPath(state_.blend.rootPath, glm::vec4(1.0f, 0.4f, 0.9f, 1.0f), state_.camera, w, h);
@@ -337,8 +399,9 @@ void Viewer::frame(double dt) {
         const float aspect = h > 0 ? static_cast<float>(w) / static_cast<float>(h) : 1.0f;
         const glm::mat4 viewProj = state_.camera.projection(aspect) * state_.camera.view();
         const ImGuiIO& io = ImGui::GetIO();
+        state_.ui.namesDrawn = 0;
         if (!state_.crowd.enabled) {  // the crowd hides the single model: nothing of it to name or pick
-            drawJointNames(state_, renderer_->jointPositions(), viewProj, io.DisplaySize.x, io.DisplaySize.y);
+            state_.ui.namesDrawn = drawJointNames(state_, renderer_->jointPositions(), viewProj, io.DisplaySize.x, io.DisplaySize.y);
             pickVertex(viewProj, io.DisplaySize.x, io.DisplaySize.y);
             clickSelectJoint(viewProj, io.DisplaySize.x, io.DisplaySize.y);
             drawVertexTooltip(state_);
@@ -351,9 +414,8 @@ void Viewer::frame(double dt) {
     }
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    if (captureNext_) {
+    if (captureNext_ || screenshotNext_) {
         // Read the back buffer before it is swapped away.
-        captureNext_ = false;
         capturedW_ = w;
         capturedH_ = h;
         std::vector<uint8_t> px(static_cast<size_t>(w) * h * 4);
@@ -367,6 +429,12 @@ void Viewer::frame(double dt) {
             std::copy_n(px.data() + static_cast<size_t>(h - 1 - y) * row, row, captured_.data() + static_cast<size_t>(y) * row);
         }
         for (size_t i = 3; i < captured_.size(); i += 4) captured_[i] = 255;
+        if (screenshotNext_) {
+            screenshotNext_ = false;
+            writeScreenshot(captured_, w, h);
+            if (!captureNext_) captured_.clear();
+        }
+        captureNext_ = false;
     }
     window_->swapBuffers();
 }
@@ -401,20 +469,8 @@ std::vector<uint8_t> Viewer::captureFrame(int& width, int& height) {
 
 namespace {
 
-// Blue -> green -> yellow -> red for 0..1.
-glm::vec4 heat(float x) {
-    x = std::clamp(x, 0.0f, 1.0f);
-    const glm::vec3 stops[4] = {{0.15f, 0.3f, 1.0f}, {0.2f, 0.9f, 0.3f}, {1.0f, 0.9f, 0.2f}, {1.0f, 0.1f, 0.1f}};
-    const float f = x * 3.0f;
-    const int i = std::min(static_cast<int>(f), 2);
-    return glm::vec4(glm::mix(stops[i], stops[i + 1], f - static_cast<float>(i)), 1.0f);
-}
-
-glm::vec4 influenceColor(uint8_t n) {
-    static const glm::vec4 cols[6] = {{1, 0, 1, 1},         {0.2f, 0.4f, 1, 1},  {0.2f, 0.9f, 0.3f, 1},
-                                      {1, 0.9f, 0.2f, 1},   {1, 0.55f, 0.1f, 1}, {1, 0.1f, 0.1f, 1}};
-    return cols[std::min<int>(n, 5)];
-}
+glm::vec4 heat(float x) { return heatColor(x); }
+glm::vec4 influenceColor(uint8_t n) { return influenceCountColor(n); }
 
 }  // namespace
 
@@ -429,6 +485,9 @@ void Viewer::updateColorView() {
     c.colorsForJoint = joint;
     c.colorsForClip = clip;
     std::vector<std::vector<float>> errors;
+    // Vertices the view flags, drawn as points on top: unweighted, off-sum, 0 or > 4 influences.
+    flagged_.assign(m.meshes.size(), {});
+    state_.ui.flaggedVertices = 0;
     if (c.colorView == ColorView::TruncationError) {
         c.truncationMax = 0.0f;
         for (size_t i = 0; i < m.meshes.size(); ++i) {
@@ -452,20 +511,29 @@ void Viewer::updateColorView() {
             }
             case ColorView::InfluenceCount: {
                 const std::vector<uint8_t> n = influenceCounts(mesh);
-                for (size_t v = 0; v < n.size(); ++v) colors[v] = influenceColor(n[v]);
+                for (size_t v = 0; v < n.size(); ++v) {
+                    colors[v] = influenceColor(n[v]);
+                    if (mesh.skinned && (n[v] == 0 || n[v] > 4)) flagged_[i].push_back(static_cast<uint32_t>(v));
+                }
                 break;
             }
             case ColorView::WeightSum: {
                 const std::vector<float> e = weightSumError(mesh);
                 for (size_t v = 0; v < e.size(); ++v) {
-                    if (e[v] > 1e-3f) colors[v] = heat(0.4f + 0.6f * std::min(e[v], 1.0f));
+                    if (e[v] > kWeightSumTolerance) {
+                        colors[v] = weightSumColor(e[v]);
+                        flagged_[i].push_back(static_cast<uint32_t>(v));
+                    }
                 }
                 break;
             }
             case ColorView::Unweighted: {
                 const std::vector<uint8_t> n = influenceCounts(mesh);
                 for (size_t v = 0; v < n.size(); ++v) {
-                    if (mesh.skinned && n[v] == 0) colors[v] = glm::vec4(1.0f, 0.1f, 0.1f, 1.0f);
+                    if (mesh.skinned && n[v] == 0) {
+                        colors[v] = kUnweightedColor;
+                        flagged_[i].push_back(static_cast<uint32_t>(v));
+                    }
                 }
                 break;
             }
@@ -480,7 +548,89 @@ void Viewer::updateColorView() {
                 break;
         }
         gpu_->setVertexColors(i, colors);
+        state_.ui.flaggedVertices += flagged_[i].size();
     }
+}
+
+void Viewer::drawFlaggedPoints(int w, int h) {
+    // Posed like the mesh (CPU skinning of the meshes that have any), drawn with the depth
+    // test off: vertices hidden inside the mesh show through (x-ray).
+    if (state_.checks.colorView == ColorView::None || state_.ui.flaggedVertices == 0) return;
+    const Model& m = *state_.model;
+    const Animator& anim = *state_.animator;
+    flaggedPoints_.clear();
+    for (size_t i = 0; i < m.meshes.size() && i < flagged_.size(); ++i) {
+        if (flagged_[i].empty()) continue;
+        const Mesh& mesh = m.meshes[i];
+        scratch_.resize(mesh.vertexCount());
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), anim.meshMorphWeights(i), scratch_.data(), nullptr,
+                 state_.view.method);
+        const glm::mat4& world = anim.world()[mesh.node];
+        for (uint32_t v : flagged_[i]) {
+            if (v < scratch_.size()) flaggedPoints_.push_back(glm::vec3(world * glm::vec4(scratch_[v], 1.0f)));
+        }
+    }
+    const glm::vec4 color = state_.checks.colorView == ColorView::WeightSum ? glm::vec4(1.0f, 0.95f, 0.2f, 1.0f)
+                                                                             : glm::vec4(1.0f, 0.15f, 0.15f, 1.0f);
+    const float size = 5.0f * std::max(1.0f, state_.ui.uiScale * state_.ui.contentScale);
+    renderer_->drawPoints(flaggedPoints_, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f), state_.camera, w, h, size + 2.0f);
+    renderer_->drawPoints(flaggedPoints_, color, state_.camera, w, h, size);
+}
+
+void Viewer::processKeys() {
+    // Every press since the last frame, in order: a tap shorter than a frame still acts once.
+    const ImGuiIO& io = ImGui::GetIO();
+    for (size_t i = 0; i < input_.size(); ++i) {
+        const KeyPress& k = input_[i];
+        const Shortcut* sc = findShortcut(k.key, k.mods, k.repeat);
+        if (!sc) continue;
+        // While a text field has the keys, only function keys and Ctrl combinations act.
+        const bool global = (k.key >= GLFW_KEY_F1 && k.key <= GLFW_KEY_F25) || (sc->mods & GLFW_MOD_CONTROL);
+        if (io.WantCaptureKeyboard && !global) continue;
+        applyShortcut(state_, sc->action);
+    }
+}
+
+void Viewer::applyUiScale() {
+    ViewerUiState& ui = state_.ui;
+    ui.uiScale = std::clamp(ui.uiScale, 0.5f, 4.0f);
+    const float scale = ui.uiScale * ui.contentScale;
+    if (std::abs(scale - ui.appliedScale) < 1e-3f) return;
+    // Rebuild the font atlas at the scaled size (crisper than stretching a 13 px one).
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    ImFontConfig font;
+    font.SizePixels = std::round(13.0f * scale);
+    io.Fonts->AddFontDefault(&font);
+    if (ui.appliedScale > 0.0f) {  // the first time, the backend's first NewFrame uploads it
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    ImGuiStyle style;
+    ImGui::StyleColorsDark(&style);
+    style.ScaleAllSizes(scale);
+    ImGui::GetStyle() = style;
+    ui.appliedScale = scale;
+}
+
+void Viewer::writeScreenshot(const std::vector<uint8_t>& rgba, int w, int h) {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    localtime_r(&t, &tm);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    const fs::path dir = config_.screenshotDir.empty() ? fs::path(".") : fs::path(config_.screenshotDir);
+    fs::path file = dir / (std::string("rigview-") + stamp + ".png");
+    std::error_code ec;
+    for (int n = 2; fs::exists(file, ec) && n < 1000; ++n) file = dir / (std::string("rigview-") + stamp + "-" + std::to_string(n) + ".png");
+    std::string error;
+    if (writePng(file.string(), w, h, rgba, &error)) {
+        lastScreenshot_ = fs::absolute(file, ec).string();
+        state_.ui.status = "screenshot: " + lastScreenshot_;
+    } else {
+        state_.ui.status = "screenshot failed: " + error;
+    }
+    state_.ui.statusUntil = glfwGetTime() + 4.0;
 }
 
 void Viewer::updateRangeOfMotion(double dt) {
@@ -519,8 +669,8 @@ void Viewer::drawGhosts(int w, int h) {
             if (k == 0) continue;
             const float t = static_cast<float>(wrapTime(state_.clock.time() + k * c.onionStep, std::max(state_.clock.duration(), 1e-6f)));
             ghost_->evaluate(state_.clip, t);
-            const float fade = 0.28f * (1.0f - static_cast<float>(std::abs(k) - 1) / static_cast<float>(c.onionCount));
-            const glm::vec4 tint = k < 0 ? glm::vec4(1.0f, 0.55f, 0.45f, fade) : glm::vec4(0.45f, 1.0f, 0.6f, fade);
+            // Past in blue, future in orange (as the Checks panel's labels say).
+            const glm::vec4 tint = onionTint(k, c.onionCount);
             renderer_->drawGhost(*gpu_, *ghost_, state_.camera, state_.view, w, h, tint);
         }
     }
@@ -572,7 +722,10 @@ void Viewer::clickSelectJoint(const glm::mat4& viewProj, float w, float h) {
             pick = j;
         }
     }
-    if (pick >= 0) state_.selectedJoint = pick;
+    if (pick >= 0) {
+        state_.selectedJoint = pick;
+        state_.ui.scrollToSelection = true;  // the Hierarchy shows it
+    }
 }
 
 void Viewer::focusFinding(int index) {
@@ -583,6 +736,7 @@ void Viewer::focusFinding(int index) {
     if (f.clip >= 0 && static_cast<size_t>(f.clip) < m.clips.size() && f.clip != state_.clip) state_.requests.selectClip = f.clip;
     if (f.joint >= 0 && static_cast<size_t>(f.joint) < m.skeleton.size()) {
         state_.selectedJoint = f.joint;
+        state_.ui.scrollToSelection = true;
         state_.view.bones = true;
     }
     // Pick the colour view that shows the problem.
@@ -633,6 +787,7 @@ void Viewer::applyBlendRequests() {
         b.rootPath = rootMotionPath(m, state_.clip, 200);
     }
     if (q.stop) b.active = false;
+    if (q.start && b.active) state_.machine.active = false;  // one driver at a time
     if (b.active) {
         if (q.crossFade && validClip(b.fadeTarget)) {
             Ease ease;
@@ -717,6 +872,109 @@ void Viewer::tickController(double dt) {
         rows[1 + l].label = "layer " + std::to_string(l);
         rows[1 + l].phase = lc ? static_cast<float>(lc->phase()) : 0.0f;
         rows[1 + l].weight = c.layerWeight(static_cast<int32_t>(l));
+    }
+}
+
+void Viewer::loadMachine(const std::string& modelPath, bool reload) {
+    MachinePanelState& ms = state_.machine;
+    const bool wasActive = ms.active;
+    machine_.reset();
+    machineController_.reset();
+    machineDef_.reset();
+    ms = MachinePanelState{};
+    // --machine for the model it was given with; else <stem>.machine.json beside the model.
+    const bool given = !config_.machine.empty() && modelPath == config_.model;
+    const std::string file = given ? config_.machine : machinePathBeside(modelPath);
+    std::error_code ec;
+    if (!given && !fs::exists(file, ec)) return;
+    Result<MachineDef> def = loadMachineFile(file, *state_.model);
+    if (!def) {
+        ms.error = def.error().message;
+        state_.error = def.error().message;
+        state_.panels.machine = true;
+        return;
+    }
+    machineDef_ = std::make_unique<MachineDef>(std::move(def.value()));
+    machineController_ = std::make_unique<Controller>(*state_.model);
+    machine_ = std::make_unique<StateMachine>(*machineDef_, *machineController_);
+    if (!machine_->ok()) {  // loadMachineFile validates; kept for hand-made definitions
+        ms.error = file + ": " + machine_->error();
+        machine_.reset();
+        return;
+    }
+    ms.path = file;
+    ms.runtime = machine_.get();
+    ms.controller = machineController_.get();
+    ms.active = given || (reload && wasActive);
+    if (ms.active) state_.blend.active = false;
+    state_.panels.machine = true;
+}
+
+void Viewer::applyMachineRequests() {
+    MachineRequests& q = state_.requests.machine;
+    MachinePanelState& ms = state_.machine;
+    if (q.reload && state_.model) loadMachine(state_.path, true);
+    if (machine_) {
+        StateMachine& sm = *machine_;
+        for (const auto& [param, value] : q.values) {
+            if (param < 0 || static_cast<size_t>(param) >= sm.def().params.size()) continue;
+            if (sm.def().params[param].type == ParamType::Bool) sm.setBool(param, value != 0.0f);
+            else sm.setFloat(param, value);
+        }
+        for (int32_t t : q.triggers) sm.setTrigger(t);
+        if (q.restart) {
+            // A fresh runtime on a fresh controller: parameters back to their defaults.
+            machineController_ = std::make_unique<Controller>(*state_.model);
+            machine_ = std::make_unique<StateMachine>(*machineDef_, *machineController_);
+            ms.runtime = machine_.get();
+            ms.controller = machineController_.get();
+            ms.log.clear();
+            ms.logSeen = 0;
+        }
+        if (q.drive) {
+            ms.active = true;
+            state_.blend.active = false;  // one driver at a time
+        }
+    }
+    if (q.stop) ms.active = false;
+    q = MachineRequests{};
+}
+
+void Viewer::tickMachine(double dt) {
+    StateMachine& sm = *machine_;
+    Controller& c = *machineController_;
+    sm.update(dt);
+    c.evaluate(*state_.animator);
+    MachinePanelState& ms = state_.machine;
+    // New log entries, newest first (the ring keeps the last StateMachine::kLogSize).
+    const uint64_t fired = sm.transitionsFired();
+    const size_t kept = sm.logCount();
+    const uint64_t firstKept = fired - kept;
+    for (uint64_t n = std::max(ms.logSeen, firstKept); n < fired; ++n) {
+        const TransitionLogEntry& e = sm.logEntry(static_cast<size_t>(n - firstKept));
+        const MachineDef& def = sm.def();
+        const SubMachine& m = def.machines[e.machine];
+        auto name = [&](int32_t s) -> std::string {
+            if (s == MachineTransition::kExit) return "exit";
+            return s >= 0 && static_cast<size_t>(s) < m.states.size() ? m.states[s].name : "-";
+        };
+        char line[256];
+        std::snprintf(line, sizeof line, "%7.2f s  %s: %s -> %s  (%s)", e.time, def.layers[e.layer].name.c_str(),
+                      name(e.from).c_str(), name(e.to).c_str(), transitionWhyName(e.why));
+        ms.log.insert(ms.log.begin(), line);
+    }
+    ms.logSeen = fired;
+    if (ms.log.size() > 12) ms.log.resize(12);
+    // Rows for the timeline (as the Blend panel's): each layer's playing state.
+    auto& rows = state_.blend.rows;
+    rows.resize(sm.layerCount());
+    for (size_t l = 0; l < sm.layerCount(); ++l) {
+        const MachineLayer& L = sm.def().layers[l];
+        const MachineState& st = sm.activeStateDef(l);
+        rows[l].label = L.name + ": " + st.name;
+        if (L.base && c.fading()) rows[l].label += " (fading in)";
+        rows[l].phase = static_cast<float>(sm.normalizedTime(l) - std::floor(sm.normalizedTime(l)));
+        rows[l].weight = L.base ? c.fadeWeight() : c.layerWeight(sm.controllerLayer(l));
     }
 }
 

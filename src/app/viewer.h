@@ -11,11 +11,14 @@
 
 #include "anim/controller.h"
 #include "anim/result.h"
+#include "anim/state_machine.h"
+#include "app/input_queue.h"
 #include "platform/window.h"
 #include "render/gpu_model.h"
 #include "render/renderer.h"
 #include "app/crowd_view.h"
 #include "ui/crowd_panel.h"
+#include "ui/help_overlay.h"
 #include "ui/panels.h"
 #include "ui/viewer_state.h"
 
@@ -24,9 +27,12 @@ namespace rig {
 struct ViewerConfig {
     std::string model;       // opened at start (in the background)
     std::vector<std::string> anims;  // --anim files whose clips are added to `model`
+    std::string machine;     // --machine: a state machine file for `model`, driving from the start
+                             // (else <model stem>.machine.json beside a model loads, not driving)
     int width = 1280, height = 800;
     bool watchFile = true;   // re-import when the file on disk changes
     bool remember = true;    // keep the recent-files list in ~/.config/rigview
+    std::string screenshotDir;  // where F12 writes rigview-YYYYmmdd-HHMMSS.png ("" = current directory)
 };
 
 class Viewer {
@@ -49,6 +55,12 @@ public:
     // Called between the GLFW backend's new frame and ImGui's, to inject mouse/keyboard
     // input through ImGui's IO like the platform backend does.
     void setInputHook(std::function<void(ImGuiIO&)> hook) { inputHook_ = std::move(hook); }
+    // The GLFW window (tests call the key callback installed on it, as GLFW does).
+    GLFWwindow* windowHandle() const { return window_->handle(); }
+    // Key presses and drags taken from GLFW's callbacks (InputQueue).
+    InputQueue& input() { return input_; }
+    // Path of the last F12 screenshot ("" if none yet).
+    const std::string& lastScreenshot() const { return lastScreenshot_; }
     // Block until the background import (if any) is done and applied.
     void waitForLoad();
     // Run one more frame and return its pixels, UI included (RGBA, top row first).
@@ -70,6 +82,13 @@ private:
     void focusFinding(int index);
     void applyBlendRequests();
     void tickController(double dt);
+    void loadMachine(const std::string& modelPath, bool reload);
+    void applyMachineRequests();
+    void tickMachine(double dt);
+    void processKeys();
+    void applyUiScale();
+    void drawFlaggedPoints(int w, int h);
+    void writeScreenshot(const std::vector<uint8_t>& rgba, int w, int h);
 
     ViewerConfig config_;
     std::unique_ptr<Window> window_;
@@ -91,6 +110,10 @@ private:
     bool drawCrowd(int w, int h);             // false: the crowd is off (or cannot be drawn)
     int32_t maskLayer_ = -1, additiveLayer_ = -1;
     std::vector<Marker> markers_;            // of the current clip
+    // The State Machine panel's machine: its definition, its own controller, the runtime.
+    std::unique_ptr<MachineDef> machineDef_;
+    std::unique_ptr<Controller> machineController_;
+    std::unique_ptr<StateMachine> machine_;
     std::vector<std::string> anims_;         // files whose clips are added to the model
     std::array<AnimEvent, 16> events_{};
     std::vector<glm::vec3> scratch_;   // CPU-skinned positions for vertex picking
@@ -105,6 +128,12 @@ private:
     bool imguiReady_ = false;
     bool captureNext_ = false;
     std::vector<uint8_t> captured_;
+    InputQueue input_;
+    bool screenshotNext_ = false;
+    std::string lastScreenshot_;
+    AboutInfo about_;
+    std::vector<std::vector<uint32_t>> flagged_;  // per mesh: vertices the colour view flags
+    std::vector<glm::vec3> flaggedPoints_;        // their posed positions this frame
     int capturedW_ = 0, capturedH_ = 0;
 };
 

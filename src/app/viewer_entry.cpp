@@ -36,6 +36,7 @@ int runViewer(const ViewerLaunch& launch) {
         return exitcode::kUsage;
     }
     cfg.anims = launch.anims;
+    cfg.machine = launch.machine;
     cfg.width = launch.width;
     cfg.height = launch.height;
     cfg.watchFile = launch.watch;
@@ -46,7 +47,12 @@ int runViewer(const ViewerLaunch& launch) {
         return exitcode::kNoDisplay;
     }
     Viewer& v = **viewer;
-    if (!launch.clip.empty() || !launch.screenshot.empty()) v.waitForLoad();
+    if (!launch.clip.empty() || !launch.screenshot.empty() || !launch.machine.empty()) v.waitForLoad();
+    // A --machine file that does not load is a bad input, like a model that does not.
+    if (!launch.machine.empty() && v.state().model && !v.state().machine.error.empty()) {
+        std::cerr << "rigview: " << text::forTerminal(v.state().machine.error) << "\n";
+        return exitcode::kBadInput;
+    }
     if (!launch.clip.empty() && v.state().model) {
         const int clip = v.state().model->findClip(launch.clip);
         if (clip < 0) {

@@ -10,6 +10,7 @@ struct ViewerLaunch {
     std::string model;        // empty: the bundled demo
     std::vector<std::string> anims;  // --anim files
     std::string clip;         // clip to start with (name or index)
+    std::string machine;      // --machine: a state machine file driving the model from the start
     std::string screenshot;   // if set: run `frames` frames, save the window as PNG, exit
     int frames = 90;
     int width = 1280, height = 800;

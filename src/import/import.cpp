@@ -11,6 +11,7 @@
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include <assimp/version.h>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -1139,6 +1140,11 @@ bool isModelFile(const std::string& path) {
     if (ext == ".asf" || ext == ".amc") return true;
     static const Assimp::Importer probe;
     return probe.IsExtensionSupported(ext);
+}
+
+std::string assimpVersion() {
+    return std::to_string(aiGetVersionMajor()) + "." + std::to_string(aiGetVersionMinor()) + "." +
+           std::to_string(aiGetVersionPatch());
 }
 
 unsigned importFlags() {

@@ -39,6 +39,9 @@ UnitMode unitMode();
 // Whether a file's extension is one Assimp reads (for searching folders).
 bool isModelFile(const std::string& path);
 
+// The Assimp library's version ("5.2.5"), for the viewer's About window.
+std::string assimpVersion();
+
 // The Assimp post-processing flags importModel uses (documented in the README).
 unsigned importFlags();
 

@@ -46,6 +46,55 @@ void OrbitCamera::frame(const Bounds& b, float aspect, float margin) {
     farPlane = distance + radius * 4.0f;
 }
 
+void OrbitCamera::fit(const Bounds& b, float aspect, float fill) {
+    if (!b.valid()) return;
+    glm::vec3 corners[8];
+    for (int i = 0; i < 8; ++i) {
+        corners[i] = glm::vec3(i & 1 ? b.max.x : b.min.x, i & 2 ? b.max.y : b.min.y, i & 4 ? b.max.z : b.min.z);
+    }
+    fitPoints(corners, 8, b, aspect, fill);
+}
+
+void OrbitCamera::fitPoints(const glm::vec3* points, size_t count, const Bounds& b, float aspect, float fill) {
+    if (!b.valid() || count == 0) return;
+    aspect = aspect > 0.0f ? aspect : 1.0f;
+    fill = std::clamp(fill, 0.05f, 1.0f);
+    const float tanY = std::tan(glm::radians(fovYDeg) * 0.5f), tanX = tanY * aspect;
+    target = b.center();
+    distance = std::max(0.5f * b.diagonal(), 1e-4f);
+    // The view's axes do not depend on the distance or the target, only on the angles.
+    const glm::vec3 f = glm::normalize(target - eye());
+    const glm::vec3 r = glm::normalize(glm::cross(f, up()));
+    const glm::vec3 u = glm::cross(r, f);
+    // A point at (x, y) across and z towards the camera from the target projects to
+    // x / ((d - z) tanX) in NDC: it stays within `fill` when d >= z + |x| / (fill tanX).
+    // Perspective shifts the projected extent off centre; re-aim at its middle and fit again.
+    for (int iter = 0; iter < 6; ++iter) {
+        float d = 0.0f;
+        for (size_t i = 0; i < count; ++i) {
+            const glm::vec3 v = points[i] - target;
+            const float x = glm::dot(v, r), y = glm::dot(v, u), z = -glm::dot(v, f);
+            d = std::max(d, z + std::max(std::abs(x) / (fill * tanX), std::abs(y) / (fill * tanY)));
+        }
+        distance = std::max(d, 1e-4f);
+        float lo[2] = {1e30f, 1e30f}, hi[2] = {-1e30f, -1e30f};
+        for (size_t i = 0; i < count; ++i) {
+            const glm::vec3 v = points[i] - target;
+            const float depth = distance + glm::dot(v, f);
+            const float nx = glm::dot(v, r) / (depth * tanX), ny = glm::dot(v, u) / (depth * tanY);
+            lo[0] = std::min(lo[0], nx), hi[0] = std::max(hi[0], nx);
+            lo[1] = std::min(lo[1], ny), hi[1] = std::max(hi[1], ny);
+        }
+        const float cx = 0.5f * (lo[0] + hi[0]), cy = 0.5f * (lo[1] + hi[1]);
+        if (std::abs(cx) < 1e-4f && std::abs(cy) < 1e-4f) break;
+        target += r * (cx * distance * tanX) + u * (cy * distance * tanY);
+    }
+    const float radius = std::max(0.5f * b.diagonal(), 1e-4f);
+    const float toCentre = glm::length(eye() - b.center());
+    nearPlane = std::max(toCentre - radius * 1.5f, toCentre * 0.01f);
+    farPlane = toCentre + radius * 4.0f;
+}
+
 void OrbitCamera::orbit(float dAz, float dEl) {
     azimuthDeg = std::fmod(azimuthDeg + dAz, 360.0f);
     elevationDeg = std::clamp(elevationDeg + dEl, -89.0f, 89.0f);

@@ -2,6 +2,8 @@
 // projection with near/far taken from the framed bounds; Y-up or Z-up worlds.
 #pragma once
 
+#include <cstddef>
+
 #include <glm/glm.hpp>
 
 namespace rig {
@@ -34,6 +36,13 @@ struct OrbitCamera {
     // Put the whole of `b` in view (keeps the angles); sets near/far from its size.
     // `margin` > 1 leaves room around it.
     void frame(const Bounds& b, float aspect, float margin = 1.05f);
+    // Frame `b` tightly: aim at it and move in until its projected box (its 8 corners, seen
+    // from the current angles) spans `fill` of the view's height or width, whichever binds,
+    // centred. Sets near/far. Used by `rigview render` (fill 0.85).
+    void fit(const Bounds& b, float aspect, float fill = 0.85f);
+    // The same for a point set (e.g. the posed vertices: the silhouette, tighter than the box);
+    // `b` (their bounds) sets near/far.
+    void fitPoints(const glm::vec3* points, size_t count, const Bounds& b, float aspect, float fill = 0.85f);
     // Mouse helpers: orbit by degrees, pan by a fraction of the view, zoom by a factor.
     void orbit(float dAzimuthDeg, float dElevationDeg);
     void pan(float dx, float dy);

@@ -229,6 +229,18 @@ void Renderer::drawPath(const std::vector<glm::vec3>& points, const glm::vec4& c
     glUseProgram(0);
 }
 
+void Renderer::drawPoints(const std::vector<glm::vec3>& points, const glm::vec4& color, const OrbitCamera& cam, int width,
+                          int height, float pixelSize) {
+    if (points.empty()) return;
+    const float aspect = height > 0 ? static_cast<float>(width) / static_cast<float>(height) : 1.0f;
+    for (const glm::vec3& p : points) lineScratch_.push_back({p, color});
+    glDisable(GL_DEPTH_TEST);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+    drawLines(cam.projection(aspect) * cam.view(), GL_POINTS, pixelSize);
+    glEnable(GL_DEPTH_TEST);
+    glUseProgram(0);
+}
+
 void Renderer::drawGhost(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam, const ViewOptions& o, int width,
                          int height, const glm::vec4& tint) {
     const float aspect = height > 0 ? static_cast<float>(width) / static_cast<float>(height) : 1.0f;
@@ -272,6 +284,23 @@ Bounds animatedBounds(const Model& model, int32_t clip, int samples) {
         }
     }
     return b;
+}
+
+void posedPoints(const Model& model, const Animator& anim, std::vector<glm::vec3>& out, size_t maxPoints) {
+    size_t total = 0;
+    for (const Mesh& mesh : model.meshes) total += mesh.vertexCount();
+    const size_t stride = std::max<size_t>(1, (total + maxPoints - 1) / std::max<size_t>(maxPoints, 1));
+    std::vector<glm::vec3> pos;
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        const Mesh& mesh = model.meshes[m];
+        pos.resize(mesh.vertexCount());
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), pos.data(), nullptr);
+        const glm::mat4& w = anim.world()[mesh.node];
+        for (size_t v = 0; v < pos.size(); v += stride) out.push_back(glm::vec3(w * glm::vec4(pos[v], 1.0f)));
+    }
+    if (model.meshes.empty()) {
+        for (int32_t j : model.jointNodes()) out.push_back(glm::vec3(anim.world()[j][3]));
+    }
 }
 
 }  // namespace rig

@@ -43,6 +43,11 @@ public:
     void drawPath(const std::vector<glm::vec3>& points, const glm::vec4& color, const OrbitCamera& camera, int width,
                   int height);
 
+    // World-space points on top of everything (depth test off: seen through the mesh), e.g.
+    // the vertices a colour view flags.
+    void drawPoints(const std::vector<glm::vec3>& points, const glm::vec4& color, const OrbitCamera& camera, int width,
+                    int height, float pixelSize);
+
     // World-space joint positions of the last draw, for joint names and picking.
     const std::vector<glm::vec3>& jointPositions() const { return jointPositions_; }
 
@@ -71,5 +76,8 @@ int shaderSkinMode(SkinningMethod m);
 // Axis-aligned bounds of the model posed at `samples` times spread over `clip` (or the bind
 // pose when clip < 0), from CPU-skinned vertices and joint positions. Deterministic.
 Bounds animatedBounds(const Model& model, int32_t clip, int samples = 24);
+// The points of the pose `anim` holds now, appended to `out`: the posed vertices (every k-th
+// beyond `maxPoints`), or the joints of a model with no mesh. For tight framing.
+void posedPoints(const Model& model, const Animator& anim, std::vector<glm::vec3>& out, size_t maxPoints = 60000);
 
 }  // namespace rig

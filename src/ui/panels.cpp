@@ -10,6 +10,8 @@
 
 #include <glm/gtc/type_ptr.hpp>
 
+#include "ui/legend.h"
+
 namespace rig {
 
 void UiProbe::recordLastItem(const std::string& name) {
@@ -53,12 +55,25 @@ void drawMenuBar(ViewerState& s) {
         ImGui::MenuItem("Morphs", nullptr, &s.panels.morphs);
         ImGui::MenuItem("Crowd", nullptr, &s.crowd.panelOpen);
         ImGui::MenuItem("IK", nullptr, &s.panels.ik);
+        ImGui::MenuItem("State Machine", nullptr, &s.panels.machine);
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("File")) {
+        if (ImGui::MenuItem("Open...", "Ctrl+O")) s.ui.fileBrowser = true;
+        if (ImGui::MenuItem("Next file in folder", "PageDown", false, !s.path.empty())) s.requests.nextFile = 1;
+        if (ImGui::MenuItem("Previous file in folder", "PageUp", false, !s.path.empty())) s.requests.nextFile = -1;
+        if (ImGui::MenuItem("Screenshot", "F12")) s.requests.screenshot = true;
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Camera")) {
         if (ImGui::MenuItem("Frame model", "F")) s.requests.frameModel = true;
         if (ImGui::MenuItem("Reset", nullptr)) s.requests.resetCamera = true;
         ImGui::MenuItem("Z up", nullptr, &s.camera.zUp);
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Help")) {
+        ImGui::MenuItem("Shortcuts", "F1", &s.ui.help);
+        ImGui::MenuItem("About rigview", nullptr, &s.ui.about);
         ImGui::EndMenu();
     }
     ImGui::TextDisabled("  %s", s.path.empty() ? "(no model)" : s.path.c_str());
@@ -147,23 +162,39 @@ void drawTimelinePanel(ViewerState& s, bool* open, UiProbe* probe) {
             s.requests.seek = frame / static_cast<double>(s.clock.sampleRate());
         }
         probeItem(probe, "frame");
-        // Key marks of the selected joint on the time slider.
+        // Key marks of the selected joint on the time slider: at most one per pixel column,
+        // worked out once per (model, clip, joint, width), not per frame.
         if (clip && s.selectedJoint >= 0 && static_cast<size_t>(s.selectedJoint) < clip->trackOfNode.size() &&
             clip->trackOfNode[s.selectedJoint] >= 0 && duration > 0.0f) {
-            const Track& tr = clip->tracks[clip->trackOfNode[s.selectedJoint]];
-            ImDrawList* dl = ImGui::GetWindowDrawList();
             const float grab = ImGui::GetStyle().GrabMinSize * 0.5f;
             const float x0 = sliderMin.x + grab, x1 = sliderMax.x - grab;
-            for (const Channel* ch : {&tr.rotation, &tr.translation, &tr.scale}) {
-                for (uint32_t k = 0; k < ch->count; ++k) {
-                    const float kt = clip->times[ch->times + k];
-                    const float x = x0 + (x1 - x0) * std::clamp(kt / duration, 0.0f, 1.0f);
-                    dl->AddLine(ImVec2(x, sliderMax.y - 5), ImVec2(x, sliderMax.y), IM_COL32(255, 210, 60, 200));
+            KeyTickCache& kc = s.ui.keyTicks;
+            const int width = std::max(1, static_cast<int>(x1 - x0));
+            if (kc.model != s.model.get() || kc.clip != s.clip || kc.joint != s.selectedJoint || kc.width != width) {
+                kc.model = s.model.get();
+                kc.clip = s.clip;
+                kc.joint = s.selectedJoint;
+                kc.width = width;
+                std::vector<uint8_t> column(static_cast<size_t>(width) + 1, 0);
+                const Track& tr = clip->tracks[clip->trackOfNode[s.selectedJoint]];
+                for (const Channel* ch : {&tr.rotation, &tr.translation, &tr.scale}) {
+                    for (uint32_t k = 0; k < ch->count; ++k) {
+                        const float kt = clip->times[ch->times + k];
+                        column[static_cast<size_t>(std::lround(width * std::clamp(kt / duration, 0.0f, 1.0f)))] = 1;
+                    }
+                }
+                kc.xs.clear();
+                for (size_t x = 0; x < column.size(); ++x) {
+                    if (column[x]) kc.xs.push_back(static_cast<float>(x));
                 }
             }
+            ImDrawList* dl = ImGui::GetWindowDrawList();
+            for (float dx : kc.xs) {
+                dl->AddLine(ImVec2(x0 + dx, sliderMax.y - 5), ImVec2(x0 + dx, sliderMax.y), IM_COL32(255, 210, 60, 200));
+            }
         }
-        if (s.blend.active) {
-            // The controller plays: each motion and layer with its phase and weight.
+        if (s.blend.active || s.machine.active) {
+            // The controller plays (Blend panel or state machine): each motion and layer with its phase and weight.
             for (const BlendState::Row& r : s.blend.rows) {
                 char overlay[160];
                 std::snprintf(overlay, sizeof overlay, "%s  weight %.2f", r.label.c_str(), r.weight);
@@ -189,10 +220,23 @@ void drawNodeTree(ViewerState& s, const std::vector<std::vector<int32_t>>& child
                                ImGuiTreeNodeFlags_DefaultOpen;
     if (leaf) flags |= ImGuiTreeNodeFlags_Leaf | ImGuiTreeNodeFlags_NoTreePushOnOpen;
     if (node == s.selectedJoint) flags |= ImGuiTreeNodeFlags_Selected;
+    if (s.ui.scrollToSelection && !leaf && s.selectedJoint >= 0) {
+        // Open the path down to a joint picked elsewhere (viewport, findings).
+        for (int32_t a = m.skeleton.parent[s.selectedJoint]; a >= 0; a = m.skeleton.parent[a]) {
+            if (a == node) {
+                ImGui::SetNextItemOpen(true);
+                break;
+            }
+        }
+    }
     const bool opened = ImGui::TreeNodeEx(reinterpret_cast<void*>(static_cast<intptr_t>(node) + 1), flags, "%s",
                                           m.skeleton.names[node].empty() ? "(unnamed)" : m.skeleton.names[node].c_str());
     if (ImGui::IsItemClicked()) s.selectedJoint = node;
     probeItem(probe, "node:" + m.skeleton.names[node]);
+    if (node == s.selectedJoint && s.ui.scrollToSelection) {
+        ImGui::SetScrollHereY(0.5f);
+        s.ui.scrollToSelection = false;
+    }
     if (opened && !leaf) {
         for (int32_t c : children[node]) drawNodeTree(s, children, c, probe);
         ImGui::TreePop();
@@ -209,9 +253,16 @@ void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
     if (ImGui::Begin("Hierarchy", open)) {
         if (s.model) {
             const Model& m = *s.model;
-            ImGui::BeginChild("tree", ImVec2(0, -220), true);
+            ImGui::BeginChild("tree", ImVec2(0, -220), true, ImGuiWindowFlags_HorizontalScrollbar);
+            ImGui::PushStyleVar(ImGuiStyleVar_IndentSpacing, ImGui::GetFontSize() * 0.8f);  // deep rigs stay readable
             for (size_t i = 0; i < m.skeleton.size(); ++i) {
                 if (m.skeleton.parent[i] < 0 && s.children.size() == m.skeleton.size()) drawNodeTree(s, s.children, static_cast<int32_t>(i), probe);
+            }
+            ImGui::PopStyleVar();
+            probeItem(probe, "hierarchy:last");
+            if (probe) {
+                const ImVec2 a = ImGui::GetWindowPos(), sz = ImGui::GetWindowSize();
+                probe->rects["hierarchy:tree"] = ImVec4(a.x, a.y, a.x + sz.x, a.y + sz.y);
             }
             ImGui::EndChild();
             // Inspector.
@@ -223,13 +274,14 @@ void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
                 const bool skinBind = s.bindPose && !s.filePose;
                 const Transform& t = animated ? s.animator->local()[j]
                                               : skinBind ? m.skeleton.bindPoseLocalSqt()[j] : m.skeleton.bindLocalSqt[j];
-                ImGui::Text("local %s", animated ? "(animated)" : skinBind ? "(bind pose)" : "(file pose)");
-                ImGui::Text("  T % .4f % .4f % .4f", t.translation.x, t.translation.y, t.translation.z);
-                ImGui::Text("  R % .4f % .4f % .4f % .4f (xyzw)", t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w);
-                ImGui::Text("  S % .4f % .4f % .4f", t.scale.x, t.scale.y, t.scale.z);
+                // Sized to fit the panel (no clipped columns): 3 decimals, widths from the text.
+                ImGui::Text("local %s, R as xyzw", animated ? "(animated)" : skinBind ? "(bind pose)" : "(file pose)");
+                ImGui::Text("T % .3f % .3f % .3f", t.translation.x, t.translation.y, t.translation.z);
+                ImGui::Text("R % .3f % .3f % .3f % .3f", t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w);
+                ImGui::Text("S % .3f % .3f % .3f", t.scale.x, t.scale.y, t.scale.z);
                 const glm::mat4& w = s.animator->world()[j];
                 ImGui::Text("world");
-                for (int r = 0; r < 4; ++r) ImGui::Text("  % 9.4f % 9.4f % 9.4f % 9.4f", w[0][r], w[1][r], w[2][r], w[3][r]);
+                for (int r = 0; r < 4; ++r) ImGui::Text("% 7.3f % 7.3f % 7.3f % 8.3f", w[0][r], w[1][r], w[2][r], w[3][r]);
                 if (ImGui::Button("Clear selection")) s.selectedJoint = -1;
             } else {
                 ImGui::TextDisabled("Select a node to inspect it.");
@@ -258,7 +310,8 @@ void drawViewPanel(ViewerState& s, bool* open, UiProbe* probe) {
         probeItem(probe, "wireframe");
         ImGui::Checkbox("Bones (B)", &v.bones);
         probeItem(probe, "bones");
-        ImGui::Checkbox("Joint names", &v.jointNames);
+        ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Names (N)").x - ImGui::GetStyle().ItemInnerSpacing.x);
+        ImGui::Combo("Names (N)", &s.ui.jointNameMode, "selection\0all\0none\0");
         probeItem(probe, "names");
         ImGui::Checkbox("Grid (G)", &v.grid);
         probeItem(probe, "grid");
@@ -268,10 +321,19 @@ void drawViewPanel(ViewerState& s, bool* open, UiProbe* probe) {
         probeItem(probe, "bounds");
         ImGui::Separator();
         ImGui::Checkbox("Lighting", &v.lighting);
+        ImGui::SameLine();
         ImGui::Checkbox("Headlight", &v.headlight);
         ImGui::Checkbox("Textures", &v.textures);
+        // Labels sized to their text (no "Backgrour").
+        const float labelW = ImGui::CalcTextSize("Background").x + ImGui::GetStyle().ItemInnerSpacing.x;
+        ImGui::SetNextItemWidth(-labelW);
         ImGui::SliderFloat("Ambient", &v.ambient, 0.0f, 1.0f);
+        ImGui::SetNextItemWidth(-labelW);
         ImGui::ColorEdit3("Background", glm::value_ptr(v.background));
+        probeItem(probe, "background");
+        ImGui::SetNextItemWidth(-labelW);
+        ImGui::SliderFloat("UI scale", &s.ui.uiScale, 0.75f, 3.0f, "%.2fx");
+        probeItem(probe, "uiscale");
         ImGui::Separator();
         ImGui::Checkbox("Z up", &s.camera.zUp);
         if (ImGui::Button("Frame (F)")) s.requests.frameModel = true;
@@ -295,9 +357,9 @@ void drawStatsPanel(ViewerState& s, bool* open) {
                 verts += m.vertexCount();
                 tris += m.triangleCount();
             }
-            ImGui::Text("%zu meshes, %zu vertices, %zu triangles", s.model->meshes.size(), verts, tris);
-            ImGui::Text("%zu nodes, %zu joints, %zu clips", s.model->skeleton.size(), s.joints.size(),
-                        s.model->clips.size());
+            ImGui::TextWrapped("%zu meshes, %zu vertices, %zu triangles", s.model->meshes.size(), verts, tris);
+            ImGui::TextWrapped("%zu nodes, %zu joints, %zu clips", s.model->skeleton.size(), s.joints.size(),
+                               s.model->clips.size());
         }
         ImGui::TextWrapped("%s", s.stats.glRenderer.c_str());
         drawCrowdStats(s);
@@ -449,17 +511,16 @@ void drawChecksPanel(ViewerState& s, bool* open, UiProbe* probe) {
             c.colorView = static_cast<ColorView>(view);
         }
         probeItem(probe, "colorview");
-        if (c.colorView == ColorView::JointWeight && s.selectedJoint < 0) ImGui::TextDisabled("Select a joint (hierarchy or click it).");
-        if (c.colorView == ColorView::InfluenceCount) {
-            ImGui::TextColored(ImVec4(1, 0, 1, 1), "0");
-            const ImVec4 cols[5] = {{0.2f, 0.4f, 1, 1}, {0.2f, 0.9f, 0.3f, 1}, {1, 0.9f, 0.2f, 1}, {1, 0.55f, 0.1f, 1}, {1, 0.1f, 0.1f, 1}};
-            const char* names[5] = {"1", "2", "3", "4", ">4"};
-            for (int k = 0; k < 5; ++k) {
-                ImGui::SameLine();
-                ImGui::TextColored(cols[k], "%s", names[k]);
+        {
+            LegendInputs in;
+            if (s.model && s.selectedJoint >= 0 && static_cast<size_t>(s.selectedJoint) < s.model->skeleton.size()) {
+                in.jointName = s.model->skeleton.names[s.selectedJoint];
             }
+            in.truncationMax = c.truncationMax;
+            in.flagged = s.ui.flaggedVertices;
+            drawLegend(legendFor(c.colorView, in));
+            probeItem(probe, "legend");
         }
-        if (c.colorView == ColorView::TruncationError) ImGui::Text("red = %.4g model units", c.truncationMax);
         int method = static_cast<int>(s.view.method);
         ImGui::SetNextItemWidth(-90);
         if (ImGui::Combo("Skinning", &method, "linear blend\0stitching (1 bone)\0dual quaternion\0")) {
@@ -475,6 +536,12 @@ void drawChecksPanel(ViewerState& s, bool* open, UiProbe* probe) {
             ImGui::SliderInt("ghosts", &c.onionCount, 1, 5);
             ImGui::SetNextItemWidth(-90);
             ImGui::SliderFloat("step (s)", &c.onionStep, 0.02f, 0.5f, "%.2f");
+            const glm::vec4 past = onionTint(-1, c.onionCount), future = onionTint(1, c.onionCount);
+            ImGui::TextColored(ImVec4(past.r, past.g, past.b, 1.0f), "%d past", c.onionCount);
+            ImGui::SameLine();
+            ImGui::TextColored(ImVec4(future.r, future.g, future.b, 1.0f), "%d future", c.onionCount);
+            ImGui::SameLine();
+            ImGui::TextDisabled("every %.2f s", c.onionStep);
         }
         ImGui::Checkbox("Range of motion", &c.rom);
         probeItem(probe, "rom");
@@ -503,7 +570,12 @@ void drawChecksPanel(ViewerState& s, bool* open, UiProbe* probe) {
             if (ImGui::Selectable(label)) s.requests.focusFinding = static_cast<int>(i);
             ImGui::PopStyleColor();
             probeItem(probe, "finding:" + f.code);
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.message.c_str());
+            // The message under its code, wrapped to the panel (not a tooltip).
+            ImGui::Indent();
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextUnformatted(f.message.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::Unindent();
         }
         ImGui::EndChild();
     }
@@ -642,11 +714,14 @@ void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe) {
     const ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, 30), ImGuiCond_FirstUseEver, ImVec2(0.5f, 0.0f));
     ImGui::SetNextWindowSize(ImVec2(std::min(460.0f, io.DisplaySize.x - 560), 0), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
     if (ImGui::Begin("Open", open)) {
+        if (ImGui::Button("Browse...")) s.ui.fileBrowser = true;
+        probeItem(probe, "browse");
+        ImGui::SameLine();
         char buf[1024];
         std::snprintf(buf, sizeof buf, "%s", s.pathField.c_str());
-        ImGui::SetNextItemWidth(-120);
+        ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Open Recent").x - 5.0f * ImGui::GetStyle().ItemSpacing.x -
+                                ImGui::GetFrameHeight());
         const bool enter = ImGui::InputText("##path", buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue);
         s.pathField = buf;
         probeItem(probe, "path");
@@ -654,7 +729,7 @@ void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe) {
         if ((ImGui::Button("Open") || enter) && !s.pathField.empty()) s.requests.open = s.pathField;
         probeItem(probe, "open");
         ImGui::SameLine();
-        if (ImGui::BeginCombo("##recent", "Recent", ImGuiComboFlags_NoPreview)) {
+        if (ImGui::BeginCombo("Recent", "Recent", ImGuiComboFlags_NoPreview)) {
             for (const std::string& r : s.recent) {
                 if (ImGui::Selectable(r.c_str())) {
                     s.pathField = r;
@@ -666,7 +741,10 @@ void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe) {
         if (ImGui::Button("Add its clips to this model") && !s.pathField.empty()) s.requests.addAnim = s.pathField;
         probeItem(probe, "addanim");
         ImGui::SameLine();
-        ImGui::TextDisabled("(by joint name)  or drop a file on the window");
+        ImGui::TextDisabled("(by joint name)");
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("Or drop a file on the window. Ctrl+O browses, PageDown / PageUp step through the folder.");
+        ImGui::PopStyleColor();
     }
     ImGui::End();
 }
@@ -683,10 +761,14 @@ void drawStatusOverlay(ViewerState& s, double now) {
         ImGui::ProgressBar(phase, ImVec2(300, 0), "");
         ImGui::End();
     }
+    // Errors and warnings sit at the bottom of the viewport, above the timeline, so they never
+    // cover the path field (top) or the file browser where the name is corrected.
+    const float bannerY = io.DisplaySize.y - 140.0f;
     if (!s.error.empty()) {
-        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, 40), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, bannerY), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
         ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(120, 30, 30, 235));
-        ImGui::Begin("##error", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove);
+        ImGui::Begin("##error", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
+                                          ImGuiWindowFlags_NoFocusOnAppearing);
         ImGui::TextUnformatted(s.error.c_str());
         if (s.model) ImGui::TextDisabled("Still showing the last good model: %s", s.path.c_str());
         if (ImGui::Button("Dismiss")) s.error.clear();
@@ -694,7 +776,7 @@ void drawStatusOverlay(ViewerState& s, double now) {
         ImGui::PopStyleColor();
     }
     if (!s.warning.empty() && s.error.empty()) {
-        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, 40), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, bannerY), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
         ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(120, 90, 20, 235));
         ImGui::Begin("##warning", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove);
         ImGui::TextUnformatted(s.warning.c_str());
@@ -704,32 +786,35 @@ void drawStatusOverlay(ViewerState& s, double now) {
     }
 }
 
-void drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorld, const glm::mat4& viewProj,
-                    float width, float height) {
-    if (!s.model || !s.view.jointNames) return;
+int drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorld, const glm::mat4& viewProj,
+                   float width, float height) {
+    if (!s.model || s.ui.jointNameMode == 2) return 0;
+    int drawn = 0;
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
-    for (int32_t j : s.joints) {
-        if (static_cast<size_t>(j) >= jointWorld.size()) continue;
+    const Skeleton& sk = s.model->skeleton;
+    auto label = [&](int32_t j, ImU32 color) {
+        if (j < 0 || static_cast<size_t>(j) >= jointWorld.size()) return;
         glm::vec2 at;
-        if (!projectToScreen(viewProj, jointWorld[j], width, height, at)) continue;
-        dl->AddText(ImVec2(at.x + 4, at.y - 6), j == s.selectedJoint ? IM_COL32(255, 230, 60, 255) : IM_COL32(230, 230, 230, 220),
-                    s.model->skeleton.names[j].c_str());
+        if (!projectToScreen(viewProj, jointWorld[j], width, height, at)) return;
+        const char* name = sk.names[j].empty() ? "(unnamed)" : sk.names[j].c_str();
+        const ImVec2 sz = ImGui::CalcTextSize(name);
+        dl->AddRectFilled(ImVec2(at.x + 3, at.y - 7), ImVec2(at.x + 5 + sz.x, at.y - 7 + sz.y), IM_COL32(0, 0, 0, 140), 2.0f);
+        dl->AddText(ImVec2(at.x + 4, at.y - 7), color, name);
+        ++drawn;
+    };
+    if (s.ui.jointNameMode == 1) {
+        for (int32_t j : s.joints) {
+            if (j != s.selectedJoint) label(j, IM_COL32(230, 230, 230, 220));
+        }
+    } else if (s.selectedJoint >= 0 && static_cast<size_t>(s.selectedJoint) < sk.size()) {
+        // The selection and its neighbours only: readable on a full skeleton.
+        label(sk.parent[s.selectedJoint], IM_COL32(170, 200, 255, 230));
+        if (static_cast<size_t>(s.selectedJoint) < s.children.size()) {
+            for (int32_t c : s.children[s.selectedJoint]) label(c, IM_COL32(170, 255, 190, 230));
+        }
     }
-}
-
-void handleShortcuts(ViewerState& s) {
-    const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantCaptureKeyboard) return;
-    if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) s.requests.togglePlay = true;
-    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) s.requests.step += 1;
-    if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) s.requests.step -= 1;
-    if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) s.requests.jumpStart = true;
-    if (ImGui::IsKeyPressed(GLFW_KEY_END, false)) s.requests.jumpEnd = true;
-    if (ImGui::IsKeyPressed(GLFW_KEY_L, false)) s.requests.cycleLoopMode = true;
-    if (ImGui::IsKeyPressed(GLFW_KEY_W, false)) s.view.wireframe = !s.view.wireframe;
-    if (ImGui::IsKeyPressed(GLFW_KEY_B, false)) s.view.bones = !s.view.bones;
-    if (ImGui::IsKeyPressed(GLFW_KEY_G, false)) s.view.grid = !s.view.grid;
-    if (ImGui::IsKeyPressed(GLFW_KEY_F, false)) s.requests.frameModel = true;
+    if (s.selectedJoint >= 0 && static_cast<size_t>(s.selectedJoint) < sk.size()) label(s.selectedJoint, IM_COL32(255, 230, 60, 255));
+    return drawn;
 }
 
 }  // namespace rig

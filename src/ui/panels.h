@@ -39,11 +39,11 @@ void drawVertexTooltip(const ViewerState& s);
 void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe);
 // Loading indicator and the last error, over the viewport.
 void drawStatusOverlay(ViewerState& s, double now);
-// Joint names at their projected positions (ViewOptions::jointNames).
-void drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorld, const glm::mat4& viewProj,
-                    float width, float height);
-// Keyboard shortcuts (Space, arrows, Home/End, L, W, B, G, F) when ImGui does not want them.
-void handleShortcuts(ViewerState& s);
+// Joint names at their projected positions: the selected joint with its parent and children,
+// all joints, or none (ViewerUiState::jointNameMode).
+// Returns how many names it drew.
+int drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorld, const glm::mat4& viewProj,
+                   float width, float height);
 // Main menu bar with the panel toggles.
 void drawMenuBar(ViewerState& s);
 

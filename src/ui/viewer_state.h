@@ -15,6 +15,7 @@
 #include "render/camera.h"
 #include "render/view_options.h"
 #include "ui/crowd_state.h"
+#include "ui/machine_state.h"
 #include "ui/ik_state.h"
 
 namespace rig {
@@ -80,11 +81,15 @@ struct ViewerRequests {
     BlendRequests blend;
     std::optional<MorphRequest> morph;
     bool releaseMorphs = false;     // every morph override off
+    MachineRequests machine;        // the State Machine panel
+    int nextFile = 0;               // +1 / -1: open the next / previous model file in the folder
+    bool screenshot = false;        // write the next frame to a PNG (F12)
 };
 
 struct PanelVisibility {
     bool clips = true, timeline = true, hierarchy = true, view = true, stats = true, open = true, checks = true, blend = false;
     bool morphs = false;  // opened when a model with morph targets loads
+    bool machine = false;  // State Machine: opened when a machine file loads with the model
     bool ik = false;
 };
 
@@ -133,6 +138,47 @@ struct ViewerStats {
     std::string glRenderer;
 };
 
+// Help, files and polish (issue 11): overlays, the file browser, UI scale, joint names.
+struct FileBrowserState {
+    std::string dir;                   // folder listed (absolute)
+    std::string filter;                // typed part of a name: narrows the list
+    struct Entry {
+        std::string name;
+        bool folder = false;
+        unsigned long long size = 0;
+    };
+    std::vector<Entry> entries;        // of `dir`, folders first, then model files
+    std::string listedDir;             // what `entries` was read for ("" = stale)
+    std::string listError;
+    int cursor = 0;                    // keyboard row
+    bool focusFilter = false;
+};
+
+// The selected joint's key times on the timeline, one per pixel column at most, cached per
+// (model, clip, joint, width) so a long clip is not walked every frame.
+struct KeyTickCache {
+    const Model* model = nullptr;
+    int clip = -2, joint = -2, width = -1;
+    std::vector<float> xs;             // pixel offsets from the slider's left end
+};
+
+struct ViewerUiState {
+    bool help = false;                 // F1 / ?: every shortcut
+    bool about = false;
+    bool fileBrowser = false;          // Ctrl+O
+    float uiScale = 1.0f;              // the person's setting, times the monitor's content scale
+    float contentScale = 1.0f;         // glfwGetWindowContentScale at start
+    float appliedScale = 0.0f;         // what the font atlas was built for
+    int jointNameMode = 0;             // 0 selection and its neighbours, 1 all joints, 2 none
+    bool scrollToSelection = false;    // the Hierarchy scrolls to the selected joint once
+    std::string status;                // one line at the bottom (screenshot path, next file)
+    double statusUntil = 0.0;
+    size_t flaggedVertices = 0;        // drawn as points on top in the colour view
+    int namesDrawn = 0;                // joint names on screen last frame
+    FileBrowserState browser;
+    KeyTickCache keyTicks;
+};
+
 struct ViewerState {
     // The model on screen (shared with the import thread's result; immutable).
     std::shared_ptr<const Model> model;
@@ -160,6 +206,7 @@ struct ViewerState {
 
     CheckViewState checks;
     BlendState blend;
+    MachinePanelState machine;
     MorphPanelState morphs;
     CrowdState crowd;               // the Crowd panel (app/crowd_view.h draws it)
     IkViewState ik;                   // the IK panel (ui/ik_panel.h)
@@ -168,6 +215,7 @@ struct ViewerState {
     ViewerRequests requests;
     std::vector<std::string> recent;  // most recent first
     std::string pathField;            // the Open panel's text field
+    ViewerUiState ui;
 };
 
 }  // namespace rig

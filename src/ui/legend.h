@@ -1,0 +1,57 @@
+// Legends of the vertex colour views: what each colour means, with a scale in numbers. The
+// colours come from the same functions the viewer paints the vertices with.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "ui/viewer_state.h"
+
+namespace rig {
+
+// Blue -> green -> yellow -> red for 0..1 (clamped).
+glm::vec4 heatColor(float x);
+// Influence count 0, 1, 2, 3, 4, more than 4.
+glm::vec4 influenceCountColor(uint8_t n);
+// Vertices with no colour of their own in a view (material grey) and, in joint weight, those
+// the joint does not move.
+constexpr glm::vec4 kNeutralVertexColor{0.85f, 0.85f, 0.85f, 1.0f};
+constexpr glm::vec4 kNoWeightColor{0.12f, 0.12f, 0.3f, 1.0f};
+constexpr glm::vec4 kUnweightedColor{1.0f, 0.1f, 0.1f, 1.0f};
+// The weight sum view paints |sum - 1| = e (> kWeightSumTolerance) as heat(0.4 + 0.6 min(e, 1)).
+constexpr float kWeightSumTolerance = 1e-3f;
+glm::vec4 weightSumColor(float error);
+
+// Onion skin ghost `k` steps from now (k < 0 past, k > 0 future) of `count` on each side:
+// past in blue, future in orange, fainter further away (alpha = opacity).
+glm::vec4 onionTint(int k, int count);
+
+struct LegendEntry {
+    glm::vec4 color;
+    std::string label;
+};
+
+struct Legend {
+    std::string title;
+    // A gradient (drawn as a bar, labels under it at even spacing) or swatches.
+    bool gradient = false;
+    std::vector<LegendEntry> entries;
+    std::string note;   // one line under it (counts, "no truncation ...")
+};
+
+struct LegendInputs {
+    std::string jointName;        // joint weight: the selected joint ("" = none)
+    float truncationMax = 0.0f;   // truncation error: the largest, model units
+    size_t flagged = 0;           // vertices drawn as points (unweighted, off-sum, 0 or >4)
+};
+
+// Empty title for ColorView::None.
+Legend legendFor(ColorView view, const LegendInputs& in);
+
+// Draw it in the current ImGui window.
+void drawLegend(const Legend& legend);
+
+}  // namespace rig

@@ -1,0 +1,94 @@
+#include "ui/shortcuts.h"
+
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <array>
+
+namespace rig {
+
+namespace {
+
+constexpr std::array kShortcuts{
+    Shortcut{GLFW_KEY_SPACE, 0, false, ShortcutAction::TogglePlay, "Space", "play / pause"},
+    Shortcut{GLFW_KEY_RIGHT, 0, true, ShortcutAction::StepForward, "Right", "next frame (pauses)"},
+    Shortcut{GLFW_KEY_LEFT, 0, true, ShortcutAction::StepBack, "Left", "previous frame (pauses)"},
+    Shortcut{GLFW_KEY_HOME, 0, false, ShortcutAction::JumpStart, "Home", "first frame"},
+    Shortcut{GLFW_KEY_END, 0, false, ShortcutAction::JumpEnd, "End", "last frame"},
+    Shortcut{GLFW_KEY_L, 0, false, ShortcutAction::CycleLoop, "L", "loop mode: loop, once, ping-pong"},
+    Shortcut{GLFW_KEY_W, 0, false, ShortcutAction::Wireframe, "W", "wireframe"},
+    Shortcut{GLFW_KEY_B, 0, false, ShortcutAction::Bones, "B", "bones"},
+    Shortcut{GLFW_KEY_G, 0, false, ShortcutAction::Grid, "G", "grid"},
+    Shortcut{GLFW_KEY_F, 0, false, ShortcutAction::FrameModel, "F", "frame the model"},
+    Shortcut{GLFW_KEY_N, 0, false, ShortcutAction::JointNames, "N", "joint names: selection, all, off"},
+    Shortcut{GLFW_KEY_ESCAPE, 0, false, ShortcutAction::ClearSelection, "Esc", "clear the joint selection / close overlays"},
+    Shortcut{GLFW_KEY_O, GLFW_MOD_CONTROL, false, ShortcutAction::OpenBrowser, "Ctrl+O", "open a file (file browser)"},
+    Shortcut{GLFW_KEY_PAGE_DOWN, 0, false, ShortcutAction::NextFile, "PageDown", "next model file in the folder"},
+    Shortcut{GLFW_KEY_PAGE_UP, 0, false, ShortcutAction::PreviousFile, "PageUp", "previous model file in the folder"},
+    Shortcut{GLFW_KEY_F12, 0, false, ShortcutAction::Screenshot, "F12", "screenshot to rigview-YYYYmmdd-HHMMSS.png"},
+    Shortcut{GLFW_KEY_EQUAL, GLFW_MOD_CONTROL, false, ShortcutAction::UiScaleUp, "Ctrl+=", "larger UI"},
+    Shortcut{GLFW_KEY_MINUS, GLFW_MOD_CONTROL, false, ShortcutAction::UiScaleDown, "Ctrl+-", "smaller UI"},
+    Shortcut{GLFW_KEY_F1, 0, false, ShortcutAction::Help, "F1", "this list of shortcuts"},
+    Shortcut{GLFW_KEY_SLASH, GLFW_MOD_SHIFT, false, ShortcutAction::HelpQuestion, "?", "this list of shortcuts"},
+};
+
+constexpr std::array kGestures{
+    MouseGesture{"left drag", "orbit"},
+    MouseGesture{"Shift + left drag, right or middle drag", "pan"},
+    MouseGesture{"wheel", "zoom"},
+    MouseGesture{"left click on a joint", "select it (the Hierarchy scrolls to it)"},
+    MouseGesture{"drop a file on the window", "open it"},
+};
+
+}  // namespace
+
+std::span<const Shortcut> shortcuts() { return kShortcuts; }
+std::span<const MouseGesture> mouseGestures() { return kGestures; }
+
+const Shortcut* findShortcut(int key, int mods, bool repeat) {
+    const int held = mods & (GLFW_MOD_CONTROL | GLFW_MOD_SHIFT | GLFW_MOD_ALT | GLFW_MOD_SUPER);
+    for (const Shortcut& s : kShortcuts) {
+        if (s.key != key || (repeat && !s.repeats)) continue;
+        // The modifiers it asks for must be held; Ctrl/Alt/Super not asked for must not be
+        // (Shift alone is tolerated for plain keys, e.g. caps-style typing).
+        if ((held & s.mods) != s.mods) continue;
+        if ((held & ~s.mods & ~GLFW_MOD_SHIFT) != 0) continue;
+        if (s.key == GLFW_KEY_SLASH && !(held & GLFW_MOD_SHIFT)) continue;
+        return &s;
+    }
+    return nullptr;
+}
+
+void applyShortcut(ViewerState& s, ShortcutAction a) {
+    ViewerRequests& q = s.requests;
+    switch (a) {
+        case ShortcutAction::TogglePlay: q.togglePlay = !q.togglePlay; break;
+        case ShortcutAction::StepForward: q.step += 1; break;
+        case ShortcutAction::StepBack: q.step -= 1; break;
+        case ShortcutAction::JumpStart: q.jumpStart = true; break;
+        case ShortcutAction::JumpEnd: q.jumpEnd = true; break;
+        case ShortcutAction::CycleLoop: q.cycleLoopMode = true; break;
+        case ShortcutAction::Wireframe: s.view.wireframe = !s.view.wireframe; break;
+        case ShortcutAction::Bones: s.view.bones = !s.view.bones; break;
+        case ShortcutAction::Grid: s.view.grid = !s.view.grid; break;
+        case ShortcutAction::FrameModel: q.frameModel = true; break;
+        case ShortcutAction::JointNames: s.ui.jointNameMode = (s.ui.jointNameMode + 1) % 3; break;
+        case ShortcutAction::Help:
+        case ShortcutAction::HelpQuestion: s.ui.help = !s.ui.help; break;
+        case ShortcutAction::Screenshot: q.screenshot = true; break;
+        case ShortcutAction::OpenBrowser: s.ui.fileBrowser = true; break;
+        case ShortcutAction::NextFile: q.nextFile = 1; break;
+        case ShortcutAction::PreviousFile: q.nextFile = -1; break;
+        case ShortcutAction::UiScaleUp: s.ui.uiScale = std::min(3.0f, s.ui.uiScale + 0.25f); break;
+        case ShortcutAction::UiScaleDown: s.ui.uiScale = std::max(0.75f, s.ui.uiScale - 0.25f); break;
+        case ShortcutAction::ClearSelection:
+            if (s.ui.help || s.ui.about) {
+                s.ui.help = s.ui.about = false;
+            } else {
+                s.selectedJoint = -1;
+            }
+            break;
+    }
+}
+
+}  // namespace rig

@@ -1,0 +1,288 @@
+// The viewer's pure parts, no window: the file browser's listing and folder stepping, the
+// shortcut table, the key queue, the colour-view legends, and the render framing maths.
+#include <gtest/gtest.h>
+
+#include <GLFW/glfw3.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <stb_image.h>
+
+#include "app/input_queue.h"
+#include "import/import.h"
+#include "render/camera.h"
+#include "support/run.h"
+#include "ui/file_browser.h"
+#include "ui/legend.h"
+#include "ui/shortcuts.h"
+
+namespace rig {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Folder : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir = fs::temp_directory_path() / ("rigview-browser-" + std::to_string(::getpid()));
+        fs::remove_all(dir);
+        fs::create_directories(dir / "zoo");
+        fs::create_directories(dir / "Anims");
+        fs::create_directories(dir / ".git");
+        for (const char* f : {"b.fbx", "A.gltf", "c.BVH", "notes.txt", "model.bin", "tex.png", ".hidden.obj", "walk.amc"}) {
+            std::ofstream(dir / f) << "x";
+        }
+    }
+    void TearDown() override { fs::remove_all(dir); }
+    std::vector<std::string> names(const std::string& filter = "") {
+        std::vector<FileBrowserState::Entry> e;
+        std::string error;
+        EXPECT_TRUE(listFolder(dir.string(), filter, isModelFile, e, error)) << error;
+        std::vector<std::string> out;
+        for (const auto& x : e) out.push_back(x.folder ? x.name + "/" : x.name);
+        return out;
+    }
+    fs::path dir;
+};
+
+TEST_F(Folder, ListsFoldersFirstThenOnlyModelFilesByName) {
+    // Hidden entries, buffers, textures and notes are left out; case does not split the order.
+    EXPECT_EQ(names(), (std::vector<std::string>{"Anims/", "zoo/", "A.gltf", "b.fbx", "c.BVH", "walk.amc"}));
+    // The filter narrows files by a case-insensitive part of the name; folders stay.
+    EXPECT_EQ(names("GL"), (std::vector<std::string>{"Anims/", "zoo/", "A.gltf"}));
+}
+
+TEST_F(Folder, AnUnreadableFolderIsAnError) {
+    std::vector<FileBrowserState::Entry> e;
+    std::string error;
+    EXPECT_FALSE(listFolder((dir / "missing").string(), "", isModelFile, e, error));
+    EXPECT_NE(error.find("missing"), std::string::npos) << error;
+    EXPECT_TRUE(e.empty());
+}
+
+TEST_F(Folder, NextAndPreviousFileWrapAroundTheFolder) {
+    const std::string a = (dir / "A.gltf").string(), b = (dir / "b.fbx").string(), w = (dir / "walk.amc").string();
+    EXPECT_EQ(neighbourFile(a, 1, isModelFile), b);
+    EXPECT_EQ(neighbourFile(b, -1, isModelFile), a);
+    EXPECT_EQ(neighbourFile(w, 1, isModelFile), a);   // wraps
+    EXPECT_EQ(neighbourFile(a, -1, isModelFile), w);
+    // From a file that is not a model file: where it would sort.
+    EXPECT_EQ(neighbourFile((dir / "notes.txt").string(), 1, isModelFile), w);
+    EXPECT_EQ(neighbourFile((dir / "notes.txt").string(), -1, isModelFile), (dir / "c.BVH").string());
+    // Alone in its folder: nowhere to go.
+    EXPECT_EQ(neighbourFile((dir / "zoo" / "x.fbx").string(), 1, isModelFile), "");
+}
+
+TEST(Shortcuts, TheTableIsUnambiguousAndEveryActionIsReachable) {
+    std::set<std::pair<int, int>> seen;
+    for (const Shortcut& s : shortcuts()) {
+        EXPECT_TRUE(seen.insert({s.key, s.mods}).second) << s.keys << " is bound twice";
+        EXPECT_EQ(findShortcut(s.key, s.mods, false), &s) << s.keys;
+        EXPECT_NE(std::string(s.what), "");
+    }
+    // Page keys step files (F3D's arrows step frames here).
+    EXPECT_EQ(findShortcut(GLFW_KEY_RIGHT, 0, false)->action, ShortcutAction::StepForward);
+    EXPECT_EQ(findShortcut(GLFW_KEY_PAGE_DOWN, 0, false)->action, ShortcutAction::NextFile);
+    // Ctrl+O is not O; Ctrl+G is not G; auto-repeat only steps.
+    EXPECT_EQ(findShortcut(GLFW_KEY_O, 0, false), nullptr);
+    EXPECT_EQ(findShortcut(GLFW_KEY_G, GLFW_MOD_CONTROL, false), nullptr);
+    EXPECT_NE(findShortcut(GLFW_KEY_RIGHT, 0, true), nullptr);
+    EXPECT_EQ(findShortcut(GLFW_KEY_G, 0, true), nullptr);
+    // ? is Shift+/; / alone is nothing.
+    EXPECT_EQ(findShortcut(GLFW_KEY_SLASH, GLFW_MOD_SHIFT, false)->action, ShortcutAction::HelpQuestion);
+    EXPECT_EQ(findShortcut(GLFW_KEY_SLASH, 0, false), nullptr);
+}
+
+TEST(Shortcuts, ApplyingPostsRequests) {
+    ViewerState s;
+    applyShortcut(s, ShortcutAction::StepForward);
+    applyShortcut(s, ShortcutAction::StepForward);
+    applyShortcut(s, ShortcutAction::StepBack);
+    EXPECT_EQ(s.requests.step, 1);
+    applyShortcut(s, ShortcutAction::TogglePlay);
+    applyShortcut(s, ShortcutAction::TogglePlay);
+    EXPECT_FALSE(s.requests.togglePlay);  // two taps in one frame cancel
+    applyShortcut(s, ShortcutAction::NextFile);
+    EXPECT_EQ(s.requests.nextFile, 1);
+    s.selectedJoint = 3;
+    applyShortcut(s, ShortcutAction::Help);
+    applyShortcut(s, ShortcutAction::ClearSelection);  // Esc closes the overlay first
+    EXPECT_FALSE(s.ui.help);
+    EXPECT_EQ(s.selectedJoint, 3);
+    applyShortcut(s, ShortcutAction::ClearSelection);
+    EXPECT_EQ(s.selectedJoint, -1);
+}
+
+TEST(InputQueue, KeepsEveryPressInOrderAndDragsOnlyWhileHeld) {
+    InputQueue q;
+    q.onKey(GLFW_KEY_G, GLFW_PRESS, 0);
+    q.onKey(GLFW_KEY_G, GLFW_RELEASE, 0);
+    q.onKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
+    q.onKey(GLFW_KEY_RIGHT, GLFW_REPEAT, 0);
+    q.onKey(GLFW_KEY_RIGHT, GLFW_RELEASE, 0);
+    ASSERT_EQ(q.size(), 3u);
+    EXPECT_EQ(q[0].key, GLFW_KEY_G);
+    EXPECT_FALSE(q[1].repeat);
+    EXPECT_TRUE(q[2].repeat);
+    for (size_t i = 0; i < InputQueue::kCapacity; ++i) q.onKey(GLFW_KEY_A, GLFW_PRESS, 0);
+    EXPECT_EQ(q.size(), InputQueue::kCapacity);
+    EXPECT_EQ(q.dropped(), 3u);
+    q.clear();
+    EXPECT_EQ(q.size(), 0u);
+    // A move, then a press: no drag; moves while held add up; after release nothing.
+    q.onCursor(10, 10);
+    q.onCursor(200, 150);
+    q.onMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS);
+    EXPECT_EQ(q.dragX(), 0.0f);
+    q.onCursor(210, 145);
+    q.onCursor(230, 140);
+    EXPECT_EQ(q.dragX(), 30.0f);
+    EXPECT_EQ(q.dragY(), -10.0f);
+    q.onMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE);
+    q.onCursor(500, 500);
+    EXPECT_EQ(q.dragX(), 30.0f);
+    // A move to a HiDPI monitor is reported once.
+    EXPECT_EQ(q.takeContentScale(), 0.0f);
+    q.onContentScale(2.0f, 2.0f);
+    EXPECT_EQ(q.takeContentScale(), 2.0f);
+    EXPECT_EQ(q.takeContentScale(), 0.0f);
+}
+
+TEST(Legend, TruncationOfACleanModelSaysSo) {
+    LegendInputs in;
+    in.truncationMax = 0.0f;
+    const Legend clean = legendFor(ColorView::TruncationError, in);
+    EXPECT_EQ(clean.note, "no truncation: max 0.000");
+    EXPECT_FALSE(clean.gradient);
+    in.truncationMax = 0.02f;
+    const Legend l = legendFor(ColorView::TruncationError, in);
+    ASSERT_TRUE(l.gradient);
+    ASSERT_EQ(l.entries.size(), 5u);
+    EXPECT_EQ(l.entries.front().label, "0");
+    EXPECT_EQ(l.entries[2].label, "0.01");
+    EXPECT_EQ(l.entries.back().label, "0.02");
+    // The bar's ends are the colours the vertices get for 0 and for the maximum.
+    EXPECT_EQ(l.entries.front().color, heatColor(0.0f));
+    EXPECT_EQ(l.entries.back().color, heatColor(1.0f));
+}
+
+TEST(Legend, EveryColourViewHasOneWithItsScale) {
+    LegendInputs in;
+    in.jointName = "hips";
+    in.flagged = 80;
+    EXPECT_TRUE(legendFor(ColorView::None, in).title.empty());
+    const Legend w = legendFor(ColorView::JointWeight, in);
+    EXPECT_EQ(w.title, "weight of hips");
+    EXPECT_EQ(w.entries.front().label, "0.00");
+    EXPECT_EQ(w.entries.back().label, "1.00");
+    const Legend sum = legendFor(ColorView::WeightSum, in);
+    EXPECT_EQ(sum.entries.front().color, weightSumColor(kWeightSumTolerance));
+    EXPECT_EQ(sum.entries.back().label, ">=1");
+    const Legend n = legendFor(ColorView::InfluenceCount, in);
+    ASSERT_EQ(n.entries.size(), 6u);
+    EXPECT_EQ(n.entries[4].color, influenceCountColor(4));
+    const Legend u = legendFor(ColorView::Unweighted, in);
+    EXPECT_EQ(u.entries.front().color, kUnweightedColor);
+    EXPECT_NE(u.note.find("80 unweighted"), std::string::npos) << u.note;
+}
+
+TEST(Legend, OnionSkinPastAndFutureDifferAndFadeWithDistance) {
+    for (int count : {1, 2, 5}) {
+        for (int k = 1; k <= count; ++k) {
+            const glm::vec4 past = onionTint(-k, count), future = onionTint(k, count);
+            EXPECT_GT(past.b, past.r);      // blue
+            EXPECT_GT(future.r, future.b);  // orange
+            EXPECT_FLOAT_EQ(past.a, future.a);
+            EXPECT_GT(past.a, 0.0f);
+            if (k > 1) EXPECT_LT(past.a, onionTint(-(k - 1), count).a);
+        }
+    }
+}
+
+// fitPoints: the fitted points' projected extent is `fill` of the view on the binding axis,
+// centred, for any angles and aspect (checked with the camera's own matrices).
+TEST(Framing, FitPointsSpansTheFillFractionCentred) {
+    std::vector<glm::vec3> pts;
+    for (int i = 0; i < 200; ++i) {
+        const float t = static_cast<float>(i) * 0.37f;
+        pts.push_back(glm::vec3(0.3f * std::sin(t), 0.9f + 0.9f * std::cos(1.3f * t), 0.2f * std::sin(2.1f * t)));
+    }
+    Bounds b;
+    for (const glm::vec3& p : pts) b.add(p);
+    for (float az : {0.0f, 30.0f, 95.0f}) {
+        for (float el : {0.0f, 15.0f, 60.0f}) {
+            for (float aspect : {4.0f / 3.0f, 0.5f, 2.5f}) {
+                OrbitCamera cam;
+                cam.azimuthDeg = az;
+                cam.elevationDeg = el;
+                cam.fitPoints(pts.data(), pts.size(), b, aspect, 0.85f);
+                const glm::mat4 vp = cam.projection(aspect) * cam.view();
+                glm::vec2 lo(1e9f), hi(-1e9f);
+                for (const glm::vec3& p : pts) {
+                    const glm::vec4 c = vp * glm::vec4(p, 1.0f);
+                    ASSERT_GT(c.w, 0.0f);
+                    const glm::vec2 ndc(c.x / c.w, c.y / c.w);
+                    lo = glm::min(lo, ndc);
+                    hi = glm::max(hi, ndc);
+                    // Inside the near/far planes too.
+                    EXPECT_LE(std::abs(c.z / c.w), 1.0f);
+                }
+                const float span = std::max(hi.x - lo.x, hi.y - lo.y) / 2.0f;
+                EXPECT_NEAR(span, 0.85f, 0.01f) << az << " " << el << " " << aspect;
+                EXPECT_NEAR(lo.x + hi.x, 0.0f, 0.01f);
+                EXPECT_NEAR(lo.y + hi.y, 0.0f, 0.01f);
+            }
+        }
+    }
+}
+
+// `rigview render` frames the subject tightly: the non-background pixels span 80-92% of the
+// image's height or width (whichever binds), on the demo and on public models, landscape and
+// portrait.
+TEST(Framing, RenderFillsMostOfTheFrame) {
+    const std::string dir = testing::tempDir();
+    const std::vector<std::string> models = {std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf",
+                                             "/usr/share/assimp/models/X/Testwuson.X",
+                                             "/usr/share/assimp/models/FBX/huesitos.fbx",
+                                             "/usr/share/assimp/models/BVH/01_01.bvh"};
+    for (const std::string& model : models) {
+        for (const char* size : {"320x240", "160x320"}) {
+            const std::string png = dir + "/frame.png";
+            const testing::RunResult r = testing::run(RIGVIEW_EXE, {"render", model, "-o", png, "--size", size});
+            if (r.exitCode == 6 && !std::getenv("RIGVIEW_GL_TEST")) GTEST_SKIP() << "no OpenGL context here: " << r.err;
+            ASSERT_EQ(r.exitCode, 0) << model << ": " << r.err;
+            int w = 0, h = 0, n = 0;
+            unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 3);
+            ASSERT_NE(px, nullptr) << png;
+            const unsigned char* bg = px;  // a corner is background
+            int x0 = w, x1 = -1, y0 = h, y1 = -1;
+            for (int y = 0; y < h; ++y) {
+                for (int x = 0; x < w; ++x) {
+                    const unsigned char* p = px + (static_cast<size_t>(y) * w + x) * 3;
+                    if (std::abs(p[0] - bg[0]) + std::abs(p[1] - bg[1]) + std::abs(p[2] - bg[2]) <= 24) continue;
+                    x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+                }
+            }
+            stbi_image_free(px);
+            ASSERT_GE(x1, x0) << model << ": nothing drawn";
+            const float fw = static_cast<float>(x1 - x0 + 1) / w, fh = static_cast<float>(y1 - y0 + 1) / h;
+            const float fill = std::max(fw, fh);
+            EXPECT_GE(fill, 0.80f) << model << " " << size << ": " << fw << " x " << fh;
+            EXPECT_LE(fill, 0.92f) << model << " " << size << ": " << fw << " x " << fh;
+            // Centred: the margins on the binding axis differ by a few pixels at most.
+            if (fh >= fw) {
+                EXPECT_NEAR(y0, h - 1 - y1, 0.03f * h) << model << " " << size;
+            } else {
+                EXPECT_NEAR(x0, w - 1 - x1, 0.03f * w) << model << " " << size;
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace rig
