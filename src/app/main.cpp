@@ -106,14 +106,14 @@ int main(int argc, char** argv) {
     renderCmd->add_option("--anim", render.anims, animHelp)->allow_extra_args(false);
 
     rig::ExportOptions exportOpts;
-    CLI::App* exportCmd = app.add_subcommand("export", "Write a clip (trimmed, resampled) as BVH: dense mocap made light");
+    CLI::App* exportCmd = app.add_subcommand("export", "Write the model and its clips (trimmed, resampled) as glTF (.gltf/.glb), or one clip as BVH");
     exportCmd->add_option("model", exportOpts.model, "Model file")->required();
-    exportCmd->add_option("-o,--output", exportOpts.output, "Output .bvh")->required();
-    exportCmd->add_option("--clip", exportOpts.clip, "Clip name or index (default: the first clip)");
+    exportCmd->add_option("-o,--output", exportOpts.output, "Output .bvh, .gltf or .glb")->required();
+    exportCmd->add_option("--clip", exportOpts.clip, "Clip name or index (default: BVH the first clip, glTF every clip)");
     exportCmd->add_option("--from", exportOpts.from, "Trim: first second to keep (the result starts at 0)");
     exportCmd->add_option("--to", exportOpts.to, "Trim: last second to keep");
     CLI::Option* exportFps =
-        exportCmd->add_option("--fps", exportOpts.fps, "Frames per second of the output, at most 1000 (default: the clip's)");
+        exportCmd->add_option("--fps", exportOpts.fps, "Frames per second of the output, at most 1000 (default: BVH the clip's rate, glTF the keys as they are)");
     exportCmd->add_option("--anim", exportOpts.anims, animHelp)->allow_extra_args(false);
 
     rig::BenchOptions bench;
