@@ -19,6 +19,9 @@
 #include "anim/skinning.h"
 #include "import/import.h"
 #include "support/rigs.h"
+#include "support/run.h"
+
+#include <nlohmann/json.hpp>
 
 using namespace rig;
 
@@ -375,3 +378,89 @@ TEST_P(CompressRealFile, WithinToleranceAtJointsAndVertices) {
 INSTANTIATE_TEST_SUITE_P(Files, CompressRealFile,
                          ::testing::Values("X/BCN_Epileptic.X", "FBX/animation_with_skeleton.fbx", "BVH/01_01.bvh",
                                            "BVH/Boxing_Toes.bvh", RIGVIEW_SOURCE_DIR "/assets/demo/rigview_demo.gltf"));
+
+// ---------------------------------------------------------------------------------------
+// rigview compress, end to end.
+
+namespace {
+
+using rig::testing::run;
+using rig::testing::RunResult;
+
+int lineCount(const std::string& s) {
+    int n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+
+const std::string kDemo = RIGVIEW_SOURCE_DIR "/assets/demo/rigview_demo.gltf";
+
+}  // namespace
+
+TEST(CompressCli, BadCommandLinesFailWithOneLine) {
+    const std::string out = rig::testing::tempDir() + "/c.glb";
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"compress", kDemo, "-o", out, "--tolerance", "-1"},
+          std::vector<std::string>{"compress", kDemo, "-o", out, "--tolerance", "abc"},
+          std::vector<std::string>{"compress", kDemo, "-o", out, "--tolerance", "nan"},
+          std::vector<std::string>{"compress", kDemo, "-o", rig::testing::tempDir() + "/c.txt"},
+          std::vector<std::string>{"compress", kDemo, "-o", kDemo}}) {
+        RunResult r = run(RIGVIEW_EXE, args);
+        EXPECT_EQ(r.exitCode, 2) << args[5] << ": " << r.err;
+        EXPECT_EQ(lineCount(r.err), 1) << r.err;
+        EXPECT_EQ(r.err.rfind("rigview: ", 0), 0u) << r.err;
+    }
+    RunResult r = run(RIGVIEW_EXE, {"compress", kDemo, "-o", "/nonexistent-dir/c.glb"});
+    EXPECT_EQ(r.exitCode, 4) << r.err;
+    EXPECT_EQ(lineCount(r.err), 1) << r.err;
+    r = run(RIGVIEW_EXE, {"compress", "/nonexistent-file.gltf", "-o", out});
+    EXPECT_EQ(r.exitCode, 3) << r.err;
+    EXPECT_EQ(lineCount(r.err), 1) << r.err;
+}
+
+// The demo at 0.1 mm: the table as JSON, and the written glTF (the kept keys' dequantized values
+// as floats) read back poses the model like the original within the tolerance.
+TEST(CompressCli, DemoJsonTableAndWrittenFile) {
+    const std::string out = rig::testing::tempDir() + "/demo_compressed.glb";
+    RunResult r = run(RIGVIEW_EXE, {"compress", kDemo, "-o", out, "--tolerance", "0.1", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["clips"].size(), 3u);
+    for (const auto& c : j["clips"]) {
+        EXPECT_TRUE(c["within_tolerance"].get<bool>());
+        EXPECT_LE(c["vertex_error_mm"]["max"].get<double>(), 0.1);
+        EXPECT_LE(c["joint_error_mm"]["max"].get<double>(), 0.1);
+        EXPECT_LE(c["vertex_error_mm"]["mean"].get<double>(), c["vertex_error_mm"]["max"].get<double>());
+        EXPECT_GT(c["ratio"].get<double>(), 1.5);
+        EXPECT_LT(c["kept_keys"].get<size_t>(), c["original_keys"].get<size_t>());
+    }
+    Result<Model> orig = importModel(kDemo);
+    Result<Model> back = importModel(out);
+    ASSERT_TRUE(orig && back);
+    ASSERT_EQ(back->clips.size(), orig->clips.size());
+    ASSERT_EQ(back->skeleton.size(), orig->skeleton.size());
+    double worst = 0.0;
+    for (size_t ci = 0; ci < orig->clips.size(); ++ci) {
+        Animator a(*orig), b(*back);
+        const Clip& c = orig->clips[ci];
+        for (int s = 0; s <= 60; ++s) {
+            const float t = c.startTime + (c.duration - c.startTime) * s / 60.0f;
+            a.evaluate(static_cast<int32_t>(ci), t);
+            b.evaluate(static_cast<int32_t>(ci), t);
+            for (size_t mi = 0; mi < orig->meshes.size(); ++mi) {
+                const Mesh& m = orig->meshes[mi];
+                if (!m.skinned) continue;
+                std::vector<glm::vec3> pa(m.positions.size()), pb(m.positions.size());
+                skinMesh(m, a.palette().data() + a.paletteOffset(mi), pa.data(), nullptr);
+                skinMesh(back->meshes[mi], b.palette().data() + b.paletteOffset(mi), pb.data(), nullptr);
+                for (size_t v = 0; v < pa.size(); ++v) {
+                    const glm::vec3 wa(a.world()[m.node] * glm::vec4(pa[v], 1.0f));
+                    const glm::vec3 wb(b.world()[back->meshes[mi].node] * glm::vec4(pb[v], 1.0f));
+                    worst = std::max<double>(worst, glm::length(wa - wb));
+                }
+            }
+        }
+    }
+    std::printf("demo written as glTF, read back: worst vertex error %.4f mm\n", worst * 1e3);
+    EXPECT_LE(worst, 1e-4 + 2e-6);
+}

@@ -73,7 +73,16 @@ struct ExportOptions {
     bool fpsGiven = false;   // false: the clip's own sample rate
 };
 
+struct CompressOptions {
+    std::vector<std::string> anims;  // --anim: clips of other files, bound by joint name
+    std::string model;
+    std::string output;          // .gltf or .glb
+    double toleranceMm = 0.1;    // --tolerance: millimetres at joints and skinned vertices
+    bool json = false;
+};
+
 int runInfo(const InfoOptions& o);
+int runCompress(const CompressOptions& o);
 int runExport(const ExportOptions& o);
 int runRender(const RenderOptions& o);
 int runPose(const PoseOptions& o);
