@@ -85,7 +85,10 @@ void expectSamplingMatchesDecoded(const Model& model, const CompressedClip& cc) 
     const Clip decoded = decodeClip(cc, model.skeleton.size());
     const size_t n = model.skeleton.size();
     std::vector<Transform> a(model.skeleton.bindLocalSqt), b(model.skeleton.bindLocalSqt);
-    std::vector<uint32_t> ca(3 * decoded.tracks.size(), 0), cb(3 * cc.tracks.size(), 0);
+    std::vector<uint32_t> ca(3 * decoded.tracks.size(), 0), cc3(3 * cc.tracks.size(), 0);
+    CompressedSamplingCache cache;
+    cache.reserve(cc.tracks.size());
+    std::vector<Transform> c3(model.skeleton.bindLocalSqt);
     std::vector<float> times;
     for (size_t i = 0; i < cc.frameTimes.size(); ++i) {
         times.push_back(cc.frameTimes[i]);
@@ -113,10 +116,15 @@ void expectSamplingMatchesDecoded(const Model& model, const CompressedClip& cc) 
             sb.time = t;
             sb.blend = blend;
             sb.bindLocal = model.skeleton.bindLocalSqt;
-            sb.cursors = cb;
+            sb.cache = &cache;
             sb.local = b;
             ASSERT_TRUE(sb.run());
-            for (size_t j = 0; j < n; ++j) ASSERT_TRUE(sameTransform(a[j], b[j])) << "node " << j << " at t=" << t;
+            // The uncached form (the compressor's own measure) too.
+            sampleCompressedClip(cc, t, model.skeleton.bindLocalSqt.data(), c3.data(), cc3.data(), blend);
+            for (size_t j = 0; j < n; ++j) {
+                ASSERT_TRUE(sameTransform(a[j], b[j])) << "node " << j << " at t=" << t;
+                ASSERT_TRUE(sameTransform(a[j], c3[j])) << "node " << j << " at t=" << t;
+            }
         }
     }
 }
@@ -313,19 +321,37 @@ TEST(CompressedSamplingJob, RefusesBadSpans) {
     Result<CompressionResult> r = compressClip(m, m.clips[0], CompressSettings{});
     ASSERT_TRUE(r);
     std::vector<Transform> local(m.skeleton.size());
-    std::vector<uint32_t> cursors(3 * r->clip.tracks.size());
+    CompressedSamplingCache small, cache;
+    small.reserve(r->clip.tracks.size() - 1);
+    cache.reserve(r->clip.tracks.size());
     CompressedSamplingJob job;
     job.bindLocal = m.skeleton.bindLocalSqt;
-    job.cursors = cursors;
+    job.cache = &cache;
     job.local = local;
     EXPECT_FALSE(job.validate());  // no clip
     job.clip = &r->clip;
     EXPECT_TRUE(job.validate());
-    job.cursors = std::span<uint32_t>(cursors.data(), cursors.size() - 1);
+    job.cache = &small;
     EXPECT_FALSE(job.run());
-    job.cursors = cursors;
+    job.cache = nullptr;
+    EXPECT_FALSE(job.run());
+    job.cache = &cache;
     job.local = std::span<Transform>(local.data(), local.size() - 1);
     EXPECT_FALSE(job.run());
+    // A cache used for another clip forgets it: the second clip samples its own values.
+    const Model other = rig::testing::makeChain(4, 7);
+    Result<CompressionResult> r2 = compressClip(other, other.clips[0], CompressSettings{});
+    ASSERT_TRUE(r2);
+    std::vector<Transform> l1(other.skeleton.bindLocalSqt), l2(other.skeleton.bindLocalSqt);
+    job.local = l1;
+    job.time = 0.1f;
+    ASSERT_TRUE(job.run());  // fills the cache from clip 1
+    job.clip = &r2->clip;
+    job.bindLocal = other.skeleton.bindLocalSqt;
+    ASSERT_TRUE(job.run());
+    std::vector<uint32_t> cursors(3 * r2->clip.tracks.size(), 0);
+    sampleCompressedClip(r2->clip, 0.1f, other.skeleton.bindLocalSqt.data(), l2.data(), cursors.data(), RotationBlend::Slerp);
+    for (size_t j = 0; j < l1.size(); ++j) EXPECT_TRUE(sameTransform(l1[j], l2[j])) << j;
 }
 
 TEST(Compress, RefusesNegativeTolerance) {

@@ -41,6 +41,7 @@ inline uint32_t findFrameKey(const uint16_t* frames, const float* table, uint32_
     if (table[frames[k]] <= t) {
         if (k == last || t < table[frames[k + 1]]) return cursor = k;
         if (k + 1 == last || t < table[frames[k + 2]]) return cursor = k + 1;
+        if (k + 2 == last || t < table[frames[k + 3]]) return cursor = k + 2;  // dense keys, slower ticks
     } else if (k > 0 && table[frames[k - 1]] <= t) {
         return cursor = k - 1;
     } else if (k == 0) {
@@ -89,7 +90,84 @@ inline glm::quat sampleQuatChannel(const CompressedClip& c, const CompressedChan
     return blend == RotationBlend::Slerp ? slerpShortest(a, b, alpha) : nlerpShortest(a, b, alpha);
 }
 
+// The cached forms: the segment is looked up (and its keys decoded) only when t leaves it.
+inline glm::vec3 sampleVec3Cached(const CompressedClip& c, const CompressedChannel& ch, float t, CompressedKeyCache& e) {
+    if (ch.count == 1) return c.constVec3[ch.range];
+    if (!(e.t0 <= t && t < e.t1)) {
+        const uint16_t* frames = c.vec3Frames.data() + ch.first;
+        const float* table = c.frameTimes.data();
+        uint32_t cursor = e.k < ch.count ? e.k : 0;
+        const uint32_t k = findFrameKey(frames, table, ch.count, t, cursor);
+        if (k != e.k) {
+            // Playing forward, the old second key is the new first one.
+            e.a = e.k != UINT32_MAX && k == e.k + 1 ? e.b : glm::vec4(decodeVec3Key(c, ch, k), 0.0f);
+            e.b = glm::vec4(decodeVec3Key(c, ch, k + 1), 0.0f);
+            e.k = k;
+        }
+        e.t0 = table[frames[k]];
+        e.t1 = table[frames[k + 1]];
+    }
+    const float alpha = frameAlpha(e.t0, e.t1, t);
+    const glm::vec3 a(e.a), b(e.b);
+    if (ch.interpolation == Interpolation::Step) return alpha >= 1.0f ? b : a;
+    return a + (b - a) * alpha;
+}
+
+inline glm::quat asQuat(const glm::vec4& v) { return glm::quat(v.w, v.x, v.y, v.z); }
+
+inline glm::quat sampleQuatCached(const CompressedClip& c, const CompressedChannel& ch, float t, CompressedKeyCache& e,
+                                  RotationBlend blend) {
+    if (ch.count == 1) return c.constQuat[ch.range];
+    if (!(e.t0 <= t && t < e.t1)) {
+        const uint16_t* frames = c.quatFrames.data() + ch.first;
+        const float* table = c.frameTimes.data();
+        uint32_t cursor = e.k < ch.count ? e.k : 0;
+        const uint32_t k = findFrameKey(frames, table, ch.count, t, cursor);
+        if (k != e.k) {
+            if (e.k != UINT32_MAX && k == e.k + 1) {
+                e.a = e.b;  // playing forward, the old second key is the new first one
+            } else {
+                const glm::quat a = decodeQuatKey(c, ch, k);
+                e.a = glm::vec4(a.x, a.y, a.z, a.w);
+            }
+            const glm::quat b = decodeQuatKey(c, ch, k + 1);
+            e.b = glm::vec4(b.x, b.y, b.z, b.w);
+            e.k = k;
+        }
+        e.t0 = table[frames[k]];
+        e.t1 = table[frames[k + 1]];
+    }
+    const float alpha = frameAlpha(e.t0, e.t1, t);
+    if (ch.interpolation == Interpolation::Step || alpha >= 1.0f) return asQuat(alpha >= 1.0f ? e.b : e.a);
+    if (alpha <= 0.0f) return asQuat(e.a);
+    return blend == RotationBlend::Slerp ? slerpShortest(asQuat(e.a), asQuat(e.b), alpha)
+                                         : nlerpShortest(asQuat(e.a), asQuat(e.b), alpha);
+}
+
 }  // namespace
+
+bool CompressedSamplingCache::bind(const CompressedClip& c) {
+    if (entries.size() < 3 * c.tracks.size()) return false;
+    if (clip != &c) {
+        std::fill(entries.begin(), entries.end(), CompressedKeyCache{});
+        clip = &c;
+    }
+    return true;
+}
+
+void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
+                          CompressedKeyCache* cache, RotationBlend blend) {
+    const size_t n = clip.tracks.size();
+    for (size_t i = 0; i < n; ++i) {
+        const CompressedTrack& tr = clip.tracks[i];
+        const Transform& bind = bindLocal[tr.node];
+        Transform& out = local[tr.node];
+        CompressedKeyCache* e = cache + 3 * i;
+        out.translation = tr.translation.count ? sampleVec3Cached(clip, tr.translation, t, e[0]) : bind.translation;
+        out.rotation = tr.rotation.count ? sampleQuatCached(clip, tr.rotation, t, e[1], blend) : bind.rotation;
+        out.scale = tr.scale.count ? sampleVec3Cached(clip, tr.scale, t, e[2]) : bind.scale;
+    }
+}
 
 void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
                           uint32_t* cursors, RotationBlend blend) {

@@ -92,16 +92,20 @@ inline uint32_t largestIndex(const uint8_t* bits, size_t key) { return (bits[key
 
 // A quaternion from its smallest three (codes over `r`) and the dropped component's index.
 inline glm::quat decodeSmallestThree(const uint16_t* q, uint32_t largest, const QuatRange& r) {
-    float v[4];
-    float sum = 0.0f;
-    for (uint32_t c = 0, i = 0; c < 4; ++c) {
-        if (c == largest) continue;
-        const float x = dequantize(q[i++], r.min[c], r.scale[c]);
-        v[c] = x;
-        sum += x * x;
+    // The components the three codes hold, for each dropped one (x, y, z, w = 0..3).
+    static constexpr uint8_t kKept[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
+    const uint8_t* kept = kKept[largest & 3];
+    const float a = dequantize(q[0], r.min[kept[0]], r.scale[kept[0]]);
+    const float b = dequantize(q[1], r.min[kept[1]], r.scale[kept[1]]);
+    const float c = dequantize(q[2], r.min[kept[2]], r.scale[kept[2]]);
+    const float sum = a * a + b * b + c * c;
+    const float l = std::sqrt(sum < 1.0f ? 1.0f - sum : 0.0f);
+    switch (largest & 3) {  // glm::quat(w, x, y, z)
+        case 0: return glm::quat(c, l, a, b);
+        case 1: return glm::quat(c, a, l, b);
+        case 2: return glm::quat(c, a, b, l);
+        default: return glm::quat(l, a, b, c);
     }
-    v[largest] = std::sqrt(sum < 1.0f ? 1.0f - sum : 0.0f);
-    return glm::quat(v[3], v[0], v[1], v[2]);
 }
 
 // Key k of a rotation channel of two keys or more.
@@ -131,9 +135,36 @@ uint16_t quantize(float v, float min, float scale);
 // CompressedSamplingJob (used by tests and to write the clip out).
 Clip decodeClip(const CompressedClip& c, size_t skeletonSize);
 
+// One channel's current key segment, decoded: the per-instance context of
+// CompressedSamplingJob (ozz-animation's sampling context does the same). Sequential playback
+// decodes a channel's two keys only when it moves to the next segment, so a tick costs what
+// sampling plain keys costs. Holds two keys per channel, never the clip's keys.
+struct CompressedKeyCache {
+    float t0 = 1.0f, t1 = 0.0f;  // the segment's key times [t0, t1); empty: nothing cached
+    uint32_t k = UINT32_MAX;     // the segment (key index), UINT32_MAX: none
+    glm::vec4 a{0.0f}, b{0.0f};  // keys k and k+1 decoded (vec3 in xyz; quaternion as x, y, z, w)
+};
+
+// The cache of one instance for one compressed clip at a time: sized once (reserve), it
+// forgets its entries when the job hands it another clip.
+struct CompressedSamplingCache {
+    const CompressedClip* clip = nullptr;
+    std::vector<CompressedKeyCache> entries;  // 3 per track (T, R, S)
+
+    // Room for a clip of `tracks` tracks (allocates; call at load, not per tick).
+    void reserve(size_t tracks) { entries.resize(3 * tracks); }
+    // Bind to `c` (forgetting every entry when it is another clip). Allocates nothing; false if
+    // the entries are too few for `c`.
+    bool bind(const CompressedClip& c);
+};
+
 // Sample every track at clip time t (the rules of sampleClip: before the first key the first
 // value, after the last the last). `cursors`: 3 per track plus one for the time table.
 void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
                           uint32_t* cursors, RotationBlend blend);
+// The same values through a cache bound to `clip` (CompressedSamplingCache::bind): bit for bit
+// what sampleCompressedClip gives.
+void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
+                          CompressedKeyCache* cache, RotationBlend blend);
 
 }  // namespace rig

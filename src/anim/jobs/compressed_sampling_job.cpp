@@ -3,7 +3,7 @@
 namespace rig {
 
 bool CompressedSamplingJob::validate() const {
-    if (!clip || local.size() != bindLocal.size() || cursors.size() < 3 * clip->tracks.size()) return false;
+    if (!clip || !cache || local.size() != bindLocal.size() || cache->entries.size() < 3 * clip->tracks.size()) return false;
     const int32_t n = static_cast<int32_t>(local.size());
     for (const CompressedTrack& tr : clip->tracks) {
         if (tr.node < 0 || tr.node >= n) return false;
@@ -12,8 +12,8 @@ bool CompressedSamplingJob::validate() const {
 }
 
 bool CompressedSamplingJob::run() const {
-    if (!validate()) return false;
-    sampleCompressedClip(*clip, time, bindLocal.data(), local.data(), cursors.data(), blend);
+    if (!validate() || !cache->bind(*clip)) return false;
+    sampleCompressedClip(*clip, time, bindLocal.data(), local.data(), cache->entries.data(), blend);
     return true;
 }
 
