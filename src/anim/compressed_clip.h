@@ -74,7 +74,8 @@ struct CompressedClip {
 
     // Bytes of key data and headers: what this clip costs in memory.
     size_t byteSize() const;
-    size_t keyCount() const { return vec3Frames.size() + quatFrames.size(); }
+    // Keys kept: quantized ones plus one per constant channel.
+    size_t keyCount() const { return vec3Frames.size() + quatFrames.size() + constVec3.size() + constQuat.size(); }
 };
 
 // The value of a quantized component.

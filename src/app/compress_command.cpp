@@ -123,6 +123,8 @@ int runCompress(const CompressOptions& o) {
                                   {"original_bytes", r.originalBytes},
                                   {"compressed_bytes", r.compressedBytes},
                                   {"ratio", r.ratio()},
+                                  {"raw_bytes", r.rawBytes},
+                                  {"raw_ratio", r.rawRatio()},
                                   {"original_keys", r.originalKeys},
                                   {"kept_keys", r.keptKeys},
                                   {"joint_error_mm", {{"max", r.error.maxJoint * mmPerUnit}, {"mean", r.error.meanJoint * mmPerUnit}}},

@@ -481,6 +481,7 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
     r.withinTolerance = tol <= 0.0f || r.error.max() <= tol;
     r.compressedBytes = r.clip.byteSize();
     r.keptKeys = r.clip.keyCount();
+    r.rawBytes = table.size() * clip.tracks.size() * (sizeof(glm::quat) + 2 * sizeof(glm::vec3));
     return r;
 }
 

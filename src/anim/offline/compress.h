@@ -54,10 +54,14 @@ struct CompressionResult {
     CompressedClip clip;
     size_t originalBytes = 0, compressedBytes = 0;
     size_t originalKeys = 0, keptKeys = 0;
+    // ACL's baseline: every animated node sampled at every distinct key time as float rotation,
+    // translation and scale (40 bytes per node per time).
+    size_t rawBytes = 0;
     CompressionError error;
     bool withinTolerance = true;  // error.max() <= tolerance (always true for tolerance 0)
     int passes = 0;               // reductions run (1 when the first met the tolerance)
     double ratio() const { return compressedBytes ? double(originalBytes) / double(compressedBytes) : 0.0; }
+    double rawRatio() const { return compressedBytes ? double(rawBytes) / double(compressedBytes) : 0.0; }
 };
 
 // Compress one clip of `model` (its tracks must bind to model's skeleton). Fails on a clip
