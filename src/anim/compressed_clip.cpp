@@ -7,7 +7,7 @@ namespace rig {
 
 size_t CompressedClip::byteSize() const {
     return frameTimes.size() * sizeof(float) + tracks.size() * sizeof(CompressedTrack) +
-           (vec3Frames.size() + vec3Codes.size() + quatFrames.size() + quatCodes.size()) * sizeof(uint16_t) +
+           (keyFrames.size() + vec3Codes.size() + quatCodes.size()) * sizeof(uint16_t) +
            quatLargest.size() + vec3Ranges.size() * sizeof(Vec3Range) + quatRanges.size() * sizeof(QuatRange) +
            constVec3.size() * sizeof(glm::vec3) + constQuat.size() * sizeof(glm::quat);
 }
@@ -68,7 +68,7 @@ inline float frameAlpha(float t0, float t1, float t) {
 
 inline glm::vec3 sampleVec3Channel(const CompressedClip& c, const CompressedChannel& ch, float t, uint32_t& cursor) {
     if (ch.count == 1) return c.constVec3[ch.range];
-    const uint16_t* frames = c.vec3Frames.data() + ch.first;
+    const uint16_t* frames = c.keyFrames.data() + ch.frames;
     const float* table = c.frameTimes.data();
     const uint32_t k = findFrameKey(frames, table, ch.count, t, cursor);
     const float alpha = frameAlpha(table[frames[k]], table[frames[k + 1]], t);
@@ -80,7 +80,7 @@ inline glm::vec3 sampleVec3Channel(const CompressedClip& c, const CompressedChan
 inline glm::quat sampleQuatChannel(const CompressedClip& c, const CompressedChannel& ch, float t, uint32_t& cursor,
                                    RotationBlend blend) {
     if (ch.count == 1) return c.constQuat[ch.range];
-    const uint16_t* frames = c.quatFrames.data() + ch.first;
+    const uint16_t* frames = c.keyFrames.data() + ch.frames;
     const float* table = c.frameTimes.data();
     const uint32_t k = findFrameKey(frames, table, ch.count, t, cursor);
     const float alpha = frameAlpha(table[frames[k]], table[frames[k + 1]], t);
@@ -91,23 +91,56 @@ inline glm::quat sampleQuatChannel(const CompressedClip& c, const CompressedChan
 }
 
 // The cached forms: the segment is looked up (and its keys decoded) only when t leaves it.
-inline glm::vec3 sampleVec3Cached(const CompressedClip& c, const CompressedChannel& ch, float t, CompressedKeyCache& e) {
-    if (ch.count == 1) return c.constVec3[ch.range];
+
+// Move `e` to the segment of t (a key search only when t left the cached one). Returns the
+// key index it held before.
+inline uint32_t seek(const CompressedClip& c, const CompressedChannel& ch, float t, CompressedKeyCache& e) {
+    const uint32_t old = e.k;
     if (!(e.t0 <= t && t < e.t1)) {
-        const uint16_t* frames = c.vec3Frames.data() + ch.first;
+        const uint16_t* frames = c.keyFrames.data() + ch.frames;
         const float* table = c.frameTimes.data();
         uint32_t cursor = e.k < ch.count ? e.k : 0;
         const uint32_t k = findFrameKey(frames, table, ch.count, t, cursor);
-        if (k != e.k) {
-            // Playing forward, the old second key is the new first one.
-            e.a = e.k != UINT32_MAX && k == e.k + 1 ? e.b : glm::vec4(decodeVec3Key(c, ch, k), 0.0f);
-            e.b = glm::vec4(decodeVec3Key(c, ch, k + 1), 0.0f);
-            e.k = k;
-        }
+        e.k = k;
         e.t0 = table[frames[k]];
         e.t1 = table[frames[k + 1]];
     }
-    const float alpha = frameAlpha(e.t0, e.t1, t);
+    return old;
+}
+
+// Take the segment of a channel with the same key times (already moved to t).
+inline uint32_t follow(const CompressedKeyCache& lead, CompressedKeyCache& e) {
+    const uint32_t old = e.k;
+    e.k = lead.k;
+    e.t0 = lead.t0;
+    e.t1 = lead.t1;
+    return old;
+}
+
+inline bool sameRun(const CompressedChannel& a, const CompressedChannel& b) {
+    return a.count > 1 && a.frames == b.frames && a.count == b.count;
+}
+
+// Decode the segment's keys if it changed (playing forward, the old second key is the new first).
+inline void refreshVec3(const CompressedClip& c, const CompressedChannel& ch, CompressedKeyCache& e, uint32_t old) {
+    if (e.k == old) return;
+    e.a = old != UINT32_MAX && e.k == old + 1 ? e.b : glm::vec4(decodeVec3Key(c, ch, e.k), 0.0f);
+    e.b = glm::vec4(decodeVec3Key(c, ch, e.k + 1), 0.0f);
+}
+
+inline void refreshQuat(const CompressedClip& c, const CompressedChannel& ch, CompressedKeyCache& e, uint32_t old) {
+    if (e.k == old) return;
+    if (old != UINT32_MAX && e.k == old + 1) {
+        e.a = e.b;
+    } else {
+        const glm::quat a = decodeQuatKey(c, ch, e.k);
+        e.a = glm::vec4(a.x, a.y, a.z, a.w);
+    }
+    const glm::quat b = decodeQuatKey(c, ch, e.k + 1);
+    e.b = glm::vec4(b.x, b.y, b.z, b.w);
+}
+
+inline glm::vec3 blendVec3(const CompressedChannel& ch, const CompressedKeyCache& e, float alpha) {
     const glm::vec3 a(e.a), b(e.b);
     if (ch.interpolation == Interpolation::Step) return alpha >= 1.0f ? b : a;
     return a + (b - a) * alpha;
@@ -115,29 +148,7 @@ inline glm::vec3 sampleVec3Cached(const CompressedClip& c, const CompressedChann
 
 inline glm::quat asQuat(const glm::vec4& v) { return glm::quat(v.w, v.x, v.y, v.z); }
 
-inline glm::quat sampleQuatCached(const CompressedClip& c, const CompressedChannel& ch, float t, CompressedKeyCache& e,
-                                  RotationBlend blend) {
-    if (ch.count == 1) return c.constQuat[ch.range];
-    if (!(e.t0 <= t && t < e.t1)) {
-        const uint16_t* frames = c.quatFrames.data() + ch.first;
-        const float* table = c.frameTimes.data();
-        uint32_t cursor = e.k < ch.count ? e.k : 0;
-        const uint32_t k = findFrameKey(frames, table, ch.count, t, cursor);
-        if (k != e.k) {
-            if (e.k != UINT32_MAX && k == e.k + 1) {
-                e.a = e.b;  // playing forward, the old second key is the new first one
-            } else {
-                const glm::quat a = decodeQuatKey(c, ch, k);
-                e.a = glm::vec4(a.x, a.y, a.z, a.w);
-            }
-            const glm::quat b = decodeQuatKey(c, ch, k + 1);
-            e.b = glm::vec4(b.x, b.y, b.z, b.w);
-            e.k = k;
-        }
-        e.t0 = table[frames[k]];
-        e.t1 = table[frames[k + 1]];
-    }
-    const float alpha = frameAlpha(e.t0, e.t1, t);
+inline glm::quat blendQuat(const CompressedChannel& ch, const CompressedKeyCache& e, float alpha, RotationBlend blend) {
     if (ch.interpolation == Interpolation::Step || alpha >= 1.0f) return asQuat(alpha >= 1.0f ? e.b : e.a);
     if (alpha <= 0.0f) return asQuat(e.a);
     return blend == RotationBlend::Slerp ? slerpShortest(asQuat(e.a), asQuat(e.b), alpha)
@@ -163,9 +174,45 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
         const Transform& bind = bindLocal[tr.node];
         Transform& out = local[tr.node];
         CompressedKeyCache* e = cache + 3 * i;
-        out.translation = tr.translation.count ? sampleVec3Cached(clip, tr.translation, t, e[0]) : bind.translation;
-        out.rotation = tr.rotation.count ? sampleQuatCached(clip, tr.rotation, t, e[1], blend) : bind.rotation;
-        out.scale = tr.scale.count ? sampleVec3Cached(clip, tr.scale, t, e[2]) : bind.scale;
+        const CompressedChannel& T = tr.translation;
+        const CompressedChannel& R = tr.rotation;
+        const CompressedChannel& S = tr.scale;
+        // One segment search and one factor per run of key times, as sampleClip shares them.
+        float at = 0.0f, ar = 0.0f, as = 0.0f;
+        if (T.count > 1) {
+            refreshVec3(clip, T, e[0], seek(clip, T, t, e[0]));
+            at = frameAlpha(e[0].t0, e[0].t1, t);
+            out.translation = blendVec3(T, e[0], at);
+        } else {
+            out.translation = T.count ? clip.constVec3[T.range] : bind.translation;
+        }
+        if (R.count > 1) {
+            if (sameRun(T, R)) {
+                refreshQuat(clip, R, e[1], follow(e[0], e[1]));
+                ar = at;
+            } else {
+                refreshQuat(clip, R, e[1], seek(clip, R, t, e[1]));
+                ar = frameAlpha(e[1].t0, e[1].t1, t);
+            }
+            out.rotation = blendQuat(R, e[1], ar, blend);
+        } else {
+            out.rotation = R.count ? clip.constQuat[R.range] : bind.rotation;
+        }
+        if (S.count > 1) {
+            if (sameRun(T, S)) {
+                refreshVec3(clip, S, e[2], follow(e[0], e[2]));
+                as = at;
+            } else if (sameRun(R, S)) {
+                refreshVec3(clip, S, e[2], follow(e[1], e[2]));
+                as = ar;
+            } else {
+                refreshVec3(clip, S, e[2], seek(clip, S, t, e[2]));
+                as = frameAlpha(e[2].t0, e[2].t1, t);
+            }
+            out.scale = blendVec3(S, e[2], as);
+        } else {
+            out.scale = S.count ? clip.constVec3[S.range] : bind.scale;
+        }
     }
 }
 
@@ -196,7 +243,7 @@ Clip decodeClip(const CompressedClip& c, size_t skeletonSize) {
         o.count = ch.count;
         o.interpolation = ch.interpolation;
         if (!ch.count) return o;
-        const uint16_t* frames = (rotation ? c.quatFrames.data() : c.vec3Frames.data()) + ch.first;
+        const uint16_t* frames = c.keyFrames.data() + ch.frames;
         times.resize(ch.count);
         // A constant keeps no time: any time serves (one key holds for the whole clip).
         if (ch.count == 1) times[0] = c.frameTimes.empty() ? c.startTime : c.frameTimes[0];

@@ -3,7 +3,9 @@
 // the sample time are dequantized, per channel. Shared and immutable, like Clip.
 //
 // Layout. Every distinct key time of the clip is stored once (`frameTimes`, ascending, at most
-// 65536); a key names its time by a 16-bit index into that table. Per channel a run of keys:
+// 65536); a key names its time by a 16-bit index into that table, in runs (`keyFrames`) that
+// the channels of a track whose keys fall at the same times share (so one key search serves
+// them all, as in Clip). Per channel a run of keys:
 //  - translation / scale: 3 x 16 bits per key, each component min + code * scale over the
 //    channel's own range (Vec3Range);
 //  - rotation: the "smallest three" encoding. The quaternion's sign is chosen so that its
@@ -43,10 +45,11 @@ struct QuatRange {
 
 // count == 0: absent (the node keeps its bind value). count == 1: a constant, kept as full
 // floats (constVec3 / constQuat[range]; nothing in the key arrays). Otherwise `first`: the
-// channel's first key in the key arrays of its kind; `range`: its entry in vec3Ranges /
-// quatRanges.
+// channel's first key in the code arrays of its kind; `frames`: its run of time indices in
+// keyFrames; `range`: its entry in vec3Ranges / quatRanges.
 struct CompressedChannel {
     uint32_t first = 0;
+    uint32_t frames = 0;
     uint32_t count = 0;
     uint32_t range = 0;
     Interpolation interpolation = Interpolation::Linear;
@@ -62,10 +65,9 @@ struct CompressedClip {
     float duration = 0.0f, startTime = 0.0f, sampleRate = 30.0f;
     std::vector<float> frameTimes;          // distinct key times (s), ascending
     std::vector<CompressedTrack> tracks;    // sorted by node
-    std::vector<uint16_t> vec3Frames;       // per vec3 key: index into frameTimes
+    std::vector<uint16_t> keyFrames;        // runs of indices into frameTimes (see CompressedChannel)
     std::vector<uint16_t> vec3Codes;        // per vec3 key: 3 codes
     std::vector<Vec3Range> vec3Ranges;      // per vec3 channel
-    std::vector<uint16_t> quatFrames;       // per rotation key: index into frameTimes
     std::vector<uint16_t> quatCodes;        // per rotation key: 3 codes (the smallest three)
     std::vector<uint8_t> quatLargest;       // per rotation key: 2 bits, key k at bits 2*(k%4) of byte k/4
     std::vector<QuatRange> quatRanges;      // per rotation channel
@@ -75,7 +77,7 @@ struct CompressedClip {
     // Bytes of key data and headers: what this clip costs in memory.
     size_t byteSize() const;
     // Keys kept: quantized ones plus one per constant channel.
-    size_t keyCount() const { return vec3Frames.size() + quatFrames.size() + constVec3.size() + constQuat.size(); }
+    size_t keyCount() const { return (vec3Codes.size() + quatCodes.size()) / 3 + constVec3.size() + constQuat.size(); }
 };
 
 // The value of a quantized component.

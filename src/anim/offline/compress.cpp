@@ -89,6 +89,7 @@ struct ChannelKeys {
     Kind kind = Kind::Translation;
     int32_t node = -1;
     Interpolation interpolation = Interpolation::Linear;
+    uint32_t timesRun = 0;            // the channel's run in Clip::times (shared within a track)
     std::vector<float> times;
     std::vector<glm::vec4> original;  // vec3 in xyz, or quaternion (x, y, z, w)
     std::vector<glm::vec4> decoded;
@@ -106,6 +107,7 @@ ChannelKeys gatherChannel(const Clip& clip, const Channel& ch, Kind kind, int32_
     k.kind = kind;
     k.node = node;
     k.interpolation = ch.interpolation;
+    k.timesRun = ch.times;
     k.times.assign(clip.times.begin() + ch.times, clip.times.begin() + ch.times + ch.count);
     k.original.resize(ch.count);
     for (uint32_t i = 0; i < ch.count; ++i) {
@@ -278,6 +280,7 @@ CompressedClip assemble(const Clip& clip, const ClipKeys& ck, const std::vector<
     auto frameOf = [&](float t) {
         return static_cast<uint16_t>(std::lower_bound(table.begin(), table.end(), t) - table.begin());
     };
+    std::vector<uint16_t> run;
     for (size_t ti = 0; ti < clip.tracks.size(); ++ti) {
         CompressedTrack ct;
         ct.node = clip.tracks[ti].node;
@@ -299,23 +302,33 @@ CompressedClip assemble(const Clip& clip, const ClipKeys& ck, const std::vector<
                 else out.constVec3.push_back(glm::vec3(k.original[0]));
                 continue;
             }
-            o.first = static_cast<uint32_t>(rot ? out.quatFrames.size() : out.vec3Frames.size());
+            o.first = static_cast<uint32_t>((rot ? out.quatCodes.size() : out.vec3Codes.size()) / 3);
             o.range = static_cast<uint32_t>(rot ? out.quatRanges.size() : out.vec3Ranges.size());
             if (rot) out.quatRanges.push_back(k.qrange);
             else out.vec3Ranges.push_back(k.vrange);
+            run.clear();
             for (size_t i = 0; i < k.times.size(); ++i) {
                 if (!keep[ci][i]) continue;
                 ++o.count;
-                std::vector<uint16_t>& frames = rot ? out.quatFrames : out.vec3Frames;
+                run.push_back(frameOf(k.times[i]));
                 std::vector<uint16_t>& codes = rot ? out.quatCodes : out.vec3Codes;
-                frames.push_back(frameOf(k.times[i]));
                 codes.insert(codes.end(), k.codes.begin() + 3 * i, k.codes.begin() + 3 * i + 3);
                 if (rot) {
-                    const size_t key = out.quatFrames.size() - 1;
+                    const size_t key = out.quatCodes.size() / 3 - 1;
                     if (key / 4 >= out.quatLargest.size()) out.quatLargest.push_back(0);
                     out.quatLargest[key >> 2] |= static_cast<uint8_t>(k.largest[i] << (2 * (key & 3)));
                 }
             }
+            // A run of key times equal to an earlier channel's of this track is shared.
+            o.frames = static_cast<uint32_t>(out.keyFrames.size());
+            for (int p = 0; p < c; ++p) {
+                const CompressedChannel& q = *outs[p];
+                if (q.count == o.count && std::equal(run.begin(), run.end(), out.keyFrames.begin() + q.frames)) {
+                    o.frames = q.frames;
+                    break;
+                }
+            }
+            if (o.frames == out.keyFrames.size()) out.keyFrames.insert(out.keyFrames.end(), run.begin(), run.end());
         }
         out.tracks.push_back(ct);
     }
@@ -455,6 +468,24 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
             const JointMetric& m = metrics[k.node];
             keep[c] = keepAll ? std::vector<uint8_t>(k.times.size(), 1)
                               : reduceChannel(k, m, tol > 0.0f ? tol * factor / std::sqrt(m.chain) : 0.0f);
+        }
+        // Channels of a track that share their key times keep the union of their keys, so
+        // they keep sharing one run of times (one key search at run time, one time index per
+        // key in the file); constants stay constants.
+        for (const std::array<int32_t, 3>& idx : ck.channelOf) {
+            for (int x = 0; x < 3; ++x) {
+                for (int y = x + 1; y < 3; ++y) {
+                    const int32_t a = idx[x], b = idx[y];
+                    if (a < 0 || b < 0 || ck.channels[a].timesRun != ck.channels[b].timesRun ||
+                        ck.channels[a].times.size() != ck.channels[b].times.size()) {
+                        continue;
+                    }
+                    const size_t ka = std::count(keep[a].begin(), keep[a].end(), 1);
+                    const size_t kb = std::count(keep[b].begin(), keep[b].end(), 1);
+                    if (ka <= 1 || kb <= 1) continue;
+                    for (size_t i = 0; i < keep[a].size(); ++i) keep[a][i] = keep[b][i] = keep[a][i] | keep[b][i];
+                }
+            }
         }
         CompressionResult a;
         a.clip = assemble(clip, ck, table, keep);
