@@ -332,7 +332,21 @@ CompressedClip assemble(const Clip& clip, const ClipKeys& ck, const std::vector<
         }
         out.tracks.push_back(ct);
     }
+    if (out.keyFrames.empty()) out.frameTimes.clear();  // only constants: no key names a time
     return out;
+}
+
+// Every distinct key time of the clip's node tracks, ascending.
+std::vector<float> keyTimeTable(const Clip& clip) {
+    std::vector<float> table;
+    for (const Track& t : clip.tracks) {
+        for (const Channel* ch : {&t.translation, &t.rotation, &t.scale}) {
+            table.insert(table.end(), clip.times.begin() + ch->times, clip.times.begin() + ch->times + ch->count);
+        }
+    }
+    std::sort(table.begin(), table.end());
+    table.erase(std::unique(table.begin(), table.end()), table.end());
+    return table;
 }
 
 }  // namespace
@@ -353,7 +367,7 @@ CompressionError measureCompressionError(const Model& model, const Clip& origina
     CompressionError e;
     const Skeleton& sk = model.skeleton;
     const size_t n = sk.size();
-    const std::vector<float>& table = compressed.frameTimes;
+    const std::vector<float> table = keyTimeTable(original);
     std::vector<float> times;
     for (size_t i = 0; i < table.size(); ++i) {
         times.push_back(table[i]);
@@ -431,14 +445,7 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
             return Error{"clip '" + clip.name + "': a track names no node of the skeleton"};
         }
     }
-    std::vector<float> table;
-    for (const Track& t : clip.tracks) {
-        for (const Channel* ch : {&t.translation, &t.rotation, &t.scale}) {
-            table.insert(table.end(), clip.times.begin() + ch->times, clip.times.begin() + ch->times + ch->count);
-        }
-    }
-    std::sort(table.begin(), table.end());
-    table.erase(std::unique(table.begin(), table.end()), table.end());
+    const std::vector<float> table = keyTimeTable(clip);
     if (table.size() > 65536) {
         return Error{"clip '" + clip.name + "' has " + std::to_string(table.size()) +
                      " distinct key times; compression stores at most 65536"};
