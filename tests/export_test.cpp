@@ -189,10 +189,230 @@ TEST(GltfExport, RoundTripSimpleSkin) { roundTrip(kModels + "glTF2/simple_skin/s
 TEST(GltfExport, RoundTripBcnEpilepticX) { roundTrip(kModels + "X/BCN_Epileptic.X", true, "bcn"); }
 TEST(GltfExport, RoundTripTestwusonX) { roundTrip(kModels + "X/Testwuson.X", false, "wuson"); }
 TEST(GltfExport, RoundTripFbxCentimetres) { roundTrip(kModels + "FBX/animation_with_skeleton.fbx", false, "fbx"); }
+TEST(GltfExport, RoundTripBvh) { roundTrip(kModels + "BVH/01_01.bvh", true, "bvh"); }
 TEST(GltfExport, RoundTripDemo) { roundTrip(kDemo, true, "demo"); }
 TEST(GltfExport, RoundTripMorphWeights) {
     roundTrip(kSource + "/tests/data/morph/morph_skin.gltf", false, "morph_skin");
     roundTrip(kModels + "glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf", true, "morph_cube");
+}
+
+// ---- rigview export on the command line ----------------------------------------------------
+
+RunResult exportCmd(const std::vector<std::string>& args) {
+    std::vector<std::string> all{"export"};
+    all.insert(all.end(), args.begin(), args.end());
+    return run(kExe, all);
+}
+
+TEST(GltfExportCli, EveryClipByDefaultOneWithClip) {
+    const std::string out = tempPath("demo_all.glb"), one = tempPath("demo_walk.gltf");
+    RunResult r = exportCmd({kDemo, "-o", out});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    const rig::Model a = load(kDemo), all = load(out);
+    ASSERT_EQ(all.clips.size(), a.clips.size());
+    r = exportCmd({kDemo, "-o", one, "--clip", "walk"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const rig::Model b = load(one);
+    ASSERT_EQ(b.clips.size(), 1u);
+    EXPECT_EQ(b.clips[0].name, "walk");
+    const int32_t walk = a.findClip("walk");
+    expectSamePoses(a, walk, b, 0, keyTimes(a.clips[walk]), 0.0f, 1e-5, one);
+}
+
+// --from/--to trim the chosen clip (the result starts at 0); --fps resamples it. The trimmed
+// export at u poses as the source at from + u.
+TEST(GltfExportCli, TrimAndResample) {
+    const std::string bcn = kModels + "X/BCN_Epileptic.X", out = tempPath("bcn_trim.gltf");
+    RunResult r = exportCmd({bcn, "-o", out, "--clip", "0", "--from", "0.5", "--to", "2.25"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const rig::Model a = load(bcn), b = load(out);
+    ASSERT_EQ(b.clips.size(), 1u);
+    EXPECT_NEAR(b.clips[0].duration, 1.75f, 1e-5f);
+    EXPECT_EQ(b.clips[0].startTime, 0.0f);
+    std::vector<float> times;
+    for (float t : keyTimes(a.clips[0])) {
+        if (t >= 0.5f && t <= 2.25f) times.push_back(t);
+    }
+    ASSERT_GT(times.size(), 10u);
+    expectSamePoses(a, 0, b, 0, times, 0.5f, 1e-5, out);
+
+    // Resampled at 10 fps: keys on a 0.1 s grid, and the pose at each of them is the source's.
+    const std::string fps = tempPath("bcn_fps.glb");
+    r = exportCmd({bcn, "-o", fps, "--fps", "10"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const rig::Model c = load(fps);
+    ASSERT_EQ(c.clips.size(), 1u);
+    const std::vector<float> grid = keyTimes(c.clips[0]);
+    EXPECT_EQ(grid.size(), 34u);  // 0, 0.1, ..., 3.3
+    EXPECT_NEAR(c.clips[0].sampleRate, 10.0f, 1e-6f);
+    expectSamePoses(a, 0, c, 0, grid, 0.0f, 1e-5, fps);
+}
+
+// Clips added with --anim (retargeted by joint name) are clips of the model: exported too.
+TEST(GltfExportCli, AnimClipsAreExported) {
+    const std::string a = kModels + "BVH/01_01.bvh", b = kModels + "BVH/01_03.bvh", out = tempPath("anim.glb");
+    RunResult r = run(kExe, {"export", a, "--anim", b, "-o", out});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const rig::Model exported = load(out);
+    ASSERT_EQ(exported.clips.size(), 2u);
+    EXPECT_EQ(exported.clips[1].name, "01_03:Motion");
+    rig::Result<rig::Model> withAnim = rig::importModelWithAnims(a, {b});
+    ASSERT_TRUE(withAnim.ok());
+    expectSamePoses(*withAnim, 1, exported, 1, keyTimes(withAnim->clips[1]), 0.0f, 1e-5, out + " clip 1");
+}
+
+TEST(GltfExportCli, BadOutputsFailWithOneLine) {
+    const std::string bvh = kModels + "BVH/01_01.bvh";
+    struct Case {
+        std::vector<std::string> args;
+        int exitCode;
+        std::string says;
+    };
+    const std::string copy = tempPath("model.gltf");
+    std::filesystem::copy_file(kModels + "glTF2/simple_skin/simple_skin.gltf", copy);
+    const std::vector<Case> cases = {
+        {{bvh, "-o", "/nonexistent-dir/out.glb"}, 4, "/nonexistent-dir/out.glb: cannot write"},
+        {{bvh, "-o", tempPath("out.fbx")}, 2, "output must end in .bvh, .gltf or .glb"},
+        {{copy, "-o", copy}, 2, copy},
+        {{kDemo, "-o", tempPath("x.glb"), "--from", "0.5"}, 2, "choose one with --clip"},
+        {{kDemo, "-o", tempPath("x.glb"), "--clip", "nope"}, 2, "no clip 'nope'"},
+        {{kDemo, "-o", tempPath("x.glb"), "--clip", "walk", "--from", "1", "--to", "0.5"}, 2, "--to must be after --from"},
+        {{kDemo, "-o", tempPath("x.glb"), "--fps", "0"}, 2, "--fps 0"},
+        {{kModels + "invalid/empty.obj", "-o", tempPath("x.glb")}, 3, "empty.obj"},
+    };
+    for (const Case& c : cases) {
+        RunResult r = exportCmd(c.args);
+        EXPECT_FALSE(r.signaled || r.timedOut) << c.args[2];
+        EXPECT_EQ(r.exitCode, c.exitCode) << c.args[2] << ": " << r.err;
+        EXPECT_EQ(lines(r.err), 1u) << r.err;
+        EXPECT_EQ(r.err.rfind("rigview: ", 0), 0u) << r.err;
+        EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    }
+    // The input is untouched when the output names it.
+    EXPECT_EQ(slurp(copy), slurp(kModels + "glTF2/simple_skin/simple_skin.gltf"));
+}
+
+// ---- independent readers: the Khronos validator and three.js -------------------------------
+
+const std::string kNodeModulesHint = " (tools/setup.sh installs it: npm ci in that folder)";
+
+// node SCRIPT ARGS..., its standard output; a failure names what is missing. Exit code 1 is
+// a result when `oneIsAResult` (the validator found errors), a failure otherwise.
+std::string runNode(const std::string& script, const std::string& package, const std::vector<std::string>& args,
+                    bool oneIsAResult = false) {
+    const std::filesystem::path dir = std::filesystem::path(script).parent_path();
+    if (!std::filesystem::exists(dir / "node_modules" / package / "package.json")) {
+        ADD_FAILURE() << "npm package '" << package << "' is not installed in " << dir.string() << kNodeModulesHint;
+        return {};
+    }
+    std::vector<std::string> all{"node", script};
+    all.insert(all.end(), args.begin(), args.end());
+    RunResult r = run("/usr/bin/env", all, 300.0);
+    if (r.exitCode == 127) ADD_FAILURE() << "node (Node.js) is not installed: tools/setup.sh installs it";
+    EXPECT_FALSE(r.signaled || r.timedOut) << script;
+    if (r.exitCode > (oneIsAResult ? 1 : 0)) ADD_FAILURE() << script << " failed: " << r.err;
+    return r.out;
+}
+
+// Exports of real files (.gltf and .glb) pass the Khronos validator with no error. Warnings
+// allowed: only the three that say a skinned mesh's node transform is ignored. rigview keeps
+// each mesh on the node the source file hangs it from, so the node tree round-trips unchanged;
+// glTF ignores that node's transform for a skinned mesh, and so does rigview's skinning (the
+// palette cancels it), so they change nothing anyone draws.
+TEST(GltfExportValidator, NoErrors) {
+    const std::set<std::string> allowed = {"NODE_SKINNED_MESH_NON_ROOT", "NODE_SKINNED_MESH_LOCAL_TRANSFORMS",
+                                           "ANIMATION_CHANNEL_TARGET_NODE_SKIN"};
+    const std::vector<std::pair<std::string, std::string>> sources = {
+        {kModels + "glTF2/simple_skin/simple_skin.gltf", "simple_skin.gltf"},
+        {kModels + "X/BCN_Epileptic.X", "bcn.glb"},
+        {kModels + "X/Testwuson.X", "wuson.gltf"},
+        {kModels + "FBX/animation_with_skeleton.fbx", "fbx.glb"},
+        {kModels + "FBX/huesitos.fbx", "huesitos.gltf"},
+        {kModels + "BVH/01_01.bvh", "bvh.gltf"},
+        {kDemo, "demo.glb"},
+        {kSource + "/tests/data/morph/morph_skin.gltf", "morph_skin.glb"},
+        {kModels + "glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf", "morph_cube.gltf"},
+        {kModels + "glTF2/BoxTextured-glTF/BoxTextured.gltf", "box_textured.glb"},
+    };
+    std::vector<std::string> files;
+    for (const auto& [source, name] : sources) {
+        const std::string out = tempPath("validate_" + name);
+        RunResult r = exportCmd({source, "-o", out});
+        ASSERT_EQ(r.exitCode, 0) << source << ": " << r.err;
+        files.push_back(out);
+    }
+    // Rotations as normalized shorts (the compressed form), through the library.
+    const rig::Model demo = load(kDemo);
+    rig::GltfExportOptions quantized;
+    quantized.quantizeRotations = true;
+    std::string error;
+    ASSERT_TRUE(rig::writeGltf(demo, demo.clips, tempPath("validate_quantized.gltf"), quantized, error)) << error;
+    files.push_back(tempPath("validate_quantized.gltf"));
+
+    std::vector<std::string> args{"--json"};
+    args.insert(args.end(), files.begin(), files.end());
+    const std::string out = runNode(kSource + "/tools/gltf_validator/validate.mjs", "gltf-validator", args, true);
+    if (out.empty()) return;
+    const json report = json::parse(out, nullptr, false);
+    ASSERT_TRUE(report.is_array()) << out;
+    ASSERT_EQ(report.size(), files.size());
+    for (const json& f : report) {
+        EXPECT_EQ(f["errors"], 0) << f.dump(1);
+        for (const json& m : f["messages"]) {
+            EXPECT_TRUE(m["severity"] != 0 && allowed.count(m["code"].get<std::string>())) << f["file"] << ": " << m.dump();
+        }
+    }
+}
+
+// three.js (GLTFLoader, AnimationMixer, SkinnedMesh) reads the export and poses it as rigview
+// poses the source file: every vertex within 1e-5 of the box diagonal at times on and between
+// keys. (Files whose skinned-mesh nodes are not animated: three.js binds a skinned mesh to its
+// node's transform at load, where glTF says that transform is ignored.)
+void compareThree(const std::string& source, const std::string& name, const std::vector<std::pair<std::string, std::string>>& requests) {
+    const rig::Model a = load(source);
+    const std::string out = tempPath(name);
+    RunResult r = exportCmd({source, "-o", out});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string refPath = tempPath(name + ".three.json");
+    std::vector<std::string> args{out, refPath};
+    for (const auto& [clip, times] : requests) args.push_back(clip + "=" + times);
+    runNode(kSource + "/tools/three_refs/evaluate.mjs", "three", args);
+    const json ref = json::parse(slurp(refPath), nullptr, false);
+    ASSERT_TRUE(ref.is_object() && ref.contains("samples")) << refPath;
+    ASSERT_EQ(ref["samples"].size() > 0, true);
+    rig::Animator anim(a);
+    for (const json& s : ref["samples"]) {
+        const int32_t clip = a.findClip(s["clip"].get<std::string>());
+        ASSERT_GE(clip, 0) << s["clip"];
+        const float t = s["time"].get<float>();
+        const Posed p = pose(a, anim, clip, t);
+        const double diag = diagonal(p);
+        ASSERT_EQ(s["meshes"].size(), a.meshes.size());
+        for (const json& m : s["meshes"]) {
+            const std::vector<double> pos = m["positions"].get<std::vector<double>>();
+            // three.js orders meshes by the scene walk: match them by vertex count (distinct here).
+            size_t match = a.meshes.size();
+            for (size_t k = 0; k < a.meshes.size(); ++k) {
+                if (a.meshes[k].vertexCount() * 3 == pos.size()) match = k;
+            }
+            ASSERT_LT(match, a.meshes.size()) << m["name"];
+            double worst = 0.0;
+            for (size_t v = 0; v < a.meshes[match].vertexCount(); ++v) {
+                const glm::dvec3 q(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
+                worst = std::max(worst, glm::length(q - glm::dvec3(p.meshes[match][v])) / diag);
+            }
+            EXPECT_LE(worst, 1e-5) << name << " clip " << s["clip"] << " t=" << t << " mesh " << m["name"];
+        }
+    }
+}
+
+TEST(GltfExportThree, DemoPosesAsRigviewPosesTheSource) {
+    compareThree(kDemo, "demo_three.gltf", {{"idle", "0,0.5,1.25,2.9"}, {"walk", "0.1,0.55,1.0"}, {"wave", "0.7,1.9"}});
+}
+
+TEST(GltfExportThree, FbxPosesAsRigviewPosesTheSource) {
+    compareThree(kModels + "FBX/animation_with_skeleton.fbx", "fbx_three.gltf", {{"Armature|ArmatureAction", "0,0.25,0.41,0.8"}});
 }
 
 }  // namespace

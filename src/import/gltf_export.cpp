@@ -7,7 +7,6 @@
 #include <fstream>
 #include <limits>
 #include <map>
-#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -95,34 +94,13 @@ void writeTrs(json& node, const Transform& t) {
     if (t.scale != glm::vec3(1.0f)) node["scale"] = {t.scale.x, t.scale.y, t.scale.z};
 }
 
-// Assimp 5.2.5 (rigview's importer, and other Assimp-based tools) reads a glTF key time t as
-// float(t * 1000.f) milliseconds, which rigview divides by 1000 again. Where that does not give
-// t back, the float within a few ulps of t that does is written instead (a change of about
-// 1e-7 of t, which no reader can see), so such readers get the clip's key times exactly.
-float assimpExactTime(float t) {
-    auto back = [](float x) { return static_cast<float>(static_cast<double>(x * 1000.0f) / 1000.0); };
-    if (back(t) == t) return t;
-    float up = t, down = t;
-    for (int i = 0; i < 4; ++i) {
-        up = std::nextafter(up, std::numeric_limits<float>::infinity());
-        if (back(up) == t) return up;
-        down = std::nextafter(down, -std::numeric_limits<float>::infinity());
-        if (back(down) == t) return down;
-    }
-    return t;
-}
-
 // Key times as glTF needs them: strictly increasing and not negative. `shift` is added to every
 // time (a clip with keys before 0 s is moved to start at 0). Where neighbouring keys share a
 // time (a jump), the earlier key moves to the float just below, so a sample at the key time
-// still gives the later key, as rigview's sampling does. `forAssimp`: node channels (read
-// through Assimp; see assimpExactTime); morph weight channels are read by rigview itself.
-std::vector<float> sanitizedTimes(const float* t, uint32_t count, float shift, bool forAssimp) {
+// still gives the later key, as rigview's sampling does.
+std::vector<float> sanitizedTimes(const float* t, uint32_t count, float shift) {
     std::vector<float> out(t, t + count);
-    for (float& v : out) {
-        v = std::max(0.0f, v + shift);
-        if (forAssimp) v = assimpExactTime(v);
-    }
+    for (float& v : out) v = std::max(0.0f, v + shift);
     for (uint32_t i = count; i-- > 1;) {
         if (!(out[i - 1] < out[i])) out[i - 1] = std::nextafter(out[i], -1.0f);
     }
@@ -424,11 +402,11 @@ private:
         float first = std::numeric_limits<float>::infinity();
         for (float t : clip.times) first = std::min(first, t);
         const float shift = first < 0.0f ? -first : 0.0f;
-        std::map<std::tuple<uint32_t, uint32_t, bool>, int> inputs;
-        auto input = [&](uint32_t times, uint32_t count, bool forAssimp = true) {
-            auto [it, added] = inputs.try_emplace({times, count, forAssimp}, -1);
+        std::map<std::pair<uint32_t, uint32_t>, int> inputs;
+        auto input = [&](uint32_t times, uint32_t count) {
+            auto [it, added] = inputs.try_emplace({times, count}, -1);
             if (added) {
-                const std::vector<float> t = sanitizedTimes(clip.times.data() + times, count, shift, forAssimp);
+                const std::vector<float> t = sanitizedTimes(clip.times.data() + times, count, shift);
                 it->second = b_.floats(t.data(), count, "SCALAR", 1, true);
             }
             return it->second;
@@ -464,7 +442,7 @@ private:
                 mt.values + per * mt.count > clip.morphKeys.size()) {
                 continue;
             }
-            channel(anim, input(mt.times, mt.count, false), b_.floats(&clip.morphKeys[mt.values], per * mt.count, "SCALAR", 1, false),
+            channel(anim, input(mt.times, mt.count), b_.floats(&clip.morphKeys[mt.values], per * mt.count, "SCALAR", 1, false),
                     weightInterpolationName(mt.interpolation), meshNode_[mt.mesh], "weights");
         }
         if (!anim["channels"].empty()) animations_.push_back(std::move(anim));

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <cmath>
 #include <vector>
@@ -585,6 +586,87 @@ int applyGltfStepInterpolationToBytes(const std::string& bytes, bool glb, Model&
         }
     }
     return marked;
+}
+
+namespace {
+
+int applyGltfKeyTimesUnchecked(const std::string& path, Model& model) {
+    const std::string ext = lowerExt(path);
+    if (ext != ".gltf" && ext != ".glb") return 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return 0;
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    json doc;
+    if (!readJson(bytes, ext == ".glb", doc)) return 0;
+    const json& anims = doc.contains("animations") ? doc["animations"] : json();
+    const json& nodes = doc.contains("nodes") ? doc["nodes"] : json();
+    if (!anims.is_array() || !nodes.is_array() || anims.size() != model.clips.size()) return 0;
+    GltfNodes map;
+    const bool byIndex = mapNodes(doc, model.skeleton, map);
+    const std::vector<std::string> buffers = loadBuffers(doc, path, ext);
+    int restored = 0;
+    std::vector<float> times;
+    for (size_t a = 0; a < anims.size(); ++a) {
+        const json& an = anims[a];
+        if (!an.is_object() || !an.contains("channels") || !an.contains("samplers")) continue;
+        const json& channels = an["channels"];
+        const json& samplers = an["samplers"];
+        if (!channels.is_array() || !samplers.is_array()) continue;
+        Clip& clip = model.clips[a];
+        bool changed = false;
+        for (const json& ch : channels) {
+            const size_t s = unsignedOr(ch, "sampler", SIZE_MAX);
+            if (s >= samplers.size() || !ch.contains("target") || !samplers[s].is_object()) continue;
+            const json& target = ch["target"];
+            const size_t jn = unsignedOr(target, "node", SIZE_MAX);
+            if (jn == SIZE_MAX) continue;
+            const int32_t node = byIndex ? (jn < map.nodeOfJson.size() ? map.nodeOfJson[jn] : -1)
+                                         : model.skeleton.find(nodeName(nodes, jn));
+            if (node < 0 || static_cast<size_t>(node) >= clip.trackOfNode.size() || clip.trackOfNode[node] < 0) continue;
+            Track& tr = clip.tracks[clip.trackOfNode[node]];
+            const std::string p = target.contains("path") && target["path"].is_string() ? target["path"].get<std::string>() : "";
+            Channel* c = p == "translation" ? &tr.translation : p == "rotation" ? &tr.rotation : p == "scale" ? &tr.scale : nullptr;
+            if (!c || c->count == 0 || c->times + static_cast<size_t>(c->count) > clip.times.size()) continue;
+            const json& input = samplers[s].contains("input") ? samplers[s]["input"] : json();
+            if (accessorCount(doc, input) != c->count) continue;
+            times.resize(c->count);
+            bool same = true;
+            for (uint32_t k = 0; k < c->count && same; ++k) {
+                const float had = clip.times[c->times + k];
+                same = readFloats(doc, buffers, input, k, 1, &times[k]) && std::isfinite(times[k]) &&
+                       std::fabs(times[k] - had) <= 1e-4f + 1e-6f * std::fabs(had) && (k == 0 || times[k] > times[k - 1]);
+            }
+            if (!same) continue;
+            std::copy(times.begin(), times.end(), clip.times.begin() + c->times);
+            changed = true;
+            ++restored;
+        }
+        if (!changed) continue;
+        // The clip's range from its channels' first and last keys, as import computed it.
+        float first = std::numeric_limits<float>::infinity(), last = -first;
+        for (const Track& t : clip.tracks) {
+            for (const Channel* c : {&t.translation, &t.rotation, &t.scale}) {
+                if (c->count == 0) continue;
+                first = std::min(first, clip.times[c->times]);
+                last = std::max(last, clip.times[c->times + c->count - 1]);
+            }
+        }
+        if (first <= last) {
+            clip.startTime = first;
+            clip.duration = last;
+        }
+    }
+    return restored;
+}
+
+}  // namespace
+
+int applyGltfKeyTimes(const std::string& path, Model& model) {
+    try {
+        return applyGltfKeyTimesUnchecked(path, model);
+    } catch (const nlohmann::json::exception&) {
+        return 0;
+    }
 }
 
 }  // namespace rig
