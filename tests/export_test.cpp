@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -23,6 +24,7 @@
 #include "anim/skinning.h"
 #include "import/gltf_export.h"
 #include "import/import.h"
+#include "support/rigs.h"
 #include "support/run.h"
 
 namespace {
@@ -117,6 +119,17 @@ void expectSamePoses(const rig::Model& a, int32_t clipA, const rig::Model& b, in
     rig::Animator animA(a), animB(b);
     const std::vector<int32_t> map = nodeMap(a.skeleton, b.skeleton);
     const std::vector<int32_t> joints = a.jointNodes();
+    // Meshes in the same order, or (a rig built in code, whose mesh order is not its node
+    // order, as an import's is) by their distinct names.
+    std::vector<size_t> meshes(a.meshes.size());
+    for (size_t m = 0; m < a.meshes.size(); ++m) {
+        meshes[m] = m;
+        size_t found = 0;
+        for (size_t k = 0; k < b.meshes.size(); ++k) {
+            if (b.meshes[k].name == a.meshes[m].name) meshes[m] = k, ++found;
+        }
+        if (found != 1) meshes[m] = m;
+    }
     size_t mapped = 0;
     for (int32_t j : joints) mapped += map[j] >= 0;
     EXPECT_EQ(mapped, joints.size()) << what << ": joints found in the export by name";
@@ -132,9 +145,10 @@ void expectSamePoses(const rig::Model& a, int32_t clipA, const rig::Model& b, in
             ASSERT_GT(diag, 0.0) << what;
         }
         for (size_t m = 0; m < pa.meshes.size(); ++m) {
-            ASSERT_EQ(pa.meshes[m].size(), pb.meshes[m].size()) << what << " mesh " << m;
+            const size_t mb = meshes[m];
+            ASSERT_EQ(pa.meshes[m].size(), pb.meshes[mb].size()) << what << " mesh " << m;
             for (size_t v = 0; v < pa.meshes[m].size(); ++v) {
-                const double d = glm::length(glm::dvec3(pa.meshes[m][v]) - glm::dvec3(pb.meshes[m][v])) / diag;
+                const double d = glm::length(glm::dvec3(pa.meshes[m][v]) - glm::dvec3(pb.meshes[mb][v])) / diag;
                 if (d > worst) worst = d, worstTime = t, worstWhat = "mesh " + std::to_string(m) + " vertex " + std::to_string(v);
             }
         }
@@ -190,10 +204,106 @@ TEST(GltfExport, RoundTripBcnEpilepticX) { roundTrip(kModels + "X/BCN_Epileptic.
 TEST(GltfExport, RoundTripTestwusonX) { roundTrip(kModels + "X/Testwuson.X", false, "wuson"); }
 TEST(GltfExport, RoundTripFbxCentimetres) { roundTrip(kModels + "FBX/animation_with_skeleton.fbx", false, "fbx"); }
 TEST(GltfExport, RoundTripBvh) { roundTrip(kModels + "BVH/01_01.bvh", true, "bvh"); }
+TEST(GltfExport, RoundTripSameNamesAndStep) { roundTrip(kSource + "/tests/data/three/dup_names.gltf", true, "dup_names"); }
 TEST(GltfExport, RoundTripDemo) { roundTrip(kDemo, true, "demo"); }
 TEST(GltfExport, RoundTripMorphWeights) {
     roundTrip(kSource + "/tests/data/morph/morph_skin.gltf", false, "morph_skin");
     roundTrip(kModels + "glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf", true, "morph_cube");
+}
+
+// A rig built in code with what the real files lack: a STEP channel with a jump (two keys at
+// one time), unweighted vertices (follow the mesh's node), a second mesh on one node,
+// cubic-spline and linear morph weights, a sheared (non-TRS) node no clip moves. Poses on and
+// between keys equal the source's after export and import.
+rig::Model edgeCaseRig() {
+    rig::Model m = rig::testing::makeTwoBone();
+    rig::Clip& c = m.clips[0];
+    c.times = {0.0f, 0.5f, 0.5f, 1.0f};
+    c.quatKeys = {glm::quat(1, 0, 0, 0), glm::angleAxis(0.3f, glm::vec3(0, 0, 1)), glm::angleAxis(1.1f, glm::vec3(0, 0, 1)),
+                  glm::angleAxis(1.5f, glm::vec3(1, 0, 0))};
+    c.tracks[0].rotation = {0, 0, 4, rig::Interpolation::Step};
+    rig::Clip linear = c;
+    linear.name = "bend linear";
+    linear.times = {0.0f, 0.25f, 1.0f};
+    linear.quatKeys.resize(3);
+    linear.tracks[0].rotation = {0, 0, 3, rig::Interpolation::Linear};
+    m.clips.push_back(linear);
+    rig::Mesh& mesh = m.meshes[0];
+    mesh.joints[0] = {2, 2, 2, 2};  // the rigid slot
+    mesh.weights[0] = glm::vec4(1, 0, 0, 0);
+    rig::testing::addMorphs(m, 5);
+    rig::Mesh second = m.meshes[0];
+    second.name = "strip2";  // on the root too: hangs from an added node
+    m.meshes.push_back(second);
+    second.name = "strip3";  // on "tip", a joint with a non-identity inverse bind matrix
+    second.node = 1;
+    m.meshes.push_back(second);
+    // A third node under the root with a sheared matrix, holding a rigid mesh.
+    glm::mat4 shear(1.0f);
+    shear[1][0] = 0.3f;
+    shear[3] = glm::vec4(0.5f, 0.0f, 0.0f, 1.0f);
+    m.skeleton.names.push_back("sheared");
+    m.skeleton.parent.push_back(0);
+    m.skeleton.bindLocal.push_back(shear);
+    rig::Transform t;
+    rig::decompose(shear, t);
+    m.skeleton.bindLocalSqt.push_back(t);
+    m.skeleton.computeBindModel();
+    for (rig::Clip& clip : m.clips) clip.trackOfNode.push_back(-1);
+    rig::Mesh rigid;
+    rigid.name = "box";
+    rigid.node = 2;
+    rigid.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    rigid.indices = {0, 1, 2};
+    m.meshes.push_back(rigid);
+    rig::computeSkinBindPose(m);
+    return m;
+}
+
+TEST(GltfExport, RoundTripEdgeCases) {
+    const rig::Model a = edgeCaseRig();
+    for (bool binary : {false, true}) {
+        const std::string out = tempPath(binary ? "edge.glb" : "edge.gltf");
+        std::string error;
+        rig::GltfExportOptions options;
+        options.binary = binary;
+        ASSERT_TRUE(rig::writeGltf(a, a.clips, out, options, error)) << error;
+        const rig::Model b = load(out);
+        ASSERT_EQ(b.clips.size(), a.clips.size());
+        ASSERT_EQ(b.meshes.size(), a.meshes.size());
+        EXPECT_EQ(b.clips[0].tracks[b.clips[0].trackOfNode[b.skeleton.find("tip")]].rotation.interpolation,
+                  rig::Interpolation::Step);
+        EXPECT_EQ(b.meshes[0].morphTargets[1].name, "side");
+        EXPECT_EQ(b.clips[0].morphTracks.size(), 1u);
+        EXPECT_EQ(b.clips[0].morphTracks[0].interpolation, rig::WeightInterpolation::CubicSpline);
+        expectSamePoses(a, rig::kFilePose, b, rig::kFilePose, {0.0f}, 0.0f, 1e-5, out + " file pose");
+        for (int32_t c = 0; c < 2; ++c) {
+            std::vector<float> times;
+            for (int k = 0; k <= 40; ++k) times.push_back(0.025f * static_cast<float>(k));  // on and between keys
+            expectSamePoses(a, c, b, c, times, 0.0f, 1e-5, out + " clip " + std::to_string(c));
+        }
+    }
+}
+
+// Rotations as normalized shorts: within the quantization step (1/32767 per component).
+TEST(GltfExport, QuantizedRotationsStayClose) {
+    const rig::Model a = load(kModels + "X/BCN_Epileptic.X");
+    const std::string out = tempPath("bcn_quantized.glb");
+    rig::GltfExportOptions options;
+    options.binary = true;
+    options.quantizeRotations = true;
+    std::string error;
+    ASSERT_TRUE(rig::writeGltf(a, a.clips, out, options, error)) << error;
+    const json doc = [&] {
+        const std::string bytes = slurp(out);
+        uint32_t len = 0;
+        std::memcpy(&len, bytes.data() + 12, 4);
+        return json::parse(bytes.substr(20, len));
+    }();
+    EXPECT_EQ(doc["extensionsRequired"], json::array({"KHR_mesh_quantization"}));
+    const rig::Model b = load(out);
+    ASSERT_EQ(b.clips.size(), 1u);
+    expectSamePoses(a, 0, b, 0, keyTimes(a.clips[0]), 0.0f, 1e-3, out);
 }
 
 // ---- rigview export on the command line ----------------------------------------------------
@@ -334,6 +444,7 @@ TEST(GltfExportValidator, NoErrors) {
         {kSource + "/tests/data/morph/morph_skin.gltf", "morph_skin.glb"},
         {kModels + "glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf", "morph_cube.gltf"},
         {kModels + "glTF2/BoxTextured-glTF/BoxTextured.gltf", "box_textured.glb"},
+        {kSource + "/tests/data/three/dup_names.gltf", "dup_names.gltf"},
     };
     std::vector<std::string> files;
     for (const auto& [source, name] : sources) {
@@ -349,6 +460,9 @@ TEST(GltfExportValidator, NoErrors) {
     std::string error;
     ASSERT_TRUE(rig::writeGltf(demo, demo.clips, tempPath("validate_quantized.gltf"), quantized, error)) << error;
     files.push_back(tempPath("validate_quantized.gltf"));
+    const rig::Model edge = edgeCaseRig();
+    ASSERT_TRUE(rig::writeGltf(edge, edge.clips, tempPath("validate_edge.glb"), rig::GltfExportOptions{true, false}, error)) << error;
+    files.push_back(tempPath("validate_edge.glb"));
 
     std::vector<std::string> args{"--json"};
     args.insert(args.end(), files.begin(), files.end());

@@ -334,14 +334,32 @@ private:
             std::vector<uint16_t> joints;
             std::vector<float> weights;
             const bool usesRigid = skinAttributes(mesh, joints, weights);
-            attributes["JOINTS_0"] = b_.integers(joints.data(), n, kUnsignedShort, 2, "VEC4", 4, kArrayBuffer);
-            attributes["WEIGHTS_0"] = b_.floats(weights.data(), n, "VEC4", 4, false, kArrayBuffer);
             json skinJoints = mesh.skin.joints;
             std::vector<glm::mat4> ibm = mesh.skin.inverseBind;
-            if (usesRigid) {  // the rigid slot: the mesh's own node, bound where it stands
-                skinJoints.push_back(node);
-                ibm.push_back(glm::mat4(1.0f));
+            if (usesRigid) {
+                // The rigid slot (palette entry identity) is a joint at the mesh's own node with
+                // an identity inverse bind matrix: that node's slot where the skin already binds
+                // it so, a new joint where it does not use it, else an added child node with an
+                // identity transform (a skin lists a node once).
+                const auto at = std::find(mesh.skin.joints.begin(), mesh.skin.joints.end(), node);
+                const size_t slot = static_cast<size_t>(at - mesh.skin.joints.begin());
+                if (at != mesh.skin.joints.end() && ibm[slot] == glm::mat4(1.0f)) {
+                    for (size_t v = 0; v < n * 4; ++v) {
+                        if (joints[v] == mesh.skin.rigidSlot()) joints[v] = static_cast<uint16_t>(slot);
+                    }
+                } else {
+                    int rigidNode = node;
+                    if (at != mesh.skin.joints.end()) {
+                        rigidNode = static_cast<int>(nodes_.size());
+                        nodes_.push_back(json{{"name", mesh.name + " (unweighted vertices)"}});
+                        nodes_[node]["children"].push_back(rigidNode);
+                    }
+                    skinJoints.push_back(rigidNode);
+                    ibm.push_back(glm::mat4(1.0f));
+                }
             }
+            attributes["JOINTS_0"] = b_.integers(joints.data(), n, kUnsignedShort, 2, "VEC4", 4, kArrayBuffer);
+            attributes["WEIGHTS_0"] = b_.floats(weights.data(), n, "VEC4", 4, false, kArrayBuffer);
             json skin{{"joints", skinJoints}, {"inverseBindMatrices", b_.floats(&ibm[0][0][0], ibm.size(), "MAT4", 16, false)}};
             if (!mesh.name.empty()) skin["name"] = mesh.name;
             skins_.push_back(std::move(skin));

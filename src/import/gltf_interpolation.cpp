@@ -590,7 +590,44 @@ int applyGltfStepInterpolationToBytes(const std::string& bytes, bool glb, Model&
 
 namespace {
 
-int applyGltfKeyTimesUnchecked(const std::string& path, Model& model) {
+// Element `index` of a VEC4 rotation accessor: FLOAT, or normalized BYTE / SHORT (glTF's
+// quantized rotations: c / 127 or c / 32767, at least -1), as (x, y, z, w).
+bool readRotation(const json& doc, const std::vector<std::string>& buffers, const json& accessor, size_t index, float* out) {
+    if (!accessor.is_number_unsigned() || !doc.contains("accessors") || !doc.contains("bufferViews")) return false;
+    const json& accs = doc["accessors"];
+    const json& views = doc["bufferViews"];
+    const size_t a = accessor.get<size_t>();
+    if (!accs.is_array() || a >= accs.size() || !accs[a].is_object()) return false;
+    const json& acc = accs[a];
+    const size_t type = unsignedOr(acc, "componentType", 0);
+    if (type == 5126) return readFloats(doc, buffers, accessor, index, 4, out);
+    if ((type != 5120 && type != 5122) || !acc.contains("bufferView") || !acc["bufferView"].is_number_unsigned()) return false;
+    const size_t size = type == 5120 ? 1 : 2;
+    const size_t v = acc["bufferView"].get<size_t>();
+    if (!views.is_array() || v >= views.size() || !views[v].is_object()) return false;
+    const json& view = views[v];
+    const size_t b = unsignedOr(view, "buffer", 0);
+    if (b >= buffers.size()) return false;
+    const size_t stride = std::min<size_t>(unsignedOr(view, "byteStride", 0) ? unsignedOr(view, "byteStride", 0) : 4u * size, 1u << 20);
+    const size_t offset = std::min<size_t>(unsignedOr(view, "byteOffset", 0), size_t(1) << 40) +
+                          std::min<size_t>(unsignedOr(acc, "byteOffset", 0), size_t(1) << 40);
+    if (index >= unsignedOr(acc, "count", 0) || index > (size_t(1) << 32)) return false;
+    const size_t at = offset + index * stride;
+    if (at + 4u * size > buffers[b].size()) return false;
+    for (int c = 0; c < 4; ++c) {
+        if (size == 1) {
+            const int8_t q = static_cast<int8_t>(buffers[b][at + c]);
+            out[c] = std::max(static_cast<float>(q) / 127.0f, -1.0f);
+        } else {
+            int16_t q = 0;
+            std::memcpy(&q, buffers[b].data() + at + 2 * c, 2);
+            out[c] = std::max(static_cast<float>(q) / 32767.0f, -1.0f);
+        }
+    }
+    return true;
+}
+
+int applyGltfNodeKeysUnchecked(const std::string& path, Model& model) {
     const std::string ext = lowerExt(path);
     if (ext != ".gltf" && ext != ".glb") return 0;
     std::ifstream in(path, std::ios::binary);
@@ -606,6 +643,7 @@ int applyGltfKeyTimesUnchecked(const std::string& path, Model& model) {
     const std::vector<std::string> buffers = loadBuffers(doc, path, ext);
     int restored = 0;
     std::vector<float> times;
+    std::vector<glm::quat> rotations;
     for (size_t a = 0; a < anims.size(); ++a) {
         const json& an = anims[a];
         if (!an.is_object() || !an.contains("channels") || !an.contains("samplers")) continue;
@@ -628,16 +666,44 @@ int applyGltfKeyTimesUnchecked(const std::string& path, Model& model) {
             Channel* c = p == "translation" ? &tr.translation : p == "rotation" ? &tr.rotation : p == "scale" ? &tr.scale : nullptr;
             if (!c || c->count == 0 || c->times + static_cast<size_t>(c->count) > clip.times.size()) continue;
             const json& input = samplers[s].contains("input") ? samplers[s]["input"] : json();
-            if (accessorCount(doc, input) != c->count) continue;
-            times.resize(c->count);
-            bool same = true;
-            for (uint32_t k = 0; k < c->count && same; ++k) {
-                const float had = clip.times[c->times + k];
-                same = readFloats(doc, buffers, input, k, 1, &times[k]) && std::isfinite(times[k]) &&
-                       std::fabs(times[k] - had) <= 1e-4f + 1e-6f * std::fabs(had) && (k == 0 || times[k] > times[k - 1]);
+            const json& output = samplers[s].contains("output") ? samplers[s]["output"] : json();
+            const uint32_t count = accessorCount(doc, input);
+            const bool cubic = samplers[s].contains("interpolation") && samplers[s]["interpolation"] == "CUBICSPLINE";
+            if (count == 0 || count > (1u << 24) || cubic) continue;
+            // Quantized rotations: Assimp copies their bytes into floats, so its keys are
+            // noise (and some dropped as non-finite); they are read again here.
+            const size_t outputType = output.is_number_unsigned() && doc.contains("accessors") && doc["accessors"].is_array() &&
+                                              output.get<size_t>() < doc["accessors"].size()
+                                          ? unsignedOr(doc["accessors"][output.get<size_t>()], "componentType", 0)
+                                          : 0;
+            const bool quantized = c == &tr.rotation && (outputType == 5120 || outputType == 5122);
+            if (!quantized && count != c->count) continue;
+            times.resize(count);
+            bool ok = true;
+            for (uint32_t k = 0; k < count && ok; ++k) {
+                ok = readFloats(doc, buffers, input, k, 1, &times[k]) && std::isfinite(times[k]) && (k == 0 || times[k] > times[k - 1]);
+                if (ok && !quantized) {
+                    const float had = clip.times[c->times + k];
+                    ok = std::fabs(times[k] - had) <= 1e-4f + 1e-6f * std::fabs(had);
+                }
             }
-            if (!same) continue;
-            std::copy(times.begin(), times.end(), clip.times.begin() + c->times);
+            if (quantized) {
+                rotations.resize(count);
+                for (uint32_t k = 0; k < count && ok; ++k) {
+                    float q[4];
+                    ok = accessorCount(doc, output) == count && readRotation(doc, buffers, output, k, q);
+                    const glm::quat r(q[3], q[0], q[1], q[2]);
+                    ok = ok && glm::length(r) > 0.5f;
+                    if (ok) rotations[k] = glm::normalize(r);
+                }
+            }
+            if (!ok) continue;
+            c->times = clip.addTimes(times.data(), count);
+            if (quantized) {
+                c->values = static_cast<uint32_t>(clip.quatKeys.size());
+                clip.quatKeys.insert(clip.quatKeys.end(), rotations.begin(), rotations.end());
+                c->count = count;
+            }
             changed = true;
             ++restored;
         }
@@ -661,9 +727,9 @@ int applyGltfKeyTimesUnchecked(const std::string& path, Model& model) {
 
 }  // namespace
 
-int applyGltfKeyTimes(const std::string& path, Model& model) {
+int applyGltfNodeKeys(const std::string& path, Model& model) {
     try {
-        return applyGltfKeyTimesUnchecked(path, model);
+        return applyGltfNodeKeysUnchecked(path, model);
     } catch (const nlohmann::json::exception&) {
         return 0;
     }
