@@ -297,29 +297,80 @@ size_t unsignedOr(const json& o, const char* key, size_t fallback) {
     return o.is_object() && o.contains(key) && o[key].is_number_unsigned() ? o[key].get<size_t>() : fallback;
 }
 
-// Element `index` of a FLOAT accessor with `n` components; false if it cannot be read.
-bool readFloats(const json& doc, const std::vector<std::string>& buffers, const json& accessor, size_t index, int n,
-                float* out) {
-    if (!accessor.is_number_unsigned() || !doc.contains("accessors") || !doc.contains("bufferViews")) return false;
+// The bytes of element `index` (n components) of an accessor, or nullptr when it cannot be
+// read; `componentType` receives the accessor's.
+const char* elementBytes(const json& doc, const std::vector<std::string>& buffers, const json& accessor, size_t index, int n,
+                         size_t& componentType) {
+    if (!accessor.is_number_unsigned() || !doc.contains("accessors") || !doc.contains("bufferViews")) return nullptr;
     const json& accs = doc["accessors"];
     const json& views = doc["bufferViews"];
     const size_t a = accessor.get<size_t>();
-    if (!accs.is_array() || a >= accs.size() || !accs[a].is_object()) return false;
+    if (!accs.is_array() || a >= accs.size() || !accs[a].is_object()) return nullptr;
     const json& acc = accs[a];
-    if (unsignedOr(acc, "componentType", 0) != 5126 || !acc.contains("bufferView") || !acc["bufferView"].is_number_unsigned()) return false;
+    componentType = unsignedOr(acc, "componentType", 0);
+    const size_t size = componentType == 5126 || componentType == 5125   ? 4
+                        : componentType == 5122 || componentType == 5123 ? 2
+                        : componentType == 5120 || componentType == 5121 ? 1
+                                                                         : 0;
+    if (size == 0 || !acc.contains("bufferView") || !acc["bufferView"].is_number_unsigned()) return nullptr;
     const size_t v = acc["bufferView"].get<size_t>();
-    if (!views.is_array() || v >= views.size() || !views[v].is_object()) return false;
+    if (!views.is_array() || v >= views.size() || !views[v].is_object()) return nullptr;
     const json& view = views[v];
     const size_t b = unsignedOr(view, "buffer", 0);
-    if (b >= buffers.size()) return false;
-    const size_t stride = std::min<size_t>(unsignedOr(view, "byteStride", 0) ? unsignedOr(view, "byteStride", 0) : 4u * n, 1u << 20);
+    if (b >= buffers.size()) return nullptr;
+    const size_t stride = std::min<size_t>(unsignedOr(view, "byteStride", 0) ? unsignedOr(view, "byteStride", 0) : size * n, 1u << 20);
     const size_t offset = std::min<size_t>(unsignedOr(view, "byteOffset", 0), size_t(1) << 40) +
                           std::min<size_t>(unsignedOr(acc, "byteOffset", 0), size_t(1) << 40);
-    if (index >= unsignedOr(acc, "count", 0) || index > (size_t(1) << 32)) return false;
+    if (index >= unsignedOr(acc, "count", 0) || index > (size_t(1) << 32)) return nullptr;
     const size_t at = offset + index * stride;
-    if (at + 4u * n > buffers[b].size()) return false;
-    std::memcpy(out, buffers[b].data() + at, 4u * n);
+    if (at + size * n > buffers[b].size()) return nullptr;
+    return buffers[b].data() + at;
+}
+
+// Element `index` of a FLOAT accessor with `n` components; false if it cannot be read.
+bool readFloats(const json& doc, const std::vector<std::string>& buffers, const json& accessor, size_t index, int n,
+                float* out) {
+    size_t type = 0;
+    const char* bytes = elementBytes(doc, buffers, accessor, index, n, type);
+    if (!bytes || type != 5126) return false;
+    std::memcpy(out, bytes, 4u * n);
     return true;
+}
+
+// Element `index` of a VEC4 rotation accessor: FLOAT, or normalized BYTE / SHORT (glTF's
+// quantized rotations: c / 127 or c / 32767, at least -1), as (x, y, z, w).
+bool readRotation(const json& doc, const std::vector<std::string>& buffers, const json& accessor, size_t index, float* out) {
+    size_t type = 0;
+    const char* bytes = elementBytes(doc, buffers, accessor, index, 4, type);
+    if (!bytes || (type != 5126 && type != 5120 && type != 5122)) return false;
+    for (int c = 0; c < 4; ++c) {
+        if (type == 5126) {
+            std::memcpy(&out[c], bytes + 4 * c, 4);
+        } else if (type == 5120) {
+            out[c] = std::max(static_cast<float>(static_cast<int8_t>(bytes[c])) / 127.0f, -1.0f);
+        } else {
+            int16_t q = 0;
+            std::memcpy(&q, bytes + 2 * c, 2);
+            out[c] = std::max(static_cast<float>(q) / 32767.0f, -1.0f);
+        }
+    }
+    return true;
+}
+
+// The channel of `clip` that glTF animation channel `ch` drives (translation, rotation or
+// scale of a node with a track), or nullptr. Targets by index where the tree maps (two nodes
+// may share a name), by name otherwise.
+Channel* targetChannel(const json& ch, const json& nodes, const GltfNodes& map, bool byIndex, const Skeleton& sk, Clip& clip) {
+    if (!ch.is_object() || !ch.contains("target")) return nullptr;
+    const json& target = ch["target"];
+    const size_t jn = unsignedOr(target, "node", SIZE_MAX);
+    if (jn == SIZE_MAX) return nullptr;
+    const int32_t node = byIndex ? (jn < map.nodeOfJson.size() ? map.nodeOfJson[jn] : -1) : sk.find(nodeName(nodes, jn));
+    if (node < 0 || static_cast<size_t>(node) >= clip.trackOfNode.size() || clip.trackOfNode[node] < 0) return nullptr;
+    Track& tr = clip.tracks[clip.trackOfNode[node]];
+    const std::string p = target.contains("path") && target["path"].is_string() ? target["path"].get<std::string>() : "";
+    Channel* c = p == "translation" ? &tr.translation : p == "rotation" ? &tr.rotation : p == "scale" ? &tr.scale : nullptr;
+    return c && c->count ? c : nullptr;
 }
 
 int applyGltfMorphsUnchecked(const std::string& path, Model& model);
@@ -566,21 +617,12 @@ int applyGltfStepInterpolationToBytes(const std::string& bytes, bool glb, Model&
         if (!channels.is_array() || !samplers.is_array()) continue;
         Clip& clip = model.clips[a];
         for (const json& ch : channels) {
-            if (!ch.is_object() || !ch.contains("sampler") || !ch.contains("target")) continue;
-            const json& s = ch["sampler"];
-            const json& target = ch["target"];
-            if (!s.is_number_unsigned() || s.get<size_t>() >= samplers.size()) continue;
-            const json& sampler = samplers[s.get<size_t>()];
+            const size_t s = unsignedOr(ch, "sampler", SIZE_MAX);
+            if (s >= samplers.size()) continue;
+            const json& sampler = samplers[s];
             if (!sampler.is_object() || !sampler.contains("interpolation") || sampler["interpolation"] != "STEP") continue;
-            if (!target.is_object() || !target.contains("node") || !target["node"].is_number_unsigned()) continue;
-            const size_t jn = target["node"].get<size_t>();
-            const int32_t node = byIndex ? (jn < map.nodeOfJson.size() ? map.nodeOfJson[jn] : -1)
-                                         : model.skeleton.find(nodeName(nodes, jn));
-            if (node < 0 || static_cast<size_t>(node) >= clip.trackOfNode.size() || clip.trackOfNode[node] < 0) continue;
-            Track& tr = clip.tracks[clip.trackOfNode[node]];
-            const std::string p = target.contains("path") && target["path"].is_string() ? target["path"].get<std::string>() : "";
-            Channel* c = p == "translation" ? &tr.translation : p == "rotation" ? &tr.rotation : p == "scale" ? &tr.scale : nullptr;
-            if (!c || !c->count) continue;
+            Channel* c = targetChannel(ch, nodes, map, byIndex, model.skeleton, clip);
+            if (!c) continue;
             c->interpolation = Interpolation::Step;
             ++marked;
         }
@@ -589,43 +631,6 @@ int applyGltfStepInterpolationToBytes(const std::string& bytes, bool glb, Model&
 }
 
 namespace {
-
-// Element `index` of a VEC4 rotation accessor: FLOAT, or normalized BYTE / SHORT (glTF's
-// quantized rotations: c / 127 or c / 32767, at least -1), as (x, y, z, w).
-bool readRotation(const json& doc, const std::vector<std::string>& buffers, const json& accessor, size_t index, float* out) {
-    if (!accessor.is_number_unsigned() || !doc.contains("accessors") || !doc.contains("bufferViews")) return false;
-    const json& accs = doc["accessors"];
-    const json& views = doc["bufferViews"];
-    const size_t a = accessor.get<size_t>();
-    if (!accs.is_array() || a >= accs.size() || !accs[a].is_object()) return false;
-    const json& acc = accs[a];
-    const size_t type = unsignedOr(acc, "componentType", 0);
-    if (type == 5126) return readFloats(doc, buffers, accessor, index, 4, out);
-    if ((type != 5120 && type != 5122) || !acc.contains("bufferView") || !acc["bufferView"].is_number_unsigned()) return false;
-    const size_t size = type == 5120 ? 1 : 2;
-    const size_t v = acc["bufferView"].get<size_t>();
-    if (!views.is_array() || v >= views.size() || !views[v].is_object()) return false;
-    const json& view = views[v];
-    const size_t b = unsignedOr(view, "buffer", 0);
-    if (b >= buffers.size()) return false;
-    const size_t stride = std::min<size_t>(unsignedOr(view, "byteStride", 0) ? unsignedOr(view, "byteStride", 0) : 4u * size, 1u << 20);
-    const size_t offset = std::min<size_t>(unsignedOr(view, "byteOffset", 0), size_t(1) << 40) +
-                          std::min<size_t>(unsignedOr(acc, "byteOffset", 0), size_t(1) << 40);
-    if (index >= unsignedOr(acc, "count", 0) || index > (size_t(1) << 32)) return false;
-    const size_t at = offset + index * stride;
-    if (at + 4u * size > buffers[b].size()) return false;
-    for (int c = 0; c < 4; ++c) {
-        if (size == 1) {
-            const int8_t q = static_cast<int8_t>(buffers[b][at + c]);
-            out[c] = std::max(static_cast<float>(q) / 127.0f, -1.0f);
-        } else {
-            int16_t q = 0;
-            std::memcpy(&q, buffers[b].data() + at + 2 * c, 2);
-            out[c] = std::max(static_cast<float>(q) / 32767.0f, -1.0f);
-        }
-    }
-    return true;
-}
 
 int applyGltfNodeKeysUnchecked(const std::string& path, Model& model) {
     const std::string ext = lowerExt(path);
@@ -654,16 +659,8 @@ int applyGltfNodeKeysUnchecked(const std::string& path, Model& model) {
         bool changed = false;
         for (const json& ch : channels) {
             const size_t s = unsignedOr(ch, "sampler", SIZE_MAX);
-            if (s >= samplers.size() || !ch.contains("target") || !samplers[s].is_object()) continue;
-            const json& target = ch["target"];
-            const size_t jn = unsignedOr(target, "node", SIZE_MAX);
-            if (jn == SIZE_MAX) continue;
-            const int32_t node = byIndex ? (jn < map.nodeOfJson.size() ? map.nodeOfJson[jn] : -1)
-                                         : model.skeleton.find(nodeName(nodes, jn));
-            if (node < 0 || static_cast<size_t>(node) >= clip.trackOfNode.size() || clip.trackOfNode[node] < 0) continue;
-            Track& tr = clip.tracks[clip.trackOfNode[node]];
-            const std::string p = target.contains("path") && target["path"].is_string() ? target["path"].get<std::string>() : "";
-            Channel* c = p == "translation" ? &tr.translation : p == "rotation" ? &tr.rotation : p == "scale" ? &tr.scale : nullptr;
+            if (s >= samplers.size() || !samplers[s].is_object()) continue;
+            Channel* c = targetChannel(ch, nodes, map, byIndex, model.skeleton, clip);
             if (!c || c->count == 0 || c->times + static_cast<size_t>(c->count) > clip.times.size()) continue;
             const json& input = samplers[s].contains("input") ? samplers[s]["input"] : json();
             const json& output = samplers[s].contains("output") ? samplers[s]["output"] : json();
@@ -676,7 +673,8 @@ int applyGltfNodeKeysUnchecked(const std::string& path, Model& model) {
                                               output.get<size_t>() < doc["accessors"].size()
                                           ? unsignedOr(doc["accessors"][output.get<size_t>()], "componentType", 0)
                                           : 0;
-            const bool quantized = c == &tr.rotation && (outputType == 5120 || outputType == 5122);
+            const bool quantized = ch["target"].contains("path") && ch["target"]["path"] == "rotation" &&
+                                   (outputType == 5120 || outputType == 5122);
             if (!quantized && count != c->count) continue;
             times.resize(count);
             bool ok = true;
