@@ -169,9 +169,9 @@ const char* weightInterpolationName(WeightInterpolation i) {
     }
 }
 
-// A skinned mesh's JOINTS_0 / WEIGHTS_0: slots as glTF joint indices (the rigid slot is the
-// extra joint `rigidJoint`), each vertex's repeated slots merged, unused slots joint 0 weight 0,
-// weights renormalized. Returns whether any vertex uses the rigid slot.
+// A skinned mesh's JOINTS_0 / WEIGHTS_0: skin slots as glTF joint indices (the rigid slot stays
+// Skin::rigidSlot(); the caller binds it), each vertex's repeated slots merged, unused slots
+// joint 0 weight 0, weights renormalized. Returns whether any vertex uses the rigid slot.
 bool skinAttributes(const Mesh& mesh, std::vector<uint16_t>& joints, std::vector<float>& weights) {
     const size_t n = mesh.vertexCount();
     const uint32_t rigid = mesh.skin.rigidSlot();
