@@ -373,6 +373,29 @@ Channel* targetChannel(const json& ch, const json& nodes, const GltfNodes& map, 
     return c && c->count ? c : nullptr;
 }
 
+// Calls each(clip, channel, sampler) for every channel of every animation whose sampler exists
+// (both JSON objects), then done(clip) after each animation, when the file has as many
+// animations as the model has clips (Assimp's clips, in file order). Returns false otherwise.
+template <class Each, class Done>
+bool forEachChannel(const json& doc, Model& model, Each&& each, Done&& done) {
+    const json& anims = doc.contains("animations") ? doc["animations"] : json();
+    if (!anims.is_array() || anims.size() != model.clips.size()) return false;
+    for (size_t a = 0; a < anims.size(); ++a) {
+        const json& an = anims[a];
+        if (!an.is_object() || !an.contains("channels") || !an.contains("samplers")) continue;
+        const json& channels = an["channels"];
+        const json& samplers = an["samplers"];
+        if (!channels.is_array() || !samplers.is_array()) continue;
+        Clip& clip = model.clips[a];
+        for (const json& ch : channels) {
+            const size_t s = unsignedOr(ch, "sampler", SIZE_MAX);
+            if (s < samplers.size() && samplers[s].is_object()) each(clip, ch, samplers[s]);
+        }
+        done(clip);
+    }
+    return true;
+}
+
 int applyGltfMorphsUnchecked(const std::string& path, Model& model);
 
 }  // namespace
@@ -448,66 +471,56 @@ int applyGltfMorphsUnchecked(const std::string& path, Model& model) {
         }
     }
 
-    const json& anims = doc.contains("animations") ? doc["animations"] : json();
-    if (!anims.is_array() || anims.size() != model.clips.size()) return 0;
     Buffers buffers(doc, path, std::move(bin));
     int read = 0;
-    for (size_t a = 0; a < anims.size(); ++a) {
-        const json& an = anims[a];
-        if (!an.is_object() || !an.contains("channels") || !an.contains("samplers")) continue;
-        const json& channels = an["channels"];
-        const json& samplers = an["samplers"];
-        if (!channels.is_array() || !samplers.is_array()) continue;
-        Clip& clip = model.clips[a];
-        for (const json& ch : channels) {
-            if (!ch.is_object() || !ch.contains("sampler") || !ch.contains("target") || !ch["sampler"].is_number_unsigned()) continue;
-            const json& target = ch["target"];
-            if (!target.is_object() || target.value("path", "") != "weights" || !target.contains("node") ||
-                !target["node"].is_number_unsigned()) continue;
-            const size_t s = ch["sampler"].get<size_t>();
-            if (s >= samplers.size() || !samplers[s].is_object()) continue;
-            const json& sampler = samplers[s];
-            if (!sampler.contains("input") || !sampler.contains("output") || !sampler["input"].is_number_unsigned() ||
-                !sampler["output"].is_number_unsigned()) continue;
-            const std::string mode = sampler.value("interpolation", "LINEAR");
-            const WeightInterpolation interp = mode == "STEP" ? WeightInterpolation::Step
-                                               : mode == "CUBICSPLINE" ? WeightInterpolation::CubicSpline
-                                                                       : WeightInterpolation::Linear;
-            if (!meshesOfNode(target["node"].get<size_t>(), targetsOf) || targetsOf.empty()) continue;
-            std::vector<float> times, values;
-            if (!readScalars(doc, buffers, sampler["input"].get<size_t>(), times) ||
-                !readScalars(doc, buffers, sampler["output"].get<size_t>(), values)) continue;
-            const size_t perKey = interp == WeightInterpolation::CubicSpline ? 3 : 1;
-            if (times.empty() || values.size() % (times.size() * perKey) != 0) continue;
-            const uint32_t nt = static_cast<uint32_t>(values.size() / (times.size() * perKey));
-            bool finiteKeys = std::is_sorted(times.begin(), times.end());
-            for (float v : times) finiteKeys = finiteKeys && std::isfinite(v);
-            for (float v : values) finiteKeys = finiteKeys && std::isfinite(v);
-            if (!finiteKeys) continue;
-            for (size_t m : targetsOf) {
-                if (model.meshes[m].morphTargets.size() != nt) continue;
-                MorphTrack track;
-                track.mesh = static_cast<int32_t>(m);
-                track.targets = nt;
-                track.count = static_cast<uint32_t>(times.size());
-                track.interpolation = interp;
-                track.times = clip.addTimes(times.data(), track.count);
-                track.values = static_cast<uint32_t>(clip.morphKeys.size());
-                clip.morphKeys.insert(clip.morphKeys.end(), values.begin(), values.end());
-                auto it = std::find_if(clip.morphTracks.begin(), clip.morphTracks.end(),
-                                       [&](const MorphTrack& t) { return t.mesh == track.mesh; });
-                if (it != clip.morphTracks.end()) {
-                    *it = track;
-                } else {
-                    clip.morphTracks.push_back(track);
-                }
-                ++read;
+    auto each = [&](Clip& clip, const json& ch, const json& sampler) {
+        if (!ch.contains("target")) return;
+        const json& target = ch["target"];
+        if (!target.is_object() || target.value("path", "") != "weights" || !target.contains("node") ||
+            !target["node"].is_number_unsigned()) return;
+        if (!sampler.contains("input") || !sampler.contains("output") || !sampler["input"].is_number_unsigned() ||
+            !sampler["output"].is_number_unsigned()) return;
+        const std::string mode = sampler.value("interpolation", "LINEAR");
+        const WeightInterpolation interp = mode == "STEP" ? WeightInterpolation::Step
+                                           : mode == "CUBICSPLINE" ? WeightInterpolation::CubicSpline
+                                                                   : WeightInterpolation::Linear;
+        if (!meshesOfNode(target["node"].get<size_t>(), targetsOf) || targetsOf.empty()) return;
+        std::vector<float> times, values;
+        if (!readScalars(doc, buffers, sampler["input"].get<size_t>(), times) ||
+            !readScalars(doc, buffers, sampler["output"].get<size_t>(), values)) return;
+        const size_t perKey = interp == WeightInterpolation::CubicSpline ? 3 : 1;
+        if (times.empty() || values.size() % (times.size() * perKey) != 0) return;
+        const uint32_t nt = static_cast<uint32_t>(values.size() / (times.size() * perKey));
+        bool finiteKeys = std::is_sorted(times.begin(), times.end());
+        for (float v : times) finiteKeys = finiteKeys && std::isfinite(v);
+        for (float v : values) finiteKeys = finiteKeys && std::isfinite(v);
+        if (!finiteKeys) return;
+        for (size_t m : targetsOf) {
+            if (model.meshes[m].morphTargets.size() != nt) continue;
+            MorphTrack track;
+            track.mesh = static_cast<int32_t>(m);
+            track.targets = nt;
+            track.count = static_cast<uint32_t>(times.size());
+            track.interpolation = interp;
+            track.times = clip.addTimes(times.data(), track.count);
+            track.values = static_cast<uint32_t>(clip.morphKeys.size());
+            clip.morphKeys.insert(clip.morphKeys.end(), values.begin(), values.end());
+            auto it = std::find_if(clip.morphTracks.begin(), clip.morphTracks.end(),
+                                   [&](const MorphTrack& t) { return t.mesh == track.mesh; });
+            if (it != clip.morphTracks.end()) {
+                *it = track;
+            } else {
+                clip.morphTracks.push_back(track);
             }
+            ++read;
         }
+    };
+    auto done = [](Clip& clip) {
         std::sort(clip.morphTracks.begin(), clip.morphTracks.end(),
                   [](const MorphTrack& x, const MorphTrack& y) { return x.mesh < y.mesh; });
         extendClipRangeToMorphs(clip);
-    }
+    };
+    forEachChannel(doc, model, each, done);
     return read;
 }
 
@@ -602,31 +615,20 @@ int applyGltfStepInterpolation(const std::string& path, Model& model) {
 int applyGltfStepInterpolationToBytes(const std::string& bytes, bool glb, Model& model) {
     json doc;
     if (!readJson(bytes, glb, doc)) return 0;
-    const json& anims = doc.contains("animations") ? doc["animations"] : json();
     const json& nodes = doc.contains("nodes") ? doc["nodes"] : json();
-    if (!anims.is_array() || !nodes.is_array() || anims.size() != model.clips.size()) return 0;
+    if (!nodes.is_array()) return 0;
     // Targets by index where the tree maps (two nodes may share a name), by name otherwise.
     GltfNodes map;
     const bool byIndex = mapNodes(doc, model.skeleton, map);
     int marked = 0;
-    for (size_t a = 0; a < anims.size(); ++a) {
-        const json& an = anims[a];
-        if (!an.is_object() || !an.contains("channels") || !an.contains("samplers")) continue;
-        const json& channels = an["channels"];
-        const json& samplers = an["samplers"];
-        if (!channels.is_array() || !samplers.is_array()) continue;
-        Clip& clip = model.clips[a];
-        for (const json& ch : channels) {
-            const size_t s = unsignedOr(ch, "sampler", SIZE_MAX);
-            if (s >= samplers.size()) continue;
-            const json& sampler = samplers[s];
-            if (!sampler.is_object() || !sampler.contains("interpolation") || sampler["interpolation"] != "STEP") continue;
-            Channel* c = targetChannel(ch, nodes, map, byIndex, model.skeleton, clip);
-            if (!c) continue;
-            c->interpolation = Interpolation::Step;
-            ++marked;
-        }
-    }
+    auto each = [&](Clip& clip, const json& ch, const json& sampler) {
+        if (!sampler.contains("interpolation") || sampler["interpolation"] != "STEP") return;
+        Channel* c = targetChannel(ch, nodes, map, byIndex, model.skeleton, clip);
+        if (!c) return;
+        c->interpolation = Interpolation::Step;
+        ++marked;
+    };
+    forEachChannel(doc, model, each, [](Clip&) {});
     return marked;
 }
 
@@ -640,72 +642,64 @@ int applyGltfNodeKeysUnchecked(const std::string& path, Model& model) {
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     json doc;
     if (!readJson(bytes, ext == ".glb", doc)) return 0;
-    const json& anims = doc.contains("animations") ? doc["animations"] : json();
     const json& nodes = doc.contains("nodes") ? doc["nodes"] : json();
-    if (!anims.is_array() || !nodes.is_array() || anims.size() != model.clips.size()) return 0;
+    if (!nodes.is_array()) return 0;
     GltfNodes map;
     const bool byIndex = mapNodes(doc, model.skeleton, map);
     const std::vector<std::string> buffers = loadBuffers(doc, path, ext);
     int restored = 0;
+    bool changed = false;  // in the current clip
     std::vector<float> times;
     std::vector<glm::quat> rotations;
-    for (size_t a = 0; a < anims.size(); ++a) {
-        const json& an = anims[a];
-        if (!an.is_object() || !an.contains("channels") || !an.contains("samplers")) continue;
-        const json& channels = an["channels"];
-        const json& samplers = an["samplers"];
-        if (!channels.is_array() || !samplers.is_array()) continue;
-        Clip& clip = model.clips[a];
-        bool changed = false;
-        for (const json& ch : channels) {
-            const size_t s = unsignedOr(ch, "sampler", SIZE_MAX);
-            if (s >= samplers.size() || !samplers[s].is_object()) continue;
-            Channel* c = targetChannel(ch, nodes, map, byIndex, model.skeleton, clip);
-            if (!c || c->count == 0 || c->times + static_cast<size_t>(c->count) > clip.times.size()) continue;
-            const json& input = samplers[s].contains("input") ? samplers[s]["input"] : json();
-            const json& output = samplers[s].contains("output") ? samplers[s]["output"] : json();
-            const uint32_t count = accessorCount(doc, input);
-            const bool cubic = samplers[s].contains("interpolation") && samplers[s]["interpolation"] == "CUBICSPLINE";
-            if (count == 0 || count > (1u << 24) || cubic) continue;
-            // Quantized rotations: Assimp copies their bytes into floats, so its keys are
-            // noise (and some dropped as non-finite); they are read again here.
-            const size_t outputType = output.is_number_unsigned() && doc.contains("accessors") && doc["accessors"].is_array() &&
-                                              output.get<size_t>() < doc["accessors"].size()
-                                          ? unsignedOr(doc["accessors"][output.get<size_t>()], "componentType", 0)
-                                          : 0;
-            const bool quantized = ch["target"].contains("path") && ch["target"]["path"] == "rotation" &&
-                                   (outputType == 5120 || outputType == 5122);
-            if (!quantized && count != c->count) continue;
-            times.resize(count);
-            bool ok = true;
-            for (uint32_t k = 0; k < count && ok; ++k) {
-                ok = readFloats(doc, buffers, input, k, 1, &times[k]) && std::isfinite(times[k]) && (k == 0 || times[k] > times[k - 1]);
-                if (ok && !quantized) {
-                    const float had = clip.times[c->times + k];
-                    ok = std::fabs(times[k] - had) <= 1e-4f + 1e-6f * std::fabs(had);
-                }
+    auto each = [&](Clip& clip, const json& ch, const json& sampler) {
+        Channel* c = targetChannel(ch, nodes, map, byIndex, model.skeleton, clip);
+        if (!c || c->times + static_cast<size_t>(c->count) > clip.times.size()) return;
+        const json& input = sampler.contains("input") ? sampler["input"] : json();
+        const json& output = sampler.contains("output") ? sampler["output"] : json();
+        const uint32_t count = accessorCount(doc, input);
+        const bool cubic = sampler.contains("interpolation") && sampler["interpolation"] == "CUBICSPLINE";
+        if (count == 0 || count > (1u << 24) || cubic) return;
+        // Quantized rotations: Assimp copies their bytes into floats, so its keys are noise (and
+        // some dropped as non-finite); they are read again here.
+        const size_t outputType = output.is_number_unsigned() && doc.contains("accessors") && doc["accessors"].is_array() &&
+                                          output.get<size_t>() < doc["accessors"].size()
+                                      ? unsignedOr(doc["accessors"][output.get<size_t>()], "componentType", 0)
+                                      : 0;
+        const bool quantized = ch["target"].contains("path") && ch["target"]["path"] == "rotation" &&
+                               (outputType == 5120 || outputType == 5122);
+        if (!quantized && count != c->count) return;
+        times.resize(count);
+        bool ok = true;
+        for (uint32_t k = 0; k < count && ok; ++k) {
+            ok = readFloats(doc, buffers, input, k, 1, &times[k]) && std::isfinite(times[k]) && (k == 0 || times[k] > times[k - 1]);
+            if (ok && !quantized) {
+                const float had = clip.times[c->times + k];
+                ok = std::fabs(times[k] - had) <= 1e-4f + 1e-6f * std::fabs(had);
             }
-            if (quantized) {
-                rotations.resize(count);
-                for (uint32_t k = 0; k < count && ok; ++k) {
-                    float q[4];
-                    ok = accessorCount(doc, output) == count && readRotation(doc, buffers, output, k, q);
-                    const glm::quat r(q[3], q[0], q[1], q[2]);
-                    ok = ok && glm::length(r) > 0.5f;
-                    if (ok) rotations[k] = glm::normalize(r);
-                }
-            }
-            if (!ok) continue;
-            c->times = clip.addTimes(times.data(), count);
-            if (quantized) {
-                c->values = static_cast<uint32_t>(clip.quatKeys.size());
-                clip.quatKeys.insert(clip.quatKeys.end(), rotations.begin(), rotations.end());
-                c->count = count;
-            }
-            changed = true;
-            ++restored;
         }
-        if (!changed) continue;
+        if (quantized) {
+            rotations.resize(count);
+            for (uint32_t k = 0; k < count && ok; ++k) {
+                float q[4];
+                ok = accessorCount(doc, output) == count && readRotation(doc, buffers, output, k, q);
+                const glm::quat r(q[3], q[0], q[1], q[2]);
+                ok = ok && glm::length(r) > 0.5f;
+                if (ok) rotations[k] = glm::normalize(r);
+            }
+        }
+        if (!ok) return;
+        c->times = clip.addTimes(times.data(), count);
+        if (quantized) {
+            c->values = static_cast<uint32_t>(clip.quatKeys.size());
+            clip.quatKeys.insert(clip.quatKeys.end(), rotations.begin(), rotations.end());
+            c->count = count;
+        }
+        changed = true;
+        ++restored;
+    };
+    auto done = [&](Clip& clip) {
+        if (!changed) return;
+        changed = false;
         // The clip's range from its channels' first and last keys, as import computed it.
         float first = std::numeric_limits<float>::infinity(), last = -first;
         for (const Track& t : clip.tracks) {
@@ -719,7 +713,8 @@ int applyGltfNodeKeysUnchecked(const std::string& path, Model& model) {
             clip.startTime = first;
             clip.duration = last;
         }
-    }
+    };
+    forEachChannel(doc, model, each, done);
     return restored;
 }
 
