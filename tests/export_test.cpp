@@ -228,6 +228,12 @@ rig::Model edgeCaseRig() {
     linear.quatKeys.resize(3);
     linear.tracks[0].rotation = {0, 0, 3, rig::Interpolation::Linear};
     m.clips.push_back(linear);
+    rig::Clip early = linear;  // keys before 0 s: written moved to start at 0
+    early.name = "early";
+    early.times = {-0.5f, 0.0f, 0.5f};
+    early.startTime = -0.5f;
+    early.duration = 0.5f;
+    m.clips.push_back(early);
     rig::Mesh& mesh = m.meshes[0];
     mesh.joints[0] = {2, 2, 2, 2};  // the rigid slot
     mesh.weights[0] = glm::vec4(1, 0, 0, 0);
@@ -277,11 +283,14 @@ TEST(GltfExport, RoundTripEdgeCases) {
         EXPECT_EQ(b.clips[0].morphTracks.size(), 1u);
         EXPECT_EQ(b.clips[0].morphTracks[0].interpolation, rig::WeightInterpolation::CubicSpline);
         expectSamePoses(a, rig::kFilePose, b, rig::kFilePose, {0.0f}, 0.0f, 1e-5, out + " file pose");
-        for (int32_t c = 0; c < 2; ++c) {
+        for (int32_t c = 0; c < 3; ++c) {
+            const float shift = c == 2 ? -0.5f : 0.0f;
             std::vector<float> times;
-            for (int k = 0; k <= 40; ++k) times.push_back(0.025f * static_cast<float>(k));  // on and between keys
-            expectSamePoses(a, c, b, c, times, 0.0f, 1e-5, out + " clip " + std::to_string(c));
+            for (int k = 0; k <= 40; ++k) times.push_back(shift + 0.025f * static_cast<float>(k));  // on and between keys
+            expectSamePoses(a, c, b, c, times, shift, 1e-5, out + " clip " + std::to_string(c));
         }
+        EXPECT_EQ(b.clips[2].startTime, 0.0f);
+        EXPECT_EQ(b.clips[2].duration, 1.0f);
     }
 }
 

@@ -358,6 +358,7 @@ private:
                     ibm.push_back(glm::mat4(1.0f));
                 }
             }
+            // Not empty: a vertex with no usable slot uses the rigid one (skinAttributes).
             attributes["JOINTS_0"] = b_.integers(joints.data(), n, kUnsignedShort, 2, "VEC4", 4, kArrayBuffer);
             attributes["WEIGHTS_0"] = b_.floats(weights.data(), n, "VEC4", 4, false, kArrayBuffer);
             json skin{{"joints", skinJoints}, {"inverseBindMatrices", b_.floats(&ibm[0][0][0], ibm.size(), "MAT4", 16, false)}};
@@ -378,11 +379,11 @@ private:
         if (!mesh.morphTargets.empty()) {
             json targets = json::array(), names = json::array();
             const bool normals = primitive["attributes"].contains("NORMAL");
+            const std::vector<glm::vec3> none(n, glm::vec3(0.0f));
             for (const MorphTarget& t : mesh.morphTargets) {
                 json target;
-                if (t.positionDeltas.size() == n) {
-                    target["POSITION"] = b_.floats(&t.positionDeltas[0].x, n, "VEC3", 3, true, kArrayBuffer);
-                }
+                const std::vector<glm::vec3>& deltas = t.positionDeltas.size() == n ? t.positionDeltas : none;
+                target["POSITION"] = b_.floats(&deltas[0].x, n, "VEC3", 3, true, kArrayBuffer);
                 if (normals && t.normalDeltas.size() == n) {
                     target["NORMAL"] = b_.floats(&t.normalDeltas[0].x, n, "VEC3", 3, false, kArrayBuffer);
                 }
