@@ -399,10 +399,13 @@ TEST(GltfExportCli, BadOutputsFailWithOneLine) {
         {{kDemo, "-o", tempPath("x.glb"), "--clip", "walk", "--from", "1", "--to", "0.5"}, 2, "--to must be after --from"},
         {{kDemo, "-o", tempPath("x.glb"), "--fps", "0"}, 2, "--fps 0"},
         {{kModels + "invalid/empty.obj", "-o", tempPath("x.glb")}, 3, "empty.obj"},
+        {{kModels + "glTF2/BoxWithInfinites-glTF-Binary/BoxWithInfinites.glb", "-o", tempPath("inf.glb")}, 4,
+         "BoxWithInfinites.glb as glTF: mesh 'Mesh' has non-finite vertex positions, which glTF cannot hold"},
     };
     for (const Case& c : cases) {
         RunResult r = exportCmd(c.args);
         EXPECT_FALSE(r.signaled || r.timedOut) << c.args[2];
+        EXPECT_FALSE(std::filesystem::exists(c.args[2]) && c.args[2] != copy) << c.args[2] << ": written anyway";
         EXPECT_EQ(r.exitCode, c.exitCode) << c.args[2] << ": " << r.err;
         EXPECT_EQ(lines(r.err), 1u) << r.err;
         EXPECT_EQ(r.err.rfind("rigview: ", 0), 0u) << r.err;

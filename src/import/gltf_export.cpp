@@ -215,13 +215,17 @@ public:
     bool build(json& doc, std::string& why) {
         const Skeleton& sk = model_.skeleton;
         if (sk.size() == 0) {
-            why = "the model has no nodes to export";
+            why = "it has no nodes";
             return false;
         }
         writeNodes();
         writeMaterials();
         for (size_t m = 0; m < model_.meshes.size(); ++m) writeMesh(m);
         for (const Clip& clip : clips_) writeClip(clip);
+        if (!error_.empty()) {  // glTF holds finite numbers only
+            why = error_;
+            return false;
+        }
 
         doc["asset"] = {{"version", "2.0"}, {"generator", "rigview"}};
         json roots = json::array();
@@ -266,6 +270,10 @@ private:
         for (size_t i = 0; i < sk.size(); ++i) {
             json node{{"name", sk.names[i]}};
             const Transform& t = sk.bindLocalSqt[i];
+            if (!finite(t.translation) || !finite(t.scale) || !finite(glm::vec3(t.rotation.x, t.rotation.y, t.rotation.z)) ||
+                !std::isfinite(t.rotation.w)) {
+                fail("node '" + sk.names[i] + "' has a non-finite transform");
+            }
             // Animated nodes need TRS (glTF animates only those); the clips fill in components
             // they lack from the same split, as rigview does (Skeleton::bindLocalSqt).
             if (animated[i] || splitsExactly(sk.bindLocal[i], t)) {
@@ -321,13 +329,23 @@ private:
         const size_t n = mesh.vertexCount();
         meshIndex_.push_back(-1);
         if (meshNode_[index] < 0 || n == 0 || mesh.indices.size() < 3) return;
+        if (!std::all_of(mesh.positions.begin(), mesh.positions.end(), finite)) {
+            fail("mesh '" + mesh.name + "' has non-finite vertex positions");
+        }
+        for (const glm::mat4& m : mesh.skin.inverseBind) {
+            if (!finite(glm::vec3(m[0])) || !finite(glm::vec3(m[1])) || !finite(glm::vec3(m[2])) || !finite(glm::vec3(m[3]))) {
+                fail("mesh '" + mesh.name + "' has a non-finite inverse bind matrix");
+            }
+        }
         json attributes;
         attributes["POSITION"] = b_.floats(&mesh.positions[0].x, n, "VEC3", 3, true, kArrayBuffer);
         if (mesh.normals.size() == n && unitNormals(mesh.normals)) {
             attributes["NORMAL"] = b_.floats(&mesh.normals[0].x, n, "VEC3", 3, false, kArrayBuffer);
         }
-        if (mesh.uvs.size() == n) attributes["TEXCOORD_0"] = b_.floats(&mesh.uvs[0].x, n, "VEC2", 2, false, kArrayBuffer);
-        if (mesh.colors.size() == n) attributes["COLOR_0"] = b_.floats(&mesh.colors[0].x, n, "VEC4", 4, false, kArrayBuffer);
+        auto finite2 = [](const glm::vec2& v) { return std::isfinite(v.x) && std::isfinite(v.y); };
+        auto finite4 = [](const glm::vec4& v) { return finite(glm::vec3(v)) && std::isfinite(v.w); };
+        if (mesh.uvs.size() == n && std::all_of(mesh.uvs.begin(), mesh.uvs.end(), finite2)) attributes["TEXCOORD_0"] = b_.floats(&mesh.uvs[0].x, n, "VEC2", 2, false, kArrayBuffer);
+        if (mesh.colors.size() == n && std::all_of(mesh.colors.begin(), mesh.colors.end(), finite4)) attributes["COLOR_0"] = b_.floats(&mesh.colors[0].x, n, "VEC4", 4, false, kArrayBuffer);
         const int node = meshNode_[index];
         if (mesh.skinned && mesh.joints.size() == n && mesh.weights.size() == n &&
             mesh.skin.inverseBind.size() == mesh.skin.joints.size()) {
@@ -383,6 +401,10 @@ private:
             for (const MorphTarget& t : mesh.morphTargets) {
                 json target;
                 const std::vector<glm::vec3>& deltas = t.positionDeltas.size() == n ? t.positionDeltas : none;
+                if (!std::all_of(deltas.begin(), deltas.end(), finite) ||
+                    !std::all_of(t.normalDeltas.begin(), t.normalDeltas.end(), finite)) {
+                    fail("morph target '" + t.name + "' of mesh '" + mesh.name + "' has non-finite offsets");
+                }
                 target["POSITION"] = b_.floats(&deltas[0].x, n, "VEC3", 3, true, kArrayBuffer);
                 if (normals && t.normalDeltas.size() == n) {
                     target["NORMAL"] = b_.floats(&t.normalDeltas[0].x, n, "VEC3", 3, false, kArrayBuffer);
@@ -484,8 +506,14 @@ private:
         return b_.integers(s.data(), ch.count, kShort, 2, "VEC4", 4, 0, true);
     }
 
+    // The first problem that makes the model impossible to write (numbers glTF cannot hold).
+    void fail(const std::string& what) {
+        if (error_.empty()) error_ = what + ", which glTF cannot hold";
+    }
+
     const Model& model_;
     std::span<const Clip> clips_;
+    std::string error_;
     GltfExportOptions options_;
     Builder b_;
     json nodes_, meshes_ = json::array(), skins_ = json::array(), materials_ = json::array();
@@ -508,7 +536,7 @@ bool writeGltf(const Model& model, std::span<const Clip> clips, const std::files
     GltfWriter writer(model, clips, options);
     std::string why;
     if (!writer.build(doc, why)) {
-        error = path + ": " + why;
+        error = path + ": cannot write " + (model.path.empty() ? "the model" : model.path) + " as glTF: " + why;
         return false;
     }
     std::string& bin = writer.binary();
