@@ -435,13 +435,14 @@ int runBench(const BenchOptions& o) {
 
 namespace {
 
-// --from/--to applied to one clip (the result starts at 0). False (after one error line)
-// when the range is empty.
-bool trimForExport(const ExportOptions& o, Clip& c) {
+// --from/--to applied to one clip of `model` (the result starts at 0). False (after one
+// error line) when the range is empty.
+bool trimForExport(const ExportOptions& o, const Model& model, Clip& c) {
     if (o.from < 0.0 && o.to < 0.0) return true;
     const double from = std::max(0.0, o.from), to = o.to >= 0.0 ? o.to : c.duration;
     if (!(to > from)) {
-        printError("--to must be after --from");
+        printError(model.path + ": --from " + fmt(from, "%g") + " --to " + fmt(to, "%g") + " keeps nothing of clip '" + c.name +
+                   "' (" + fmt(c.startTime, "%g") + " to " + fmt(c.duration, "%g") + " s): --to must be after --from");
         return false;
     }
     c = trimClip(c, static_cast<float>(from), static_cast<float>(to));
@@ -468,7 +469,7 @@ int exportGltf(const ExportOptions& o, const Model& model, bool binary) {
         return exitcode::kUsage;
     }
     for (Clip& c : clips) {
-        if (!trimForExport(o, c)) return exitcode::kUsage;
+        if (!trimForExport(o, model, c)) return exitcode::kUsage;
         if (!o.fpsGiven) continue;
         // Resampling writes one key per frame per channel: bounded like a BVH export.
         const int64_t frames = bvhFrameCount(c, o.fps);
@@ -515,7 +516,7 @@ int runExport(const ExportOptions& o) {
         return exitcode::kUsage;
     }
     Clip c = model.clips[clip];
-    if (!trimForExport(o, c)) return exitcode::kUsage;
+    if (!trimForExport(o, model, c)) return exitcode::kUsage;
     const float fps = o.fpsGiven ? static_cast<float>(o.fps) : c.sampleRate;
     const int64_t frames = bvhFrameCount(c, fps);
     const int64_t values = frames > kMaxBvhFrames ? frames : frames * bvhChannelCount(model, c);

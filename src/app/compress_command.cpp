@@ -92,9 +92,8 @@ int runCompress(const CompressOptions& o) {
     GltfExportOptions gopts;
     gopts.binary = ext == ".glb";
     // Rotations as floats: the file then holds exactly the values CompressedSamplingJob
-    // samples. (KHR_mesh_quantization's normalized SHORT rotations would round them a second
-    // time, and Assimp 5.2.5, which rigview imports with, reads them back as NaN or non-unit
-    // keys.)
+    // samples. KHR_mesh_quantization's normalized SHORT rotations would round them a second
+    // time (about 3e-5 rad), which can take a clip compressed close to its tolerance past it.
     gopts.quantizeRotations = false;
     if (!writeGltf(model, outClips, o.output, gopts, error)) {
         printError(error);

@@ -7,7 +7,6 @@
 #include <fstream>
 #include <limits>
 #include <map>
-#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -95,34 +94,13 @@ void writeTrs(json& node, const Transform& t) {
     if (t.scale != glm::vec3(1.0f)) node["scale"] = {t.scale.x, t.scale.y, t.scale.z};
 }
 
-// Assimp 5.2.5 (rigview's importer, and other Assimp-based tools) reads a glTF key time t as
-// float(t * 1000.f) milliseconds, which rigview divides by 1000 again. Where that does not give
-// t back, the float within a few ulps of t that does is written instead (a change of about
-// 1e-7 of t, which no reader can see), so such readers get the clip's key times exactly.
-float assimpExactTime(float t) {
-    auto back = [](float x) { return static_cast<float>(static_cast<double>(x * 1000.0f) / 1000.0); };
-    if (back(t) == t) return t;
-    float up = t, down = t;
-    for (int i = 0; i < 4; ++i) {
-        up = std::nextafter(up, std::numeric_limits<float>::infinity());
-        if (back(up) == t) return up;
-        down = std::nextafter(down, -std::numeric_limits<float>::infinity());
-        if (back(down) == t) return down;
-    }
-    return t;
-}
-
 // Key times as glTF needs them: strictly increasing and not negative. `shift` is added to every
 // time (a clip with keys before 0 s is moved to start at 0). Where neighbouring keys share a
 // time (a jump), the earlier key moves to the float just below, so a sample at the key time
-// still gives the later key, as rigview's sampling does. `forAssimp`: node channels (read
-// through Assimp; see assimpExactTime); morph weight channels are read by rigview itself.
-std::vector<float> sanitizedTimes(const float* t, uint32_t count, float shift, bool forAssimp) {
+// still gives the later key, as rigview's sampling does.
+std::vector<float> sanitizedTimes(const float* t, uint32_t count, float shift) {
     std::vector<float> out(t, t + count);
-    for (float& v : out) {
-        v = std::max(0.0f, v + shift);
-        if (forAssimp) v = assimpExactTime(v);
-    }
+    for (float& v : out) v = std::max(0.0f, v + shift);
     for (uint32_t i = count; i-- > 1;) {
         if (!(out[i - 1] < out[i])) out[i - 1] = std::nextafter(out[i], -1.0f);
     }
@@ -191,9 +169,9 @@ const char* weightInterpolationName(WeightInterpolation i) {
     }
 }
 
-// A skinned mesh's JOINTS_0 / WEIGHTS_0: slots as glTF joint indices (the rigid slot is the
-// extra joint `rigidJoint`), each vertex's repeated slots merged, unused slots joint 0 weight 0,
-// weights renormalized. Returns whether any vertex uses the rigid slot.
+// A skinned mesh's JOINTS_0 / WEIGHTS_0: skin slots as glTF joint indices (the rigid slot stays
+// Skin::rigidSlot(); the caller binds it), each vertex's repeated slots merged, unused slots
+// joint 0 weight 0, weights renormalized. Returns whether any vertex uses the rigid slot.
 bool skinAttributes(const Mesh& mesh, std::vector<uint16_t>& joints, std::vector<float>& weights) {
     const size_t n = mesh.vertexCount();
     const uint32_t rigid = mesh.skin.rigidSlot();
@@ -237,13 +215,17 @@ public:
     bool build(json& doc, std::string& why) {
         const Skeleton& sk = model_.skeleton;
         if (sk.size() == 0) {
-            why = "the model has no nodes to export";
+            why = "it has no nodes";
             return false;
         }
         writeNodes();
         writeMaterials();
         for (size_t m = 0; m < model_.meshes.size(); ++m) writeMesh(m);
         for (const Clip& clip : clips_) writeClip(clip);
+        if (!error_.empty()) {  // glTF holds finite numbers only
+            why = error_;
+            return false;
+        }
 
         doc["asset"] = {{"version", "2.0"}, {"generator", "rigview"}};
         json roots = json::array();
@@ -288,6 +270,10 @@ private:
         for (size_t i = 0; i < sk.size(); ++i) {
             json node{{"name", sk.names[i]}};
             const Transform& t = sk.bindLocalSqt[i];
+            if (!finite(t.translation) || !finite(t.scale) || !finite(glm::vec3(t.rotation.x, t.rotation.y, t.rotation.z)) ||
+                !std::isfinite(t.rotation.w)) {
+                fail("node '" + sk.names[i] + "' has a non-finite transform");
+            }
             // Animated nodes need TRS (glTF animates only those); the clips fill in components
             // they lack from the same split, as rigview does (Skeleton::bindLocalSqt).
             if (animated[i] || splitsExactly(sk.bindLocal[i], t)) {
@@ -343,27 +329,56 @@ private:
         const size_t n = mesh.vertexCount();
         meshIndex_.push_back(-1);
         if (meshNode_[index] < 0 || n == 0 || mesh.indices.size() < 3) return;
+        if (!std::all_of(mesh.positions.begin(), mesh.positions.end(), finite)) {
+            fail("mesh '" + mesh.name + "' has non-finite vertex positions");
+        }
+        for (const glm::mat4& m : mesh.skin.inverseBind) {
+            if (!finite(glm::vec3(m[0])) || !finite(glm::vec3(m[1])) || !finite(glm::vec3(m[2])) || !finite(glm::vec3(m[3]))) {
+                fail("mesh '" + mesh.name + "' has a non-finite inverse bind matrix");
+            }
+        }
         json attributes;
         attributes["POSITION"] = b_.floats(&mesh.positions[0].x, n, "VEC3", 3, true, kArrayBuffer);
         if (mesh.normals.size() == n && unitNormals(mesh.normals)) {
             attributes["NORMAL"] = b_.floats(&mesh.normals[0].x, n, "VEC3", 3, false, kArrayBuffer);
         }
-        if (mesh.uvs.size() == n) attributes["TEXCOORD_0"] = b_.floats(&mesh.uvs[0].x, n, "VEC2", 2, false, kArrayBuffer);
-        if (mesh.colors.size() == n) attributes["COLOR_0"] = b_.floats(&mesh.colors[0].x, n, "VEC4", 4, false, kArrayBuffer);
+        auto finite2 = [](const glm::vec2& v) { return std::isfinite(v.x) && std::isfinite(v.y); };
+        auto finite4 = [](const glm::vec4& v) { return finite(glm::vec3(v)) && std::isfinite(v.w); };
+        if (mesh.uvs.size() == n && std::all_of(mesh.uvs.begin(), mesh.uvs.end(), finite2)) attributes["TEXCOORD_0"] = b_.floats(&mesh.uvs[0].x, n, "VEC2", 2, false, kArrayBuffer);
+        if (mesh.colors.size() == n && std::all_of(mesh.colors.begin(), mesh.colors.end(), finite4)) attributes["COLOR_0"] = b_.floats(&mesh.colors[0].x, n, "VEC4", 4, false, kArrayBuffer);
         const int node = meshNode_[index];
         if (mesh.skinned && mesh.joints.size() == n && mesh.weights.size() == n &&
             mesh.skin.inverseBind.size() == mesh.skin.joints.size()) {
             std::vector<uint16_t> joints;
             std::vector<float> weights;
             const bool usesRigid = skinAttributes(mesh, joints, weights);
-            attributes["JOINTS_0"] = b_.integers(joints.data(), n, kUnsignedShort, 2, "VEC4", 4, kArrayBuffer);
-            attributes["WEIGHTS_0"] = b_.floats(weights.data(), n, "VEC4", 4, false, kArrayBuffer);
             json skinJoints = mesh.skin.joints;
             std::vector<glm::mat4> ibm = mesh.skin.inverseBind;
-            if (usesRigid) {  // the rigid slot: the mesh's own node, bound where it stands
-                skinJoints.push_back(node);
-                ibm.push_back(glm::mat4(1.0f));
+            if (usesRigid) {
+                // The rigid slot (palette entry identity) is a joint at the mesh's own node with
+                // an identity inverse bind matrix: that node's slot where the skin already binds
+                // it so, a new joint where it does not use it, else an added child node with an
+                // identity transform (a skin lists a node once).
+                const auto at = std::find(mesh.skin.joints.begin(), mesh.skin.joints.end(), node);
+                const size_t slot = static_cast<size_t>(at - mesh.skin.joints.begin());
+                if (at != mesh.skin.joints.end() && ibm[slot] == glm::mat4(1.0f)) {
+                    for (size_t v = 0; v < n * 4; ++v) {
+                        if (joints[v] == mesh.skin.rigidSlot()) joints[v] = static_cast<uint16_t>(slot);
+                    }
+                } else {
+                    int rigidNode = node;
+                    if (at != mesh.skin.joints.end()) {
+                        rigidNode = static_cast<int>(nodes_.size());
+                        nodes_.push_back(json{{"name", mesh.name + " (unweighted vertices)"}});
+                        nodes_[node]["children"].push_back(rigidNode);
+                    }
+                    skinJoints.push_back(rigidNode);
+                    ibm.push_back(glm::mat4(1.0f));
+                }
             }
+            // Not empty: a vertex with no usable slot uses the rigid one (skinAttributes).
+            attributes["JOINTS_0"] = b_.integers(joints.data(), n, kUnsignedShort, 2, "VEC4", 4, kArrayBuffer);
+            attributes["WEIGHTS_0"] = b_.floats(weights.data(), n, "VEC4", 4, false, kArrayBuffer);
             json skin{{"joints", skinJoints}, {"inverseBindMatrices", b_.floats(&ibm[0][0][0], ibm.size(), "MAT4", 16, false)}};
             if (!mesh.name.empty()) skin["name"] = mesh.name;
             skins_.push_back(std::move(skin));
@@ -382,11 +397,15 @@ private:
         if (!mesh.morphTargets.empty()) {
             json targets = json::array(), names = json::array();
             const bool normals = primitive["attributes"].contains("NORMAL");
+            const std::vector<glm::vec3> none(n, glm::vec3(0.0f));
             for (const MorphTarget& t : mesh.morphTargets) {
                 json target;
-                if (t.positionDeltas.size() == n) {
-                    target["POSITION"] = b_.floats(&t.positionDeltas[0].x, n, "VEC3", 3, true, kArrayBuffer);
+                const std::vector<glm::vec3>& deltas = t.positionDeltas.size() == n ? t.positionDeltas : none;
+                if (!std::all_of(deltas.begin(), deltas.end(), finite) ||
+                    !std::all_of(t.normalDeltas.begin(), t.normalDeltas.end(), finite)) {
+                    fail("morph target '" + t.name + "' of mesh '" + mesh.name + "' has non-finite offsets");
                 }
+                target["POSITION"] = b_.floats(&deltas[0].x, n, "VEC3", 3, true, kArrayBuffer);
                 if (normals && t.normalDeltas.size() == n) {
                     target["NORMAL"] = b_.floats(&t.normalDeltas[0].x, n, "VEC3", 3, false, kArrayBuffer);
                 }
@@ -424,11 +443,11 @@ private:
         float first = std::numeric_limits<float>::infinity();
         for (float t : clip.times) first = std::min(first, t);
         const float shift = first < 0.0f ? -first : 0.0f;
-        std::map<std::tuple<uint32_t, uint32_t, bool>, int> inputs;
-        auto input = [&](uint32_t times, uint32_t count, bool forAssimp = true) {
-            auto [it, added] = inputs.try_emplace({times, count, forAssimp}, -1);
+        std::map<std::pair<uint32_t, uint32_t>, int> inputs;
+        auto input = [&](uint32_t times, uint32_t count) {
+            auto [it, added] = inputs.try_emplace({times, count}, -1);
             if (added) {
-                const std::vector<float> t = sanitizedTimes(clip.times.data() + times, count, shift, forAssimp);
+                const std::vector<float> t = sanitizedTimes(clip.times.data() + times, count, shift);
                 it->second = b_.floats(t.data(), count, "SCALAR", 1, true);
             }
             return it->second;
@@ -464,7 +483,7 @@ private:
                 mt.values + per * mt.count > clip.morphKeys.size()) {
                 continue;
             }
-            channel(anim, input(mt.times, mt.count, false), b_.floats(&clip.morphKeys[mt.values], per * mt.count, "SCALAR", 1, false),
+            channel(anim, input(mt.times, mt.count), b_.floats(&clip.morphKeys[mt.values], per * mt.count, "SCALAR", 1, false),
                     weightInterpolationName(mt.interpolation), meshNode_[mt.mesh], "weights");
         }
         if (!anim["channels"].empty()) animations_.push_back(std::move(anim));
@@ -487,8 +506,14 @@ private:
         return b_.integers(s.data(), ch.count, kShort, 2, "VEC4", 4, 0, true);
     }
 
+    // The first problem that makes the model impossible to write (numbers glTF cannot hold).
+    void fail(const std::string& what) {
+        if (error_.empty()) error_ = what + ", which glTF cannot hold";
+    }
+
     const Model& model_;
     std::span<const Clip> clips_;
+    std::string error_;
     GltfExportOptions options_;
     Builder b_;
     json nodes_, meshes_ = json::array(), skins_ = json::array(), materials_ = json::array();
@@ -511,7 +536,7 @@ bool writeGltf(const Model& model, std::span<const Clip> clips, const std::files
     GltfWriter writer(model, clips, options);
     std::string why;
     if (!writer.build(doc, why)) {
-        error = path + ": " + why;
+        error = path + ": cannot write " + (model.path.empty() ? "the model" : model.path) + " as glTF: " + why;
         return false;
     }
     std::string& bin = writer.binary();
