@@ -467,7 +467,8 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
     r.originalKeys = clipKeyCount(clip);
     const float tol = settings.tolerance;
     // The shares are a guess (see compress.h): widened while the measured error stays within
-    // the tolerance (up to 16x), narrowed while it does not (down to 1/64x), then every key.
+    // the tolerance (doubling up to 16x, then two bisection steps), narrowed while it does not
+    // (down to 1/64x), then every key.
     auto attempt = [&](float factor, bool keepAll) {
         std::vector<std::vector<uint8_t>> keep(ck.channels.size());
         for (size_t c = 0; c < ck.channels.size(); ++c) {
@@ -503,9 +504,25 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
     CompressionResult best = attempt(1.0f, false);
     bool found = tol <= 0.0f || best.error.max() <= tol;
     if (found && tol > 0.0f) {
+        float passed = 1.0f, failed = 0.0f;
         for (float f = 2.0f; f <= 16.0f; f *= 2.0f) {
             CompressionResult a = attempt(f, false);
-            if (a.error.max() > tol) break;
+            if (a.error.max() > tol) {
+                failed = f;
+                break;
+            }
+            passed = f;
+            if (a.clip.byteSize() < best.clip.byteSize()) best = std::move(a);
+        }
+        // Two bisection steps between the last factor that fit and the first that did not.
+        for (int step = 0; step < 2 && failed > 0.0f; ++step) {
+            const float f = 0.5f * (passed + failed);
+            CompressionResult a = attempt(f, false);
+            if (a.error.max() > tol) {
+                failed = f;
+                continue;
+            }
+            passed = f;
             if (a.clip.byteSize() < best.clip.byteSize()) best = std::move(a);
         }
     }
