@@ -72,7 +72,7 @@ inline glm::vec3 sampleVec3Channel(const CompressedClip& c, const CompressedChan
     const float* table = c.frameTimes.data();
     const uint32_t k = findFrameKey(frames, table, ch.count, t, cursor);
     const float alpha = frameAlpha(table[frames[k]], table[frames[k + 1]], t);
-    if (ch.interpolation == Interpolation::Step) return decodeVec3Key(c, ch, alpha >= 1.0f ? k + 1 : k);
+    if (ch.step) return decodeVec3Key(c, ch, alpha >= 1.0f ? k + 1 : k);
     const glm::vec3 a = decodeVec3Key(c, ch, k), b = decodeVec3Key(c, ch, k + 1);
     return a + (b - a) * alpha;
 }
@@ -84,7 +84,7 @@ inline glm::quat sampleQuatChannel(const CompressedClip& c, const CompressedChan
     const float* table = c.frameTimes.data();
     const uint32_t k = findFrameKey(frames, table, ch.count, t, cursor);
     const float alpha = frameAlpha(table[frames[k]], table[frames[k + 1]], t);
-    if (ch.interpolation == Interpolation::Step || alpha >= 1.0f) return decodeQuatKey(c, ch, alpha >= 1.0f ? k + 1 : k);
+    if (ch.step || alpha >= 1.0f) return decodeQuatKey(c, ch, alpha >= 1.0f ? k + 1 : k);
     if (alpha <= 0.0f) return decodeQuatKey(c, ch, k);
     const glm::quat a = decodeQuatKey(c, ch, k), b = decodeQuatKey(c, ch, k + 1);
     return blend == RotationBlend::Slerp ? slerpShortest(a, b, alpha) : nlerpShortest(a, b, alpha);
@@ -142,14 +142,14 @@ inline void refreshQuat(const CompressedClip& c, const CompressedChannel& ch, Co
 
 inline glm::vec3 blendVec3(const CompressedChannel& ch, const CompressedKeyCache& e, float alpha) {
     const glm::vec3 a(e.a), b(e.b);
-    if (ch.interpolation == Interpolation::Step) return alpha >= 1.0f ? b : a;
+    if (ch.step) return alpha >= 1.0f ? b : a;
     return a + (b - a) * alpha;
 }
 
 inline glm::quat asQuat(const glm::vec4& v) { return glm::quat(v.w, v.x, v.y, v.z); }
 
 inline glm::quat blendQuat(const CompressedChannel& ch, const CompressedKeyCache& e, float alpha, RotationBlend blend) {
-    if (ch.interpolation == Interpolation::Step || alpha >= 1.0f) return asQuat(alpha >= 1.0f ? e.b : e.a);
+    if (ch.step || alpha >= 1.0f) return asQuat(alpha >= 1.0f ? e.b : e.a);
     if (alpha <= 0.0f) return asQuat(e.a);
     return blend == RotationBlend::Slerp ? slerpShortest(asQuat(e.a), asQuat(e.b), alpha)
                                          : nlerpShortest(asQuat(e.a), asQuat(e.b), alpha);
@@ -241,7 +241,7 @@ Clip decodeClip(const CompressedClip& c, size_t skeletonSize) {
     auto channel = [&](const CompressedChannel& ch, bool rotation) {
         Channel o;
         o.count = ch.count;
-        o.interpolation = ch.interpolation;
+        o.interpolation = ch.interpolation();
         if (!ch.count) return o;
         const uint16_t* frames = c.keyFrames.data() + ch.frames;
         times.resize(ch.count);

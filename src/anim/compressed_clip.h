@@ -51,8 +51,9 @@ struct CompressedChannel {
     uint32_t first = 0;
     uint32_t frames = 0;
     uint32_t count = 0;
-    uint32_t range = 0;
-    Interpolation interpolation = Interpolation::Linear;
+    uint32_t range : 31 = 0;
+    uint32_t step : 1 = 0;  // 1: Interpolation::Step (16 bytes a channel, as Clip's Channel)
+    Interpolation interpolation() const { return step ? Interpolation::Step : Interpolation::Linear; }
 };
 
 struct CompressedTrack {

@@ -290,7 +290,7 @@ CompressedClip assemble(const Clip& clip, const ClipKeys& ck, const std::vector<
             if (ci < 0) continue;
             const ChannelKeys& k = ck.channels[ci];
             CompressedChannel& o = *outs[c];
-            o.interpolation = k.interpolation;
+            o.step = k.interpolation == Interpolation::Step ? 1u : 0u;
             const bool rot = k.kind == Kind::Rotation;
             size_t kept = 0;
             for (uint8_t x : keep[ci]) kept += x;
