@@ -7,6 +7,8 @@
 
 #include "anim/clock.h"
 #include "anim/crowd.h"
+#include "anim/jobs/compressed_sampling_job.h"
+#include "anim/offline/compress.h"
 #include "anim/pose.h"
 #include "anim/skinning.h"
 #include "support/alloc_counter.h"
@@ -38,6 +40,29 @@ TEST(PerTick, EvaluateAndSkinningAllocateNothing) {
         anim.evaluate(-1, 0.0f);  // bind pose
         EXPECT_EQ(testing::allocations() - before, 0) << m.path;
     }
+}
+
+TEST(PerTick, CompressedSamplingAllocatesNothing) {
+    const Model m = testing::makeChain(64, 300);
+    Result<CompressionResult> r = compressClip(m, m.clips[0], CompressSettings{});
+    ASSERT_TRUE(r);
+    const Model other = testing::makeChain(64, 30);
+    Result<CompressionResult> r2 = compressClip(other, other.clips[0], CompressSettings{});
+    ASSERT_TRUE(r2);
+    CompressedSamplingCache cache;
+    cache.reserve(r->clip.tracks.size());
+    std::vector<Transform> local(m.skeleton.bindLocalSqt);
+    CompressedSamplingJob job;
+    job.bindLocal = m.skeleton.bindLocalSqt;
+    job.cache = &cache;
+    job.local = local;
+    const long before = testing::allocations();
+    for (int tick = 0; tick < 500; ++tick) {
+        job.clip = tick == 300 ? &r2->clip : &r->clip;  // switching clips re-binds the cache
+        job.time = tick == 250 ? 3.7f : static_cast<float>(tick) / 60.0f;
+        EXPECT_TRUE(job.run());
+    }
+    EXPECT_EQ(testing::allocations() - before, 0);
 }
 
 TEST(PerTick, MorphWeightsAndMorphThenSkinAllocateNothing) {
