@@ -339,8 +339,9 @@ private:
         }
         json attributes;
         attributes["POSITION"] = b_.floats(&mesh.positions[0].x, n, "VEC3", 3, true, kArrayBuffer);
-        if (mesh.normals.size() == n && unitNormals(mesh.normals)) {
-            attributes["NORMAL"] = b_.floats(&mesh.normals[0].x, n, "VEC3", 3, false, kArrayBuffer);
+        if (mesh.normals.size() == n) {
+            const std::vector<glm::vec3> normals = unitNormals(mesh.normals);
+            attributes["NORMAL"] = b_.floats(&normals[0].x, n, "VEC3", 3, false, kArrayBuffer);
         }
         auto finite2 = [](const glm::vec2& v) { return std::isfinite(v.x) && std::isfinite(v.y); };
         auto finite4 = [](const glm::vec4& v) { return finite(glm::vec3(v)) && std::isfinite(v.w); };
@@ -424,11 +425,15 @@ private:
         nodes_[node]["mesh"] = meshIndex_.back();
     }
 
-    static bool unitNormals(const std::vector<glm::vec3>& normals) {
-        for (const glm::vec3& v : normals) {
-            if (!finite(v) || std::fabs(glm::length(v) - 1.0f) > 5e-4f) return false;
+    // Normals as glTF wants them, unit length: a file's normals of another length are
+    // normalized, a zero or non-finite one becomes +Z (glTF has no "no normal").
+    static std::vector<glm::vec3> unitNormals(const std::vector<glm::vec3>& normals) {
+        std::vector<glm::vec3> out(normals);
+        for (glm::vec3& v : out) {
+            const float len = glm::length(v);
+            v = finite(v) && len > 1e-20f && std::isfinite(len) ? v / len : glm::vec3(0.0f, 0.0f, 1.0f);
         }
-        return true;
+        return out;
     }
 
     // One sampler + channel; `times` deduplicated per clip by the run they come from.
