@@ -8,6 +8,8 @@
 #include "anim/clock.h"
 #include "anim/crowd.h"
 #include "anim/ik.h"
+#include "anim/jobs/compressed_sampling_job.h"
+#include "anim/offline/compress.h"
 #include "anim/pose.h"
 #include "anim/skinning.h"
 #include "support/alloc_counter.h"
@@ -71,6 +73,29 @@ TEST(PerTick, IkStageAllocatesNothing) {
     stage.twoBone()[0].target = glm::vec3(anim.world()[10][3]) + glm::vec3(0.5f, 1.2f, 0.3f);
     anim.evaluate(0, 0.5f);
     EXPECT_LT(glm::length(glm::vec3(anim.world()[12][3]) - stage.twoBone()[0].target), 1e-3f);
+}
+
+TEST(PerTick, CompressedSamplingAllocatesNothing) {
+    const Model m = testing::makeChain(64, 300);
+    Result<CompressionResult> r = compressClip(m, m.clips[0], CompressSettings{});
+    ASSERT_TRUE(r);
+    const Model other = testing::makeChain(64, 30);
+    Result<CompressionResult> r2 = compressClip(other, other.clips[0], CompressSettings{});
+    ASSERT_TRUE(r2);
+    CompressedSamplingCache cache;
+    cache.reserve(r->clip.tracks.size());
+    std::vector<Transform> local(m.skeleton.bindLocalSqt);
+    CompressedSamplingJob job;
+    job.bindLocal = m.skeleton.bindLocalSqt;
+    job.cache = &cache;
+    job.local = local;
+    const long before = testing::allocations();
+    for (int tick = 0; tick < 500; ++tick) {
+        job.clip = tick == 300 ? &r2->clip : &r->clip;  // switching clips re-binds the cache
+        job.time = tick == 250 ? 3.7f : static_cast<float>(tick) / 60.0f;
+        EXPECT_TRUE(job.run());
+    }
+    EXPECT_EQ(testing::allocations() - before, 0);
 }
 
 TEST(PerTick, MorphWeightsAndMorphThenSkinAllocateNothing) {

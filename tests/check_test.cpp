@@ -1314,4 +1314,55 @@ TEST(CheckRealFiles, DemoAssetIsClean) {
 }
 
 }  // namespace
+// ---- redundant-keys ----------------------------------------------------------------------
+
+// A clip baked at 30 fps: the spine swings (every key needed), the head turns at a steady rate
+// (a slerp between the ends restores every key in between) and the hips hold one position on
+// every frame: 30 + 29 of 93 keys are redundant, and one of the spine's: the key at the sine's
+// zero crossing (t = 0.5), where its neighbours average to it exactly (sin(pi - h) = -sin(pi + h)).
+TEST(Check, RedundantKeysFireOnBakedConstantAndLinearChannels) {
+    g::Document d = cleanRig();
+    g::Animation a;
+    a.name = "baked";
+    std::vector<float> times;
+    std::vector<glm::quat> spine, head;
+    std::vector<glm::vec3> hips;
+    for (int k = 0; k <= 30; ++k) {
+        const float t = static_cast<float>(k) / 30.0f;
+        times.push_back(t);
+        spine.push_back(rotZ(30.0f * std::sin(2.0f * 3.14159265f * t)));
+        head.push_back(rotZ(20.0f * t));
+        hips.push_back(glm::vec3(0, 1, 0));
+    }
+    a.channels.push_back(rotationChannel(kSpine, times, spine));
+    a.channels.push_back(rotationChannel(kHead, times, head));
+    a.channels.push_back(vec3Channel(kHips, "translation", times, hips));
+    d.animations.push_back(a);
+    const Report r = check(d);
+    const Finding* f = find(r, "redundant-keys");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Info);
+    EXPECT_EQ(f->clip, 1);
+    EXPECT_EQ(f->count, 30u + 29u + 1u);  // hips: all but one; head: all but the two ends; spine: one
+    EXPECT_NE(f->message.find("1 channels hold one value"), std::string::npos) << f->message;
+    // Of 99 keys: Assimp gives each track's two missing channels one key from the node.
+    EXPECT_NEAR(f->value, 60.0 / 99.0, 1e-9);
+}
+
+// The same motion keyed only where it changes course: nothing to drop.
+TEST(Check, RedundantKeysSilentOnSparseKeys) {
+    g::Document d = cleanRig();
+    g::Animation a;
+    a.name = "sparse";
+    a.channels.push_back(rotationChannel(kSpine, {0, 0.25f, 0.5f, 0.75f, 1}, {rotZ(0), rotZ(30), rotZ(0), rotZ(-30), rotZ(0)}));
+    a.channels.push_back(rotationChannel(kHead, {0, 1}, {rotZ(0), rotZ(20)}));
+    d.animations.push_back(a);
+    const Report r = check(d);
+    EXPECT_FALSE(has(r, "redundant-keys")) << describe(r);
+    // A clean clip keyed every frame whose every key matters (walkClip: sines at 30 fps).
+    g::Document w = cleanRig();
+    w.animations.push_back(walkClip());
+    EXPECT_FALSE(has(check(w), "redundant-keys")) << describe(check(w));
+}
+
 }  // namespace rig

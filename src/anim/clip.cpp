@@ -288,10 +288,12 @@ void interpolateFour(RotationBatch& all, int first, int n, RotationBlend blend) 
     _MM_TRANSPOSE4_PS(bx, by, bz, bw);
     const __m128 alpha = _mm_setr_ps(batch.alpha[0], n > 1 ? batch.alpha[1] : batch.alpha[0],
                                      n > 2 ? batch.alpha[2] : batch.alpha[0], n > 3 ? batch.alpha[3] : batch.alpha[0]);
+    // Every lane computes what slerpInline() / nlerpShortest() compute, operation for
+    // operation and in the same order, so the results are the same bits.
     const __m128 signBit = splat(-0.0f);
-    __m128 d = _mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)), _mm_add_ps(_mm_mul_ps(az, bz), _mm_mul_ps(aw, bw)));
-    const __m128 negSign = _mm_and_ps(d, signBit);  // the sign of d: flips b onto a's hemisphere
-    d = _mm_min_ps(_mm_andnot_ps(signBit, d), splat(1.0f));
+    __m128 d = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)), _mm_mul_ps(az, bz)), _mm_mul_ps(aw, bw));
+    const __m128 negSign = _mm_and_ps(_mm_cmplt_ps(d, _mm_setzero_ps()), signBit);  // d < 0: b flips to a's side
+    d = _mm_min_ps(_mm_xor_ps(d, negSign), splat(1.0f));
     const __m128 oneMinus = _mm_sub_ps(splat(1.0f), alpha);
     __m128 wa, wb;
     int wide = 0;  // lanes more than 120 degrees apart: trigonometry, below
@@ -300,13 +302,20 @@ void interpolateFour(RotationBatch& all, int first, int n, RotationBlend blend) 
         wb = alpha;
     } else {
         const __m128 xm1 = _mm_sub_ps(d, splat(1.0f));
-        // Keys under 16 degrees apart in every lane: four terms suffice (as in slerpInline).
-        if (_mm_movemask_ps(_mm_cmpgt_ps(xm1, splat(-0.01f))) == 0xf) {
+        // Keys under 16 degrees apart take four terms, the others eight (as in slerpInline);
+        // a group with both kinds computes both and picks per lane.
+        const __m128 close = _mm_cmpgt_ps(xm1, splat(-0.01f));
+        const int closeLanes = _mm_movemask_ps(close);
+        if (closeLanes == 0xf) {
             wa = slerpWeight4<4>(oneMinus, xm1);
             wb = slerpWeight4<4>(alpha, xm1);
         } else {
             wa = slerpWeight4<8>(oneMinus, xm1);
             wb = slerpWeight4<8>(alpha, xm1);
+            if (closeLanes != 0) {
+                wa = _mm_or_ps(_mm_and_ps(close, slerpWeight4<4>(oneMinus, xm1)), _mm_andnot_ps(close, wa));
+                wb = _mm_or_ps(_mm_and_ps(close, slerpWeight4<4>(alpha, xm1)), _mm_andnot_ps(close, wb));
+            }
         }
         wide = _mm_movemask_ps(_mm_cmplt_ps(d, splat(0.5f))) & ((1 << n) - 1);
     }
@@ -315,7 +324,7 @@ void interpolateFour(RotationBatch& all, int first, int n, RotationBlend blend) 
     __m128 ry = _mm_add_ps(_mm_mul_ps(wa, ay), _mm_mul_ps(wb, by));
     __m128 rz = _mm_add_ps(_mm_mul_ps(wa, az), _mm_mul_ps(wb, bz));
     __m128 rw = _mm_add_ps(_mm_mul_ps(wa, aw), _mm_mul_ps(wb, bw));
-    const __m128 len2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(rx, rx), _mm_mul_ps(ry, ry)), _mm_add_ps(_mm_mul_ps(rz, rz), _mm_mul_ps(rw, rw)));
+    const __m128 len2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(rx, rx), _mm_mul_ps(ry, ry)), _mm_mul_ps(rz, rz)), _mm_mul_ps(rw, rw));
     // 1 / sqrt(len2), and 0 where len2 is 0 (as normalized() does).
     const __m128 inv = _mm_and_ps(_mm_div_ps(splat(1.0f), _mm_sqrt_ps(len2)), _mm_cmpgt_ps(len2, _mm_setzero_ps()));
     rx = _mm_mul_ps(rx, inv);

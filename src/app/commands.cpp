@@ -24,6 +24,7 @@
 #include "anim/offline/clip_tools.h"
 #include "app/machine_run.h"
 #include "import/bvh_export.h"
+#include "import/gltf_export.h"
 #include "import/import.h"
 #include "util/json_out.h"
 #include "util/output_file.h"
@@ -453,9 +454,72 @@ int runBench(const BenchOptions& o) {
     return exitcode::kOk;
 }
 
+namespace {
+
+// --from/--to applied to one clip of `model` (the result starts at 0). False (after one
+// error line) when the range is empty.
+bool trimForExport(const ExportOptions& o, const Model& model, Clip& c) {
+    if (o.from < 0.0 && o.to < 0.0) return true;
+    const double from = std::max(0.0, o.from), to = o.to >= 0.0 ? o.to : c.duration;
+    if (!(to > from)) {
+        printError(model.path + ": --from " + fmt(from, "%g") + " --to " + fmt(to, "%g") + " keeps nothing of clip '" + c.name +
+                   "' (" + fmt(c.startTime, "%g") + " to " + fmt(c.duration, "%g") + " s): --to must be after --from");
+        return false;
+    }
+    c = trimClip(c, static_cast<float>(from), static_cast<float>(to));
+    return true;
+}
+
+// glTF export: the chosen clip, or every clip, trimmed and resampled as asked.
+int exportGltf(const ExportOptions& o, const Model& model, bool binary) {
+    std::vector<Clip> clips;
+    if (!o.clip.empty()) {
+        int32_t clip = -1;
+        if (!resolveClip(model, o.clip, clip)) return exitcode::kUsage;
+        clips.push_back(model.clips[clip]);
+    } else {
+        if ((o.from >= 0.0 || o.to >= 0.0) && model.clips.size() > 1) {
+            printError(model.path + ": --from/--to trim one clip, and the model has " + std::to_string(model.clips.size()) +
+                       " clips: choose one with --clip");
+            return exitcode::kUsage;
+        }
+        clips = model.clips;
+    }
+    if ((o.from >= 0.0 || o.to >= 0.0) && clips.empty()) {
+        printError(model.path + ": has no clip to trim");
+        return exitcode::kUsage;
+    }
+    for (Clip& c : clips) {
+        if (!trimForExport(o, model, c)) return exitcode::kUsage;
+        if (!o.fpsGiven) continue;
+        // Resampling writes one key per frame per channel: bounded like a BVH export.
+        const int64_t frames = bvhFrameCount(c, o.fps);
+        const int64_t channels = static_cast<int64_t>(c.tracks.size()) * 3 + static_cast<int64_t>(c.morphTracks.size());
+        if (frames > kMaxBvhFrames || frames * std::max<int64_t>(channels, 1) > kMaxBvhValues / 4) {
+            printError(o.output + ": resampling clip '" + c.name + "' at " + fmt(o.fps, "%g") + " fps would write " +
+                       std::to_string(frames) + " keys for each of its " + std::to_string(channels) +
+                       " channels; lower --fps or trim with --from/--to");
+            return exitcode::kUsage;
+        }
+        c = resampleClip(c, static_cast<float>(o.fps));
+    }
+    GltfExportOptions options;
+    options.binary = binary;
+    std::string error;
+    if (!writeGltf(model, clips, o.output, options, error)) {
+        printError(error);
+        return exitcode::kOutputFailed;
+    }
+    return exitcode::kOk;
+}
+
+}  // namespace
+
 int runExport(const ExportOptions& o) {
-    if (cmd::extensionOf(o.output) != ".bvh" && !cmd::isStreamOutput(o.output)) {
-        printError(o.output + ": output must end in .bvh");
+    const std::string ext = cmd::extensionOf(o.output);
+    const bool gltf = ext == ".gltf" || ext == ".glb";
+    if (ext != ".bvh" && !gltf && !cmd::isStreamOutput(o.output)) {
+        printError(o.output + ": output must end in .bvh, .gltf or .glb");
         return exitcode::kUsage;
     }
     if (o.fpsGiven && !(o.fps > 0.0 && o.fps <= kMaxBvhFps)) {
@@ -465,6 +529,7 @@ int runExport(const ExportOptions& o) {
     if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims)) return exitcode::kUsage;
     Model model;
     if (!load(o.model, o.anims, model)) return exitcode::kBadInput;
+    if (gltf) return exportGltf(o, model, ext == ".glb");
     int32_t clip = -1;
     if (!resolveClip(model, o.clip, clip)) return exitcode::kUsage;
     if (clip < 0) {
@@ -472,14 +537,7 @@ int runExport(const ExportOptions& o) {
         return exitcode::kUsage;
     }
     Clip c = model.clips[clip];
-    if (o.from >= 0.0 || o.to >= 0.0) {
-        const double from = std::max(0.0, o.from), to = o.to >= 0.0 ? o.to : c.duration;
-        if (!(to > from)) {
-            printError("--to must be after --from");
-            return exitcode::kUsage;
-        }
-        c = trimClip(c, static_cast<float>(from), static_cast<float>(to));
-    }
+    if (!trimForExport(o, model, c)) return exitcode::kUsage;
     const float fps = o.fpsGiven ? static_cast<float>(o.fps) : c.sampleRate;
     const int64_t frames = bvhFrameCount(c, fps);
     const int64_t values = frames > kMaxBvhFrames ? frames : frames * bvhChannelCount(model, c);

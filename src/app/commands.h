@@ -77,14 +77,23 @@ struct RenderOptions {
 struct ExportOptions {
     std::vector<std::string> anims;
     std::string model;
-    std::string output;      // .bvh
-    std::string clip;        // name or index; empty: the first clip
+    std::string output;      // .bvh, .gltf or .glb
+    std::string clip;        // name or index; empty: BVH the first clip, glTF every clip
     double from = -1.0, to = -1.0;  // trim range in seconds (negative: the whole clip)
     double fps = 0.0;        // --fps: frames per second, (0, 1000]
     bool fpsGiven = false;   // false: the clip's own sample rate
 };
 
+struct CompressOptions {
+    std::vector<std::string> anims;  // --anim: clips of other files, bound by joint name
+    std::string model;
+    std::string output;          // .gltf or .glb
+    double toleranceMm = 0.1;    // --tolerance: millimetres at joints and skinned vertices
+    bool json = false;
+};
+
 int runInfo(const InfoOptions& o);
+int runCompress(const CompressOptions& o);
 int runExport(const ExportOptions& o);
 int runRender(const RenderOptions& o);
 int runPose(const PoseOptions& o);

@@ -122,14 +122,14 @@ int main(int argc, char** argv) {
         ->allow_extra_args(false);
 
     rig::ExportOptions exportOpts;
-    CLI::App* exportCmd = app.add_subcommand("export", "Write a clip (trimmed, resampled) as BVH: dense mocap made light");
+    CLI::App* exportCmd = app.add_subcommand("export", "Write the model and its clips (trimmed, resampled) as glTF (.gltf/.glb), or one clip as BVH");
     exportCmd->add_option("model", exportOpts.model, "Model file")->required();
-    exportCmd->add_option("-o,--output", exportOpts.output, "Output .bvh")->required();
-    exportCmd->add_option("--clip", exportOpts.clip, "Clip name or index (default: the first clip)");
+    exportCmd->add_option("-o,--output", exportOpts.output, "Output .bvh, .gltf or .glb")->required();
+    exportCmd->add_option("--clip", exportOpts.clip, "Clip name or index (default: BVH the first clip, glTF every clip)");
     exportCmd->add_option("--from", exportOpts.from, "Trim: first second to keep (the result starts at 0)");
     exportCmd->add_option("--to", exportOpts.to, "Trim: last second to keep");
     CLI::Option* exportFps =
-        exportCmd->add_option("--fps", exportOpts.fps, "Frames per second of the output, at most 1000 (default: the clip's)");
+        exportCmd->add_option("--fps", exportOpts.fps, "Frames per second of the output, at most 1000 (default: BVH the clip's rate, glTF the keys as they are)");
     exportCmd->add_option("--anim", exportOpts.anims, animHelp)->allow_extra_args(false);
 
     rig::BenchOptions bench;
@@ -142,7 +142,17 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--threads", bench.threads, "Threads updating the crowd, this one included (with --instances; default 1)");
     benchCmd->add_option("--anim", bench.anims, animHelp)->allow_extra_args(false);
 
-    for (CLI::App* sub : {infoCmd, poseCmd, checkCmd, renderCmd, exportCmd, benchCmd}) addUnits(sub);
+    rig::CompressOptions compress;
+    CLI::App* compressCmd = app.add_subcommand(
+        "compress", "Compress every clip (key reduction within a tolerance, quantization), print sizes and errors, write glTF");
+    compressCmd->add_option("model", compress.model, "Model file")->required();
+    compressCmd->add_option("-o,--output", compress.output, "Output .gltf or .glb (the key-reduced, quantized clips)")->required();
+    compressCmd->add_option("--tolerance", compress.toleranceMm,
+                            "Largest error in millimetres at joints and skinned vertices (default 0.1)");
+    compressCmd->add_flag("--json", compress.json, "Print the table as JSON");
+    compressCmd->add_option("--anim", compress.anims, animHelp)->allow_extra_args(false);
+
+    for (CLI::App* sub : {infoCmd, poseCmd, checkCmd, renderCmd, exportCmd, benchCmd, compressCmd}) addUnits(sub);
     // Inverse kinematics before skinning (anim/ik.h): one two-bone chain.
     auto addIk = [](CLI::App* a, rig::IkOptions& ik) {
         a->add_option("--ik-two-bone", ik.twoBone, "IK chain START,MID,END (joint names or node indices), e.g. LeftUpLeg,LeftLeg,LeftFoot");
@@ -158,7 +168,7 @@ int main(int argc, char** argv) {
     const char* externalHelp =
         "Read files a model refers to (buffers, textures) even outside the model's folder (default: refused)";
     app.add_flag("--allow-external-paths", allowExternalPaths, externalHelp);
-    for (CLI::App* sub : {infoCmd, poseCmd, checkCmd, renderCmd, exportCmd, benchCmd}) {
+    for (CLI::App* sub : {infoCmd, poseCmd, checkCmd, renderCmd, exportCmd, benchCmd, compressCmd}) {
         sub->add_flag("--allow-external-paths", allowExternalPaths, externalHelp);
     }
 
@@ -211,6 +221,7 @@ int main(int argc, char** argv) {
         if (*benchCmd) return rig::runBench(bench);
         if (*renderCmd) return rig::runRender(render);
         if (*exportCmd) return rig::runExport(exportOpts);
+        if (*compressCmd) return rig::runCompress(compress);
         if (viewer.width != 1280) viewer.height = viewer.width * 10 / 16;
         return rig::runViewer(viewer);
     } catch (const std::bad_alloc&) {

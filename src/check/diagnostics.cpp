@@ -9,6 +9,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "anim/offline/compress.h"
 #include "anim/pose.h"
 #include "check/vertex_views.h"
 #include "util/paths.h"
@@ -1099,6 +1100,27 @@ void checkStatic(Context& cx, const Clip& c, size_t ci) {
     add(cx, std::move(f));
 }
 
+// Keys that interpolating their neighbours restores within redundantKeyTolerance, measured
+// in model space at the points each joint carries (anim/offline/compress's key reduction,
+// without quantization).
+void checkRedundantKeys(Context& cx, const Clip& c, size_t ci) {
+    const RedundancyStats st = findRedundantKeys(cx.model, c, cx.s.redundantKeyTolerance);
+    if (st.keys == 0 || st.redundant < cx.s.redundantKeyMinimum ||
+        static_cast<double>(st.redundant) < cx.s.redundantKeyFraction * static_cast<double>(st.keys)) {
+        return;
+    }
+    const std::string label = clipLabel(c, ci);
+    std::string msg = label + ": " + std::to_string(st.redundant) + " of " + std::to_string(st.keys) + " keys (" +
+                      fmt(100.0 * double(st.redundant) / double(st.keys)) + "%) are redundant: their neighbours restore them within " +
+                      fmt(cx.s.redundantKeyTolerance * 1e3) + " mm at every joint and vertex";
+    if (st.constantChannels) msg += "; " + std::to_string(st.constantChannels) + " channels hold one value on every key";
+    msg += " (most in '" + st.exampleChannel + "'); `rigview compress` drops them";
+    Finding f{"redundant-keys", Severity::Info, msg, st.redundant, label + " keys", {}, {c.name}};
+    f.clip = static_cast<int32_t>(ci);
+    f.value = double(st.redundant) / double(st.keys);
+    add(cx, std::move(f));
+}
+
 bool isAncestorOrSelf(const Skeleton& sk, int32_t a, int32_t n) {
     while (n >= 0) {
         if (n == a) return true;
@@ -1220,6 +1242,7 @@ void checkClips(Context& cx) {
         checkCurves(cx, c, ci);
         checkJumps(cx, c, ci);
         checkStatic(cx, c, ci);
+        checkRedundantKeys(cx, c, ci);
         // Posing needs the node -> track map (models built by hand may lack it).
         if (c.trackOfNode.size() >= model.skeleton.size()) checkLoopSeam(cx, anim, joints, c, ci);
     }

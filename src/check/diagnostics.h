@@ -91,6 +91,13 @@
 //                                       translation beyond staticPositionTolerance x rig size, no
 //                                       rotation beyond staticRotationDegrees, no scale change beyond
 //                                       1e-4)
+//   redundant-keys             info     (per clip) at least redundantKeyFraction of the clip's keys (and
+//                                       redundantKeyMinimum) are redundant: interpolating their
+//                                       neighbours restores them within redundantKeyTolerance (model
+//                                       units: 0.01 mm in metres) at the joints' descendants, the
+//                                       vertices they skin and a point 10 cm out (`rigview compress`'s key
+//                                       reduction, without quantization), e.g. constant channels keyed
+//                                       every frame; value = the redundant fraction
 //  import (one per model)
 //   repaired-keys              warning  Assimp's validation refused the file for keys past a clip's
 //                                       duration; the duration was extended to the last key
@@ -154,6 +161,10 @@ struct CheckSettings {
     // clip-static.
     float staticPositionTolerance = 1e-4f;  // fraction of the rig's size
     float staticRotationDegrees = 0.05f;
+    // redundant-keys.
+    float redundantKeyTolerance = 1e-5f;  // model units
+    double redundantKeyFraction = 0.5;
+    size_t redundantKeyMinimum = 32;
     // Work limits. sudden-rotation-jump samples every rotation channel at every frame of the
     // clip's sample rate while frames x rotation channels stays within this; beyond it, pairs
     // of consecutive frames are spread evenly over the clip (so a jump between two unsampled

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <cmath>
 #include <vector>
@@ -18,40 +19,6 @@ namespace rig {
 namespace {
 
 using nlohmann::json;
-
-// Every channel of every animation whose target is a node (an object with an unsigned
-// "node") and whose sampler exists: onChannel(clip, target, sampler), then onClipEnd(clip)
-// after each animation. Nothing when the file's animations don't line up with the clips.
-template <class OnChannel, class OnClipEnd>
-void forEachNodeChannel(const json& anims, std::vector<Clip>& clips, OnChannel&& onChannel, OnClipEnd&& onClipEnd) {
-    if (!anims.is_array() || anims.size() != clips.size()) return;
-    for (size_t a = 0; a < anims.size(); ++a) {
-        const json& an = anims[a];
-        if (!an.is_object() || !an.contains("channels") || !an.contains("samplers")) continue;
-        const json& channels = an["channels"];
-        const json& samplers = an["samplers"];
-        if (!channels.is_array() || !samplers.is_array()) continue;
-        Clip& clip = clips[a];
-        for (const json& ch : channels) {
-            if (!ch.is_object() || !ch.contains("sampler") || !ch.contains("target")) continue;
-            const json& s = ch["sampler"];
-            const json& target = ch["target"];
-            if (!s.is_number_unsigned() || s.get<size_t>() >= samplers.size()) continue;
-            const json& sampler = samplers[s.get<size_t>()];
-            if (!sampler.is_object() || !target.is_object() || !target.contains("node") ||
-                !target["node"].is_number_unsigned()) continue;
-            onChannel(clip, target, sampler);
-        }
-        onClipEnd(clip);
-    }
-}
-
-template <class OnChannel>
-void forEachNodeChannel(const json& anims, std::vector<Clip>& clips, OnChannel&& onChannel) {
-    forEachNodeChannel(anims, clips, onChannel, [](Clip&) {});
-}
-
-
 
 // The glTF JSON of a file's bytes: JSON text, or (`glb`) a binary container whose first chunk
 // is the JSON; `glbBin`, when given, receives the container's BIN chunk (the buffer with no uri).
@@ -330,28 +297,102 @@ size_t unsignedOr(const json& o, const char* key, size_t fallback) {
     return o.is_object() && o.contains(key) && o[key].is_number_unsigned() ? o[key].get<size_t>() : fallback;
 }
 
-// Element `index` of a FLOAT accessor with `n` components; false if it cannot be read.
-bool readFloats(const json& doc, const std::vector<std::string>& buffers, const json& accessor, size_t index, int n,
-                float* out) {
-    if (!accessor.is_number_unsigned() || !doc.contains("accessors") || !doc.contains("bufferViews")) return false;
+// The bytes of element `index` (n components) of an accessor, or nullptr when it cannot be
+// read; `componentType` receives the accessor's.
+const char* elementBytes(const json& doc, const std::vector<std::string>& buffers, const json& accessor, size_t index, int n,
+                         size_t& componentType) {
+    if (!accessor.is_number_unsigned() || !doc.contains("accessors") || !doc.contains("bufferViews")) return nullptr;
     const json& accs = doc["accessors"];
     const json& views = doc["bufferViews"];
     const size_t a = accessor.get<size_t>();
-    if (!accs.is_array() || a >= accs.size() || !accs[a].is_object()) return false;
+    if (!accs.is_array() || a >= accs.size() || !accs[a].is_object()) return nullptr;
     const json& acc = accs[a];
-    if (unsignedOr(acc, "componentType", 0) != 5126 || !acc.contains("bufferView") || !acc["bufferView"].is_number_unsigned()) return false;
+    componentType = unsignedOr(acc, "componentType", 0);
+    const size_t size = componentType == 5126 || componentType == 5125   ? 4
+                        : componentType == 5122 || componentType == 5123 ? 2
+                        : componentType == 5120 || componentType == 5121 ? 1
+                                                                         : 0;
+    if (size == 0 || !acc.contains("bufferView") || !acc["bufferView"].is_number_unsigned()) return nullptr;
     const size_t v = acc["bufferView"].get<size_t>();
-    if (!views.is_array() || v >= views.size() || !views[v].is_object()) return false;
+    if (!views.is_array() || v >= views.size() || !views[v].is_object()) return nullptr;
     const json& view = views[v];
     const size_t b = unsignedOr(view, "buffer", 0);
-    if (b >= buffers.size()) return false;
-    const size_t stride = std::min<size_t>(unsignedOr(view, "byteStride", 0) ? unsignedOr(view, "byteStride", 0) : 4u * n, 1u << 20);
+    if (b >= buffers.size()) return nullptr;
+    const size_t stride = std::min<size_t>(unsignedOr(view, "byteStride", 0) ? unsignedOr(view, "byteStride", 0) : size * n, 1u << 20);
     const size_t offset = std::min<size_t>(unsignedOr(view, "byteOffset", 0), size_t(1) << 40) +
                           std::min<size_t>(unsignedOr(acc, "byteOffset", 0), size_t(1) << 40);
-    if (index >= unsignedOr(acc, "count", 0) || index > (size_t(1) << 32)) return false;
+    if (index >= unsignedOr(acc, "count", 0) || index > (size_t(1) << 32)) return nullptr;
     const size_t at = offset + index * stride;
-    if (at + 4u * n > buffers[b].size()) return false;
-    std::memcpy(out, buffers[b].data() + at, 4u * n);
+    if (at + size * n > buffers[b].size()) return nullptr;
+    return buffers[b].data() + at;
+}
+
+// Element `index` of a FLOAT accessor with `n` components; false if it cannot be read.
+bool readFloats(const json& doc, const std::vector<std::string>& buffers, const json& accessor, size_t index, int n,
+                float* out) {
+    size_t type = 0;
+    const char* bytes = elementBytes(doc, buffers, accessor, index, n, type);
+    if (!bytes || type != 5126) return false;
+    std::memcpy(out, bytes, 4u * n);
+    return true;
+}
+
+// Element `index` of a VEC4 rotation accessor: FLOAT, or normalized BYTE / SHORT (glTF's
+// quantized rotations: c / 127 or c / 32767, at least -1), as (x, y, z, w).
+bool readRotation(const json& doc, const std::vector<std::string>& buffers, const json& accessor, size_t index, float* out) {
+    size_t type = 0;
+    const char* bytes = elementBytes(doc, buffers, accessor, index, 4, type);
+    if (!bytes || (type != 5126 && type != 5120 && type != 5122)) return false;
+    for (int c = 0; c < 4; ++c) {
+        if (type == 5126) {
+            std::memcpy(&out[c], bytes + 4 * c, 4);
+        } else if (type == 5120) {
+            out[c] = std::max(static_cast<float>(static_cast<int8_t>(bytes[c])) / 127.0f, -1.0f);
+        } else {
+            int16_t q = 0;
+            std::memcpy(&q, bytes + 2 * c, 2);
+            out[c] = std::max(static_cast<float>(q) / 32767.0f, -1.0f);
+        }
+    }
+    return true;
+}
+
+// The channel of `clip` that glTF animation channel `ch` drives (translation, rotation or
+// scale of a node with a track), or nullptr. Targets by index where the tree maps (two nodes
+// may share a name), by name otherwise.
+Channel* targetChannel(const json& ch, const json& nodes, const GltfNodes& map, bool byIndex, const Skeleton& sk, Clip& clip) {
+    if (!ch.is_object() || !ch.contains("target")) return nullptr;
+    const json& target = ch["target"];
+    const size_t jn = unsignedOr(target, "node", SIZE_MAX);
+    if (jn == SIZE_MAX) return nullptr;
+    const int32_t node = byIndex ? (jn < map.nodeOfJson.size() ? map.nodeOfJson[jn] : -1) : sk.find(nodeName(nodes, jn));
+    if (node < 0 || static_cast<size_t>(node) >= clip.trackOfNode.size() || clip.trackOfNode[node] < 0) return nullptr;
+    Track& tr = clip.tracks[clip.trackOfNode[node]];
+    const std::string p = target.contains("path") && target["path"].is_string() ? target["path"].get<std::string>() : "";
+    Channel* c = p == "translation" ? &tr.translation : p == "rotation" ? &tr.rotation : p == "scale" ? &tr.scale : nullptr;
+    return c && c->count ? c : nullptr;
+}
+
+// Calls each(clip, channel, sampler) for every channel of every animation whose sampler exists
+// (both JSON objects), then done(clip) after each animation, when the file has as many
+// animations as the model has clips (Assimp's clips, in file order). Returns false otherwise.
+template <class Each, class Done>
+bool forEachChannel(const json& doc, Model& model, Each&& each, Done&& done) {
+    const json& anims = doc.contains("animations") ? doc["animations"] : json();
+    if (!anims.is_array() || anims.size() != model.clips.size()) return false;
+    for (size_t a = 0; a < anims.size(); ++a) {
+        const json& an = anims[a];
+        if (!an.is_object() || !an.contains("channels") || !an.contains("samplers")) continue;
+        const json& channels = an["channels"];
+        const json& samplers = an["samplers"];
+        if (!channels.is_array() || !samplers.is_array()) continue;
+        Clip& clip = model.clips[a];
+        for (const json& ch : channels) {
+            const size_t s = unsignedOr(ch, "sampler", SIZE_MAX);
+            if (s < samplers.size() && samplers[s].is_object()) each(clip, ch, samplers[s]);
+        }
+        done(clip);
+    }
     return true;
 }
 
@@ -430,14 +471,13 @@ int applyGltfMorphsUnchecked(const std::string& path, Model& model) {
         }
     }
 
-    const json& anims = doc.contains("animations") ? doc["animations"] : json();
-    if (!anims.is_array() || anims.size() != model.clips.size()) return 0;
     Buffers buffers(doc, path, std::move(bin));
     int read = 0;
-    forEachNodeChannel(
-        anims, model.clips,
-        [&](Clip& clip, const json& target, const json& sampler) {
-            if (target.value("path", "") != "weights") return;
+    auto each = [&](Clip& clip, const json& ch, const json& sampler) {
+        if (!ch.contains("target")) return;
+        const json& target = ch["target"];
+        if (!target.is_object() || target.value("path", "") != "weights" || !target.contains("node") ||
+            !target["node"].is_number_unsigned()) return;
         if (!sampler.contains("input") || !sampler.contains("output") || !sampler["input"].is_number_unsigned() ||
             !sampler["output"].is_number_unsigned()) return;
         const std::string mode = sampler.value("interpolation", "LINEAR");
@@ -456,7 +496,7 @@ int applyGltfMorphsUnchecked(const std::string& path, Model& model) {
         for (float v : values) finiteKeys = finiteKeys && std::isfinite(v);
         if (!finiteKeys) return;
         for (size_t m : targetsOf) {
-            if (model.meshes[m].morphTargets.size() != nt) return;
+            if (model.meshes[m].morphTargets.size() != nt) continue;
             MorphTrack track;
             track.mesh = static_cast<int32_t>(m);
             track.targets = nt;
@@ -474,12 +514,13 @@ int applyGltfMorphsUnchecked(const std::string& path, Model& model) {
             }
             ++read;
         }
-        },
-        [](Clip& clip) {
-            std::sort(clip.morphTracks.begin(), clip.morphTracks.end(),
-                      [](const MorphTrack& x, const MorphTrack& y) { return x.mesh < y.mesh; });
-            extendClipRangeToMorphs(clip);
-        });
+    };
+    auto done = [](Clip& clip) {
+        std::sort(clip.morphTracks.begin(), clip.morphTracks.end(),
+                  [](const MorphTrack& x, const MorphTrack& y) { return x.mesh < y.mesh; });
+        extendClipRangeToMorphs(clip);
+    };
+    forEachChannel(doc, model, each, done);
     return read;
 }
 
@@ -574,27 +615,117 @@ int applyGltfStepInterpolation(const std::string& path, Model& model) {
 int applyGltfStepInterpolationToBytes(const std::string& bytes, bool glb, Model& model) {
     json doc;
     if (!readJson(bytes, glb, doc)) return 0;
-    const json& anims = doc.contains("animations") ? doc["animations"] : json();
     const json& nodes = doc.contains("nodes") ? doc["nodes"] : json();
-    if (!anims.is_array() || !nodes.is_array() || anims.size() != model.clips.size()) return 0;
+    if (!nodes.is_array()) return 0;
     // Targets by index where the tree maps (two nodes may share a name), by name otherwise.
     GltfNodes map;
     const bool byIndex = mapNodes(doc, model.skeleton, map);
     int marked = 0;
-    forEachNodeChannel(anims, model.clips, [&](Clip& clip, const json& target, const json& sampler) {
+    auto each = [&](Clip& clip, const json& ch, const json& sampler) {
         if (!sampler.contains("interpolation") || sampler["interpolation"] != "STEP") return;
-        const size_t jn = target["node"].get<size_t>();
-        const int32_t node = byIndex ? (jn < map.nodeOfJson.size() ? map.nodeOfJson[jn] : -1)
-                                     : model.skeleton.find(nodeName(nodes, jn));
-        if (node < 0 || static_cast<size_t>(node) >= clip.trackOfNode.size() || clip.trackOfNode[node] < 0) return;
-        Track& tr = clip.tracks[clip.trackOfNode[node]];
-        const std::string p = target.contains("path") && target["path"].is_string() ? target["path"].get<std::string>() : "";
-        Channel* c = p == "translation" ? &tr.translation : p == "rotation" ? &tr.rotation : p == "scale" ? &tr.scale : nullptr;
-        if (!c || !c->count) return;
+        Channel* c = targetChannel(ch, nodes, map, byIndex, model.skeleton, clip);
+        if (!c) return;
         c->interpolation = Interpolation::Step;
         ++marked;
-    });
+    };
+    forEachChannel(doc, model, each, [](Clip&) {});
     return marked;
+}
+
+namespace {
+
+int applyGltfNodeKeysUnchecked(const std::string& path, Model& model) {
+    const std::string ext = lowerExt(path);
+    if (ext != ".gltf" && ext != ".glb") return 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return 0;
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    json doc;
+    if (!readJson(bytes, ext == ".glb", doc)) return 0;
+    const json& nodes = doc.contains("nodes") ? doc["nodes"] : json();
+    if (!nodes.is_array()) return 0;
+    GltfNodes map;
+    const bool byIndex = mapNodes(doc, model.skeleton, map);
+    const std::vector<std::string> buffers = loadBuffers(doc, path, ext);
+    int restored = 0;
+    bool changed = false;  // in the current clip
+    std::vector<float> times;
+    std::vector<glm::quat> rotations;
+    auto each = [&](Clip& clip, const json& ch, const json& sampler) {
+        Channel* c = targetChannel(ch, nodes, map, byIndex, model.skeleton, clip);
+        if (!c || c->times + static_cast<size_t>(c->count) > clip.times.size()) return;
+        const json& input = sampler.contains("input") ? sampler["input"] : json();
+        const json& output = sampler.contains("output") ? sampler["output"] : json();
+        const uint32_t count = accessorCount(doc, input);
+        const bool cubic = sampler.contains("interpolation") && sampler["interpolation"] == "CUBICSPLINE";
+        if (count == 0 || count > (1u << 24) || cubic) return;
+        // Quantized rotations: Assimp copies their bytes into floats, so its keys are noise (and
+        // some dropped as non-finite); they are read again here.
+        const size_t outputType = output.is_number_unsigned() && doc.contains("accessors") && doc["accessors"].is_array() &&
+                                          output.get<size_t>() < doc["accessors"].size()
+                                      ? unsignedOr(doc["accessors"][output.get<size_t>()], "componentType", 0)
+                                      : 0;
+        const bool quantized = ch["target"].contains("path") && ch["target"]["path"] == "rotation" &&
+                               (outputType == 5120 || outputType == 5122);
+        if (!quantized && count != c->count) return;
+        times.resize(count);
+        bool ok = true;
+        for (uint32_t k = 0; k < count && ok; ++k) {
+            ok = readFloats(doc, buffers, input, k, 1, &times[k]) && std::isfinite(times[k]) && (k == 0 || times[k] > times[k - 1]);
+            if (ok && !quantized) {
+                const float had = clip.times[c->times + k];
+                ok = std::fabs(times[k] - had) <= 1e-4f + 1e-6f * std::fabs(had);
+            }
+        }
+        if (quantized) {
+            rotations.resize(count);
+            for (uint32_t k = 0; k < count && ok; ++k) {
+                float q[4];
+                ok = accessorCount(doc, output) == count && readRotation(doc, buffers, output, k, q);
+                const glm::quat r(q[3], q[0], q[1], q[2]);
+                ok = ok && glm::length(r) > 0.5f;
+                if (ok) rotations[k] = glm::normalize(r);
+            }
+        }
+        if (!ok) return;
+        c->times = clip.addTimes(times.data(), count);
+        if (quantized) {
+            c->values = static_cast<uint32_t>(clip.quatKeys.size());
+            clip.quatKeys.insert(clip.quatKeys.end(), rotations.begin(), rotations.end());
+            c->count = count;
+        }
+        changed = true;
+        ++restored;
+    };
+    auto done = [&](Clip& clip) {
+        if (!changed) return;
+        changed = false;
+        // The clip's range from its channels' first and last keys, as import computed it.
+        float first = std::numeric_limits<float>::infinity(), last = -first;
+        for (const Track& t : clip.tracks) {
+            for (const Channel* c : {&t.translation, &t.rotation, &t.scale}) {
+                if (c->count == 0) continue;
+                first = std::min(first, clip.times[c->times]);
+                last = std::max(last, clip.times[c->times + c->count - 1]);
+            }
+        }
+        if (first <= last) {
+            clip.startTime = first;
+            clip.duration = last;
+        }
+    };
+    forEachChannel(doc, model, each, done);
+    return restored;
+}
+
+}  // namespace
+
+int applyGltfNodeKeys(const std::string& path, Model& model) {
+    try {
+        return applyGltfNodeKeysUnchecked(path, model);
+    } catch (const nlohmann::json::exception&) {
+        return 0;
+    }
 }
 
 }  // namespace rig

@@ -49,6 +49,18 @@ int applyGltfStepInterpolation(const std::string& path, Model& model);
 // chunk is the JSON. Any bytes are safe (the libFuzzer target tests/fuzz/gltf_json_fuzz.cpp).
 int applyGltfStepInterpolationToBytes(const std::string& bytes, bool glb, Model& model);
 
+// Node channels as the file has them, where Assimp 5.2.5 falls short:
+// - key times: Assimp hands them over as float milliseconds (float(t * 1000)), which moves a key
+//   by up to one float step of t (2e-6 s at 20 s: enough for fast motion sampled at its own key
+//   times to be off by 1e-5, or a STEP key to give the previous value). The file's own times
+//   replace them in every translation / rotation / scale channel whose sampler input is a FLOAT
+//   accessor with the channel's key count and times within 1e-4 s of Assimp's;
+// - rotations stored as normalized BYTE or SHORT (glTF's quantized rotations, e.g. rigview's
+//   compressed export): Assimp copies their bytes into floats; they are read again.
+// Updates each changed clip's range. Does nothing for other formats, CUBICSPLINE samplers, or
+// when the JSON or a buffer cannot be read. Returns the number of channels restored.
+int applyGltfNodeKeys(const std::string& path, Model& model);
+
 // Morph targets as glTF means them, where Assimp 5.2.5 falls short: target names from the
 // mesh's `extras.targetNames` (else the target POSITION accessor's name), and each "weights"
 // channel read again from the file's own buffers with its sampler's interpolation (Assimp

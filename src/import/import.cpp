@@ -1250,6 +1250,7 @@ Result<Model> importModel(const std::string& path) {
         model.clips.push_back(importClip(anim, a, model.skeleton, channelNodes, model.stats));
         importMorphChannels(anim, model, model.clips.back());
     }
+    applyGltfNodeKeys(path, model);
     applyGltfStepInterpolation(path, model);
     applyGltfMorphs(path, model);
     // FBX: Assimp puts each blend shape's full weight (1) in aiAnimMesh::mWeight, not the

@@ -1,10 +1,12 @@
-// libFuzzer target for rigview's own glTF morph reader (import/gltf_interpolation.cpp:
-// applyGltfMorphs): the input is the text of a .gltf file (JSON, buffers as data: URIs or
-// files), applied to a model whose nodes "n", "nodes[1]" and "body" each hold a mesh with two
-// morph targets. Beyond "no
-// crash, hang or leak" it checks what the runtime relies on: every morph track names a mesh
-// and its target count, its key times and values lie inside the clip's arrays, times ascend
-// and are finite, and sampling gives finite weights. A broken invariant aborts (a finding).
+// libFuzzer target for rigview's own glTF buffer readers (import/gltf_interpolation.cpp:
+// applyGltfNodeKeys, then applyGltfMorphs): the input is the text of a .gltf file (JSON,
+// buffers as data: URIs or files), applied to a model whose nodes "n", "nodes[1]" and "body"
+// each hold a mesh with two morph targets and, in every clip, a track with two keys (at 0 and
+// 1 s) in each of translation, rotation and scale. Beyond "no crash, hang or leak" it checks
+// what the runtime relies on: every morph track names a mesh and its target count, its key
+// times and values lie inside the clip's arrays, times ascend and are finite, and sampling
+// gives finite weights; every node channel's keys lie inside the clip's arrays, its times
+// ascend and are finite, its rotations are unit quaternions. A broken invariant aborts.
 #include <unistd.h>
 
 #include <cmath>
@@ -52,7 +54,23 @@ rig::Model makeModel(size_t clips) {
         m.meshes.push_back(mesh);
     }
     m.clips.resize(clips);
-    for (rig::Clip& c : m.clips) c.trackOfNode.assign(3, -1);
+    for (rig::Clip& c : m.clips) {
+        c.trackOfNode = {0, 1, 2};
+        const float times[2] = {0.0f, 1.0f};
+        for (int32_t node : {0, 1, 2}) {
+            rig::Track t;
+            t.node = node;
+            const uint32_t run = c.addTimes(times, 2);
+            t.translation = {run, static_cast<uint32_t>(c.vec3Keys.size()), 2};
+            c.vec3Keys.insert(c.vec3Keys.end(), 2, glm::vec3(0.0f));
+            t.scale = {run, static_cast<uint32_t>(c.vec3Keys.size()), 2};
+            c.vec3Keys.insert(c.vec3Keys.end(), 2, glm::vec3(1.0f));
+            t.rotation = {run, static_cast<uint32_t>(c.quatKeys.size()), 2};
+            c.quatKeys.insert(c.quatKeys.end(), 2, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+            c.tracks.push_back(t);
+        }
+        c.duration = 1.0f;
+    }
     return m;
 }
 
@@ -71,8 +89,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         clips = std::min<size_t>(doc["animations"].size(), 16);
     }
     rig::Model model = makeModel(clips);
+    const int restored = rig::applyGltfNodeKeys(path, model);
+    for (const rig::Clip& clip : model.clips) {
+        for (const rig::Track& t : clip.tracks) {
+            for (const rig::Channel* c : {&t.translation, &t.rotation, &t.scale}) {
+                require(c->count > 0 && static_cast<size_t>(c->times) + c->count <= clip.times.size(), "node key times out of range");
+                require(static_cast<size_t>(c->values) + c->count <= (c == &t.rotation ? clip.quatKeys.size() : clip.vec3Keys.size()),
+                        "node key values out of range");
+                for (uint32_t k = 0; k < c->count; ++k) {
+                    require(std::isfinite(clip.times[c->times + k]), "non-finite node key time");
+                    require(k == 0 || clip.times[c->times + k - 1] < clip.times[c->times + k], "node key times do not ascend");
+                    if (c == &t.rotation) {
+                        const glm::quat q = clip.quatKeys[c->values + k];
+                        require(std::fabs(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w - 1.0f) < 1e-3f, "rotation not unit");
+                    }
+                }
+            }
+        }
+        require(clip.startTime <= clip.duration, "clip range inverted after node keys");
+    }
     const int read = rig::applyGltfMorphs(path, model);
-    if (std::getenv("GLTF_MORPH_FUZZ_VERBOSE")) std::fprintf(stderr, "tracks read: %d\n", read);
+    if (std::getenv("GLTF_MORPH_FUZZ_VERBOSE")) std::fprintf(stderr, "channels restored: %d, tracks read: %d\n", restored, read);
     for (const rig::Clip& clip : model.clips) {
         require(clip.startTime <= clip.duration || clip.morphTracks.empty(), "clip range inverted");
         for (const rig::MorphTrack& t : clip.morphTracks) {

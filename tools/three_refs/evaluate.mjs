@@ -30,6 +30,17 @@ for (const b of doc.buffers || []) {
     }
 }
 
+// Node has no DOM to decode images with: textures are left out (they move no vertex).
+for (const m of doc.materials || []) {
+    for (const key of ['normalTexture', 'occlusionTexture', 'emissiveTexture']) delete m[key];
+    if (m.pbrMetallicRoughness) {
+        delete m.pbrMetallicRoughness.baseColorTexture;
+        delete m.pbrMetallicRoughness.metallicRoughnessTexture;
+    }
+}
+delete doc.textures;
+delete doc.images;
+
 const gltf = await new Promise((resolve, reject) =>
     new GLTFLoader().parse(JSON.stringify(doc), '', resolve, reject));
 const scene = gltf.scene;

@@ -1,0 +1,174 @@
+// CompressedClip: a clip's node tracks after key reduction and quantization (anim/offline/
+// compress.h makes them), sampled directly by CompressedSamplingJob: only the two keys around
+// the sample time are dequantized, per channel. Shared and immutable, like Clip.
+//
+// Layout. Every distinct key time of the clip is stored once (`frameTimes`, ascending, at most
+// 65536); a key names its time by a 16-bit index into that table, in runs (`keyFrames`) that
+// the channels of a track whose keys fall at the same times share (so one key search serves
+// them all, as in Clip). Per channel a run of keys:
+//  - translation / scale: 3 x 16 bits per key, each component min + code * scale over the
+//    channel's own range (Vec3Range);
+//  - rotation: the "smallest three" encoding. The quaternion's sign is chosen so that its
+//    largest-magnitude component is positive; that component is dropped (rebuilt as
+//    sqrt(1 - a^2 - b^2 - c^2)) and the other three, each within [-1/sqrt2, 1/sqrt2], are kept
+//    as 16-bit codes over the channel's per-component range (QuatRange), 48 bits per key, plus
+//    the dropped component's index in 2 bits (`quatLargest`, four keys per byte), as ozz-
+//    animation keeps it beside its 48 bits.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "anim/clip.h"
+
+namespace rig {
+
+inline constexpr float kQuatSmallestMax = 0.70710678f;  // |component| bound of the smallest three
+
+// Per channel, per component: value = min + code * scale (scale = extent / 65535).
+struct Vec3Range {
+    glm::vec3 min{0.0f};
+    glm::vec3 scale{0.0f};
+};
+// The same for the four quaternion components (x, y, z, w); only the three kept of each key
+// use it.
+struct QuatRange {
+    glm::vec4 min{0.0f};
+    glm::vec4 scale{0.0f};
+};
+
+// count == 0: absent (the node keeps its bind value). count == 1: a constant, kept as full
+// floats (constVec3 / constQuat[range]; nothing in the key arrays). Otherwise `first`: the
+// channel's first key in the code arrays of its kind; `frames`: its run of time indices in
+// keyFrames; `range`: its entry in vec3Ranges / quatRanges.
+struct CompressedChannel {
+    uint32_t first = 0;
+    uint32_t frames = 0;
+    uint32_t count = 0;
+    uint32_t range : 31 = 0;
+    uint32_t step : 1 = 0;  // 1: Interpolation::Step (16 bytes a channel, as Clip's Channel)
+    Interpolation interpolation() const { return step ? Interpolation::Step : Interpolation::Linear; }
+};
+
+struct CompressedTrack {
+    int32_t node = -1;
+    CompressedChannel translation, rotation, scale;
+};
+
+struct CompressedClip {
+    std::string name;
+    float duration = 0.0f, startTime = 0.0f, sampleRate = 30.0f;
+    std::vector<float> frameTimes;          // distinct key times (s), ascending
+    std::vector<CompressedTrack> tracks;    // sorted by node
+    std::vector<uint16_t> keyFrames;        // runs of indices into frameTimes (see CompressedChannel)
+    std::vector<uint16_t> vec3Codes;        // per vec3 key: 3 codes
+    std::vector<Vec3Range> vec3Ranges;      // per vec3 channel
+    std::vector<uint16_t> quatCodes;        // per rotation key: 3 codes (the smallest three)
+    std::vector<uint8_t> quatLargest;       // per rotation key: 2 bits, key k at bits 2*(k%4) of byte k/4
+    std::vector<QuatRange> quatRanges;      // per rotation channel
+    std::vector<glm::vec3> constVec3;       // per constant translation / scale channel
+    std::vector<glm::quat> constQuat;       // per constant rotation channel
+
+    // Bytes of key data and headers: what this clip costs in memory.
+    size_t byteSize() const;
+    // Keys kept: quantized ones plus one per constant channel.
+    size_t keyCount() const { return (vec3Codes.size() + quatCodes.size()) / 3 + constVec3.size() + constQuat.size(); }
+};
+
+// The value of a quantized component.
+inline float dequantize(uint16_t code, float min, float scale) { return min + static_cast<float>(code) * scale; }
+
+// Key k of a vec3 channel of two keys or more.
+inline glm::vec3 decodeVec3Key(const CompressedClip& c, const CompressedChannel& ch, uint32_t k) {
+    const uint16_t* q = c.vec3Codes.data() + 3 * static_cast<size_t>(ch.first + k);
+    const Vec3Range& r = c.vec3Ranges[ch.range];
+    return {dequantize(q[0], r.min.x, r.scale.x), dequantize(q[1], r.min.y, r.scale.y),
+            dequantize(q[2], r.min.z, r.scale.z)};
+}
+
+inline uint32_t largestIndex(const uint8_t* bits, size_t key) { return (bits[key >> 2] >> (2 * (key & 3))) & 3u; }
+
+// A quaternion from its smallest three (codes over `r`) and the dropped component's index.
+inline glm::quat decodeSmallestThree(const uint16_t* q, uint32_t largest, const QuatRange& r) {
+    // The components the three codes hold, for each dropped one (x, y, z, w = 0..3).
+    static constexpr uint8_t kKept[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
+    const uint8_t* kept = kKept[largest & 3];
+    const float a = dequantize(q[0], r.min[kept[0]], r.scale[kept[0]]);
+    const float b = dequantize(q[1], r.min[kept[1]], r.scale[kept[1]]);
+    const float c = dequantize(q[2], r.min[kept[2]], r.scale[kept[2]]);
+    const float sum = a * a + b * b + c * c;
+    const float l = std::sqrt(sum < 1.0f ? 1.0f - sum : 0.0f);
+    switch (largest & 3) {  // glm::quat(w, x, y, z)
+        case 0: return glm::quat(c, l, a, b);
+        case 1: return glm::quat(c, a, l, b);
+        case 2: return glm::quat(c, a, b, l);
+        default: return glm::quat(l, a, b, c);
+    }
+}
+
+// Key k of a rotation channel of two keys or more.
+inline glm::quat decodeQuatKey(const CompressedClip& c, const CompressedChannel& ch, uint32_t k) {
+    const size_t key = ch.first + k;
+    return decodeSmallestThree(c.quatCodes.data() + 3 * key, largestIndex(c.quatLargest.data(), key),
+                               c.quatRanges[ch.range]);
+}
+
+// Key k of any channel with keys (a constant's one value for k == 0).
+inline glm::vec3 decodeVec3(const CompressedClip& c, const CompressedChannel& ch, uint32_t k) {
+    return ch.count == 1 ? c.constVec3[ch.range] : decodeVec3Key(c, ch, k);
+}
+inline glm::quat decodeQuat(const CompressedClip& c, const CompressedChannel& ch, uint32_t k) {
+    return ch.count == 1 ? c.constQuat[ch.range] : decodeQuatKey(c, ch, k);
+}
+
+// The encoder's half: the component index with the largest magnitude (first of ties) and the
+// quaternion's sign chosen so that it is positive; codes of the other three over `r`
+// (rounded to nearest, clamped to [0, 65535]).
+uint32_t encodeSmallestThree(const glm::quat& q, const QuatRange& r, uint16_t out[3]);
+// 16-bit code of `v` over [min, min + 65535 * scale] (0 when scale is 0).
+uint16_t quantize(float v, float min, float scale);
+
+// Times of the channel's keys and their decoded values, as a plain Clip: what the
+// compressed clip samples, so that sampleClip on it gives the same numbers as
+// CompressedSamplingJob (used by tests and to write the clip out).
+Clip decodeClip(const CompressedClip& c, size_t skeletonSize);
+
+// One channel's current key segment, decoded: the per-instance context of
+// CompressedSamplingJob (ozz-animation's sampling context does the same). Sequential playback
+// decodes a channel's two keys only when it moves to the next segment, so a tick costs what
+// sampling plain keys costs. Holds two keys per channel, never the clip's keys.
+struct CompressedKeyCache {
+    float t0 = 1.0f, t1 = 0.0f;  // the segment's key times [t0, t1); empty: nothing cached
+    uint32_t k = UINT32_MAX;     // the segment (key index), UINT32_MAX: none
+    glm::vec4 a{0.0f}, b{0.0f};  // keys k and k+1 decoded (vec3 in xyz; quaternion as x, y, z, w)
+};
+
+// The cache of one instance for one compressed clip at a time: sized once (reserve), it
+// forgets its entries when the job hands it another clip.
+struct CompressedSamplingCache {
+    const CompressedClip* clip = nullptr;
+    std::vector<CompressedKeyCache> entries;  // 3 per track (T, R, S)
+
+    // Room for a clip of `tracks` tracks (allocates; call at load, not per tick).
+    void reserve(size_t tracks) { entries.resize(3 * tracks); }
+    // Bind to `c` (forgetting every entry when it is another clip). Allocates nothing; false if
+    // the entries are too few for `c`.
+    bool bind(const CompressedClip& c);
+};
+
+// Sample every track at clip time t (the rules of sampleClip: before the first key the first
+// value, after the last the last). `cursors`: 3 per track plus one for the time table.
+void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
+                          uint32_t* cursors, RotationBlend blend);
+// The same values through a cache bound to `clip` (CompressedSamplingCache::bind): bit for bit
+// what sampleCompressedClip gives.
+void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
+                          CompressedKeyCache* cache, RotationBlend blend);
+
+}  // namespace rig

@@ -1,0 +1,578 @@
+#include "anim/offline/compress.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+#include <vector>
+
+#include "anim/pose.h"
+#include "anim/skinning.h"
+
+namespace rig {
+
+namespace {
+
+// What a local error of joint j costs in model space (see compress.h).
+struct JointMetric {
+    float distance = 0.0f;     // farthest point j carries, at least tipDistance
+    float parentScale = 1.0f;  // largest axis scale of the parent's bind-pose to-root matrix
+    float chain = 1.0f;        // animated joints on the deepest chain through j
+};
+
+float maxAxisScale(const glm::mat4& m) {
+    const float s = std::max({glm::length(glm::vec3(m[0])), glm::length(glm::vec3(m[1])), glm::length(glm::vec3(m[2]))});
+    return std::isfinite(s) && s > 0.0f ? s : 1.0f;
+}
+
+std::vector<JointMetric> jointMetrics(const Model& model, const Clip& clip, float tipDistance) {
+    const Skeleton& sk = model.skeleton;
+    const size_t n = sk.size();
+    const std::vector<glm::mat4>& bm = sk.bindPoseModel();
+    std::vector<JointMetric> m(n);
+    std::vector<glm::vec3> origin(n);
+    for (size_t i = 0; i < n; ++i) origin[i] = glm::vec3(bm[i][3]);
+    auto reach = [&](int32_t node, const glm::vec3& p) {
+        for (int32_t a = node; a >= 0; a = sk.parent[a]) {
+            const float d = glm::length(p - origin[a]);
+            if (std::isfinite(d)) m[a].distance = std::max(m[a].distance, d);
+        }
+    };
+    for (size_t i = 0; i < n; ++i) reach(static_cast<int32_t>(i), origin[i]);
+    for (const Mesh& mesh : model.meshes) {
+        if (mesh.node < 0 || static_cast<size_t>(mesh.node) >= n) continue;
+        const glm::mat4& w = bm[mesh.node];
+        for (size_t v = 0; v < mesh.positions.size(); ++v) {
+            const glm::vec3 p(w * glm::vec4(mesh.positions[v], 1.0f));
+            if (!mesh.skinned || v >= mesh.weights.size()) {
+                reach(mesh.node, p);
+                continue;
+            }
+            bool any = false;
+            for (int k = 0; k < kMaxInfluences; ++k) {
+                if (!(mesh.weights[v][k] > 0.0f) || mesh.joints[v][k] >= mesh.skin.joints.size()) continue;
+                reach(mesh.skin.joints[mesh.joints[v][k]], p);
+                any = true;
+            }
+            if (!any) reach(mesh.node, p);
+        }
+    }
+    std::vector<float> depth(n, 0.0f);
+    for (size_t i = 0; i < n; ++i) {
+        const bool animated = i < clip.trackOfNode.size() && clip.trackOfNode[i] >= 0;
+        depth[i] = (sk.parent[i] >= 0 ? depth[sk.parent[i]] : 0.0f) + (animated ? 1.0f : 0.0f);
+        m[i].chain = std::max(depth[i], 1.0f);
+        m[i].distance = std::max(m[i].distance, tipDistance);
+        m[i].parentScale = sk.parent[i] >= 0 ? maxAxisScale(bm[sk.parent[i]]) : 1.0f;
+    }
+    for (size_t i = n; i-- > 0;) {
+        if (sk.parent[i] >= 0) m[sk.parent[i]].chain = std::max(m[sk.parent[i]].chain, m[i].chain);
+    }
+    return m;
+}
+
+uint32_t largestComponent(const glm::quat& q) {
+    const float v[4] = {q.x, q.y, q.z, q.w};
+    uint32_t largest = 0;
+    for (uint32_t c = 1; c < 4; ++c) {
+        if (std::fabs(v[c]) > std::fabs(v[largest])) largest = c;
+    }
+    return largest;
+}
+
+enum class Kind { Translation, Rotation, Scale };
+
+// One channel's keys: original values, what the runtime will see (dequantized), the codes.
+struct ChannelKeys {
+    Kind kind = Kind::Translation;
+    int32_t node = -1;
+    Interpolation interpolation = Interpolation::Linear;
+    uint32_t timesRun = 0;            // the channel's run in Clip::times (shared within a track)
+    std::vector<float> times;
+    std::vector<glm::vec4> original;  // vec3 in xyz, or quaternion (x, y, z, w)
+    std::vector<glm::vec4> decoded;
+    std::vector<uint16_t> codes;      // 3 per key
+    std::vector<uint8_t> largest;     // rotations: per key
+    Vec3Range vrange;
+    QuatRange qrange;
+};
+
+glm::quat asQuat(const glm::vec4& v) { return glm::quat(v.w, v.x, v.y, v.z); }
+glm::vec4 asVec4(const glm::quat& q) { return glm::vec4(q.x, q.y, q.z, q.w); }
+
+ChannelKeys gatherChannel(const Clip& clip, const Channel& ch, Kind kind, int32_t node, bool quantizeValues) {
+    ChannelKeys k;
+    k.kind = kind;
+    k.node = node;
+    k.interpolation = ch.interpolation;
+    k.timesRun = ch.times;
+    k.times.assign(clip.times.begin() + ch.times, clip.times.begin() + ch.times + ch.count);
+    k.original.resize(ch.count);
+    for (uint32_t i = 0; i < ch.count; ++i) {
+        k.original[i] = kind == Kind::Rotation ? asVec4(clip.quatKeys[ch.values + i]) : glm::vec4(clip.vec3Keys[ch.values + i], 0.0f);
+    }
+    if (!quantizeValues) {
+        k.decoded = k.original;
+        return k;
+    }
+    k.codes.resize(3 * static_cast<size_t>(ch.count));
+    k.decoded.resize(ch.count);
+    if (kind == Kind::Rotation) {
+        glm::vec4 lo(1.0f), hi(-1.0f);
+        k.largest.resize(ch.count);
+        for (uint32_t i = 0; i < ch.count; ++i) {
+            const glm::quat q = asQuat(k.original[i]);
+            const uint32_t l = largestComponent(q);
+            const glm::vec4 raw = asVec4(q);
+            const glm::vec4 v = raw * (raw[l] < 0.0f ? -1.0f : 1.0f);
+            for (uint32_t c = 0; c < 4; ++c) {
+                if (c == l) continue;
+                lo[c] = std::min(lo[c], std::max(v[c], -kQuatSmallestMax));
+                hi[c] = std::max(hi[c], std::min(v[c], kQuatSmallestMax));
+            }
+        }
+        for (uint32_t c = 0; c < 4; ++c) {
+            if (hi[c] < lo[c]) lo[c] = hi[c] = 0.0f;  // never stored
+            k.qrange.min[c] = lo[c];
+            k.qrange.scale[c] = (hi[c] - lo[c]) / 65535.0f;
+        }
+        for (uint32_t i = 0; i < ch.count; ++i) {
+            k.largest[i] = static_cast<uint8_t>(encodeSmallestThree(asQuat(k.original[i]), k.qrange, &k.codes[3 * i]));
+            k.decoded[i] = asVec4(decodeSmallestThree(&k.codes[3 * i], k.largest[i], k.qrange));
+        }
+    } else {
+        glm::vec3 lo(k.original[0]), hi(k.original[0]);
+        for (const glm::vec4& v : k.original) {
+            lo = glm::min(lo, glm::vec3(v));
+            hi = glm::max(hi, glm::vec3(v));
+        }
+        k.vrange.min = lo;
+        k.vrange.scale = (hi - lo) / 65535.0f;
+        for (uint32_t i = 0; i < ch.count; ++i) {
+            for (int c = 0; c < 3; ++c) {
+                k.codes[3 * i + c] = quantize(k.original[i][c], lo[c], k.vrange.scale[c]);
+                k.decoded[i][c] = dequantize(k.codes[3 * i + c], lo[c], k.vrange.scale[c]);
+            }
+        }
+    }
+    return k;
+}
+
+// Model-space displacement of replacing `want` by `got` on this channel's joint.
+float displacement(const ChannelKeys& k, const JointMetric& m, const glm::vec4& got, const glm::vec4& want) {
+    switch (k.kind) {
+        case Kind::Translation: return glm::length(glm::vec3(got - want)) * m.parentScale;
+        case Kind::Scale: {
+            const glm::vec3 w = glm::abs(glm::vec3(want));
+            const float s = std::max(std::min({w.x, w.y, w.z}), 1e-6f);
+            return glm::length(glm::vec3(got - want)) / s * m.distance * m.parentScale;
+        }
+        case Kind::Rotation: {
+            const float d = glm::dot(got, want);
+            const glm::vec4 diff = d < 0.0f ? got + want : got - want;
+            return 2.0f * glm::length(diff) * m.distance * m.parentScale;
+        }
+    }
+    return 0.0f;
+}
+
+glm::vec4 interpolate(const ChannelKeys& k, size_t a, size_t b, float t) {
+    const float span = k.times[b] - k.times[a];
+    float alpha = span > 0.0f ? (t - k.times[a]) / span : 0.0f;
+    alpha = alpha < 0.0f ? 0.0f : alpha > 1.0f ? 1.0f : alpha;
+    if (k.kind == Kind::Rotation) return asVec4(slerpShortest(asQuat(k.decoded[a]), asQuat(k.decoded[b]), alpha));
+    return k.decoded[a] + (k.decoded[b] - k.decoded[a]) * alpha;
+}
+
+bool sameCodes(const ChannelKeys& k, size_t a, size_t b) {
+    if (k.codes.empty()) return k.original[a] == k.original[b];
+    if (!k.largest.empty() && k.largest[a] != k.largest[b]) return false;
+    return std::equal(k.codes.begin() + 3 * a, k.codes.begin() + 3 * a + 3, k.codes.begin() + 3 * b);
+}
+
+// Which keys stay, for a budget `tol` (model units) on this channel.
+std::vector<uint8_t> reduceChannel(const ChannelKeys& k, const JointMetric& m, float tol) {
+    const size_t n = k.times.size();
+    std::vector<uint8_t> keep(n, 1);
+    if (n <= 1) return keep;
+    // A channel holding one value: one key.
+    bool constant = true;
+    for (size_t i = 1; i < n && constant; ++i) {
+        constant = tol > 0.0f ? displacement(k, m, k.decoded[0], k.original[i]) <= tol : sameCodes(k, 0, i);
+    }
+    if (constant) {
+        std::fill(keep.begin() + 1, keep.end(), 0);
+        return keep;
+    }
+    if (tol <= 0.0f || k.interpolation == Interpolation::Step) {
+        // Lossless: drop keys inside runs of equal values (what they hold, their neighbours hold).
+        for (size_t i = 1; i + 1 < n; ++i) keep[i] = !(sameCodes(k, i - 1, i) && sameCodes(k, i, i + 1));
+        return keep;
+    }
+    std::fill(keep.begin(), keep.end(), 0);
+    keep[0] = keep[n - 1] = 1;
+    // Keys at a repeated time make a jump: both stay.
+    for (size_t i = 1; i < n; ++i) {
+        if (!(k.times[i] > k.times[i - 1])) keep[i - 1] = keep[i] = 1;
+    }
+    // Ramer-Douglas-Peucker over the keys, with an explicit stack.
+    std::vector<std::pair<size_t, size_t>> stack;
+    size_t prev = 0;
+    for (size_t i = 1; i < n; ++i) {
+        if (keep[i]) {
+            stack.emplace_back(prev, i);
+            prev = i;
+        }
+    }
+    while (!stack.empty()) {
+        const auto [a, b] = stack.back();
+        stack.pop_back();
+        if (b - a < 2) continue;
+        float worst = -1.0f;
+        size_t at = a;
+        for (size_t i = a + 1; i < b; ++i) {
+            const float e = displacement(k, m, interpolate(k, a, b, k.times[i]), k.original[i]);
+            if (e > worst) {
+                worst = e;
+                at = i;
+            }
+        }
+        if (worst > tol) {
+            keep[at] = 1;
+            stack.emplace_back(a, at);
+            stack.emplace_back(at, b);
+        }
+    }
+    return keep;
+}
+
+struct ClipKeys {
+    std::vector<ChannelKeys> channels;  // per track: T, R, S where present
+    std::vector<std::array<int32_t, 3>> channelOf;  // per track: index into channels or -1
+};
+
+ClipKeys gatherClip(const Clip& clip, bool quantizeValues) {
+    ClipKeys ck;
+    for (const Track& tr : clip.tracks) {
+        std::array<int32_t, 3> idx{-1, -1, -1};
+        const Channel* chs[3] = {&tr.translation, &tr.rotation, &tr.scale};
+        const Kind kinds[3] = {Kind::Translation, Kind::Rotation, Kind::Scale};
+        for (int c = 0; c < 3; ++c) {
+            if (!chs[c]->count) continue;
+            idx[c] = static_cast<int32_t>(ck.channels.size());
+            ck.channels.push_back(gatherChannel(clip, *chs[c], kinds[c], tr.node, quantizeValues));
+        }
+        ck.channelOf.push_back(idx);
+    }
+    return ck;
+}
+
+CompressedClip assemble(const Clip& clip, const ClipKeys& ck, const std::vector<float>& table,
+                        const std::vector<std::vector<uint8_t>>& keep) {
+    CompressedClip out;
+    out.name = clip.name;
+    out.duration = clip.duration;
+    out.startTime = clip.startTime;
+    out.sampleRate = clip.sampleRate;
+    out.frameTimes = table;
+    auto frameOf = [&](float t) {
+        return static_cast<uint16_t>(std::lower_bound(table.begin(), table.end(), t) - table.begin());
+    };
+    std::vector<uint16_t> run;
+    for (size_t ti = 0; ti < clip.tracks.size(); ++ti) {
+        CompressedTrack ct;
+        ct.node = clip.tracks[ti].node;
+        CompressedChannel* outs[3] = {&ct.translation, &ct.rotation, &ct.scale};
+        for (int c = 0; c < 3; ++c) {
+            const int32_t ci = ck.channelOf[ti][c];
+            if (ci < 0) continue;
+            const ChannelKeys& k = ck.channels[ci];
+            CompressedChannel& o = *outs[c];
+            o.step = k.interpolation == Interpolation::Step ? 1u : 0u;
+            const bool rot = k.kind == Kind::Rotation;
+            size_t kept = 0;
+            for (uint8_t x : keep[ci]) kept += x;
+            if (kept == 1) {
+                // A constant: the first key's original value, as full floats.
+                o.count = 1;
+                o.range = static_cast<uint32_t>(rot ? out.constQuat.size() : out.constVec3.size());
+                if (rot) out.constQuat.push_back(asQuat(k.original[0]));
+                else out.constVec3.push_back(glm::vec3(k.original[0]));
+                continue;
+            }
+            o.first = static_cast<uint32_t>((rot ? out.quatCodes.size() : out.vec3Codes.size()) / 3);
+            o.range = static_cast<uint32_t>(rot ? out.quatRanges.size() : out.vec3Ranges.size());
+            if (rot) out.quatRanges.push_back(k.qrange);
+            else out.vec3Ranges.push_back(k.vrange);
+            run.clear();
+            for (size_t i = 0; i < k.times.size(); ++i) {
+                if (!keep[ci][i]) continue;
+                ++o.count;
+                run.push_back(frameOf(k.times[i]));
+                std::vector<uint16_t>& codes = rot ? out.quatCodes : out.vec3Codes;
+                codes.insert(codes.end(), k.codes.begin() + 3 * i, k.codes.begin() + 3 * i + 3);
+                if (rot) {
+                    const size_t key = out.quatCodes.size() / 3 - 1;
+                    if (key / 4 >= out.quatLargest.size()) out.quatLargest.push_back(0);
+                    out.quatLargest[key >> 2] |= static_cast<uint8_t>(k.largest[i] << (2 * (key & 3)));
+                }
+            }
+            // A run of key times equal to an earlier channel's of this track is shared.
+            o.frames = static_cast<uint32_t>(out.keyFrames.size());
+            for (int p = 0; p < c; ++p) {
+                const CompressedChannel& q = *outs[p];
+                if (q.count == o.count && std::equal(run.begin(), run.end(), out.keyFrames.begin() + q.frames)) {
+                    o.frames = q.frames;
+                    break;
+                }
+            }
+            if (o.frames == out.keyFrames.size()) out.keyFrames.insert(out.keyFrames.end(), run.begin(), run.end());
+        }
+        out.tracks.push_back(ct);
+    }
+    if (out.keyFrames.empty()) out.frameTimes.clear();  // only constants: no key names a time
+    return out;
+}
+
+// Every distinct key time of the clip's node tracks, ascending.
+std::vector<float> keyTimeTable(const Clip& clip) {
+    std::vector<float> table;
+    for (const Track& t : clip.tracks) {
+        for (const Channel* ch : {&t.translation, &t.rotation, &t.scale}) {
+            table.insert(table.end(), clip.times.begin() + ch->times, clip.times.begin() + ch->times + ch->count);
+        }
+    }
+    std::sort(table.begin(), table.end());
+    table.erase(std::unique(table.begin(), table.end()), table.end());
+    return table;
+}
+
+}  // namespace
+
+size_t clipByteSize(const Clip& clip) {
+    return clip.times.size() * sizeof(float) + clip.vec3Keys.size() * sizeof(glm::vec3) +
+           clip.quatKeys.size() * sizeof(glm::quat) + clip.tracks.size() * sizeof(Track);
+}
+
+size_t clipKeyCount(const Clip& clip) {
+    size_t n = 0;
+    for (const Track& t : clip.tracks) n += t.translation.count + t.rotation.count + t.scale.count;
+    return n;
+}
+
+CompressionError measureCompressionError(const Model& model, const Clip& original, const CompressedClip& compressed,
+                                         const CompressSettings& settings) {
+    CompressionError e;
+    const Skeleton& sk = model.skeleton;
+    const size_t n = sk.size();
+    const std::vector<float> table = keyTimeTable(original);
+    std::vector<float> times;
+    for (size_t i = 0; i < table.size(); ++i) {
+        times.push_back(table[i]);
+        if (i + 1 < table.size()) times.push_back(0.5f * (table[i] + table[i + 1]));
+    }
+    if (times.empty()) times.push_back(original.startTime);
+    std::vector<uint8_t> animated(n, 0);
+    for (const Track& t : original.tracks) {
+        if (t.node >= 0 && static_cast<size_t>(t.node) < n) animated[t.node] = 1;
+    }
+    Animator a(model), b(model);
+    std::vector<Transform> la(sk.bindLocalSqt), lb(sk.bindLocalSqt);
+    std::vector<uint32_t> ca(3 * original.tracks.size(), 0), cb(3 * compressed.tracks.size(), 0);
+    const std::vector<int32_t> joints = model.jointNodes();
+    size_t vertices = 0;
+    size_t largestMesh = 0;
+    for (const Mesh& m : model.meshes) {
+        if (m.node < 0 || static_cast<size_t>(m.node) >= n) continue;
+        vertices += m.positions.size();
+        largestMesh = std::max(largestMesh, m.positions.size());
+    }
+    const bool doVertices = settings.measureVertices && vertices > 0;
+    size_t stride = 1;
+    if (doVertices && vertices * times.size() > settings.maxVertexSamples) {
+        stride = (vertices * times.size() + settings.maxVertexSamples - 1) / settings.maxVertexSamples;
+    }
+    std::vector<glm::vec3> pa(largestMesh), pb(largestMesh);
+    double sumJoint = 0.0, sumVertex = 0.0;
+    size_t nJoint = 0, nVertex = 0;
+    for (size_t s = 0; s < times.size(); ++s) {
+        const float t = times[s];
+        sampleClip(original, t, sk.bindLocalSqt.data(), la.data(), ca.data(), RotationBlend::Slerp);
+        sampleCompressedClip(compressed, t, sk.bindLocalSqt.data(), lb.data(), cb.data(), RotationBlend::Slerp);
+        a.evaluatePose(la, &animated);
+        b.evaluatePose(lb, &animated);
+        for (int32_t j : joints) {
+            const double d = glm::length(glm::vec3(a.world()[j][3]) - glm::vec3(b.world()[j][3]));
+            e.maxJoint = std::max(e.maxJoint, d);
+            sumJoint += d;
+            ++nJoint;
+        }
+        ++e.samples;
+        if (!doVertices || s % stride != 0) continue;
+        ++e.vertexSamples;
+        for (size_t mi = 0; mi < model.meshes.size(); ++mi) {
+            const Mesh& m = model.meshes[mi];
+            if (m.node < 0 || static_cast<size_t>(m.node) >= n || m.positions.empty()) continue;
+            const glm::mat4* paletteA = m.skinned ? a.palette().data() + a.paletteOffset(mi) : nullptr;
+            const glm::mat4* paletteB = m.skinned ? b.palette().data() + b.paletteOffset(mi) : nullptr;
+            skinMesh(m, paletteA, pa.data(), nullptr);
+            skinMesh(m, paletteB, pb.data(), nullptr);
+            const glm::mat4& wa = a.world()[m.node];
+            const glm::mat4& wb = b.world()[m.node];
+            for (size_t v = 0; v < m.positions.size(); ++v) {
+                const glm::vec3 qa(wa * glm::vec4(pa[v], 1.0f)), qb(wb * glm::vec4(pb[v], 1.0f));
+                const double d = glm::length(qa - qb);
+                e.maxVertex = std::max(e.maxVertex, d);
+                sumVertex += d;
+                ++nVertex;
+            }
+        }
+    }
+    e.meanJoint = nJoint ? sumJoint / double(nJoint) : 0.0;
+    e.meanVertex = nVertex ? sumVertex / double(nVertex) : 0.0;
+    return e;
+}
+
+Result<CompressionResult> compressClip(const Model& model, const Clip& clip, const CompressSettings& settings) {
+    if (!(settings.tolerance >= 0.0f) || !std::isfinite(settings.tolerance)) {
+        return Error{"tolerance must be a finite number >= 0"};
+    }
+    const size_t n = model.skeleton.size();
+    for (const Track& t : clip.tracks) {
+        if (t.node < 0 || static_cast<size_t>(t.node) >= n) {
+            return Error{"clip '" + clip.name + "': a track names no node of the skeleton"};
+        }
+    }
+    const std::vector<float> table = keyTimeTable(clip);
+    if (table.size() > 65536) {
+        return Error{"clip '" + clip.name + "' has " + std::to_string(table.size()) +
+                     " distinct key times; compression stores at most 65536"};
+    }
+    // Clip times also need to be in trackOfNode for the metrics' chain depth.
+    Clip withMap;
+    const Clip* src = &clip;
+    if (clip.trackOfNode.size() < n) {
+        withMap = clip;
+        withMap.trackOfNode.assign(n, -1);
+        for (size_t i = 0; i < clip.tracks.size(); ++i) withMap.trackOfNode[clip.tracks[i].node] = static_cast<int32_t>(i);
+        src = &withMap;
+    }
+    const std::vector<JointMetric> metrics = jointMetrics(model, *src, settings.tipDistance);
+    const ClipKeys ck = gatherClip(clip, true);
+
+    CompressionResult r;
+    r.originalBytes = clipByteSize(clip);
+    r.originalKeys = clipKeyCount(clip);
+    const float tol = settings.tolerance;
+    // The shares are a guess (see compress.h): widened while the measured error stays within
+    // the tolerance (doubling up to 16x, then two bisection steps), narrowed while it does not
+    // (down to 1/64x), then every key.
+    auto attempt = [&](float factor, bool keepAll) {
+        std::vector<std::vector<uint8_t>> keep(ck.channels.size());
+        for (size_t c = 0; c < ck.channels.size(); ++c) {
+            const ChannelKeys& k = ck.channels[c];
+            const JointMetric& m = metrics[k.node];
+            keep[c] = keepAll ? std::vector<uint8_t>(k.times.size(), 1)
+                              : reduceChannel(k, m, tol > 0.0f ? tol * factor / std::sqrt(m.chain) : 0.0f);
+        }
+        // Channels of a track that share their key times keep the union of their keys, so
+        // they keep sharing one run of times (one key search at run time, one time index per
+        // key in the file); constants stay constants.
+        for (const std::array<int32_t, 3>& idx : ck.channelOf) {
+            for (int x = 0; x < 3; ++x) {
+                for (int y = x + 1; y < 3; ++y) {
+                    const int32_t a = idx[x], b = idx[y];
+                    if (a < 0 || b < 0 || ck.channels[a].timesRun != ck.channels[b].timesRun ||
+                        ck.channels[a].times.size() != ck.channels[b].times.size()) {
+                        continue;
+                    }
+                    const size_t ka = std::count(keep[a].begin(), keep[a].end(), 1);
+                    const size_t kb = std::count(keep[b].begin(), keep[b].end(), 1);
+                    if (ka <= 1 || kb <= 1) continue;
+                    for (size_t i = 0; i < keep[a].size(); ++i) keep[a][i] = keep[b][i] = keep[a][i] | keep[b][i];
+                }
+            }
+        }
+        CompressionResult a;
+        a.clip = assemble(clip, ck, table, keep);
+        a.error = measureCompressionError(model, clip, a.clip, settings);
+        ++r.passes;
+        return a;
+    };
+    CompressionResult best = attempt(1.0f, false);
+    bool found = tol <= 0.0f || best.error.max() <= tol;
+    if (found && tol > 0.0f) {
+        float passed = 1.0f, failed = 0.0f;
+        for (float f = 2.0f; f <= 16.0f; f *= 2.0f) {
+            CompressionResult a = attempt(f, false);
+            if (a.error.max() > tol) {
+                failed = f;
+                break;
+            }
+            passed = f;
+            if (a.clip.byteSize() < best.clip.byteSize()) best = std::move(a);
+        }
+        // Two bisection steps between the last factor that fit and the first that did not.
+        for (int step = 0; step < 2 && failed > 0.0f; ++step) {
+            const float f = 0.5f * (passed + failed);
+            CompressionResult a = attempt(f, false);
+            if (a.error.max() > tol) {
+                failed = f;
+                continue;
+            }
+            passed = f;
+            if (a.clip.byteSize() < best.clip.byteSize()) best = std::move(a);
+        }
+    }
+    for (float f = 0.5f; !found && f >= 1.0f / 64.0f; f *= 0.5f) {
+        best = attempt(f, false);
+        found = best.error.max() <= tol;
+    }
+    if (!found) best = attempt(1.0f, true);
+    r.clip = std::move(best.clip);
+    r.error = best.error;
+    r.withinTolerance = tol <= 0.0f || r.error.max() <= tol;
+    r.compressedBytes = r.clip.byteSize();
+    r.keptKeys = r.clip.keyCount();
+    r.rawBytes = table.size() * clip.tracks.size() * (sizeof(glm::quat) + 2 * sizeof(glm::vec3));
+    return r;
+}
+
+RedundancyStats findRedundantKeys(const Model& model, const Clip& clip, float tolerance, float tipDistance) {
+    RedundancyStats s;
+    const size_t n = model.skeleton.size();
+    for (const Track& t : clip.tracks) {
+        if (t.node < 0 || static_cast<size_t>(t.node) >= n) return s;
+    }
+    Clip withMap;
+    const Clip* src = &clip;
+    if (clip.trackOfNode.size() < n) {
+        withMap = clip;
+        withMap.trackOfNode.assign(n, -1);
+        for (size_t i = 0; i < clip.tracks.size(); ++i) withMap.trackOfNode[clip.tracks[i].node] = static_cast<int32_t>(i);
+        src = &withMap;
+    }
+    const std::vector<JointMetric> metrics = jointMetrics(model, *src, tipDistance);
+    const ClipKeys ck = gatherClip(clip, false);
+    size_t worst = 0;
+    for (const ChannelKeys& k : ck.channels) {
+        const JointMetric& m = metrics[k.node];
+        const std::vector<uint8_t> keep = reduceChannel(k, m, tolerance / std::sqrt(m.chain));
+        size_t kept = 0;
+        for (uint8_t x : keep) kept += x;
+        const size_t dropped = keep.size() - kept;
+        s.keys += keep.size();
+        s.redundant += dropped;
+        if (keep.size() > 2 && kept == 1) ++s.constantChannels;
+        if (dropped > worst) {
+            worst = dropped;
+            const char* what = k.kind == Kind::Translation ? ".translation" : k.kind == Kind::Rotation ? ".rotation" : ".scale";
+            s.exampleChannel = model.skeleton.names[k.node] + what;
+        }
+    }
+    return s;
+}
+
+}  // namespace rig

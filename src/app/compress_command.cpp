@@ -1,0 +1,172 @@
+// rigview compress: every clip through anim/offline/compress, a table of sizes and errors,
+// and the model with its compressed clips written as glTF (import/gltf_export).
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "anim/offline/compress.h"
+#include "app/command_util.h"
+#include "app/commands.h"
+#include "app/exit_codes.h"
+#include "import/gltf_export.h"
+#include "import/import.h"
+#include "util/json_out.h"
+#include "util/text.h"
+
+namespace rig {
+
+namespace {
+
+using cmd::printError;
+
+std::string fmt(double v, const char* f) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+// The compressed clip as plain keys (what CompressedSamplingJob samples), with the original
+// clip's morph tracks, which compression leaves alone.
+Clip decodedWithMorphs(const CompressedClip& cc, const Clip& original, size_t skeletonSize) {
+    Clip c = decodeClip(cc, skeletonSize);
+    c.ticksPerSecond = original.ticksPerSecond;
+    c.ticksPerSecondFromFile = original.ticksPerSecondFromFile;
+    for (const MorphTrack& mt : original.morphTracks) {
+        MorphTrack m = mt;
+        m.times = c.addTimes(original.times.data() + mt.times, mt.count);
+        m.values = static_cast<uint32_t>(c.morphKeys.size());
+        const size_t stride = (mt.interpolation == WeightInterpolation::CubicSpline ? 3u : 1u) * mt.targets;
+        c.morphKeys.insert(c.morphKeys.end(), original.morphKeys.begin() + mt.values,
+                           original.morphKeys.begin() + mt.values + stride * mt.count);
+        c.morphTracks.push_back(m);
+    }
+    c.startTime = original.startTime;
+    c.duration = original.duration;
+    return c;
+}
+
+}  // namespace
+
+int runCompress(const CompressOptions& o) {
+    const std::string ext = cmd::extensionOf(o.output);
+    if (ext != ".gltf" && ext != ".glb") {
+        printError(o.output + ": output must end in .gltf or .glb");
+        return exitcode::kUsage;
+    }
+    if (!(o.toleranceMm >= 0.0 && o.toleranceMm <= 1000.0)) {
+        printError("--tolerance " + fmt(o.toleranceMm, "%g") + ": must be a number of millimetres in [0, 1000]");
+        return exitcode::kUsage;
+    }
+    if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims)) return exitcode::kUsage;
+    Model model;
+    if (!cmd::load(o.model, o.anims, model)) return exitcode::kBadInput;
+    if (model.clips.empty()) {
+        printError(model.path + ": has no clip to compress");
+        return exitcode::kUsage;
+    }
+    // Model units: metres, unless --units file kept the file's own (then its unit, when known).
+    const bool fileUnits = unitMode() == UnitMode::File && model.units.metresPerUnit > 0.0;
+    const double metresPerUnit = fileUnits ? model.units.metresPerUnit : 1.0;
+    CompressSettings settings;
+    settings.tolerance = static_cast<float>(o.toleranceMm * 1e-3 / metresPerUnit);
+    settings.tipDistance = static_cast<float>(0.1 / metresPerUnit);
+    const double mmPerUnit = 1e3 * metresPerUnit;
+
+    std::vector<CompressionResult> results;
+    std::vector<Clip> outClips;
+    for (const Clip& clip : model.clips) {
+        Result<CompressionResult> r = compressClip(model, clip, settings);
+        if (!r) {
+            printError(model.path + ": " + r.error().message);
+            return exitcode::kBadInput;
+        }
+        outClips.push_back(decodedWithMorphs(r->clip, clip, model.skeleton.size()));
+        results.push_back(std::move(r.value()));
+    }
+
+    std::string error;
+    GltfExportOptions gopts;
+    gopts.binary = ext == ".glb";
+    // Rotations as floats: the file then holds exactly the values CompressedSamplingJob
+    // samples. KHR_mesh_quantization's normalized SHORT rotations would round them a second
+    // time (about 3e-5 rad), which can take a clip compressed close to its tolerance past it.
+    gopts.quantizeRotations = false;
+    if (!writeGltf(model, outClips, o.output, gopts, error)) {
+        printError(error);
+        return exitcode::kOutputFailed;
+    }
+
+    size_t origBytes = 0, compBytes = 0;
+    for (const CompressionResult& r : results) {
+        origBytes += r.originalBytes;
+        compBytes += r.compressedBytes;
+    }
+    const std::string unitNote = fileUnits ? "model units are the file's " + model.units.file
+                                 : model.units.metresPerUnit > 0.0 ? "model units are metres"
+                                                                   : "the file gives no unit: its numbers are taken as metres";
+    if (o.json) {
+        nlohmann::json j;
+        j["model"] = model.path;
+        j["output"] = o.output;
+        j["tolerance_mm"] = o.toleranceMm;
+        j["tolerance_model_units"] = settings.tolerance;
+        j["units"] = unitNote;
+        j["clips"] = nlohmann::json::array();
+        for (size_t i = 0; i < results.size(); ++i) {
+            const CompressionResult& r = results[i];
+            j["clips"].push_back({{"name", model.clips[i].name},
+                                  {"original_bytes", r.originalBytes},
+                                  {"compressed_bytes", r.compressedBytes},
+                                  {"ratio", r.ratio()},
+                                  {"raw_bytes", r.rawBytes},
+                                  {"raw_ratio", r.rawRatio()},
+                                  {"original_keys", r.originalKeys},
+                                  {"kept_keys", r.keptKeys},
+                                  {"joint_error_mm", {{"max", r.error.maxJoint * mmPerUnit}, {"mean", r.error.meanJoint * mmPerUnit}}},
+                                  {"vertex_error_mm", {{"max", r.error.maxVertex * mmPerUnit}, {"mean", r.error.meanVertex * mmPerUnit}}},
+                                  {"samples", r.error.samples},
+                                  {"within_tolerance", r.withinTolerance}});
+        }
+        j["total"] = {{"original_bytes", origBytes},
+                      {"compressed_bytes", compBytes},
+                      {"ratio", compBytes ? double(origBytes) / double(compBytes) : 0.0}};
+        std::cout << jsonout::dump(std::move(j), 2) << "\n";
+    } else {
+        std::cout << "model:     " << text::forTerminal(model.path) << "\n"
+                  << "tolerance: " << fmt(o.toleranceMm, "%g") << " mm (" << fmt(settings.tolerance, "%g")
+                  << " model units; " << unitNote << ")\n";
+        std::printf("%-24s %15s %19s %7s %19s %19s\n", "clip", "keys", "bytes", "ratio", "joint error mm",
+                    "vertex error mm");
+        std::printf("%-24s %15s %19s %7s %9s %9s %9s %9s\n", "", "orig -> kept", "orig -> compressed", "", "max",
+                    "mean", "max", "mean");
+        for (size_t i = 0; i < results.size(); ++i) {
+            const CompressionResult& r = results[i];
+            std::string name = text::forTerminal(model.clips[i].name);
+            if (name.size() > 24) name = name.substr(0, 21) + "...";
+            const std::string keys = std::to_string(r.originalKeys) + " -> " + std::to_string(r.keptKeys);
+            const std::string bytes = std::to_string(r.originalBytes) + " -> " + std::to_string(r.compressedBytes);
+            std::printf("%-24s %15s %19s %6.2fx %9.4f %9.4f %9.4f %9.4f%s\n", name.c_str(), keys.c_str(), bytes.c_str(),
+                        r.ratio(), r.error.maxJoint * mmPerUnit, r.error.meanJoint * mmPerUnit,
+                        r.error.maxVertex * mmPerUnit, r.error.meanVertex * mmPerUnit,
+                        r.withinTolerance ? "" : "  (over: quantization alone)");
+        }
+        std::printf("%-24s %15s %19s %6.2fx\n", "total", "",
+                    (std::to_string(origBytes) + " -> " + std::to_string(compBytes)).c_str(),
+                    compBytes ? double(origBytes) / double(compBytes) : 0.0);
+        std::cout << "wrote:     " << text::forTerminal(o.output) << "\n";
+        std::cout.flush();
+    }
+    for (size_t i = 0; i < results.size(); ++i) {
+        if (!results[i].withinTolerance) {
+            printError(model.path + ": clip '" + model.clips[i].name + "': quantization alone exceeds the tolerance (" +
+                       fmt(results[i].error.max() * mmPerUnit, "%.4g") + " mm); every key was kept");
+        }
+    }
+    return exitcode::kOk;
+}
+
+}  // namespace rig

@@ -1,0 +1,580 @@
+#include "import/gltf_export.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "util/output_file.h"
+
+namespace rig {
+
+namespace {
+
+using json = nlohmann::json;
+
+// glTF enumerations.
+constexpr int kFloat = 5126, kUnsignedInt = 5125, kUnsignedShort = 5123, kShort = 5122;
+constexpr int kArrayBuffer = 34962, kElementArrayBuffer = 34963;
+
+// The asset being built: JSON arrays plus one binary buffer.
+class Builder {
+public:
+    json accessors = json::array(), bufferViews = json::array();
+    std::string bin;
+
+    // A buffer view over `bytes` (aligned to 4 bytes in the buffer); returns its index.
+    int view(const void* data, size_t bytes, int target = 0) {
+        bin.append((4 - bin.size() % 4) % 4, '\0');
+        json v{{"buffer", 0}, {"byteOffset", bin.size()}, {"byteLength", bytes}};
+        if (target) v["target"] = target;
+        bin.append(static_cast<const char*>(data), bytes);
+        bufferViews.push_back(std::move(v));
+        return static_cast<int>(bufferViews.size() - 1);
+    }
+
+    // A tightly packed accessor of `count` elements of `type` ("VEC3"...) with `components`
+    // floats each; min/max written when asked (required for positions and sampler inputs).
+    int floats(const float* data, size_t count, const char* type, int components, bool bounds, int target = 0) {
+        const int v = view(data, count * components * sizeof(float), target);
+        json a{{"bufferView", v}, {"componentType", kFloat}, {"count", count}, {"type", type}};
+        if (bounds && count) {
+            std::vector<float> lo(data, data + components), hi(lo);
+            for (size_t i = 1; i < count; ++i) {
+                for (int c = 0; c < components; ++c) {
+                    lo[c] = std::min(lo[c], data[i * components + c]);
+                    hi[c] = std::max(hi[c], data[i * components + c]);
+                }
+            }
+            a["min"] = lo;
+            a["max"] = hi;
+        }
+        accessors.push_back(std::move(a));
+        return static_cast<int>(accessors.size() - 1);
+    }
+
+    int integers(const void* data, size_t count, int componentType, size_t componentSize, const char* type,
+                 int components, int target, bool normalized = false) {
+        const int v = view(data, count * components * componentSize, target);
+        json a{{"bufferView", v}, {"componentType", componentType}, {"count", count}, {"type", type}};
+        if (normalized) a["normalized"] = true;
+        accessors.push_back(std::move(a));
+        return static_cast<int>(accessors.size() - 1);
+    }
+};
+
+bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+// Whether `t` rebuilds `m` to float precision (no shear, no projection).
+bool splitsExactly(const glm::mat4& m, const Transform& t) {
+    const glm::mat4 r = toMatrix(t);
+    float scale = 1.0f;
+    for (int c = 0; c < 4; ++c) {
+        for (int k = 0; k < 4; ++k) scale = std::max(scale, std::fabs(m[c][k]));
+    }
+    for (int c = 0; c < 4; ++c) {
+        for (int k = 0; k < 4; ++k) {
+            if (!(std::fabs(r[c][k] - m[c][k]) <= 1e-6f * scale)) return false;
+        }
+    }
+    return true;
+}
+
+// The node's TRS (glTF quaternion order x, y, z, w), leaving out identity parts.
+void writeTrs(json& node, const Transform& t) {
+    if (t.translation != glm::vec3(0.0f)) node["translation"] = {t.translation.x, t.translation.y, t.translation.z};
+    const glm::quat q = glm::normalize(t.rotation);
+    if (q != glm::quat(1.0f, 0.0f, 0.0f, 0.0f)) node["rotation"] = {q.x, q.y, q.z, q.w};
+    if (t.scale != glm::vec3(1.0f)) node["scale"] = {t.scale.x, t.scale.y, t.scale.z};
+}
+
+// Key times as glTF needs them: strictly increasing and not negative. `shift` is added to every
+// time (a clip with keys before 0 s is moved to start at 0). Where neighbouring keys share a
+// time (a jump), the earlier key moves to the float just below, so a sample at the key time
+// still gives the later key, as rigview's sampling does.
+std::vector<float> sanitizedTimes(const float* t, uint32_t count, float shift) {
+    std::vector<float> out(t, t + count);
+    for (float& v : out) v = std::max(0.0f, v + shift);
+    for (uint32_t i = count; i-- > 1;) {
+        if (!(out[i - 1] < out[i])) out[i - 1] = std::nextafter(out[i], -1.0f);
+    }
+    for (float& v : out) v = std::max(0.0f, v);  // a run of jumps at 0 cannot go lower
+    return out;
+}
+
+std::string base64(const std::string& bytes) {
+    static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    size_t i = 0;
+    for (; i + 2 < bytes.size(); i += 3) {
+        const uint32_t n = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8) | uint8_t(bytes[i + 2]);
+        out += k[n >> 18];
+        out += k[(n >> 12) & 63];
+        out += k[(n >> 6) & 63];
+        out += k[n & 63];
+    }
+    if (i < bytes.size()) {
+        uint32_t n = uint8_t(bytes[i]) << 16;
+        if (i + 1 < bytes.size()) n |= uint8_t(bytes[i + 1]) << 8;
+        out += k[n >> 18];
+        out += k[(n >> 12) & 63];
+        out += i + 1 < bytes.size() ? k[(n >> 6) & 63] : '=';
+        out += '=';
+    }
+    return out;
+}
+
+// "image/png" or "image/jpeg" from a file's first bytes; empty for anything else.
+std::string imageMime(const std::string& bytes) {
+    if (bytes.size() >= 8 && std::memcmp(bytes.data(), "\x89PNG\r\n\x1a\n", 8) == 0) return "image/png";
+    if (bytes.size() >= 3 && std::memcmp(bytes.data(), "\xff\xd8\xff", 3) == 0) return "image/jpeg";
+    return {};
+}
+
+// The bytes of a material's base-colour texture: an embedded one ("*N") holding a PNG or JPEG
+// file, or an image file beside the model. Empty when there is none rigview can embed.
+std::string textureBytes(const Model& model, const std::string& ref) {
+    if (ref.empty()) return {};
+    if (ref[0] == '*') {
+        char* end = nullptr;
+        const unsigned long n = std::strtoul(ref.c_str() + 1, &end, 10);
+        if (end == ref.c_str() + 1 || *end || n >= model.textures.size()) return {};
+        const EmbeddedTexture& t = model.textures[n];
+        if (t.height != 0) return {};  // raw texels: no image file to embed
+        return std::string(t.data.begin(), t.data.end());
+    }
+    std::filesystem::path p(ref);
+    if (p.is_relative()) p = std::filesystem::path(model.path).parent_path() / p;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(p, ec) || std::filesystem::file_size(p, ec) > (256u << 20)) return {};
+    std::ifstream in(p, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return in.good() || in.eof() ? bytes : std::string();
+}
+
+const char* interpolationName(Interpolation i) { return i == Interpolation::Step ? "STEP" : "LINEAR"; }
+
+const char* weightInterpolationName(WeightInterpolation i) {
+    switch (i) {
+        case WeightInterpolation::Step: return "STEP";
+        case WeightInterpolation::CubicSpline: return "CUBICSPLINE";
+        default: return "LINEAR";
+    }
+}
+
+// A skinned mesh's JOINTS_0 / WEIGHTS_0: skin slots as glTF joint indices (the rigid slot stays
+// Skin::rigidSlot(); the caller binds it), each vertex's repeated slots merged, unused slots
+// joint 0 weight 0, weights renormalized. Returns whether any vertex uses the rigid slot.
+bool skinAttributes(const Mesh& mesh, std::vector<uint16_t>& joints, std::vector<float>& weights) {
+    const size_t n = mesh.vertexCount();
+    const uint32_t rigid = mesh.skin.rigidSlot();
+    joints.assign(n * 4, 0);
+    weights.assign(n * 4, 0.0f);
+    bool usesRigid = false;
+    for (size_t v = 0; v < n; ++v) {
+        uint16_t slot[4] = {0, 0, 0, 0};
+        double w[4] = {0, 0, 0, 0};
+        int used = 0;
+        for (int k = 0; k < 4; ++k) {
+            const float wk = mesh.weights[v][k];
+            const uint16_t s = mesh.joints[v][k];
+            if (!(wk > 0.0f) || s > rigid) continue;
+            int at = 0;
+            while (at < used && slot[at] != s) ++at;
+            if (at == used) slot[used++] = s;
+            w[at] += wk;
+        }
+        double sum = 0.0;
+        for (int k = 0; k < used; ++k) sum += w[k];
+        if (used == 0 || !(sum > 0.0)) {  // nothing usable: follow the mesh's node
+            slot[0] = static_cast<uint16_t>(rigid);
+            w[0] = sum = 1.0;
+            used = 1;
+        }
+        for (int k = 0; k < used; ++k) {
+            joints[v * 4 + k] = slot[k];
+            weights[v * 4 + k] = static_cast<float>(w[k] / sum);
+            usesRigid |= slot[k] == rigid;
+        }
+    }
+    return usesRigid;
+}
+
+class GltfWriter {
+public:
+    GltfWriter(const Model& model, std::span<const Clip> clips, const GltfExportOptions& options)
+        : model_(model), clips_(clips), options_(options) {}
+
+    bool build(json& doc, std::string& why) {
+        const Skeleton& sk = model_.skeleton;
+        if (sk.size() == 0) {
+            why = "it has no nodes";
+            return false;
+        }
+        writeNodes();
+        writeMaterials();
+        for (size_t m = 0; m < model_.meshes.size(); ++m) writeMesh(m);
+        for (const Clip& clip : clips_) writeClip(clip);
+        if (!error_.empty()) {  // glTF holds finite numbers only
+            why = error_;
+            return false;
+        }
+
+        doc["asset"] = {{"version", "2.0"}, {"generator", "rigview"}};
+        json roots = json::array();
+        for (size_t i = 0; i < sk.size(); ++i) {
+            if (sk.parent[i] < 0) roots.push_back(i);
+        }
+        doc["scene"] = 0;
+        doc["scenes"] = json::array({json{{"nodes", roots}}});
+        doc["nodes"] = nodes_;
+        if (!meshes_.empty()) doc["meshes"] = meshes_;
+        if (!skins_.empty()) doc["skins"] = skins_;
+        if (!materials_.empty()) doc["materials"] = materials_;
+        if (!textures_.empty()) {
+            doc["textures"] = textures_;
+            doc["images"] = images_;
+            doc["samplers"] = json::array({json{{"magFilter", 9729}, {"minFilter", 9987}}});
+        }
+        if (!animations_.empty()) doc["animations"] = animations_;
+        if (quantized_) {
+            doc["extensionsUsed"] = {"KHR_mesh_quantization"};
+            doc["extensionsRequired"] = {"KHR_mesh_quantization"};
+        }
+        if (!b_.accessors.empty()) doc["accessors"] = b_.accessors;
+        if (!b_.bufferViews.empty()) doc["bufferViews"] = b_.bufferViews;
+        b_.bin.append((4 - b_.bin.size() % 4) % 4, '\0');
+        if (!b_.bin.empty()) doc["buffers"] = json::array({json{{"byteLength", b_.bin.size()}}});
+        return true;
+    }
+
+    std::string& binary() { return b_.bin; }
+
+private:
+    void writeNodes() {
+        const Skeleton& sk = model_.skeleton;
+        std::vector<uint8_t> animated(sk.size(), 0);
+        for (const Clip& c : clips_) {
+            for (const Track& t : c.tracks) {
+                if (t.node >= 0 && static_cast<size_t>(t.node) < sk.size()) animated[t.node] = 1;
+            }
+        }
+        nodes_ = json::array();
+        for (size_t i = 0; i < sk.size(); ++i) {
+            json node{{"name", sk.names[i]}};
+            const Transform& t = sk.bindLocalSqt[i];
+            if (!finite(t.translation) || !finite(t.scale) || !finite(glm::vec3(t.rotation.x, t.rotation.y, t.rotation.z)) ||
+                !std::isfinite(t.rotation.w)) {
+                fail("node '" + sk.names[i] + "' has a non-finite transform");
+            }
+            // Animated nodes need TRS (glTF animates only those); the clips fill in components
+            // they lack from the same split, as rigview does (Skeleton::bindLocalSqt).
+            if (animated[i] || splitsExactly(sk.bindLocal[i], t)) {
+                writeTrs(node, t);
+            } else {
+                const float* m = &sk.bindLocal[i][0][0];
+                node["matrix"] = std::vector<float>(m, m + 16);
+            }
+            nodes_.push_back(std::move(node));
+        }
+        for (size_t i = 0; i < sk.size(); ++i) {
+            if (sk.parent[i] >= 0) nodes_[sk.parent[i]]["children"].push_back(i);
+        }
+        meshNode_.assign(model_.meshes.size(), -1);
+        std::vector<uint8_t> hosts(sk.size(), 0);
+        for (size_t m = 0; m < model_.meshes.size(); ++m) {
+            const int32_t n = model_.meshes[m].node;
+            if (n < 0 || static_cast<size_t>(n) >= sk.size()) continue;
+            if (!hosts[n]) {
+                hosts[n] = 1;
+                meshNode_[m] = n;
+                continue;
+            }
+            // glTF gives a node one mesh: a further mesh hangs from an added child node.
+            const int extra = static_cast<int>(nodes_.size());
+            nodes_.push_back(json{{"name", model_.meshes[m].name}});
+            nodes_[n]["children"].push_back(extra);
+            meshNode_[m] = extra;
+        }
+    }
+
+    void writeMaterials() {
+        materials_ = json::array();
+        for (const Material& mat : model_.materials) {
+            const glm::vec4 c = glm::clamp(mat.baseColor, glm::vec4(0.0f), glm::vec4(1.0f));
+            json pbr{{"baseColorFactor", {c.r, c.g, c.b, c.a}}, {"metallicFactor", 0.0}, {"roughnessFactor", 1.0}};
+            const std::string bytes = textureBytes(model_, mat.baseColorTexture);
+            const std::string mime = imageMime(bytes);
+            if (!mime.empty()) {
+                const int v = b_.view(bytes.data(), bytes.size());
+                images_.push_back(json{{"bufferView", v}, {"mimeType", mime}});
+                textures_.push_back(json{{"source", images_.size() - 1}, {"sampler", 0}});
+                pbr["baseColorTexture"] = {{"index", textures_.size() - 1}};
+            }
+            json m{{"name", mat.name}, {"pbrMetallicRoughness", pbr}};
+            if (c.a < 1.0f) m["alphaMode"] = "BLEND";
+            materials_.push_back(std::move(m));
+        }
+    }
+
+    void writeMesh(size_t index) {
+        const Mesh& mesh = model_.meshes[index];
+        const size_t n = mesh.vertexCount();
+        meshIndex_.push_back(-1);
+        if (meshNode_[index] < 0 || n == 0 || mesh.indices.size() < 3) return;
+        if (!std::all_of(mesh.positions.begin(), mesh.positions.end(), finite)) {
+            fail("mesh '" + mesh.name + "' has non-finite vertex positions");
+        }
+        for (const glm::mat4& m : mesh.skin.inverseBind) {
+            if (!finite(glm::vec3(m[0])) || !finite(glm::vec3(m[1])) || !finite(glm::vec3(m[2])) || !finite(glm::vec3(m[3]))) {
+                fail("mesh '" + mesh.name + "' has a non-finite inverse bind matrix");
+            }
+        }
+        json attributes;
+        attributes["POSITION"] = b_.floats(&mesh.positions[0].x, n, "VEC3", 3, true, kArrayBuffer);
+        if (mesh.normals.size() == n) {
+            const std::vector<glm::vec3> normals = unitNormals(mesh.normals);
+            attributes["NORMAL"] = b_.floats(&normals[0].x, n, "VEC3", 3, false, kArrayBuffer);
+        }
+        auto finite2 = [](const glm::vec2& v) { return std::isfinite(v.x) && std::isfinite(v.y); };
+        auto finite4 = [](const glm::vec4& v) { return finite(glm::vec3(v)) && std::isfinite(v.w); };
+        if (mesh.uvs.size() == n && std::all_of(mesh.uvs.begin(), mesh.uvs.end(), finite2)) attributes["TEXCOORD_0"] = b_.floats(&mesh.uvs[0].x, n, "VEC2", 2, false, kArrayBuffer);
+        if (mesh.colors.size() == n && std::all_of(mesh.colors.begin(), mesh.colors.end(), finite4)) attributes["COLOR_0"] = b_.floats(&mesh.colors[0].x, n, "VEC4", 4, false, kArrayBuffer);
+        const int node = meshNode_[index];
+        if (mesh.skinned && mesh.joints.size() == n && mesh.weights.size() == n &&
+            mesh.skin.inverseBind.size() == mesh.skin.joints.size()) {
+            std::vector<uint16_t> joints;
+            std::vector<float> weights;
+            const bool usesRigid = skinAttributes(mesh, joints, weights);
+            json skinJoints = mesh.skin.joints;
+            std::vector<glm::mat4> ibm = mesh.skin.inverseBind;
+            if (usesRigid) {
+                // The rigid slot (palette entry identity) is a joint at the mesh's own node with
+                // an identity inverse bind matrix: that node's slot where the skin already binds
+                // it so, a new joint where it does not use it, else an added child node with an
+                // identity transform (a skin lists a node once).
+                const auto at = std::find(mesh.skin.joints.begin(), mesh.skin.joints.end(), node);
+                const size_t slot = static_cast<size_t>(at - mesh.skin.joints.begin());
+                if (at != mesh.skin.joints.end() && ibm[slot] == glm::mat4(1.0f)) {
+                    for (size_t v = 0; v < n * 4; ++v) {
+                        if (joints[v] == mesh.skin.rigidSlot()) joints[v] = static_cast<uint16_t>(slot);
+                    }
+                } else {
+                    int rigidNode = node;
+                    if (at != mesh.skin.joints.end()) {
+                        rigidNode = static_cast<int>(nodes_.size());
+                        nodes_.push_back(json{{"name", mesh.name + " (unweighted vertices)"}});
+                        nodes_[node]["children"].push_back(rigidNode);
+                    }
+                    skinJoints.push_back(rigidNode);
+                    ibm.push_back(glm::mat4(1.0f));
+                }
+            }
+            // Not empty: a vertex with no usable slot uses the rigid one (skinAttributes).
+            attributes["JOINTS_0"] = b_.integers(joints.data(), n, kUnsignedShort, 2, "VEC4", 4, kArrayBuffer);
+            attributes["WEIGHTS_0"] = b_.floats(weights.data(), n, "VEC4", 4, false, kArrayBuffer);
+            json skin{{"joints", skinJoints}, {"inverseBindMatrices", b_.floats(&ibm[0][0][0], ibm.size(), "MAT4", 16, false)}};
+            if (!mesh.name.empty()) skin["name"] = mesh.name;
+            skins_.push_back(std::move(skin));
+            nodes_[node]["skin"] = skins_.size() - 1;
+        }
+        json primitive{{"attributes", attributes}, {"mode", 4}};
+        if (n < 65535) {
+            std::vector<uint16_t> idx(mesh.indices.begin(), mesh.indices.end());
+            primitive["indices"] = b_.integers(idx.data(), idx.size(), kUnsignedShort, 2, "SCALAR", 1, kElementArrayBuffer);
+        } else {
+            primitive["indices"] = b_.integers(mesh.indices.data(), mesh.indices.size(), kUnsignedInt, 4, "SCALAR", 1,
+                                               kElementArrayBuffer);
+        }
+        if (mesh.material < model_.materials.size()) primitive["material"] = mesh.material;
+        json gltfMesh{{"name", mesh.name}};
+        if (!mesh.morphTargets.empty()) {
+            json targets = json::array(), names = json::array();
+            const bool normals = primitive["attributes"].contains("NORMAL");
+            const std::vector<glm::vec3> none(n, glm::vec3(0.0f));
+            for (const MorphTarget& t : mesh.morphTargets) {
+                json target;
+                const std::vector<glm::vec3>& deltas = t.positionDeltas.size() == n ? t.positionDeltas : none;
+                if (!std::all_of(deltas.begin(), deltas.end(), finite) ||
+                    !std::all_of(t.normalDeltas.begin(), t.normalDeltas.end(), finite)) {
+                    fail("morph target '" + t.name + "' of mesh '" + mesh.name + "' has non-finite offsets");
+                }
+                target["POSITION"] = b_.floats(&deltas[0].x, n, "VEC3", 3, true, kArrayBuffer);
+                if (normals && t.normalDeltas.size() == n) {
+                    target["NORMAL"] = b_.floats(&t.normalDeltas[0].x, n, "VEC3", 3, false, kArrayBuffer);
+                }
+                targets.push_back(std::move(target));
+                names.push_back(t.name);
+            }
+            primitive["targets"] = std::move(targets);
+            std::vector<float> defaults = mesh.morphDefaultWeights;
+            defaults.resize(mesh.morphTargets.size(), 0.0f);
+            gltfMesh["weights"] = defaults;
+            gltfMesh["extras"] = {{"targetNames", names}};
+        }
+        gltfMesh["primitives"] = json::array({primitive});
+        meshes_.push_back(std::move(gltfMesh));
+        meshIndex_.back() = static_cast<int>(meshes_.size() - 1);
+        nodes_[node]["mesh"] = meshIndex_.back();
+    }
+
+    // Normals as glTF wants them, unit length: a file's normals of another length are
+    // normalized, a zero or non-finite one becomes +Z (glTF has no "no normal").
+    static std::vector<glm::vec3> unitNormals(const std::vector<glm::vec3>& normals) {
+        std::vector<glm::vec3> out(normals);
+        for (glm::vec3& v : out) {
+            const float len = glm::length(v);
+            v = finite(v) && len > 1e-20f && std::isfinite(len) ? v / len : glm::vec3(0.0f, 0.0f, 1.0f);
+        }
+        return out;
+    }
+
+    // One sampler + channel; `times` deduplicated per clip by the run they come from.
+    void channel(json& anim, int input, int output, const char* interpolation, int node, const char* path) {
+        anim["samplers"].push_back(json{{"input", input}, {"output", output}, {"interpolation", interpolation}});
+        anim["channels"].push_back(json{{"sampler", anim["samplers"].size() - 1}, {"target", {{"node", node}, {"path", path}}}});
+    }
+
+    void writeClip(const Clip& clip) {
+        const Skeleton& sk = model_.skeleton;
+        json anim{{"name", clip.name}, {"samplers", json::array()}, {"channels", json::array()}};
+        float first = std::numeric_limits<float>::infinity();
+        for (float t : clip.times) first = std::min(first, t);
+        const float shift = first < 0.0f ? -first : 0.0f;
+        std::map<std::pair<uint32_t, uint32_t>, int> inputs;
+        auto input = [&](uint32_t times, uint32_t count) {
+            auto [it, added] = inputs.try_emplace({times, count}, -1);
+            if (added) {
+                const std::vector<float> t = sanitizedTimes(clip.times.data() + times, count, shift);
+                it->second = b_.floats(t.data(), count, "SCALAR", 1, true);
+            }
+            return it->second;
+        };
+        auto valid = [&](const Channel& ch, size_t values) {
+            return ch.count > 0 && ch.times + static_cast<size_t>(ch.count) <= clip.times.size() &&
+                   ch.values + static_cast<size_t>(ch.count) <= values;
+        };
+        for (const Track& track : clip.tracks) {
+            if (track.node < 0 || static_cast<size_t>(track.node) >= sk.size()) continue;
+            if (valid(track.translation, clip.vec3Keys.size())) {
+                const Channel& ch = track.translation;
+                channel(anim, input(ch.times, ch.count), b_.floats(&clip.vec3Keys[ch.values].x, ch.count, "VEC3", 3, false),
+                        interpolationName(ch.interpolation), track.node, "translation");
+            }
+            if (valid(track.rotation, clip.quatKeys.size())) {
+                const Channel& ch = track.rotation;
+                channel(anim, input(ch.times, ch.count), rotations(clip, ch), interpolationName(ch.interpolation),
+                        track.node, "rotation");
+            }
+            if (valid(track.scale, clip.vec3Keys.size())) {
+                const Channel& ch = track.scale;
+                channel(anim, input(ch.times, ch.count), b_.floats(&clip.vec3Keys[ch.values].x, ch.count, "VEC3", 3, false),
+                        interpolationName(ch.interpolation), track.node, "scale");
+            }
+        }
+        for (const MorphTrack& mt : clip.morphTracks) {
+            if (mt.mesh < 0 || static_cast<size_t>(mt.mesh) >= model_.meshes.size() || meshIndex_[mt.mesh] < 0) continue;
+            const Mesh& mesh = model_.meshes[mt.mesh];
+            const size_t per = static_cast<size_t>(mt.targets) * (mt.interpolation == WeightInterpolation::CubicSpline ? 3 : 1);
+            if (mt.count == 0 || mt.targets != mesh.morphTargets.size() ||
+                mt.times + static_cast<size_t>(mt.count) > clip.times.size() ||
+                mt.values + per * mt.count > clip.morphKeys.size()) {
+                continue;
+            }
+            channel(anim, input(mt.times, mt.count), b_.floats(&clip.morphKeys[mt.values], per * mt.count, "SCALAR", 1, false),
+                    weightInterpolationName(mt.interpolation), meshNode_[mt.mesh], "weights");
+        }
+        if (!anim["channels"].empty()) animations_.push_back(std::move(anim));
+    }
+
+    // Rotation keys as x, y, z, w: floats, or normalized shorts when asked.
+    int rotations(const Clip& clip, const Channel& ch) {
+        std::vector<float> q(static_cast<size_t>(ch.count) * 4);
+        for (uint32_t k = 0; k < ch.count; ++k) {
+            const glm::quat r = glm::normalize(clip.quatKeys[ch.values + k]);
+            q[4 * k] = r.x;
+            q[4 * k + 1] = r.y;
+            q[4 * k + 2] = r.z;
+            q[4 * k + 3] = r.w;
+        }
+        if (!options_.quantizeRotations) return b_.floats(q.data(), ch.count, "VEC4", 4, false);
+        quantized_ = true;
+        std::vector<int16_t> s(q.size());
+        for (size_t i = 0; i < q.size(); ++i) s[i] = static_cast<int16_t>(std::lround(std::clamp(q[i], -1.0f, 1.0f) * 32767.0f));
+        return b_.integers(s.data(), ch.count, kShort, 2, "VEC4", 4, 0, true);
+    }
+
+    // The first problem that makes the model impossible to write (numbers glTF cannot hold).
+    void fail(const std::string& what) {
+        if (error_.empty()) error_ = what + ", which glTF cannot hold";
+    }
+
+    const Model& model_;
+    std::span<const Clip> clips_;
+    std::string error_;
+    GltfExportOptions options_;
+    Builder b_;
+    json nodes_, meshes_ = json::array(), skins_ = json::array(), materials_ = json::array();
+    json textures_ = json::array(), images_ = json::array(), animations_ = json::array();
+    std::vector<int> meshNode_;   // per Model mesh: the glTF node it hangs from (-1: none)
+    std::vector<int> meshIndex_;  // per Model mesh: its glTF mesh (-1: not written)
+    bool quantized_ = false;
+};
+
+void appendU32(std::string& s, uint32_t v) {
+    for (int i = 0; i < 4; ++i) s += static_cast<char>((v >> (8 * i)) & 0xff);
+}
+
+}  // namespace
+
+bool writeGltf(const Model& model, std::span<const Clip> clips, const std::filesystem::path& out,
+               const GltfExportOptions& options, std::string& error) {
+    const std::string path = out.string();
+    json doc;
+    GltfWriter writer(model, clips, options);
+    std::string why;
+    if (!writer.build(doc, why)) {
+        error = path + ": cannot write " + (model.path.empty() ? "the model" : model.path) + " as glTF: " + why;
+        return false;
+    }
+    std::string& bin = writer.binary();
+    std::string bytes;
+    if (options.binary) {
+        std::string text = doc.dump(-1, ' ', false, json::error_handler_t::replace);
+        text.append((4 - text.size() % 4) % 4, ' ');
+        const uint64_t total = 12 + 8 + text.size() + (bin.empty() ? 0 : 8 + bin.size());
+        if (total > std::numeric_limits<uint32_t>::max()) {
+            error = path + ": the model is too large for a .glb file (" + std::to_string(total) + " bytes, at most 4 GiB)";
+            return false;
+        }
+        bytes.reserve(total);
+        bytes += "glTF";
+        appendU32(bytes, 2);
+        appendU32(bytes, static_cast<uint32_t>(total));
+        appendU32(bytes, static_cast<uint32_t>(text.size()));
+        bytes += "JSON";
+        bytes += text;
+        if (!bin.empty()) {
+            appendU32(bytes, static_cast<uint32_t>(bin.size()));
+            bytes += std::string("BIN\0", 4);
+            bytes += bin;
+        }
+    } else {
+        if (!bin.empty()) doc["buffers"][0]["uri"] = "data:application/octet-stream;base64," + base64(bin);
+        bin.clear();
+        bin.shrink_to_fit();
+        bytes = doc.dump(-1, ' ', false, json::error_handler_t::replace);
+        bytes += '\n';
+    }
+    if (!writeOutputFile(path, bytes, error)) return false;
+    return true;
+}
+
+}  // namespace rig

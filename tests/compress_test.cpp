@@ -1,0 +1,492 @@
+// Animation compression (anim/offline/compress, anim/compressed_clip, CompressedSamplingJob):
+// the 48-bit rotation encoding against a hand-computed bound and its edge cases; compressed
+// sampling against sampling the decoded keys (bit for bit); tolerance 0; constant channels; and
+// on real files the error measured independently (Animator on the decoded clip, CPU skinning)
+// within the tolerance.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "anim/compressed_clip.h"
+#include "anim/jobs/compressed_sampling_job.h"
+#include "anim/jobs/sampling_job.h"
+#include "anim/offline/compress.h"
+#include "anim/pose.h"
+#include "anim/skinning.h"
+#include "import/import.h"
+#include "support/rigs.h"
+#include "support/run.h"
+
+#include <nlohmann/json.hpp>
+
+using namespace rig;
+
+namespace {
+
+const std::string kModels = "/usr/share/assimp/models/";
+
+// The default range of the smallest three: [-1/sqrt2, 1/sqrt2] in 65535 steps.
+QuatRange fullRange() {
+    QuatRange r;
+    r.min = glm::vec4(-kQuatSmallestMax);
+    r.scale = glm::vec4(2.0f * kQuatSmallestMax / 65535.0f);
+    return r;
+}
+
+glm::quat roundTrip(const glm::quat& q, const QuatRange& r) {
+    uint16_t codes[3];
+    const uint32_t largest = encodeSmallestThree(q, r, codes);
+    return decodeSmallestThree(codes, largest, r);
+}
+
+// Distance between two rotations as quaternions (q and -q are one rotation).
+float quatDistance(const glm::quat& a, const glm::quat& b) {
+    const glm::vec4 va(a.x, a.y, a.z, a.w), vb(b.x, b.y, b.z, b.w);
+    return std::min(glm::length(va - vb), glm::length(va + vb));
+}
+
+// A chain with a clip whose channels are given per test: joint 1 gets the channels.
+Model chainWithClip(const std::vector<float>& times, const std::vector<glm::vec3>& translations,
+                    const std::vector<glm::quat>& rotations) {
+    Model m = rig::testing::makeChain(3, 0);
+    Clip c;
+    c.name = "test";
+    c.startTime = times.front();
+    c.duration = times.back();
+    Track t;
+    t.node = 1;
+    const uint32_t ti = c.addTimes(times.data(), static_cast<uint32_t>(times.size()));
+    if (!translations.empty()) {
+        t.translation = {ti, static_cast<uint32_t>(c.vec3Keys.size()), static_cast<uint32_t>(translations.size())};
+        c.vec3Keys.insert(c.vec3Keys.end(), translations.begin(), translations.end());
+    }
+    if (!rotations.empty()) {
+        t.rotation = {ti, static_cast<uint32_t>(c.quatKeys.size()), static_cast<uint32_t>(rotations.size())};
+        c.quatKeys.insert(c.quatKeys.end(), rotations.begin(), rotations.end());
+    }
+    c.tracks.push_back(t);
+    c.trackOfNode.assign(m.skeleton.size(), -1);
+    c.trackOfNode[1] = 0;
+    m.clips.push_back(c);
+    return m;
+}
+
+bool sameTransform(const Transform& a, const Transform& b) {
+    return std::memcmp(&a, &b, sizeof(Transform)) == 0;
+}
+
+// Sampling the compressed clip directly and sampling its decoded keys give the same bits,
+// at every key time, between keys, outside the clip, forwards, backwards and at random.
+void expectSamplingMatchesDecoded(const Model& model, const CompressedClip& cc) {
+    const Clip decoded = decodeClip(cc, model.skeleton.size());
+    const size_t n = model.skeleton.size();
+    std::vector<Transform> a(model.skeleton.bindLocalSqt), b(model.skeleton.bindLocalSqt);
+    std::vector<uint32_t> ca(3 * decoded.tracks.size(), 0), cc3(3 * cc.tracks.size(), 0);
+    CompressedSamplingCache cache;
+    cache.reserve(cc.tracks.size());
+    std::vector<Transform> c3(model.skeleton.bindLocalSqt);
+    std::vector<float> times;
+    for (size_t i = 0; i < cc.frameTimes.size(); ++i) {
+        times.push_back(cc.frameTimes[i]);
+        if (i + 1 < cc.frameTimes.size()) times.push_back(0.3f * cc.frameTimes[i] + 0.7f * cc.frameTimes[i + 1]);
+    }
+    times.push_back(cc.startTime - 1.0f);
+    times.push_back(cc.duration + 1.0f);
+    const size_t forward = times.size();
+    for (size_t i = forward; i-- > 0;) times.push_back(times[i]);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(cc.startTime - 0.5f, cc.duration + 0.5f);
+    for (int i = 0; i < 200; ++i) times.push_back(u(rng));
+    for (RotationBlend blend : {RotationBlend::Slerp, RotationBlend::Nlerp}) {
+        for (float t : times) {
+            SamplingJob sa;
+            sa.clip = &decoded;
+            sa.time = t;
+            sa.blend = blend;
+            sa.bindLocal = model.skeleton.bindLocalSqt;
+            sa.cursors = ca;
+            sa.local = a;
+            ASSERT_TRUE(sa.run());
+            CompressedSamplingJob sb;
+            sb.clip = &cc;
+            sb.time = t;
+            sb.blend = blend;
+            sb.bindLocal = model.skeleton.bindLocalSqt;
+            sb.cache = &cache;
+            sb.local = b;
+            ASSERT_TRUE(sb.run());
+            // The uncached form (the compressor's own measure) too.
+            sampleCompressedClip(cc, t, model.skeleton.bindLocalSqt.data(), c3.data(), cc3.data(), blend);
+            for (size_t j = 0; j < n; ++j) {
+                ASSERT_TRUE(sameTransform(a[j], b[j])) << "node " << j << " at t=" << t;
+                ASSERT_TRUE(sameTransform(a[j], c3[j])) << "node " << j << " at t=" << t;
+            }
+        }
+    }
+}
+
+// Independent measure of the error: Animator::evaluate on the original clip and on the
+// decoded compressed clip (the file-pose path rigview draws with), joints' origins and CPU-
+// skinned vertices in model space, at every key time and halfway between.
+struct Measured {
+    double joint = 0.0, vertex = 0.0;
+};
+Measured measureIndependently(const Model& model, size_t clipIndex, const CompressedClip& cc) {
+    Model both = model;
+    both.clips.push_back(decodeClip(cc, model.skeleton.size()));
+    const int32_t orig = static_cast<int32_t>(clipIndex), comp = static_cast<int32_t>(both.clips.size() - 1);
+    Animator a(both), b(both);
+    Measured m;
+    std::vector<glm::vec3> pa, pb;
+    std::vector<float> times;
+    for (size_t i = 0; i < cc.frameTimes.size(); ++i) {
+        times.push_back(cc.frameTimes[i]);
+        if (i + 1 < cc.frameTimes.size()) times.push_back(0.5f * (cc.frameTimes[i] + cc.frameTimes[i + 1]));
+    }
+    size_t vertices = 0;
+    for (const Mesh& mesh : both.meshes) vertices += mesh.positions.size();
+    const size_t stride = std::max<size_t>(1, vertices * times.size() / 20'000'000 + 1);
+    for (size_t s = 0; s < times.size(); ++s) {
+        a.evaluate(orig, times[s]);
+        b.evaluate(comp, times[s]);
+        for (size_t j = 0; j < both.skeleton.size(); ++j) {
+            m.joint = std::max<double>(m.joint, glm::length(glm::vec3(a.world()[j][3]) - glm::vec3(b.world()[j][3])));
+        }
+        if (s % stride) continue;
+        for (size_t mi = 0; mi < both.meshes.size(); ++mi) {
+            const Mesh& mesh = both.meshes[mi];
+            if (mesh.node < 0) continue;
+            pa.resize(mesh.positions.size());
+            pb.resize(mesh.positions.size());
+            skinMesh(mesh, mesh.skinned ? a.palette().data() + a.paletteOffset(mi) : nullptr, pa.data(), nullptr);
+            skinMesh(mesh, mesh.skinned ? b.palette().data() + b.paletteOffset(mi) : nullptr, pb.data(), nullptr);
+            for (size_t v = 0; v < pa.size(); ++v) {
+                const glm::vec3 wa(a.world()[mesh.node] * glm::vec4(pa[v], 1.0f));
+                const glm::vec3 wb(b.world()[mesh.node] * glm::vec4(pb[v], 1.0f));
+                m.vertex = std::max<double>(m.vertex, glm::length(wa - wb));
+            }
+        }
+    }
+    return m;
+}
+
+// The bind pose's joints' largest extent along one axis (a standing human's height).
+float humanHeight(const Model& m) {
+    glm::vec3 lo(1e30f), hi(-1e30f);
+    for (const glm::mat4& w : m.skeleton.bindPoseModel()) {
+        lo = glm::min(lo, glm::vec3(w[3]));
+        hi = glm::max(hi, glm::vec3(w[3]));
+    }
+    const glm::vec3 e = hi - lo;
+    return std::max({e.x, e.y, e.z});
+}
+
+}  // namespace
+
+// Smallest three over [-1/sqrt2, 1/sqrt2] at 16 bits: each kept component is off by at most
+// h = (2/sqrt2) / 65535 / 2 = 1.0790e-5. The rebuilt largest one, w = sqrt(1 - sum a^2), moves
+// by |sum a da| / w <= h * sum|a| / w <= h * sqrt(3 (1 - w^2)) / w <= 3h (w >= 1/2 as the
+// largest of four). So |q' - q| <= sqrt(3 h^2 + 9 h^2) = sqrt(12) h = 3.738e-5, a rotation of at
+// most 2 asin(3.738e-5) = 7.48e-5 rad; float rounding adds a few 1e-7.
+TEST(CompressRotation, RoundTripWithinTheHandComputedBound) {
+    const double h = (2.0 * 0.70710678) / 65535.0 / 2.0;
+    const double bound = std::sqrt(12.0) * h + 3e-7;
+    std::mt19937 rng(42);
+    std::normal_distribution<float> g(0.0f, 1.0f);
+    const QuatRange r = fullRange();
+    double worst = 0.0;
+    for (int i = 0; i < 200000; ++i) {
+        const glm::quat q = glm::normalize(glm::quat(g(rng), g(rng), g(rng), g(rng)));
+        const glm::quat d = roundTrip(q, r);
+        EXPECT_NEAR(glm::length(glm::vec4(d.x, d.y, d.z, d.w)), 1.0f, 1e-6f);
+        worst = std::max<double>(worst, quatDistance(q, d));
+    }
+    EXPECT_LE(worst, bound);
+    EXPECT_GT(worst, 0.25 * bound);  // the bound is not loose by orders of magnitude
+}
+
+TEST(CompressRotation, EdgeCases) {
+    const QuatRange r = fullRange();
+    uint16_t codes[3];
+    // Identity: w is the largest; x, y, z code 0 exactly (the middle of the range).
+    EXPECT_EQ(encodeSmallestThree(glm::quat(1, 0, 0, 0), r, codes), 3u);
+    EXPECT_LT(quatDistance(roundTrip(glm::quat(1, 0, 0, 0), r), glm::quat(1, 0, 0, 0)), 2e-5f);
+    EXPECT_EQ(roundTrip(glm::quat(1, 0, 0, 0), r).w, roundTrip(glm::quat(-1, 0, 0, 0), r).w);
+    // w negative and largest: the stored sign makes it positive, the same rotation comes back.
+    const glm::quat negW = glm::normalize(glm::quat(-0.9f, 0.3f, -0.2f, 0.1f));
+    const glm::quat d = roundTrip(negW, r);
+    EXPECT_GT(d.w, 0.0f);
+    EXPECT_LT(quatDistance(d, negW), 4e-5f);
+    // A negative largest component that is not w.
+    const glm::quat negY = glm::normalize(glm::quat(0.1f, 0.2f, -0.95f, 0.05f));
+    EXPECT_EQ(encodeSmallestThree(negY, r, codes), 1u);
+    EXPECT_GT(roundTrip(negY, r).y, 0.0f);
+    EXPECT_LT(quatDistance(roundTrip(negY, r), negY), 4e-5f);
+    // Ties: the first of equal magnitudes is dropped, and either way the rotation survives.
+    const glm::quat tie4(0.5f, 0.5f, 0.5f, 0.5f);  // w, x, y, z
+    EXPECT_EQ(encodeSmallestThree(tie4, r, codes), 0u);
+    EXPECT_LT(quatDistance(roundTrip(tie4, r), tie4), 4e-5f);
+    const glm::quat tie2(0.0f, 0.70710678f, -0.70710678f, 0.0f);  // 180 degrees about (1,-1,0)
+    EXPECT_EQ(encodeSmallestThree(tie2, r, codes), 0u);
+    EXPECT_LT(quatDistance(roundTrip(tie2, r), tie2), 4e-5f);
+    // A range narrowed to the data is finer: a small rotation comes back 100x closer.
+    const glm::quat small = glm::normalize(glm::quat(1.0f, 0.01f, 0.002f, -0.003f));
+    QuatRange narrow;
+    narrow.min = glm::vec4(0.0f, 0.0f, -0.01f, 0.0f);
+    narrow.scale = glm::vec4(0.02f / 65535.0f);
+    EXPECT_LT(quatDistance(roundTrip(small, narrow), small), 4e-7f);
+}
+
+TEST(Compress, ConstantChannelCollapsesToOneKey) {
+    std::vector<float> times;
+    std::vector<glm::vec3> tr;
+    std::vector<glm::quat> rot;
+    for (int i = 0; i < 30; ++i) {
+        times.push_back(i / 30.0f);
+        tr.push_back(glm::vec3(0.0f, 1.0f, 0.25f));
+        rot.push_back(glm::angleAxis(0.02f * i, glm::vec3(0, 0, 1)));  // turns steadily
+    }
+    const Model m = chainWithClip(times, tr, rot);
+    for (float tol : {0.0f, 1e-4f}) {
+        CompressSettings s;
+        s.tolerance = tol;
+        Result<CompressionResult> r = compressClip(m, m.clips[0], s);
+        ASSERT_TRUE(r);
+        EXPECT_EQ(r->clip.tracks[0].translation.count, 1u) << "tolerance " << tol;
+        const glm::vec3 v = decodeVec3(r->clip, r->clip.tracks[0].translation, 0);
+        EXPECT_EQ(v, glm::vec3(0.0f, 1.0f, 0.25f));  // a zero-width range is exact
+        // A steady turn about one axis is one slerp: two keys at a tolerance, all at 0.
+        EXPECT_EQ(r->clip.tracks[0].rotation.count, tol > 0.0f ? 2u : 30u) << "tolerance " << tol;
+        EXPECT_TRUE(r->withinTolerance);
+    }
+}
+
+// Tolerance 0: the compressed curve is the quantized curve of every key; the only keys dropped
+// are inside runs of equal quantized values, which their neighbours reproduce.
+TEST(Compress, ToleranceZeroKeepsEveryKeysEffect) {
+    const Model m = rig::testing::makeChain(6, 40);
+    CompressSettings s;
+    s.tolerance = 0.0f;
+    Result<CompressionResult> r = compressClip(m, m.clips[0], s);
+    ASSERT_TRUE(r);
+    const Clip& c = m.clips[0];
+    const CompressedClip& cc = r->clip;
+    const Clip decoded = decodeClip(cc, m.skeleton.size());
+    ASSERT_EQ(cc.tracks.size(), c.tracks.size());
+    for (size_t ti = 0; ti < c.tracks.size(); ++ti) {
+        const Track& t = c.tracks[ti];
+        const CompressedTrack& ct = cc.tracks[ti];
+        for (uint32_t k = 0; k < t.translation.count; ++k) {
+            const float time = c.times[t.translation.times + k];
+            const glm::vec3 orig = c.vec3Keys[t.translation.values + k];
+            const Vec3Range& vr = cc.vec3Ranges[ct.translation.range];
+            glm::vec3 expected;
+            for (int i = 0; i < 3; ++i) expected[i] = dequantize(quantize(orig[i], vr.min[i], vr.scale[i]), vr.min[i], vr.scale[i]);
+            uint32_t cursor = 0;
+            EXPECT_EQ(sampleVec3(decoded, decoded.tracks[ti].translation, time, cursor), expected);
+            EXPECT_LE(glm::length(expected - orig), glm::length(vr.scale) * 0.5f + 1e-6f);
+        }
+        for (uint32_t k = 0; k < t.rotation.count; ++k) {
+            const float time = c.times[t.rotation.times + k];
+            const glm::quat expected = roundTrip(c.quatKeys[t.rotation.values + k], cc.quatRanges[ct.rotation.range]);
+            uint32_t cursor = 0;
+            EXPECT_LT(quatDistance(sampleQuat(decoded, decoded.tracks[ti].rotation, time, cursor, RotationBlend::Slerp), expected),
+                      1e-6f);
+        }
+    }
+    expectSamplingMatchesDecoded(m, cc);
+}
+
+TEST(Compress, SyntheticChainWithinToleranceAndSmaller) {
+    const Model m = rig::testing::makeChain(20, 120);
+    CompressSettings s;
+    s.tolerance = 1e-3f;
+    Result<CompressionResult> r = compressClip(m, m.clips[0], s);
+    ASSERT_TRUE(r);
+    EXPECT_TRUE(r->withinTolerance);
+    EXPECT_LE(r->error.max(), s.tolerance);
+    EXPECT_LT(r->compressedBytes, r->originalBytes);
+    const Measured mm = measureIndependently(m, 0, r->clip);
+    EXPECT_LE(mm.joint, s.tolerance);
+    EXPECT_LE(mm.vertex, s.tolerance);
+    expectSamplingMatchesDecoded(m, r->clip);
+}
+
+TEST(CompressedSamplingJob, RefusesBadSpans) {
+    const Model m = rig::testing::makeChain(4, 10);
+    Result<CompressionResult> r = compressClip(m, m.clips[0], CompressSettings{});
+    ASSERT_TRUE(r);
+    std::vector<Transform> local(m.skeleton.size());
+    CompressedSamplingCache small, cache;
+    small.reserve(r->clip.tracks.size() - 1);
+    cache.reserve(r->clip.tracks.size());
+    CompressedSamplingJob job;
+    job.bindLocal = m.skeleton.bindLocalSqt;
+    job.cache = &cache;
+    job.local = local;
+    EXPECT_FALSE(job.validate());  // no clip
+    job.clip = &r->clip;
+    EXPECT_TRUE(job.validate());
+    job.cache = &small;
+    EXPECT_FALSE(job.run());
+    job.cache = nullptr;
+    EXPECT_FALSE(job.run());
+    job.cache = &cache;
+    job.local = std::span<Transform>(local.data(), local.size() - 1);
+    EXPECT_FALSE(job.run());
+    // A cache used for another clip forgets it: the second clip samples its own values.
+    const Model other = rig::testing::makeChain(4, 7);
+    Result<CompressionResult> r2 = compressClip(other, other.clips[0], CompressSettings{});
+    ASSERT_TRUE(r2);
+    std::vector<Transform> l1(other.skeleton.bindLocalSqt), l2(other.skeleton.bindLocalSqt);
+    job.local = l1;
+    job.time = 0.1f;
+    ASSERT_TRUE(job.run());  // fills the cache from clip 1
+    job.clip = &r2->clip;
+    job.bindLocal = other.skeleton.bindLocalSqt;
+    ASSERT_TRUE(job.run());
+    std::vector<uint32_t> cursors(3 * r2->clip.tracks.size(), 0);
+    sampleCompressedClip(r2->clip, 0.1f, other.skeleton.bindLocalSqt.data(), l2.data(), cursors.data(), RotationBlend::Slerp);
+    for (size_t j = 0; j < l1.size(); ++j) EXPECT_TRUE(sameTransform(l1[j], l2[j])) << j;
+}
+
+TEST(Compress, RefusesNegativeTolerance) {
+    const Model m = rig::testing::makeChain(3, 10);
+    CompressSettings s;
+    s.tolerance = -1.0f;
+    EXPECT_FALSE(compressClip(m, m.clips[0], s));
+    s.tolerance = NAN;
+    EXPECT_FALSE(compressClip(m, m.clips[0], s));
+}
+
+// Real files: at 0.1 mm every clip stays within 0.1 mm at joints and skinned vertices, measured
+// by the compressor and independently, and comes out smaller.
+class CompressRealFile : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CompressRealFile, WithinToleranceAtJointsAndVertices) {
+    const std::string path = std::string(GetParam()).find('/') == 0 ? GetParam() : kModels + GetParam();
+    Result<Model> model = importModel(path);
+    ASSERT_TRUE(model) << model.error().message;
+    ASSERT_FALSE(model->clips.empty());
+    CompressSettings s;
+    s.tolerance = 1e-4f;  // 0.1 mm: models are in metres after import
+    if (path.size() > 4 && path.substr(path.size() - 4) == ".bvh") {
+        // BVH gives no unit and CMU's files are not in metres (01_01 stands 26 units tall,
+        // Boxing_Toes 173): 0.1 mm on a human of 1.75 m, in the file's units.
+        const float height = humanHeight(*model);
+        s.tolerance *= height / 1.75f;
+        s.tipDistance *= height / 1.75f;
+    }
+    for (size_t ci = 0; ci < model->clips.size(); ++ci) {
+        const Clip& clip = model->clips[ci];
+        Result<CompressionResult> r = compressClip(*model, clip, s);
+        ASSERT_TRUE(r) << r.error().message;
+        EXPECT_TRUE(r->withinTolerance) << clip.name;
+        EXPECT_LE(r->error.maxJoint, s.tolerance) << clip.name;
+        EXPECT_LE(r->error.maxVertex, s.tolerance) << clip.name;
+        EXPECT_LT(r->compressedBytes, r->originalBytes) << clip.name;
+        const Measured mm = measureIndependently(*model, ci, r->clip);
+        // The same quantity measured by another path (Animator::evaluate, file-pose matrices for
+        // nodes without tracks): float rounding of the two paths apart, within the tolerance.
+        EXPECT_LE(mm.joint, s.tolerance + 2e-6) << clip.name;
+        EXPECT_LE(mm.vertex, s.tolerance + 2e-6) << clip.name;
+        std::printf("%s '%s': %zu -> %zu bytes (%.2fx), keys %zu -> %zu, joint max %.4g, vertex max %.4g (tolerance %.4g model units)\n",
+                    GetParam(), clip.name.c_str(), r->originalBytes, r->compressedBytes, r->ratio(), r->originalKeys,
+                    r->keptKeys, r->error.maxJoint, r->error.maxVertex, s.tolerance);
+        if (ci == 0) expectSamplingMatchesDecoded(*model, r->clip);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, CompressRealFile,
+                         ::testing::Values("X/BCN_Epileptic.X", "FBX/animation_with_skeleton.fbx", "BVH/01_01.bvh",
+                                           "BVH/Boxing_Toes.bvh", RIGVIEW_SOURCE_DIR "/assets/demo/rigview_demo.gltf"));
+
+// ---------------------------------------------------------------------------------------
+// rigview compress, end to end.
+
+namespace {
+
+using rig::testing::run;
+using rig::testing::RunResult;
+
+int lineCount(const std::string& s) {
+    int n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+
+const std::string kDemo = RIGVIEW_SOURCE_DIR "/assets/demo/rigview_demo.gltf";
+
+}  // namespace
+
+TEST(CompressCli, BadCommandLinesFailWithOneLine) {
+    const std::string out = rig::testing::tempDir() + "/c.glb";
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"compress", kDemo, "-o", out, "--tolerance", "-1"},
+          std::vector<std::string>{"compress", kDemo, "-o", out, "--tolerance", "abc"},
+          std::vector<std::string>{"compress", kDemo, "-o", out, "--tolerance", "nan"},
+          std::vector<std::string>{"compress", kDemo, "-o", rig::testing::tempDir() + "/c.txt"},
+          std::vector<std::string>{"compress", kDemo, "-o", kDemo}}) {
+        RunResult r = run(RIGVIEW_EXE, args);
+        EXPECT_EQ(r.exitCode, 2) << args[5] << ": " << r.err;
+        EXPECT_EQ(lineCount(r.err), 1) << r.err;
+        EXPECT_EQ(r.err.rfind("rigview: ", 0), 0u) << r.err;
+    }
+    RunResult r = run(RIGVIEW_EXE, {"compress", kDemo, "-o", "/nonexistent-dir/c.glb"});
+    EXPECT_EQ(r.exitCode, 4) << r.err;
+    EXPECT_EQ(lineCount(r.err), 1) << r.err;
+    r = run(RIGVIEW_EXE, {"compress", "/nonexistent-file.gltf", "-o", out});
+    EXPECT_EQ(r.exitCode, 3) << r.err;
+    EXPECT_EQ(lineCount(r.err), 1) << r.err;
+}
+
+// The demo at 0.1 mm: the table as JSON, and the written glTF (the kept keys' dequantized values
+// as floats) read back poses the model like the original within the tolerance.
+TEST(CompressCli, DemoJsonTableAndWrittenFile) {
+    const std::string out = rig::testing::tempDir() + "/demo_compressed.glb";
+    RunResult r = run(RIGVIEW_EXE, {"compress", kDemo, "-o", out, "--tolerance", "0.1", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["clips"].size(), 3u);
+    for (const auto& c : j["clips"]) {
+        EXPECT_TRUE(c["within_tolerance"].get<bool>());
+        EXPECT_LE(c["vertex_error_mm"]["max"].get<double>(), 0.1);
+        EXPECT_LE(c["joint_error_mm"]["max"].get<double>(), 0.1);
+        EXPECT_LE(c["vertex_error_mm"]["mean"].get<double>(), c["vertex_error_mm"]["max"].get<double>());
+        EXPECT_GT(c["ratio"].get<double>(), 1.5);
+        EXPECT_LT(c["kept_keys"].get<size_t>(), c["original_keys"].get<size_t>());
+    }
+    Result<Model> orig = importModel(kDemo);
+    Result<Model> back = importModel(out);
+    ASSERT_TRUE(orig && back);
+    ASSERT_EQ(back->clips.size(), orig->clips.size());
+    ASSERT_EQ(back->skeleton.size(), orig->skeleton.size());
+    double worst = 0.0;
+    for (size_t ci = 0; ci < orig->clips.size(); ++ci) {
+        Animator a(*orig), b(*back);
+        const Clip& c = orig->clips[ci];
+        for (int s = 0; s <= 60; ++s) {
+            const float t = c.startTime + (c.duration - c.startTime) * s / 60.0f;
+            a.evaluate(static_cast<int32_t>(ci), t);
+            b.evaluate(static_cast<int32_t>(ci), t);
+            for (size_t mi = 0; mi < orig->meshes.size(); ++mi) {
+                const Mesh& m = orig->meshes[mi];
+                if (!m.skinned) continue;
+                std::vector<glm::vec3> pa(m.positions.size()), pb(m.positions.size());
+                skinMesh(m, a.palette().data() + a.paletteOffset(mi), pa.data(), nullptr);
+                skinMesh(back->meshes[mi], b.palette().data() + b.paletteOffset(mi), pb.data(), nullptr);
+                for (size_t v = 0; v < pa.size(); ++v) {
+                    const glm::vec3 wa(a.world()[m.node] * glm::vec4(pa[v], 1.0f));
+                    const glm::vec3 wb(b.world()[back->meshes[mi].node] * glm::vec4(pb[v], 1.0f));
+                    worst = std::max<double>(worst, glm::length(wa - wb));
+                }
+            }
+        }
+    }
+    std::printf("demo written as glTF, read back: worst vertex error %.4f mm\n", worst * 1e3);
+    EXPECT_LE(worst, 1e-4 + 2e-6);
+}
