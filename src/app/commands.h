@@ -82,6 +82,7 @@ struct ExportOptions {
     double from = -1.0, to = -1.0;  // trim range in seconds (negative: the whole clip)
     double fps = 0.0;        // --fps: frames per second, (0, 1000]
     bool fpsGiven = false;   // false: the clip's own sample rate
+    IkOptions ik;            // --ik-*: a two-bone chain solved on every frame and baked into the clips
 };
 
 struct CompressOptions {

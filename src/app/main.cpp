@@ -163,6 +163,7 @@ int main(int argc, char** argv) {
     };
     addIk(poseCmd, pose.ik);
     addIk(renderCmd, render.ik);
+    addIk(exportCmd, exportOpts.ik);
     // Global: on the viewer and on every subcommand (either side of the subcommand's name).
     bool allowExternalPaths = false;
     const char* externalHelp =
