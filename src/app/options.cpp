@@ -50,7 +50,7 @@ std::vector<Target> everywhere(Field (*field)(Settings&)) {
 std::vector<OptionSpec> makeTable() {
     std::vector<OptionSpec> t;
     // Positionals.
-    t.push_back({"model", "Model file", "", "", {}, {},
+    t.push_back({"model", "Model file", "", {}, {},
                  {{V, RIG_FIELD(viewer.model), "Model to open in the interactive viewer (default: the bundled demo)"},
                   {Info, RIG_FIELD(info.model), nullptr, true},
                   {Pose, RIG_FIELD(pose.model), nullptr, true},
@@ -58,21 +58,21 @@ std::vector<OptionSpec> makeTable() {
                   {Export, RIG_FIELD(exportOpts.model), nullptr, true},
                   {Bench, RIG_FIELD(bench.model), nullptr, true},
                   {Compress, RIG_FIELD(compress.model), nullptr, true}}});
-    t.push_back({"paths", "Model files, or folders searched recursively for models", "", "", {}, {},
+    t.push_back({"paths", "Model files, or folders searched recursively for models", "", {}, {},
                  {{Check, RIG_FIELD(check.paths), nullptr, true}}});
     // Shared by several subcommands.
-    t.push_back({"-o,--output", "Output file (pose: .json or .obj; render: .png; export: .bvh, .gltf or .glb; compress: .gltf or .glb)", "", "", {}, {},
+    t.push_back({"-o,--output", "Output file (pose: .json or .obj; render: .png; export: .bvh, .gltf or .glb; compress: .gltf or .glb)", "", {}, {},
                  {{Pose, RIG_FIELD(pose.output), "Output file: .json (positions + joint matrices) or .obj", true},
                   {Render, RIG_FIELD(render.output), "Output .png", true},
                   {Export, RIG_FIELD(exportOpts.output), "Output .bvh, .gltf or .glb", true},
                   {Compress, RIG_FIELD(compress.output), "Output .gltf or .glb (the key-reduced, quantized clips)", true}}});
-    t.push_back({"--clip", kClipHelp, "", "", {}, {},
+    t.push_back({"--clip", kClipHelp, "", {}, {},
                  {{V, RIG_FIELD(viewer.clip), "Clip to start with (name or index)"},
                   {Pose, RIG_FIELD(pose.clip)},
                   {Render, RIG_FIELD(render.clip)},
                   {Export, RIG_FIELD(exportOpts.clip), "Clip name or index (default: BVH the first clip, glTF every clip)"},
                   {Bench, RIG_FIELD(bench.clip)}}});
-    t.push_back({"--anim", "Add the clips of another file, bound to the model's joints by name (repeatable)", "", "", {}, {},
+    t.push_back({"--anim", "Add the clips of another file, bound to the model's joints by name (repeatable)", "", {}, {},
                  {{V, RIG_FIELD(viewer.anims)},
                   {Info, RIG_FIELD(info.anims)},
                   {Pose, RIG_FIELD(pose.anims)},
@@ -82,104 +82,104 @@ std::vector<OptionSpec> makeTable() {
                   {Bench, RIG_FIELD(bench.anims)},
                   {Compress, RIG_FIELD(compress.anims)},
                   {Worker, RIG_FIELD(workerAnims)}}});
-    t.push_back({"--time", "Seconds on the clip's timeline; past its end time wraps", "", "", {}, {},
+    t.push_back({"--time", "Seconds on the clip's timeline; past its end time wraps", "", {}, {},
                  {{Pose, RIG_FIELD(pose.time)}, {Render, RIG_FIELD(render.time)}}});
-    t.push_back({"--bind-pose", "Ignore clips: the bind pose, the pose the skin was bound in (from its inverse bind matrices)", "", "", {}, {},
+    t.push_back({"--bind-pose", "Ignore clips: the bind pose, the pose the skin was bound in (from its inverse bind matrices)", "", {}, {},
                  {{Pose, RIG_FIELD(pose.bindPose)},
                   {Render, RIG_FIELD(render.bindPose), "Draw the bind pose, the pose the skin was bound in (from its inverse bind matrices)"}}});
-    t.push_back({"--file-pose", "Ignore clips: the file pose, the nodes' default transforms", "", "", {}, {"--bind-pose"},
+    t.push_back({"--file-pose", "Ignore clips: the file pose, the nodes' default transforms", "", {}, {"--bind-pose"},
                  {{Pose, RIG_FIELD(pose.filePose)},
                   {Render, RIG_FIELD(render.filePose), "Draw the file pose, the nodes' default transforms"}}});
-    t.push_back({"--machine", kMachineHelp, "", "", {}, {"--bind-pose"},
+    t.push_back({"--machine", kMachineHelp, "", {}, {"--bind-pose"},
                  {{V, RIG_FIELD(viewer.machine),
                    "A state machine file (*.machine.json) driving the model from the start "
                    "(default: <model>.machine.json beside the model is loaded, not driving)"},
                   {Pose, RIG_FIELD(pose.machine)},
                   {Render, RIG_FIELD(render.machine)}}});
-    t.push_back({"--set", "With --machine: a parameter's value at the start, NAME=VALUE (NAME alone for a trigger; repeatable)", "", "", {}, {},
+    t.push_back({"--set", "With --machine: a parameter's value at the start, NAME=VALUE (NAME alone for a trigger; repeatable)", "", {}, {},
                  {{Pose, RIG_FIELD(pose.sets)}, {Render, RIG_FIELD(render.sets)}}});
-    t.push_back({"--json", "Print JSON (check: one report for all files)", "", "", {}, {},
+    t.push_back({"--json", "Print JSON (check: one report for all files)", "", {}, {},
                  {{Info, RIG_FIELD(info.json), "Print JSON"},
                   {Check, RIG_FIELD(check.json), "Print the report as JSON (one report for all files)"},
                   {Bench, RIG_FIELD(bench.json), "Print {\"joints\", \"ns_per_tick\", \"ns_per_joint\"}"},
                   {Compress, RIG_FIELD(compress.json), "Print the table as JSON"}}});
-    t.push_back({"--instances", "A crowd of N sharing the model (render: 1..100000 on a grid, instanced draws; bench: updated together each frame)", "", "", {}, {},
+    t.push_back({"--instances", "A crowd of N sharing the model (render: 1..100000 on a grid, instanced draws; bench: updated together each frame)", "", {}, {},
                  {{Render, RIG_FIELD(render.instances),
                    "Draw a crowd of N (1..100000) on a grid, phases spread over the clip, with instanced draws"},
                   {Bench, RIG_FIELD(bench.instances), "Time N instances sharing the model, updated together each frame (a crowd)"}}});
     // The viewer's own.
-    t.push_back({"--screenshot", "Run the viewer some frames, save the window as PNG and exit", "", "", {}, {},
+    t.push_back({"--screenshot", "Run the viewer some frames, save the window as PNG and exit", "", {}, {},
                  {{V, RIG_FIELD(viewer.screenshot)}}});
-    t.push_back({"--frames", "Frames to run before --screenshot", "", "", {}, {}, {{V, RIG_FIELD(viewer.frames)}}});
-    t.push_back({"--window", "Window width (height follows at 16:10)", "", "", {CLI::Range(320, 8192)}, {},
+    t.push_back({"--frames", "Frames to run before --screenshot", "", {}, {}, {{V, RIG_FIELD(viewer.frames)}}});
+    t.push_back({"--window", "Window width (height follows at 16:10)", "", {CLI::Range(320, 8192)}, {},
                  {{V, RIG_FIELD(viewer.width)}}});
-    t.push_back({"!--no-watch", "Do not re-import the model when its file changes", "", "", {}, {},
+    t.push_back({"!--no-watch", "Do not re-import the model when its file changes", "", {}, {},
                  {{V, RIG_FIELD(viewer.watch)}}});
-    t.push_back({"--help-markdown", "Print this option reference as a Markdown table (README.md's) and exit", "", "", {}, {},
+    t.push_back({"--help-markdown", "Print this option reference as a Markdown table (README.md's) and exit", "", {}, {},
                  {{V, RIG_FIELD(helpMarkdown)}}});
     // check.
-    t.push_back({"--json-lines", "Print one JSON object per file as each finishes (flushed), then {\"summary\":...}", "", "", {}, {"--json"},
+    t.push_back({"--json-lines", "Print one JSON object per file as each finishes (flushed), then {\"summary\":...}", "", {}, {"--json"},
                  {{Check, RIG_FIELD(check.jsonLines)}}});
-    t.push_back({"--shard", "Check only shard I of N (1-based): files I, I+N, I+2N... of the sorted file list", "I/N", "", {}, {},
+    t.push_back({"--shard", "Check only shard I of N (1-based): files I, I+N, I+2N... of the sorted file list", "", {}, {},
                  {{Check, RIG_FIELD(check.shard)}}});
-    t.push_back({"--strict", "Warnings fail too (exit 1)", "", "", {}, {}, {{Check, RIG_FIELD(check.strict)}}});
-    t.push_back({"--sheet", "Also render a contact sheet PNG (frames across each clip, problem vertices tinted)", "", "", {}, {},
+    t.push_back({"--strict", "Warnings fail too (exit 1)", "", {}, {}, {{Check, RIG_FIELD(check.strict)}}});
+    t.push_back({"--sheet", "Also render a contact sheet PNG (frames across each clip, problem vertices tinted)", "", {}, {},
                  {{Check, RIG_FIELD(check.sheet)}}});
-    t.push_back({"--jobs", "Import worker processes at once (0: all cores)", "", "", {CLI::Range(0, 1024)}, {},
+    t.push_back({"--jobs", "Import worker processes at once (0: all cores)", "", {CLI::Range(0, 1024)}, {},
                  {{Check, RIG_FIELD(check.jobs)}}});
     // render.
-    t.push_back({"--size", "Image size WIDTHxHEIGHT", "WxH", "", {}, {}, {{Render, RIG_FIELD(render.size)}}});
-    t.push_back({"--skinning", "gpu (vertex shader) or cpu (reference path)", "", "", {}, {}, {{Render, RIG_FIELD(render.skinning)}}});
-    t.push_back({"--bones", "Draw the skeleton on top", "", "", {}, {}, {{Render, RIG_FIELD(render.bones)}}});
-    t.push_back({"--grid", "Draw the ground grid", "", "", {}, {}, {{Render, RIG_FIELD(render.grid)}}});
-    t.push_back({"--wireframe", "Draw triangles as lines", "", "", {}, {}, {{Render, RIG_FIELD(render.wireframe)}}});
-    t.push_back({"--azimuth", "Camera azimuth in degrees around the up axis", "", "", {}, {}, {{Render, RIG_FIELD(render.azimuth)}}});
-    t.push_back({"--elevation", "Camera elevation in degrees", "", "", {}, {}, {{Render, RIG_FIELD(render.elevation)}}});
-    t.push_back({"--msaa", "Multisample count (0 = off)", "", "", {}, {}, {{Render, RIG_FIELD(render.samples)}}});
-    t.push_back({"--spacing", "Crowd grid step (0: 1.25 x the model's footprint)", "", "", {}, {}, {{Render, RIG_FIELD(render.spacing)}}});
+    t.push_back({"--size", "Image size WIDTHxHEIGHT", "", {}, {}, {{Render, RIG_FIELD(render.size)}}});
+    t.push_back({"--skinning", "gpu (vertex shader) or cpu (reference path)", "", {}, {}, {{Render, RIG_FIELD(render.skinning)}}});
+    t.push_back({"--bones", "Draw the skeleton on top", "", {}, {}, {{Render, RIG_FIELD(render.bones)}}});
+    t.push_back({"--grid", "Draw the ground grid", "", {}, {}, {{Render, RIG_FIELD(render.grid)}}});
+    t.push_back({"--wireframe", "Draw triangles as lines", "", {}, {}, {{Render, RIG_FIELD(render.wireframe)}}});
+    t.push_back({"--azimuth", "Camera azimuth in degrees around the up axis", "", {}, {}, {{Render, RIG_FIELD(render.azimuth)}}});
+    t.push_back({"--elevation", "Camera elevation in degrees", "", {}, {}, {{Render, RIG_FIELD(render.elevation)}}});
+    t.push_back({"--msaa", "Multisample count (0 = off)", "", {}, {}, {{Render, RIG_FIELD(render.samples)}}});
+    t.push_back({"--spacing", "Crowd grid step (0: 1.25 x the model's footprint)", "", {}, {}, {{Render, RIG_FIELD(render.spacing)}}});
     // export.
-    t.push_back({"--from", "Trim: first second to keep (the result starts at 0; negative: the clip's start)", "", "", {}, {},
+    t.push_back({"--from", "Trim: first second to keep (the result starts at 0; negative: the clip's start)", "", {}, {},
                  {{Export, RIG_FIELD(exportOpts.from)}}});
-    t.push_back({"--to", "Trim: last second to keep (negative: the clip's end)", "", "", {}, {}, {{Export, RIG_FIELD(exportOpts.to)}}});
-    t.push_back({"--fps", "Frames per second of the output, at most 1000 (default: BVH the clip's rate, glTF the keys as they are)", "", "", {}, {},
+    t.push_back({"--to", "Trim: last second to keep (negative: the clip's end)", "", {}, {}, {{Export, RIG_FIELD(exportOpts.to)}}});
+    t.push_back({"--fps", "Frames per second of the output, at most 1000 (default: BVH the clip's rate, glTF the keys as they are)", "", {}, {},
                  {{Export, RIG_FIELD(exportOpts.fps)}}});
     // bench.
-    t.push_back({"--ticks", "Ticks to time at 60 ticks per second", "", "", {}, {}, {{Bench, RIG_FIELD(bench.ticks)}}});
-    t.push_back({"--threads", "Threads updating the crowd, this one included (with --instances)", "", "", {}, {},
+    t.push_back({"--ticks", "Ticks to time at 60 ticks per second", "", {}, {}, {{Bench, RIG_FIELD(bench.ticks)}}});
+    t.push_back({"--threads", "Threads updating the crowd, this one included (with --instances)", "", {}, {},
                  {{Bench, RIG_FIELD(bench.threads)}}});
     // compress.
-    t.push_back({"--tolerance", "Largest error in millimetres at joints and skinned vertices", "", "", {}, {},
+    t.push_back({"--tolerance", "Largest error in millimetres at joints and skinned vertices", "", {}, {},
                  {{Compress, RIG_FIELD(compress.toleranceMm)}}});
     // IK (pose, render). NOTE FOR THE LEAD: these need the `ik` branch's `IkOptions ik` field in
     // PoseOptions and RenderOptions (app/ik_options.h), not on this branch yet. When merging
     // `ik`, uncomment them and drop its addIk lambda from main.cpp (same names, help and fields).
-    // t.push_back({"--ik-two-bone", "IK chain START,MID,END (joint names or node indices), e.g. LeftUpLeg,LeftLeg,LeftFoot",
-    //              "START,MID,END", "", {}, {}, {{Pose, RIG_FIELD(pose.ik.twoBone)}, {Render, RIG_FIELD(render.ik.twoBone)}}});
-    // t.push_back({"--ik-target", "IK target X,Y,Z in model space (the space `pose` writes)", "X,Y,Z", "", {}, {},
+    // t.push_back({"--ik-two-bone", "IK chain START,MID,END (joint names or node indices), e.g. LeftUpLeg,LeftLeg,LeftFoot", "",
+    //              {}, {}, {{Pose, RIG_FIELD(pose.ik.twoBone)}, {Render, RIG_FIELD(render.ik.twoBone)}}});
+    // t.push_back({"--ik-target", "IK target X,Y,Z in model space (the space `pose` writes)", "", {}, {},
     //              {{Pose, RIG_FIELD(pose.ik.target)}, {Render, RIG_FIELD(render.ik.target)}}});
-    // t.push_back({"--ik-pole", "IK pole direction X,Y,Z: the side the mid joint bends to (default: the pose's own bend)",
-    //              "X,Y,Z", "", {}, {}, {{Pose, RIG_FIELD(pose.ik.pole)}, {Render, RIG_FIELD(render.ik.pole)}}});
-    // t.push_back({"--ik-weight", "IK weight in [0, 1]", "", "", {}, {},
+    // t.push_back({"--ik-pole", "IK pole direction X,Y,Z: the side the mid joint bends to (default: the pose's own bend)", "",
+    //              {}, {}, {{Pose, RIG_FIELD(pose.ik.pole)}, {Render, RIG_FIELD(render.ik.pole)}}});
+    // t.push_back({"--ik-weight", "IK weight in [0, 1]", "", {}, {},
     //              {{Pose, RIG_FIELD(pose.ik.weight)}, {Render, RIG_FIELD(render.ik.weight)}}});
-    // t.push_back({"--ik-soft", "Fraction of the chain length where the reach starts to soften, in [0, 1] (1: none)", "", "",
+    // t.push_back({"--ik-soft", "Fraction of the chain length where the reach starts to soften, in [0, 1] (1: none)", "",
     //              {}, {}, {{Pose, RIG_FIELD(pose.ik.soft)}, {Render, RIG_FIELD(render.ik.soft)}}});
     // Global: the viewer and (--units, --allow-external-paths) every subcommand, either side of its name.
-    t.push_back({"--units", "metres (default: convert FBX, COLLADA... to metres) or file (keep the file's own numbers)", "", "",
+    t.push_back({"--units", "metres (default: convert FBX, COLLADA... to metres) or file (keep the file's own numbers)", "",
                  {CLI::IsMember({"metres", "meters", "m", "file"})}, {},
                  everywhere(RIG_FIELD(units))});
     t.push_back({"--allow-external-paths",
-                 "Read files a model refers to (buffers, textures) even outside the model's folder (default: refused)", "", "", {}, {},
+                 "Read files a model refers to (buffers, textures) even outside the model's folder (default: refused)", "", {}, {},
                  everywhere(RIG_FIELD(allowExternalPaths))});
-    t.push_back({"--amc-fps", "Frames per second of AMC motion files (120 as CMU's)", "", kImportGroup,
+    t.push_back({"--amc-fps", "Frames per second of AMC motion files (120 as CMU's)", kImportGroup,
                  {CLI::Range(1.0f, 10000.0f)}, {}, {{V, RIG_FIELD(amcFps)}}});
-    t.push_back({"--import-timeout", "Seconds an import may take before its worker process is killed", "", kIsolationGroup,
+    t.push_back({"--import-timeout", "Seconds an import may take before its worker process is killed", kIsolationGroup,
                  {CLI::Range(0.1, 1e6)}, {}, {{V, RIG_FIELD(isolation.timeoutSeconds)}}});
-    t.push_back({"--no-isolation", "Import in this process, not in a worker process (for debugging: a crashing file crashes rigview)", "",
+    t.push_back({"--no-isolation", "Import in this process, not in a worker process (for debugging: a crashing file crashes rigview)",
                  kIsolationGroup, {}, {}, {{V, RIG_FIELD(noIsolation)}}});
     // The hidden import worker's.
-    t.push_back({"--model", "The model to import", "", "", {}, {}, {{Worker, RIG_FIELD(workerModel), nullptr, true}}});
-    t.push_back({"--result-fd", "File descriptor the result is written to", "", "", {}, {}, {{Worker, RIG_FIELD(workerFd)}}});
-    t.push_back({"--parent", "Process id of the rigview that started the worker", "", "", {}, {},
+    t.push_back({"--model", "The model to import", "", {}, {}, {{Worker, RIG_FIELD(workerModel), nullptr, true}}});
+    t.push_back({"--result-fd", "File descriptor the result is written to", "", {}, {}, {{Worker, RIG_FIELD(workerFd)}}});
+    t.push_back({"--parent", "Process id of the rigview that started the worker", "", {}, {},
                  {{Worker, RIG_FIELD(workerParent)}}});
     return t;
 }
@@ -262,7 +262,6 @@ Parser build(CLI::App& app, Settings& settings) {
                 },
                 field);
             if (!shown.empty()) opt->default_str(shown);
-            if (!spec.typeName.empty()) opt->type_name(spec.typeName);
             if (!spec.group.empty()) opt->group(spec.group);
             for (const CLI::Validator& v : spec.checks) opt->check(v);
             if (t.required) opt->required();
@@ -298,9 +297,7 @@ std::string optionsMarkdown() {
             const Field field = t.field(defaults);
             if (shown.empty()) shown = defaultText(field);
             if (value.empty() && !std::holds_alternative<bool*>(field)) {
-                if (!spec.typeName.empty()) {
-                    value = spec.typeName;
-                } else if (std::holds_alternative<std::string*>(field) || std::holds_alternative<std::vector<std::string>*>(field)) {
+                if (std::holds_alternative<std::string*>(field) || std::holds_alternative<std::vector<std::string>*>(field)) {
                     value = "TEXT";
                 } else if (std::holds_alternative<float*>(field) || std::holds_alternative<double*>(field)) {
                     value = "FLOAT";

@@ -64,7 +64,6 @@ struct Target {
 struct OptionSpec {
     std::string names;      // CLI11 names: "-o,--output", "model" (positional), "!--no-watch" (negated flag)
     std::string help;       // what it does, in general (per-subcommand details: Target::help)
-    std::string typeName;   // value placeholder in help ("WxH"); empty: CLI11's (TEXT, FLOAT, INT)
     std::string group;      // help group; empty: CLI11's (OPTIONS, POSITIONALS)
     std::vector<CLI::Validator> checks;  // ranges, allowed values
     std::vector<std::string> excludes;   // other options (long names) it cannot be given with
