@@ -1,6 +1,7 @@
 // The command line's one option table (app/options.h): every option declared once, with help;
 // each subcommand's parser and --help hold exactly its table entries; values land in the
 // right fields; the README's option reference is the table's Markdown.
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <set>
@@ -101,6 +102,29 @@ TEST(CliOptions, EachSubcommandHelpListsExactlyItsTableEntries) {
             }
         }
         EXPECT_EQ(namesInHelp(a->help()), expected) << "rigview " << rig::cli::commandName(c) << " --help:\n" << a->help();
+    }
+}
+
+// The binary itself: no option reaches rigview's parser except through the table.
+TEST(CliOptions, TheBinarysHelpListsExactlyTheTable) {
+    for (Command c : rig::cli::kCommands) {
+        if (c == Command::ImportWorker) continue;  // hidden, no help of its own
+        std::set<std::string> expected{"-h", "--help"};
+        for (const rig::cli::OptionSpec& spec : rig::cli::optionTable()) {
+            for (const rig::cli::Target& t : spec.targets) {
+                if (t.command == c) {
+                    for (const std::string& n : namesOf(spec)) expected.insert(n);
+                }
+            }
+        }
+        const std::string command = std::string(RIGVIEW_EXE) + " " + rig::cli::commandName(c) + " --help";
+        FILE* pipe = popen(command.c_str(), "r");
+        ASSERT_NE(pipe, nullptr);
+        std::string help;
+        char buf[4096];
+        for (size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) help.append(buf, n);
+        EXPECT_EQ(pclose(pipe), 0) << command;
+        EXPECT_EQ(namesInHelp(help), expected) << command << ":\n" << help;
     }
 }
 
