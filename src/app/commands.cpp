@@ -271,7 +271,10 @@ int runPose(const PoseOptions& o) {
         return exitcode::kUsage;
     }
     float t = 0.0f;
+    IkStage ik;
+    if (!setupIk(model, o.ik, o.model, ik)) return exitcode::kUsage;
     Animator anim(model);
+    if (o.ik.any()) anim.setPostProcess(&ik);  // IK on whatever drives the pose
     if (!o.machine.empty()) {
         // The state machine drives the pose: run from 0 to --time (app/machine_run.h).
         t = static_cast<float>(o.time);

@@ -150,19 +150,17 @@ std::vector<OptionSpec> makeTable() {
     // compress.
     t.push_back({"--tolerance", "Largest error in millimetres at joints and skinned vertices", "", {}, {},
                  {{Compress, RIG_FIELD(compress.toleranceMm)}}});
-    // IK (pose, render). NOTE FOR THE LEAD: these need the `ik` branch's `IkOptions ik` field in
-    // PoseOptions and RenderOptions (app/ik_options.h), not on this branch yet. When merging
-    // `ik`, uncomment them and drop its addIk lambda from main.cpp (same names, help and fields).
-    // t.push_back({"--ik-two-bone", "IK chain START,MID,END (joint names or node indices), e.g. LeftUpLeg,LeftLeg,LeftFoot", "",
-    //              {}, {}, {{Pose, RIG_FIELD(pose.ik.twoBone)}, {Render, RIG_FIELD(render.ik.twoBone)}}});
-    // t.push_back({"--ik-target", "IK target X,Y,Z in model space (the space `pose` writes)", "", {}, {},
-    //              {{Pose, RIG_FIELD(pose.ik.target)}, {Render, RIG_FIELD(render.ik.target)}}});
-    // t.push_back({"--ik-pole", "IK pole direction X,Y,Z: the side the mid joint bends to (default: the pose's own bend)", "",
-    //              {}, {}, {{Pose, RIG_FIELD(pose.ik.pole)}, {Render, RIG_FIELD(render.ik.pole)}}});
-    // t.push_back({"--ik-weight", "IK weight in [0, 1]", "", {}, {},
-    //              {{Pose, RIG_FIELD(pose.ik.weight)}, {Render, RIG_FIELD(render.ik.weight)}}});
-    // t.push_back({"--ik-soft", "Fraction of the chain length where the reach starts to soften, in [0, 1] (1: none)", "",
-    //              {}, {}, {{Pose, RIG_FIELD(pose.ik.soft)}, {Render, RIG_FIELD(render.ik.soft)}}});
+    // IK (pose, render): one two-bone chain solved before skinning (app/ik_options.h, anim/ik.h).
+    t.push_back({"--ik-two-bone", "IK chain START,MID,END (joint names or node indices), e.g. LeftUpLeg,LeftLeg,LeftFoot", "",
+                 {}, {}, {{Pose, RIG_FIELD(pose.ik.twoBone)}, {Render, RIG_FIELD(render.ik.twoBone)}}});
+    t.push_back({"--ik-target", "IK target X,Y,Z in model space (the space `pose` writes)", "", {}, {},
+                 {{Pose, RIG_FIELD(pose.ik.target)}, {Render, RIG_FIELD(render.ik.target)}}});
+    t.push_back({"--ik-pole", "IK pole direction X,Y,Z: the side the mid joint bends to (default: the pose's own bend)", "",
+                 {}, {}, {{Pose, RIG_FIELD(pose.ik.pole)}, {Render, RIG_FIELD(render.ik.pole)}}});
+    t.push_back({"--ik-weight", "IK weight in [0, 1]", "", {}, {},
+                 {{Pose, RIG_FIELD(pose.ik.weight)}, {Render, RIG_FIELD(render.ik.weight)}}});
+    t.push_back({"--ik-soft", "Fraction of the chain length where the reach starts to soften, in [0, 1] (1: none)", "",
+                 {}, {}, {{Pose, RIG_FIELD(pose.ik.soft)}, {Render, RIG_FIELD(render.ik.soft)}}});
     // Global: the viewer and (--units, --allow-external-paths) every subcommand, either side of its name.
     t.push_back({"--units", "metres (default: convert FBX, COLLADA... to metres) or file (keep the file's own numbers)", "",
                  {CLI::IsMember({"metres", "meters", "m", "file"})}, {},

@@ -17,6 +17,7 @@
 #include "check/vertex_views.h"
 #include "anim/machine_json.h"
 #include "import/import.h"
+#include "ui/ik_panel.h"
 #include "platform/import_worker.h"
 #include "anim/skinning.h"
 #include "ui/state_machine_panel.h"
@@ -357,13 +358,14 @@ void Viewer::frame(double dt) {
     drawMorphsPanel(state_, &state_.panels.morphs, probe);
     drawCrowdPanel(state_, probe);
     drawStateMachinePanel(state_, &state_.panels.machine, probe);
+    drawIkPanel(state_, &state_.panels.ik, probe);
     drawFileBrowser(state_, isModelFile, probe);
     drawHelpOverlay(state_, probe);
     drawAbout(state_, about_);
     drawStatusOverlay(state_, now);
     drawStatusLine(state_, now);
     processKeys();
-    handleCameraInput();
+    if (!handleIkMouse(state_, ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y)) handleCameraInput();
     input_.clear();
     applyRequests();
 
@@ -373,6 +375,7 @@ void Viewer::frame(double dt) {
     if (state_.model && gpu_ && state_.animator) {
         updateRangeOfMotion(dt);
         updateColorView();
+        prepareIk(state_, static_cast<float>(dt));
         const auto t0 = std::chrono::steady_clock::now();
         if (state_.machine.active && machine_) {
             tickMachine(dt);
@@ -402,6 +405,7 @@ void Viewer::frame(double dt) {
             pickVertex(viewProj, io.DisplaySize.x, io.DisplaySize.y);
             clickSelectJoint(viewProj, io.DisplaySize.x, io.DisplaySize.y);
             drawVertexTooltip(state_);
+            drawIkGizmo(state_, io.DisplaySize.x, io.DisplaySize.y);
         }
     } else {
         glViewport(0, 0, w, h);

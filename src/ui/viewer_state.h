@@ -16,6 +16,7 @@
 #include "render/view_options.h"
 #include "ui/crowd_state.h"
 #include "ui/machine_state.h"
+#include "ui/ik_state.h"
 
 namespace rig {
 
@@ -89,6 +90,7 @@ struct PanelVisibility {
     bool clips = true, timeline = true, hierarchy = true, view = true, stats = true, open = true, checks = true, blend = false;
     bool morphs = false;  // opened when a model with morph targets loads
     bool machine = false;  // State Machine: opened when a machine file loads with the model
+    bool ik = false;
 };
 
 // The Morphs panel: which mesh's targets it shows, which target's weight curve it plots,
@@ -207,6 +209,7 @@ struct ViewerState {
     MachinePanelState machine;
     MorphPanelState morphs;
     CrowdState crowd;               // the Crowd panel (app/crowd_view.h draws it)
+    IkViewState ik;                   // the IK panel (ui/ik_panel.h)
     PanelVisibility panels;
     ViewerStats stats;
     ViewerRequests requests;
