@@ -365,6 +365,81 @@ void Controller::seekPhase(float phase) {
     current_.clock.seek(static_cast<double>(phase) * current_.clock.duration());
 }
 
+Controller::TimelineInfo Controller::timeline() const {
+    TimelineInfo info;
+    const MotionSource m = current_.source;
+    double start = 0.0, unit = 1.0;
+    if (m.kind == MotionSource::Kind::Clip) {
+        const Clip& c = model_->clips[m.index];
+        start = c.startTime;
+        info.sampleRate = c.sampleRate;
+    } else if (m.kind == MotionSource::Kind::BlendSpace) {
+        const SpaceState& sp = spaces_[m.index];
+        unit = sp.blendedLength;
+        if (!sp.clips.empty()) info.sampleRate = model_->clips[sp.clips.front()].sampleRate;
+    } else {
+        return info;
+    }
+    if (!(info.sampleRate > 0.0f) || !std::isfinite(info.sampleRate)) info.sampleRate = 30.0f;
+    const LayerClock& k = current_.clock;
+    info.start = start;
+    info.end = start + k.duration() * unit;
+    info.time = start + k.time() * unit;
+    info.frame = static_cast<int>(std::lround(info.time * info.sampleRate));
+    info.lastFrame = static_cast<int>(std::floor(info.end * info.sampleRate + 1e-4));
+    info.hasRange = k.hasRange();
+    info.rangeStart = start + k.rangeStart() * unit;
+    info.rangeEnd = start + k.rangeEnd() * unit;
+    return info;
+}
+
+namespace {
+// The base motion's timeline seconds -> its clock units.
+double toClock(const Controller::TimelineInfo& info, double clockDuration, double seconds) {
+    const double span = info.end - info.start;
+    if (!(span > 0.0)) return 0.0;
+    return (seconds - info.start) / span * clockDuration;
+}
+}  // namespace
+
+void Controller::seek(double seconds) {
+    if (current_.source.kind == MotionSource::Kind::None || !std::isfinite(seconds)) return;
+    current_.clock.seek(toClock(timeline(), current_.clock.duration(), seconds));
+}
+
+void Controller::stepFrames(int frames) {
+    if (current_.source.kind == MotionSource::Kind::None) return;
+    current_.clock.pause();
+    const TimelineInfo info = timeline();
+    const double rate = info.sampleRate;
+    const double firstFrame = std::ceil(info.start * rate - 1e-4);
+    double f = std::round(info.time * rate) + frames;
+    if (current_.clock.mode() == LoopMode::Loop) {
+        const double lo = info.hasRange ? std::ceil(info.rangeStart * rate - 1e-4) : firstFrame;
+        const double hi = info.hasRange ? std::floor(info.rangeEnd * rate + 1e-4) : info.lastFrame;
+        const double n = std::max(1.0, hi - lo + 1.0);
+        double r = std::fmod(f - lo, n);
+        if (r < 0.0) r += n;
+        f = lo + r;
+    }
+    double t = std::clamp(f / rate, info.start, info.end);
+    current_.clock.seek(toClock(info, current_.clock.duration(), t));
+}
+
+void Controller::setLoopMode(LoopMode mode) {
+    current_.timing.mode = mode;
+    current_.clock.setMode(mode);
+}
+
+void Controller::setPreviewRange(double from, double to) {
+    if (current_.source.kind == MotionSource::Kind::None) return;
+    const TimelineInfo info = timeline();
+    const double d = current_.clock.duration();
+    current_.clock.setRange(toClock(info, d, std::min(from, to)), toClock(info, d, std::max(from, to)));
+}
+
+void Controller::clearPreviewRange() { current_.clock.clearRange(); }
+
 // ---------------------------------------------------------------------------------------
 // Controller: per tick
 
@@ -589,6 +664,12 @@ float Controller::clipTime(int32_t clip) const {
         }
     }
     return -1.0f;
+}
+
+const std::vector<Marker>& Controller::markers(int32_t clip) const {
+    static const std::vector<Marker> kNone;
+    if (clip < 0 || static_cast<size_t>(clip) >= markers_.size()) return kNone;
+    return markers_[clip];
 }
 
 const std::vector<float>& Controller::blendWeights(int32_t space) const {

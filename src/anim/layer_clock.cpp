@@ -1,5 +1,6 @@
 #include "anim/layer_clock.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace rig {
@@ -31,8 +32,33 @@ void LayerClock::start(double duration, double time, float rate, LoopMode mode, 
     direction_ = 1;
     playing_ = true;
     finished_ = false;
+    lo_ = 0.0;
+    hi_ = duration_;
     time_ = map(time);
     fresh_ = true;
+}
+
+void LayerClock::setMode(LoopMode mode) {
+    mode_ = mode;
+    direction_ = 1;
+    if (finished_ && mode != LoopMode::Once) finished_ = false;
+    time_ = map(time_);
+}
+
+void LayerClock::setRange(double from, double to) {
+    from = std::max(0.0, std::isfinite(from) ? from : 0.0);
+    to = std::min(duration_, std::isfinite(to) ? to : duration_);
+    if (!(to > from)) {
+        clearRange();
+        return;
+    }
+    lo_ = from;
+    hi_ = to;
+}
+
+void LayerClock::clearRange() {
+    lo_ = 0.0;
+    hi_ = duration_;
 }
 
 double LayerClock::map(double t) { return seekTime(t, duration_, mode_, direction_); }
@@ -48,24 +74,37 @@ void LayerClock::resume() {
         finished_ = false;
         passes_ = 0;
     }
+    if (mode_ == LoopMode::Once && duration_ > 0.0) {
+        const int dir = direction();
+        if ((dir > 0 && time_ >= hi_) || (dir < 0 && time_ <= lo_)) {
+            time_ = dir > 0 ? lo_ : hi_;
+            fresh_ = true;  // a marker on the start reports again
+        }
+    }
     playing_ = true;
 }
 
 void LayerClock::advance(double dt, SegmentSink* sink) {
     if (!playing_ || !(dt > 0.0) || !std::isfinite(dt)) return;
-    const double d = duration_;
-    if (!(d > 0.0)) {
+    if (!(duration_ > 0.0)) {
         time_ = 0.0;
         if (mode_ == LoopMode::Once) finish();
         return;
     }
+    // Everything below counts from the range's start (0 without a preview range), so the
+    // whole clock is the range [0, d]; `base` goes back on in what is reported and kept.
+    const double base = lo_, d = hi_ - lo_;
+    if (time_ < lo_ || time_ > hi_) time_ = lo_;  // sought outside the range: start it
     const double delta = dt * static_cast<double>(rate_) * direction_;
-    const double t = time_ + delta;
+    const double now = time_ - base;
+    const double t = now + delta;
     if (delta == 0.0 || !std::isfinite(t)) return;
     const bool first = fresh_;
     fresh_ = false;
+    // A position in range units, back on the clock (the range's ends exactly).
+    auto onClock = [&](double x) { return x == 0.0 ? lo_ : x == d ? hi_ : base + x; };
     auto emit = [&](double from, double to, int dir, bool includeFrom) {
-        if (sink) sink->segment(ClockSegment{from, to, dir, includeFrom});
+        if (sink) sink->segment(ClockSegment{onClock(from), onClock(to), dir, includeFrom});
     };
     const int s = delta > 0.0 ? 1 : -1;
     // Passes this clock may still complete (loop count), or "forever".
@@ -82,8 +121,8 @@ void LayerClock::advance(double dt, SegmentSink* sink) {
                 e = 0.0;
                 end = true;
             }
-            emit(time_, e, s, first);
-            time_ = e;
+            emit(now, e, s, first);
+            time_ = onClock(e);
             if (end) finish();
             return;
         }
@@ -93,17 +132,17 @@ void LayerClock::advance(double dt, SegmentSink* sink) {
             // stays at 0).
             const uint64_t wraps = (s > 0 || t < 0.0) ? countOf(std::floor(t / d)) : 0;
             if (wraps == 0) {
-                emit(time_, t, s, first);
-                time_ = t;
+                emit(now, t, s, first);
+                time_ = onClock(t);
                 return;
             }
             const double endEdge = s > 0 ? d : 0.0, startEdge = s > 0 ? 0.0 : d;
             const uint64_t n = std::min(wraps, left);
-            emit(time_, endEdge, s, first);
+            emit(now, endEdge, s, first);
             for (uint64_t i = 1; i < n && i < kMaxSegments; ++i) emit(startEdge, endEdge, s, true);
             if (wraps >= left) {
                 passes_ = loopCount_;
-                time_ = endEdge;
+                time_ = onClock(endEdge);
                 finish();
                 return;
             }
@@ -112,7 +151,7 @@ void LayerClock::advance(double dt, SegmentSink* sink) {
             if (r >= d) r = 0.0;
             r += 0.0;  // -0 -> +0
             emit(startEdge, r, s, true);
-            time_ = r;
+            time_ = onClock(r);
             passes_ = addPasses(passes_, wraps);
             return;
         }
@@ -121,12 +160,12 @@ void LayerClock::advance(double dt, SegmentSink* sink) {
             // landing exactly on 0 going backward does not (yet).
             const uint64_t bounces = countOf(std::floor(t / d));
             if (bounces == 0) {
-                emit(time_, t, s, first);
-                time_ = t;
+                emit(now, t, s, first);
+                time_ = onClock(t);
                 return;
             }
             const uint64_t n = std::min(bounces, left);
-            double pos = time_;
+            double pos = now;
             int dir = s;
             bool includeFrom = first;
             for (uint64_t i = 0; i < n && i < kMaxSegments; ++i) {
@@ -142,7 +181,7 @@ void LayerClock::advance(double dt, SegmentSink* sink) {
             dir = -into;
             if (bounces >= left) {
                 passes_ = loopCount_;
-                time_ = pos;
+                time_ = onClock(pos);
                 finish();
                 return;
             }
@@ -151,7 +190,7 @@ void LayerClock::advance(double dt, SegmentSink* sink) {
             if (r > d) r = 2.0 * d - r;
             r += 0.0;
             emit(pos, r, dir, false);
-            time_ = r;
+            time_ = onClock(r);
             passes_ = addPasses(passes_, bounces);
             if (bounces % 2 == 1) direction_ = -direction_;
             return;

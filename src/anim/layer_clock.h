@@ -51,8 +51,20 @@ public:
     // next advance starts exclusive of this time.
     void seek(double time);
     void setRate(float rate) { rate_ = std::isfinite(rate) ? rate : 0.0f; }
+    // Change the loop mode in place (the time stays, mapped into the range as seek does).
+    void setMode(LoopMode mode);
+    // Play only [from, to] (a preview range inside [0, duration]): advance loops, bounces or
+    // stops at its ends instead of the clock's. A seek may still go anywhere; the next
+    // advance then starts from the range's start. An empty or inverted range clears it.
+    void setRange(double from, double to);
+    void clearRange();
+    bool hasRange() const { return lo_ > 0.0 || hi_ < duration_; }
+    double rangeStart() const { return lo_; }
+    double rangeEnd() const { return hi_; }
     void pause() { playing_ = false; }
-    // Play again; a finished clock starts counting its passes from 0.
+    // Play again; a finished clock starts counting its passes from 0. In Once mode a clock
+    // standing at the end it is moving towards starts over from the other end (as every
+    // player does when Play is pressed at the end).
     void resume();
 
     double time() const { return time_; }
@@ -74,6 +86,7 @@ private:
     }
 
     double time_ = 0.0, duration_ = 0.0;
+    double lo_ = 0.0, hi_ = 0.0;  // the range played: [0, duration] unless setRange
     float rate_ = 1.0f;
     LoopMode mode_ = LoopMode::Loop;
     uint32_t loopCount_ = 0, passes_ = 0;
