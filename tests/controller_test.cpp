@@ -689,29 +689,6 @@ TEST(Controller, LoopCountStopsAtTheEndOfTheLastPass) {
     EXPECT_EQ(c.clock().passes(), 2u);
 }
 
-TEST(LayerClock, FollowsPlaybackClockRules) {
-    std::mt19937 rng(11);
-    std::uniform_real_distribution<double> dt(0.0, 0.9);
-    for (LoopMode mode : {LoopMode::Loop, LoopMode::Once, LoopMode::PingPong}) {
-        for (float rate : {1.0f, -1.0f, 2.5f}) {
-            PlaybackClock pc;
-            pc.setDuration(1.25f, 30.0f);
-            pc.setLoopMode(mode);
-            pc.setRate(rate);
-            pc.seek(0.5);
-            LayerClock lc;
-            lc.start(1.25, 0.5, rate, mode, 0);
-            for (int i = 0; i < 200; ++i) {
-                const double d = dt(rng);
-                pc.advance(d);
-                lc.advance(d);
-                ASSERT_NEAR(lc.time(), pc.time(), 1e-5) << static_cast<int>(mode) << " " << rate << " " << i;
-                ASSERT_EQ(lc.playing(), pc.playing());
-            }
-        }
-    }
-}
-
 // ---------------------------------------------------------------------------------------
 // Controller: the timeline (what the viewer's Timeline panel drives)
 

@@ -248,7 +248,8 @@ private:
         float weight = 1.0f, fadeFrom = 1.0f, fadeTo = 1.0f;
         float fadeSeconds = 0.0f, fadeElapsed = 0.0f;
     };
-    class MarkerScan;
+    // The markers the motion's last advance crossed, as events (the marker pass).
+    void triggerMotionMarkers(const MotionState& m, const ClockAdvance& a, float weight, int16_t layer);
 
     bool validMotion(MotionSource m) const;
     void refreshSpace(SpaceState& s);
