@@ -46,7 +46,7 @@ protected:
         viewer->enableProbe(true);
         viewer->setInputHook([this](ImGuiIO& io) {
             io.MousePos = mouse;
-            for (int b = 0; b < 3; ++b) io.MouseDown[b] = b == 0 && mouseDown;
+            for (int b = 0; b < 3; ++b) io.MouseDown[b] = (b == 0 && mouseDown) || (b == 2 && middleDown);
             io.KeyShift = shift;
             if (wheel != 0.0f) {
                 io.MouseWheel = wheel;
@@ -119,6 +119,7 @@ protected:
     ImVec2 mouse{-FLT_MAX, -FLT_MAX};
     bool mouseDown = false;
     bool shift = false;
+    bool middleDown = false;
     float wheel = 0.0f;  // one frame's wheel turn
     int key = -1;
     std::filesystem::path shotDir;
@@ -384,6 +385,9 @@ TEST_F(ViewerSmoke, StateMachinePanelDrivesTheDemoIdleWalkIdleWave) {
     // The Timeline shows the machine's layers while it drives.
     ASSERT_EQ(s.blend.rows.size(), 2u);
     EXPECT_EQ(s.blend.rows[0].label, "base: idle");
+    EXPECT_EQ(s.timeline.driver, s.machine.controller);  // the Timeline shows and drives it
+    EXPECT_EQ(s.timeline.name, "base: idle");
+    EXPECT_EQ(s.timeline.clip, s.model->findClip("idle"));
     // Back to the timeline.
     click("machine:stop");
     EXPECT_FALSE(s.machine.active);
@@ -964,6 +968,18 @@ TEST_F(ViewerSmoke, TheWheelZoomsTheRulerAndFitShowsTheWholeClip) {
     click("scrub", 0.5f);
     const double mid = 0.5 * (s.timeline.viewStart + s.timeline.viewEnd);
     EXPECT_NEAR(s.timeline.time, mid, 1.0 / s.timeline.sampleRate + 1e-6);
+    // A middle-button drag to the left pans later in the clip, keeping the span.
+    const double v0 = s.timeline.viewStart;
+    mouse = at("scrub", 0.5f);
+    frames(1);
+    middleDown = true;
+    frames(1);
+    mouse = at("scrub", 0.3f);
+    frames(2);
+    middleDown = false;
+    frames(1);
+    EXPECT_GT(s.timeline.viewStart, v0);
+    EXPECT_NEAR(s.timeline.viewEnd - s.timeline.viewStart, span, 1e-9);
     wheel = -5.0f;
     mouse = at("scrub", 0.5f);
     frames(2);
