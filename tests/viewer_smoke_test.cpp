@@ -924,6 +924,9 @@ TEST_F(ViewerSmoke, AShiftDragOnTheRulerSetsAPreviewRangeThatLoops) {
     shift = false;
     frames(1);
     mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    s.selectedJoint = m.skeleton.find("shoulder.R");
+    frames(1);
+    shot("timeline-range");
     ASSERT_TRUE(s.timeline.hasRange);
     EXPECT_NEAR(s.timeline.rangeStart, 0.25 * len, 0.03 * len);
     EXPECT_NEAR(s.timeline.rangeEnd, 0.6 * len, 0.03 * len);
