@@ -424,7 +424,7 @@ TEST_F(ViewerSmoke, IkPanelSolvesALegAndTheTargetDrags) {
     const Model& m = *s.model;
     s.panels.ik = true;
     s.panels.machine = false;  // its window would sit over the foot
-    s.clock.setRate(0.0f);     // hold the pose still
+    s.requests.rate = 0.0f;    // hold the pose still
     frames(2);
     click("ik:enabled");
     ASSERT_TRUE(s.ik.enabled);
@@ -482,7 +482,7 @@ TEST_F(ViewerSmoke, IkPanelSolvesALegAndTheTargetDrags) {
     s.ik.weight = 0.0f;
     frames(1);
     Animator plain(m);
-    plain.evaluate(s.clip, static_cast<float>(s.clock.time()));
+    plain.evaluate(s.timeline.clip, static_cast<float>(s.timeline.time));
     EXPECT_EQ(glm::vec3(s.animator->world()[foot][3]), glm::vec3(plain.world()[foot][3]));
     click("ik:enabled");
     EXPECT_EQ(s.animator->postProcess(), nullptr);
