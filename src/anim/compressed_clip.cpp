@@ -42,15 +42,20 @@ uint32_t encodeSmallestThree(const glm::quat& q, const QuatRange& r, uint16_t ou
 namespace {
 
 // A channel's run of time indices, bit-packed: frames[k] is the index of key k.
+// A dense run: entry k is first + k.
 struct FrameRun {
     const uint8_t* bits;
     uint64_t start;  // bit of entry 0
     uint32_t width;
-    uint32_t operator[](uint32_t k) const { return readBits(bits, start + uint64_t(k) * width, width); }
+    uint32_t first;
+    bool dense;
+    uint32_t operator[](uint32_t k) const {
+        return dense ? first + k : readBits(bits, start + uint64_t(k) * width, width);
+    }
 };
 
 inline FrameRun frameRun(const CompressedClip& c, const CompressedChannel& ch) {
-    return {c.frameBits.data(), uint64_t(ch.frames) * c.frameWidth, c.frameWidth};
+    return {c.frameBits.data(), uint64_t(ch.frames) * c.frameWidth, c.frameWidth, ch.frames, ch.dense != 0};
 }
 
 // Key k such that time(k) <= t < time(k+1), clamped to [0, count-2], where time(k) =
@@ -138,7 +143,7 @@ inline uint32_t follow(const CompressedKeyCache& lead, CompressedKeyCache& e) {
 }
 
 inline bool sameRun(const CompressedChannel& a, const CompressedChannel& b) {
-    return a.count > 1 && a.frames == b.frames && a.count == b.count;
+    return a.count > 1 && a.frames == b.frames && a.count == b.count && a.dense == b.dense;
 }
 
 // Decode the segment's keys if it changed (playing forward, the old second key is the new first).
@@ -263,11 +268,10 @@ Clip decodeClip(const CompressedClip& c, size_t skeletonSize) {
         o.count = ch.count;
         o.interpolation = ch.interpolation();
         if (!ch.count) return o;
-        const FrameRun frames = frameRun(c, ch);
         times.resize(ch.count);
         // A constant keeps no time: any time serves (one key holds for the whole clip).
         if (ch.count == 1) times[0] = c.frameTimes.empty() ? c.startTime : c.frameTimes[0];
-        else for (uint32_t k = 0; k < ch.count; ++k) times[k] = c.frameTimes[c.frame(ch.frames, k)];
+        else for (uint32_t k = 0; k < ch.count; ++k) times[k] = c.frameTimes[c.frame(ch, k)];
         o.times = out.addTimes(times.data(), ch.count);
         if (rotation) {
             o.values = static_cast<uint32_t>(out.quatKeys.size());

@@ -56,14 +56,16 @@ struct QuatRange {
 
 // count == 0: absent (the node keeps its bind value). count == 1: a constant, kept as full
 // floats (constVec3 / constQuat[range]; nothing in the key arrays). Otherwise `first`: the
-// channel's first key in the code arrays of its kind; `frames`: its run of time indices in
-// frameBits (in entries of frameWidth bits); `range`: its entry in vec3Ranges / quatRanges.
+// channel's first key among the keys of its kind; `frames`: its run of time indices in
+// frameBits (in entries of frameWidth bits), or for a dense channel the table index of its
+// first key; `range`: its entry in vec3Ranges / quatRanges.
 struct CompressedChannel {
     uint32_t first = 0;
     uint32_t frames = 0;
     uint32_t count = 0;
-    uint32_t range : 31 = 0;
-    uint32_t step : 1 = 0;  // 1: Interpolation::Step (16 bytes a channel, as Clip's Channel)
+    uint32_t range : 30 = 0;
+    uint32_t step : 1 = 0;   // 1: Interpolation::Step (16 bytes a channel, as Clip's Channel)
+    uint32_t dense : 1 = 0;  // 1: the keys sit at consecutive times of the table from index `frames` on (nothing stored)
     Interpolation interpolation() const { return step ? Interpolation::Step : Interpolation::Linear; }
 };
 
@@ -93,8 +95,8 @@ struct CompressedClip {
     size_t byteSize() const;
     // Keys kept: quantized ones plus one per constant channel.
     size_t keyCount() const { return vec3Keys + quatKeys + constVec3.size() + constQuat.size(); }
-    // Index k of the run starting at entry `frames` of frameBits.
-    uint32_t frame(uint32_t frames, uint32_t k) const;
+    // The time-table index of key k of a channel of two keys or more.
+    uint32_t frame(const CompressedChannel& ch, uint32_t k) const;
 };
 
 // The value of a quantized component.
@@ -110,8 +112,9 @@ inline uint32_t readBits(const uint8_t* data, uint64_t pos, uint32_t width) {
     return static_cast<uint32_t>(readBits64(data, pos) & ((uint64_t(1) << width) - 1));
 }
 
-inline uint32_t CompressedClip::frame(uint32_t frames, uint32_t k) const {
-    return readBits(frameBits.data(), uint64_t(frames + k) * frameWidth, frameWidth);
+inline uint32_t CompressedClip::frame(const CompressedChannel& ch, uint32_t k) const {
+    if (ch.dense) return ch.frames + k;
+    return readBits(frameBits.data(), uint64_t(ch.frames + k) * frameWidth, frameWidth);
 }
 
 // The three codes of key k of a channel of `bits` bits per code starting at bit `offset`.

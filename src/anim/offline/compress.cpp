@@ -369,10 +369,17 @@ CompressedClip assemble(const Clip& clip, const ClipKeys& ck, const std::vector<
                 }
             }
             // A run of key times equal to an earlier channel's of this track is shared.
+            bool dense = true;
+            for (size_t i = 1; i < run.size() && dense; ++i) dense = run[i] == run[0] + i;
+            if (dense) {  // consecutive times of the table: no indices stored
+                o.dense = 1;
+                o.frames = run[0];
+                continue;
+            }
             o.frames = static_cast<uint32_t>(keyFrames.size());
             for (int p = 0; p < c; ++p) {
                 const CompressedChannel& q = *outs[p];
-                if (q.count == o.count && std::equal(run.begin(), run.end(), keyFrames.begin() + q.frames)) {
+                if (!q.dense && q.count == o.count && std::equal(run.begin(), run.end(), keyFrames.begin() + q.frames)) {
                     o.frames = q.frames;
                     break;
                 }
@@ -598,6 +605,21 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
         found = best.error.max() <= tol;
     }
     if (!found) best = attempt(1.0f, true);
+    if (getenv("RIGVIEW_COMPRESS_DEBUG")) {
+        const CompressedClip& c = best.clip;
+        std::fprintf(stderr, "DBG %s: total %zu times %zu tracks %zu frames %zu (w%u) vec3 %zu quat %zu largest %zu vranges %zu qranges %zu consts %zu | passes %d\n",
+                     clip.name.c_str(), c.byteSize(), c.frameTimes.size() * 4, c.tracks.size() * sizeof(CompressedTrack), c.frameBits.size(), c.frameWidth,
+                     c.vec3Bits.size(), c.quatBits.size(), c.quatLargest.size(), c.vec3Ranges.size() * sizeof(Vec3Range),
+                     c.quatRanges.size() * sizeof(QuatRange), c.constVec3.size() * 12 + c.constQuat.size() * 16, r.passes);
+        std::vector<int> hv(17), hq(17);
+        for (auto& v : c.vec3Ranges) hv[v.bits]++;
+        for (auto& v : c.quatRanges) hq[v.bits]++;
+        std::fprintf(stderr, "DBG bits v:");
+        for (int b = 0; b < 17; ++b) if (hv[b]) std::fprintf(stderr, " %d:%d", b, hv[b]);
+        std::fprintf(stderr, " q:");
+        for (int b = 0; b < 17; ++b) if (hq[b]) std::fprintf(stderr, " %d:%d", b, hq[b]);
+        std::fprintf(stderr, "\n");
+    }
     r.clip = std::move(best.clip);
     r.error = best.error;
     r.withinTolerance = tol <= 0.0f || r.error.max() <= tol;
