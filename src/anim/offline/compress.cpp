@@ -535,6 +535,7 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
     // The shares are a guess (see compress.h): widened while the measured error stays within
     // the tolerance (doubling up to 16x, then two bisection steps), narrowed while it does not
     // (down to 1/64x), then every key.
+    float qshare = 0.5f;
     auto attempt = [&](float factor, bool keepAll) {
         std::vector<std::vector<uint8_t>> keep(ck.channels.size());
         ClipKeys q = ck;  // quantized at the widths this attempt picks
@@ -548,7 +549,7 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
             }
             // Part of the share goes to quantization (the fewest bits that fit it), the rest
             // to key reduction, which compares against the dequantized keys (so it sees both).
-            chooseBits(k, m, settings.quantizationShare * share);
+            chooseBits(k, m, qshare * share);
             keep[c] = reduceChannel(k, m, share);
         }
         // Channels of a track that share their key times keep the union of their keys, so
@@ -575,34 +576,54 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
         ++r.passes;
         return a;
     };
-    CompressionResult best = attempt(1.0f, false);
-    bool found = tol <= 0.0f || best.error.max() <= tol;
-    if (found && tol > 0.0f) {
-        float passed = 1.0f, failed = 0.0f;
-        for (float f = 2.0f; f <= 16.0f; f *= 2.0f) {
-            CompressionResult a = attempt(f, false);
-            if (a.error.max() > tol) {
-                failed = f;
-                break;
+    // One search of the share factor for the quantization share `qshare`: the smallest clip
+    // within the tolerance, or none (found false).
+    auto search = [&](bool& found) {
+        CompressionResult best = attempt(1.0f, false);
+        found = tol <= 0.0f || best.error.max() <= tol;
+        if (found && tol > 0.0f) {
+            float passed = 1.0f, failed = 0.0f;
+            for (float f = 2.0f; f <= 16.0f; f *= 2.0f) {
+                CompressionResult a = attempt(f, false);
+                if (a.error.max() > tol) {
+                    failed = f;
+                    break;
+                }
+                passed = f;
+                if (a.clip.byteSize() < best.clip.byteSize()) best = std::move(a);
             }
-            passed = f;
-            if (a.clip.byteSize() < best.clip.byteSize()) best = std::move(a);
-        }
-        // Two bisection steps between the last factor that fit and the first that did not.
-        for (int step = 0; step < 2 && failed > 0.0f; ++step) {
-            const float f = 0.5f * (passed + failed);
-            CompressionResult a = attempt(f, false);
-            if (a.error.max() > tol) {
-                failed = f;
-                continue;
+            // Two bisection steps between the last factor that fit and the first that did not.
+            for (int step = 0; step < 2 && failed > 0.0f; ++step) {
+                const float f = 0.5f * (passed + failed);
+                CompressionResult a = attempt(f, false);
+                if (a.error.max() > tol) {
+                    failed = f;
+                    continue;
+                }
+                passed = f;
+                if (a.clip.byteSize() < best.clip.byteSize()) best = std::move(a);
             }
-            passed = f;
-            if (a.clip.byteSize() < best.clip.byteSize()) best = std::move(a);
         }
-    }
-    for (float f = 0.5f; !found && f >= 1.0f / 64.0f; f *= 0.5f) {
-        best = attempt(f, false);
-        found = best.error.max() <= tol;
+        for (float f = 0.5f; !found && f >= 1.0f / 64.0f; f *= 0.5f) {
+            best = attempt(f, false);
+            found = best.error.max() <= tol;
+        }
+        return best;
+    };
+    // The split between quantization and key reduction: the given one, or the smallest clip
+    // of a few.
+    std::vector<float> shares{settings.quantizationShare};
+    if (!(settings.quantizationShare > 0.0f)) shares = {0.55f, 0.8f, 1.0f};
+    if (tol <= 0.0f) shares.resize(1);
+    bool found = false;
+    CompressionResult best;
+    for (float share : shares) {
+        qshare = share > 0.0f ? share : 0.5f;
+        bool ok = false;
+        CompressionResult a = search(ok);
+        if (getenv("RIGVIEW_COMPRESS_DEBUG")) std::fprintf(stderr, "DBG qshare %.2f: %zu bytes ok %d\n", qshare, a.clip.byteSize(), ok);
+        if (ok && (!found || a.clip.byteSize() < best.clip.byteSize())) best = std::move(a);
+        found = found || ok;
     }
     if (!found) best = attempt(1.0f, true);
     if (getenv("RIGVIEW_COMPRESS_DEBUG")) {
