@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "anim/rotation_batch.h"
+
 namespace rig {
 
 size_t CompressedClip::byteSize() const {
@@ -194,6 +196,7 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
 void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
                           CompressedKeyCache* cache, RotationBlend blend) {
     const size_t n = clip.tracks.size();
+    detail::RotationBatch batch;
     for (size_t i = 0; i < n; ++i) {
         const CompressedTrack& tr = clip.tracks[i];
         const Transform& bind = bindLocal[tr.node];
@@ -219,7 +222,16 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
                 refreshQuat(clip, R, e[1], seek(clip, R, t, e[1]));
                 ar = frameAlpha(e[1].t0, e[1].t1, t);
             }
-            out.rotation = blendQuat(R, e[1], ar, blend);
+            if (!R.step && ar > 0.0f && ar < 1.0f) {
+                // Interpolated four at a time with the plain sampler's queue (same bits).
+                batch.a[batch.n] = &e[1].a.x;
+                batch.b[batch.n] = &e[1].b.x;
+                batch.alpha[batch.n] = ar;
+                batch.out[batch.n] = &out.rotation;
+                if (++batch.n == detail::RotationBatch::kCapacity) detail::flushRotations(batch, blend);
+            } else {
+                out.rotation = blendQuat(R, e[1], ar, blend);
+            }
         } else {
             out.rotation = R.count ? clip.constQuat[R.range] : bind.rotation;
         }
@@ -239,6 +251,7 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
             out.scale = S.count ? clip.constVec3[S.range] : bind.scale;
         }
     }
+    detail::flushRotations(batch, blend);
 }
 
 void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
