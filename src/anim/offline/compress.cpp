@@ -621,26 +621,10 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
         qshare = share > 0.0f ? share : 0.5f;
         bool ok = false;
         CompressionResult a = search(ok);
-        if (getenv("RIGVIEW_COMPRESS_DEBUG")) std::fprintf(stderr, "DBG qshare %.2f: %zu bytes ok %d\n", qshare, a.clip.byteSize(), ok);
         if (ok && (!found || a.clip.byteSize() < best.clip.byteSize())) best = std::move(a);
         found = found || ok;
     }
     if (!found) best = attempt(1.0f, true);
-    if (getenv("RIGVIEW_COMPRESS_DEBUG")) {
-        const CompressedClip& c = best.clip;
-        std::fprintf(stderr, "DBG %s: total %zu times %zu tracks %zu frames %zu (w%u) vec3 %zu quat %zu largest %zu vranges %zu qranges %zu consts %zu | passes %d\n",
-                     clip.name.c_str(), c.byteSize(), c.frameTimes.size() * 4, c.tracks.size() * sizeof(CompressedTrack), c.frameBits.size(), c.frameWidth,
-                     c.vec3Bits.size(), c.quatBits.size(), c.quatLargest.size(), c.vec3Ranges.size() * sizeof(Vec3Range),
-                     c.quatRanges.size() * sizeof(QuatRange), c.constVec3.size() * 12 + c.constQuat.size() * 16, r.passes);
-        std::vector<int> hv(17), hq(17);
-        for (auto& v : c.vec3Ranges) hv[v.bits]++;
-        for (auto& v : c.quatRanges) hq[v.bits]++;
-        std::fprintf(stderr, "DBG bits v:");
-        for (int b = 0; b < 17; ++b) if (hv[b]) std::fprintf(stderr, " %d:%d", b, hv[b]);
-        std::fprintf(stderr, " q:");
-        for (int b = 0; b < 17; ++b) if (hq[b]) std::fprintf(stderr, " %d:%d", b, hq[b]);
-        std::fprintf(stderr, "\n");
-    }
     r.clip = std::move(best.clip);
     r.error = best.error;
     r.withinTolerance = tol <= 0.0f || r.error.max() <= tol;
