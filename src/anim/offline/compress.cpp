@@ -516,6 +516,11 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
         return Error{"clip '" + clip.name + "' has " + std::to_string(table.size()) +
                      " distinct key times; compression stores at most 65536"};
     }
+    // Bit offsets into the key streams are 32-bit: at most 50 bits a key.
+    if (clipKeyCount(clip) > UINT32_MAX / 50) {
+        return Error{"clip '" + clip.name + "' has " + std::to_string(clipKeyCount(clip)) +
+                     " keys; compression stores at most " + std::to_string(UINT32_MAX / 50)};
+    }
     // Clip times also need to be in trackOfNode for the metrics' chain depth.
     Clip withMap;
     const Clip* src = &clip;

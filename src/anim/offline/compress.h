@@ -72,7 +72,8 @@ struct CompressionResult {
 };
 
 // Compress one clip of `model` (its tracks must bind to model's skeleton). Fails on a clip
-// with more than 65536 distinct key times (the time table's 16-bit indices). Morph tracks are
+// with more than 65536 distinct key times (the time table's 16-bit indices) or more than
+// 2^32 / 50 keys (32-bit bit offsets). Morph tracks are
 // not part of a CompressedClip.
 Result<CompressionResult> compressClip(const Model& model, const Clip& clip, const CompressSettings& settings);
 
