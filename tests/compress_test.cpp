@@ -409,6 +409,42 @@ TEST(Compress, ConstantChannelCollapsesToOneKey) {
     }
 }
 
+// A constant rotation: at a tolerance the 16-bit smallest three over the full range (8 bytes,
+// within the hand-computed 3.74e-5 of the value), at tolerance 0 the float value exactly; both
+// sampled as their decoded keys are.
+TEST(Compress, ConstantRotationCodedWithinItsShare) {
+    std::vector<float> times;
+    std::vector<glm::vec3> tr;
+    std::vector<glm::quat> rot;
+    const glm::quat still = glm::normalize(glm::quat(0.8f, -0.3f, 0.4f, 0.2f));
+    for (int i = 0; i < 20; ++i) {
+        times.push_back(i / 30.0f);
+        tr.push_back(glm::vec3(0.1f * std::sin(0.5f * i), 1.0f, 0.0f));  // moves
+        rot.push_back(still);
+    }
+    const Model m = chainWithClip(times, tr, rot);
+    CompressSettings s;
+    s.tolerance = 1e-4f;
+    Result<CompressionResult> r = compressClip(m, m.clips[0], s);
+    ASSERT_TRUE(r);
+    const CompressedChannel& ch = r->clip.tracks[0].rotation;
+    ASSERT_EQ(ch.count, 1u);
+    EXPECT_EQ(ch.dense, 1u);
+    EXPECT_EQ(r->clip.constQuatCodes.size(), 4u);
+    EXPECT_TRUE(r->clip.constQuat.empty());
+    EXPECT_LE(quatDistance(decodeQuat(r->clip, ch, 0), still), std::sqrt(12.0) * (2.0 * 0.70710678) / 65535.0 / 2.0 + 3e-7);
+    EXPECT_TRUE(r->withinTolerance);
+    expectSamplingMatchesDecoded(m, r->clip);
+    s.tolerance = 0.0f;
+    Result<CompressionResult> exact = compressClip(m, m.clips[0], s);
+    ASSERT_TRUE(exact);
+    const CompressedChannel& e = exact->clip.tracks[0].rotation;
+    ASSERT_EQ(e.count, 1u);
+    EXPECT_EQ(e.dense, 0u);
+    EXPECT_EQ(decodeQuat(exact->clip, e, 0), still);
+    expectSamplingMatchesDecoded(m, exact->clip);
+}
+
 // Tolerance 0: the compressed curve is the quantized curve of every key; the only keys dropped
 // are inside runs of equal quantized values, which their neighbours reproduce.
 TEST(Compress, ToleranceZeroKeepsEveryKeysEffect) {

@@ -10,7 +10,8 @@ namespace rig {
 size_t CompressedClip::byteSize() const {
     return frameTimes.size() * sizeof(float) + tracks.size() * sizeof(CompressedTrack) +
            frameBits.size() + vec3Bits.size() + quatBits.size() + quatLargest.size() + vec3Ranges.size() * sizeof(Vec3Range) + quatRanges.size() * sizeof(QuatRange) +
-           constVec3.size() * sizeof(glm::vec3) + constQuat.size() * sizeof(glm::quat);
+           constVec3.size() * sizeof(glm::vec3) + constQuat.size() * sizeof(glm::quat) +
+           constQuatCodes.size() * sizeof(uint16_t);
 }
 
 uint16_t quantize(float v, float min, float scale, uint32_t maxCode) {
@@ -106,7 +107,7 @@ inline glm::vec3 sampleVec3Channel(const CompressedClip& c, const CompressedChan
 
 inline glm::quat sampleQuatChannel(const CompressedClip& c, const CompressedChannel& ch, float t, uint32_t& cursor,
                                    RotationBlend blend) {
-    if (ch.count == 1) return c.constQuat[ch.range];
+    if (ch.count == 1) return decodeQuat(c, ch, 0);
     const FrameRun frames = frameRun(c, ch);
     const float* table = c.frameTimes.data();
     const uint32_t k = findFrameKey(frames, table, ch.count, t, cursor);
@@ -189,6 +190,13 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
     if (clip != &c) {
         std::fill(entries.begin(), entries.end(), CompressedKeyCache{});
         clip = &c;
+        // Constant rotations, decoded once: the sampler reads them from here.
+        for (size_t i = 0; i < c.tracks.size(); ++i) {
+            const CompressedChannel& r = c.tracks[i].rotation;
+            if (r.count != 1) continue;
+            const glm::quat q = decodeQuat(c, r, 0);
+            entries[3 * i + 1].a = glm::vec4(q.x, q.y, q.z, q.w);
+        }
     }
     return true;
 }
@@ -233,7 +241,7 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
                 out.rotation = blendQuat(R, e[1], ar, blend);
             }
         } else {
-            out.rotation = R.count ? clip.constQuat[R.range] : bind.rotation;
+            out.rotation = R.count ? asQuat(e[1].a) : bind.rotation;  // decoded at bind
         }
         if (S.count > 1) {
             if (sameRun(T, S)) {

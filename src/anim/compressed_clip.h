@@ -55,7 +55,9 @@ struct QuatRange {
 };
 
 // count == 0: absent (the node keeps its bind value). count == 1: a constant, kept as full
-// floats (constVec3 / constQuat[range]; nothing in the key arrays). Otherwise `first`: the
+// floats (constVec3 / constQuat[range]; nothing in the key arrays), or for a rotation with
+// `dense` set, as 16-bit smallest three over the full range (constQuatCodes[4 * range ..]:
+// three codes and the dropped component's index) where that rounding fits the joint's share. Otherwise `first`: the
 // channel's first key among the keys of its kind; `frames`: its run of time indices in
 // frameBits (in entries of frameWidth bits), or for a dense channel the table index of its
 // first key; `range`: its entry in vec3Ranges / quatRanges.
@@ -89,12 +91,15 @@ struct CompressedClip {
     std::vector<uint8_t> quatLargest;       // per rotation key: 2 bits, key k at bits 2*(k%4) of byte k/4
     std::vector<QuatRange> quatRanges;      // per rotation channel
     std::vector<glm::vec3> constVec3;       // per constant translation / scale channel
-    std::vector<glm::quat> constQuat;       // per constant rotation channel
+    std::vector<glm::quat> constQuat;       // per constant rotation channel kept as floats
+    std::vector<uint16_t> constQuatCodes;   // per coded constant rotation: 3 codes, largest index
 
     // Bytes of key data and headers: what this clip costs in memory.
     size_t byteSize() const;
     // Keys kept: quantized ones plus one per constant channel.
-    size_t keyCount() const { return vec3Keys + quatKeys + constVec3.size() + constQuat.size(); }
+    size_t keyCount() const {
+        return vec3Keys + quatKeys + constVec3.size() + constQuat.size() + constQuatCodes.size() / 4;
+    }
     // The time-table index of key k of a channel of two keys or more.
     uint32_t frame(const CompressedChannel& ch, uint32_t k) const;
 };
@@ -164,12 +169,27 @@ inline glm::quat decodeQuatKey(const CompressedClip& c, const CompressedChannel&
     return decodeSmallestThree(q, largestIndex(c.quatLargest.data(), key), r);
 }
 
+// The full range of the smallest three at 16 bits: coded constant rotations use it.
+inline QuatRange fullQuatRange() {
+    QuatRange r;
+    r.min = glm::vec4(-kQuatSmallestMax);
+    r.scale = glm::vec4(2.0f * kQuatSmallestMax / 65535.0f);
+    return r;
+}
+
+// Coded constant rotation i.
+inline glm::quat decodeConstQuat(const CompressedClip& c, uint32_t i) {
+    const uint16_t* q = c.constQuatCodes.data() + 4 * static_cast<size_t>(i);
+    return decodeSmallestThree(q, q[3], fullQuatRange());
+}
+
 // Key k of any channel with keys (a constant's one value for k == 0).
 inline glm::vec3 decodeVec3(const CompressedClip& c, const CompressedChannel& ch, uint32_t k) {
     return ch.count == 1 ? c.constVec3[ch.range] : decodeVec3Key(c, ch, k);
 }
 inline glm::quat decodeQuat(const CompressedClip& c, const CompressedChannel& ch, uint32_t k) {
-    return ch.count == 1 ? c.constQuat[ch.range] : decodeQuatKey(c, ch, k);
+    if (ch.count == 1) return ch.dense ? decodeConstQuat(c, ch.range) : c.constQuat[ch.range];
+    return decodeQuatKey(c, ch, k);
 }
 
 // The encoder's half: the component index with the largest magnitude (first of ties) and the

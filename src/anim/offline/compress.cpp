@@ -305,8 +305,10 @@ ClipKeys gatherClip(const Clip& clip, bool quantizeValues) {
     return ck;
 }
 
+// shares: per channel, the budget a constant rotation's 16-bit rounding may use (0: floats).
 CompressedClip assemble(const Clip& clip, const ClipKeys& ck, const std::vector<float>& table,
-                        const std::vector<std::vector<uint8_t>>& keep) {
+                        const std::vector<std::vector<uint8_t>>& keep, const std::vector<float>& shares,
+                        const std::vector<JointMetric>& metrics) {
     CompressedClip out;
     out.name = clip.name;
     out.duration = clip.duration;
@@ -338,7 +340,25 @@ CompressedClip assemble(const Clip& clip, const ClipKeys& ck, const std::vector<
                 // A constant: the first key's original value, as full floats.
                 o.count = 1;
                 o.range = static_cast<uint32_t>(rot ? out.constQuat.size() : out.constVec3.size());
-                if (rot) out.constQuat.push_back(asQuat(k.original[0]));
+                if (rot) {
+                    // 16-bit smallest three where that rounding fits the channel's share
+                    // (against every original key), else full floats.
+                    uint16_t codes[3];
+                    const QuatRange full = fullQuatRange();
+                    const uint32_t largest = encodeSmallestThree(asQuat(k.original[0]), full, codes);
+                    const glm::vec4 coded = asVec4(decodeSmallestThree(codes, largest, full));
+                    bool fits = shares[ci] > 0.0f;
+                    for (size_t i = 0; i < k.original.size() && fits; ++i) {
+                        fits = displacement(k, metrics[k.node], coded, k.original[i]) <= shares[ci];
+                    }
+                    if (fits) {
+                        o.dense = 1;
+                        o.range = static_cast<uint32_t>(out.constQuatCodes.size() / 4);
+                        out.constQuatCodes.insert(out.constQuatCodes.end(), {codes[0], codes[1], codes[2], static_cast<uint16_t>(largest)});
+                        continue;
+                    }
+                    out.constQuat.push_back(asQuat(k.original[0]));
+                }
                 else out.constVec3.push_back(glm::vec3(k.original[0]));
                 continue;
             }
@@ -543,6 +563,7 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
     float qshare = 0.5f;
     auto attempt = [&](float factor, bool keepAll) {
         std::vector<std::vector<uint8_t>> keep(ck.channels.size());
+        std::vector<float> shares(ck.channels.size(), 0.0f);
         ClipKeys q = ck;  // quantized at the widths this attempt picks
         for (size_t c = 0; c < q.channels.size(); ++c) {
             ChannelKeys& k = q.channels[c];
@@ -552,6 +573,7 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
                 keep[c] = std::vector<uint8_t>(k.times.size(), 1);
                 continue;
             }
+            shares[c] = share;
             // Part of the share goes to quantization (the fewest bits that fit it), the rest
             // to key reduction, which compares against the dequantized keys (so it sees both).
             chooseBits(k, m, qshare * share);
@@ -576,7 +598,7 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
             }
         }
         CompressionResult a;
-        a.clip = assemble(clip, q, table, keep);
+        a.clip = assemble(clip, q, table, keep, shares, metrics);
         a.error = measureCompressionError(model, clip, a.clip, settings);
         ++r.passes;
         return a;
