@@ -1,5 +1,6 @@
 // Animation compression (anim/offline/compress, anim/compressed_clip, CompressedSamplingJob):
-// the 48-bit rotation encoding against a hand-computed bound and its edge cases; compressed
+// the bit streams and the quantization at every width 3..16 (rotations against a hand-computed
+// bound) and their edge cases; the widths the compressor picks; compressed
 // sampling against sampling the decoded keys (bit for bit); tolerance 0; constant channels; and
 // on real files the error measured independently (Animator on the decoded clip, CPU skinning)
 // within the tolerance.
@@ -241,6 +242,147 @@ TEST(CompressRotation, EdgeCases) {
     EXPECT_LT(quatDistance(roundTrip(small, narrow), small), 4e-7f);
 }
 
+// Bit streams: values of every width 1..16, interleaved, read back exactly (also the three
+// codes of a key, at any bit alignment), and the stream's bytes are what the widths sum to.
+TEST(CompressBits, StreamRoundTripAtEveryWidth) {
+    std::mt19937 rng(3);
+    std::vector<uint8_t> stream;
+    uint64_t used = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> written;  // (value, width)
+    uint64_t total = 0;
+    for (int i = 0; i < 2000; ++i) {
+        const uint32_t width = 1 + i % 16;
+        const uint32_t top = (1u << width) - 1u;
+        const uint32_t value = i % 7 == 0 ? top : i % 11 == 0 ? 0u : static_cast<uint32_t>(rng()) & top;
+        appendBits(stream, used, value, width);
+        written.emplace_back(value, width);
+        total += width;
+    }
+    EXPECT_EQ(used, total);
+    EXPECT_EQ(stream.size(), (total + 7) / 8);
+    stream.resize(stream.size() + 8, 0);  // the padding the readers expect
+    uint64_t pos = 0;
+    for (const auto& [value, width] : written) {
+        ASSERT_EQ(readBits(stream.data(), pos, width), value) << "width " << width << " at bit " << pos;
+        pos += width;
+    }
+    // Keys of three codes at each width 3..16, starting at an odd bit offset.
+    for (uint32_t bits = kMinKeyBits; bits <= kMaxKeyBits; ++bits) {
+        std::vector<uint8_t> s2;
+        uint64_t u = 0;
+        appendBits(s2, u, 1, 5);  // offset 5
+        std::vector<uint16_t> codes;
+        for (int k = 0; k < 50; ++k) {
+            for (int c = 0; c < 3; ++c) {
+                codes.push_back(static_cast<uint16_t>(k == 0 ? 0u : k == 1 ? (1u << bits) - 1u : rng() & ((1u << bits) - 1u)));
+                appendBits(s2, u, codes.back(), bits);
+            }
+        }
+        s2.resize(s2.size() + 8, 0);
+        for (uint32_t k = 0; k < 50; ++k) {
+            uint16_t got[3];
+            readCodes(s2.data(), 5, bits, k, got);
+            for (int c = 0; c < 3; ++c) ASSERT_EQ(got[c], codes[3 * k + c]) << bits << " bits, key " << k;
+        }
+    }
+}
+
+// Quantizing at b bits over [lo, hi]: the ends come back exactly as codes 0 and 2^b - 1, values
+// outside clamp to them, and every value within is off by at most half a step,
+// (hi - lo) / (2^b - 1) / 2.
+TEST(CompressBits, Vec3QuantizationAtEveryWidth) {
+    const float lo = -0.37f, hi = 1.91f;
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> u(lo, hi);
+    for (uint32_t bits = kMinKeyBits; bits <= kMaxKeyBits; ++bits) {
+        const uint32_t maxCode = (1u << bits) - 1u;
+        const float scale = (hi - lo) / static_cast<float>(maxCode);
+        EXPECT_EQ(quantize(lo, lo, scale, maxCode), 0u);
+        EXPECT_EQ(quantize(hi, lo, scale, maxCode), maxCode);
+        EXPECT_EQ(quantize(lo - 5.0f, lo, scale, maxCode), 0u);
+        EXPECT_EQ(quantize(hi + 5.0f, lo, scale, maxCode), maxCode);
+        EXPECT_NEAR(dequantize(static_cast<uint16_t>(maxCode), lo, scale), hi, 1e-6f);
+        float worst = 0.0f;
+        for (int i = 0; i < 5000; ++i) {
+            const float v = u(rng);
+            worst = std::max(worst, std::fabs(dequantize(quantize(v, lo, scale, maxCode), lo, scale) - v));
+        }
+        EXPECT_LE(worst, 0.5f * scale + 1e-6f) << bits << " bits";
+        EXPECT_GT(worst, 0.4f * scale) << bits << " bits";  // the bound is tight
+    }
+    // A zero-width range (a component that never changes): code 0, the value exactly.
+    EXPECT_EQ(quantize(0.25f, 0.25f, 0.0f, 7), 0u);
+    EXPECT_EQ(dequantize(0, 0.25f, 0.0f), 0.25f);
+}
+
+// The smallest three at b bits over the full range: the hand-computed bound of the 16-bit test
+// with h = (2 / sqrt2) / (2^b - 1) / 2, |q - q'| <= sqrt(12) h.
+TEST(CompressBits, RotationRoundTripAtEveryWidth) {
+    std::mt19937 rng(11);
+    std::normal_distribution<float> g(0.0f, 1.0f);
+    for (uint32_t bits = kMinKeyBits; bits <= kMaxKeyBits; ++bits) {
+        QuatRange r;
+        r.bits = bits;
+        r.min = glm::vec4(-kQuatSmallestMax);
+        r.scale = glm::vec4(2.0f * kQuatSmallestMax / static_cast<float>((1u << bits) - 1u));
+        const double h = (2.0 * 0.70710678) / double((1u << bits) - 1u) / 2.0;
+        double worst = 0.0;
+        for (int i = 0; i < 20000; ++i) {
+            const glm::quat q = glm::normalize(glm::quat(g(rng), g(rng), g(rng), g(rng)));
+            uint16_t codes[3];
+            const uint32_t largest = encodeSmallestThree(q, r, codes);
+            for (uint16_t c : codes) ASSERT_LE(c, (1u << bits) - 1u);
+            worst = std::max<double>(worst, quatDistance(q, decodeSmallestThree(codes, largest, r)));
+        }
+        EXPECT_LE(worst, std::sqrt(12.0) * h + 3e-7) << bits << " bits";
+        EXPECT_GT(worst, 0.25 * std::sqrt(12.0) * h) << bits << " bits";
+    }
+}
+
+// The compressor picks widths from the error: at tolerance 0 every channel keeps 16 bits and
+// every key (dense runs: no time indices stored); at a tolerance some channel takes fewer, the
+// clip gets smaller, and it stays within the tolerance.
+TEST(CompressBits, WidthsFollowTheTolerance) {
+    const Model m = rig::testing::makeChain(8, 60);
+    CompressSettings s;
+    s.tolerance = 0.0f;
+    Result<CompressionResult> exact = compressClip(m, m.clips[0], s);
+    ASSERT_TRUE(exact);
+    for (const QuatRange& r : exact->clip.quatRanges) EXPECT_EQ(r.bits, 16u);
+    for (const Vec3Range& r : exact->clip.vec3Ranges) EXPECT_EQ(r.bits, 16u);
+    size_t dense = 0, keyed = 0;
+    for (const CompressedTrack& t : exact->clip.tracks) {
+        for (const CompressedChannel* ch : {&t.translation, &t.rotation, &t.scale}) {
+            if (ch->count < 2) continue;
+            ++keyed;
+            dense += ch->dense;
+        }
+    }
+    EXPECT_GT(keyed, 0u);
+    EXPECT_EQ(dense, keyed);  // every key kept, at consecutive times
+    EXPECT_TRUE(exact->clip.frameBits.empty());
+    s.tolerance = 1e-3f;
+    Result<CompressionResult> r = compressClip(m, m.clips[0], s);
+    ASSERT_TRUE(r);
+    uint32_t narrowest = 16;
+    for (const QuatRange& q : r->clip.quatRanges) narrowest = std::min(narrowest, q.bits);
+    EXPECT_LT(narrowest, 16u);
+    EXPECT_LT(r->compressedBytes, exact->compressedBytes);
+    EXPECT_TRUE(r->withinTolerance);
+    const Measured mm = measureIndependently(m, 0, r->clip);
+    EXPECT_LE(mm.joint, s.tolerance);
+    EXPECT_LE(mm.vertex, s.tolerance);
+    expectSamplingMatchesDecoded(m, r->clip);
+    // Each split between quantization and key reduction stays within the tolerance too.
+    for (float share : {0.3f, 1.0f}) {
+        s.quantizationShare = share;
+        Result<CompressionResult> q = compressClip(m, m.clips[0], s);
+        ASSERT_TRUE(q);
+        EXPECT_TRUE(q->withinTolerance) << share;
+        EXPECT_LE(measureIndependently(m, 0, q->clip).joint, s.tolerance) << share;
+    }
+}
+
 TEST(Compress, ConstantChannelCollapsesToOneKey) {
     std::vector<float> times;
     std::vector<glm::vec3> tr;
@@ -259,10 +401,48 @@ TEST(Compress, ConstantChannelCollapsesToOneKey) {
         EXPECT_EQ(r->clip.tracks[0].translation.count, 1u) << "tolerance " << tol;
         const glm::vec3 v = decodeVec3(r->clip, r->clip.tracks[0].translation, 0);
         EXPECT_EQ(v, glm::vec3(0.0f, 1.0f, 0.25f));  // a zero-width range is exact
+        EXPECT_TRUE(r->clip.vec3Ranges.empty());     // a constant takes no bits in the key stream
+        EXPECT_TRUE(r->clip.vec3Bits.empty());
         // A steady turn about one axis is one slerp: two keys at a tolerance, all at 0.
         EXPECT_EQ(r->clip.tracks[0].rotation.count, tol > 0.0f ? 2u : 30u) << "tolerance " << tol;
         EXPECT_TRUE(r->withinTolerance);
     }
+}
+
+// A constant rotation: at a tolerance the 16-bit smallest three over the full range (8 bytes,
+// within the hand-computed 3.74e-5 of the value), at tolerance 0 the float value exactly; both
+// sampled as their decoded keys are.
+TEST(Compress, ConstantRotationCodedWithinItsShare) {
+    std::vector<float> times;
+    std::vector<glm::vec3> tr;
+    std::vector<glm::quat> rot;
+    const glm::quat still = glm::normalize(glm::quat(0.8f, -0.3f, 0.4f, 0.2f));
+    for (int i = 0; i < 20; ++i) {
+        times.push_back(i / 30.0f);
+        tr.push_back(glm::vec3(0.1f * std::sin(0.5f * i), 1.0f, 0.0f));  // moves
+        rot.push_back(still);
+    }
+    const Model m = chainWithClip(times, tr, rot);
+    CompressSettings s;
+    s.tolerance = 1e-4f;
+    Result<CompressionResult> r = compressClip(m, m.clips[0], s);
+    ASSERT_TRUE(r);
+    const CompressedChannel& ch = r->clip.tracks[0].rotation;
+    ASSERT_EQ(ch.count, 1u);
+    EXPECT_EQ(ch.dense, 1u);
+    EXPECT_EQ(r->clip.constQuatCodes.size(), 4u);
+    EXPECT_TRUE(r->clip.constQuat.empty());
+    EXPECT_LE(quatDistance(decodeQuat(r->clip, ch, 0), still), std::sqrt(12.0) * (2.0 * 0.70710678) / 65535.0 / 2.0 + 3e-7);
+    EXPECT_TRUE(r->withinTolerance);
+    expectSamplingMatchesDecoded(m, r->clip);
+    s.tolerance = 0.0f;
+    Result<CompressionResult> exact = compressClip(m, m.clips[0], s);
+    ASSERT_TRUE(exact);
+    const CompressedChannel& e = exact->clip.tracks[0].rotation;
+    ASSERT_EQ(e.count, 1u);
+    EXPECT_EQ(e.dense, 0u);
+    EXPECT_EQ(decodeQuat(exact->clip, e, 0), still);
+    expectSamplingMatchesDecoded(m, exact->clip);
 }
 
 // Tolerance 0: the compressed curve is the quantized curve of every key; the only keys dropped

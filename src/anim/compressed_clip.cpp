@@ -3,19 +3,29 @@
 #include <algorithm>
 #include <cmath>
 
+#include "anim/rotation_batch.h"
+
 namespace rig {
 
 size_t CompressedClip::byteSize() const {
     return frameTimes.size() * sizeof(float) + tracks.size() * sizeof(CompressedTrack) +
-           (keyFrames.size() + vec3Codes.size() + quatCodes.size()) * sizeof(uint16_t) +
-           quatLargest.size() + vec3Ranges.size() * sizeof(Vec3Range) + quatRanges.size() * sizeof(QuatRange) +
-           constVec3.size() * sizeof(glm::vec3) + constQuat.size() * sizeof(glm::quat);
+           frameBits.size() + vec3Bits.size() + quatBits.size() + quatLargest.size() + vec3Ranges.size() * sizeof(Vec3Range) + quatRanges.size() * sizeof(QuatRange) +
+           constVec3.size() * sizeof(glm::vec3) + constQuat.size() * sizeof(glm::quat) +
+           constQuatCodes.size() * sizeof(uint16_t);
 }
 
-uint16_t quantize(float v, float min, float scale) {
+uint16_t quantize(float v, float min, float scale, uint32_t maxCode) {
     if (!(scale > 0.0f)) return 0;
     const float q = std::round((v - min) / scale);
-    return static_cast<uint16_t>(q <= 0.0f ? 0.0f : q >= 65535.0f ? 65535.0f : q);
+    const float top = static_cast<float>(maxCode);
+    return static_cast<uint16_t>(q <= 0.0f ? 0.0f : q >= top ? top : q);
+}
+
+void appendBits(std::vector<uint8_t>& stream, uint64_t& used, uint32_t value, uint32_t width) {
+    for (uint32_t i = 0; i < width; ++i, ++used) {
+        if ((used >> 3) >= stream.size()) stream.push_back(0);
+        if ((value >> i) & 1u) stream[used >> 3] |= static_cast<uint8_t>(1u << (used & 7));
+    }
 }
 
 uint32_t encodeSmallestThree(const glm::quat& q, const QuatRange& r, uint16_t out[3]) {
@@ -25,17 +35,35 @@ uint32_t encodeSmallestThree(const glm::quat& q, const QuatRange& r, uint16_t ou
         if (std::fabs(v[c]) > std::fabs(v[largest])) largest = c;
     }
     const float sign = v[largest] < 0.0f ? -1.0f : 1.0f;
+    const uint32_t maxCode = (1u << r.bits) - 1u;
     for (uint32_t c = 0, i = 0; c < 4; ++c) {
-        if (c != largest) out[i++] = quantize(sign * v[c], r.min[c], r.scale[c]);
+        if (c != largest) out[i++] = quantize(sign * v[c], r.min[c], r.scale[c], maxCode);
     }
     return largest;
 }
 
 namespace {
 
+// A channel's run of time indices, bit-packed: frames[k] is the index of key k.
+// A dense run: entry k is first + k.
+struct FrameRun {
+    const uint8_t* bits;
+    uint64_t start;  // bit of entry 0
+    uint32_t width;
+    uint32_t first;
+    bool dense;
+    uint32_t operator[](uint32_t k) const {
+        return dense ? first + k : readBits(bits, start + uint64_t(k) * width, width);
+    }
+};
+
+inline FrameRun frameRun(const CompressedClip& c, const CompressedChannel& ch) {
+    return {c.frameBits.data(), uint64_t(ch.frames) * c.frameWidth, c.frameWidth, ch.frames, ch.dense != 0};
+}
+
 // Key k such that time(k) <= t < time(k+1), clamped to [0, count-2], where time(k) =
 // table[frames[k]]: findKey over the channel's own times, with the same cursor rules.
-inline uint32_t findFrameKey(const uint16_t* frames, const float* table, uint32_t count, float t, uint32_t& cursor) {
+inline uint32_t findFrameKey(const FrameRun& frames, const float* table, uint32_t count, float t, uint32_t& cursor) {
     const uint32_t last = count - 2;
     uint32_t k = cursor < last ? cursor : last;
     if (table[frames[k]] <= t) {
@@ -68,7 +96,7 @@ inline float frameAlpha(float t0, float t1, float t) {
 
 inline glm::vec3 sampleVec3Channel(const CompressedClip& c, const CompressedChannel& ch, float t, uint32_t& cursor) {
     if (ch.count == 1) return c.constVec3[ch.range];
-    const uint16_t* frames = c.keyFrames.data() + ch.frames;
+    const FrameRun frames = frameRun(c, ch);
     const float* table = c.frameTimes.data();
     const uint32_t k = findFrameKey(frames, table, ch.count, t, cursor);
     const float alpha = frameAlpha(table[frames[k]], table[frames[k + 1]], t);
@@ -79,8 +107,8 @@ inline glm::vec3 sampleVec3Channel(const CompressedClip& c, const CompressedChan
 
 inline glm::quat sampleQuatChannel(const CompressedClip& c, const CompressedChannel& ch, float t, uint32_t& cursor,
                                    RotationBlend blend) {
-    if (ch.count == 1) return c.constQuat[ch.range];
-    const uint16_t* frames = c.keyFrames.data() + ch.frames;
+    if (ch.count == 1) return decodeQuat(c, ch, 0);
+    const FrameRun frames = frameRun(c, ch);
     const float* table = c.frameTimes.data();
     const uint32_t k = findFrameKey(frames, table, ch.count, t, cursor);
     const float alpha = frameAlpha(table[frames[k]], table[frames[k + 1]], t);
@@ -97,7 +125,7 @@ inline glm::quat sampleQuatChannel(const CompressedClip& c, const CompressedChan
 inline uint32_t seek(const CompressedClip& c, const CompressedChannel& ch, float t, CompressedKeyCache& e) {
     const uint32_t old = e.k;
     if (!(e.t0 <= t && t < e.t1)) {
-        const uint16_t* frames = c.keyFrames.data() + ch.frames;
+        const FrameRun frames = frameRun(c, ch);
         const float* table = c.frameTimes.data();
         uint32_t cursor = e.k < ch.count ? e.k : 0;
         const uint32_t k = findFrameKey(frames, table, ch.count, t, cursor);
@@ -118,7 +146,7 @@ inline uint32_t follow(const CompressedKeyCache& lead, CompressedKeyCache& e) {
 }
 
 inline bool sameRun(const CompressedChannel& a, const CompressedChannel& b) {
-    return a.count > 1 && a.frames == b.frames && a.count == b.count;
+    return a.count > 1 && a.frames == b.frames && a.count == b.count && a.dense == b.dense;
 }
 
 // Decode the segment's keys if it changed (playing forward, the old second key is the new first).
@@ -162,6 +190,13 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
     if (clip != &c) {
         std::fill(entries.begin(), entries.end(), CompressedKeyCache{});
         clip = &c;
+        // Constant rotations, decoded once: the sampler reads them from here.
+        for (size_t i = 0; i < c.tracks.size(); ++i) {
+            const CompressedChannel& r = c.tracks[i].rotation;
+            if (r.count != 1) continue;
+            const glm::quat q = decodeQuat(c, r, 0);
+            entries[3 * i + 1].a = glm::vec4(q.x, q.y, q.z, q.w);
+        }
     }
     return true;
 }
@@ -169,6 +204,7 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
 void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
                           CompressedKeyCache* cache, RotationBlend blend) {
     const size_t n = clip.tracks.size();
+    detail::RotationBatch batch;
     for (size_t i = 0; i < n; ++i) {
         const CompressedTrack& tr = clip.tracks[i];
         const Transform& bind = bindLocal[tr.node];
@@ -194,9 +230,18 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
                 refreshQuat(clip, R, e[1], seek(clip, R, t, e[1]));
                 ar = frameAlpha(e[1].t0, e[1].t1, t);
             }
-            out.rotation = blendQuat(R, e[1], ar, blend);
+            if (!R.step && ar > 0.0f && ar < 1.0f) {
+                // Interpolated four at a time with the plain sampler's queue (same bits).
+                batch.a[batch.n] = &e[1].a.x;
+                batch.b[batch.n] = &e[1].b.x;
+                batch.alpha[batch.n] = ar;
+                batch.out[batch.n] = &out.rotation;
+                if (++batch.n == detail::RotationBatch::kCapacity) detail::flushRotations(batch, blend);
+            } else {
+                out.rotation = blendQuat(R, e[1], ar, blend);
+            }
         } else {
-            out.rotation = R.count ? clip.constQuat[R.range] : bind.rotation;
+            out.rotation = R.count ? asQuat(e[1].a) : bind.rotation;  // decoded at bind
         }
         if (S.count > 1) {
             if (sameRun(T, S)) {
@@ -214,6 +259,7 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
             out.scale = S.count ? clip.constVec3[S.range] : bind.scale;
         }
     }
+    detail::flushRotations(batch, blend);
 }
 
 void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
@@ -243,11 +289,10 @@ Clip decodeClip(const CompressedClip& c, size_t skeletonSize) {
         o.count = ch.count;
         o.interpolation = ch.interpolation();
         if (!ch.count) return o;
-        const uint16_t* frames = c.keyFrames.data() + ch.frames;
         times.resize(ch.count);
         // A constant keeps no time: any time serves (one key holds for the whole clip).
         if (ch.count == 1) times[0] = c.frameTimes.empty() ? c.startTime : c.frameTimes[0];
-        else for (uint32_t k = 0; k < ch.count; ++k) times[k] = c.frameTimes[frames[k]];
+        else for (uint32_t k = 0; k < ch.count; ++k) times[k] = c.frameTimes[c.frame(ch, k)];
         o.times = out.addTimes(times.data(), ch.count);
         if (rotation) {
             o.values = static_cast<uint32_t>(out.quatKeys.size());

@@ -97,10 +97,37 @@ struct ChannelKeys {
     std::vector<uint8_t> largest;     // rotations: per key
     Vec3Range vrange;
     QuatRange qrange;
+    glm::vec4 lo{0.0f}, hi{0.0f};     // per component extents the ranges span
 };
 
 glm::quat asQuat(const glm::vec4& v) { return glm::quat(v.w, v.x, v.y, v.z); }
 glm::vec4 asVec4(const glm::quat& q) { return glm::vec4(q.x, q.y, q.z, q.w); }
+
+// Quantize the channel's keys at `bits` bits per component over its extents.
+void quantizeChannel(ChannelKeys& k, uint32_t bits) {
+    const size_t n = k.original.size();
+    const float steps = static_cast<float>((1u << bits) - 1u);
+    k.codes.resize(3 * n);
+    k.decoded.resize(n);
+    if (k.kind == Kind::Rotation) {
+        k.qrange.bits = bits;
+        for (uint32_t c = 0; c < 4; ++c) k.qrange.scale[c] = (k.hi[c] - k.lo[c]) / steps;
+        for (size_t i = 0; i < n; ++i) {
+            k.largest[i] = static_cast<uint8_t>(encodeSmallestThree(asQuat(k.original[i]), k.qrange, &k.codes[3 * i]));
+            k.decoded[i] = asVec4(decodeSmallestThree(&k.codes[3 * i], k.largest[i], k.qrange));
+        }
+    } else {
+        k.vrange.bits = bits;
+        k.vrange.scale = (glm::vec3(k.hi) - glm::vec3(k.lo)) / steps;
+        const uint32_t maxCode = (1u << bits) - 1u;
+        for (size_t i = 0; i < n; ++i) {
+            for (int c = 0; c < 3; ++c) {
+                k.codes[3 * i + c] = quantize(k.original[i][c], k.lo[c], k.vrange.scale[c], maxCode);
+                k.decoded[i][c] = dequantize(k.codes[3 * i + c], k.lo[c], k.vrange.scale[c]);
+            }
+        }
+    }
+}
 
 ChannelKeys gatherChannel(const Clip& clip, const Channel& ch, Kind kind, int32_t node, bool quantizeValues) {
     ChannelKeys k;
@@ -117,8 +144,6 @@ ChannelKeys gatherChannel(const Clip& clip, const Channel& ch, Kind kind, int32_
         k.decoded = k.original;
         return k;
     }
-    k.codes.resize(3 * static_cast<size_t>(ch.count));
-    k.decoded.resize(ch.count);
     if (kind == Kind::Rotation) {
         glm::vec4 lo(1.0f), hi(-1.0f);
         k.largest.resize(ch.count);
@@ -136,12 +161,9 @@ ChannelKeys gatherChannel(const Clip& clip, const Channel& ch, Kind kind, int32_
         for (uint32_t c = 0; c < 4; ++c) {
             if (hi[c] < lo[c]) lo[c] = hi[c] = 0.0f;  // never stored
             k.qrange.min[c] = lo[c];
-            k.qrange.scale[c] = (hi[c] - lo[c]) / 65535.0f;
         }
-        for (uint32_t i = 0; i < ch.count; ++i) {
-            k.largest[i] = static_cast<uint8_t>(encodeSmallestThree(asQuat(k.original[i]), k.qrange, &k.codes[3 * i]));
-            k.decoded[i] = asVec4(decodeSmallestThree(&k.codes[3 * i], k.largest[i], k.qrange));
-        }
+        k.lo = lo;
+        k.hi = hi;
     } else {
         glm::vec3 lo(k.original[0]), hi(k.original[0]);
         for (const glm::vec4& v : k.original) {
@@ -149,14 +171,10 @@ ChannelKeys gatherChannel(const Clip& clip, const Channel& ch, Kind kind, int32_
             hi = glm::max(hi, glm::vec3(v));
         }
         k.vrange.min = lo;
-        k.vrange.scale = (hi - lo) / 65535.0f;
-        for (uint32_t i = 0; i < ch.count; ++i) {
-            for (int c = 0; c < 3; ++c) {
-                k.codes[3 * i + c] = quantize(k.original[i][c], lo[c], k.vrange.scale[c]);
-                k.decoded[i][c] = dequantize(k.codes[3 * i + c], lo[c], k.vrange.scale[c]);
-            }
-        }
+        k.lo = glm::vec4(lo, 0.0f);
+        k.hi = glm::vec4(hi, 0.0f);
     }
+    quantizeChannel(k, kMaxKeyBits);
     return k;
 }
 
@@ -190,6 +208,24 @@ bool sameCodes(const ChannelKeys& k, size_t a, size_t b) {
     if (k.codes.empty()) return k.original[a] == k.original[b];
     if (!k.largest.empty() && k.largest[a] != k.largest[b]) return false;
     return std::equal(k.codes.begin() + 3 * a, k.codes.begin() + 3 * a + 3, k.codes.begin() + 3 * b);
+}
+
+// The fewest bits per component (kMinKeyBits..kMaxKeyBits) at which quantizing every key of
+// the channel moves no point its joint carries by more than `budget`; the channel is left
+// quantized at that width. A budget of 0: the widest.
+uint32_t chooseBits(ChannelKeys& k, const JointMetric& m, float budget) {
+    if (budget > 0.0f) {
+        for (uint32_t bits = kMinKeyBits; bits < kMaxKeyBits; ++bits) {
+            quantizeChannel(k, bits);
+            float worst = 0.0f;
+            for (size_t i = 0; i < k.original.size() && worst <= budget; ++i) {
+                worst = std::max(worst, displacement(k, m, k.decoded[i], k.original[i]));
+            }
+            if (worst <= budget) return bits;
+        }
+    }
+    quantizeChannel(k, kMaxKeyBits);
+    return kMaxKeyBits;
 }
 
 // Which keys stay, for a budget `tol` (model units) on this channel.
@@ -269,14 +305,20 @@ ClipKeys gatherClip(const Clip& clip, bool quantizeValues) {
     return ck;
 }
 
+// shares: per channel, the budget a constant rotation's 16-bit rounding may use (0: floats).
 CompressedClip assemble(const Clip& clip, const ClipKeys& ck, const std::vector<float>& table,
-                        const std::vector<std::vector<uint8_t>>& keep) {
+                        const std::vector<std::vector<uint8_t>>& keep, const std::vector<float>& shares,
+                        const std::vector<JointMetric>& metrics) {
     CompressedClip out;
     out.name = clip.name;
     out.duration = clip.duration;
     out.startTime = clip.startTime;
     out.sampleRate = clip.sampleRate;
     out.frameTimes = table;
+    out.frameWidth = 1;
+    while (out.frameWidth < 16 && table.size() > (size_t(1) << out.frameWidth)) ++out.frameWidth;
+    std::vector<uint16_t> keyFrames;
+    uint64_t vec3Used = 0, quatUsed = 0;
     auto frameOf = [&](float t) {
         return static_cast<uint16_t>(std::lower_bound(table.begin(), table.end(), t) - table.begin());
     };
@@ -298,41 +340,82 @@ CompressedClip assemble(const Clip& clip, const ClipKeys& ck, const std::vector<
                 // A constant: the first key's original value, as full floats.
                 o.count = 1;
                 o.range = static_cast<uint32_t>(rot ? out.constQuat.size() : out.constVec3.size());
-                if (rot) out.constQuat.push_back(asQuat(k.original[0]));
+                if (rot) {
+                    // 16-bit smallest three where that rounding fits the channel's share
+                    // (against every original key), else full floats.
+                    uint16_t codes[3];
+                    const QuatRange full = fullQuatRange();
+                    const uint32_t largest = encodeSmallestThree(asQuat(k.original[0]), full, codes);
+                    const glm::vec4 coded = asVec4(decodeSmallestThree(codes, largest, full));
+                    bool fits = shares[ci] > 0.0f;
+                    for (size_t i = 0; i < k.original.size() && fits; ++i) {
+                        fits = displacement(k, metrics[k.node], coded, k.original[i]) <= shares[ci];
+                    }
+                    if (fits) {
+                        o.dense = 1;
+                        o.range = static_cast<uint32_t>(out.constQuatCodes.size() / 4);
+                        out.constQuatCodes.insert(out.constQuatCodes.end(), {codes[0], codes[1], codes[2], static_cast<uint16_t>(largest)});
+                        continue;
+                    }
+                    out.constQuat.push_back(asQuat(k.original[0]));
+                }
                 else out.constVec3.push_back(glm::vec3(k.original[0]));
                 continue;
             }
-            o.first = static_cast<uint32_t>((rot ? out.quatCodes.size() : out.vec3Codes.size()) / 3);
+            o.first = rot ? out.quatKeys : out.vec3Keys;
             o.range = static_cast<uint32_t>(rot ? out.quatRanges.size() : out.vec3Ranges.size());
-            if (rot) out.quatRanges.push_back(k.qrange);
-            else out.vec3Ranges.push_back(k.vrange);
+            const uint32_t bits = rot ? k.qrange.bits : k.vrange.bits;
+            if (rot) {
+                out.quatRanges.push_back(k.qrange);
+                out.quatRanges.back().offset = static_cast<uint32_t>(quatUsed);
+            } else {
+                out.vec3Ranges.push_back(k.vrange);
+                out.vec3Ranges.back().offset = static_cast<uint32_t>(vec3Used);
+            }
             run.clear();
             for (size_t i = 0; i < k.times.size(); ++i) {
                 if (!keep[ci][i]) continue;
                 ++o.count;
                 run.push_back(frameOf(k.times[i]));
-                std::vector<uint16_t>& codes = rot ? out.quatCodes : out.vec3Codes;
-                codes.insert(codes.end(), k.codes.begin() + 3 * i, k.codes.begin() + 3 * i + 3);
+                for (int x = 0; x < 3; ++x) {
+                    appendBits(rot ? out.quatBits : out.vec3Bits, rot ? quatUsed : vec3Used, k.codes[3 * i + x], bits);
+                }
                 if (rot) {
-                    const size_t key = out.quatCodes.size() / 3 - 1;
+                    const size_t key = out.quatKeys++;
                     if (key / 4 >= out.quatLargest.size()) out.quatLargest.push_back(0);
                     out.quatLargest[key >> 2] |= static_cast<uint8_t>(k.largest[i] << (2 * (key & 3)));
+                } else {
+                    ++out.vec3Keys;
                 }
             }
             // A run of key times equal to an earlier channel's of this track is shared.
-            o.frames = static_cast<uint32_t>(out.keyFrames.size());
+            bool dense = true;
+            for (size_t i = 1; i < run.size() && dense; ++i) dense = run[i] == run[0] + i;
+            if (dense) {  // consecutive times of the table: no indices stored
+                o.dense = 1;
+                o.frames = run[0];
+                continue;
+            }
+            o.frames = static_cast<uint32_t>(keyFrames.size());
             for (int p = 0; p < c; ++p) {
                 const CompressedChannel& q = *outs[p];
-                if (q.count == o.count && std::equal(run.begin(), run.end(), out.keyFrames.begin() + q.frames)) {
+                if (!q.dense && q.count == o.count && std::equal(run.begin(), run.end(), keyFrames.begin() + q.frames)) {
                     o.frames = q.frames;
                     break;
                 }
             }
-            if (o.frames == out.keyFrames.size()) out.keyFrames.insert(out.keyFrames.end(), run.begin(), run.end());
+            if (o.frames == keyFrames.size()) keyFrames.insert(keyFrames.end(), run.begin(), run.end());
         }
         out.tracks.push_back(ct);
     }
-    if (out.keyFrames.empty()) out.frameTimes.clear();  // only constants: no key names a time
+    if (keyFrames.empty()) out.frameTimes.clear();  // only constants: no key names a time
+    uint64_t frameUsed = 0;
+    for (uint16_t f : keyFrames) appendBits(out.frameBits, frameUsed, f, out.frameWidth);
+    out.frameEntries = static_cast<uint32_t>(keyFrames.size());
+    // Padding: the runtime reads 64 bits at a time.
+    for (std::vector<uint8_t>* stream : {&out.frameBits, &out.vec3Bits, &out.quatBits}) {
+        if (!stream->empty()) stream->resize(stream->size() + 8, 0);
+    }
     return out;
 }
 
@@ -381,7 +464,10 @@ CompressionError measureCompressionError(const Model& model, const Clip& origina
     Animator a(model), b(model);
     std::vector<Transform> la(sk.bindLocalSqt), lb(sk.bindLocalSqt);
     std::vector<uint32_t> ca(3 * original.tracks.size(), 0), cb(3 * compressed.tracks.size(), 0);
-    const std::vector<int32_t> joints = model.jointNodes();
+    // Every node, not only skin joints: a leaf (an end site, an attachment) moves as the
+    // joints above it do and is one of the points the metric carries.
+    std::vector<int32_t> joints(n);
+    for (size_t i = 0; i < n; ++i) joints[i] = static_cast<int32_t>(i);
     size_t vertices = 0;
     size_t largestMesh = 0;
     for (const Mesh& m : model.meshes) {
@@ -450,6 +536,11 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
         return Error{"clip '" + clip.name + "' has " + std::to_string(table.size()) +
                      " distinct key times; compression stores at most 65536"};
     }
+    // Bit offsets into the key streams are 32-bit: at most 50 bits a key.
+    if (clipKeyCount(clip) > UINT32_MAX / 50) {
+        return Error{"clip '" + clip.name + "' has " + std::to_string(clipKeyCount(clip)) +
+                     " keys; compression stores at most " + std::to_string(UINT32_MAX / 50)};
+    }
     // Clip times also need to be in trackOfNode for the metrics' chain depth.
     Clip withMap;
     const Clip* src = &clip;
@@ -469,13 +560,24 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
     // The shares are a guess (see compress.h): widened while the measured error stays within
     // the tolerance (doubling up to 16x, then two bisection steps), narrowed while it does not
     // (down to 1/64x), then every key.
+    float qshare = 0.5f;
     auto attempt = [&](float factor, bool keepAll) {
         std::vector<std::vector<uint8_t>> keep(ck.channels.size());
-        for (size_t c = 0; c < ck.channels.size(); ++c) {
-            const ChannelKeys& k = ck.channels[c];
+        std::vector<float> shares(ck.channels.size(), 0.0f);
+        ClipKeys q = ck;  // quantized at the widths this attempt picks
+        for (size_t c = 0; c < q.channels.size(); ++c) {
+            ChannelKeys& k = q.channels[c];
             const JointMetric& m = metrics[k.node];
-            keep[c] = keepAll ? std::vector<uint8_t>(k.times.size(), 1)
-                              : reduceChannel(k, m, tol > 0.0f ? tol * factor / std::sqrt(m.chain) : 0.0f);
+            const float share = tol > 0.0f ? tol * factor / std::sqrt(m.chain) : 0.0f;
+            if (keepAll) {
+                keep[c] = std::vector<uint8_t>(k.times.size(), 1);
+                continue;
+            }
+            shares[c] = share;
+            // Part of the share goes to quantization (the fewest bits that fit it), the rest
+            // to key reduction, which compares against the dequantized keys (so it sees both).
+            chooseBits(k, m, qshare * share);
+            keep[c] = reduceChannel(k, m, share);
         }
         // Channels of a track that share their key times keep the union of their keys, so
         // they keep sharing one run of times (one key search at run time, one time index per
@@ -484,8 +586,8 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
             for (int x = 0; x < 3; ++x) {
                 for (int y = x + 1; y < 3; ++y) {
                     const int32_t a = idx[x], b = idx[y];
-                    if (a < 0 || b < 0 || ck.channels[a].timesRun != ck.channels[b].timesRun ||
-                        ck.channels[a].times.size() != ck.channels[b].times.size()) {
+                    if (a < 0 || b < 0 || q.channels[a].timesRun != q.channels[b].timesRun ||
+                        q.channels[a].times.size() != q.channels[b].times.size()) {
                         continue;
                     }
                     const size_t ka = std::count(keep[a].begin(), keep[a].end(), 1);
@@ -496,39 +598,58 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
             }
         }
         CompressionResult a;
-        a.clip = assemble(clip, ck, table, keep);
+        a.clip = assemble(clip, q, table, keep, shares, metrics);
         a.error = measureCompressionError(model, clip, a.clip, settings);
         ++r.passes;
         return a;
     };
-    CompressionResult best = attempt(1.0f, false);
-    bool found = tol <= 0.0f || best.error.max() <= tol;
-    if (found && tol > 0.0f) {
-        float passed = 1.0f, failed = 0.0f;
-        for (float f = 2.0f; f <= 16.0f; f *= 2.0f) {
-            CompressionResult a = attempt(f, false);
-            if (a.error.max() > tol) {
-                failed = f;
-                break;
+    // One search of the share factor for the quantization share `qshare`: the smallest clip
+    // within the tolerance, or none (found false).
+    auto search = [&](bool& found) {
+        CompressionResult best = attempt(1.0f, false);
+        found = tol <= 0.0f || best.error.max() <= tol;
+        if (found && tol > 0.0f) {
+            float passed = 1.0f, failed = 0.0f;
+            for (float f = 2.0f; f <= 16.0f; f *= 2.0f) {
+                CompressionResult a = attempt(f, false);
+                if (a.error.max() > tol) {
+                    failed = f;
+                    break;
+                }
+                passed = f;
+                if (a.clip.byteSize() < best.clip.byteSize()) best = std::move(a);
             }
-            passed = f;
-            if (a.clip.byteSize() < best.clip.byteSize()) best = std::move(a);
-        }
-        // Two bisection steps between the last factor that fit and the first that did not.
-        for (int step = 0; step < 2 && failed > 0.0f; ++step) {
-            const float f = 0.5f * (passed + failed);
-            CompressionResult a = attempt(f, false);
-            if (a.error.max() > tol) {
-                failed = f;
-                continue;
+            // Two bisection steps between the last factor that fit and the first that did not.
+            for (int step = 0; step < 2 && failed > 0.0f; ++step) {
+                const float f = 0.5f * (passed + failed);
+                CompressionResult a = attempt(f, false);
+                if (a.error.max() > tol) {
+                    failed = f;
+                    continue;
+                }
+                passed = f;
+                if (a.clip.byteSize() < best.clip.byteSize()) best = std::move(a);
             }
-            passed = f;
-            if (a.clip.byteSize() < best.clip.byteSize()) best = std::move(a);
         }
-    }
-    for (float f = 0.5f; !found && f >= 1.0f / 64.0f; f *= 0.5f) {
-        best = attempt(f, false);
-        found = best.error.max() <= tol;
+        for (float f = 0.5f; !found && f >= 1.0f / 64.0f; f *= 0.5f) {
+            best = attempt(f, false);
+            found = best.error.max() <= tol;
+        }
+        return best;
+    };
+    // The split between quantization and key reduction: the given one, or the smallest clip
+    // of a few.
+    std::vector<float> shares{settings.quantizationShare};
+    if (!(settings.quantizationShare > 0.0f)) shares = {0.55f, 0.8f, 1.0f};
+    if (tol <= 0.0f) shares.resize(1);
+    bool found = false;
+    CompressionResult best;
+    for (float share : shares) {
+        qshare = share > 0.0f ? share : 0.5f;
+        bool ok = false;
+        CompressionResult a = search(ok);
+        if (ok && (!found || a.clip.byteSize() < best.clip.byteSize())) best = std::move(a);
+        found = found || ok;
     }
     if (!found) best = attempt(1.0f, true);
     r.clip = std::move(best.clip);

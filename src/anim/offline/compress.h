@@ -8,8 +8,10 @@
 // distance"), all at their bind-pose distance from j; a local error turns into a model-space
 // displacement through that distance (rotation: 2|q - q'| x distance, an upper bound of the
 // chord; scale: relative change x distance; translation: the parent's scale). j's share is
-// tolerance / sqrt(animated joints on the deepest chain through j). Values are quantized first,
-// so what is compared is the runtime's own (dequantized) interpolation against the original.
+// tolerance / sqrt(animated joints on the deepest chain through j). Each channel's values are
+// quantized first, at the fewest bits per component (3..16) whose rounding stays within
+// `quantizationShare` of that share, so what key reduction compares is the runtime's own
+// (dequantized) interpolation against the original.
 //
 // The share is a guess: the result is then measured on the full pose (every joint and skinned
 // vertex in model space, at every key time of the clip and halfway between), and while the
@@ -32,6 +34,11 @@ struct CompressSettings {
     // Largest distance (model units) a joint or skinned vertex may move; 0: drop only keys whose
     // removal changes nothing after quantization (inside runs of equal quantized values).
     float tolerance = 1e-4f;
+    // Part of each joint's share of the tolerance that quantization may use: each channel gets
+    // the fewest bits per component (3..16) whose rounding stays within it; key reduction has
+    // the rest (and measures against the rounded keys, so it sees both). 0: the smallest result
+    // of 0.55, 0.8 and 1.
+    float quantizationShare = 0.0f;
     // The virtual point's distance from every joint (model units): ozz's default 10 cm.
     float tipDistance = 0.1f;
     // Measure the error at skinned vertices too (else joints only).
@@ -44,7 +51,7 @@ struct CompressSettings {
 // Distance between the original and the compressed clip (model units), over the sample times:
 // every distinct key time and the midpoint of each pair of neighbouring ones.
 struct CompressionError {
-    double maxJoint = 0.0, meanJoint = 0.0;    // skin joints' origins (all nodes if nothing is skinned)
+    double maxJoint = 0.0, meanJoint = 0.0;    // every node's origin (joints, end sites, attachments)
     double maxVertex = 0.0, meanVertex = 0.0;  // every mesh's vertices (skinned, in model space)
     size_t samples = 0, vertexSamples = 0;     // sample times measured for joints / for vertices
     double max() const { return maxJoint > maxVertex ? maxJoint : maxVertex; }
@@ -65,7 +72,8 @@ struct CompressionResult {
 };
 
 // Compress one clip of `model` (its tracks must bind to model's skeleton). Fails on a clip
-// with more than 65536 distinct key times (the time table's 16-bit indices). Morph tracks are
+// with more than 65536 distinct key times (the time table's 16-bit indices) or more than
+// 2^32 / 50 keys (32-bit bit offsets). Morph tracks are
 // not part of a CompressedClip.
 Result<CompressionResult> compressClip(const Model& model, const Clip& clip, const CompressSettings& settings);
 

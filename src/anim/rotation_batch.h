@@ -1,0 +1,225 @@
+// Rotation interpolation shared by the plain and the compressed samplers (internal to
+// src/anim): SLERP by Eberly's polynomial (slerpInline), and a queue that interpolates
+// rotations four at a time in SSE, each lane computing exactly what slerpInline() /
+// nlerpShortest() compute (so the results are the same bits as the scalar path).
+#pragma once
+
+#include <cmath>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#include <xmmintrin.h>
+#endif
+
+#include "anim/clip.h"
+
+namespace rig::detail {
+
+inline glm::quat normalized(float w, float x, float y, float z) {
+    const float len2 = x * x + y * y + z * z + w * w;
+    const float inv = len2 > 0.0f ? 1.0f / std::sqrt(len2) : 0.0f;
+    return glm::quat(w * inv, x * inv, y * inv, z * inv);
+}
+
+// sin(t*theta) / sin(theta) as a polynomial in x = cos(theta) (D. Eberly, "A Fast and
+// Accurate Algorithm for Computing SLERP"): t * (1 + b1 (1 + b2 (1 + ... (1 + bN)))) with
+// b_i = (t^2 - i^2) / (i (2i + 1)) * (x - 1). With N = 8 the last term is scaled by mu to
+// cut the truncation error; keys close together (x - 1 > -0.01, under 16 degrees apart)
+// need only N = 4 for the same accuracy, as each term shrinks by at least 200 times.
+constexpr float kSlerpMu = 1.85298109240830f;
+constexpr float kSlerpU[8] = {1.0f / (1 * 3), 1.0f / (2 * 5), 1.0f / (3 * 7), 1.0f / (4 * 9),
+                              1.0f / (5 * 11), 1.0f / (6 * 13), 1.0f / (7 * 15), kSlerpMu / (8 * 17)};
+constexpr float kSlerpV[8] = {1.0f / 3, 2.0f / 5, 3.0f / 7, 4.0f / 9,
+                              5.0f / 11, 6.0f / 13, 7.0f / 15, kSlerpMu * 8 / 17};
+
+template <int N>
+inline float slerpWeight(float t, float xm1) {
+    const float t2 = t * t;
+    float r = 1.0f;
+    for (int i = N - 1; i >= 0; --i) r = 1.0f + (kSlerpU[i] * t2 - kSlerpV[i]) * xm1 * r;
+    return t * r;
+}
+
+// Both weights at once, sin((1 - alpha) theta) / sin(theta) and sin(alpha theta) / sin(theta):
+// the same operations as two slerpWeight calls, one per SSE lane (so the same results), in
+// one dependency chain instead of two.
+template <int N>
+inline void slerpWeights(float alpha, float xm1, float& wa, float& wb) {
+#if defined(__SSE2__)
+    const __m128 t = _mm_setr_ps(1.0f - alpha, alpha, 0.0f, 0.0f);
+    const __m128 t2 = _mm_mul_ps(t, t);
+    const __m128 x = _mm_set1_ps(xm1), one = _mm_set1_ps(1.0f);
+    __m128 r = one;
+    for (int i = N - 1; i >= 0; --i) {
+        const __m128 c = _mm_sub_ps(_mm_mul_ps(_mm_set1_ps(kSlerpU[i]), t2), _mm_set1_ps(kSlerpV[i]));
+        r = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(c, x), r));
+    }
+    r = _mm_mul_ps(t, r);
+    wa = _mm_cvtss_f32(r);
+    wb = _mm_cvtss_f32(_mm_shuffle_ps(r, r, _MM_SHUFFLE(1, 1, 1, 1)));
+#else
+    wa = slerpWeight<N>(1.0f - alpha, xm1);
+    wb = slerpWeight<N>(alpha, xm1);
+#endif
+}
+
+inline glm::quat slerpInline(const glm::quat& a, const glm::quat& b, float alpha) {
+    float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+    float sign = 1.0f;
+    if (d < 0.0f) {
+        d = -d;
+        sign = -1.0f;
+    }
+    if (d > 1.0f) d = 1.0f;
+    float wa, wb;
+    if (d >= 0.5f) {
+        // Keys less than 120 degrees of rotation apart (nearly always): the polynomial.
+        const float xm1 = d - 1.0f;
+        if (xm1 > -0.01f) {
+            slerpWeights<4>(alpha, xm1, wa, wb);
+            wb *= sign;
+        } else {
+            slerpWeights<8>(alpha, xm1, wa, wb);
+            wb *= sign;
+        }
+    } else {
+        // Wide swings, where the polynomial loses digits: trigonometry.
+        const float theta = std::acos(d);
+        const float invSin = 1.0f / std::sqrt(1.0f - d * d);
+        wa = std::sin((1.0f - alpha) * theta) * invSin;
+        wb = sign * std::sin(alpha * theta) * invSin;
+    }
+    return normalized(wa * a.w + wb * b.w, wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z);
+}
+
+// A quaternion from four floats x, y, z, w.
+inline glm::quat asQuat(const float* v) { return glm::quat(v[3], v[0], v[1], v[2]); }
+
+// Rotations waiting to be interpolated, four at a time: the key pairs and where each result
+// goes. sampleClip() queues every interpolating rotation channel here instead of blending it
+// at once, so SLERP/NLERP runs on four quaternions per SSE instruction.
+struct RotationBatch {
+    static constexpr int kCapacity = 16;  // four independent groups of four in flight
+    const float* a[kCapacity];  // keys as x, y, z, w (glm::quat's layout)
+    const float* b[kCapacity];
+    float alpha[kCapacity];
+    glm::quat* out[kCapacity];
+    int n = 0;
+};
+
+#if defined(__SSE2__)
+
+inline __m128 splat(float v) { return _mm_set1_ps(v); }
+
+// The polynomial weight of slerpWeight<N>, four lanes at once (t and xm1 per lane).
+template <int N>
+inline __m128 slerpWeight4(__m128 t, __m128 xm1) {
+    const __m128 t2 = _mm_mul_ps(t, t), one = splat(1.0f);
+    __m128 r = one;
+    for (int i = N - 1; i >= 0; --i) {
+        const __m128 c = _mm_sub_ps(_mm_mul_ps(splat(kSlerpU[i]), t2), splat(kSlerpV[i]));
+        r = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(c, xm1), r));
+    }
+    return _mm_mul_ps(t, r);
+}
+
+// Interpolate queued rotations first .. first + n - 1 (n <= 4; lanes past n repeat lane 0
+// and are not stored).
+inline void interpolateFour(RotationBatch& all, int first, int n, RotationBlend blend) {
+    struct View {
+        const float** a;
+        const float** b;
+        float* alpha;
+        glm::quat** out;
+    } batch{all.a + first, all.b + first, all.alpha + first, all.out + first};
+    __m128 ax = _mm_loadu_ps(batch.a[0]), ay, az, aw;
+    __m128 bx = _mm_loadu_ps(batch.b[0]), by, bz, bw;
+    ay = n > 1 ? _mm_loadu_ps(batch.a[1]) : ax;
+    az = n > 2 ? _mm_loadu_ps(batch.a[2]) : ax;
+    aw = n > 3 ? _mm_loadu_ps(batch.a[3]) : ax;
+    by = n > 1 ? _mm_loadu_ps(batch.b[1]) : bx;
+    bz = n > 2 ? _mm_loadu_ps(batch.b[2]) : bx;
+    bw = n > 3 ? _mm_loadu_ps(batch.b[3]) : bx;
+    _MM_TRANSPOSE4_PS(ax, ay, az, aw);  // now ax = the four a.x, ay = the four a.y, ...
+    _MM_TRANSPOSE4_PS(bx, by, bz, bw);
+    const __m128 alpha = _mm_setr_ps(batch.alpha[0], n > 1 ? batch.alpha[1] : batch.alpha[0],
+                                     n > 2 ? batch.alpha[2] : batch.alpha[0], n > 3 ? batch.alpha[3] : batch.alpha[0]);
+    // Every lane computes what slerpInline() / nlerpShortest() compute, operation for
+    // operation and in the same order, so the results are the same bits.
+    const __m128 signBit = splat(-0.0f);
+    __m128 d = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)), _mm_mul_ps(az, bz)), _mm_mul_ps(aw, bw));
+    const __m128 negSign = _mm_and_ps(_mm_cmplt_ps(d, _mm_setzero_ps()), signBit);  // d < 0: b flips to a's side
+    d = _mm_min_ps(_mm_xor_ps(d, negSign), splat(1.0f));
+    const __m128 oneMinus = _mm_sub_ps(splat(1.0f), alpha);
+    __m128 wa, wb;
+    int wide = 0;  // lanes more than 120 degrees apart: trigonometry, below
+    if (blend == RotationBlend::Nlerp) {
+        wa = oneMinus;
+        wb = alpha;
+    } else {
+        const __m128 xm1 = _mm_sub_ps(d, splat(1.0f));
+        // Keys under 16 degrees apart take four terms, the others eight (as in slerpInline);
+        // a group with both kinds computes both and picks per lane.
+        const __m128 close = _mm_cmpgt_ps(xm1, splat(-0.01f));
+        const int closeLanes = _mm_movemask_ps(close);
+        if (closeLanes == 0xf) {
+            wa = slerpWeight4<4>(oneMinus, xm1);
+            wb = slerpWeight4<4>(alpha, xm1);
+        } else {
+            wa = slerpWeight4<8>(oneMinus, xm1);
+            wb = slerpWeight4<8>(alpha, xm1);
+            if (closeLanes != 0) {
+                wa = _mm_or_ps(_mm_and_ps(close, slerpWeight4<4>(oneMinus, xm1)), _mm_andnot_ps(close, wa));
+                wb = _mm_or_ps(_mm_and_ps(close, slerpWeight4<4>(alpha, xm1)), _mm_andnot_ps(close, wb));
+            }
+        }
+        wide = _mm_movemask_ps(_mm_cmplt_ps(d, splat(0.5f))) & ((1 << n) - 1);
+    }
+    wb = _mm_xor_ps(wb, negSign);
+    __m128 rx = _mm_add_ps(_mm_mul_ps(wa, ax), _mm_mul_ps(wb, bx));
+    __m128 ry = _mm_add_ps(_mm_mul_ps(wa, ay), _mm_mul_ps(wb, by));
+    __m128 rz = _mm_add_ps(_mm_mul_ps(wa, az), _mm_mul_ps(wb, bz));
+    __m128 rw = _mm_add_ps(_mm_mul_ps(wa, aw), _mm_mul_ps(wb, bw));
+    const __m128 len2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(rx, rx), _mm_mul_ps(ry, ry)), _mm_mul_ps(rz, rz)), _mm_mul_ps(rw, rw));
+    // 1 / sqrt(len2), and 0 where len2 is 0 (as normalized() does).
+    const __m128 inv = _mm_and_ps(_mm_div_ps(splat(1.0f), _mm_sqrt_ps(len2)), _mm_cmpgt_ps(len2, _mm_setzero_ps()));
+    rx = _mm_mul_ps(rx, inv);
+    ry = _mm_mul_ps(ry, inv);
+    rz = _mm_mul_ps(rz, inv);
+    rw = _mm_mul_ps(rw, inv);
+    _MM_TRANSPOSE4_PS(rx, ry, rz, rw);  // back to one quaternion (x, y, z, w) per register
+    const __m128 r[4] = {rx, ry, rz, rw};
+    for (int j = 0; j < n; ++j) {
+        if (wide & (1 << j)) {
+            *batch.out[j] = slerpInline(asQuat(batch.a[j]), asQuat(batch.b[j]), batch.alpha[j]);
+        } else {
+            _mm_storeu_ps(&batch.out[j]->x, r[j]);
+        }
+    }
+}
+
+// Interpolate every queued rotation, four at a time: the groups are independent, so their
+// long dependency chains (polynomial, square root, division) overlap.
+inline void flushRotations(RotationBatch& batch, RotationBlend blend) {
+    for (int first = 0; first < batch.n; first += 4) {
+        interpolateFour(batch, first, batch.n - first < 4 ? batch.n - first : 4, blend);
+    }
+    batch.n = 0;
+}
+
+#else
+
+inline void flushRotations(RotationBatch& batch, RotationBlend blend) {
+    for (int j = 0; j < batch.n; ++j) {
+        const glm::quat a = asQuat(batch.a[j]), b = asQuat(batch.b[j]);
+        *batch.out[j] = blend == RotationBlend::Slerp ? slerpInline(a, b, batch.alpha[j]) : nlerpShortest(a, b, batch.alpha[j]);
+    }
+    batch.n = 0;
+}
+
+#endif
+
+}  // namespace rig::detail
