@@ -631,6 +631,40 @@ TEST(Controller, PartialLayerUpperBodyWavesLowerBodyWalks) {
     EXPECT_NEAR(angleZ(c.pose()[3].rotation), 10.0f, 1e-3f);
 }
 
+// A layer cross-fades between two motions inside its mask: the incoming share follows the
+// ease curve (smoothstep: 3x^2 - 2x^3), the joints outside the mask stay on the base motion.
+TEST(Controller, OverrideLayerCrossFadesBetweenTwoMotions) {
+    Model m = makeBody();
+    m.clips.push_back(constantRotationClip("walk", 4, 10.0f));
+    m.clips.push_back(constantRotationClip("wave", 4, 50.0f));
+    m.clips.push_back(constantRotationClip("point", 4, 90.0f));
+    Controller c(m);
+    c.play(MotionSource::clip(0));
+    const int32_t layer = c.addLayer(LayerBlend::Override, maskFromSubtree(m.skeleton, m.skeleton.find("spine")));
+    ASSERT_TRUE(c.crossFadeLayer(layer, MotionSource::clip(1), 1.0f));  // nothing playing yet: at once
+    EXPECT_EQ(c.layerFadeWeight(layer), 1.0f);
+    c.update(0.1);
+    c.computePose();
+    EXPECT_NEAR(angleZ(c.pose()[1].rotation), 50.0f, 1e-3f);
+    ASSERT_TRUE(c.crossFadeLayer(layer, MotionSource::clip(2), 1.0f, Ease{EaseCurve::SmoothStep}));
+    c.update(0.25);
+    const float w = 3 * 0.25f * 0.25f - 2 * 0.25f * 0.25f * 0.25f;  // 0.15625
+    EXPECT_NEAR(c.layerFadeWeight(layer), w, 1e-6f);
+    c.computePose();
+    // Constant rotations about one axis: the slerp of 50 and 90 degrees by w is 50 + 40 w.
+    EXPECT_NEAR(angleZ(c.pose()[1].rotation), 50.0f + 40.0f * w, 1e-3f);
+    EXPECT_NEAR(angleZ(c.pose()[2].rotation), 50.0f + 40.0f * w, 1e-3f);
+    EXPECT_NEAR(angleZ(c.pose()[3].rotation), 10.0f, 1e-3f);  // the leg: base only
+    c.setLayerWeight(layer, 0.5f);  // the layer's own weight still scales the result
+    c.computePose();
+    EXPECT_NEAR(angleZ(c.pose()[1].rotation), 10.0f + 0.5f * (40.0f + 40.0f * w), 1e-3f);
+    c.setLayerWeight(layer, 1.0f);
+    c.update(0.8);  // past the fade's end
+    EXPECT_EQ(c.layerFadeWeight(layer), 1.0f);
+    c.computePose();
+    EXPECT_NEAR(angleZ(c.pose()[1].rotation), 90.0f, 1e-3f);
+}
+
 TEST(Controller, AdditiveLayerAddsTheDifferenceClip) {
     Model m = testing::makeTwoBone();  // clip 0: tip 0 -> 90 about Z over 1 s
     m.clips.push_back(ClipBuilder("lean", 2).rotation(1, {0.0f, 1.0f}, {rotX(30), rotX(30)}).build());     // 1

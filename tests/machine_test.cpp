@@ -362,6 +362,45 @@ TEST(StateMachine, OverrideLayerWithAMaskFadesInAndPosesOnlyItsJoints) {
     EXPECT_FLOAT_EQ(c.layerWeight(layer), 0.0f);
 }
 
+// A layer's transition between two playing states cross-fades inside the layer with the
+// transition's duration and curve (as the base layer's transitions do), not at once.
+TEST(StateMachine, OverrideLayerCrossFadesBetweenItsStates) {
+    const Model m = rigModel();
+    const MachineDef def = parseOk(R"({
+      "parameters": [{"name": "alt", "type": "bool"}],
+      "states": [{"name": "base", "clip": "anim"}],
+      "layers": [{"name": "upper", "weight": 1, "mask": ["joint3"],
+                  "states": [{"name": "a", "clip": "slow"}, {"name": "b", "clip": "short"}],
+                  "transitions": [
+                    {"from": "a", "to": "b", "when": [{"param": "alt", "value": true}], "duration": 0.5,
+                     "curve": "cubic-in"}
+                  ]}]})", m);
+    Controller c(m);
+    StateMachine sm(def, c);
+    const int32_t layer = sm.controllerLayer(1);
+    ASSERT_GE(layer, 0);
+    sm.update(kDt);
+    EXPECT_EQ(stateName(sm, 1), "a");
+    EXPECT_EQ(c.layerFadeWeight(layer), 1.0f);
+    sm.setBool(def.findParam("alt"), true);
+    sm.update(kDt);
+    ASSERT_EQ(stateName(sm, 1), "b");
+    // The fade's progress x advances by one tick per update; its weight is x^3 (cubic-in),
+    // whichever tick the transition started on.
+    float prevX = -1.0f;
+    for (int i = 0; i < 8; ++i) {
+        sm.update(kDt);
+        const float w = c.layerFadeWeight(layer);
+        ASSERT_GT(w, 0.0f);
+        ASSERT_LT(w, 1.0f);
+        const float x = std::cbrt(w);
+        if (prevX >= 0.0f) EXPECT_NEAR(x - prevX, static_cast<float>(kDt / 0.5), 1e-5f) << "tick " << i;
+        prevX = x;
+    }
+    for (int i = 0; i < 40; ++i) sm.update(kDt);  // past the half-second fade
+    EXPECT_EQ(c.layerFadeWeight(layer), 1.0f);
+}
+
 TEST(StateMachine, AdditiveStateAddsTheDifferenceOfItsClips) {
     const Model m = rigModel();
     const MachineDef def = parseOk(R"({

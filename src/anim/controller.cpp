@@ -122,6 +122,7 @@ Controller::Controller(const Model& model, const ControllerOptions& options)
     pose_.resize(n);
     bufA_ = pose_;
     bufB_ = pose_;
+    bufC_ = pose_;
     snapshot_ = pose_;
     morphPose_.assign(morphWeightCount(model), 0.0f);
     morphA_ = morphB_ = morphSnapshot_ = morphPose_;
@@ -197,6 +198,7 @@ int32_t Controller::addLayer(LayerBlend blend, JointMask mask) {
         for (float& w : l.mask) w = clampWeight(w);
     }
     l.motion.cursors.assign(cursorCount_, 0u);
+    l.previous.cursors.assign(cursorCount_, 0u);
     layers_.push_back(std::move(l));
     return static_cast<int32_t>(layers_.size() - 1);
 }
@@ -300,6 +302,37 @@ bool Controller::playLayer(int32_t layer, MotionSource motion, const ClipTiming&
     return true;
 }
 
+bool Controller::crossFadeLayer(int32_t layer, MotionSource motion, float duration, Ease ease,
+                                const ClipTiming& timing) {
+    if (layer < 0 || static_cast<size_t>(layer) >= layers_.size()) return false;
+    Layer& l = layers_[layer];
+    if (l.blend != LayerBlend::Override || !validMotion(motion)) return false;
+    const bool playing = l.motion.source.kind != MotionSource::Kind::None;
+    if (!(duration > 0.0f) || !std::isfinite(duration) || !playing) {
+        l.crossFading = false;
+        return playLayer(layer, motion, timing);
+    }
+    // The outgoing motion keeps its clock and cursors (same sizes: no allocation).
+    l.previous.source = l.motion.source;
+    l.previous.referenceClip = l.motion.referenceClip;
+    l.previous.timing = l.motion.timing;
+    l.previous.startAt = l.motion.startAt;
+    l.previous.clock = l.motion.clock;
+    std::copy(l.motion.cursors.begin(), l.motion.cursors.end(), l.previous.cursors.begin());
+    l.crossFading = true;
+    l.crossElapsed = 0.0f;
+    l.crossDuration = duration;
+    l.crossEase = ease;
+    l.crossWeight = applyEase(ease, 0.0f);
+    return playLayer(layer, motion, timing);
+}
+
+float Controller::layerFadeWeight(int32_t layer) const {
+    if (layer < 0 || static_cast<size_t>(layer) >= layers_.size()) return 1.0f;
+    const Layer& l = layers_[layer];
+    return l.crossFading ? l.crossWeight : 1.0f;
+}
+
 bool Controller::playAdditive(int32_t layer, int32_t sourceClip, int32_t referenceClip,
                               const ClipTiming& timing) {
     if (layer < 0 || static_cast<size_t>(layer) >= layers_.size()) return false;
@@ -334,6 +367,7 @@ bool Controller::setLayerWeight(int32_t layer, float weight, float seconds) {
 bool Controller::stopLayer(int32_t layer) {
     if (layer < 0 || static_cast<size_t>(layer) >= layers_.size()) return false;
     layers_[layer].motion.source = {};
+    layers_[layer].crossFading = false;
     return true;
 }
 
@@ -480,7 +514,17 @@ void Controller::update(double dt) {
                 l.fadeSeconds = 0.0f;
             }
         }
-        advanceMotion(l.motion, t0, dt, l.weight, static_cast<int16_t>(i));
+        if (l.crossFading) {
+            l.crossElapsed += static_cast<float>(dt);
+            if (l.crossElapsed >= l.crossDuration) {
+                l.crossFading = false;
+                l.crossWeight = 1.0f;
+            } else {
+                l.crossWeight = applyEase(l.crossEase, l.crossElapsed / l.crossDuration);
+                advanceMotion(l.previous, t0, dt, l.weight * (1.0f - l.crossWeight), static_cast<int16_t>(i));
+            }
+        }
+        advanceMotion(l.motion, t0, dt, l.crossFading ? l.weight * l.crossWeight : l.weight, static_cast<int16_t>(i));
     }
 }
 
@@ -605,6 +649,11 @@ void Controller::computePose() {
         if (l.motion.source.kind == MotionSource::Kind::None || !(l.weight > 0.0f)) continue;
         if (l.blend == LayerBlend::Override) {
             evalMotion(l.motion, a, b);
+            if (l.crossFading) {
+                // Inside the layer: outgoing -> incoming by the fade's eased weight.
+                evalMotion(l.previous, bufC_.data(), b);
+                blendPoses(bufC_, bufA_, l.crossWeight, bufA_);
+            }
             blendPosesMasked(pose_, bufA_, l.mask, pose_, l.weight);
             continue;
         }

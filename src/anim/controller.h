@@ -130,6 +130,15 @@ public:
     bool setBlendParameter(int32_t space, float x, float y = 0.0f);
     // What an Override layer plays.
     bool playLayer(int32_t layer, MotionSource motion, const ClipTiming& timing = {});
+    // Cross-fade what an Override layer plays to `motion` over `duration` seconds: inside the
+    // layer (under its mask and weight) the incoming motion's share is ease(elapsed /
+    // duration), the outgoing one keeps playing. A cross-fade started during another one
+    // drops the older outgoing motion. duration <= 0, or a layer playing nothing, is
+    // playLayer(). No allocation.
+    bool crossFadeLayer(int32_t layer, MotionSource motion, float duration, Ease ease = {},
+                        const ClipTiming& timing = {});
+    // The incoming motion's share inside a layer's cross-fade (1 when none).
+    float layerFadeWeight(int32_t layer) const;
     // What an Additive layer adds: difference(source, reference) with the two clips sampled
     // at the same phase (GEA asks for equal lengths; different lengths are stretched to the
     // source's phase). The clock runs over the source clip.
@@ -247,6 +256,11 @@ private:
         MotionState motion;
         float weight = 1.0f, fadeFrom = 1.0f, fadeTo = 1.0f;
         float fadeSeconds = 0.0f, fadeElapsed = 0.0f;
+        // A cross-fade inside the layer (crossFadeLayer): `previous` fades out.
+        MotionState previous;
+        bool crossFading = false;
+        float crossElapsed = 0.0f, crossDuration = 0.0f, crossWeight = 1.0f;
+        Ease crossEase;
     };
     // The markers the motion's last advance crossed, as events (the marker pass).
     void triggerMotionMarkers(const MotionState& m, const ClockAdvance& a, float weight, int16_t layer);
@@ -293,7 +307,7 @@ private:
     float fadeDuration_ = 0.0f, fadeElapsed_ = 0.0f, fadeWeight_ = 1.0f;
 
     // Pose buffers (skeleton-sized).
-    Pose pose_, bufA_, bufB_, snapshot_;
+    Pose pose_, bufA_, bufB_, bufC_, snapshot_;
     // Morph weight buffers (all meshes' targets), and one cursor per morph track of a clip.
     std::vector<float> morphPose_, morphA_, morphB_, morphSnapshot_;
     std::vector<uint32_t> morphCursors_;

@@ -225,10 +225,16 @@ void StateMachine::startLeaf(size_t layer, const MachineTransition* t) {
         controller_->setLayerWeight(cl, 0.0f, duration);
         return;
     }
-    if (L.blend == LayerBlend::Additive) controller_->playAdditive(cl, S.clip, S.reference >= 0 ? S.reference : S.clip, timing);
-    else controller_->playLayer(cl, source, timing);
+    if (L.blend == LayerBlend::Additive) {
+        controller_->playAdditive(cl, S.clip, S.reference >= 0 ? S.reference : S.clip, timing);
+    } else if (!wasEmpty && t) {
+        // Between two motions: the layer cross-fades with the transition's duration and curve.
+        controller_->crossFadeLayer(cl, source, duration, t->ease, timing);
+    } else {
+        controller_->playLayer(cl, source, timing);
+    }
     // From off: the layer's weight fades in (linearly) over the transition's duration;
-    // between two motions the layer switches at once.
+    // additive states switch at once.
     if (wasEmpty) controller_->setLayerWeight(cl, L.weight, duration);
 }
 
