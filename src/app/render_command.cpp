@@ -30,6 +30,21 @@ bool parseSize(const std::string& s, int& w, int& h) {
 
 constexpr int64_t kMaxInstances = 100000;
 
+// The frame drawn into `target`, read back and written as o.output (PNG).
+int writeFrame(OffscreenTarget& target, const RenderOptions& o, int width, int height) {
+    const std::vector<uint8_t> px = target.readPixels();
+    if (glGetError() != GL_NO_ERROR) {
+        printError(o.model + ": OpenGL reported an error while rendering");
+        return exitcode::kRenderFailed;
+    }
+    std::string error;
+    if (!writePng(o.output, width, height, px, &error)) {
+        printError(error);
+        return exitcode::kOutputFailed;
+    }
+    return exitcode::kOk;
+}
+
 }  // namespace
 
 int runRender(const RenderOptions& o) {
@@ -150,17 +165,7 @@ int runRender(const RenderOptions& o) {
         view.wireframe = o.wireframe;
         (*target)->bind();
         (*crowdRenderer)->draw(**gpu, crowd, offsets, one, cam, view, width, height);
-        const std::vector<uint8_t> px = (*target)->readPixels();
-        if (glGetError() != GL_NO_ERROR) {
-            printError(o.model + ": OpenGL reported an error while rendering");
-            return exitcode::kRenderFailed;
-        }
-        std::string error;
-        if (!writePng(o.output, width, height, px, &error)) {
-            printError(error);
-            return exitcode::kOutputFailed;
-        }
-        return exitcode::kOk;
+        return writeFrame(**target, o, width, height);
     }
     // Framed tightly on the pose drawn: its posed vertices (the silhouette, not the box) span
     // 85% of the frame's height or width, centred. The clip's bounds still size the grid.
@@ -183,17 +188,7 @@ int runRender(const RenderOptions& o) {
     view.wireframe = o.wireframe;
     (*target)->bind();
     (*renderer)->draw(**gpu, anim, cam, view, width, height, &bounds);
-    const std::vector<uint8_t> px = (*target)->readPixels();
-    if (glGetError() != GL_NO_ERROR) {
-        printError(o.model + ": OpenGL reported an error while rendering");
-        return exitcode::kRenderFailed;
-    }
-    std::string error;
-    if (!writePng(o.output, width, height, px, &error)) {
-        printError(error);
-        return exitcode::kOutputFailed;
-    }
-    return exitcode::kOk;
+    return writeFrame(**target, o, width, height);
 }
 
 }  // namespace rig

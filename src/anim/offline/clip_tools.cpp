@@ -10,9 +10,7 @@ namespace rig {
 // ---------------------------------------------------------------------------------------
 // Clip tools
 
-namespace {
-
-Clip emptyLike(const Clip& clip) {
+Clip clipHeader(const Clip& clip) {
     Clip c;
     c.name = clip.name;
     c.duration = clip.duration;
@@ -22,6 +20,8 @@ Clip emptyLike(const Clip& clip) {
     c.ticksPerSecondFromFile = clip.ticksPerSecondFromFile;
     return c;
 }
+
+namespace {
 
 Channel addVec3Channel(Clip& dst, const std::vector<float>& times, const std::vector<glm::vec3>& values,
                        Interpolation interpolation) {
@@ -106,7 +106,7 @@ RetargetMap buildRetargetMap(const Skeleton& from, const Skeleton& to) {
 
 Clip retargetClip(const Clip& clip, const RetargetMap& map, const Skeleton& fromSkeleton,
                   const Skeleton& toSkeleton, std::vector<std::string>* skipped) {
-    Clip dst = emptyLike(clip);
+    Clip dst = clipHeader(clip);
     dst.curveStats = clip.curveStats;
     const size_t nTo = toSkeleton.size();
     dst.trackOfNode.assign(nTo, -1);
@@ -173,7 +173,7 @@ Clip trimClip(const Clip& clip, float start, float end) {
     if (!(end > start)) end = start;
     const float eps = 1e-6f * std::max(1.0f, end);
 
-    Clip dst = emptyLike(clip);
+    Clip dst = clipHeader(clip);
     dst.startTime = 0.0f;
     dst.duration = end - start;
     auto cutTimes = [&](const Clip& src, const Channel& ch, std::vector<float>& times) {
@@ -239,7 +239,7 @@ Clip resampleClip(const Clip& clip, float fps) {
         grid.push_back(static_cast<float>(t1));
     }
 
-    Clip dst = emptyLike(clip);
+    Clip dst = clipHeader(clip);
     dst.sampleRate = static_cast<float>(rate);
     rebuildTracks(
         clip, dst,

@@ -11,6 +11,10 @@
 
 namespace rig {
 
+// A clip with `clip`'s name, key range and rates, and no tracks: the start of a clip that a
+// tool fills with new keys.
+Clip clipHeader(const Clip& clip);
+
 // Node correspondence by name, built once: toNode[fromNode] is the node of `to` with the
 // same name (the first one if `to` repeats it) or -1.
 struct RetargetMap {

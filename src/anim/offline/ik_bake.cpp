@@ -77,13 +77,7 @@ Clip bakeIk(const Model& model, const Clip& clip, IkStage& stage, float fps) {
         }
     }
 
-    Clip out;
-    out.name = base.name;
-    out.duration = base.duration;
-    out.startTime = base.startTime;
-    out.sampleRate = base.sampleRate;
-    out.ticksPerSecond = base.ticksPerSecond;
-    out.ticksPerSecondFromFile = base.ticksPerSecondFromFile;
+    Clip out = clipHeader(base);
     out.curveStats = base.curveStats;
     out.trackOfNode.assign(n, -1);
     std::vector<glm::quat> keys(grid.size());
