@@ -47,6 +47,8 @@ int main(int argc, char** argv) {
     app.add_option("--frames", viewer.frames, "Frames to run before --screenshot (default 90)");
     app.add_option("--window", viewer.width, "Window width (height follows at 16:10)")->check(CLI::Range(320, 8192));
     app.add_flag("!--no-watch", viewer.watch, "Do not re-import the model when its file changes");
+    app.add_flag("--reset-layout", viewer.resetLayout,
+                 "Start with the default panel layout (the saved one in ~/.config/rigview is replaced on quit)");
 
     // --units: a global option, accepted before or after the subcommand.
     std::string units = "metres";

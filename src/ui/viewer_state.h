@@ -15,6 +15,7 @@
 #include "render/camera.h"
 #include "render/view_options.h"
 #include "ui/crowd_state.h"
+#include "ui/layout.h"
 #include "ui/machine_state.h"
 
 namespace rig {
@@ -175,6 +176,7 @@ struct ViewerUiState {
     int namesDrawn = 0;                // joint names on screen last frame
     FileBrowserState browser;
     KeyTickCache keyTicks;
+    Layout layout;                     // the docked panel layout (ui/layout.h)
 };
 
 struct ViewerState {
