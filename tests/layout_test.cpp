@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "app/viewer_settings.h"
 #include "ui/layout.h"
@@ -82,9 +83,9 @@ TEST(Layout, DefaultAt1280x800ByHand) {
     const LayoutRect& open = r.panel[static_cast<int>(PanelId::Open)];
     const LayoutRect& clips = r.panel[static_cast<int>(PanelId::Clips)];
     const LayoutRect& tree = r.panel[static_cast<int>(PanelId::Hierarchy)];
-    EXPECT_NEAR(open.h, 773.0f * 0.7f / 3.7f, 1e-3f);
-    EXPECT_NEAR(clips.y, kTop + open.h + 4.0f, 1e-3f);
-    EXPECT_NEAR(tree.bottom(), 800.0f, 1e-3f);
+    EXPECT_FLOAT_EQ(open.h, std::round(773.0f * 0.7f / 3.7f));  // 146.24, whole pixels
+    EXPECT_FLOAT_EQ(clips.y, kTop + open.h + 4.0f);
+    EXPECT_FLOAT_EQ(tree.bottom(), 800.0f);
     const LayoutRect& timeline = r.panel[static_cast<int>(PanelId::Timeline)];
     EXPECT_FLOAT_EQ(timeline.x, 294.0f);
     EXPECT_FLOAT_EQ(timeline.w, 682.0f);
@@ -100,8 +101,8 @@ TEST(Layout, OversizedAreasAreClampedToTheWindow) {
     s.rightWidth = 5000.0f;
     s.bottomHeight = 5000.0f;
     const LayoutRects r = computeLayout(s, defaultOpen(), 800.0f, 500.0f, kTop);
-    EXPECT_NEAR(r.leftWidth + r.rightWidth + 8.0f, 0.6f * 800.0f, 1e-3f);
-    EXPECT_NEAR(r.bottomHeight + 4.0f, 0.6f * (500.0f - kTop), 1e-3f);
+    EXPECT_NEAR(r.leftWidth + r.rightWidth + 8.0f, 0.6f * 800.0f, 1.0f);  // whole pixels
+    EXPECT_NEAR(r.bottomHeight + 4.0f, 0.6f * (500.0f - kTop), 1.0f);
     expectFits(r, defaultOpen(), 800.0f, 500.0f);
 }
 
@@ -161,17 +162,17 @@ TEST(Layout, SplitterBetweenPanelsMovesTheirBorder) {
     const LayoutRects before = r;
     dragSplitter(s, r, *between, 0.0f, 30.0f);
     r = computeLayout(s, open, 1280.0f, 800.0f, kTop);
-    EXPECT_NEAR(r.panel[o].h, before.panel[o].h + 30.0f, 1e-2f);
-    EXPECT_NEAR(r.panel[c].h, before.panel[c].h - 30.0f, 1e-2f);
-    EXPECT_NEAR(r.panel[t].h, before.panel[t].h, 1e-2f);
+    EXPECT_NEAR(r.panel[o].h, before.panel[o].h + 30.0f, 1.0f);  // whole pixels
+    EXPECT_NEAR(r.panel[c].h, before.panel[c].h - 30.0f, 1.0f);
+    EXPECT_NEAR(r.panel[t].h, before.panel[t].h, 1.0f);
     const LayoutRects mid = r;
     for (int i = 0; i < r.splitterCount; ++i) {
         if (r.splitters[i].kind == Splitter::BetweenPanels && r.splitters[i].a == PanelId::Open) between = &r.splitters[i];
     }
     dragSplitter(s, r, *between, 0.0f, 5000.0f);
     r = computeLayout(s, open, 1280.0f, 800.0f, kTop);
-    EXPECT_NEAR(r.panel[c].h, 40.0f, 1e-2f);
-    EXPECT_NEAR(r.panel[o].h + r.panel[c].h, mid.panel[o].h + mid.panel[c].h, 1e-2f);
+    EXPECT_NEAR(r.panel[c].h, 40.0f, 1.0f);
+    EXPECT_NEAR(r.panel[o].h + r.panel[c].h, mid.panel[o].h + mid.panel[c].h, 1.0f);
 }
 
 // Seven panels in the right column need far more than an 800 x 500 window's 481 pixels: the

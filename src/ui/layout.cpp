@@ -104,12 +104,15 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
         lw *= k;
         rw *= k;
     }
+    // Whole pixels (ImGui puts windows at whole pixels).
+    lw = std::floor(lw);
+    rw = std::floor(rw);
     const float gapL = useL ? kLayoutGap : 0.0f, gapR = useR ? kLayoutGap : 0.0f;
     const float cx = lw + gapL, cw = std::max(1.0f, width - lw - rw - gapL - gapR);
     // The bottom strip (under the viewport, between the columns): at most 60% of the height.
     const float maxB = std::max(0.0f, (1.0f - kMinViewportShare) * availH - kLayoutGap);
     const float minB = std::min(kMinBottom, maxB);
-    const float bh = useB ? std::clamp(finite(s.bottomHeight, 170.0f), minB, std::max(minB, maxB)) : 0.0f;
+    const float bh = useB ? std::floor(std::clamp(finite(s.bottomHeight, 170.0f), minB, std::max(minB, maxB))) : 0.0f;
     const float gapB = useB ? kLayoutGap : 0.0f;
 
     r.leftWidth = lw;
@@ -117,7 +120,7 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
     r.bottomHeight = bh;
     r.left = {0.0f, top, lw, useL ? availH : 0.0f};
     r.right = {width - rw, top, rw, useR ? availH : 0.0f};
-    r.centre = {cx, top, cw, std::max(1.0f, availH - bh - gapB)};
+    r.centre = {cx, top, cw, std::max(1.0f, std::floor(availH - bh - gapB))};
     r.bottom = {cx, r.centre.bottom() + gapB, useB ? cw : 0.0f, bh};
 
     auto addSplitter = [&](Splitter::Kind k, LayoutRect rect, PanelId a = PanelId::Count, PanelId b = PanelId::Count,
@@ -172,11 +175,12 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
             if (!open[i] || s.area[i] != a) continue;
             const float len = usable * std::clamp(finite(s.weight[i], 1.0f), 0.05f, 20.0f) / total;
             if (prev >= 0) {
-                const LayoutRect gap = isColumn(a) ? LayoutRect{ar.x, pos - kLayoutGap, ar.w, kLayoutGap}
-                                                   : LayoutRect{pos - kLayoutGap, ar.y, kLayoutGap, ar.h};
+                const float g = std::round(pos - kLayoutGap);
+                const LayoutRect gap = isColumn(a) ? LayoutRect{ar.x, g, ar.w, kLayoutGap} : LayoutRect{g, ar.y, kLayoutGap, ar.h};
                 addSplitter(Splitter::BetweenPanels, gap, static_cast<PanelId>(prev), static_cast<PanelId>(i), usable);
             }
-            r.panel[i] = isColumn(a) ? LayoutRect{ar.x, pos, ar.w, len} : LayoutRect{pos, ar.y, len, ar.h};
+            const float start = std::round(pos), end = std::round(pos + len);
+            r.panel[i] = isColumn(a) ? LayoutRect{ar.x, start, ar.w, end - start} : LayoutRect{start, ar.y, end - start, ar.h};
             r.shown[i] = true;
             pos += len + kLayoutGap;
             prev = i;
