@@ -215,6 +215,20 @@ TEST(Layout, APanelJustOpenedIsTheChosenTab) {
     EXPECT_FALSE(r.shown[static_cast<int>(PanelId::View)]);
 }
 
+// At UI scale 1.5 the columns are 1.5 times as wide (290 -> 435, 300 -> 450); a drag of
+// 30 window pixels is saved as 20 unscaled ones.
+TEST(Layout, SizesFollowTheUiScale) {
+    LayoutSettings s;
+    const LayoutRects r = computeLayout(s, defaultOpen(), 2560.0f, 1600.0f, 28.0f, 140.0f, nullptr, 1.5f);
+    EXPECT_FLOAT_EQ(r.leftWidth, 435.0f);
+    EXPECT_FLOAT_EQ(r.rightWidth, 450.0f);
+    EXPECT_FLOAT_EQ(r.bottomHeight, 255.0f);
+    Splitter edge;
+    edge.kind = Splitter::LeftEdge;
+    dragSplitter(s, r, edge, 30.0f, 0.0f);
+    EXPECT_FLOAT_EQ(s.leftWidth, 310.0f);
+}
+
 TEST(ViewerSettings, RoundTrip) {
     ViewerState a;
     a.ui.layout.settings.leftWidth = 333.0f;

@@ -76,8 +76,12 @@ LayoutSettings::LayoutSettings() {
 }
 
 LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanelCount>& open, float width,
-                          float height, float top, float minSide, const std::array<PanelId, 3>* activeTab) {
+                          float height, float top, float minSide, const std::array<PanelId, 3>* activeTab,
+                          float scale) {
     LayoutRects r;
+    scale = std::isfinite(scale) && scale > 0.0f ? scale : 1.0f;
+    r.scale = scale;
+    minSide *= scale;
     width = std::max(width, 1.0f);
     height = std::max(height, top + 1.0f);
     r.width = width;
@@ -97,8 +101,8 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
     const float maxSides = std::max(0.0f, (1.0f - kMinViewportShare) * width - kLayoutGap * static_cast<float>(columns));
     const float minCol = columns > 0 ? std::min(minSide, maxSides / static_cast<float>(columns)) : 0.0f;
     auto finite = [](float v, float d) { return std::isfinite(v) ? v : d; };
-    float lw = useL ? std::clamp(finite(s.leftWidth, 290.0f), minCol, std::max(minCol, maxSides)) : 0.0f;
-    float rw = useR ? std::clamp(finite(s.rightWidth, 300.0f), minCol, std::max(minCol, maxSides)) : 0.0f;
+    float lw = useL ? std::clamp(finite(s.leftWidth, 290.0f) * scale, minCol, std::max(minCol, maxSides)) : 0.0f;
+    float rw = useR ? std::clamp(finite(s.rightWidth, 300.0f) * scale, minCol, std::max(minCol, maxSides)) : 0.0f;
     if (lw + rw > maxSides && lw + rw > 0.0f) {
         const float k = maxSides / (lw + rw);
         lw *= k;
@@ -111,8 +115,8 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
     const float cx = lw + gapL, cw = std::max(1.0f, width - lw - rw - gapL - gapR);
     // The bottom strip (under the viewport, between the columns): at most 60% of the height.
     const float maxB = std::max(0.0f, (1.0f - kMinViewportShare) * availH - kLayoutGap);
-    const float minB = std::min(kMinBottom, maxB);
-    const float bh = useB ? std::floor(std::clamp(finite(s.bottomHeight, 170.0f), minB, std::max(minB, maxB))) : 0.0f;
+    const float minB = std::min(kMinBottom * scale, maxB);
+    const float bh = useB ? std::floor(std::clamp(finite(s.bottomHeight, 170.0f) * scale, minB, std::max(minB, maxB))) : 0.0f;
     const float gapB = useB ? kLayoutGap : 0.0f;
 
     r.leftWidth = lw;
@@ -145,7 +149,7 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
             if (open[i] && s.area[i] == a) {
                 ++n;
                 total += std::clamp(finite(s.weight[i], 1.0f), 0.05f, 20.0f);
-                needed += panelMinLength(static_cast<PanelId>(i), a);
+                needed += panelMinLength(static_cast<PanelId>(i), a) * scale;
             }
         }
         if (n == 0) continue;
@@ -154,7 +158,7 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
             // Too many to stack: tabs. The chosen panel (if open) or the first open one shows.
             const int ai = static_cast<int>(a);
             r.tabbed[ai] = true;
-            const float strip = std::min(kTabStripHeight, 0.5f * ar.h);
+            const float strip = std::min(std::round(kTabStripHeight * scale), 0.5f * ar.h);
             r.tabStrip[ai] = {ar.x, ar.y, ar.w, strip};
             int show = -1;
             if (activeTab) {
@@ -190,17 +194,20 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
 }
 
 void dragSplitter(LayoutSettings& s, const LayoutRects& r, const Splitter& sp, float dx, float dy) {
+    // Sizes are clamped in window pixels and saved unscaled (divided by the UI scale).
     const float maxSides = (1.0f - kMinViewportShare) * r.width - 2.0f * kLayoutGap;
     const float maxB = (1.0f - kMinViewportShare) * (r.height - r.top) - kLayoutGap;
+    const float k = r.scale > 0.0f ? r.scale : 1.0f;
+    const float minCol = 60.0f * k, minB = kMinBottom * 0.5f * k;
     switch (sp.kind) {
         case Splitter::LeftEdge:
-            s.leftWidth = std::clamp(r.leftWidth + dx, 60.0f, std::max(60.0f, maxSides - r.rightWidth));
+            s.leftWidth = std::clamp(r.leftWidth + dx, minCol, std::max(minCol, maxSides - r.rightWidth)) / k;
             break;
         case Splitter::RightEdge:
-            s.rightWidth = std::clamp(r.rightWidth - dx, 60.0f, std::max(60.0f, maxSides - r.leftWidth));
+            s.rightWidth = std::clamp(r.rightWidth - dx, minCol, std::max(minCol, maxSides - r.leftWidth)) / k;
             break;
         case Splitter::BottomEdge:
-            s.bottomHeight = std::clamp(r.bottomHeight - dy, kMinBottom * 0.5f, std::max(kMinBottom * 0.5f, maxB));
+            s.bottomHeight = std::clamp(r.bottomHeight - dy, minB, std::max(minB, maxB)) / k;
             break;
         case Splitter::BetweenPanels: {
             const int a = static_cast<int>(sp.a), b = static_cast<int>(sp.b);

@@ -64,15 +64,18 @@ struct LayoutRects {
     int splitterCount = 0;
     float leftWidth = 0, rightWidth = 0, bottomHeight = 0;  // as used (clamped)
     float width = 0, height = 0, top = 0;                    // the window it was computed for
+    float scale = 1.0f;                                      // the UI scale it was computed at
 };
 
 // The areas and panel rectangles for a window of `width` x `height` whose top `top` pixels
 // are the menu bar, `open[i]` saying which panels show. `minSide` is the smallest column
 // width / strip height the person can drag an area to (smaller windows shrink it further).
 // `activeTab` (per Area, may be null): the panel a tabbed area shows (else its first open one).
+// `scale` (the UI scale: fonts and widgets) multiplies the saved sizes and the minimums, so a
+// larger UI gets wider columns; the settings stay in unscaled pixels.
 LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanelCount>& open, float width,
                           float height, float top, float minSide = 140.0f,
-                          const std::array<PanelId, 3>* activeTab = nullptr);
+                          const std::array<PanelId, 3>* activeTab = nullptr, float scale = 1.0f);
 
 // Dragging splitter `sp` by (dx, dy) pixels changes `s` (the widths / heights as they were
 // used in `r`, so a drag from a clamped state starts where the border is drawn).
