@@ -1101,6 +1101,20 @@ TEST_F(ViewerLayout, SettingsAreRestoredAfterQuitAndResetLayoutRestoresDefaults)
     ImGuiWindow* tree = ImGui::FindWindowByName("Hierarchy");
     ASSERT_NE(tree, nullptr);
     EXPECT_NEAR(tree->Size.x, left + 40.0f, 0.5f);
+    // Written while running too (at most once a second, when something changed).
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+    frames(1);
+    {
+        std::ifstream in(config / "rigview" / "settings.json");
+        std::stringstream text;
+        text << in.rdbuf();
+        ViewerState saved;
+        bool hasCamera = false;
+        std::string why;
+        ASSERT_TRUE(applySettingsJson(text.str(), saved, hasCamera, why)) << why;
+        EXPECT_TRUE(saved.view.bones);
+        EXPECT_FLOAT_EQ(saved.ui.layout.settings.leftWidth, left + 40.0f);
+    }
     viewer.reset();  // quit
     ASSERT_TRUE(std::filesystem::exists(config / "rigview" / "settings.json"));
 
