@@ -3,11 +3,13 @@
 // character-tick. Run: build/bench/palette_bench (see README "Performance").
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "anim/clock.h"
+#include "anim/ik.h"
 #include "anim/pose.h"
 #include "import/import.h"
 #include "support/rigs.h"
@@ -120,6 +122,41 @@ void BM_ThousandCharacters(benchmark::State& state) {
                            benchmark::Counter::kIsRate | benchmark::Counter::kInvert) ;
 }
 BENCHMARK(BM_ThousandCharacters)->Unit(benchmark::kMillisecond);
+
+// The demo character's tick without and with the IK stage (both legs and both arms as
+// two-bone chains, found by name, targets moving): the cost IK adds per character-tick.
+void demoTick(benchmark::State& state, bool withIk) {
+    static std::unique_ptr<Model> demo;
+    if (!demo) {
+        Result<Model> r = importModel(std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf");
+        if (!r) {
+            state.SkipWithError(r.error().message.c_str());
+            return;
+        }
+        demo = std::make_unique<Model>(std::move(r.value()));
+    }
+    Animator anim(*demo);
+    IkStage ik(demo->skeleton);
+    for (const ChainGuess& g : findLimbChains(demo->skeleton)) ik.addTwoBone(g.start, g.mid, g.end);
+    if (withIk) anim.setPostProcess(&ik);
+    PlaybackClock clock;
+    clock.setDuration(demo->clips[0].duration, demo->clips[0].sampleRate);
+    float phase = 0.0f;
+    for (auto _ : state) {
+        clock.advance(1.0 / 60.0);
+        phase += 0.05f;
+        for (TwoBoneChain& c : ik.twoBone()) {
+            c.target = glm::vec3(demo->skeleton.bindModel[c.start][3]) + glm::vec3(0.2f * std::sin(phase), -0.5f, 0.3f);
+        }
+        anim.evaluate(0, clock.time());
+        benchmark::DoNotOptimize(anim.palette().data());
+    }
+    state.counters["chains"] = withIk ? static_cast<double>(ik.twoBone().size()) : 0.0;
+}
+void BM_DemoNoIk(benchmark::State& s) { demoTick(s, false); }
+void BM_DemoFourIkChains(benchmark::State& s) { demoTick(s, true); }
+BENCHMARK(BM_DemoNoIk);
+BENCHMARK(BM_DemoFourIkChains);
 
 }  // namespace
 }  // namespace rig

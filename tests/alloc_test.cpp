@@ -7,6 +7,7 @@
 
 #include "anim/clock.h"
 #include "anim/crowd.h"
+#include "anim/ik.h"
 #include "anim/jobs/compressed_sampling_job.h"
 #include "anim/offline/compress.h"
 #include "anim/pose.h"
@@ -40,6 +41,38 @@ TEST(PerTick, EvaluateAndSkinningAllocateNothing) {
         anim.evaluate(-1, 0.0f);  // bind pose
         EXPECT_EQ(testing::allocations() - before, 0) << m.path;
     }
+}
+
+TEST(PerTick, IkStageAllocatesNothing) {
+    // Two-bone chains (one foot-locked) and an aim joint, run by the animator's evaluate()
+    // and evaluatePose() after local->model, with the targets moving every tick.
+    const Model m = testing::makeChain(64, 300);
+    Animator anim(m);
+    IkStage stage(m.skeleton);
+    ASSERT_EQ(stage.addTwoBone(10, 11, 12), 0);
+    ASSERT_EQ(stage.addTwoBone(20, 22, 25), 1);
+    ASSERT_EQ(stage.addAim(40), 0);
+    stage.twoBone()[1].footLock.enabled = true;
+    anim.setPostProcess(&stage);
+    std::vector<glm::vec3> pos(m.meshes[0].vertexCount()), nrm(m.meshes[0].vertexCount());
+    const long before = testing::allocations();
+    for (int tick = 0; tick < 500; ++tick) {
+        const float t = static_cast<float>(tick) / 60.0f;
+        stage.twoBone()[0].target = glm::vec3(std::sin(t), 11.0f + std::cos(t), 0.5f);
+        stage.twoBone()[1].target = glm::vec3(0.3f, 22.0f, std::sin(2.0f * t));
+        stage.aim()[0].target = glm::vec3(5.0f * std::cos(t), 40.0f, 5.0f * std::sin(t));
+        stage.advance(1.0f / 60.0f);
+        anim.evaluate(0, std::fmod(t, m.clips[0].duration));
+        if (tick % 50 == 0) anim.evaluatePose(anim.local());
+        skinMesh(m.meshes[0], anim.palette().data(), pos.data(), nrm.data());
+    }
+    EXPECT_EQ(testing::allocations() - before, 0);
+    // It does something: the first chain's end on a reachable target (its start joint is not
+    // moved by the IK).
+    anim.evaluate(0, 0.5f);
+    stage.twoBone()[0].target = glm::vec3(anim.world()[10][3]) + glm::vec3(0.5f, 1.2f, 0.3f);
+    anim.evaluate(0, 0.5f);
+    EXPECT_LT(glm::length(glm::vec3(anim.world()[12][3]) - stage.twoBone()[0].target), 1e-3f);
 }
 
 TEST(PerTick, CompressedSamplingAllocatesNothing) {

@@ -391,5 +391,51 @@ TEST(Cli, UnitsAndBindVersusFilePose) {
     EXPECT_EQ(run(kExe, {"render", kSimpleSkin, "-o", dir + "/b.png", "--size", "64x48", "--file-pose"}).exitCode, 0);
 }
 
+// --ik-two-bone on pose: the left leg of the demo reaches a target (hand-picked, reachable),
+// the knee bends towards the pole, bone lengths are kept; bad IK options are usage errors.
+TEST(Cli, PoseWithTwoBoneIk) {
+    const std::string demo = std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf";
+    const std::string plainOut = testing::tempDir() + "/ik_plain.json", ikOut = testing::tempDir() + "/ik.json";
+    RunResult r = run(kExe, {"pose", demo, "--bind-pose", "-o", plainOut});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    r = run(kExe, {"pose", demo, "--bind-pose", "-o", ikOut, "--ik-two-bone", "thigh.L,shin.L,foot.L",
+                   "--ik-target", "0.2,0.4,0.3", "--ik-pole", "0,0,1"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    auto joints = [&](const std::string& path) {
+        std::map<std::string, glm::vec3> out;
+        const json doc = json::parse(slurp(path));
+        for (const json& jt : doc["joints"]) {
+            const auto& w = jt["world"];
+            out[jt["name"].get<std::string>()] = glm::vec3(w[12].get<float>(), w[13].get<float>(), w[14].get<float>());
+        }
+        return out;
+    };
+    auto a = joints(plainOut), b = joints(ikOut);
+    EXPECT_LT(glm::length(b["foot.L"] - glm::vec3(0.2f, 0.4f, 0.3f)), 1e-5f);
+    EXPECT_NEAR(glm::length(b["shin.L"] - b["thigh.L"]), glm::length(a["shin.L"] - a["thigh.L"]), 1e-5f);
+    EXPECT_NEAR(glm::length(b["foot.L"] - b["shin.L"]), glm::length(a["foot.L"] - a["shin.L"]), 1e-5f);
+    EXPECT_GT(b["shin.L"].z, 0.3f);                      // the knee out in front (+Z pole)
+    EXPECT_EQ(b["foot.R"], a["foot.R"]);                 // the other leg untouched
+    for (const std::vector<std::string>& bad :
+         {std::vector<std::string>{"--ik-two-bone", "thigh.L,nope,foot.L", "--ik-target", "0,0,0"},
+          std::vector<std::string>{"--ik-two-bone", "thigh.L,shin.L,foot.L"},
+          std::vector<std::string>{"--ik-two-bone", "foot.L,shin.L,thigh.L", "--ik-target", "0,0,0"},
+          std::vector<std::string>{"--ik-two-bone", "thigh.L,shin.L,foot.L", "--ik-target", "1,nan,0"},
+          std::vector<std::string>{"--ik-two-bone", "thigh.L,shin.L,foot.L", "--ik-target", "1,1,0", "--ik-weight", "2"},
+          std::vector<std::string>{"--ik-target", "1,1,0"}}) {
+        std::vector<std::string> args{"pose", demo, "-o", ikOut};
+        args.insert(args.end(), bad.begin(), bad.end());
+        r = run(kExe, args);
+        EXPECT_EQ(r.exitCode, 2) << bad[1];
+        EXPECT_EQ(lines(r.err), 1) << r.err;
+        EXPECT_NE(r.err.find("rigview: " + demo + ": --ik-"), std::string::npos) << r.err;
+    }
+    // IK poses one model: not a crowd.
+    r = run(kExe, {"render", demo, "-o", testing::tempDir() + "/ik_crowd.png", "--instances", "4", "--ik-two-bone",
+                   "thigh.L,shin.L,foot.L", "--ik-target", "0.2,0.4,0.3"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+}
+
 }  // namespace
 }  // namespace rig

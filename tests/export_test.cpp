@@ -579,3 +579,51 @@ TEST(GltfExportBlender, DemoPosesAsRigviewPosesTheSource) {
 }
 
 }  // namespace
+
+// `export --ik-*` bakes the solved chain into the clips: the export, posed with no IK at
+// all, stands where `pose --ik-*` puts the source at every frame (the foot on the target),
+// and the joints the IK leaves alone are where the source puts them.
+TEST(GltfExportCli, IkIsBakedIntoTheClips) {
+    const std::vector<std::string> ik{"--ik-two-bone", "thigh.L,shin.L,foot.L", "--ik-target", "0.2,0.4,0.3",
+                                      "--ik-pole", "0,0,1"};
+    const std::string out = tempPath("ik_baked.glb");
+    std::vector<std::string> args{kDemo, "-o", out, "--clip", "walk", "--fps", "30"};
+    args.insert(args.end(), ik.begin(), ik.end());
+    RunResult r = exportCmd(args);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    auto joints = [&](const std::vector<std::string>& a) {
+        const std::string json_out = tempPath("ik_pose.json");
+        std::vector<std::string> full{"pose"};
+        full.insert(full.end(), a.begin(), a.end());
+        full.insert(full.end(), {"-o", json_out});
+        const RunResult pr = run(kExe, full);
+        EXPECT_EQ(pr.exitCode, 0) << pr.err;
+        std::map<std::string, glm::vec3> m;
+        const json doc = json::parse(slurp(json_out));
+        for (const json& jt : doc["joints"]) {
+            const auto& w = jt["world"];
+            m[jt["name"].get<std::string>()] = glm::vec3(w[12].get<float>(), w[13].get<float>(), w[14].get<float>());
+        }
+        return m;
+    };
+    for (const char* t : {"0", "0.2", "0.5", "0.8"}) {
+        std::vector<std::string> solvedArgs{kDemo, "--clip", "walk", "--time", t};
+        solvedArgs.insert(solvedArgs.end(), ik.begin(), ik.end());
+        const auto solved = joints(solvedArgs);
+        const auto plain = joints({kDemo, "--clip", "walk", "--time", t});
+        const auto baked = joints({out, "--clip", "walk", "--time", t});
+        ASSERT_FALSE(baked.empty());
+        EXPECT_LT(glm::length(baked.at("foot.L") - glm::vec3(0.2f, 0.4f, 0.3f)), 1e-4f) << "t=" << t;
+        for (const auto& [name, p] : solved) {
+            ASSERT_TRUE(baked.count(name)) << name;
+            EXPECT_LT(glm::length(baked.at(name) - p), 2e-5f) << name << " at t=" << t;
+        }
+        EXPECT_LT(glm::length(baked.at("foot.R") - plain.at("foot.R")), 2e-5f) << "t=" << t;
+        EXPECT_GT(glm::length(plain.at("foot.L") - baked.at("foot.L")), 1e-3f) << "the IK moved the foot at t=" << t;
+    }
+    // A chain that does not exist is a usage error naming the option.
+    r = exportCmd({kDemo, "-o", tempPath("ik_bad.glb"), "--ik-two-bone", "thigh.L,nope,foot.L", "--ik-target", "0,0,0"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("--ik-"), std::string::npos) << r.err;
+}

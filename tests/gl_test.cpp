@@ -17,6 +17,7 @@
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render/skin_capture.h"
+#include "anim/ik.h"
 #include "support/rigs.h"
 
 namespace rig {
@@ -39,8 +40,9 @@ const auto* const kEnv = ::testing::AddGlobalTestEnvironment(new GlEnvironment);
 // Largest distance between the GPU's and the CPU's world-space skinned positions over all
 // meshes of `model` posed at `t` of `clip`.
 float gpuCpuDifference(const Model& model, GpuModel& gpu, SkinCapture& cap, int32_t clip, float t,
-                       SkinningMethod method = SkinningMethod::Linear) {
+                       SkinningMethod method = SkinningMethod::Linear, IkStage* ik = nullptr) {
     Animator anim(model);
+    anim.setPostProcess(ik);
     anim.evaluate(clip, t);
     float worst = 0.0f;
     std::vector<glm::vec3> cpu;
@@ -87,6 +89,40 @@ TEST(Gpu, TransformFeedbackMatchesCpuOnEverySkinnedPublicModel) {
     }
     std::printf("skinned public models compared: %d\n", tested);
     EXPECT_GE(tested, 10);
+}
+
+// IK on (both legs and both arms of the demo, found by name, pulled towards targets): the
+// GPU skins from the IK'd palette exactly as the CPU does, and the IK did move the mesh.
+TEST(Gpu, IkPoseMatchesTheCpu) {
+    auto cap = SkinCapture::create();
+    ASSERT_TRUE(cap.ok());
+    Result<Model> r = importModel(std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf");
+    ASSERT_TRUE(r.ok());
+    const Model& model = r.value();
+    auto gpu = GpuModel::create(model);
+    ASSERT_TRUE(gpu.ok());
+    IkStage ik(model.skeleton);
+    const std::vector<ChainGuess> chains = findLimbChains(model.skeleton);
+    ASSERT_EQ(chains.size(), 4u);
+    for (const ChainGuess& g : chains) {
+        const int32_t c = ik.addTwoBone(g.start, g.mid, g.end);
+        ASSERT_GE(c, 0);
+        ik.twoBone()[c].target = glm::vec3(model.skeleton.bindModel[g.start][3]) + glm::vec3(0.1f, -0.3f, 0.45f);
+    }
+    const float diag = animatedBounds(model, 0, 4).diagonal();
+    for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuat}) {
+        for (float t : {0.0f, 0.4f}) {
+            EXPECT_LE(gpuCpuDifference(model, **gpu, **cap, 0, t, method, &ik), 1e-5f * diag) << t;
+        }
+    }
+    Animator plain(model), solved(model);
+    solved.setPostProcess(&ik);
+    plain.evaluate(0, 0.4f);
+    solved.evaluate(0, 0.4f);
+    const std::vector<glm::vec3> a = (*cap)->capture(**gpu, plain, 0), b = (*cap)->capture(**gpu, solved, 0);
+    float moved = 0.0f;
+    for (size_t v = 0; v < a.size(); ++v) moved = std::max(moved, glm::length(a[v] - b[v]));
+    EXPECT_GT(moved, 0.05f * diag);
 }
 
 TEST(Gpu, MoreThan256JointsWork) {

@@ -404,6 +404,79 @@ TEST_F(ViewerSmoke, MorphsPanelOverridesAWeightAndPlotsTheCurve) {
     EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 }
 
+// The IK panel: switched on by a click, it solves the leg found by name (the demo's left leg)
+// on the pose on screen; the target gizmo is dragged with the mouse in the view plane (the
+// camera does not orbit meanwhile) and the foot follows it; weight 0 gives the clip's pose.
+TEST_F(ViewerSmoke, IkPanelSolvesALegAndTheTargetDrags) {
+    ViewerState& s = viewer->state();
+    const Model& m = *s.model;
+    s.panels.ik = true;
+    s.panels.machine = false;  // its window would sit over the foot
+    s.clock.setRate(0.0f);     // hold the pose still
+    frames(2);
+    click("ik:enabled");
+    ASSERT_TRUE(s.ik.enabled);
+    ASSERT_FALSE(s.ik.guesses.empty());
+    EXPECT_EQ(s.ik.end, m.skeleton.find("foot.L"));
+    EXPECT_EQ(s.animator->postProcess(), &s.ik.stage);
+    // Drag the target: press on the gizmo, move 60 px left and 40 px up, release.
+    const float w = ImGui::GetIO().DisplaySize.x, h = ImGui::GetIO().DisplaySize.y;
+    const glm::mat4 viewProj = s.camera.projection(w / h) * s.camera.view();
+    glm::vec2 p;
+    ASSERT_TRUE(projectToScreen(viewProj, s.ik.target, w, h, p));
+    const glm::vec3 before = s.ik.target;
+    const float azimuth = s.camera.azimuthDeg;
+    mouse = ImVec2(p.x, p.y);
+    frames(1);
+    mouseDown = true;
+    frames(1);
+    for (int i = 1; i <= 4; ++i) {
+        mouse = ImVec2(p.x - 15.0f * i, p.y - 10.0f * i);
+        frames(1);
+    }
+    EXPECT_TRUE(s.ik.dragging);
+    mouseDown = false;
+    frames(2);
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    EXPECT_FALSE(s.ik.dragging);
+    EXPECT_EQ(s.camera.azimuthDeg, azimuth);
+    EXPECT_GT(glm::length(s.ik.target - before), 1e-3f);
+    // Moved in the view plane: the same depth, and the target is where the mouse let go.
+    glm::vec2 q;
+    ASSERT_TRUE(projectToScreen(viewProj, s.ik.target, w, h, q));
+    EXPECT_NEAR(q.x, p.x - 60.0f, 1.0f);
+    EXPECT_NEAR(q.y, p.y - 40.0f, 1.0f);
+    const glm::vec3 fwd = glm::normalize(s.camera.eye() - s.camera.target);
+    EXPECT_NEAR(glm::dot(s.ik.target - before, fwd), 0.0f, 1e-4f);
+    // The foot on the target (a small move: still in reach).
+    frames(2);
+    const int32_t foot = m.skeleton.find("foot.L");
+    EXPECT_LT(glm::length(glm::vec3(s.animator->world()[foot][3]) - s.ik.target), 1e-4f);
+    EXPECT_TRUE(s.ik.stage.twoBone()[0].reached);
+    // Look at the target with the head (found by name): its forward axis goes through it.
+    s.ik.aimLimit = 180.0f;
+    click("ik:aim");
+    frames(2);
+    const int32_t head = m.skeleton.find("head");
+    EXPECT_EQ(s.ik.aimJoint, head);
+    ASSERT_EQ(s.ik.stage.aim().size(), 1u);
+    EXPECT_TRUE(s.ik.stage.aim()[0].reached);
+    const glm::vec3 headPos(s.animator->world()[head][3]);
+    const glm::vec3 aimed = glm::normalize(glm::mat3(s.animator->world()[head]) * s.ik.stage.aim()[0].forward);
+    EXPECT_GT(glm::dot(aimed, glm::normalize(s.ik.target - headPos)), 1.0f - 1e-4f);
+    EXPECT_LT(glm::length(glm::vec3(s.animator->world()[foot][3]) - s.ik.target), 1e-4f);  // the leg still on it
+    shot("ik_panel");
+    // Weight 0: the clip's own pose.
+    s.ik.weight = 0.0f;
+    frames(1);
+    Animator plain(m);
+    plain.evaluate(s.clip, static_cast<float>(s.clock.time()));
+    EXPECT_EQ(glm::vec3(s.animator->world()[foot][3]), glm::vec3(plain.world()[foot][3]));
+    click("ik:enabled");
+    EXPECT_EQ(s.animator->postProcess(), nullptr);
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
 // Imports through the worker process (as the rigview binary does): a file that crashes Assimp
 // (a 100,000-deep glTF node chain) or a FIFO swapped in under hot reload is an error and the
 // last good model stays; a hung import does not keep the viewer from closing.
@@ -1054,6 +1127,7 @@ TEST_F(ViewerLayout, PanelsStayInsideTheWindowThroughResizes) {
     // Opening more panels than the right column holds turns it into tabs; all still inside.
     viewer->state().panels.blend = true;
     viewer->state().panels.morphs = true;
+    viewer->state().panels.ik = true;
     viewer->state().crowd.panelOpen = true;
     frames(2);
     EXPECT_TRUE(viewer->state().ui.layout.rects.tabbed[static_cast<int>(Area::Right)]);

@@ -1,5 +1,6 @@
 #include "anim/pose.h"
 
+#include "anim/ik.h"
 #include "anim/jobs/local_to_model_job.h"
 #include "anim/jobs/sampling_job.h"
 #include "anim/jobs/skinning_matrix_job.h"
@@ -182,6 +183,7 @@ void Animator::evaluate(int32_t clipIndex, float t) {
     // in the bind pose the skins' bind-pose ones.
     const std::vector<glm::mat4>& fixedLocal = clip || clipIndex == kFilePose ? sk.bindLocal : sk.bindPoseLocal();
     localToModel(useLocal_.data(), fixedLocal);
+    if (post_) post_->run(world_);
     updatePalettes();
     evaluateMorphs(clip ? clipIndex : -1, t);
 }
@@ -246,6 +248,7 @@ void Animator::evaluatePose(const std::vector<Transform>& local, const std::vect
         }
     }
     localToModel(mask, model_->skeleton.bindLocal);
+    if (post_) post_->run(world_);
     updatePalettes();
 }
 

@@ -15,6 +15,8 @@
 
 namespace rig {
 
+class IkStage;
+
 // Clip indices that are poses rather than clips (Animator::evaluate).
 inline constexpr int32_t kBindPose = -1;  // the pose the skins were bound in (inverse bind matrices)
 inline constexpr int32_t kFilePose = -2;  // the file's default node transforms
@@ -60,6 +62,11 @@ public:
         overrideRotation_ = rotation;
     }
     RotationBlend rotationBlend() const { return blend_; }
+    // A post-process on the model-space pose (inverse kinematics, anim/ik.h), run by
+    // evaluate() and evaluatePose() after local->model and before the palettes; nullptr: none.
+    // The stage must outlive its use here and be made for this model's skeleton.
+    void setPostProcess(IkStage* stage) { post_ = stage; }
+    IkStage* postProcess() const { return post_; }
 
     const Model& model() const { return *model_; }
     // Model-space (to-root) matrix of every skeleton node, file root's transform included.
@@ -80,6 +87,7 @@ private:
     void localToModel(const uint8_t* useLocal, std::span<const glm::mat4> fixedLocal);
 
     const Model* model_;
+    IkStage* post_ = nullptr;
     RotationBlend blend_ = RotationBlend::Slerp;
     int32_t lastClip_ = INT32_MIN;
     int32_t overrideNode_ = -1;

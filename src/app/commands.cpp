@@ -22,6 +22,7 @@
 #include "app/pose_json.h"
 #include "app/exit_codes.h"
 #include "anim/offline/clip_tools.h"
+#include "anim/offline/ik_bake.h"
 #include "app/machine_run.h"
 #include "import/bvh_export.h"
 #include "import/gltf_export.h"
@@ -271,7 +272,10 @@ int runPose(const PoseOptions& o) {
         return exitcode::kUsage;
     }
     float t = 0.0f;
+    IkStage ik;
+    if (!setupIk(model, o.ik, o.model, ik)) return exitcode::kUsage;
     Animator anim(model);
+    if (o.ik.any()) anim.setPostProcess(&ik);  // IK on whatever drives the pose
     if (!o.machine.empty()) {
         // The state machine drives the pose: run from 0 to --time (app/machine_run.h).
         t = static_cast<float>(o.time);
@@ -467,6 +471,16 @@ bool trimForExport(const ExportOptions& o, const Model& model, Clip& c) {
     return true;
 }
 
+// --ik-*: the chain solved on every frame of `c` (at --fps, or the clip's own rate) and baked
+// into its keys. False after one error line for a bad chain.
+bool bakeIkForExport(const ExportOptions& o, const Model& model, Clip& c) {
+    if (!o.ik.any()) return true;
+    IkStage stage(model.skeleton);  // fresh per clip: foot locking starts unlocked
+    if (!setupIk(model, o.ik, o.model, stage)) return false;
+    c = bakeIk(model, c, stage, o.fpsGiven ? static_cast<float>(o.fps) : c.sampleRate);
+    return true;
+}
+
 // glTF export: the chosen clip, or every clip, trimmed and resampled as asked.
 int exportGltf(const ExportOptions& o, const Model& model, bool binary) {
     std::vector<Clip> clips;
@@ -488,6 +502,7 @@ int exportGltf(const ExportOptions& o, const Model& model, bool binary) {
     }
     for (Clip& c : clips) {
         if (!trimForExport(o, model, c)) return exitcode::kUsage;
+        if (!bakeIkForExport(o, model, c)) return exitcode::kUsage;
         if (!o.fpsGiven) continue;
         // Resampling writes one key per frame per channel: bounded like a BVH export.
         const int64_t frames = bvhFrameCount(c, o.fps);
@@ -535,6 +550,7 @@ int runExport(const ExportOptions& o) {
     }
     Clip c = model.clips[clip];
     if (!trimForExport(o, model, c)) return exitcode::kUsage;
+    if (!bakeIkForExport(o, model, c)) return exitcode::kUsage;
     const float fps = o.fpsGiven ? static_cast<float>(o.fps) : c.sampleRate;
     const int64_t frames = bvhFrameCount(c, fps);
     const int64_t values = frames > kMaxBvhFrames ? frames : frames * bvhChannelCount(model, c);

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "app/ik_options.h"
+
 namespace rig {
 
 struct InfoOptions {
@@ -24,6 +26,7 @@ struct PoseOptions {
     bool filePose = false;   // the file's default node transforms
     std::string machine;     // --machine: a state machine file run from 0 to `time`
     std::vector<std::string> sets;  // --set NAME=VALUE (or NAME for a trigger), with --machine
+    IkOptions ik;            // --ik-*: a two-bone chain solved before skinning
 };
 
 struct CheckOptions {
@@ -68,6 +71,7 @@ struct RenderOptions {
     int64_t instances = 0;   // --instances N: a crowd of N on a grid, instanced draws
     bool instancesGiven = false;  // false: one model, no crowd
     float spacing = 0.0f;    // --spacing: grid step in metres (0: from the model's size)
+    IkOptions ik;            // --ik-*: a two-bone chain solved before skinning
 };
 
 struct ExportOptions {
@@ -78,6 +82,7 @@ struct ExportOptions {
     double from = -1.0, to = -1.0;  // trim range in seconds (negative: the whole clip)
     double fps = 0.0;        // --fps: frames per second, (0, 1000]
     bool fpsGiven = false;   // false: the clip's own sample rate
+    IkOptions ik;            // --ik-*: a two-bone chain solved on every frame and baked into the clips
 };
 
 struct CompressOptions {

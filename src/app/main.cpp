@@ -155,6 +155,17 @@ int main(int argc, char** argv) {
     compressCmd->add_option("--anim", compress.anims, animHelp)->allow_extra_args(false);
 
     for (CLI::App* sub : {infoCmd, poseCmd, checkCmd, renderCmd, exportCmd, benchCmd, compressCmd}) addUnits(sub);
+    // Inverse kinematics before skinning (anim/ik.h): one two-bone chain.
+    auto addIk = [](CLI::App* a, rig::IkOptions& ik) {
+        a->add_option("--ik-two-bone", ik.twoBone, "IK chain START,MID,END (joint names or node indices), e.g. LeftUpLeg,LeftLeg,LeftFoot");
+        a->add_option("--ik-target", ik.target, "IK target X,Y,Z in model space (the space `pose` writes)");
+        a->add_option("--ik-pole", ik.pole, "IK pole direction X,Y,Z: the side the mid joint bends to (default: the pose's own bend)");
+        a->add_option("--ik-weight", ik.weight, "IK weight in [0, 1] (default 1)");
+        a->add_option("--ik-soft", ik.soft, "Fraction of the chain length where the reach starts to soften, in [0, 1] (default 1: none)");
+    };
+    addIk(poseCmd, pose.ik);
+    addIk(renderCmd, render.ik);
+    addIk(exportCmd, exportOpts.ik);
     // Global: on the viewer and on every subcommand (either side of the subcommand's name).
     bool allowExternalPaths = false;
     const char* externalHelp =

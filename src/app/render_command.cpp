@@ -58,6 +58,10 @@ int runRender(const RenderOptions& o) {
         printError("--instances draws with GPU skinning only; --skinning cpu does not apply");
         return exitcode::kUsage;
     }
+    if (o.instancesGiven && o.ik.any()) {
+        printError("--ik-* options pose one model; they do not apply to --instances");
+        return exitcode::kUsage;
+    }
     if (!o.instancesGiven && o.spacing != 0.0f) {
         printError("--spacing needs --instances");
         return exitcode::kUsage;
@@ -70,7 +74,10 @@ int runRender(const RenderOptions& o) {
     Model model;
     if (!cmd::load(o.model, o.anims, model)) return exitcode::kBadInput;
     int32_t clip = o.filePose ? kFilePose : kBindPose;
+    IkStage ik;
+    if (!setupIk(model, o.ik, o.model, ik)) return exitcode::kUsage;
     Animator anim(model);
+    if (o.ik.any()) anim.setPostProcess(&ik);  // IK on whatever drives the pose
     if (!o.sets.empty() && o.machine.empty()) {
         printError("--set needs --machine");
         return exitcode::kUsage;

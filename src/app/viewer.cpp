@@ -18,6 +18,7 @@
 #include "check/vertex_views.h"
 #include "anim/machine_json.h"
 #include "import/import.h"
+#include "ui/ik_panel.h"
 #include "platform/import_worker.h"
 #include "anim/skinning.h"
 #include "ui/state_machine_panel.h"
@@ -387,6 +388,7 @@ void Viewer::frame(double dt) {
     if (layout.shows(PanelId::Morphs)) drawMorphsPanel(state_, &state_.panels.morphs, probe);
     if (layout.shows(PanelId::Crowd)) drawCrowdPanel(state_, probe);
     if (layout.shows(PanelId::Machine)) drawStateMachinePanel(state_, &state_.panels.machine, probe);
+    if (layout.shows(PanelId::Ik)) drawIkPanel(state_, &state_.panels.ik, probe);
     drawTabStrips(state_.ui.layout);
     drawFileBrowser(state_, isModelFile, probe);
     drawHelpOverlay(state_, probe);
@@ -395,7 +397,7 @@ void Viewer::frame(double dt) {
     drawStatusOverlay(state_, now);
     drawStatusLine(state_, now);
     processKeys();
-    handleCameraInput();
+    if (!handleIkMouse(state_, ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y)) handleCameraInput();
     input_.clear();
     applyRequests();
 
@@ -405,6 +407,7 @@ void Viewer::frame(double dt) {
     if (state_.model && gpu_ && state_.animator) {
         updateRangeOfMotion(dt);
         updateColorView();
+        prepareIk(state_, static_cast<float>(dt));
         const auto t0 = std::chrono::steady_clock::now();
         if (state_.machine.active && machine_) {
             tickMachine(dt);
@@ -434,6 +437,7 @@ void Viewer::frame(double dt) {
             pickVertex(viewProj, io.DisplaySize.x, io.DisplaySize.y);
             clickSelectJoint(viewProj, io.DisplaySize.x, io.DisplaySize.y);
             drawVertexTooltip(state_);
+            drawIkGizmo(state_, io.DisplaySize.x, io.DisplaySize.y);
         }
     } else {
         glViewport(0, 0, w, h);

@@ -25,6 +25,7 @@ bool* panelOpenFlag(ViewerState& s, PanelId id) {
         case PanelId::Morphs: return &s.panels.morphs;
         case PanelId::Crowd: return &s.crowd.panelOpen;
         case PanelId::Machine: return &s.panels.machine;
+        case PanelId::Ik: return &s.panels.ik;
         default: return nullptr;
     }
 }

@@ -304,7 +304,6 @@ void drawSplitters(Layout& layout) {
 
 void drawLayoutMenu(Layout& layout) {
     for (int i = 0; i < kPanelCount; ++i) {
-        if (static_cast<PanelId>(i) == PanelId::Ik) continue;  // listed once the IK panel is in the viewer
         if (ImGui::BeginMenu(kNames[i])) {
             for (Area a : {Area::Left, Area::Right, Area::Bottom}) {
                 const char* label = a == Area::Left ? "Left column" : a == Area::Right ? "Right column" : "Bottom strip";

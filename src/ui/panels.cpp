@@ -54,6 +54,7 @@ void drawMenuBar(ViewerState& s) {
         ImGui::MenuItem("Blend", nullptr, &s.panels.blend);
         ImGui::MenuItem("Morphs", nullptr, &s.panels.morphs);
         ImGui::MenuItem("Crowd", nullptr, &s.crowd.panelOpen);
+        ImGui::MenuItem("IK", nullptr, &s.panels.ik);
         ImGui::MenuItem("State Machine", nullptr, &s.panels.machine);
         ImGui::Separator();
         if (ImGui::BeginMenu("Layout")) {

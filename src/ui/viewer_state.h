@@ -17,6 +17,7 @@
 #include "ui/crowd_state.h"
 #include "ui/layout.h"
 #include "ui/machine_state.h"
+#include "ui/ik_state.h"
 
 namespace rig {
 
@@ -90,6 +91,7 @@ struct PanelVisibility {
     bool clips = true, timeline = true, hierarchy = true, view = true, stats = true, open = true, checks = true, blend = false;
     bool morphs = false;  // opened when a model with morph targets loads
     bool machine = false;  // State Machine: opened when a machine file loads with the model
+    bool ik = false;
 };
 
 // The Morphs panel: which mesh's targets it shows, which target's weight curve it plots,
@@ -209,6 +211,7 @@ struct ViewerState {
     MachinePanelState machine;
     MorphPanelState morphs;
     CrowdState crowd;               // the Crowd panel (app/crowd_view.h draws it)
+    IkViewState ik;                   // the IK panel (ui/ik_panel.h)
     PanelVisibility panels;
     ViewerStats stats;
     ViewerRequests requests;

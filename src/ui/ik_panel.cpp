@@ -1,0 +1,318 @@
+#include "ui/ik_panel.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <string>
+
+#include <imgui.h>
+
+namespace rig {
+
+namespace {
+
+constexpr float kDegrees = 3.14159265358979f / 180.0f;
+
+void probeItem(UiProbe* probe, const std::string& name) {
+    if (probe) probe->recordLastItem(name);
+}
+
+// A combo over the skeleton's nodes; true when the pick changed.
+bool jointCombo(const char* label, const Skeleton& sk, int& joint, UiProbe* probe, const std::string& probeName) {
+    const bool valid = joint >= 0 && static_cast<size_t>(joint) < sk.size();
+    bool changed = false;
+    if (ImGui::BeginCombo(label, valid ? sk.names[joint].c_str() : "(none)")) {
+        for (size_t i = 0; i < sk.size(); ++i) {
+            ImGui::PushID(static_cast<int>(i));
+            if (ImGui::Selectable(sk.names[i].empty() ? "(unnamed)" : sk.names[i].c_str(), joint == static_cast<int>(i))) {
+                joint = static_cast<int>(i);
+                changed = true;
+            }
+            ImGui::PopID();
+        }
+        ImGui::EndCombo();
+    }
+    probeItem(probe, probeName);
+    return changed;
+}
+
+glm::mat4 viewProjection(const ViewerState& s, float width, float height) {
+    const float aspect = height > 0.0f ? width / height : 1.0f;
+    return s.camera.projection(aspect) * s.camera.view();
+}
+
+}  // namespace
+
+void drawIkPanel(ViewerState& s, bool* open, UiProbe* probe) {
+    if (!*open) return;
+    const int panelFlags = placePanel(s.ui.layout, PanelId::Ik);
+    if (!ImGui::Begin("IK", open, panelFlags)) {
+        ImGui::End();
+        return;
+    }
+    if (!s.model) {
+        ImGui::TextUnformatted("No model.");
+        ImGui::End();
+        return;
+    }
+    IkViewState& ik = s.ik;
+    const Skeleton& sk = s.model->skeleton;
+    if (ImGui::Checkbox("IK on", &ik.enabled) && ik.enabled) ik.snapTarget = true;
+    probeItem(probe, "ik:enabled");
+    const bool presetValid = ik.preset >= 0 && static_cast<size_t>(ik.preset) < ik.guesses.size();
+    if (ImGui::BeginCombo("Chain", presetValid ? ik.guesses[ik.preset].label.c_str() : "custom")) {
+        for (size_t i = 0; i < ik.guesses.size(); ++i) {
+            ImGui::PushID(static_cast<int>(i));
+            if (ImGui::Selectable(ik.guesses[i].label.c_str(), ik.preset == static_cast<int>(i))) {
+                ik.preset = static_cast<int>(i);
+                ik.start = ik.guesses[i].start;
+                ik.mid = ik.guesses[i].mid;
+                ik.end = ik.guesses[i].end;
+                ik.rebuild = true;
+            }
+            ImGui::PopID();
+        }
+        ImGui::EndCombo();
+    }
+    probeItem(probe, "ik:chain");
+    if (ik.guesses.empty()) ImGui::TextDisabled("No leg or arm found by joint names: pick the joints.");
+    bool edited = jointCombo("Start", sk, ik.start, probe, "ik:start");
+    edited = jointCombo("Mid", sk, ik.mid, probe, "ik:mid") || edited;
+    edited = jointCombo("End", sk, ik.end, probe, "ik:end") || edited;
+    if (edited) {
+        ik.preset = -1;
+        ik.rebuild = true;
+    }
+    ImGui::SliderFloat("Weight", &ik.weight, 0.0f, 1.0f);
+    probeItem(probe, "ik:weight");
+    ImGui::SliderFloat("Soft from", &ik.soft, 0.5f, 1.0f, "%.2f of the chain");
+    ImGui::SliderFloat("Twist", &ik.twist, -180.0f, 180.0f, "%.0f deg");
+    ImGui::Checkbox("Pole from the pose", &ik.poleFromPose);
+    if (!ik.poleFromPose) ImGui::DragFloat3("Pole", &ik.pole.x, 0.01f);
+    const float step = std::max(s.bounds.diagonal(), 1e-3f) * 0.002f;
+    ImGui::DragFloat3("Target", &ik.target.x, step);
+    probeItem(probe, "ik:target");
+    if (ImGui::Button("Target to end joint")) ik.snapTarget = true;
+    probeItem(probe, "ik:snap");
+    if (ImGui::Checkbox("Look at the target", &ik.aim)) ik.rebuild = true;
+    probeItem(probe, "ik:aim");
+    if (ik.aim) {
+        if (jointCombo("Aim joint", sk, ik.aimJoint, probe, "ik:aimjoint")) ik.rebuild = true;
+        ImGui::SliderFloat("Aim weight", &ik.aimWeight, 0.0f, 1.0f);
+        ImGui::SliderFloat("Aim limit", &ik.aimLimit, 1.0f, 180.0f, "%.0f deg");
+    }
+    ImGui::Checkbox("Foot lock", &ik.footLock);
+    probeItem(probe, "ik:footlock");
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Pin the end joint where it touches the ground (near its rest height, slow), release smoothly");
+    }
+    if (!ik.status.empty()) {
+        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "%s", ik.status.c_str());
+    } else if (ik.enabled && !ik.stage.aim().empty() && ik.stage.twoBone().empty()) {
+        ImGui::TextUnformatted(ik.stage.aim()[0].reached ? "aimed" : "aim limited");
+    } else if (ik.enabled && !ik.stage.twoBone().empty()) {
+        const TwoBoneChain& c = ik.stage.twoBone()[0];
+        ImGui::Text("%s%s", c.reached ? "reached" : "not reached", c.footLock.enabled ? (c.locked ? ", foot locked" : ", foot free") : "");
+    }
+    ImGui::TextDisabled("Drag the yellow cross in the viewport to move the target.");
+    ImGui::End();
+}
+
+void prepareIk(ViewerState& s, float dt) {
+    IkViewState& ik = s.ik;
+    if (!s.model || !s.animator) return;
+    const Model& m = *s.model;
+    if (ik.forModel != &m || ik.stage.nodeCount() != m.skeleton.size()) {
+        ik.forModel = &m;
+        ik.stage.reset(m.skeleton);
+        ik.guesses = findLimbChains(m.skeleton);
+        ik.preset = ik.guesses.empty() ? -1 : 0;
+        ik.start = ik.preset >= 0 ? ik.guesses[0].start : -1;
+        ik.mid = ik.preset >= 0 ? ik.guesses[0].mid : -1;
+        ik.end = ik.preset >= 0 ? ik.guesses[0].end : -1;
+        ik.aimJoint = -1;
+        for (size_t i = 0; i < m.skeleton.size() && ik.aimJoint < 0; ++i) {
+            std::string n = m.skeleton.names[i].substr(m.skeleton.names[i].rfind(':') == std::string::npos ? 0 : m.skeleton.names[i].rfind(':') + 1);
+            for (char& ch : n) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+            if (n.rfind("head", 0) == 0 && n.find("end") == std::string::npos && n.find("top") == std::string::npos) {
+                ik.aimJoint = static_cast<int>(i);
+            }
+        }
+        ik.rebuild = true;
+        ik.snapTarget = true;
+        ik.dragging = false;
+    }
+    if (!ik.enabled) {
+        s.animator->setPostProcess(nullptr);
+        return;
+    }
+    if (ik.rebuild) {
+        ik.rebuild = false;
+        ik.stage.reset(m.skeleton);
+        ik.status = ik.stage.addTwoBone(ik.start, ik.mid, ik.end) < 0
+                        ? "Pick a start joint, a mid joint below it and an end joint below that."
+                        : "";
+        if (ik.aim) {
+            const int32_t a = ik.stage.addAim(ik.aimJoint);
+            if (a >= 0) {
+                // The model's forward (+Z) and up in the joint's bind-pose frame.
+                const glm::mat3 inv = glm::inverse(glm::mat3(m.skeleton.bindPoseModel()[ik.aimJoint]));
+                const glm::vec3 up = s.camera.up();
+                const glm::vec3 fwd = s.camera.zUp ? glm::vec3(0.0f, -1.0f, 0.0f) : glm::vec3(0.0f, 0.0f, 1.0f);
+                const glm::vec3 f = inv * fwd, u = inv * up;
+                AimJoint& aj = ik.stage.aim()[a];
+                if (glm::length(f) > 0.0f && std::isfinite(f.x)) aj.forward = glm::normalize(f);
+                if (glm::length(u) > 0.0f && std::isfinite(u.x)) aj.up = glm::normalize(u);
+                aj.pole = up;
+            } else if (ik.status.empty()) {
+                ik.status = "Pick the joint to aim.";
+            }
+        }
+        ik.snapTarget = true;
+    }
+    if (ik.stage.twoBone().empty() && ik.stage.aim().empty()) {
+        s.animator->setPostProcess(nullptr);
+        return;
+    }
+    if (ik.snapTarget) {
+        ik.snapTarget = false;
+        const int32_t at = !ik.stage.twoBone().empty() ? ik.stage.twoBone()[0].end : ik.stage.aim()[0].joint;
+        ik.target = glm::vec3(s.animator->world()[at][3]);
+        if (ik.stage.twoBone().empty()) {
+            // Aim only: start half the model's size in front of the aimed joint.
+            const glm::vec3 fwd = s.camera.zUp ? glm::vec3(0.0f, -1.0f, 0.0f) : glm::vec3(0.0f, 0.0f, 1.0f);
+            ik.target += fwd * (0.5f * std::max(s.bounds.diagonal(), 1e-3f));
+        }
+    }
+    for (AimJoint& aj : ik.stage.aim()) {
+        aj.target = ik.target;
+        aj.weight = ik.aimWeight;
+        aj.limit = ik.aimLimit * kDegrees;
+    }
+    if (ik.stage.twoBone().empty()) {
+        ik.stage.advance(dt);
+        s.animator->setPostProcess(&ik.stage);
+        return;
+    }
+    TwoBoneChain& c = ik.stage.twoBone()[0];
+    c.target = ik.target;
+    c.weight = ik.weight;
+    c.soft = ik.soft;
+    c.twist = ik.twist * kDegrees;
+    c.poleFromPose = ik.poleFromPose;
+    if (glm::length(ik.pole) > 0.0f) c.pole = glm::normalize(ik.pole);
+    if (ik.footLock != c.footLock.enabled) {
+        c.footLock = FootLockSettings{};
+        c.footLock.enabled = ik.footLock;
+        c.locked = c.hasPrevious = false;
+        c.lockWeight = 0.0f;
+        // Ground: the bottom of the clip's bounds along the camera's up axis; contact within
+        // 2% of the model's size above the end joint's rest height, slower than 30% of it a second.
+        const glm::vec3 up = s.camera.up();
+        const float diag = std::max(s.bounds.diagonal(), 1e-3f);
+        c.footLock.up = up;
+        c.footLock.ground = s.bounds.valid() ? glm::dot(s.bounds.min, up) : 0.0f;
+        const float rest = glm::dot(glm::vec3(m.skeleton.bindPoseModel()[c.end][3]), up) - c.footLock.ground;
+        c.footLock.height = std::max(rest, 0.0f) + 0.02f * diag;
+        c.footLock.speed = 0.3f * diag;
+    }
+    ik.stage.advance(dt);
+    s.animator->setPostProcess(&ik.stage);
+}
+
+bool handleIkMouse(ViewerState& s, float width, float height) {
+    IkViewState& ik = s.ik;
+    ik.hover = false;
+    const bool any = !ik.stage.twoBone().empty() || !ik.stage.aim().empty();
+    if (!ik.enabled || !s.model || !any || ik.footLock || s.crowd.enabled || width <= 0.0f || height <= 0.0f) {
+        ik.dragging = false;
+        return false;
+    }
+    const ImGuiIO& io = ImGui::GetIO();
+    const glm::mat4 viewProj = viewProjection(s, width, height);
+    if (!ik.dragging) {
+        glm::vec2 p;
+        if (io.WantCaptureMouse || !projectToScreen(viewProj, ik.target, width, height, p)) return false;
+        ik.hover = glm::length(glm::vec2(io.MousePos.x, io.MousePos.y) - p) < 12.0f;
+        if (!ik.hover || !ImGui::IsMouseClicked(ImGuiMouseButton_Left)) return false;
+        ik.dragging = true;
+    }
+    if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+        ik.dragging = false;
+        return false;
+    }
+    // The mouse ray, met with the plane through the target facing the camera.
+    const glm::mat4 inv = glm::inverse(viewProj);
+    const float x = 2.0f * io.MousePos.x / width - 1.0f, y = 1.0f - 2.0f * io.MousePos.y / height;
+    glm::vec4 a = inv * glm::vec4(x, y, -1.0f, 1.0f), b = inv * glm::vec4(x, y, 1.0f, 1.0f);
+    if (a.w == 0.0f || b.w == 0.0f) return true;
+    const glm::vec3 near = glm::vec3(a) / a.w, dir = glm::vec3(b) / b.w - near;
+    const glm::vec3 n = s.camera.eye() - s.camera.target;
+    const float denom = glm::dot(dir, n);
+    if (std::fabs(denom) > 1e-12f) {
+        const float t = glm::dot(ik.target - near, n) / denom;
+        const glm::vec3 p = near + dir * t;
+        if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) ik.target = p;
+    }
+    return true;
+}
+
+void drawIkGizmo(const ViewerState& s, float width, float height) {
+    const IkViewState& ik = s.ik;
+    if (!ik.enabled || !s.model || !s.animator || (ik.stage.twoBone().empty() && ik.stage.aim().empty())) return;
+    if (ik.stage.nodeCount() != s.animator->world().size()) return;  // made for another model
+    const glm::mat4 viewProj = viewProjection(s, width, height);
+    const std::vector<glm::mat4>& world = s.animator->world();
+    ImDrawList* dl = ImGui::GetBackgroundDrawList();
+    auto screen = [&](const glm::vec3& p, ImVec2& out) {
+        glm::vec2 q;
+        if (!projectToScreen(viewProj, p, width, height, q)) return false;
+        out = ImVec2(q.x, q.y);
+        return true;
+    };
+    // Aim joints: a green line along the aimed axis, as long as the distance to the target.
+    for (const AimJoint& aj : ik.stage.aim()) {
+        const glm::vec3 p(world[aj.joint][3]);
+        const glm::vec3 f = glm::mat3(world[aj.joint]) * aj.forward;
+        ImVec2 a0, a1;
+        if (glm::length(f) > 0.0f && screen(p, a0) && screen(p + glm::normalize(f) * glm::length(ik.target - p), a1)) {
+            dl->AddLine(a0, a1, IM_COL32(90, 255, 120, 255), 1.5f);
+        }
+    }
+    if (ik.stage.twoBone().empty()) {
+        ImVec2 t;
+        if (screen(ik.target, t)) {
+            const float r = ik.dragging || ik.hover ? 10.0f : 7.0f;
+            dl->AddLine(ImVec2(t.x - r, t.y), ImVec2(t.x + r, t.y), IM_COL32(255, 220, 0, 255), 2.0f);
+            dl->AddLine(ImVec2(t.x, t.y - r), ImVec2(t.x, t.y + r), IM_COL32(255, 220, 0, 255), 2.0f);
+            dl->AddCircle(t, r, IM_COL32(255, 220, 0, 255), 16, 1.5f);
+        }
+        return;
+    }
+    const TwoBoneChain& c = ik.stage.twoBone()[0];
+    const glm::vec3 js(world[c.start][3]), jm(world[c.mid][3]), je(world[c.end][3]);
+    ImVec2 a, b, e;
+    if (screen(js, a) && screen(jm, b) && screen(je, e)) {
+        dl->AddLine(a, b, IM_COL32(120, 220, 255, 255), 2.0f);
+        dl->AddLine(b, e, IM_COL32(120, 220, 255, 255), 2.0f);
+    }
+    // The pole: from the mid joint, half the chain long.
+    const float len = 0.5f * (glm::length(jm - js) + glm::length(je - jm));
+    ImVec2 p0, p1;
+    if (screen(jm, p0) && screen(jm + c.usedPole * len, p1)) {
+        dl->AddLine(p0, p1, IM_COL32(255, 80, 220, 255), 2.0f);
+        dl->AddCircleFilled(p1, 3.0f, IM_COL32(255, 80, 220, 255));
+    }
+    ImVec2 t;
+    const glm::vec3 target = c.footLock.enabled ? c.usedTarget : ik.target;
+    if (screen(target, t)) {
+        const float r = ik.dragging || ik.hover ? 10.0f : 7.0f;
+        const ImU32 col = ik.dragging ? IM_COL32(255, 255, 120, 255) : IM_COL32(255, 220, 0, 255);
+        dl->AddLine(ImVec2(t.x - r, t.y), ImVec2(t.x + r, t.y), col, 2.0f);
+        dl->AddLine(ImVec2(t.x, t.y - r), ImVec2(t.x, t.y + r), col, 2.0f);
+        dl->AddCircle(t, r, col, 16, 1.5f);
+        if (!c.reached && screen(je, e)) dl->AddLine(e, t, IM_COL32(255, 90, 60, 200), 1.0f);
+    }
+}
+
+}  // namespace rig
