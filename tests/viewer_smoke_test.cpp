@@ -1128,6 +1128,7 @@ TEST_F(ViewerLayout, PanelsStayInsideTheWindowThroughResizes) {
     viewer->state().panels.blend = true;
     viewer->state().panels.morphs = true;
     viewer->state().panels.ik = true;
+    frames(1);
     viewer->state().crowd.panelOpen = true;
     frames(2);
     EXPECT_TRUE(viewer->state().ui.layout.rects.tabbed[static_cast<int>(Area::Right)]);
