@@ -1,4 +1,5 @@
 #include "anim/blend.h"
+#include "anim/unit_interval.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,11 +7,6 @@
 namespace rig {
 
 namespace {
-
-inline float clamp01(float w) {
-    if (!(w > 0.0f)) return 0.0f;  // NaN too
-    return w < 1.0f ? w : 1.0f;
-}
 
 inline glm::quat normalizedQuat(const glm::quat& q) {
     const float len2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;

@@ -1,17 +1,9 @@
 #include "anim/ease.h"
+#include "anim/unit_interval.h"
 
 #include <cmath>
 
 namespace rig {
-
-namespace {
-
-inline float clamp01(float w) {
-    if (!(w > 0.0f)) return 0.0f;  // NaN too
-    return w < 1.0f ? w : 1.0f;
-}
-
-}  // namespace
 
 // ---------------------------------------------------------------------------------------
 // Ease curves

@@ -1,17 +1,9 @@
 #include "anim/joint_mask.h"
+#include "anim/unit_interval.h"
 
 #include <algorithm>
 
 namespace rig {
-
-namespace {
-
-inline float clamp01(float w) {
-    if (!(w > 0.0f)) return 0.0f;  // NaN too
-    return w < 1.0f ? w : 1.0f;
-}
-
-}  // namespace
 
 // ---------------------------------------------------------------------------------------
 // Joint masks

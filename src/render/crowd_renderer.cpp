@@ -113,13 +113,6 @@ Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create() {
     glGenTextures(1, &r->instTex_);
     glGenBuffers(1, &r->feedback_);
     glGenQueries(2, r->queries_);
-    glGenFramebuffers(1, &r->fbo_);
-    glGenRenderbuffers(1, &r->rb_);
-    glBindRenderbuffer(GL_RENDERBUFFER, r->rb_);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 1, 1);
-    glBindFramebuffer(GL_FRAMEBUFFER, r->fbo_);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, r->rb_);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
     return r;
 }
 
@@ -130,8 +123,6 @@ CrowdRenderer::~CrowdRenderer() {
     glDeleteBuffers(1, &instBuffer_);
     glDeleteBuffers(1, &feedback_);
     glDeleteQueries(2, queries_);
-    glDeleteFramebuffers(1, &fbo_);
-    glDeleteRenderbuffers(1, &rb_);
 }
 
 bool CrowdRenderer::fits(const Crowd& crowd) const {
@@ -214,11 +205,7 @@ CrowdRenderer::Stats CrowdRenderer::draw(GpuModel& gpu, const Crowd& crowd, cons
     const bool timing = !queryPending_[q];
     if (timing) glBeginQuery(GL_TIME_ELAPSED, queries_[q]);
 
-    glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LEQUAL);
-    glDisable(GL_CULL_FACE);
-    glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    setSceneState();
     const float aspect = height > 0 ? static_cast<float>(width) / static_cast<float>(height) : 1.0f;
     const glm::mat4 viewProj = cam.projection(aspect) * cam.view();
     if (visible_.size() < n) visible_.resize(n);
@@ -293,7 +280,7 @@ std::vector<glm::vec3> CrowdRenderer::capture(GpuModel& gpu, const Crowd& crowd,
     glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, feedback_);
     GLint previousFbo = 0;
     glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previousFbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+    target_.bind();
     glEnable(GL_RASTERIZER_DISCARD);
     glBindVertexArray(gpu.meshes()[mesh].vao);
     glBeginTransformFeedback(GL_POINTS);

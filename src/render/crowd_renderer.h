@@ -18,6 +18,7 @@
 #include "anim/crowd.h"
 #include "anim/result.h"
 #include "render/camera.h"
+#include "render/gl_state.h"
 #include "render/gpu_model.h"
 #include "render/shader.h"
 #include "render/view_options.h"
@@ -83,7 +84,7 @@ private:
     Program shaded_, capture_;
     Uniforms su_, cu_;
     GLuint rowsBuffer_ = 0, rowsTex_ = 0, instBuffer_ = 0, instTex_ = 0, feedback_ = 0;
-    GLuint fbo_ = 0, rb_ = 0;  // 1x1 target for captures
+    CaptureTarget target_;  // for captures
     GLuint queries_[2] = {};
     bool queryPending_[2] = {};
     int queryNext_ = 0;

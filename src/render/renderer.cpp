@@ -6,6 +6,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "anim/skinning.h"
+#include "render/gl_state.h"
 #include "render/layout.h"
 
 namespace rig {
@@ -79,11 +80,7 @@ void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam,
     glViewport(0, 0, width, height);
     glClearColor(o.background.r, o.background.g, o.background.b, o.background.a);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LEQUAL);
-    glDisable(GL_CULL_FACE);
-    glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    setSceneState();
 
     const float aspect = height > 0 ? static_cast<float>(width) / static_cast<float>(height) : 1.0f;
     const glm::mat4 viewProj = cam.projection(aspect) * cam.view();

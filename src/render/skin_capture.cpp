@@ -24,20 +24,11 @@ Result<std::unique_ptr<SkinCapture>> SkinCapture::create() {
     c->uMorphCount_ = c->program_.uniform("u_morphCount");
     c->uMorphWeightOffset_ = c->program_.uniform("u_morphWeightOffset");
     glGenBuffers(1, &c->buffer_);
-    glGenFramebuffers(1, &c->fbo_);
-    glGenRenderbuffers(1, &c->rb_);
-    glBindRenderbuffer(GL_RENDERBUFFER, c->rb_);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 1, 1);
-    glBindFramebuffer(GL_FRAMEBUFFER, c->fbo_);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, c->rb_);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
     return c;
 }
 
 SkinCapture::~SkinCapture() {
     glDeleteBuffers(1, &buffer_);
-    glDeleteFramebuffers(1, &fbo_);
-    glDeleteRenderbuffers(1, &rb_);
 }
 
 std::vector<glm::vec3> SkinCapture::capture(GpuModel& gpu, const Animator& anim, size_t mesh, SkinningMethod method) {
@@ -73,7 +64,7 @@ std::vector<glm::vec3> SkinCapture::capture(GpuModel& gpu, const Animator& anim,
     glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffer_);
     GLint previousFbo = 0;
     glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previousFbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+    target_.bind();
     glEnable(GL_RASTERIZER_DISCARD);
     glBindVertexArray(gpu.meshes()[mesh].vao);
     glBeginTransformFeedback(GL_POINTS);

@@ -9,6 +9,7 @@
 #include <glm/glm.hpp>
 
 #include "anim/result.h"
+#include "render/gl_state.h"
 #include "render/gpu_model.h"
 #include "render/shader.h"
 
@@ -32,7 +33,7 @@ private:
     GLint uMorphDeltas_ = -1, uMorphWeights_ = -1, uMorphBase_ = -1, uMorphCount_ = -1, uMorphWeightOffset_ = -1;
     GLint uDualQuats_ = -1, uPalette_ = -1, uOffset_ = -1, uSkinned_ = -1, uModel_ = -1, uViewProj_ = -1;
     GLuint buffer_ = 0;
-    GLuint fbo_ = 0, rb_ = 0;  // a 1x1 target: draws need a complete framebuffer, even headless
+    CaptureTarget target_;
     size_t capacity_ = 0;
 };
 

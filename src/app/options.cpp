@@ -1,0 +1,331 @@
+// The command line's one table (app/options.h) and what is built from it: CLI11's parser and
+// the Markdown option reference.
+#include "app/options.h"
+
+#include <sstream>
+#include <type_traits>
+
+namespace rig::cli {
+
+namespace {
+
+// The field of Settings an option writes, as a function (a table entry names it once).
+#define RIG_FIELD(path) [](Settings& s) -> Field { return &s.path; }
+
+constexpr Command V = Command::Viewer, Info = Command::Info, Pose = Command::Pose, Check = Command::Check,
+                  Render = Command::Render, Export = Command::Export, Bench = Command::Bench,
+                  Compress = Command::Compress, Worker = Command::ImportWorker;
+
+struct CommandSpec {
+    const char* name;
+    const char* description;
+};
+// Indexed by Command.
+constexpr CommandSpec kCommandSpecs[] = {
+    {"", "rigview: a viewer for rigged, animated 3D models (FBX, glTF, COLLADA, .X, BVH...)"},
+    {"info", "Meshes, vertices, triangles, joints, influences and clips of a model"},
+    {"pose", "Write the CPU-skinned, world-space posed mesh at a clip time"},
+    {"check", "Rig diagnostics; the exit code tells the worst severity"},
+    {"render", "Draw one frame headless (EGL, no X server) and write a PNG"},
+    {"export", "Write the model and its clips (trimmed, resampled) as glTF (.gltf/.glb), or one clip as BVH"},
+    {"bench", "Time the per-tick palette update (sample, local->model, palette)"},
+    {"compress", "Compress every clip (key reduction within a tolerance, quantization), print sizes and errors, write glTF"},
+    {"__import-worker", "The import worker process, started by rigview itself"},
+};
+static_assert(std::size(kCommandSpecs) == std::size(kCommands));
+
+const char* kIsolationGroup = "Isolation (before the subcommand)";
+const char* kMachineHelp = "A state machine file (*.machine.json) run from 0 to --time at 60 ticks per second; replaces --clip";
+const char* kClipHelp = "Clip name or index (default: the first clip)";
+
+// The viewer and every user-facing subcommand, all writing `field`.
+std::vector<Target> everywhere(Field (*field)(Settings&)) {
+    std::vector<Target> out;
+    for (Command c : kCommands) {
+        if (c != Command::ImportWorker) out.push_back({c, field});
+    }
+    return out;
+}
+
+std::vector<OptionSpec> makeTable() {
+    std::vector<OptionSpec> t;
+    // Positionals.
+    t.push_back({"model", "Model file", "", {}, {},
+                 {{V, RIG_FIELD(viewer.model), "Model to open in the interactive viewer (default: the bundled demo)"},
+                  {Info, RIG_FIELD(info.model), nullptr, true},
+                  {Pose, RIG_FIELD(pose.model), nullptr, true},
+                  {Render, RIG_FIELD(render.model), nullptr, true},
+                  {Export, RIG_FIELD(exportOpts.model), nullptr, true},
+                  {Bench, RIG_FIELD(bench.model), nullptr, true},
+                  {Compress, RIG_FIELD(compress.model), nullptr, true}}});
+    t.push_back({"paths", "Model files, or folders searched recursively for models", "", {}, {},
+                 {{Check, RIG_FIELD(check.paths), nullptr, true}}});
+    // Shared by several subcommands.
+    t.push_back({"-o,--output", "Output file (pose: .json or .obj; render: .png; export: .bvh, .gltf or .glb; compress: .gltf or .glb)", "", {}, {},
+                 {{Pose, RIG_FIELD(pose.output), "Output file: .json (positions + joint matrices) or .obj", true},
+                  {Render, RIG_FIELD(render.output), "Output .png", true},
+                  {Export, RIG_FIELD(exportOpts.output), "Output .bvh, .gltf or .glb", true},
+                  {Compress, RIG_FIELD(compress.output), "Output .gltf or .glb (the key-reduced, quantized clips)", true}}});
+    t.push_back({"--clip", kClipHelp, "", {}, {},
+                 {{V, RIG_FIELD(viewer.clip), "Clip to start with (name or index)"},
+                  {Pose, RIG_FIELD(pose.clip)},
+                  {Render, RIG_FIELD(render.clip)},
+                  {Export, RIG_FIELD(exportOpts.clip), "Clip name or index (default: BVH the first clip, glTF every clip)"},
+                  {Bench, RIG_FIELD(bench.clip)}}});
+    t.push_back({"--anim", "Add the clips of another file, bound to the model's joints by name (repeatable)", "", {}, {},
+                 {{V, RIG_FIELD(viewer.anims)},
+                  {Info, RIG_FIELD(info.anims)},
+                  {Pose, RIG_FIELD(pose.anims)},
+                  {Check, RIG_FIELD(check.anims)},
+                  {Render, RIG_FIELD(render.anims)},
+                  {Export, RIG_FIELD(exportOpts.anims)},
+                  {Bench, RIG_FIELD(bench.anims)},
+                  {Compress, RIG_FIELD(compress.anims)},
+                  {Worker, RIG_FIELD(workerAnims)}}});
+    t.push_back({"--time", "Seconds on the clip's timeline; past its end time wraps", "", {}, {},
+                 {{Pose, RIG_FIELD(pose.time)}, {Render, RIG_FIELD(render.time)}}});
+    t.push_back({"--bind-pose", "Ignore clips: the bind pose, the pose the skin was bound in (from its inverse bind matrices)", "", {}, {},
+                 {{Pose, RIG_FIELD(pose.bindPose)},
+                  {Render, RIG_FIELD(render.bindPose), "Draw the bind pose, the pose the skin was bound in (from its inverse bind matrices)"}}});
+    t.push_back({"--file-pose", "Ignore clips: the file pose, the nodes' default transforms", "", {}, {"--bind-pose"},
+                 {{Pose, RIG_FIELD(pose.filePose)},
+                  {Render, RIG_FIELD(render.filePose), "Draw the file pose, the nodes' default transforms"}}});
+    t.push_back({"--machine", kMachineHelp, "", {}, {"--bind-pose"},
+                 {{V, RIG_FIELD(viewer.machine),
+                   "A state machine file (*.machine.json) driving the model from the start "
+                   "(default: <model>.machine.json beside the model is loaded, not driving)"},
+                  {Pose, RIG_FIELD(pose.machine)},
+                  {Render, RIG_FIELD(render.machine)}}});
+    t.push_back({"--set", "With --machine: a parameter's value at the start, NAME=VALUE (NAME alone for a trigger; repeatable)", "", {}, {},
+                 {{Pose, RIG_FIELD(pose.sets)}, {Render, RIG_FIELD(render.sets)}}});
+    t.push_back({"--json", "Print JSON (check: one report for all files)", "", {}, {},
+                 {{Info, RIG_FIELD(info.json), "Print JSON"},
+                  {Check, RIG_FIELD(check.json), "Print the report as JSON (one report for all files)"},
+                  {Bench, RIG_FIELD(bench.json), "Print {\"joints\", \"ns_per_tick\", \"ns_per_joint\"}"},
+                  {Compress, RIG_FIELD(compress.json), "Print the table as JSON"}}});
+    t.push_back({"--instances", "A crowd of N sharing the model (render: 1..100000 on a grid, instanced draws; bench: updated together each frame)", "", {}, {},
+                 {{Render, RIG_FIELD(render.instances),
+                   "Draw a crowd of N (1..100000) on a grid, phases spread over the clip, with instanced draws"},
+                  {Bench, RIG_FIELD(bench.instances), "Time N instances sharing the model, updated together each frame (a crowd)"}}});
+    // The viewer's own.
+    t.push_back({"--screenshot", "Run the viewer some frames, save the window as PNG and exit", "", {}, {},
+                 {{V, RIG_FIELD(viewer.screenshot)}}});
+    t.push_back({"--frames", "Frames to run before --screenshot", "", {}, {}, {{V, RIG_FIELD(viewer.frames)}}});
+    t.push_back({"--window", "Window width (height follows at 16:10)", "", {CLI::Range(320, 8192)}, {},
+                 {{V, RIG_FIELD(viewer.width)}}});
+    t.push_back({"!--no-watch", "Do not re-import the model when its file changes", "", {}, {},
+                 {{V, RIG_FIELD(viewer.watch)}}});
+    t.push_back({"--reset-layout", "Start with the default panel layout (the saved one is replaced on quit)", "", {}, {},
+                 {{V, RIG_FIELD(viewer.resetLayout)}}});
+    t.push_back({"--help-markdown", "Print this option reference as a Markdown table (README.md's) and exit", "", {}, {},
+                 {{V, RIG_FIELD(helpMarkdown)}}});
+    // check.
+    t.push_back({"--json-lines", "Print one JSON object per file as each finishes (flushed), then {\"summary\":...}", "", {}, {"--json"},
+                 {{Check, RIG_FIELD(check.jsonLines)}}});
+    t.push_back({"--shard", "Check only shard I of N (1-based): files I, I+N, I+2N... of the sorted file list", "", {}, {},
+                 {{Check, RIG_FIELD(check.shard)}}});
+    t.push_back({"--strict", "Warnings fail too (exit 1)", "", {}, {}, {{Check, RIG_FIELD(check.strict)}}});
+    t.push_back({"--sheet", "Also render a contact sheet PNG (frames across each clip, problem vertices tinted)", "", {}, {},
+                 {{Check, RIG_FIELD(check.sheet)}}});
+    t.push_back({"--jobs", "Import worker processes at once (0: all cores)", "", {CLI::Range(0, 1024)}, {},
+                 {{Check, RIG_FIELD(check.jobs)}}});
+    // render.
+    t.push_back({"--size", "Image size WIDTHxHEIGHT", "", {}, {}, {{Render, RIG_FIELD(render.size)}}});
+    t.push_back({"--skinning", "gpu (vertex shader) or cpu (reference path)", "", {}, {}, {{Render, RIG_FIELD(render.skinning)}}});
+    t.push_back({"--bones", "Draw the skeleton on top", "", {}, {}, {{Render, RIG_FIELD(render.bones)}}});
+    t.push_back({"--grid", "Draw the ground grid", "", {}, {}, {{Render, RIG_FIELD(render.grid)}}});
+    t.push_back({"--wireframe", "Draw triangles as lines", "", {}, {}, {{Render, RIG_FIELD(render.wireframe)}}});
+    t.push_back({"--azimuth", "Camera azimuth in degrees around the up axis", "", {}, {}, {{Render, RIG_FIELD(render.azimuth)}}});
+    t.push_back({"--elevation", "Camera elevation in degrees", "", {}, {}, {{Render, RIG_FIELD(render.elevation)}}});
+    t.push_back({"--msaa", "Multisample count (0 = off)", "", {}, {}, {{Render, RIG_FIELD(render.samples)}}});
+    t.push_back({"--spacing", "Crowd grid step (0: 1.25 x the model's footprint)", "", {}, {}, {{Render, RIG_FIELD(render.spacing)}}});
+    // export.
+    t.push_back({"--from", "Trim: first second to keep (the result starts at 0; negative: the clip's start)", "", {}, {},
+                 {{Export, RIG_FIELD(exportOpts.from)}}});
+    t.push_back({"--to", "Trim: last second to keep (negative: the clip's end)", "", {}, {}, {{Export, RIG_FIELD(exportOpts.to)}}});
+    t.push_back({"--fps", "Frames per second of the output, at most 1000 (default: BVH the clip's rate, glTF the keys as they are)", "", {}, {},
+                 {{Export, RIG_FIELD(exportOpts.fps)}}});
+    // bench.
+    t.push_back({"--ticks", "Ticks to time at 60 ticks per second", "", {}, {}, {{Bench, RIG_FIELD(bench.ticks)}}});
+    t.push_back({"--threads", "Threads updating the crowd, this one included (with --instances)", "", {}, {},
+                 {{Bench, RIG_FIELD(bench.threads)}}});
+    // compress.
+    t.push_back({"--tolerance", "Largest error in millimetres at joints and skinned vertices", "", {}, {},
+                 {{Compress, RIG_FIELD(compress.toleranceMm)}}});
+    // IK (pose, render, export): one two-bone chain solved before skinning, or baked into the
+    // exported clips (app/ik_options.h, anim/ik.h, anim/offline/ik_bake.h).
+    t.push_back({"--ik-two-bone", "IK chain START,MID,END (joint names or node indices), e.g. LeftUpLeg,LeftLeg,LeftFoot", "",
+                 {}, {}, {{Pose, RIG_FIELD(pose.ik.twoBone)}, {Render, RIG_FIELD(render.ik.twoBone)}, {Export, RIG_FIELD(exportOpts.ik.twoBone)}}});
+    t.push_back({"--ik-target", "IK target X,Y,Z in model space (the space `pose` writes)", "", {}, {},
+                 {{Pose, RIG_FIELD(pose.ik.target)}, {Render, RIG_FIELD(render.ik.target)}, {Export, RIG_FIELD(exportOpts.ik.target)}}});
+    t.push_back({"--ik-pole", "IK pole direction X,Y,Z: the side the mid joint bends to (default: the pose's own bend)", "",
+                 {}, {}, {{Pose, RIG_FIELD(pose.ik.pole)}, {Render, RIG_FIELD(render.ik.pole)}, {Export, RIG_FIELD(exportOpts.ik.pole)}}});
+    t.push_back({"--ik-weight", "IK weight in [0, 1]", "", {}, {},
+                 {{Pose, RIG_FIELD(pose.ik.weight)}, {Render, RIG_FIELD(render.ik.weight)}, {Export, RIG_FIELD(exportOpts.ik.weight)}}});
+    t.push_back({"--ik-soft", "Fraction of the chain length where the reach starts to soften, in [0, 1] (1: none)", "",
+                 {}, {}, {{Pose, RIG_FIELD(pose.ik.soft)}, {Render, RIG_FIELD(render.ik.soft)}, {Export, RIG_FIELD(exportOpts.ik.soft)}}});
+    // Global: the viewer and (--units, --allow-external-paths) every subcommand, either side of its name.
+    t.push_back({"--units", "metres (default: convert FBX, COLLADA... to metres) or file (keep the file's own numbers)", "",
+                 {CLI::IsMember({"metres", "meters", "m", "file"})}, {},
+                 everywhere(RIG_FIELD(units))});
+    t.push_back({"--allow-external-paths",
+                 "Read files a model refers to (buffers, textures) even outside the model's folder (default: refused)", "", {}, {},
+                 everywhere(RIG_FIELD(allowExternalPaths))});
+    t.push_back({"--amc-fps", "Frames per second of AMC motion files (120 as CMU's)", kImportGroup,
+                 {CLI::Range(1.0f, 10000.0f)}, {}, {{V, RIG_FIELD(amcFps)}}});
+    t.push_back({"--import-timeout", "Seconds an import may take before its worker process is killed", kIsolationGroup,
+                 {CLI::Range(0.1, 1e6)}, {}, {{V, RIG_FIELD(isolation.timeoutSeconds)}}});
+    t.push_back({"--no-isolation", "Import in this process, not in a worker process (for debugging: a crashing file crashes rigview)",
+                 kIsolationGroup, {}, {}, {{V, RIG_FIELD(noIsolation)}}});
+    // The hidden import worker's.
+    t.push_back({"--model", "The model to import", "", {}, {}, {{Worker, RIG_FIELD(workerModel), nullptr, true}}});
+    t.push_back({"--result-fd", "File descriptor the result is written to", "", {}, {}, {{Worker, RIG_FIELD(workerFd)}}});
+    t.push_back({"--parent", "Process id of the rigview that started the worker", "", {}, {},
+                 {{Worker, RIG_FIELD(workerParent)}}});
+    return t;
+}
+
+#undef RIG_FIELD
+
+template <class T> std::string formatValue(const T& v) {
+    std::ostringstream out;
+    out << v;
+    return out.str();
+}
+
+}  // namespace
+
+const char* commandName(Command c) { return kCommandSpecs[static_cast<int>(c)].name; }
+
+const std::vector<OptionSpec>& optionTable() {
+    static const std::vector<OptionSpec> table = makeTable();
+    return table;
+}
+
+std::string primaryName(const OptionSpec& spec) {
+    std::string best;
+    std::stringstream names(spec.names);
+    for (std::string n; std::getline(names, n, ',');) {
+        if (!n.empty() && n[0] == '!') n.erase(0, 1);
+        if (best.empty() || n.rfind("--", 0) == 0) best = n;
+    }
+    return best;
+}
+
+std::string helpFor(const OptionSpec& spec, const Target& t) { return t.help != nullptr ? std::string(t.help) : spec.help; }
+
+std::string defaultText(const Field& field) {
+    return std::visit(
+        [](auto* p) -> std::string {
+            using T = std::remove_pointer_t<decltype(p)>;
+            if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::vector<std::string>>) {
+                return "";  // flags and lists start off or empty
+            } else if constexpr (std::is_same_v<T, std::string>) {
+                return *p;
+            } else {
+                return formatValue(*p);
+            }
+        },
+        field);
+}
+
+Parser build(CLI::App& app, Settings& settings) {
+    Parser parser;
+    for (Command c : kCommands) {
+        const CommandSpec& spec = kCommandSpecs[static_cast<int>(c)];
+        if (c == Command::Viewer) {
+            app.description(spec.description);
+            parser.subcommands[static_cast<int>(c)] = &app;
+            continue;
+        }
+        CLI::App* sub = app.add_subcommand(spec.name, spec.description);
+        if (c == Command::ImportWorker) sub->group("");  // hidden
+        parser.subcommands[static_cast<int>(c)] = sub;
+    }
+    for (const OptionSpec& spec : optionTable()) {
+        for (const Target& t : spec.targets) {
+            CLI::App* a = parser[t.command];
+            const std::string help = helpFor(spec, t);
+            const Field field = t.field(settings);
+            const std::string shown = defaultText(field);
+            CLI::Option* opt = std::visit(
+                [&](auto* p) -> CLI::Option* {
+                    using T = std::remove_pointer_t<decltype(p)>;
+                    if constexpr (std::is_same_v<T, bool>) {
+                        return a->add_flag(spec.names, *p, help);
+                    } else {
+                        CLI::Option* o = a->add_option(spec.names, *p, help);
+                        if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+                            if (spec.names[0] == '-') o->allow_extra_args(false);  // --anim A --anim B, not --anim A B
+                        }
+                        return o;
+                    }
+                },
+                field);
+            if (!shown.empty()) opt->default_str(shown);
+            if (!spec.group.empty()) opt->group(spec.group);
+            for (const CLI::Validator& v : spec.checks) opt->check(v);
+            if (t.required) opt->required();
+        }
+    }
+    // Exclusions, once both sides are declared on a subcommand.
+    for (const OptionSpec& spec : optionTable()) {
+        for (const Target& t : spec.targets) {
+            CLI::App* a = parser[t.command];
+            CLI::Option* opt = a->get_option_no_throw(primaryName(spec));
+            for (const std::string& other : spec.excludes) {
+                if (CLI::Option* o = a->get_option_no_throw(other)) opt->excludes(o);
+            }
+        }
+    }
+    return parser;
+}
+
+std::string optionsMarkdown() {
+    Settings defaults;
+    std::ostringstream md;
+    md << "| Option | Value | Default | Commands | Description |\n";
+    md << "|---|---|---|---|---|\n";
+    for (const OptionSpec& spec : optionTable()) {
+        std::string commands, value, shown;
+        bool hidden = true;
+        for (const Target& t : spec.targets) {
+            if (t.command == Command::ImportWorker) continue;
+            hidden = false;
+            if (!commands.empty()) commands += ", ";
+            commands += t.command == Command::Viewer ? "viewer" : commandName(t.command);
+            if (t.required) commands += " (required)";
+            const Field field = t.field(defaults);
+            if (shown.empty()) shown = defaultText(field);
+            if (value.empty() && !std::holds_alternative<bool*>(field)) {
+                if (std::holds_alternative<std::string*>(field) || std::holds_alternative<std::vector<std::string>*>(field)) {
+                    value = "TEXT";
+                } else if (std::holds_alternative<float*>(field) || std::holds_alternative<double*>(field)) {
+                    value = "FLOAT";
+                } else {
+                    value = "INT";
+                }
+                if (std::holds_alternative<std::vector<std::string>*>(field)) value += " ...";
+            }
+        }
+        if (hidden) continue;  // the import worker's own
+        std::string names;
+        std::stringstream in(spec.names);
+        for (std::string n; std::getline(in, n, ',');) {
+            if (!n.empty() && n[0] == '!') n.erase(0, 1);
+            if (!names.empty()) names += ", ";
+            names += "`" + n + "`";
+        }
+        std::string help = spec.help;
+        std::string escaped;
+        for (char ch : help) {
+            if (ch == '|' || ch == '<' || ch == '>' || ch == '*') escaped += '\\';
+            escaped += ch;
+        }
+        help = escaped;
+        md << "| " << names << " | " << value << " | " << shown << " | " << commands << " | " << help << " |\n";
+    }
+    return md.str();
+}
+
+}  // namespace rig::cli

@@ -1,0 +1,98 @@
+// rigview's command line, declared once: a table of every option (names, help, group,
+// validation, the subcommands that take it and the field it fills in each), from which main
+// builds CLI11's parser for the viewer and every subcommand, the tests walk, and the README's
+// option reference is generated (`rigview --help-markdown`).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "app/commands.h"
+#include "app/viewer_entry.h"
+#include "platform/import_worker.h"
+
+namespace rig::cli {
+
+// The viewer (rigview with no subcommand) and the subcommands, in help order.
+enum class Command { Viewer, Info, Pose, Check, Render, Export, Bench, Compress, ImportWorker };
+inline constexpr Command kCommands[] = {Command::Viewer, Command::Info,   Command::Pose,
+                                        Command::Check,  Command::Render, Command::Export,
+                                        Command::Bench,  Command::Compress, Command::ImportWorker};
+// "" for the viewer, else the subcommand's name ("info", ..., "__import-worker").
+const char* commandName(Command c);
+
+// Everything the command line fills: each subcommand's options struct and the global settings.
+struct Settings {
+    ViewerLaunch viewer;
+    InfoOptions info;
+    PoseOptions pose;
+    CheckOptions check;
+    RenderOptions render;
+    ExportOptions exportOpts;
+    BenchOptions bench;
+    CompressOptions compress;
+    // Global (before the subcommand, and some after it too).
+    IsolationConfig isolation;       // --import-timeout (timeoutSeconds)
+    bool noIsolation = false;        // --no-isolation
+    float amcFps = 120.0f;           // --amc-fps
+    std::string units = "metres";    // --units
+    bool allowExternalPaths = false; // --allow-external-paths
+    bool helpMarkdown = false;       // --help-markdown
+    // The hidden import worker (platform/import_worker).
+    std::string workerModel;
+    std::vector<std::string> workerAnims;
+    int workerFd = 3;
+    int64_t workerParent = 0;
+};
+
+// A field an option writes; its type decides the option's kind (bool: a flag, vector: a
+// repeatable option, anything else: one value).
+using Field = std::variant<bool*, std::string*, std::vector<std::string>*, int*, int64_t*, float*, double*>;
+
+// One subcommand taking an option: where its value goes, and what differs there.
+struct Target {
+    Command command;
+    Field (*field)(Settings&);
+    const char* help = nullptr;  // this subcommand's own help; null: the option's
+    bool required = false;
+};
+
+struct OptionSpec {
+    std::string names;      // CLI11 names: "-o,--output", "model" (positional), "!--no-watch" (negated flag)
+    std::string help;       // what it does, in general (per-subcommand details: Target::help)
+    std::string group;      // help group; empty: CLI11's (OPTIONS, POSITIONALS)
+    std::vector<CLI::Validator> checks;  // ranges, allowed values
+    std::vector<std::string> excludes;   // other options (long names) it cannot be given with
+    std::vector<Target> targets;
+};
+
+// Options in this group change what an import produces: main forwards them to the import
+// worker process as given.
+inline constexpr const char* kImportGroup = "Import options (before the subcommand)";
+
+// The table: every option once.
+const std::vector<OptionSpec>& optionTable();
+
+// The option's long name ("--output"), or the positional's name ("model"); "!" stripped.
+std::string primaryName(const OptionSpec& spec);
+// The help `t` gets on its subcommand.
+std::string helpFor(const OptionSpec& spec, const Target& t);
+// The default the field holds before parsing, as help shows it (empty: none worth showing).
+std::string defaultText(const Field& field);
+
+// The parser: `app` with the viewer's options and every subcommand, writing into `settings`
+// (which must outlive it). subcommands[c] is the CLI11 app of command c (the viewer: `app`).
+struct Parser {
+    CLI::App* subcommands[std::size(kCommands)] = {};
+    CLI::App* operator[](Command c) const { return subcommands[static_cast<int>(c)]; }
+};
+Parser build(CLI::App& app, Settings& settings);
+
+// The option reference as a Markdown table (README.md's "Options" section).
+std::string optionsMarkdown();
+
+}  // namespace rig::cli
