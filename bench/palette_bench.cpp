@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "anim/clock.h"
 #include "anim/ik.h"
+#include "anim/layer_clock.h"
 #include "anim/pose.h"
 #include "import/import.h"
 #include "support/rigs.h"
@@ -20,12 +20,12 @@ namespace {
 void tickLoop(benchmark::State& state, const Model& model, RotationBlend blend = RotationBlend::Slerp) {
     Animator anim(model);
     anim.setRotationBlend(blend);
-    PlaybackClock clock;
+    LayerClock clock;
     const int32_t clip = model.clips.empty() ? -1 : 0;
-    if (clip >= 0) clock.setDuration(model.clips[0].duration, model.clips[0].sampleRate);
+    clock.start(clip >= 0 ? model.clips[0].duration : 0.0, 0.0, 1.0f, LoopMode::Loop, 0);
     for (auto _ : state) {
         clock.advance(1.0 / 60.0);
-        anim.evaluate(clip, clock.time());
+        anim.evaluate(clip, static_cast<float>(clock.time()));
         benchmark::DoNotOptimize(anim.palette().data());
     }
     const double joints = static_cast<double>(model.skeleton.size());
@@ -103,17 +103,16 @@ BENCHMARK(BM_RandomSeek3000Keys);
 void BM_ThousandCharacters(benchmark::State& state) {
     const Model m = testing::makeWideTree(50, 60);
     std::vector<Animator> anims;
-    std::vector<PlaybackClock> clocks(1000);
+    std::vector<LayerClock> clocks(1000);
     anims.reserve(1000);
     for (int i = 0; i < 1000; ++i) {
         anims.emplace_back(m);
-        clocks[i].setDuration(m.clips[0].duration, 30.0f);
-        clocks[i].seek(0.001 * i);
+        clocks[i].start(m.clips[0].duration, 0.001 * i, 1.0f, LoopMode::Loop, 0);
     }
     for (auto _ : state) {
         for (int i = 0; i < 1000; ++i) {
             clocks[i].advance(1.0 / 60.0);
-            anims[i].evaluate(0, clocks[i].time());
+            anims[i].evaluate(0, static_cast<float>(clocks[i].time()));
         }
         benchmark::ClobberMemory();
     }

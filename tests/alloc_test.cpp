@@ -5,7 +5,7 @@
 #include <vector>
 
 
-#include "anim/clock.h"
+#include "anim/layer_clock.h"
 #include "anim/crowd.h"
 #include "anim/ik.h"
 #include "anim/jobs/compressed_sampling_job.h"
@@ -28,13 +28,13 @@ TEST(PerTick, TheCounterSeesAllocations) {
 TEST(PerTick, EvaluateAndSkinningAllocateNothing) {
     for (Model m : {testing::makeChain(64, 300), testing::makeWideTree(300, 30), testing::makeTwoBone()}) {
         Animator anim(m);
-        PlaybackClock clock;
-        clock.setDuration(m.clips[0].duration, m.clips[0].sampleRate);
+        LayerClock clock;
+        clock.start(m.clips[0].duration, 0.0, 1.0f, LoopMode::Loop, 0);
         std::vector<glm::vec3> pos(m.meshes[0].vertexCount()), nrm(m.meshes[0].vertexCount());
         const long before = testing::allocations();
         for (int tick = 0; tick < 500; ++tick) {
             clock.advance(1.0 / 60.0);
-            anim.evaluate(0, clock.time());
+            anim.evaluate(0, static_cast<float>(clock.time()));
             if (tick == 250) clock.seek(0.37);  // a random seek too
             skinMesh(m.meshes[0], anim.palette().data(), pos.data(), nrm.data());
         }

@@ -689,27 +689,120 @@ TEST(Controller, LoopCountStopsAtTheEndOfTheLastPass) {
     EXPECT_EQ(c.clock().passes(), 2u);
 }
 
-TEST(LayerClock, FollowsPlaybackClockRules) {
-    std::mt19937 rng(11);
-    std::uniform_real_distribution<double> dt(0.0, 0.9);
-    for (LoopMode mode : {LoopMode::Loop, LoopMode::Once, LoopMode::PingPong}) {
-        for (float rate : {1.0f, -1.0f, 2.5f}) {
-            PlaybackClock pc;
-            pc.setDuration(1.25f, 30.0f);
-            pc.setLoopMode(mode);
-            pc.setRate(rate);
-            pc.seek(0.5);
-            LayerClock lc;
-            lc.start(1.25, 0.5, rate, mode, 0);
-            for (int i = 0; i < 200; ++i) {
-                const double d = dt(rng);
-                pc.advance(d);
-                lc.advance(d);
-                ASSERT_NEAR(lc.time(), pc.time(), 1e-5) << static_cast<int>(mode) << " " << rate << " " << i;
-                ASSERT_EQ(lc.playing(), pc.playing());
-            }
-        }
-    }
+// ---------------------------------------------------------------------------------------
+// Controller: the timeline (what the viewer's Timeline panel drives)
+
+TEST(Timeline, SeekStepRateAndLoopModeOnTheBaseMotion) {
+    const Model m = makeSlider();  // clip 0: 1 s, clip 1: 2 s, both at the default sample rate
+    Controller c(m);
+    c.play(MotionSource::clip(1));
+    const float fps = m.clips[1].sampleRate;
+    Controller::TimelineInfo info = c.timeline();
+    EXPECT_DOUBLE_EQ(info.start, 0.0);
+    EXPECT_DOUBLE_EQ(info.end, 2.0);
+    EXPECT_EQ(info.lastFrame, static_cast<int>(std::floor(2.0 * fps + 1e-4)));
+    c.seek(1.5);
+    EXPECT_DOUBLE_EQ(c.timeline().time, 1.5);
+    EXPECT_NEAR(c.clipTime(1), 1.5f, 1e-6f);
+    EXPECT_EQ(c.timeline().frame, static_cast<int>(std::lround(1.5 * fps)));
+    // Rate 2: half a second of wall time is a second of clip time; Loop wraps 1.5 + 1 -> 0.5.
+    c.setRate(2.0f);
+    c.update(0.5);
+    EXPECT_NEAR(c.timeline().time, 0.5, 1e-9);
+    // Stepping pauses and moves on the frame grid; Loop wraps before frame 0 to the last.
+    c.seek(0.0);
+    c.stepFrames(-1);
+    EXPECT_FALSE(c.playing());
+    EXPECT_EQ(c.timeline().frame, c.timeline().lastFrame);
+    c.stepFrames(1);
+    EXPECT_EQ(c.timeline().frame, 0);
+    c.stepFrames(3);
+    EXPECT_NEAR(c.timeline().time, 3.0 / fps, 1e-9);
+    // Once: stepping stops at the ends.
+    c.setLoopMode(LoopMode::Once);
+    EXPECT_EQ(c.loopMode(), LoopMode::Once);
+    c.stepFrames(-10);
+    EXPECT_EQ(c.timeline().frame, 0);
+    // Ping-pong: past the end it comes back (a seek reflects).
+    c.setLoopMode(LoopMode::PingPong);
+    c.seek(2.5);
+    EXPECT_NEAR(c.timeline().time, 1.5, 1e-9);
+}
+
+TEST(Timeline, OncePlayAtTheEndRestartsFromTheStart) {
+    const Model m = makeSlider();
+    Controller c(m);
+    ClipTiming t;
+    t.mode = LoopMode::Once;
+    c.play(MotionSource::clip(0), t);
+    c.update(1.5);
+    EXPECT_TRUE(c.finished());
+    EXPECT_DOUBLE_EQ(c.timeline().time, 1.0);
+    c.resume();  // Play at the end: from the start again
+    EXPECT_TRUE(c.playing());
+    EXPECT_DOUBLE_EQ(c.timeline().time, 0.0);
+    c.update(0.25);
+    EXPECT_NEAR(c.timeline().time, 0.25, 1e-9);
+    // Paused in the middle, Play goes on from there.
+    c.pause();
+    c.resume();
+    EXPECT_NEAR(c.timeline().time, 0.25, 1e-9);
+    // Backwards at the start: from the end.
+    c.setRate(-1.0f);
+    c.update(1.0);
+    EXPECT_DOUBLE_EQ(c.timeline().time, 0.0);
+    c.resume();
+    EXPECT_DOUBLE_EQ(c.timeline().time, 1.0);
+}
+
+TEST(Timeline, PreviewRangeLoopsBouncesAndStopsWithinItself) {
+    const Model m = makeSlider();
+    Controller c(m);
+    c.setMarkers(1, {{"in", 0.75f}, {"out", 1.75f}});
+    c.play(MotionSource::clip(1));  // 2 s
+    c.setPreviewRange(1.25, 0.5);   // either order
+    Controller::TimelineInfo info = c.timeline();
+    EXPECT_TRUE(info.hasRange);
+    EXPECT_DOUBLE_EQ(info.rangeStart, 0.5);
+    EXPECT_DOUBLE_EQ(info.rangeEnd, 1.25);
+    // Playing from 0 (outside the range) starts at the range's start.
+    c.update(0.25);
+    EXPECT_NEAR(c.timeline().time, 0.75, 1e-9);
+    EXPECT_EQ(namesOf(eventsOf(c)), (Names{"in"}));
+    c.update(0.75);  // 0.75 + 0.75 = 1.5: wraps at 1.25 to 0.5 + 0.25
+    EXPECT_NEAR(c.timeline().time, 0.75, 1e-9);
+    EXPECT_EQ(namesOf(eventsOf(c)), (Names{"in"}));  // "out" at 1.75 is outside the range
+    c.setLoopMode(LoopMode::PingPong);
+    c.update(0.75);  // 0.75 -> 1.25 (bounce) -> 1.0
+    EXPECT_NEAR(c.timeline().time, 1.0, 1e-9);
+    c.setLoopMode(LoopMode::Once);
+    c.update(1.0);
+    EXPECT_DOUBLE_EQ(c.timeline().time, 1.25);
+    EXPECT_TRUE(c.finished());
+    c.resume();  // restarts at the range's start
+    EXPECT_DOUBLE_EQ(c.timeline().time, 0.5);
+    // Loop steps wrap within the range's frames.
+    c.setLoopMode(LoopMode::Loop);
+    c.seek(0.5);
+    c.stepFrames(-1);
+    EXPECT_EQ(c.timeline().frame, static_cast<int>(std::floor(1.25 * m.clips[1].sampleRate + 1e-4)));
+    c.clearPreviewRange();
+    EXPECT_FALSE(c.timeline().hasRange);
+    EXPECT_DOUBLE_EQ(c.timeline().rangeEnd, 2.0);
+}
+
+TEST(Timeline, BlendSpaceTimeIsItsPhaseTimesTheBlendedLength) {
+    const Model m = makeSlider();
+    Controller c(m);
+    const int32_t space = c.addBlendSpace(BlendSpace1D::twoClip(0, 1));
+    c.setBlendParameter(space, 0.5f);  // 0.5 x 1 s + 0.5 x 2 s = 1.5 s
+    c.play(MotionSource::blendSpace(space));
+    EXPECT_NEAR(c.timeline().end, 1.5, 1e-6);
+    c.update(0.75);
+    EXPECT_NEAR(c.phase(), 0.5f, 1e-6f);
+    EXPECT_NEAR(c.timeline().time, 0.75, 1e-6);
+    c.seek(0.3);
+    EXPECT_NEAR(c.phase(), 0.2f, 1e-6f);
 }
 
 // ---------------------------------------------------------------------------------------

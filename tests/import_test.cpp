@@ -10,7 +10,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "anim/clock.h"
+#include "anim/layer_clock.h"
 #include "anim/pose.h"
 #include "anim/skinning.h"
 #include "import/import.h"
@@ -111,11 +111,11 @@ TEST(Import, SimpleSkinGltfMatchesHandDerivedPositions) {
                           {1.25, k90},          {2.25, 0.5f * k45}, {3.75, -0.5f * (k45 + k90)},
                           {5.5, 0.0f},          {6.0, k45} /* wraps to 0.5 */};
     Animator anim(m);
-    PlaybackClock clock;
-    clock.setDuration(m.clips[0].duration, m.clips[0].sampleRate);
+    LayerClock clock;
+    clock.start(m.clips[0].duration, 0.0, 1.0f, LoopMode::Loop, 0);
     for (const Case& c : cases) {
         clock.seek(c.time);
-        anim.evaluate(0, clock.time());
+        anim.evaluate(0, static_cast<float>(clock.time()));
         std::vector<glm::vec3> p(10);
         skinMesh(mesh, anim.palette().data(), p.data(), nullptr);
         const glm::mat4& meshWorld = anim.world()[mesh.node];

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cmath>
@@ -17,6 +18,8 @@
 #include <sstream>
 #include <string>
 #include <thread>
+
+#include <glm/glm.hpp>
 
 #include "app/viewer.h"
 #include "app/viewer_entry.h"
@@ -45,9 +48,14 @@ protected:
         viewer->enableProbe(true);
         viewer->setInputHook([this](ImGuiIO& io) {
             io.MousePos = mouse;
-            for (int b = 0; b < 3; ++b) io.MouseDown[b] = b == 0 && mouseDown;
-            for (int k : {GLFW_KEY_SPACE, GLFW_KEY_RIGHT, GLFW_KEY_LEFT, GLFW_KEY_W, GLFW_KEY_B, GLFW_KEY_G, GLFW_KEY_L,
-                          GLFW_KEY_HOME, GLFW_KEY_END}) {
+            for (int b = 0; b < 3; ++b) io.MouseDown[b] = (b == 0 && mouseDown) || (b == 2 && middleDown);
+            io.KeyShift = shift;
+            if (wheel != 0.0f) {
+                io.MouseWheel = wheel;
+                wheel = 0.0f;
+            }
+            for (int k : {GLFW_KEY_SPACE, GLFW_KEY_RIGHT, GLFW_KEY_LEFT, GLFW_KEY_UP, GLFW_KEY_DOWN, GLFW_KEY_W, GLFW_KEY_B,
+                          GLFW_KEY_G, GLFW_KEY_L, GLFW_KEY_HOME, GLFW_KEY_END}) {
                 io.KeysDown[k] = k == key;
             }
         });
@@ -112,6 +120,9 @@ protected:
     std::unique_ptr<Viewer> viewer;
     ImVec2 mouse{-FLT_MAX, -FLT_MAX};
     bool mouseDown = false;
+    bool shift = false;
+    bool middleDown = false;
+    float wheel = 0.0f;  // one frame's wheel turn
     int key = -1;
     std::filesystem::path shotDir;
 };
@@ -120,34 +131,34 @@ TEST_F(ViewerSmoke, SelectClipScrubStepToggleOverlays) {
     ViewerState& s = viewer->state();
     const Model& m = *s.model;
     EXPECT_EQ(s.clip, 0);
-    EXPECT_TRUE(s.clock.playing());
+    EXPECT_TRUE(s.timeline.playing);
 
     // Select "walk" in the Clips panel.
     const int walk = m.findClip("walk");
     ASSERT_GE(walk, 0);
     click("clip:walk");
     EXPECT_EQ(s.clip, walk);
-    EXPECT_FLOAT_EQ(s.clock.duration(), m.clips[walk].duration);
+    EXPECT_FLOAT_EQ(s.timeline.end, m.clips[walk].duration);
 
     // Space pauses.
     press(GLFW_KEY_SPACE);
-    EXPECT_FALSE(s.clock.playing());
+    EXPECT_FALSE(s.timeline.playing);
 
     // Scrub: click a quarter of the way along the time slider.
     click("scrub", 0.25f);
-    EXPECT_NEAR(s.clock.time(), 0.25f * m.clips[walk].duration, 0.08f * m.clips[walk].duration);
-    EXPECT_FALSE(s.clock.playing());
+    EXPECT_NEAR(s.timeline.time, 0.25f * m.clips[walk].duration, 0.08f * m.clips[walk].duration);
+    EXPECT_FALSE(s.timeline.playing);
 
     // Step: the right arrow and the ">" button each move one frame.
-    const int f0 = s.clock.frame();
+    const int f0 = s.timeline.frame;
     press(GLFW_KEY_RIGHT);
-    EXPECT_EQ(s.clock.frame(), f0 + 1);
+    EXPECT_EQ(s.timeline.frame, f0 + 1);
     click("stepforward");
-    EXPECT_EQ(s.clock.frame(), f0 + 2);
+    EXPECT_EQ(s.timeline.frame, f0 + 2);
     click("stepback");
-    EXPECT_EQ(s.clock.frame(), f0 + 1);
+    EXPECT_EQ(s.timeline.frame, f0 + 1);
     click("start");
-    EXPECT_EQ(s.clock.frame(), 0);
+    EXPECT_EQ(s.timeline.frame, 0);
 
     // Overlays: the Bones checkbox, then W for wireframe, G for grid.
     const bool bones = s.view.bones;
@@ -184,9 +195,9 @@ TEST_F(ViewerSmoke, SelectClipScrubStepToggleOverlays) {
     EXPECT_FALSE(s.bindPose);
 
     // L cycles the loop mode.
-    const LoopMode mode = s.clock.loopMode();
+    const LoopMode mode = s.timeline.mode;
     press(GLFW_KEY_L);
-    EXPECT_NE(s.clock.loopMode(), mode);
+    EXPECT_NE(s.timeline.mode, mode);
 
     // Select a joint in the hierarchy.
     click("node:hips");
@@ -214,10 +225,10 @@ TEST_F(ViewerSmoke, SelectClipScrubStepToggleOverlays) {
 
     // Playing advances time.
     press(GLFW_KEY_SPACE);
-    EXPECT_TRUE(s.clock.playing());
-    const float t0 = s.clock.time();
+    EXPECT_TRUE(s.timeline.playing);
+    const float t0 = s.timeline.time;
     frames(10);
-    EXPECT_NE(s.clock.time(), t0);
+    EXPECT_NE(s.timeline.time, t0);
     EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 }
 
@@ -376,6 +387,9 @@ TEST_F(ViewerSmoke, StateMachinePanelDrivesTheDemoIdleWalkIdleWave) {
     // The Timeline shows the machine's layers while it drives.
     ASSERT_EQ(s.blend.rows.size(), 2u);
     EXPECT_EQ(s.blend.rows[0].label, "base: idle");
+    EXPECT_EQ(s.timeline.driver, s.machine.controller);  // the Timeline shows and drives it
+    EXPECT_EQ(s.timeline.name, "base: idle");
+    EXPECT_EQ(s.timeline.clip, s.model->findClip("idle"));
     // Back to the timeline.
     click("machine:stop");
     EXPECT_FALSE(s.machine.active);
@@ -412,7 +426,7 @@ TEST_F(ViewerSmoke, IkPanelSolvesALegAndTheTargetDrags) {
     const Model& m = *s.model;
     s.panels.ik = true;
     s.panels.machine = false;  // its window would sit over the foot
-    s.clock.setRate(0.0f);     // hold the pose still
+    s.requests.rate = 0.0f;    // hold the pose still
     frames(2);
     click("ik:enabled");
     ASSERT_TRUE(s.ik.enabled);
@@ -470,7 +484,7 @@ TEST_F(ViewerSmoke, IkPanelSolvesALegAndTheTargetDrags) {
     s.ik.weight = 0.0f;
     frames(1);
     Animator plain(m);
-    plain.evaluate(s.clip, static_cast<float>(s.clock.time()));
+    plain.evaluate(s.clip, static_cast<float>(s.timeline.time));
     EXPECT_EQ(glm::vec3(s.animator->world()[foot][3]), glm::vec3(plain.world()[foot][3]));
     click("ik:enabled");
     EXPECT_EQ(s.animator->postProcess(), nullptr);
@@ -550,12 +564,12 @@ TEST(ViewerIsolated, CrashingFilesAndFifosKeepTheModelAndAHungImportDoesNotBlock
 TEST_F(ViewerSmoke, ShortKeyTapsAreNotLost) {
     ViewerState& s = viewer->state();
     press(GLFW_KEY_SPACE);
-    ASSERT_FALSE(s.clock.playing());
+    ASSERT_FALSE(s.timeline.playing);
     click("start");
-    ASSERT_EQ(s.clock.frame(), 0);
+    ASSERT_EQ(s.timeline.frame, 0);
     for (int i = 1; i <= 10; ++i) {
         press(GLFW_KEY_RIGHT);
-        EXPECT_EQ(s.clock.frame(), i) << "tap " << i << " of Right was lost";
+        EXPECT_EQ(s.timeline.frame, i) << "tap " << i << " of Right was lost";
     }
     for (int i = 0; i < 6; ++i) {
         const bool grid = s.view.grid;
@@ -563,20 +577,20 @@ TEST_F(ViewerSmoke, ShortKeyTapsAreNotLost) {
         EXPECT_NE(s.view.grid, grid) << "tap " << i + 1 << " of G was lost";
     }
     // Three taps between two frames: three frames on.
-    const int f = s.clock.frame();
+    const int f = s.timeline.frame;
     tap(GLFW_KEY_RIGHT);
     tap(GLFW_KEY_RIGHT);
     tap(GLFW_KEY_RIGHT);
     frames(1);
-    EXPECT_EQ(s.clock.frame(), f + 3);
+    EXPECT_EQ(s.timeline.frame, f + 3);
     tap(GLFW_KEY_LEFT);
     frames(1);
-    EXPECT_EQ(s.clock.frame(), f + 2);
+    EXPECT_EQ(s.timeline.frame, f + 2);
     // Two Space taps in one frame: toggled twice, still paused.
     tap(GLFW_KEY_SPACE);
     tap(GLFW_KEY_SPACE);
     frames(1);
-    EXPECT_FALSE(s.clock.playing());
+    EXPECT_FALSE(s.timeline.playing);
 }
 
 // A move and a click that land in one frame do not turn the camera; a drag after it does,
@@ -823,7 +837,7 @@ TEST_F(ViewerSmoke, PanelsFitTheWindowAndTheErrorBannerLeavesThePathFieldFree) {
 
 // The selected joint's key ticks on a 112,000-frame clip: worked out once (not every frame)
 // and at most one per pixel column of the time slider.
-TEST_F(ViewerSmoke, KeyTicksOfALongClipAreCachedOnePerPixel) {
+TEST_F(ViewerSmoke, KeyTimesOfALongClipAreCachedAndDrawnOnePerPixel) {
     namespace fs = std::filesystem;
     const fs::path bvh = shotDir / "long.bvh";
     {
@@ -843,22 +857,282 @@ TEST_F(ViewerSmoke, KeyTicksOfALongClipAreCachedOnePerPixel) {
     s.selectedJoint = s.model->skeleton.find("Spine");
     ASSERT_GE(s.selectedJoint, 0);
     frames(2);
-    const KeyTickCache& kc = s.ui.keyTicks;
-    EXPECT_EQ(kc.joint, s.selectedJoint);
-    ASSERT_GT(kc.width, 100);
-    EXPECT_GT(kc.xs.size(), static_cast<size_t>(kc.width) / 2);  // keys all along
-    EXPECT_LE(kc.xs.size(), static_cast<size_t>(kc.width) + 1);  // one per column at most
-    const float* data = kc.xs.data();
+    // The key times are worked out once per clip (every joint's and the union), not per
+    // frame; the ruler draws at most one diamond per pixel column from them.
+    const KeyTimesCache& kc = s.keyTimes;
+    ASSERT_EQ(kc.clip, 0);
+    ASSERT_EQ(kc.perNode.size(), s.model->skeleton.size());
+    EXPECT_EQ(kc.perNode[s.selectedJoint].size(), 112000u);
+    EXPECT_EQ(kc.all.size(), 112000u);
+    const float* data = kc.all.data();
     const auto t0 = std::chrono::steady_clock::now();
     frames(10);
     const double perFrame = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 10.0;
-    EXPECT_EQ(kc.xs.data(), data) << "recomputed while nothing changed";
+    EXPECT_EQ(kc.all.data(), data) << "recomputed while nothing changed";
+    EXPECT_LT(perFrame, 0.5);
     // Stepping frames with the arrows still works on the long clip.
     press(GLFW_KEY_SPACE);
-    const int f0 = s.clock.frame();
+    const int f0 = s.timeline.frame;
     press(GLFW_KEY_RIGHT);
-    EXPECT_EQ(s.clock.frame(), f0 + 1);
+    EXPECT_EQ(s.timeline.frame, f0 + 1);
     std::printf("long clip: %.1f ms per frame (software GL)\n", perFrame * 1000.0);
+}
+
+// ---------------------------------------------------------------------------------------
+// The timeline: one clock (the controller's), the ruler, the range, Blender's keys.
+
+// The world matrix of a node now (the pose on screen).
+glm::mat4 worldOf(const ViewerState& s, int32_t node) { return s.animator->world()[node]; }
+
+float poseGap(const glm::mat4& a, const glm::mat4& b) {
+    float d = 0.0f;
+    for (int c = 0; c < 4; ++c) d = std::max(d, glm::length(a[c] - b[c]));
+    return d;
+}
+
+TEST_F(ViewerSmoke, TimelinePlayScrubAndStepMoveTheControllersTimeAndThePose) {
+    ViewerState& s = viewer->state();
+    const Model& m = *s.model;
+    const int walk = m.findClip("walk");
+    click("clip:walk");
+    ASSERT_EQ(s.timeline.clip, walk);
+    ASSERT_NE(s.timeline.driver, nullptr);
+    const Controller& c = *s.timeline.driver;
+    EXPECT_EQ(c.currentMotion().index, walk);
+    // Play (the button) pauses: the controller's clock stops.
+    ASSERT_TRUE(c.playing());
+    click("play");
+    EXPECT_FALSE(c.playing());
+    EXPECT_FALSE(s.timeline.playing);
+    const double len = m.clips[walk].duration - m.clips[walk].startTime;
+    const int32_t foot = m.skeleton.find("foot.L") >= 0 ? m.skeleton.find("foot.L") : m.skeleton.find("shin.L");
+    ASSERT_GE(foot, 0);
+    click("scrub", 0.1f);
+    const glm::mat4 early = worldOf(s, foot);
+    EXPECT_NEAR(s.timeline.time, 0.1 * len, 0.03 * len);
+    EXPECT_NEAR(c.clipTime(walk), s.timeline.time, 1e-5);
+    click("scrub", 0.5f);
+    EXPECT_NEAR(s.timeline.time, 0.5 * len, 0.03 * len);
+    EXPECT_NEAR(c.clipTime(walk), s.timeline.time, 1e-5);
+    EXPECT_GT(poseGap(worldOf(s, foot), early), 1e-3f) << "the pose did not follow the scrub";
+    // The time snaps to frames; a step is one frame of the controller's clock.
+    const int f = s.timeline.frame;
+    EXPECT_NEAR(s.timeline.time * s.timeline.sampleRate, f, 1e-3);
+    click("stepforward");
+    EXPECT_EQ(s.timeline.frame, f + 1);
+    EXPECT_NEAR(c.clipTime(walk) * s.timeline.sampleRate, f + 1, 1e-3);
+    // Speed presets and the 1x reset.
+    click("speed:0.25x");
+    EXPECT_FLOAT_EQ(c.rate(), 0.25f);
+    click("speed:1x");
+    EXPECT_FLOAT_EQ(c.rate(), 1.0f);
+    // Playing again moves time forward.
+    click("play");
+    const double t0 = s.timeline.time;
+    frames(10);
+    EXPECT_NE(s.timeline.time, t0);
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+TEST_F(ViewerSmoke, UpDownJumpToKeysAndShiftArrowsToTheRangeEnds) {
+    ViewerState& s = viewer->state();
+    const Model& m = *s.model;
+    const int walk = m.findClip("walk");
+    click("clip:walk");
+    press(GLFW_KEY_SPACE);
+    ASSERT_FALSE(s.timeline.playing);
+    press(GLFW_KEY_HOME);
+    const Clip& clip = m.clips[walk];
+    // The selected joint's keys, from its channels here (independently of the viewer's cache).
+    const int32_t joint = m.skeleton.find("shoulder.R");
+    ASSERT_GE(joint, 0);
+    ASSERT_GE(clip.trackOfNode[joint], 0);
+    std::vector<float> keys;
+    const Track& tr = clip.tracks[clip.trackOfNode[joint]];
+    for (const Channel* ch : {&tr.translation, &tr.rotation, &tr.scale}) {
+        for (uint32_t k = 0; k < ch->count; ++k) keys.push_back(clip.times[ch->times + k]);
+    }
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    ASSERT_GE(keys.size(), 3u);
+    s.selectedJoint = joint;
+    frames(1);
+    const double start = s.timeline.time;
+    size_t next = 0;
+    while (next < keys.size() && keys[next] <= start + 1e-5) ++next;
+    ASSERT_LT(next + 1, keys.size());
+    press(GLFW_KEY_UP);
+    EXPECT_NEAR(s.timeline.time, keys[next], 1e-5);
+    press(GLFW_KEY_UP);
+    EXPECT_NEAR(s.timeline.time, keys[next + 1], 1e-5);
+    press(GLFW_KEY_DOWN);
+    EXPECT_NEAR(s.timeline.time, keys[next], 1e-5);
+    // Shift+Right / Shift+Left: the clip's ends.
+    press(GLFW_KEY_RIGHT, GLFW_MOD_SHIFT);
+    EXPECT_NEAR(s.timeline.time, clip.duration, 1e-5);
+    press(GLFW_KEY_LEFT, GLFW_MOD_SHIFT);
+    EXPECT_NEAR(s.timeline.time, clip.startTime, 1e-5);
+    // No joint selected: any joint's keys.
+    s.selectedJoint = -1;
+    frames(1);
+    press(GLFW_KEY_UP);
+    EXPECT_GT(s.timeline.time, clip.startTime);
+    EXPECT_EQ(s.keyTimes.clip, walk);
+    EXPECT_TRUE(std::binary_search(s.keyTimes.all.begin(), s.keyTimes.all.end(), static_cast<float>(s.timeline.time)));
+}
+
+TEST_F(ViewerSmoke, AShiftDragOnTheRulerSetsAPreviewRangeThatLoops) {
+    ViewerState& s = viewer->state();
+    const Model& m = *s.model;
+    const int walk = m.findClip("walk");
+    click("clip:walk");
+    press(GLFW_KEY_SPACE);  // pause while drawing the range
+    const double len = m.clips[walk].duration - m.clips[walk].startTime;
+    shift = true;
+    mouse = at("scrub", 0.25f);
+    frames(1);
+    mouseDown = true;
+    frames(1);
+    mouse = at("scrub", 0.6f);
+    frames(2);
+    mouseDown = false;
+    shift = false;
+    frames(1);
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    s.selectedJoint = m.skeleton.find("shoulder.R");
+    frames(1);
+    shot("timeline-range");
+    ASSERT_TRUE(s.timeline.hasRange);
+    EXPECT_NEAR(s.timeline.rangeStart, 0.25 * len, 0.03 * len);
+    EXPECT_NEAR(s.timeline.rangeEnd, 0.6 * len, 0.03 * len);
+    // Shift+Left / Shift+Right go to the range's ends now.
+    press(GLFW_KEY_LEFT, GLFW_MOD_SHIFT);
+    EXPECT_NEAR(s.timeline.time, s.timeline.rangeStart, 1e-5);
+    press(GLFW_KEY_RIGHT, GLFW_MOD_SHIFT);
+    EXPECT_NEAR(s.timeline.time, s.timeline.rangeEnd, 1e-5);
+    // Playing loops inside it: over more than the clip's length, never outside.
+    press(GLFW_KEY_SPACE);
+    ASSERT_TRUE(s.timeline.playing);
+    double lo = 1e9, hi = -1e9;
+    for (int i = 0; i < static_cast<int>(len * 60.0 * 1.5); ++i) {
+        frames(1);
+        lo = std::min(lo, s.timeline.time);
+        hi = std::max(hi, s.timeline.time);
+        ASSERT_GE(s.timeline.time, s.timeline.rangeStart - 1e-6);
+        ASSERT_LE(s.timeline.time, s.timeline.rangeEnd + 1e-6);
+    }
+    EXPECT_LT(lo - s.timeline.rangeStart, 0.05);  // it came round to the start
+    EXPECT_GT(hi, s.timeline.rangeEnd - 0.05);
+    click("clearrange");
+    EXPECT_FALSE(s.timeline.hasRange);
+}
+
+TEST_F(ViewerSmoke, TheWheelZoomsTheRulerAndFitShowsTheWholeClip) {
+    ViewerState& s = viewer->state();
+    const Model& m = *s.model;
+    const int walk = m.findClip("walk");
+    click("clip:walk");
+    const double len = m.clips[walk].duration - m.clips[walk].startTime;
+    EXPECT_EQ(s.timeline.viewEnd, s.timeline.viewStart);  // the whole clip
+    mouse = at("scrub", 0.5f);
+    frames(1);
+    wheel = 2.0f;
+    frames(2);
+    const double span = s.timeline.viewEnd - s.timeline.viewStart;
+    EXPECT_GT(span, 0.0);
+    EXPECT_NEAR(span, len * 0.64, 1e-6 + 0.01 * len);  // 0.8 per notch
+    // A click on the zoomed ruler lands on the zoomed span: its middle is the view's middle.
+    press(GLFW_KEY_SPACE);
+    click("scrub", 0.5f);
+    const double mid = 0.5 * (s.timeline.viewStart + s.timeline.viewEnd);
+    EXPECT_NEAR(s.timeline.time, mid, 1.0 / s.timeline.sampleRate + 1e-6);
+    // A middle-button drag to the left pans later in the clip, keeping the span.
+    const double v0 = s.timeline.viewStart;
+    mouse = at("scrub", 0.5f);
+    frames(1);
+    middleDown = true;
+    frames(1);
+    mouse = at("scrub", 0.3f);
+    frames(2);
+    middleDown = false;
+    frames(1);
+    EXPECT_GT(s.timeline.viewStart, v0);
+    EXPECT_NEAR(s.timeline.viewEnd - s.timeline.viewStart, span, 1e-9);
+    wheel = -5.0f;
+    mouse = at("scrub", 0.5f);
+    frames(2);
+    EXPECT_EQ(s.timeline.viewEnd, s.timeline.viewStart);  // zoomed out to the whole clip again
+    wheel = 3.0f;
+    frames(2);
+    EXPECT_GT(s.timeline.viewEnd, s.timeline.viewStart);
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    click("fit");
+    EXPECT_EQ(s.timeline.viewEnd, s.timeline.viewStart);
+}
+
+TEST_F(ViewerSmoke, TheBlendPanelsBlendShowsInTheTimelineAndTheClipsPanel) {
+    ViewerState& s = viewer->state();
+    const Model& m = *s.model;
+    s.panels.blend = true;
+    frames(2);
+    click("blend:start");
+    ASSERT_TRUE(s.blend.active);
+    const int walk = m.findClip("walk"), wave = m.findClip("wave");
+    s.blend.blendA = walk;
+    s.blend.blendB = wave;
+    s.blend.blendParam = 0.5f;
+    click("blend:blend");
+    frames(30);  // past the 0.3 s fade into the blend space
+    ASSERT_NE(s.timeline.driver, nullptr);
+    const Controller& c = *s.timeline.driver;
+    EXPECT_TRUE(s.timeline.blendSpace);
+    EXPECT_EQ(s.timeline.name, m.clips[walk].name + " | " + m.clips[wave].name);
+    EXPECT_EQ(s.blend.rows[0].label, s.timeline.name);
+    // Layers are named by what they play, not "layer 0".
+    ASSERT_EQ(s.blend.rows.size(), 3u);
+    EXPECT_EQ(s.blend.rows[1].label, "mask: off");
+    EXPECT_EQ(s.blend.rows[2].label, "additive: off");
+    EXPECT_FLOAT_EQ(s.timeline.phase, c.phase());
+    // The Clips panel: both clips highlighted by their weights.
+    ASSERT_EQ(s.timeline.clipShare.size(), m.clips.size());
+    EXPECT_GT(s.timeline.clipShare[walk], 0.0f);
+    EXPECT_GT(s.timeline.clipShare[wave], 0.0f);
+    EXPECT_NEAR(s.timeline.clipShare[walk] + s.timeline.clipShare[wave], 1.0f, 1e-5f);
+    // The timeline's time is the blend's: phase x blended length, and it moves.
+    EXPECT_NEAR(s.timeline.time, c.phase() * s.timeline.end, 1e-4);
+    const float p0 = s.timeline.phase;
+    frames(5);
+    EXPECT_NE(s.timeline.phase, p0);
+    // The Timeline's Play pauses the blend; a scrub moves its phase.
+    click("play");
+    EXPECT_FALSE(c.playing());
+    const float p1 = c.phase();
+    frames(5);
+    EXPECT_FLOAT_EQ(c.phase(), p1);
+    click("scrub", 0.5f);
+    EXPECT_NEAR(c.phase(), 0.5f, 0.03f);
+    EXPECT_FLOAT_EQ(s.timeline.phase, c.phase());
+    // Picking a clip in the Clips panel plays it (fading from the blend), and it is highlighted.
+    click("clip:" + m.clips[walk].name);
+    frames(40);
+    EXPECT_FALSE(s.timeline.blendSpace);
+    EXPECT_EQ(s.timeline.clip, walk);
+    EXPECT_FLOAT_EQ(s.timeline.clipShare[walk], 1.0f);
+    EXPECT_FLOAT_EQ(s.timeline.clipShare[wave], 0.0f);
+}
+
+TEST_F(ViewerSmoke, OnceModePlayAtTheEndRestartsFromTheStart) {
+    ViewerState& s = viewer->state();
+    click("clip:walk");
+    press(GLFW_KEY_L);  // loop -> once
+    ASSERT_EQ(s.timeline.mode, LoopMode::Once);
+    press(GLFW_KEY_END);
+    frames(2);
+    EXPECT_FALSE(s.timeline.playing);  // once: stopped at the end
+    EXPECT_NEAR(s.timeline.time, s.timeline.end, 1e-5);
+    click("play");
+    EXPECT_TRUE(s.timeline.playing);
+    EXPECT_LT(s.timeline.time, s.timeline.start + 0.2);  // from the start again
 }
 
 // Unweighted vertices hidden inside the mesh show through it as points (x-ray): a box

@@ -5,6 +5,7 @@
 #include <GLFW/glfw3.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -20,6 +21,7 @@
 #include "ui/file_browser.h"
 #include "ui/legend.h"
 #include "ui/shortcuts.h"
+#include "ui/timeline_panel.h"
 
 namespace rig {
 namespace {
@@ -282,6 +284,63 @@ TEST(Framing, RenderFillsMostOfTheFrame) {
             }
         }
     }
+}
+
+// Key navigation (Up / Down): the keys of a joint are the union of its T / R / S channels;
+// with no joint, every joint's. Next / previous from a time, standing on a key moves on.
+TEST(TimelineKeys, NextAndPreviousKeyAcrossChannelsAndJoints) {
+    auto model = std::make_shared<Model>();
+    for (int i = 0; i < 3; ++i) {
+        model->skeleton.names.push_back("j" + std::to_string(i));
+        model->skeleton.parent.push_back(i - 1);
+        model->skeleton.bindLocalSqt.emplace_back();
+        model->skeleton.bindLocal.emplace_back(1.0f);
+    }
+    Clip c;
+    c.name = "c";
+    c.trackOfNode = {0, -1, 1};
+    auto channel = [&](std::vector<float> t) {
+        Channel ch;
+        ch.times = c.addTimes(t.data(), static_cast<uint32_t>(t.size()));
+        ch.count = static_cast<uint32_t>(t.size());
+        return ch;
+    };
+    Track a;  // joint 0: translation at 0, 1, 2; rotation at 0.5, 2; scale at 3
+    a.node = 0;
+    a.translation = channel({0.0f, 1.0f, 2.0f});
+    a.rotation = channel({0.5f, 2.0f});
+    a.scale = channel({3.0f});
+    Track b;  // joint 2: rotation at 0.25, 2.5
+    b.node = 2;
+    b.rotation = channel({0.25f, 2.5f});
+    c.tracks = {a, b};
+    c.duration = 3.0f;
+    model->clips.push_back(c);
+    ViewerState s;
+    s.model = model;
+    s.timeline.clip = 0;
+    refreshKeyTimes(s);
+    ASSERT_EQ(s.keyTimes.perNode.size(), 3u);
+    EXPECT_EQ(s.keyTimes.perNode[0], (std::vector<float>{0.0f, 0.5f, 1.0f, 2.0f, 3.0f}));
+    EXPECT_TRUE(s.keyTimes.perNode[1].empty());
+    EXPECT_EQ(s.keyTimes.perNode[2], (std::vector<float>{0.25f, 2.5f}));
+    EXPECT_EQ(s.keyTimes.all, (std::vector<float>{0.0f, 0.25f, 0.5f, 1.0f, 2.0f, 2.5f, 3.0f}));
+    const std::vector<float>& j0 = s.keyTimes.perNode[0];
+    EXPECT_DOUBLE_EQ(adjacentKey(j0, 0.0, 1), 0.5);   // standing on a key: the next one
+    EXPECT_DOUBLE_EQ(adjacentKey(j0, 0.7, 1), 1.0);
+    EXPECT_DOUBLE_EQ(adjacentKey(j0, 2.0, -1), 1.0);
+    EXPECT_DOUBLE_EQ(adjacentKey(j0, 1.5, -1), 1.0);
+    EXPECT_TRUE(std::isnan(adjacentKey(j0, 3.0, 1)));  // none after the last
+    EXPECT_TRUE(std::isnan(adjacentKey(j0, 0.0, -1)));
+    EXPECT_DOUBLE_EQ(adjacentKey(s.keyTimes.all, 0.0, 1), 0.25);
+    EXPECT_DOUBLE_EQ(adjacentKey(s.keyTimes.all, 2.2, 1), 2.5);
+    // Cached: the same clip is not rebuilt; another clip is.
+    const float* data = s.keyTimes.all.data();
+    refreshKeyTimes(s);
+    EXPECT_EQ(s.keyTimes.all.data(), data);
+    s.timeline.clip = -1;
+    refreshKeyTimes(s);
+    EXPECT_TRUE(s.keyTimes.all.empty());
 }
 
 }  // namespace

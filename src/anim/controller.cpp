@@ -19,61 +19,47 @@ float clampWeight(float w) {
 // ---------------------------------------------------------------------------------------
 // Markers crossed by one motion's clock, turned into events.
 
-class Controller::MarkerScan final : public SegmentSink {
-public:
-    MarkerScan(Controller& c, const MotionState& m, float weight, int16_t layer)
-        : c_(c), m_(m), weight_(weight), layer_(layer) {}
-
-    void segment(const ClockSegment& seg) override {
-        if (!(weight_ > 0.0f)) return;
-        if (m_.source.kind == MotionSource::Kind::Clip) {
-            scan(m_.source.index, seg, false, weight_);
-        } else if (m_.source.kind == MotionSource::Kind::BlendSpace) {
-            const SpaceState& s = c_.spaces_[m_.source.index];
+// The marker pass over one advance of a motion's clock (ozz's TrackTriggeringJob): the
+// unwrapped range the clock reported, piece by piece in the order it was travelled, and in
+// each piece every clip of the motion with its markers in clock units (seconds from the
+// clip's start, or phase for a blend space's clips).
+void Controller::triggerMotionMarkers(const MotionState& m, const ClockAdvance& a, float weight, int16_t layer) {
+    if (!(weight > 0.0f) || !a.moved) return;
+    auto scan = [&](const ClockSegment& seg, int32_t clip, bool normalized, float w) {
+        const std::vector<Marker>& list = markers_[clip];
+        if (list.empty()) return;
+        const double start = model_->clips[clip].startTime;
+        const double length = clipLength(clip);
+        if (normalized && !(length > 0.0)) return;
+        markersInSegment(
+            seg, static_cast<uint32_t>(list.size()),
+            [&](uint32_t k) {
+                const double u = static_cast<double>(list[k].time) - start;
+                return normalized ? u / length : u;
+            },
+            [&](uint32_t k, int direction) {
+                AnimEvent e;
+                e.name = list[k].name;
+                e.clip = clip;
+                e.marker = k;
+                e.time = list[k].time;
+                e.weight = w;
+                e.direction = static_cast<int8_t>(direction);
+                e.layer = layer;
+                pushEvent(e);
+            });
+    };
+    forEachSegment(a, [&](const ClockSegment& seg) {
+        if (m.source.kind == MotionSource::Kind::Clip) {
+            scan(seg, m.source.index, false, weight);
+        } else if (m.source.kind == MotionSource::Kind::BlendSpace) {
+            const SpaceState& s = spaces_[m.source.index];
             for (size_t i = 0; i < s.clips.size(); ++i) {
-                if (s.weights[i] > 0.0f) scan(s.clips[i], seg, true, s.weights[i] * weight_);
+                if (s.weights[i] > 0.0f) scan(seg, s.clips[i], true, s.weights[i] * weight);
             }
         }
-    }
-
-private:
-    void scan(int32_t clip, const ClockSegment& seg, bool normalized, float weight) {
-        const std::vector<Marker>& list = c_.markers_[clip];
-        if (list.empty()) return;
-        const double start = c_.model_->clips[clip].startTime;
-        const double length = c_.clipLength(clip);
-        if (normalized && !(length > 0.0)) return;
-        auto emitIfCrossed = [&](uint32_t k) {
-            double u = static_cast<double>(list[k].time) - start;
-            if (normalized) u /= length;
-            const bool crossed =
-                seg.direction > 0
-                    ? ((u > seg.from || (seg.includeFrom && u == seg.from)) && u <= seg.to)
-                    : ((u < seg.from || (seg.includeFrom && u == seg.from)) && u >= seg.to);
-            if (!crossed) return;
-            AnimEvent e;
-            e.name = list[k].name;
-            e.clip = clip;
-            e.marker = k;
-            e.time = list[k].time;
-            e.weight = weight;
-            e.direction = static_cast<int8_t>(seg.direction);
-            e.layer = layer_;
-            c_.pushEvent(e);
-        };
-        const uint32_t n = static_cast<uint32_t>(list.size());
-        if (seg.direction > 0) {
-            for (uint32_t k = 0; k < n; ++k) emitIfCrossed(k);
-        } else {
-            for (uint32_t k = n; k-- > 0;) emitIfCrossed(k);
-        }
-    }
-
-    Controller& c_;
-    const MotionState& m_;
-    float weight_;
-    int16_t layer_;
-};
+    });
+}
 
 // ---------------------------------------------------------------------------------------
 // Controller: configuration
@@ -365,6 +351,81 @@ void Controller::seekPhase(float phase) {
     current_.clock.seek(static_cast<double>(phase) * current_.clock.duration());
 }
 
+Controller::TimelineInfo Controller::timeline() const {
+    TimelineInfo info;
+    const MotionSource m = current_.source;
+    double start = 0.0, unit = 1.0;
+    if (m.kind == MotionSource::Kind::Clip) {
+        const Clip& c = model_->clips[m.index];
+        start = c.startTime;
+        info.sampleRate = c.sampleRate;
+    } else if (m.kind == MotionSource::Kind::BlendSpace) {
+        const SpaceState& sp = spaces_[m.index];
+        unit = sp.blendedLength;
+        if (!sp.clips.empty()) info.sampleRate = model_->clips[sp.clips.front()].sampleRate;
+    } else {
+        return info;
+    }
+    if (!(info.sampleRate > 0.0f) || !std::isfinite(info.sampleRate)) info.sampleRate = 30.0f;
+    const LayerClock& k = current_.clock;
+    info.start = start;
+    info.end = start + k.duration() * unit;
+    info.time = start + k.time() * unit;
+    info.frame = static_cast<int>(std::lround(info.time * info.sampleRate));
+    info.lastFrame = static_cast<int>(std::floor(info.end * info.sampleRate + 1e-4));
+    info.hasRange = k.hasRange();
+    info.rangeStart = start + k.rangeStart() * unit;
+    info.rangeEnd = start + k.rangeEnd() * unit;
+    return info;
+}
+
+namespace {
+// The base motion's timeline seconds -> its clock units.
+double toClock(const Controller::TimelineInfo& info, double clockDuration, double seconds) {
+    const double span = info.end - info.start;
+    if (!(span > 0.0)) return 0.0;
+    return (seconds - info.start) / span * clockDuration;
+}
+}  // namespace
+
+void Controller::seek(double seconds) {
+    if (current_.source.kind == MotionSource::Kind::None || !std::isfinite(seconds)) return;
+    current_.clock.seek(toClock(timeline(), current_.clock.duration(), seconds));
+}
+
+void Controller::stepFrames(int frames) {
+    if (current_.source.kind == MotionSource::Kind::None) return;
+    current_.clock.pause();
+    const TimelineInfo info = timeline();
+    const double rate = info.sampleRate;
+    const double firstFrame = std::ceil(info.start * rate - 1e-4);
+    double f = std::round(info.time * rate) + frames;
+    if (current_.clock.mode() == LoopMode::Loop) {
+        const double lo = info.hasRange ? std::ceil(info.rangeStart * rate - 1e-4) : firstFrame;
+        const double hi = info.hasRange ? std::floor(info.rangeEnd * rate + 1e-4) : info.lastFrame;
+        const double n = std::max(1.0, hi - lo + 1.0);
+        double r = std::fmod(f - lo, n);
+        if (r < 0.0) r += n;
+        f = lo + r;
+    }
+    double t = std::clamp(f / rate, info.start, info.end);
+    current_.clock.seek(toClock(info, current_.clock.duration(), t));
+}
+
+void Controller::setLoopMode(LoopMode mode) {
+    current_.timing.mode = mode;
+    current_.clock.setMode(mode);
+}
+
+void Controller::setPreviewRange(double from, double to) {
+    if (current_.source.kind == MotionSource::Kind::None) return;
+    const TimelineInfo info = timeline();
+    const double d = current_.clock.duration();
+    current_.clock.setRange(toClock(info, d, std::min(from, to)), toClock(info, d, std::max(from, to)));
+}
+
+void Controller::clearPreviewRange() { current_.clock.clearRange(); }
+
 // ---------------------------------------------------------------------------------------
 // Controller: per tick
 
@@ -382,8 +443,8 @@ void Controller::advanceMotion(MotionState& m, double t0, double dt, float weigh
         const float len = spaces_[m.source.index].blendedLength;
         m.clock.setRate(len > 0.0f ? m.timing.rate / len : 0.0f);
     }
-    MarkerScan scan(*this, m, weight, layer);
-    m.clock.advance(local, &scan);
+    const ClockAdvance a = m.clock.advance(local);
+    triggerMotionMarkers(m, a, weight, layer);
 }
 
 void Controller::update(double dt) {
@@ -589,6 +650,12 @@ float Controller::clipTime(int32_t clip) const {
         }
     }
     return -1.0f;
+}
+
+const std::vector<Marker>& Controller::markers(int32_t clip) const {
+    static const std::vector<Marker> kNone;
+    if (clip < 0 || static_cast<size_t>(clip) >= markers_.size()) return kNone;
+    return markers_[clip];
 }
 
 const std::vector<float>& Controller::blendWeights(int32_t space) const {

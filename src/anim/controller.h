@@ -144,6 +144,35 @@ public:
     void setRate(float rate);
     void seekPhase(float phase);
 
+    // --- The timeline (the viewer's Timeline panel and `bench` drive the base motion) -----
+    // Times here are on the base motion's timeline in seconds: a clip's own timeline (the
+    // file's: startTime .. duration), a blend space's blended length (0 .. sum of weight x
+    // clip length, phase x that length). Frames count from 0 on that timeline at its sample
+    // rate (a clip's; a blend space's first clip's).
+    struct TimelineInfo {
+        double start = 0.0, end = 0.0;  // the motion's first and last time
+        double time = 0.0;              // where it is now
+        float sampleRate = 30.0f;
+        int frame = 0;                  // round(time x sampleRate)
+        int lastFrame = 0;              // floor(end x sampleRate)
+        bool hasRange = false;          // a preview range plays instead of start .. end
+        double rangeStart = 0.0, rangeEnd = 0.0;
+    };
+    TimelineInfo timeline() const;
+    // Jump to `seconds` (wraps / clamps / reflects by the loop mode, as seekPhase). No events.
+    void seek(double seconds);
+    // Pause and move by `frames` on the frame grid: Loop wraps past either end (after the
+    // last frame comes frame 0), the other modes stop at the ends.
+    void stepFrames(int frames);
+    void setLoopMode(LoopMode mode);
+    LoopMode loopMode() const { return current_.clock.mode(); }
+    float rate() const { return current_.timing.rate; }
+    bool playing() const { return current_.clock.playing(); }
+    // Play only [from, to] seconds of the base motion (Once stops, Loop wraps, PingPong
+    // bounces at its ends); kept until cleared or another motion plays.
+    void setPreviewRange(double from, double to);
+    void clearPreviewRange();
+
     // --- Per tick -------------------------------------------------------------------------
     // Advance the controller's time by dt >= 0 seconds: clocks, fades, layer weights; the
     // markers crossed become this update's events.
@@ -186,6 +215,8 @@ public:
     // a negative value when it is not part of it.
     float clipTime(int32_t clip) const;
     const std::vector<float>& blendWeights(int32_t space) const;
+    // A clip's markers (sorted by time); empty for a bad index.
+    const std::vector<Marker>& markers(int32_t clip) const;
     size_t layerCount() const { return layers_.size(); }
     float layerWeight(int32_t layer) const;
     const LayerClock* layerClock(int32_t layer) const;
@@ -217,7 +248,8 @@ private:
         float weight = 1.0f, fadeFrom = 1.0f, fadeTo = 1.0f;
         float fadeSeconds = 0.0f, fadeElapsed = 0.0f;
     };
-    class MarkerScan;
+    // The markers the motion's last advance crossed, as events (the marker pass).
+    void triggerMotionMarkers(const MotionState& m, const ClockAdvance& a, float weight, int16_t layer);
 
     bool validMotion(MotionSource m) const;
     void refreshSpace(SpaceState& s);

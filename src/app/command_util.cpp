@@ -54,10 +54,8 @@ bool resolveClip(const Model& model, const std::string& key, int32_t& clip) {
 
 float clipTime(const Model& model, int32_t clip, double requested) {
     if (clip < 0 || static_cast<size_t>(clip) >= model.clips.size()) return 0.0f;
-    PlaybackClock clock;
-    clock.setDuration(model.clips[clip].duration, model.clips[clip].sampleRate);
-    clock.seek(requested);
-    return clock.time();
+    int direction = 1;
+    return static_cast<float>(seekTime(requested, model.clips[clip].duration, LoopMode::Loop, direction));
 }
 
 bool outputIsNotAnInput(const std::string& output, const std::string& model, const std::vector<std::string>& anims) {

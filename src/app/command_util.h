@@ -20,7 +20,7 @@ void warnRefusedPaths(const Model& model);
 // an index otherwise. Prints the error (listing the clips) and returns false if unknown.
 bool resolveClip(const Model& model, const std::string& key, int32_t& clip);
 // The clip time shown for a requested --time: past the end wraps, exactly the end is the
-// last key (PlaybackClock::seek in loop mode). 0 for the bind pose.
+// last key (seekTime in loop mode, as the viewer's seek). 0 for the bind pose.
 float clipTime(const Model& model, int32_t clip, double requested);
 // Outputs never overwrite inputs: false (after printing the error) when `output` is the same
 // file as `model` or one of `anims` (paths::sameFile: device and inode, or canonical path).

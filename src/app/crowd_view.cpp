@@ -73,7 +73,7 @@ void CrowdView::frame(ViewerState& s, GpuModel& gpu, int width, int height) {
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();
     const double start = clip >= 0 && static_cast<size_t>(clip) < s.model->clips.size() ? s.model->clips[clip].startTime : 0.0;
-    crowd_->update(s.clock.time() - start);
+    crowd_->update(s.timeline.time - start);
     const auto t1 = Clock::now();
     const CrowdRenderer::Stats st = renderer_->draw(gpu, *crowd_, offsets_, one_, s.camera, s.view, width, height);
     const auto t2 = Clock::now();

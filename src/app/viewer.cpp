@@ -154,7 +154,9 @@ void Viewer::applyLoadResult() {
         state_.model && state_.selectedJoint >= 0 && static_cast<size_t>(state_.selectedJoint) < state_.model->skeleton.size()
             ? state_.model->skeleton.names[state_.selectedJoint]
             : "";
-    const double previousTime = state_.clock.time();
+    const double previousTime = state_.timeline.time;
+    const LoopMode previousMode = state_.timeline.mode;
+    const float previousRate = state_.timeline.rate;
     gpu_.reset();
     gpu_ = std::move(gpu.value());
     state_.model = model;
@@ -165,6 +167,11 @@ void Viewer::applyLoadResult() {
     maskLayer_ = controller_->addLayer(LayerBlend::Override);
     additiveLayer_ = controller_->addLayer(LayerBlend::Additive);
     markers_.clear();
+    spaceNames_.clear();
+    spaceClips_.clear();
+    layerNames_.assign(controller_->layerCount(), std::string());
+    layerNames_[maskLayer_] = "mask: off";
+    layerNames_[additiveLayer_] = "additive: off";
     state_.blend = BlendState{};
     state_.checks.report = std::move(loaded.report);
     state_.checks.colorsForModel = nullptr;  // recompute the colour view
@@ -178,13 +185,21 @@ void Viewer::applyLoadResult() {
     }
     state_.selectedJoint = previousJoint.empty() ? -1 : model->skeleton.find(previousJoint);
     state_.ui.scrollToSelection = state_.selectedJoint >= 0;
-    state_.ui.keyTicks = KeyTickCache{};
     // A reload keeps the clip (by name) and time; a new file starts at its first clip.
     int clip = model->clips.empty() ? -1 : 0;
     if (reload && !previousClip.empty() && model->findClip(previousClip) >= 0) clip = model->findClip(previousClip);
     state_.clip = clip;
-    state_.clock.setDuration(clip >= 0 ? model->clips[clip].duration : 0.0f, clip >= 0 ? model->clips[clip].sampleRate : 30.0f);
-    state_.clock.seek(reload ? previousTime : (clip >= 0 ? model->clips[clip].startTime : 0.0));
+    // The controller is the one clock: the clip plays on its base motion.
+    state_.keyTimes = KeyTimesCache{};
+    state_.timeline.viewStart = state_.timeline.viewEnd = 0.0;
+    if (clip >= 0) {
+        ClipTiming t;
+        t.mode = previousMode;
+        t.rate = previousRate;
+        controller_->play(MotionSource::clip(clip), t);
+        if (reload) controller_->seek(previousTime);
+    }
+    syncTimeline();
     state_.bounds = animatedBounds(*model, clip, 12);
     // The first model keeps a camera restored from the settings; later ones are framed.
     if (!reload && !keepCamera_) state_.requests.frameModel = true;
@@ -262,7 +277,6 @@ void Viewer::watchFile(double now) {
 
 void Viewer::applyRequests() {
     ViewerRequests& q = state_.requests;
-    PlaybackClock& clock = state_.clock;
     const Model* m = state_.model.get();
     if (!q.open.empty()) {
         startLoad(q.open);
@@ -287,9 +301,19 @@ void Viewer::applyRequests() {
     }
     if (m && q.selectClip >= 0 && static_cast<size_t>(q.selectClip) < m->clips.size()) {
         state_.clip = q.selectClip;
-        const Clip& c = m->clips[q.selectClip];
-        clock.setDuration(c.duration, c.sampleRate);
-        clock.seek(c.startTime);
+        // The Clips panel sets what the controller plays (and takes it back from the machine).
+        if (controller_) {
+            ClipTiming t;
+            t.mode = state_.timeline.mode;
+            t.rate = state_.timeline.rate;
+            if (state_.blend.active) {
+                t.syncPhase = false;
+                controller_->crossFadeTo(MotionSource::clip(q.selectClip), state_.blend.fadeSeconds, FadeMode::Smooth, Ease{}, t);
+            } else {
+                controller_->play(MotionSource::clip(q.selectClip), t);
+            }
+        }
+        state_.machine.active = false;
         state_.bindPose = false;
         state_.bounds = animatedBounds(*m, state_.clip, 12);
     }
@@ -301,17 +325,7 @@ void Viewer::applyRequests() {
     q.morph.reset();
     if (q.releaseMorphs && state_.animator) state_.animator->clearMorphOverrides();
     q.releaseMorphs = false;
-    if (q.togglePlay) clock.toggle();
-    if (q.loopMode) clock.setLoopMode(*q.loopMode);
-    if (q.cycleLoopMode) clock.setLoopMode(static_cast<LoopMode>((static_cast<int>(clock.loopMode()) + 1) % 3));
-    if (q.rate) clock.setRate(*q.rate);
-    if (q.seek) clock.seek(*q.seek);
-    if (q.jumpStart) clock.seek(0.0);
-    if (q.jumpEnd) clock.seek(clock.duration());
-    if (q.step != 0) {
-        clock.pause();
-        clock.step(q.step);
-    }
+    if (Controller* c = timeController()) applyTimeRequests(*c);
     const int w = std::max(1, static_cast<int>(ImGui::GetIO().DisplaySize.x));
     const int h = std::max(1, static_cast<int>(ImGui::GetIO().DisplaySize.y));
     if (q.resetCamera) {
@@ -411,12 +425,12 @@ void Viewer::frame(double dt) {
         const auto t0 = std::chrono::steady_clock::now();
         if (state_.machine.active && machine_) {
             tickMachine(dt);
-        } else if (state_.blend.active && controller_) {
+        } else if (controller_ && !state_.bindPose) {
             tickController(dt);
         } else {
-            state_.clock.advance(dt);
-            state_.animator->evaluate(state_.bindPose ? state_.stillPose() : state_.clip, state_.clock.time());
+            state_.animator->evaluate(state_.stillPose(), 0.0f);
         }
+        syncTimeline();
         const auto t1 = std::chrono::steady_clock::now();
         state_.stats.paletteUs = std::chrono::duration<float, std::micro>(t1 - t0).count();
         state_.view.highlightJoint = state_.selectedJoint;
@@ -728,7 +742,9 @@ void Viewer::drawGhosts(int w, int h) {
     if (c.onion && state_.clip >= 0 && !state_.bindPose) {
         for (int k = -c.onionCount; k <= c.onionCount; ++k) {
             if (k == 0) continue;
-            const float t = static_cast<float>(wrapTime(state_.clock.time() + k * c.onionStep, std::max(state_.clock.duration(), 1e-6f)));
+            const TimelineState& tl = state_.timeline;
+            const double len = std::max(tl.end - tl.start, 1e-6);
+            const float t = static_cast<float>(tl.start + wrapTime(tl.time - tl.start + k * c.onionStep, len));
             ghost_->evaluate(state_.clip, t);
             // Past in blue, future in orange (as the Checks panel's labels say).
             const glm::vec4 tint = onionTint(k, c.onionCount);
@@ -839,15 +855,28 @@ void Viewer::applyBlendRequests() {
     auto validClip = [&](int clip) { return clip >= 0 && clip < nclips; };
     if (q.start && validClip(state_.clip)) {
         b.active = true;
-        ClipTiming t;
-        t.mode = state_.clock.loopMode();
-        t.rate = state_.clock.rate();
-        c.play(MotionSource::clip(state_.clip), t);
+        // The controller already plays the timeline's clip: the Blend panel goes on from there.
+        if (c.currentMotion().kind != MotionSource::Kind::Clip || c.currentMotion().index != state_.clip) {
+            ClipTiming t;
+            t.mode = state_.timeline.mode;
+            t.rate = state_.timeline.rate;
+            c.play(MotionSource::clip(state_.clip), t);
+        }
         b.fadeTarget = b.blendA = state_.clip;
         b.blendB = (state_.clip + 1) % nclips;
         b.rootPath = rootMotionPath(m, state_.clip, 200);
     }
-    if (q.stop) b.active = false;
+    if (q.stop && b.active) {
+        b.active = false;
+        // Back to the timeline's clip, in step with what played.
+        if (validClip(state_.clip)) {
+            ClipTiming t;
+            t.mode = state_.timeline.mode;
+            t.rate = state_.timeline.rate;
+            t.syncPhase = true;
+            c.play(MotionSource::clip(state_.clip), t);
+        }
+    }
     if (q.start && b.active) state_.machine.active = false;  // one driver at a time
     if (b.active) {
         if (q.crossFade && validClip(b.fadeTarget)) {
@@ -861,6 +890,12 @@ void Viewer::applyBlendRequests() {
         }
         if (q.blend && validClip(b.blendA) && validClip(b.blendB)) {
             b.blendSpace = c.addBlendSpace(BlendSpace1D::twoClip(b.blendA, b.blendB));
+            if (b.blendSpace >= 0) {
+                spaceNames_.resize(static_cast<size_t>(b.blendSpace) + 1);
+                spaceClips_.resize(static_cast<size_t>(b.blendSpace) + 1);
+                spaceNames_[b.blendSpace] = m.clips[b.blendA].name + " | " + m.clips[b.blendB].name;
+                spaceClips_[b.blendSpace] = {b.blendA, b.blendB};
+            }
             c.setBlendParameter(b.blendSpace, b.blendParam);
             ClipTiming t;
             t.syncPhase = true;
@@ -873,6 +908,8 @@ void Viewer::applyBlendRequests() {
             // A new mask is a new layer (configuration, may allocate); the old one fades out.
             if (b.maskJoint >= 0) c.setLayerWeight(maskLayer_, 0.0f, 0.2f);
             maskLayer_ = c.addLayer(LayerBlend::Override, maskFromSubtree(m.skeleton, state_.selectedJoint));
+            layerNames_.resize(c.layerCount());
+            layerNames_[maskLayer_] = "mask: " + m.clips[b.maskClip].name + " on " + m.skeleton.names[state_.selectedJoint];
             c.playLayer(maskLayer_, MotionSource::clip(b.maskClip));
             c.setLayerWeight(maskLayer_, 0.0f);
             c.setLayerWeight(maskLayer_, b.maskWeight, 0.3f);
@@ -885,6 +922,8 @@ void Viewer::applyBlendRequests() {
         }
         if (q.additive && validClip(b.addSource) && validClip(b.addReference)) {
             c.playAdditive(additiveLayer_, b.addSource, b.addReference);
+            layerNames_.resize(c.layerCount());
+            layerNames_[additiveLayer_] = "additive: " + m.clips[b.addSource].name + " - " + m.clips[b.addReference].name;
             c.setLayerWeight(additiveLayer_, b.addWeight, 0.3f);
         }
         if (q.addWeight) c.setLayerWeight(additiveLayer_, *q.addWeight, 0.1f);
@@ -900,6 +939,124 @@ void Viewer::applyBlendRequests() {
         }
     }
     q = BlendRequests{};
+}
+
+Controller* Viewer::timeController() {
+    if (state_.machine.active && machine_ && machineController_) return machineController_.get();
+    return controller_.get();
+}
+
+void Viewer::applyTimeRequests(Controller& c) {
+    ViewerRequests& q = state_.requests;
+    if (q.togglePlay) {
+        if (c.playing()) c.pause();
+        else c.resume();  // Once at the end: from the start again
+    }
+    if (q.loopMode) c.setLoopMode(*q.loopMode);
+    if (q.cycleLoopMode) c.setLoopMode(static_cast<LoopMode>((static_cast<int>(c.loopMode()) + 1) % 3));
+    if (q.rate) c.setRate(*q.rate);
+    if (q.previewRange) c.setPreviewRange(q.previewRange->first, q.previewRange->second);
+    if (q.clearPreviewRange) c.clearPreviewRange();
+    if (q.seek) c.seek(*q.seek);
+    const Controller::TimelineInfo info = c.timeline();
+    if (q.jumpStart) c.seek(info.hasRange ? info.rangeStart : info.start);
+    if (q.jumpEnd) c.seek(info.hasRange ? info.rangeEnd : info.end);
+    if (q.step != 0) c.stepFrames(q.step);
+    if (q.key != 0) {
+        // The next / previous key of the selected joint (or of any joint), on the clip shown.
+        refreshKeyTimes(state_);
+        const KeyTimesCache& k = state_.keyTimes;
+        const int j = state_.selectedJoint;
+        const std::vector<float>& keys =
+            j >= 0 && static_cast<size_t>(j) < k.perNode.size() && !k.perNode[j].empty() ? k.perNode[j] : k.all;
+        const double t = adjacentKey(keys, info.time, q.key);
+        if (std::isfinite(t)) {
+            c.pause();
+            c.seek(t);
+        }
+    }
+}
+
+std::string Viewer::motionName(MotionSource m) const {
+    const Model& model = *state_.model;
+    if (m.kind == MotionSource::Kind::Clip && m.index >= 0 && static_cast<size_t>(m.index) < model.clips.size()) {
+        return model.clips[m.index].name;
+    }
+    if (m.kind == MotionSource::Kind::BlendSpace && m.index >= 0 && static_cast<size_t>(m.index) < spaceNames_.size()) {
+        return spaceNames_[m.index];
+    }
+    return m.kind == MotionSource::Kind::None ? "bind pose" : "blend space";
+}
+
+std::string Viewer::layerName(size_t layer) const {
+    return layer < layerNames_.size() && !layerNames_[layer].empty() ? layerNames_[layer] : "layer (unused)";
+}
+
+void Viewer::syncTimeline() {
+    TimelineState& tl = state_.timeline;
+    const Controller* c = timeController();
+    const Model* m = state_.model.get();
+    if (!c || !m) {
+        tl.driver = nullptr;
+        tl.name.clear();
+        tl.clip = -1;
+        tl.start = tl.end = tl.time = 0.0;
+        tl.frame = tl.firstFrame = tl.lastFrame = 0;
+        tl.playing = false;
+        tl.hasRange = false;
+        return;
+    }
+    const Controller::TimelineInfo info = c->timeline();
+    const MotionSource cur = c->currentMotion();
+    tl.driver = c;
+    tl.start = info.start;
+    tl.end = info.end;
+    tl.time = info.time;
+    tl.sampleRate = info.sampleRate;
+    tl.frame = info.frame;
+    tl.firstFrame = static_cast<int>(std::ceil(info.start * info.sampleRate - 1e-4));
+    tl.lastFrame = info.lastFrame;
+    tl.playing = c->playing();
+    tl.rate = c->rate();
+    tl.mode = c->loopMode();
+    tl.phase = c->phase();
+    tl.fading = c->fading();
+    tl.fade = c->fadeWeight();
+    tl.hasRange = info.hasRange;
+    tl.rangeStart = info.rangeStart;
+    tl.rangeEnd = info.rangeEnd;
+    tl.blendSpace = cur.kind == MotionSource::Kind::BlendSpace;
+    tl.clipShare.assign(m->clips.size(), 0.0f);
+    if (cur.kind == MotionSource::Kind::Clip) {
+        tl.clip = cur.index;
+        tl.clipShare[cur.index] = 1.0f;
+    } else if (cur.kind == MotionSource::Kind::BlendSpace) {
+        const std::vector<float>& w = c->blendWeights(cur.index);
+        tl.clip = -1;
+        float best = -1.0f;
+        // The blend space's clips by their weights; the heaviest one's keys on the ruler.
+        if (c == controller_.get() && cur.index >= 0 && static_cast<size_t>(cur.index) < spaceClips_.size()) {
+            const std::vector<int32_t>& clips = spaceClips_[cur.index];
+            for (size_t i = 0; i < clips.size() && i < w.size(); ++i) {
+                tl.clipShare[clips[i]] += w[i];
+                if (w[i] > best) {
+                    best = w[i];
+                    tl.clip = clips[i];
+                }
+            }
+        }
+    } else {
+        tl.clip = -1;
+    }
+    if (state_.machine.active && machine_) {
+        const StateMachine& sm = *machine_;
+        tl.name = sm.layerCount() > 0 ? sm.def().layers[0].name + ": " + sm.activeStateDef(0).name : "state machine";
+    } else {
+        tl.name = motionName(cur);
+    }
+    if (tl.fading) tl.name += " (fading in)";
+    // The Clips panel highlights what plays.
+    if (cur.kind == MotionSource::Kind::Clip && c == controller_.get()) state_.clip = cur.index;
 }
 
 void Viewer::tickController(double dt) {
@@ -921,16 +1078,13 @@ void Viewer::tickController(double dt) {
     auto& rows = state_.blend.rows;
     rows.resize(1 + c.layerCount());
     const MotionSource cur = c.currentMotion();
-    const Model& m = *state_.model;
-    rows[0].label = cur.kind == MotionSource::Kind::Clip ? m.clips[cur.index].name
-                    : cur.kind == MotionSource::Kind::BlendSpace ? "blend space " + std::to_string(cur.index)
-                                                                  : "bind pose";
+    rows[0].label = motionName(cur);
     if (c.fading()) rows[0].label += " (fading in)";
     rows[0].phase = c.phase();
     rows[0].weight = c.fadeWeight();
     for (size_t l = 0; l < c.layerCount(); ++l) {
         const LayerClock* lc = c.layerClock(static_cast<int32_t>(l));
-        rows[1 + l].label = "layer " + std::to_string(l);
+        rows[1 + l].label = layerName(l);
         rows[1 + l].phase = lc ? static_cast<float>(lc->phase()) : 0.0f;
         rows[1 + l].weight = c.layerWeight(static_cast<int32_t>(l));
     }

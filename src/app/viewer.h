@@ -20,6 +20,7 @@
 #include "ui/crowd_panel.h"
 #include "ui/help_overlay.h"
 #include "ui/panels.h"
+#include "ui/timeline_panel.h"
 #include "ui/viewer_state.h"
 
 namespace rig {
@@ -87,6 +88,13 @@ private:
     void focusFinding(int index);
     void applyBlendRequests();
     void tickController(double dt);
+    // The controller whose base motion the Timeline shows and drives: the state machine's
+    // while it drives, else the viewer's (the Clips and Blend panels play on it).
+    Controller* timeController();
+    void applyTimeRequests(Controller& c);
+    void syncTimeline();
+    std::string motionName(MotionSource m) const;
+    std::string layerName(size_t layer) const;
     void loadMachine(const std::string& modelPath, bool reload);
     void applyMachineRequests();
     void tickMachine(double dt);
@@ -118,6 +126,9 @@ private:
     // The State Machine panel's machine: its definition, its own controller, the runtime.
     std::unique_ptr<MachineDef> machineDef_;
     std::unique_ptr<Controller> machineController_;
+    std::vector<std::string> spaceNames_;             // per blend space id: "walk | run"
+    std::vector<std::vector<int32_t>> spaceClips_;    // per blend space id: its clips
+    std::vector<std::string> layerNames_;             // per layer: what it plays
     std::unique_ptr<StateMachine> machine_;
     std::vector<std::string> anims_;         // files whose clips are added to the model
     std::array<AnimEvent, 16> events_{};

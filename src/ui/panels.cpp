@@ -11,6 +11,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "ui/legend.h"
+#include "ui/timeline_panel.h"
 
 namespace rig {
 
@@ -23,15 +24,6 @@ namespace {
 
 void probeItem(UiProbe* probe, const std::string& name) {
     if (probe) probe->recordLastItem(name);
-}
-
-const char* loopModeName(LoopMode m) {
-    switch (m) {
-        case LoopMode::Loop: return "loop";
-        case LoopMode::Once: return "once";
-        case LoopMode::PingPong: return "ping-pong";
-    }
-    return "loop";
 }
 
 const Clip* currentClip(const ViewerState& s) {
@@ -96,10 +88,13 @@ void drawClipsPanel(ViewerState& s, bool* open, UiProbe* probe) {
                 const Clip& c = s.model->clips[i];
                 char label[256];
                 std::snprintf(label, sizeof label, "%s##clip%zu", c.name.c_str(), i);
-                if (ImGui::Selectable(label, static_cast<int>(i) == s.clip)) s.requests.selectClip = static_cast<int>(i);
+                // Highlighted: what plays now (a blend space's clips, each by its weight).
+                const float share = i < s.timeline.clipShare.size() ? s.timeline.clipShare[i] : 0.0f;
+                if (ImGui::Selectable(label, share > 0.0f)) s.requests.selectClip = static_cast<int>(i);
                 probeItem(probe, "clip:" + c.name);
                 ImGui::SameLine(180);
-                ImGui::TextDisabled("%.2f s", c.duration);
+                if (share > 0.0f && share < 1.0f) ImGui::TextDisabled("%.2f s  %.0f%%", c.duration, 100.0f * share);
+                else ImGui::TextDisabled("%.2f s", c.duration);
             }
         }
         ImGui::Checkbox("Bind pose", &s.bindPose);
@@ -123,92 +118,7 @@ void drawTimelinePanel(ViewerState& s, bool* open, UiProbe* probe) {
     if (!*open) return;
     const int panelFlags = placePanel(s.ui.layout, PanelId::Timeline);
     if (ImGui::Begin("Timeline", open, panelFlags)) {
-        const Clip* clip = currentClip(s);
-        const float duration = s.clock.duration();
-        if (ImGui::Button("|<")) s.requests.jumpStart = true;
-        probeItem(probe, "start");
-        ImGui::SameLine();
-        if (ImGui::Button("<")) s.requests.step = -1;
-        probeItem(probe, "stepback");
-        ImGui::SameLine();
-        if (ImGui::Button(s.clock.playing() ? "Pause" : "Play", ImVec2(60, 0))) s.requests.togglePlay = true;
-        probeItem(probe, "play");
-        ImGui::SameLine();
-        if (ImGui::Button(">")) s.requests.step = 1;
-        probeItem(probe, "stepforward");
-        ImGui::SameLine();
-        if (ImGui::Button(">|")) s.requests.jumpEnd = true;
-        probeItem(probe, "end");
-        ImGui::SameLine();
-        ImGui::SetNextItemWidth(100);
-        int mode = static_cast<int>(s.clock.loopMode());
-        if (ImGui::Combo("##loop", &mode, "loop\0once\0ping-pong\0")) s.requests.loopMode = static_cast<LoopMode>(mode);
-        probeItem(probe, "loopmode");
-        ImGui::SameLine();
-        ImGui::SetNextItemWidth(120);
-        float rate = s.clock.rate();
-        if (ImGui::SliderFloat("speed", &rate, -2.0f, 2.0f, "%.2fx")) s.requests.rate = rate;
-        probeItem(probe, "speed");
-
-        // Scrub in seconds and in frames.
-        float t = s.clock.time();
-        ImGui::SetNextItemWidth(-160);
-        if (ImGui::SliderFloat("##time", &t, 0.0f, std::max(duration, 1e-6f), "%.3f s")) s.requests.seek = t;
-        probeItem(probe, "scrub");
-        const ImVec2 sliderMin = ImGui::GetItemRectMin(), sliderMax = ImGui::GetItemRectMax();
-        ImGui::SameLine();
-        int frame = s.clock.frame();
-        const int lastFrame = static_cast<int>(std::floor(duration * s.clock.sampleRate() + 1e-4f));
-        ImGui::SetNextItemWidth(-1);
-        if (ImGui::SliderInt("##frame", &frame, 0, std::max(lastFrame, 0), "frame %d")) {
-            s.requests.seek = frame / static_cast<double>(s.clock.sampleRate());
-        }
-        probeItem(probe, "frame");
-        // Key marks of the selected joint on the time slider: at most one per pixel column,
-        // worked out once per (model, clip, joint, width), not per frame.
-        if (clip && s.selectedJoint >= 0 && static_cast<size_t>(s.selectedJoint) < clip->trackOfNode.size() &&
-            clip->trackOfNode[s.selectedJoint] >= 0 && duration > 0.0f) {
-            const float grab = ImGui::GetStyle().GrabMinSize * 0.5f;
-            const float x0 = sliderMin.x + grab, x1 = sliderMax.x - grab;
-            KeyTickCache& kc = s.ui.keyTicks;
-            const int width = std::max(1, static_cast<int>(x1 - x0));
-            if (kc.model != s.model.get() || kc.clip != s.clip || kc.joint != s.selectedJoint || kc.width != width) {
-                kc.model = s.model.get();
-                kc.clip = s.clip;
-                kc.joint = s.selectedJoint;
-                kc.width = width;
-                std::vector<uint8_t> column(static_cast<size_t>(width) + 1, 0);
-                const Track& tr = clip->tracks[clip->trackOfNode[s.selectedJoint]];
-                for (const Channel* ch : {&tr.rotation, &tr.translation, &tr.scale}) {
-                    for (uint32_t k = 0; k < ch->count; ++k) {
-                        const float kt = clip->times[ch->times + k];
-                        column[static_cast<size_t>(std::lround(width * std::clamp(kt / duration, 0.0f, 1.0f)))] = 1;
-                    }
-                }
-                kc.xs.clear();
-                for (size_t x = 0; x < column.size(); ++x) {
-                    if (column[x]) kc.xs.push_back(static_cast<float>(x));
-                }
-            }
-            ImDrawList* dl = ImGui::GetWindowDrawList();
-            for (float dx : kc.xs) {
-                dl->AddLine(ImVec2(x0 + dx, sliderMax.y - 5), ImVec2(x0 + dx, sliderMax.y), IM_COL32(255, 210, 60, 200));
-            }
-        }
-        if (s.blend.active || s.machine.active) {
-            // The controller plays (Blend panel or state machine): each motion and layer with its phase and weight.
-            for (const BlendState::Row& r : s.blend.rows) {
-                char overlay[160];
-                std::snprintf(overlay, sizeof overlay, "%s  weight %.2f", r.label.c_str(), r.weight);
-                ImGui::ProgressBar(r.phase, ImVec2(-1, 0), overlay);
-            }
-        } else if (clip) {
-            ImGui::Text("%s  %.3f / %.3f s  frame %d / %d at %.4g fps  %s  rate %.2fx", clip->name.c_str(), s.clock.time(),
-                        duration, s.clock.frame(), lastFrame, s.clock.sampleRate(), loopModeName(s.clock.loopMode()),
-                        s.clock.rate());
-        } else {
-            ImGui::TextDisabled("bind pose");
-        }
+        drawTimelineContent(s, probe);
     }
     ImGui::End();
 }
@@ -482,7 +392,7 @@ void drawMorphsPanel(ViewerState& s, bool* open, UiProbe* probe) {
     probeItem(probe, "morph-curve");
     // The current time: a vertical line over the plot.
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    const float now = static_cast<float>(s.clock.time());
+    const float now = static_cast<float>(s.timeline.time);
     const float f = end > start ? std::clamp((now - start) / (end - start), 0.0f, 1.0f) : 0.0f;
     const float x = a.x + f * (b.x - a.x);
     ImGui::GetWindowDrawList()->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), IM_COL32(255, 200, 60, 255), 2.0f);

@@ -11,10 +11,15 @@ namespace {
 
 constexpr std::array kShortcuts{
     Shortcut{GLFW_KEY_SPACE, 0, false, ShortcutAction::TogglePlay, "Space", "play / pause"},
+    // Blender's timeline keys. Shift+arrows first: a plain key tolerates Shift.
+    Shortcut{GLFW_KEY_RIGHT, GLFW_MOD_SHIFT, true, ShortcutAction::RangeEnd, "Shift+Right", "end of the preview range (else of the clip)"},
+    Shortcut{GLFW_KEY_LEFT, GLFW_MOD_SHIFT, true, ShortcutAction::RangeStart, "Shift+Left", "start of the preview range (else of the clip)"},
     Shortcut{GLFW_KEY_RIGHT, 0, true, ShortcutAction::StepForward, "Right", "next frame (pauses)"},
     Shortcut{GLFW_KEY_LEFT, 0, true, ShortcutAction::StepBack, "Left", "previous frame (pauses)"},
-    Shortcut{GLFW_KEY_HOME, 0, false, ShortcutAction::JumpStart, "Home", "first frame"},
-    Shortcut{GLFW_KEY_END, 0, false, ShortcutAction::JumpEnd, "End", "last frame"},
+    Shortcut{GLFW_KEY_UP, 0, true, ShortcutAction::NextKey, "Up", "next key of the selected joint (any joint if none)"},
+    Shortcut{GLFW_KEY_DOWN, 0, true, ShortcutAction::PreviousKey, "Down", "previous key of the selected joint (any joint if none)"},
+    Shortcut{GLFW_KEY_HOME, 0, false, ShortcutAction::JumpStart, "Home", "first frame (of the preview range)"},
+    Shortcut{GLFW_KEY_END, 0, false, ShortcutAction::JumpEnd, "End", "last frame (of the preview range)"},
     Shortcut{GLFW_KEY_L, 0, false, ShortcutAction::CycleLoop, "L", "loop mode: loop, once, ping-pong"},
     Shortcut{GLFW_KEY_W, 0, false, ShortcutAction::Wireframe, "W", "wireframe"},
     Shortcut{GLFW_KEY_B, 0, false, ShortcutAction::Bones, "B", "bones"},
@@ -38,6 +43,9 @@ constexpr std::array kGestures{
     MouseGesture{"wheel", "zoom"},
     MouseGesture{"left click on a joint", "select it (the Hierarchy scrolls to it)"},
     MouseGesture{"drop a file on the window", "open it"},
+    MouseGesture{"timeline: left drag", "scrub (the current frame follows)"},
+    MouseGesture{"timeline: Shift + left drag", "set the preview range (playback loops in it)"},
+    MouseGesture{"timeline: wheel / middle drag", "zoom the ruler about the cursor / pan it"},
 };
 
 }  // namespace
@@ -65,7 +73,11 @@ void applyShortcut(ViewerState& s, ShortcutAction a) {
         case ShortcutAction::TogglePlay: q.togglePlay = !q.togglePlay; break;
         case ShortcutAction::StepForward: q.step += 1; break;
         case ShortcutAction::StepBack: q.step -= 1; break;
+        case ShortcutAction::NextKey: q.key = 1; break;
+        case ShortcutAction::PreviousKey: q.key = -1; break;
+        case ShortcutAction::RangeStart:
         case ShortcutAction::JumpStart: q.jumpStart = true; break;
+        case ShortcutAction::RangeEnd:
         case ShortcutAction::JumpEnd: q.jumpEnd = true; break;
         case ShortcutAction::CycleLoop: q.cycleLoopMode = true; break;
         case ShortcutAction::Wireframe: s.view.wireframe = !s.view.wireframe; break;

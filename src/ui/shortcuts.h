@@ -9,7 +9,7 @@
 namespace rig {
 
 enum class ShortcutAction {
-    TogglePlay, StepForward, StepBack, JumpStart, JumpEnd, CycleLoop, Wireframe, Bones, Grid, FrameModel,
+    TogglePlay, StepForward, StepBack, NextKey, PreviousKey, RangeStart, RangeEnd, JumpStart, JumpEnd, CycleLoop, Wireframe, Bones, Grid, FrameModel,
     JointNames, Help, HelpQuestion, Screenshot, OpenBrowser, NextFile, PreviousFile, UiScaleUp, UiScaleDown,
     ClearSelection
 };

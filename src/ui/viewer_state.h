@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "anim/clock.h"
@@ -20,6 +21,8 @@
 #include "ui/ik_state.h"
 
 namespace rig {
+
+class Controller;
 
 // The Blend panel: the animation controller (anim/controller.h) driving the pose instead of
 // the single-clip timeline.
@@ -67,10 +70,13 @@ struct MorphRequest {
 
 struct ViewerRequests {
     int selectClip = -1;            // clip index to play
-    std::optional<double> seek;     // seconds
+    std::optional<double> seek;     // seconds on the timeline of what plays
     int step = 0;                   // frames (+/-)
+    int key = 0;                    // +1 / -1: the next / previous key (selected joint, else any)
     bool togglePlay = false;
-    bool jumpStart = false, jumpEnd = false;
+    bool jumpStart = false, jumpEnd = false;  // the ends of the preview range, else of the motion
+    std::optional<std::pair<double, double>> previewRange;  // seconds
+    bool clearPreviewRange = false;
     std::optional<LoopMode> loopMode;
     bool cycleLoopMode = false;
     std::optional<float> rate;
@@ -155,14 +161,6 @@ struct FileBrowserState {
     bool focusFilter = false;
 };
 
-// The selected joint's key times on the timeline, one per pixel column at most, cached per
-// (model, clip, joint, width) so a long clip is not walked every frame.
-struct KeyTickCache {
-    const Model* model = nullptr;
-    int clip = -2, joint = -2, width = -1;
-    std::vector<float> xs;             // pixel offsets from the slider's left end
-};
-
 struct ViewerUiState {
     bool help = false;                 // F1 / ?: every shortcut
     bool about = false;
@@ -177,8 +175,45 @@ struct ViewerUiState {
     size_t flaggedVertices = 0;        // drawn as points on top in the colour view
     int namesDrawn = 0;                // joint names on screen last frame
     FileBrowserState browser;
-    KeyTickCache keyTicks;
     Layout layout;                     // the docked panel layout (ui/layout.h)
+};
+
+// What the controller driving the pose plays now, copied from it once per frame (the
+// controller owns time; the Timeline, Clips and Blend panels read this and post requests),
+// and how the Timeline panel shows it (zoom, pan, dope sheet).
+struct TimelineState {
+    const Controller* driver = nullptr;  // what plays (read-only here: markers)
+    std::string name;               // clip, blend space ("walk | run") or machine state
+    int clip = -1;                  // the clip whose keys the timeline shows (-1: none)
+    std::vector<float> clipShare;   // per clip: its weight in what plays (Clips highlights)
+    bool blendSpace = false;
+    double start = 0.0, end = 0.0, time = 0.0;  // seconds on the motion's timeline
+    float sampleRate = 30.0f;
+    int frame = 0, firstFrame = 0, lastFrame = 0;
+    bool playing = false;
+    float rate = 1.0f;
+    LoopMode mode = LoopMode::Loop;
+    float phase = 0.0f;
+    bool fading = false;
+    float fade = 1.0f;              // the incoming motion's weight
+    bool hasRange = false;
+    double rangeStart = 0.0, rangeEnd = 0.0;
+    // The panel's view: visible seconds [viewStart, viewEnd] (both 0: the whole motion).
+    double viewStart = 0.0, viewEnd = 0.0;
+    bool dopeSheet = false;         // per selected joint, its T / R / S channels
+    float rulerLeft = 0.0f, rulerWidth = 0.0f;  // last drawn ruler, in pixels (tests read it)
+    // Shift+drag on the ruler: a preview range being drawn (seconds).
+    bool rangeDrag = false;
+    double rangeDragFrom = 0.0;
+};
+
+// Key times of one clip, for the timeline: per joint (node) every key of its T / R / S
+// channels, sorted and unique, and the union over all joints. Built once per model and clip.
+struct KeyTimesCache {
+    const Model* model = nullptr;
+    int clip = -2;
+    std::vector<float> all;                       // every joint's keys
+    std::vector<std::vector<float>> perNode;      // by node
 };
 
 struct ViewerState {
@@ -190,7 +225,8 @@ struct ViewerState {
     bool bindPose = false;          // show a still pose instead of the clip:
     bool filePose = false;          //   the file pose (node defaults) if set, else the bind pose
     int32_t stillPose() const { return filePose ? kFilePose : kBindPose; }
-    PlaybackClock clock;
+    TimelineState timeline;         // what plays (from the controller) and the Timeline's view
+    KeyTimesCache keyTimes;
     ViewOptions view;
     OrbitCamera camera;
     Bounds bounds;                  // animated bounds of the current clip

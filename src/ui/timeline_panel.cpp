@@ -1,0 +1,371 @@
+// The Timeline panel's content: transport, loop mode and speed, and a frame ruler with zoom
+// and pan, the current-frame marker, the preview range, markers, key diamonds (summary row,
+// selected joint, and a dope sheet of its T / R / S channels). It reads what plays from
+// ViewerState::timeline (copied from the controller each frame) and posts requests.
+#include "ui/timeline_panel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include <imgui_internal.h>
+
+#include "anim/controller.h"
+
+namespace rig {
+
+namespace {
+
+void probeItem(UiProbe* probe, const std::string& name) {
+    if (probe) probe->recordLastItem(name);
+}
+
+const char* loopModeName(LoopMode m) {
+    switch (m) {
+        case LoopMode::Loop: return "loop";
+        case LoopMode::Once: return "once";
+        case LoopMode::PingPong: return "ping-pong";
+    }
+    return "loop";
+}
+
+// Add the sorted keys of one channel to `out` (unsorted; deduplicated later).
+void addChannelKeys(const Clip& clip, const Channel& ch, std::vector<float>& out) {
+    for (uint32_t k = 0; k < ch.count; ++k) out.push_back(clip.times[ch.times + k]);
+}
+
+void sortUnique(std::vector<float>& v) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+// The visible span of the ruler in seconds.
+struct RulerView {
+    double t0 = 0.0, t1 = 1.0;
+    float x0 = 0.0f, x1 = 1.0f;
+    double toTime(float x) const { return t0 + (static_cast<double>(x) - x0) / std::max(1.0f, x1 - x0) * (t1 - t0); }
+    float toX(double t) const { return x0 + static_cast<float>((t - t0) / (t1 - t0)) * (x1 - x0); }
+};
+
+// Diamonds at sorted key times [first, last) in view, one per pixel column at most: after
+// drawing one, jump (binary search) to the first key of the next column, so a clip of
+// 100k keys costs about one search per column drawn, not one step per key.
+void drawKeys(ImDrawList* dl, const RulerView& v, const float* first, const float* last, float y, float r, ImU32 col) {
+    const float* it = std::lower_bound(first, last, static_cast<float>(v.t0) - 1e-6f);
+    const double perPixel = (v.t1 - v.t0) / std::max(1.0f, v.x1 - v.x0);
+    while (it != last && *it <= v.t1 + 1e-6) {
+        const float x = v.toX(*it);
+        dl->AddQuadFilled(ImVec2(x, y - r), ImVec2(x + r, y), ImVec2(x, y + r), ImVec2(x - r, y), col);
+        const float next = static_cast<float>(*it + perPixel);
+        it = std::upper_bound(it, last, next);
+    }
+}
+
+// Frames between labelled ticks: 1, 2, 5, 10, 20, 50 ... so labels are at least `minPx` apart.
+int tickStep(double pxPerFrame, float minPx) {
+    int step = 1;
+    for (int mag = 1; mag < 100000000; mag *= 10) {
+        for (int m : {1, 2, 5}) {
+            step = m * mag;
+            if (step * pxPerFrame >= minPx) return step;
+        }
+    }
+    return step;
+}
+
+}  // namespace
+
+void refreshKeyTimes(ViewerState& s) {
+    KeyTimesCache& k = s.keyTimes;
+    const int clip = s.timeline.clip;
+    if (k.model == s.model.get() && k.clip == clip) return;
+    k.model = s.model.get();
+    k.clip = clip;
+    k.all.clear();
+    k.perNode.clear();
+    if (!s.model || clip < 0 || static_cast<size_t>(clip) >= s.model->clips.size()) return;
+    const Clip& c = s.model->clips[clip];
+    k.perNode.assign(s.model->skeleton.size(), {});
+    for (size_t node = 0; node < k.perNode.size() && node < c.trackOfNode.size(); ++node) {
+        const int32_t t = c.trackOfNode[node];
+        if (t < 0) continue;
+        const Track& tr = c.tracks[t];
+        std::vector<float>& keys = k.perNode[node];
+        addChannelKeys(c, tr.translation, keys);
+        addChannelKeys(c, tr.rotation, keys);
+        addChannelKeys(c, tr.scale, keys);
+        sortUnique(keys);
+        k.all.insert(k.all.end(), keys.begin(), keys.end());
+    }
+    sortUnique(k.all);
+}
+
+double adjacentKey(const std::vector<float>& keys, double t, int direction) {
+    const double eps = 1e-5;
+    if (direction > 0) {
+        auto it = std::upper_bound(keys.begin(), keys.end(), static_cast<float>(t + eps));
+        while (it != keys.end() && *it <= t + eps) ++it;
+        return it != keys.end() ? *it : std::numeric_limits<double>::quiet_NaN();
+    }
+    if (direction < 0) {
+        auto it = std::lower_bound(keys.begin(), keys.end(), static_cast<float>(t - eps));
+        while (it != keys.begin() && *(it - 1) >= t - eps) --it;
+        return it != keys.begin() ? *(it - 1) : std::numeric_limits<double>::quiet_NaN();
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+void drawTimelineContent(ViewerState& s, UiProbe* probe) {
+    TimelineState& tl = s.timeline;
+    ViewerRequests& q = s.requests;
+    const ImGuiIO& io = ImGui::GetIO();
+
+    // --- Transport, loop mode, speed ---------------------------------------------------
+    if (ImGui::Button("|<")) q.jumpStart = true;
+    probeItem(probe, "start");
+    ImGui::SameLine();
+    if (ImGui::Button("<")) q.step = -1;
+    probeItem(probe, "stepback");
+    ImGui::SameLine();
+    if (ImGui::Button(tl.playing ? "Pause" : "Play", ImVec2(60, 0))) q.togglePlay = true;
+    probeItem(probe, "play");
+    ImGui::SameLine();
+    if (ImGui::Button(">")) q.step = 1;
+    probeItem(probe, "stepforward");
+    ImGui::SameLine();
+    if (ImGui::Button(">|")) q.jumpEnd = true;
+    probeItem(probe, "end");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(100);
+    int mode = static_cast<int>(tl.mode);
+    if (ImGui::Combo("##loop", &mode, "loop\0once\0ping-pong\0")) q.loopMode = static_cast<LoopMode>(mode);
+    probeItem(probe, "loopmode");
+    ImGui::SameLine();
+    for (float preset : {0.25f, 0.5f, 1.0f, 2.0f}) {
+        char label[32];
+        std::snprintf(label, sizeof label, "%gx", preset);
+        const bool on = std::abs(tl.rate - preset) < 1e-4f;
+        if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        if (ImGui::SmallButton(label)) q.rate = preset;
+        if (on) ImGui::PopStyleColor();
+        probeItem(probe, std::string("speed:") + label);
+        ImGui::SameLine();
+    }
+    ImGui::SetNextItemWidth(90);
+    float rate = tl.rate;
+    if (ImGui::SliderFloat("##speed", &rate, -2.0f, 2.0f, "%.2fx")) q.rate = rate;
+    probeItem(probe, "speed");
+    if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) q.rate = 1.0f;  // right click: back to 1x
+    ImGui::SameLine();
+    ImGui::Checkbox("channels", &tl.dopeSheet);
+    probeItem(probe, "dopesheet");
+
+    // Preview range fields (frames) and the view's zoom.
+    const float fps = tl.sampleRate > 0.0f ? tl.sampleRate : 30.0f;
+    int range[2] = {tl.hasRange ? static_cast<int>(std::lround(tl.rangeStart * fps)) : tl.firstFrame,
+                    tl.hasRange ? static_cast<int>(std::lround(tl.rangeEnd * fps)) : tl.lastFrame};
+    ImGui::SetNextItemWidth(140);
+    if (ImGui::InputInt2("range", range, ImGuiInputTextFlags_EnterReturnsTrue)) {
+        const int a = std::clamp(std::min(range[0], range[1]), tl.firstFrame, tl.lastFrame);
+        const int b = std::clamp(std::max(range[0], range[1]), tl.firstFrame, tl.lastFrame);
+        if (b > a) q.previewRange = std::make_pair(a / static_cast<double>(fps), b / static_cast<double>(fps));
+    }
+    probeItem(probe, "rangefields");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("clear range")) q.clearPreviewRange = true;
+    probeItem(probe, "clearrange");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("fit")) tl.viewStart = tl.viewEnd = 0.0;
+    probeItem(probe, "fit");
+    ImGui::SameLine();
+    if (tl.driver || s.model) {
+        char fade[48] = "";
+        if (tl.fading) std::snprintf(fade, sizeof fade, "  fade %.2f", tl.fade);
+        ImGui::Text("%s  %.3f / %.3f s  frame %d / %d at %.4g fps  %s  %.2fx  phase %.2f%s", tl.name.c_str(), tl.time,
+                    tl.end, tl.frame, tl.lastFrame, fps, loopModeName(tl.mode), tl.rate, tl.phase, fade);
+    }
+    probeItem(probe, "status");
+
+    // --- Ruler and key rows --------------------------------------------------------------
+    refreshKeyTimes(s);
+    const double len = tl.end - tl.start;
+    RulerView v;
+    if (tl.viewEnd > tl.viewStart) {
+        v.t0 = tl.viewStart;
+        v.t1 = tl.viewEnd;
+    } else {
+        v.t0 = tl.start;
+        v.t1 = tl.end > tl.start ? tl.end : tl.start + 1.0;
+    }
+    const Clip* clip = s.model && tl.clip >= 0 && static_cast<size_t>(tl.clip) < s.model->clips.size()
+                           ? &s.model->clips[tl.clip]
+                           : nullptr;
+    const int joint = s.selectedJoint;
+    const bool jointKeys = joint >= 0 && static_cast<size_t>(joint) < s.keyTimes.perNode.size() &&
+                           !s.keyTimes.perNode[joint].empty();
+    const float rulerH = 22.0f, rowH = 12.0f;
+    int rows = 1 + (jointKeys ? 1 : 0);  // summary, selected joint
+    if (tl.dopeSheet && jointKeys) rows += 3;
+    const float labelW = 90.0f;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = std::max(50.0f, ImGui::GetContentRegionAvail().x - labelW);
+    const float height = rulerH + rows * rowH;
+    v.x0 = origin.x + labelW;
+    v.x1 = v.x0 + width;
+    tl.rulerLeft = v.x0;
+    tl.rulerWidth = width;
+
+    ImGui::SetCursorScreenPos(ImVec2(v.x0, origin.y));
+    ImGui::InvisibleButton("##ruler", ImVec2(width, height),
+                           ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonMiddle);
+    probeItem(probe, "scrub");
+    ImGui::SetItemUsingMouseWheel();  // the wheel zooms the ruler, not scrolls the panel
+    const bool hovered = ImGui::IsItemHovered();
+    const bool active = ImGui::IsItemActive();
+    auto snap = [&](double t) { return std::clamp(std::round(t * fps) / fps, tl.start, std::max(tl.start, tl.end)); };
+    if (len > 0.0) {
+        // Zoom about the cursor (wheel, Ctrl+wheel alike), pan with the middle button.
+        if (hovered && io.MouseWheel != 0.0f) {
+            const double at = v.toTime(io.MousePos.x);
+            const double f = std::pow(0.8, static_cast<double>(io.MouseWheel));
+            double span = std::clamp((v.t1 - v.t0) * f, 4.0 / fps, len);
+            double a = at - (at - v.t0) * span / (v.t1 - v.t0);
+            a = std::clamp(a, tl.start, tl.end - span);
+            tl.viewStart = a;
+            tl.viewEnd = a + span;
+            if (span >= len - 1e-9) tl.viewStart = tl.viewEnd = 0.0;
+        }
+        if (active && ImGui::IsMouseDragging(ImGuiMouseButton_Middle, 0.0f)) {
+            const double span = v.t1 - v.t0;
+            double a = v.t0 - io.MouseDelta.x / std::max(1.0f, width) * span;
+            a = std::clamp(a, tl.start, tl.end - span);
+            if (span < len) {
+                tl.viewStart = a;
+                tl.viewEnd = a + span;
+            }
+        }
+        // Left: scrub (the current-frame marker follows the mouse); Shift + left: draw a
+        // preview range.
+        if (ImGui::IsItemActivated() && ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+            tl.rangeDrag = io.KeyShift;
+            tl.rangeDragFrom = snap(v.toTime(io.MousePos.x));
+        }
+        if (active && ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+            const double t = snap(v.toTime(io.MousePos.x));
+            if (tl.rangeDrag) {
+                if (std::abs(t - tl.rangeDragFrom) > 0.5 / fps) q.previewRange = std::make_pair(tl.rangeDragFrom, t);
+            } else {
+                q.seek = t;
+            }
+        }
+        if (!active) tl.rangeDrag = false;
+    }
+
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float top = origin.y, bottom = origin.y + height;
+    dl->AddRectFilled(ImVec2(v.x0, top), ImVec2(v.x1, bottom), IM_COL32(30, 30, 34, 255));
+    dl->AddRectFilled(ImVec2(v.x0, top), ImVec2(v.x1, top + rulerH), IM_COL32(45, 45, 52, 255));
+    dl->PushClipRect(ImVec2(v.x0, top), ImVec2(v.x1, bottom), true);
+    // Outside the motion, and outside the preview range: darker.
+    const ImU32 shade = IM_COL32(0, 0, 0, 110);
+    const double r0 = tl.hasRange ? tl.rangeStart : tl.start, r1 = tl.hasRange ? tl.rangeEnd : tl.end;
+    if (r0 > v.t0) dl->AddRectFilled(ImVec2(v.x0, top), ImVec2(v.toX(r0), bottom), shade);
+    if (r1 < v.t1) dl->AddRectFilled(ImVec2(v.toX(r1), top), ImVec2(v.x1, bottom), shade);
+    if (tl.hasRange) {
+        for (double e : {tl.rangeStart, tl.rangeEnd}) {
+            const float x = v.toX(e);
+            dl->AddLine(ImVec2(x, top), ImVec2(x, bottom), IM_COL32(255, 160, 60, 230), 2.0f);
+        }
+    }
+    // Frame ticks: a labelled tick every `step` frames (labels >= 60 px apart), minor ticks
+    // in between where they are at least 6 px apart.
+    const double pxPerFrame = (v.x1 - v.x0) / std::max(1e-9, (v.t1 - v.t0) * fps);
+    const int step = tickStep(pxPerFrame, 60.0f);
+    const int minor = step >= 5 && step / 5 * pxPerFrame >= 6.0 ? step / 5 : (step >= 2 && pxPerFrame * step / 2 >= 6.0 ? step / 2 : step);
+    const long f0 = static_cast<long>(std::floor(v.t0 * fps / minor)) * minor;
+    const long f1 = static_cast<long>(std::ceil(v.t1 * fps));
+    for (long f = f0; f <= f1; f += minor) {
+        const float x = v.toX(f / static_cast<double>(fps));
+        if (x < v.x0 - 1 || x > v.x1 + 1) continue;
+        const bool major = f % step == 0;
+        dl->AddLine(ImVec2(x, top + (major ? 0.0f : rulerH * 0.6f)), ImVec2(x, top + rulerH), IM_COL32(150, 150, 160, 255));
+        if (major) {
+            char num[24];
+            std::snprintf(num, sizeof num, "%ld", f);
+            dl->AddText(ImVec2(x + 3, top + 1), IM_COL32(210, 210, 215, 255), num);
+            dl->AddLine(ImVec2(x, top + rulerH), ImVec2(x, bottom), IM_COL32(60, 60, 68, 255));
+        }
+    }
+    // Markers of the clip on the ruler (the controller's).
+    if (tl.driver && tl.clip >= 0) {
+        for (const Marker& mk : tl.driver->markers(tl.clip)) {
+            const float x = v.toX(mk.time);
+            if (x < v.x0 || x > v.x1) continue;
+            dl->AddTriangleFilled(ImVec2(x - 5, top + rulerH - 8), ImVec2(x + 5, top + rulerH - 8), ImVec2(x, top + rulerH),
+                                  IM_COL32(120, 220, 255, 255));
+            dl->AddText(ImVec2(x + 6, top + rulerH - 12), IM_COL32(120, 220, 255, 255), mk.name.c_str());
+        }
+    }
+    // Key rows: every joint (summary), the selected joint, its channels.
+    float y = top + rulerH + rowH * 0.5f;
+    const float keyR = 4.0f;
+    const char* labels[5] = {};
+    int labelCount = 0;
+    if (!s.keyTimes.all.empty()) {
+        drawKeys(dl, v, s.keyTimes.all.data(), s.keyTimes.all.data() + s.keyTimes.all.size(), y, keyR,
+                 IM_COL32(200, 200, 200, 220));
+    }
+    labels[labelCount++] = ("all joints");
+    if (jointKeys) {
+        y += rowH;
+        const std::vector<float>& k = s.keyTimes.perNode[joint];
+        drawKeys(dl, v, k.data(), k.data() + k.size(), y, keyR, IM_COL32(255, 210, 60, 255));
+        labels[labelCount++] = (s.model->skeleton.names[joint].c_str());
+        if (tl.dopeSheet && clip) {
+            const Track& tr = clip->tracks[clip->trackOfNode[joint]];
+            const Channel* chans[3] = {&tr.translation, &tr.rotation, &tr.scale};
+            const ImU32 cols[3] = {IM_COL32(255, 110, 110, 255), IM_COL32(110, 255, 140, 255), IM_COL32(120, 160, 255, 255)};
+            const char* names[3] = {"  location", "  rotation", "  scale"};
+            for (int c = 0; c < 3; ++c) {
+                y += rowH;
+                const float* first = clip->times.data() + chans[c]->times;
+                drawKeys(dl, v, first, first + chans[c]->count, y, keyR * 0.8f, cols[c]);
+                labels[labelCount++] = (names[c]);
+            }
+        }
+    }
+    // The current frame.
+    const float cx = v.toX(tl.time);
+    dl->AddLine(ImVec2(cx, top), ImVec2(cx, bottom), IM_COL32(80, 160, 255, 255), 2.0f);
+    char cur[24];
+    std::snprintf(cur, sizeof cur, "%d", tl.frame);
+    const ImVec2 ts = ImGui::CalcTextSize(cur);
+    dl->AddRectFilled(ImVec2(cx - ts.x * 0.5f - 3, top), ImVec2(cx + ts.x * 0.5f + 3, top + ts.y + 2), IM_COL32(50, 110, 220, 255), 3.0f);
+    dl->AddText(ImVec2(cx - ts.x * 0.5f, top + 1), IM_COL32(255, 255, 255, 255), cur);
+    dl->PopClipRect();
+    // Row labels on the left.
+    float ly = top + rulerH;
+    for (int i = 0; i < labelCount; ++i) {
+        dl->AddText(ImVec2(origin.x, ly), IM_COL32(190, 190, 195, 255), labels[i]);
+        ly += rowH;
+    }
+    // The frame field under the ruler (type a frame number).
+    int frame = tl.frame;
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, bottom + 4));
+    ImGui::SetNextItemWidth(120);
+    if (ImGui::InputInt("frame", &frame, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue)) {
+        q.seek = std::clamp(frame, tl.firstFrame, tl.lastFrame) / static_cast<double>(fps);
+    }
+    probeItem(probe, "frame");
+    if (s.blend.active || s.machine.active) {
+        // What the controller plays: each motion and layer with its phase and weight.
+        for (const BlendState::Row& r : s.blend.rows) {
+            char overlay[200];
+            std::snprintf(overlay, sizeof overlay, "%s  weight %.2f", r.label.c_str(), r.weight);
+            ImGui::ProgressBar(r.phase, ImVec2(-1, 0), overlay);
+        }
+    }
+}
+
+}  // namespace rig

@@ -1,0 +1,21 @@
+// The Timeline panel's content (the panel's window is drawn by drawTimelinePanel in
+// panels.cpp): transport, speed presets, loop mode, preview range, and the frame ruler with
+// zoom / pan, markers, key diamonds and a dope sheet.
+#pragma once
+
+#include <vector>
+
+#include "ui/panels.h"
+#include "ui/viewer_state.h"
+
+namespace rig {
+
+void drawTimelineContent(ViewerState& s, UiProbe* probe);
+// Key times of the clip the timeline shows (s.timeline.clip), per joint and for all joints;
+// rebuilt only when the model or that clip changes.
+void refreshKeyTimes(ViewerState& s);
+// The first key after t (direction > 0) or the last before it (< 0), 10 us of tolerance so
+// standing on a key moves to the next one; NaN when there is none.
+double adjacentKey(const std::vector<float>& keys, double t, int direction);
+
+}  // namespace rig
