@@ -15,6 +15,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -22,6 +23,7 @@
 
 #include "app/viewer.h"
 #include "app/viewer_entry.h"
+#include "app/viewer_settings.h"
 #include "platform/import_worker.h"
 #include "render/offscreen.h"
 #include "support/gltf_writer.h"
@@ -1274,6 +1276,248 @@ TEST_F(ViewerSmoke, CrowdPanelTogglesAnInstancedCrowd) {
     click("crowd:on");
     EXPECT_FALSE(s.crowd.enabled);
     frames(2);
+}
+
+
+// The docked layout (issue 11) in the real window: resizes, splitters, saved settings.
+class ViewerLayout : public ::testing::Test {
+protected:
+    void SetUp() override {
+        config = std::filesystem::temp_directory_path() / ("rigview-config-" + std::to_string(::getpid()));
+        std::filesystem::remove_all(config);
+        std::filesystem::create_directories(config);
+        const char* old = std::getenv("XDG_CONFIG_HOME");
+        oldXdg = old ? old : "";
+        hadXdg = old != nullptr;
+        ::setenv("XDG_CONFIG_HOME", config.c_str(), 1);
+    }
+    void TearDown() override {
+        viewer.reset();
+        if (hadXdg) ::setenv("XDG_CONFIG_HOME", oldXdg.c_str(), 1);
+        else ::unsetenv("XDG_CONFIG_HOME");
+        std::filesystem::remove_all(config);
+    }
+    void start(bool remember = true) {
+        ViewerConfig cfg;
+        cfg.model = demoModelPath();
+        cfg.remember = remember;
+        auto v = Viewer::create(cfg);
+        ASSERT_TRUE(v.ok()) << v.error().message;
+        viewer = std::move(v.value());
+        viewer->setInputHook([this](ImGuiIO& io) {
+            io.MousePos = mouse;
+            for (int b = 0; b < 3; ++b) io.MouseDown[b] = b == 0 && mouseDown;
+        });
+        viewer->waitForLoad();
+        ASSERT_TRUE(viewer->state().model) << viewer->state().error;
+        frames(3);
+    }
+    void frames(int n) {
+        for (int i = 0; i < n; ++i) viewer->frame(1.0 / 60.0);
+    }
+    // Resize the window as a person would and wait until ImGui sees the new size.
+    void resize(int w, int h) {
+        glfwSetWindowSize(viewer->windowHandle(), w, h);
+        for (int i = 0; i < 60; ++i) {
+            frames(1);
+            const ImVec2 d = ImGui::GetIO().DisplaySize;
+            if (static_cast<int>(d.x) == w && static_cast<int>(d.y) == h) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        frames(2);
+    }
+    void shot(const std::string& name) {
+        const char* dir = std::getenv("RIGVIEW_SMOKE_SHOTS");
+        if (!dir || !*dir) return;
+        int w = 0, h = 0;
+        const std::vector<uint8_t> px = viewer->captureFrame(w, h);
+        EXPECT_TRUE(writePng(std::string(dir) + "/" + name + ".png", w, h, px));
+    }
+    // Every window ImGui drew lies inside the window; every panel the layout shows was drawn
+    // where the layout put it, with a positive size; the middle of the viewport is free.
+    void expectPanelsInside(const std::string& where) {
+        const ImVec2 d = ImGui::GetIO().DisplaySize;
+        ImGuiContext& g = *ImGui::GetCurrentContext();
+        for (ImGuiWindow* win : g.Windows) {
+            if (!win->Active || win->Hidden || (win->Flags & ImGuiWindowFlags_ChildWindow) || (win->Flags & ImGuiWindowFlags_Tooltip)) continue;
+            EXPECT_GE(win->Pos.x, -0.5f) << win->Name << " " << where;
+            EXPECT_GE(win->Pos.y, -0.5f) << win->Name << " " << where;
+            EXPECT_LE(win->Pos.x + win->Size.x, d.x + 0.5f) << win->Name << " " << where;
+            EXPECT_LE(win->Pos.y + win->Size.y, d.y + 0.5f) << win->Name << " " << where;
+        }
+        const Layout& layout = viewer->state().ui.layout;
+        int shown = 0;
+        for (int i = 0; i < kPanelCount; ++i) {
+            if (!layout.rects.shown[i]) continue;
+            ++shown;
+            ImGuiWindow* win = ImGui::FindWindowByName(panelName(static_cast<PanelId>(i)));
+            ASSERT_NE(win, nullptr) << panelName(static_cast<PanelId>(i)) << " " << where;
+            EXPECT_TRUE(win->Active) << win->Name << " " << where;
+            EXPECT_GT(win->Size.y, 40.0f) << win->Name << " " << where;
+            EXPECT_GT(win->Size.x, 40.0f) << win->Name << " " << where;
+            EXPECT_NEAR(win->Pos.x, layout.rects.panel[i].x, 0.5f) << win->Name << " " << where;
+            EXPECT_NEAR(win->Pos.y, layout.rects.panel[i].y, 0.5f) << win->Name << " " << where;
+        }
+        EXPECT_GE(shown, 5) << where;
+        const LayoutRect& c = layout.rects.centre;
+        EXPECT_GE(c.w, 0.4f * d.x - 0.5f) << where;
+        mouse = ImVec2(c.x + 0.5f * c.w, c.y + 0.5f * c.h);
+        frames(2);
+        EXPECT_FALSE(ImGui::GetIO().WantCaptureMouse) << "a panel covers the middle of the viewport " << where;
+        mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+        // The model is centred in the viewport area, not in the window behind the panels.
+        const ViewerState& s = viewer->state();
+        const glm::mat4 vp = s.camera.projection(d.x / d.y) * s.camera.view();
+        glm::vec2 p;
+        ASSERT_TRUE(projectToScreen(vp, s.camera.target, d.x, d.y, p));
+        EXPECT_NEAR(p.x, c.x + 0.5f * c.w, 1.0f) << where;
+        EXPECT_NEAR(p.y, c.y + 0.5f * c.h, 1.0f) << where;
+    }
+
+    std::filesystem::path config;
+    std::string oldXdg;
+    bool hadXdg = false;
+    std::unique_ptr<Viewer> viewer;
+    ImVec2 mouse{-FLT_MAX, -FLT_MAX};
+    bool mouseDown = false;
+};
+
+// 900 x 600 lost View, Checks and the Timeline off-screen; 800 x 500 gave the Hierarchy no
+// height; 1600 x 900 put the Timeline over the feet. Now every panel follows the window.
+TEST_F(ViewerLayout, PanelsStayInsideTheWindowThroughResizes) {
+    start(false);
+    for (auto [w, h] : {std::pair{900, 600}, {800, 500}, {1600, 900}, {3840, 2160}, {1280, 800}, {800, 500}}) {
+        resize(w, h);
+        const ImVec2 d = ImGui::GetIO().DisplaySize;
+        ASSERT_EQ(static_cast<int>(d.x), w) << "the window did not resize";
+        ASSERT_EQ(static_cast<int>(d.y), h) << "the window did not resize";
+        const std::string where = std::to_string(w) + "x" + std::to_string(h);
+        expectPanelsInside(where);
+        ImGuiWindow* tree = ImGui::FindWindowByName("Hierarchy");
+        ASSERT_NE(tree, nullptr);
+        EXPECT_GT(tree->Size.y, 100.0f) << where;
+        shot("layout-" + where);
+    }
+    // Opening more panels than the right column holds turns it into tabs; all still inside.
+    viewer->state().panels.blend = true;
+    viewer->state().panels.morphs = true;
+    viewer->state().panels.ik = true;
+    frames(1);
+    viewer->state().crowd.panelOpen = true;
+    frames(2);
+    EXPECT_TRUE(viewer->state().ui.layout.rects.tabbed[static_cast<int>(Area::Right)]);
+    EXPECT_TRUE(viewer->state().ui.layout.shows(PanelId::Crowd));  // the one opened last is shown
+    expectPanelsInside("800x500 with tabs");
+    shot("layout-tabs");
+}
+
+// Change options, the camera and a splitter (dragged with the mouse), close a panel, quit;
+// a new viewer with the same config folder finds them as they were. Reset layout puts the
+// default layout back.
+TEST_F(ViewerLayout, SettingsAreRestoredAfterQuitAndResetLayoutRestoresDefaults) {
+    start();
+    ViewerState& s = viewer->state();
+    s.view.bones = true;
+    s.view.grid = false;
+    s.checks.onion = true;
+    s.camera.azimuthDeg = 77.0f;
+    s.camera.distance = 2.5f;
+    s.panels.stats = false;
+    frames(2);
+    // Drag the left column's edge 40 pixels to the right.
+    const Layout& layout = s.ui.layout;
+    const float left = layout.rects.leftWidth;
+    const Splitter* edge = nullptr;
+    for (int i = 0; i < layout.rects.splitterCount; ++i) {
+        if (layout.rects.splitters[i].kind == Splitter::LeftEdge) edge = &layout.rects.splitters[i];
+    }
+    ASSERT_NE(edge, nullptr);
+    const ImVec2 grab(edge->rect.x + 0.5f * edge->rect.w, edge->rect.y + 0.5f * edge->rect.h);
+    mouse = grab;
+    frames(1);
+    mouseDown = true;
+    frames(1);
+    for (int step = 1; step <= 4; ++step) {
+        mouse = ImVec2(grab.x + 10.0f * step, grab.y);
+        frames(1);
+    }
+    mouseDown = false;
+    frames(1);
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    frames(2);
+    EXPECT_FLOAT_EQ(layout.rects.leftWidth, left + 40.0f);
+    EXPECT_FLOAT_EQ(s.camera.azimuthDeg, 77.0f) << "dragging the splitter turned the camera";
+    ImGuiWindow* tree = ImGui::FindWindowByName("Hierarchy");
+    ASSERT_NE(tree, nullptr);
+    EXPECT_NEAR(tree->Size.x, left + 40.0f, 0.5f);
+    // Written while running too (at most once a second, when something changed).
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+    frames(1);
+    {
+        std::ifstream in(config / "rigview" / "settings.json");
+        std::stringstream text;
+        text << in.rdbuf();
+        ViewerState saved;
+        bool hasCamera = false;
+        std::string why;
+        ASSERT_TRUE(applySettingsJson(text.str(), saved, hasCamera, why)) << why;
+        EXPECT_TRUE(saved.view.bones);
+        EXPECT_FLOAT_EQ(saved.ui.layout.settings.leftWidth, left + 40.0f);
+    }
+    viewer.reset();  // quit
+    ASSERT_TRUE(std::filesystem::exists(config / "rigview" / "settings.json"));
+
+    start();
+    ViewerState& t = viewer->state();
+    EXPECT_TRUE(t.view.bones);
+    EXPECT_FALSE(t.view.grid);
+    EXPECT_TRUE(t.checks.onion);
+    EXPECT_FLOAT_EQ(t.camera.azimuthDeg, 77.0f);
+    EXPECT_FLOAT_EQ(t.camera.distance, 2.5f) << "the first model was framed over the saved camera";
+    EXPECT_FALSE(t.panels.stats);
+    EXPECT_FALSE(t.ui.layout.shows(PanelId::Stats));
+    EXPECT_FLOAT_EQ(t.ui.layout.rects.leftWidth, left + 40.0f);
+    tree = ImGui::FindWindowByName("Hierarchy");
+    ASSERT_NE(tree, nullptr);
+    EXPECT_NEAR(tree->Size.x, left + 40.0f, 0.5f);
+    ASSERT_FALSE(t.recent.empty());
+    EXPECT_EQ(t.recent.front(), std::filesystem::absolute(demoModelPath()).string());
+    // Reset layout (the menu's item sets this request).
+    t.ui.layout.resetRequested = true;
+    frames(2);
+    EXPECT_FLOAT_EQ(t.ui.layout.rects.leftWidth, LayoutSettings{}.leftWidth);
+    EXPECT_TRUE(t.panels.stats);
+    EXPECT_TRUE(t.ui.layout.shows(PanelId::Stats));
+    EXPECT_TRUE(t.view.bones) << "reset layout is not reset options";
+    expectPanelsInside("after reset");
+    viewer.reset();
+    start();
+    EXPECT_FLOAT_EQ(viewer->state().ui.layout.rects.leftWidth, LayoutSettings{}.leftWidth);
+    EXPECT_TRUE(viewer->state().panels.stats);
+}
+
+// A corrupt settings file: one warning line, the defaults, no crash; quitting replaces it.
+TEST_F(ViewerLayout, ACorruptSettingsFileIsIgnoredWithOneWarning) {
+    std::filesystem::create_directories(config / "rigview");
+    {
+        std::ofstream out(config / "rigview" / "settings.json");
+        out << "{\"version\": 1, \"layout\": {\"left\": \"wide\"}";
+    }
+    ::testing::internal::CaptureStderr();
+    start();
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("settings.json: ignored"), std::string::npos) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    EXPECT_FLOAT_EQ(viewer->state().ui.layout.rects.leftWidth, LayoutSettings{}.leftWidth);
+    expectPanelsInside("defaults");
+    viewer.reset();
+    std::ifstream in(config / "rigview" / "settings.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    ViewerState s;
+    bool hasCamera = false;
+    std::string why;
+    EXPECT_TRUE(applySettingsJson(text.str(), s, hasCamera, why)) << why;
 }
 
 }  // namespace

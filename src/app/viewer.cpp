@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "check/diagnostics.h"
 #include "check/vertex_views.h"
@@ -26,6 +27,7 @@
 #include "ui/legend.h"
 #include "ui/shortcuts.h"
 #include "util/output_file.h"
+#include "app/viewer_settings.h"
 
 #ifndef RIGVIEW_VERSION
 #define RIGVIEW_VERSION "dev"
@@ -45,12 +47,6 @@ long long fileStamp(const std::string& path) {
     return static_cast<long long>(t.time_since_epoch().count()) ^ static_cast<long long>(ec ? 0 : size);
 }
 
-fs::path recentFile() {
-    const char* xdg = std::getenv("XDG_CONFIG_HOME");
-    const char* home = std::getenv("HOME");
-    const fs::path base = xdg && *xdg ? fs::path(xdg) : fs::path(home ? home : ".") / ".config";
-    return base / "rigview" / "recent.txt";
-}
 
 }  // namespace
 
@@ -87,13 +83,8 @@ Result<std::unique_ptr<Viewer>> Viewer::create(const ViewerConfig& config) {
         v->about_.glfw = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(rev);
         v->about_.gl = v->state_.stats.glRenderer;
     }
-    if (config.remember) {
-        std::ifstream in(recentFile());
-        std::string line;
-        while (std::getline(in, line) && v->state_.recent.size() < 10) {
-            if (!line.empty()) v->state_.recent.push_back(line);
-        }
-    }
+    if (config.remember) v->loadSettings();
+    if (config.resetLayout) resetLayout(v->state_);
     v->lastTime_ = glfwGetTime();
     v->fpsWindowStart_ = v->lastTime_;
     if (!config.model.empty()) v->startLoad(config.model);
@@ -101,6 +92,7 @@ Result<std::unique_ptr<Viewer>> Viewer::create(const ViewerConfig& config) {
 }
 
 Viewer::~Viewer() {
+    if (imguiReady_) saveSettings();
     // An import still running is stopped (its worker process killed), so closing never waits
     // on a hung file. (With --no-isolation an in-process import cannot be stopped: it is waited for.)
     cancelLoad_ = true;
@@ -209,7 +201,9 @@ void Viewer::applyLoadResult() {
     }
     syncTimeline();
     state_.bounds = animatedBounds(*model, clip, 12);
-    if (!reload) state_.requests.frameModel = true;
+    // The first model keeps a camera restored from the settings; later ones are framed.
+    if (!reload && !keepCamera_) state_.requests.frameModel = true;
+    keepCamera_ = false;
     watchedStamp_ = fileStamp(path);
     window_->setTitle("rigview - " + path);
     if (!reload) addRecent(path);
@@ -231,12 +225,43 @@ void Viewer::addRecent(const std::string& path) {
     r.erase(std::remove(r.begin(), r.end(), abs), r.end());
     r.insert(r.begin(), abs);
     if (r.size() > 10) r.resize(10);
+    saveSettings();
+}
+
+void Viewer::loadSettings() {
+    const fs::path file = settingsFile();
+    std::ifstream in(file, std::ios::binary);
+    if (in) {
+        std::stringstream text;
+        text << in.rdbuf();
+        std::string why;
+        bool hasCamera = false;
+        if (applySettingsJson(text.str(), state_, hasCamera, why)) {
+            keepCamera_ = hasCamera;
+            savedSettings_ = text.str();
+        } else {
+            std::fprintf(stderr, "rigview: %s: ignored, defaults used (%s)\n", file.string().c_str(), why.c_str());
+        }
+        return;
+    }
+    // Before settings.json the recent files were a list of lines in recent.txt.
+    std::ifstream old(settingsFolder() / "recent.txt");
+    std::string line;
+    while (std::getline(old, line) && state_.recent.size() < 10) {
+        if (!line.empty()) state_.recent.push_back(line);
+    }
+}
+
+void Viewer::saveSettings() {
     if (!config_.remember) return;
-    const fs::path file = recentFile();
+    std::string text = settingsToJson(state_);
+    if (text == savedSettings_) return;
+    std::error_code ec;
+    const fs::path file = settingsFile();
     fs::create_directories(file.parent_path(), ec);
-    std::string text, error;
-    for (const std::string& p : r) text += p + "\n";
-    (void)writeOutputFile(file.string(), text, error);  // best effort: the list is a convenience
+    std::string error;
+    // Best effort: the settings are a convenience; a failed write is tried again when they change.
+    if (writeOutputFile(file.string(), text, error)) savedSettings_ = std::move(text);
 }
 
 void Viewer::watchFile(double now) {
@@ -305,8 +330,10 @@ void Viewer::applyRequests() {
     const int h = std::max(1, static_cast<int>(ImGui::GetIO().DisplaySize.y));
     if (q.resetCamera) {
         const bool zUp = state_.camera.zUp;
+        const glm::vec4 rect = state_.camera.viewRect;
         state_.camera = OrbitCamera{};
         state_.camera.zUp = zUp;
+        state_.camera.viewRect = rect;
         q.frameModel = true;
     }
     if (q.focusFinding >= 0) focusFinding(q.focusFinding);
@@ -357,25 +384,30 @@ void Viewer::frame(double dt) {
     ImGui_ImplGlfw_NewFrame();
     if (inputHook_) inputHook_(ImGui::GetIO());
     ImGui::NewFrame();
+    placeLayout();
 
     // The UI posts requests for this frame; the update applies them, then time advances.
     drawMenuBar(state_);
     UiProbe* probe = probeOn_ ? &probe_ : nullptr;
-    drawOpenPanel(state_, &state_.panels.open, probe);
-    drawClipsPanel(state_, &state_.panels.clips, probe);
-    drawTimelinePanel(state_, &state_.panels.timeline, probe);
-    drawHierarchyPanel(state_, &state_.panels.hierarchy, probe);
-    drawViewPanel(state_, &state_.panels.view, probe);
-    drawStatsPanel(state_, &state_.panels.stats);
-    drawChecksPanel(state_, &state_.panels.checks, probe);
-    drawBlendPanel(state_, &state_.panels.blend, probe);
-    drawMorphsPanel(state_, &state_.panels.morphs, probe);
-    drawCrowdPanel(state_, probe);
-    drawStateMachinePanel(state_, &state_.panels.machine, probe);
-    drawIkPanel(state_, &state_.panels.ik, probe);
+    // Panels behind another tab of a crowded area are not drawn this frame.
+    const Layout& layout = state_.ui.layout;
+    if (layout.shows(PanelId::Open)) drawOpenPanel(state_, &state_.panels.open, probe);
+    if (layout.shows(PanelId::Clips)) drawClipsPanel(state_, &state_.panels.clips, probe);
+    if (layout.shows(PanelId::Timeline)) drawTimelinePanel(state_, &state_.panels.timeline, probe);
+    if (layout.shows(PanelId::Hierarchy)) drawHierarchyPanel(state_, &state_.panels.hierarchy, probe);
+    if (layout.shows(PanelId::View)) drawViewPanel(state_, &state_.panels.view, probe);
+    if (layout.shows(PanelId::Stats)) drawStatsPanel(state_, &state_.panels.stats);
+    if (layout.shows(PanelId::Checks)) drawChecksPanel(state_, &state_.panels.checks, probe);
+    if (layout.shows(PanelId::Blend)) drawBlendPanel(state_, &state_.panels.blend, probe);
+    if (layout.shows(PanelId::Morphs)) drawMorphsPanel(state_, &state_.panels.morphs, probe);
+    if (layout.shows(PanelId::Crowd)) drawCrowdPanel(state_, probe);
+    if (layout.shows(PanelId::Machine)) drawStateMachinePanel(state_, &state_.panels.machine, probe);
+    if (layout.shows(PanelId::Ik)) drawIkPanel(state_, &state_.panels.ik, probe);
+    drawTabStrips(state_.ui.layout);
     drawFileBrowser(state_, isModelFile, probe);
     drawHelpOverlay(state_, probe);
     drawAbout(state_, about_);
+    drawSplitters(state_.ui.layout);
     drawStatusOverlay(state_, now);
     drawStatusLine(state_, now);
     processKeys();
@@ -451,6 +483,35 @@ void Viewer::frame(double dt) {
         captureNext_ = false;
     }
     window_->swapBuffers();
+    if (now - lastSave_ >= 1.0) {  // debounced: at most one write a second, only when changed
+        lastSave_ = now;
+        saveSettings();
+    }
+}
+
+void Viewer::placeLayout() {
+    Layout& layout = state_.ui.layout;
+    if (layout.resetRequested) {
+        layout.resetRequested = false;
+        resetLayout(state_);
+        state_.requests.frameModel = true;
+    }
+    std::array<bool, kPanelCount> open{};
+    for (int i = 0; i < kPanelCount; ++i) {
+        const PanelId id = static_cast<PanelId>(i);
+        const bool* flag = panelOpenFlag(state_, id);
+        // Blend and State Machine show only with a model.
+        const bool needsModel = id == PanelId::Blend || id == PanelId::Machine;
+        open[i] = flag && *flag && (!needsModel || state_.model);
+    }
+    layout.setOpen(open);
+    const ImGuiIO& io = ImGui::GetIO();
+    layout.rects = computeLayout(layout.settings, layout.open, io.DisplaySize.x, io.DisplaySize.y, ImGui::GetFrameHeight(),
+                                 140.0f, &layout.activeTab, std::max(state_.ui.appliedScale, 0.5f));
+    // The model is shown centred in the viewport area, not under the panels.
+    const LayoutRect& c = layout.rects.centre;
+    const float w = std::max(io.DisplaySize.x, 1.0f), h = std::max(io.DisplaySize.y, 1.0f);
+    state_.camera.viewRect = glm::vec4(c.x / w, c.y / h, c.w / w, c.h / h);
 }
 
 bool Viewer::drawCrowd(int w, int h) {

@@ -32,7 +32,9 @@ struct ViewerConfig {
                              // (else <model stem>.machine.json beside a model loads, not driving)
     int width = 1280, height = 800;
     bool watchFile = true;   // re-import when the file on disk changes
-    bool remember = true;    // keep the recent-files list in ~/.config/rigview
+    bool remember = true;    // read and keep the settings (layout, view options, camera, recent
+                             // files) in ~/.config/rigview/settings.json (app/viewer_settings.h)
+    bool resetLayout = false;  // --reset-layout: start with the default layout
     std::string screenshotDir;  // where F12 writes rigview-YYYYmmdd-HHMMSS.png ("" = current directory)
 };
 
@@ -75,6 +77,9 @@ private:
     void handleCameraInput();
     void watchFile(double now);
     void addRecent(const std::string& path);
+    void loadSettings();
+    void saveSettings();      // writes the settings file if they changed since the last write
+    void placeLayout();       // the panel areas for this frame; the camera's view rectangle
     void updateColorView();
     void updateRangeOfMotion(double dt);
     void drawGhosts(int w, int h);
@@ -146,6 +151,9 @@ private:
     std::vector<std::vector<uint32_t>> flagged_;  // per mesh: vertices the colour view flags
     std::vector<glm::vec3> flaggedPoints_;        // their posed positions this frame
     int capturedW_ = 0, capturedH_ = 0;
+    std::string savedSettings_;   // the settings file's text as last read or written
+    double lastSave_ = 0.0;
+    bool keepCamera_ = false;     // a camera came from the settings: the first model keeps it
 };
 
 }  // namespace rig

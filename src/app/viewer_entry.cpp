@@ -41,6 +41,7 @@ int runViewer(const ViewerLaunch& launch) {
     cfg.height = launch.height;
     cfg.watchFile = launch.watch;
     cfg.remember = launch.screenshot.empty();
+    cfg.resetLayout = launch.resetLayout;
     auto viewer = Viewer::create(cfg);
     if (!viewer) {
         std::cerr << "rigview: " << text::forTerminal(viewer.error().message) << "\n";

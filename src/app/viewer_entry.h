@@ -15,6 +15,7 @@ struct ViewerLaunch {
     int frames = 90;
     int width = 1280, height = 800;
     bool watch = true;
+    bool resetLayout = false;  // --reset-layout
 };
 
 // The path of the bundled demo model, found next to the executable or in the source tree.

@@ -31,11 +31,25 @@ glm::vec3 OrbitCamera::eye() const {
 glm::mat4 OrbitCamera::view() const { return glm::lookAt(eye(), target, up()); }
 
 glm::mat4 OrbitCamera::projection(float aspect) const {
-    return glm::perspective(glm::radians(fovYDeg), aspect > 0.0f ? aspect : 1.0f, nearPlane, farPlane);
+    if (aspect <= 0.0f) aspect = 1.0f;
+    const glm::vec4 r = viewRect;
+    if (r == glm::vec4(0.0f, 0.0f, 1.0f, 1.0f) || r.z <= 0.0f || r.w <= 0.0f) {
+        return glm::perspective(glm::radians(fovYDeg), aspect, nearPlane, farPlane);
+    }
+    // Perspective for the sub-rectangle's own aspect, then scaled to its size and moved to its
+    // centre in normalized device coordinates (y up there).
+    const glm::mat4 p = glm::perspective(glm::radians(fovYDeg), aspect * r.z / r.w, nearPlane, farPlane);
+    glm::mat4 t(1.0f);
+    t[0][0] = r.z;
+    t[1][1] = r.w;
+    t[3][0] = 2.0f * (r.x + 0.5f * r.z) - 1.0f;
+    t[3][1] = 1.0f - 2.0f * (r.y + 0.5f * r.w);
+    return t * p;
 }
 
 void OrbitCamera::frame(const Bounds& b, float aspect, float margin) {
     if (!b.valid()) return;
+    if (viewRect.z > 0.0f && viewRect.w > 0.0f) aspect *= viewRect.z / viewRect.w;
     target = b.center();
     const float radius = std::max(0.5f * b.diagonal(), 1e-4f);
     const float fovY = glm::radians(fovYDeg);

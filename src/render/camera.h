@@ -28,6 +28,11 @@ struct OrbitCamera {
     float fovYDeg = 40.0f;
     bool zUp = false;
     float nearPlane = 0.01f, farPlane = 100.0f;
+    // The part of the window the view is centred in (x, y, width, height as fractions of the
+    // window, origin top-left): the viewer's viewport between its panels. projection() shifts
+    // and scales the image so that rectangle shows what a window of its own size would, and
+    // frame() frames for its aspect; the whole window (0, 0, 1, 1) otherwise.
+    glm::vec4 viewRect{0.0f, 0.0f, 1.0f, 1.0f};
 
     glm::vec3 up() const { return zUp ? glm::vec3(0, 0, 1) : glm::vec3(0, 1, 0); }
     glm::vec3 eye() const;

@@ -15,10 +15,8 @@ void probe(UiProbe* p, const char* name) {
 void drawCrowdPanel(ViewerState& s, UiProbe* p) {
     CrowdState& c = s.crowd;
     if (!c.panelOpen) return;
-    const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 300, io.DisplaySize.y - 340), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(290, 290), ImGuiCond_FirstUseEver);
-    if (ImGui::Begin("Crowd", &c.panelOpen)) {
+    const int panelFlags = placePanel(s.ui.layout, PanelId::Crowd);
+    if (ImGui::Begin("Crowd", &c.panelOpen, panelFlags)) {
         if (ImGui::Checkbox("Show crowd", &c.enabled) && c.enabled) c.frameRequested = true;
         probe(p, "crowd:on");
         if (ImGui::SliderInt("instances", &c.instances, 1, 10000, "%d", ImGuiSliderFlags_Logarithmic)) {

@@ -45,7 +45,8 @@ glm::mat4 viewProjection(const ViewerState& s, float width, float height) {
 
 void drawIkPanel(ViewerState& s, bool* open, UiProbe* probe) {
     if (!*open) return;
-    if (!ImGui::Begin("IK", open)) {
+    const int panelFlags = placePanel(s.ui.layout, PanelId::Ik);
+    if (!ImGui::Begin("IK", open, panelFlags)) {
         ImGui::End();
         return;
     }

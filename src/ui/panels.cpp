@@ -48,6 +48,11 @@ void drawMenuBar(ViewerState& s) {
         ImGui::MenuItem("Crowd", nullptr, &s.crowd.panelOpen);
         ImGui::MenuItem("IK", nullptr, &s.panels.ik);
         ImGui::MenuItem("State Machine", nullptr, &s.panels.machine);
+        ImGui::Separator();
+        if (ImGui::BeginMenu("Layout")) {
+            drawLayoutMenu(s.ui.layout);
+            ImGui::EndMenu();
+        }
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("File")) {
@@ -74,9 +79,8 @@ void drawMenuBar(ViewerState& s) {
 
 void drawClipsPanel(ViewerState& s, bool* open, UiProbe* probe) {
     if (!*open) return;
-    ImGui::SetNextWindowPos(ImVec2(10, 30), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(260, 170), ImGuiCond_FirstUseEver);
-    if (ImGui::Begin("Clips", open)) {
+    const int panelFlags = placePanel(s.ui.layout, PanelId::Clips);
+    if (ImGui::Begin("Clips", open, panelFlags)) {
         if (!s.model || s.model->clips.empty()) {
             ImGui::TextDisabled("This model has no clips (bind pose).");
         } else {
@@ -112,10 +116,8 @@ void drawClipsPanel(ViewerState& s, bool* open, UiProbe* probe) {
 
 void drawTimelinePanel(ViewerState& s, bool* open, UiProbe* probe) {
     if (!*open) return;
-    const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(280, io.DisplaySize.y - 130), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(std::max(400.0f, io.DisplaySize.x - 560), 120), ImGuiCond_FirstUseEver);
-    if (ImGui::Begin("Timeline", open)) {
+    const int panelFlags = placePanel(s.ui.layout, PanelId::Timeline);
+    if (ImGui::Begin("Timeline", open, panelFlags)) {
         drawTimelineContent(s, probe);
     }
     ImGui::End();
@@ -157,10 +159,8 @@ void drawNodeTree(ViewerState& s, const std::vector<std::vector<int32_t>>& child
 
 void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
     if (!*open) return;
-    const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(10, 210), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(260, std::max(200.0f, io.DisplaySize.y - 380)), ImGuiCond_FirstUseEver);
-    if (ImGui::Begin("Hierarchy", open)) {
+    const int panelFlags = placePanel(s.ui.layout, PanelId::Hierarchy);
+    if (ImGui::Begin("Hierarchy", open, panelFlags)) {
         if (s.model) {
             const Model& m = *s.model;
             ImGui::BeginChild("tree", ImVec2(0, -220), true, ImGuiWindowFlags_HorizontalScrollbar);
@@ -203,10 +203,8 @@ void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
 
 void drawViewPanel(ViewerState& s, bool* open, UiProbe* probe) {
     if (!*open) return;
-    const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 270, 30), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(260, 360), ImGuiCond_FirstUseEver);
-    if (ImGui::Begin("View", open)) {
+    const int panelFlags = placePanel(s.ui.layout, PanelId::View);
+    if (ImGui::Begin("View", open, panelFlags)) {
         ViewOptions& v = s.view;
         int skin = v.skinning == SkinningMode::Gpu ? 0 : 1;
         ImGui::Text("Skinning");
@@ -255,10 +253,8 @@ void drawViewPanel(ViewerState& s, bool* open, UiProbe* probe) {
 
 void drawStatsPanel(ViewerState& s, bool* open) {
     if (!*open) return;
-    const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(10, io.DisplaySize.y - 160), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(260, 150), ImGuiCond_FirstUseEver);
-    if (ImGui::Begin("Stats", open)) {
+    const int panelFlags = placePanel(s.ui.layout, PanelId::Stats);
+    if (ImGui::Begin("Stats", open, panelFlags)) {
         ImGui::Text("%.1f fps, %.2f ms per frame", s.stats.fps, s.stats.frameMs);
         ImGui::Text("palette update %.2f us", s.stats.paletteUs);
         if (s.model) {
@@ -279,10 +275,8 @@ void drawStatsPanel(ViewerState& s, bool* open) {
 
 void drawMorphsPanel(ViewerState& s, bool* open, UiProbe* probe) {
     if (!*open) return;
-    const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 560, 40), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(280, 360), ImGuiCond_FirstUseEver);
-    if (!ImGui::Begin("Morphs", open)) {
+    const int panelFlags = placePanel(s.ui.layout, PanelId::Morphs);
+    if (!ImGui::Begin("Morphs", open, panelFlags)) {
         ImGui::End();
         return;
     }
@@ -408,10 +402,8 @@ void drawMorphsPanel(ViewerState& s, bool* open, UiProbe* probe) {
 
 void drawChecksPanel(ViewerState& s, bool* open, UiProbe* probe) {
     if (!*open) return;
-    const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 270, 400), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(260, std::max(200.0f, io.DisplaySize.y - 410)), ImGuiCond_FirstUseEver);
-    if (ImGui::Begin("Checks", open)) {
+    const int panelFlags = placePanel(s.ui.layout, PanelId::Checks);
+    if (ImGui::Begin("Checks", open, panelFlags)) {
         probeItem(probe, "checks");
         CheckViewState& c = s.checks;
         int view = static_cast<int>(c.colorView);
@@ -513,10 +505,8 @@ bool clipCombo(const char* label, const Model& m, int* clip) {
 
 void drawBlendPanel(ViewerState& s, bool* open, UiProbe* probe) {
     if (!*open || !s.model) return;
-    const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f - 170, 40), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(340, std::min(660.0f, io.DisplaySize.y - 60)), ImGuiCond_FirstUseEver);
-    if (ImGui::Begin("Blend", open)) {
+    const int panelFlags = placePanel(s.ui.layout, PanelId::Blend);
+    if (ImGui::Begin("Blend", open, panelFlags)) {
         BlendState& b = s.blend;
         BlendRequests& q = s.requests.blend;
         const Model& m = *s.model;
@@ -621,10 +611,8 @@ void drawVertexTooltip(const ViewerState& s) {
 
 void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe) {
     if (!*open) return;
-    const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, 30), ImGuiCond_FirstUseEver, ImVec2(0.5f, 0.0f));
-    ImGui::SetNextWindowSize(ImVec2(std::min(460.0f, io.DisplaySize.x - 560), 0), ImGuiCond_FirstUseEver);
-    if (ImGui::Begin("Open", open)) {
+    const int panelFlags = placePanel(s.ui.layout, PanelId::Open);
+    if (ImGui::Begin("Open", open, panelFlags)) {
         if (ImGui::Button("Browse...")) s.ui.fileBrowser = true;
         probeItem(probe, "browse");
         ImGui::SameLine();

@@ -117,10 +117,8 @@ void drawStateBoxes(const SubMachine& m, int32_t active, bool leaf, float normal
 
 void drawStateMachinePanel(ViewerState& s, bool* open, UiProbe* probe) {
     if (!*open || !s.model) return;
-    const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(280, std::max(40.0f, io.DisplaySize.y - 390)), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(430, 250), ImGuiCond_FirstUseEver);
-    if (!ImGui::Begin("State Machine", open)) {
+    const int panelFlags = placePanel(s.ui.layout, PanelId::Machine);
+    if (!ImGui::Begin("State Machine", open, panelFlags)) {
         ImGui::End();
         return;
     }

@@ -16,6 +16,7 @@
 #include "render/camera.h"
 #include "render/view_options.h"
 #include "ui/crowd_state.h"
+#include "ui/layout.h"
 #include "ui/machine_state.h"
 #include "ui/ik_state.h"
 
@@ -174,6 +175,7 @@ struct ViewerUiState {
     size_t flaggedVertices = 0;        // drawn as points on top in the colour view
     int namesDrawn = 0;                // joint names on screen last frame
     FileBrowserState browser;
+    Layout layout;                     // the docked panel layout (ui/layout.h)
 };
 
 // What the controller driving the pose plays now, copied from it once per frame (the

@@ -1,0 +1,209 @@
+#include "app/viewer_settings.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+namespace rig {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// Which panels are open, by panel: the flags live in ViewerState (PanelVisibility, the crowd).
+bool* panelOpenFlag(ViewerState& s, PanelId id) {
+    switch (id) {
+        case PanelId::Open: return &s.panels.open;
+        case PanelId::Clips: return &s.panels.clips;
+        case PanelId::Hierarchy: return &s.panels.hierarchy;
+        case PanelId::View: return &s.panels.view;
+        case PanelId::Checks: return &s.panels.checks;
+        case PanelId::Stats: return &s.panels.stats;
+        case PanelId::Timeline: return &s.panels.timeline;
+        case PanelId::Blend: return &s.panels.blend;
+        case PanelId::Morphs: return &s.panels.morphs;
+        case PanelId::Crowd: return &s.crowd.panelOpen;
+        case PanelId::Machine: return &s.panels.machine;
+        case PanelId::Ik: return &s.panels.ik;
+        default: return nullptr;
+    }
+}
+
+namespace {
+
+template <class T>
+void read(const json& j, const char* key, T& out) {
+    if (j.contains(key)) out = j.at(key).get<T>();  // a wrong type throws: the file is ignored
+}
+
+}  // namespace
+
+fs::path settingsFolder() {
+    const char* xdg = std::getenv("XDG_CONFIG_HOME");
+    const char* home = std::getenv("HOME");
+    const fs::path base = xdg && *xdg ? fs::path(xdg) : fs::path(home ? home : ".") / ".config";
+    return base / "rigview";
+}
+
+std::string settingsToJson(const ViewerState& s) {
+    json j;
+    j["version"] = kSettingsVersion;
+    const LayoutSettings& l = s.ui.layout.settings;
+    json panels = json::object();
+    for (int i = 0; i < kPanelCount; ++i) {
+        const PanelId id = static_cast<PanelId>(i);
+        json p = {{"area", areaName(l.area[i])}, {"weight", l.weight[i]}};
+        if (bool* f = panelOpenFlag(const_cast<ViewerState&>(s), id)) p["open"] = *f;
+        panels[panelName(id)] = p;
+    }
+    j["layout"] = {{"left", l.leftWidth}, {"right", l.rightWidth}, {"bottom", l.bottomHeight}, {"panels", panels}};
+    const ViewOptions& v = s.view;
+    j["view"] = {{"skinning", v.skinning == SkinningMode::Cpu ? "cpu" : "gpu"},
+                 {"method", static_cast<int>(v.method)},
+                 {"wireframe", v.wireframe},
+                 {"grid", v.grid},
+                 {"axes", v.axes},
+                 {"bounds", v.bounds},
+                 {"bones", v.bones},
+                 {"lighting", v.lighting},
+                 {"headlight", v.headlight},
+                 {"textures", v.textures},
+                 {"ambient", v.ambient},
+                 {"background", {v.background.r, v.background.g, v.background.b}},
+                 {"colorView", static_cast<int>(s.checks.colorView)},
+                 {"bindGhost", s.checks.bindGhost},
+                 {"onion", s.checks.onion},
+                 {"onionCount", s.checks.onionCount},
+                 {"onionStep", s.checks.onionStep},
+                 {"uiScale", s.ui.uiScale},
+                 {"jointNames", s.ui.jointNameMode}};
+    const OrbitCamera& c = s.camera;
+    j["camera"] = {{"azimuth", c.azimuthDeg}, {"elevation", c.elevationDeg}, {"distance", c.distance},
+                   {"target", {c.target.x, c.target.y, c.target.z}}, {"zUp", c.zUp},
+                   {"near", c.nearPlane}, {"far", c.farPlane}};
+    j["recent"] = s.recent;
+    return j.dump(2) + "\n";
+}
+
+bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera, std::string& why) {
+    hasCamera = false;
+    const json j = json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+        why = "not a JSON object";
+        return false;
+    }
+    if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int>() != kSettingsVersion) {
+        why = "unknown version (this rigview reads version " + std::to_string(kSettingsVersion) + ")";
+        return false;
+    }
+    // Everything is read into copies first: a bad field leaves `s` as it was.
+    LayoutSettings l;
+    PanelVisibility panels = s.panels;
+    bool crowdOpen = s.crowd.panelOpen;
+    ViewOptions v = s.view;
+    CheckViewState checks;
+    ViewerUiState ui;
+    OrbitCamera cam = s.camera;
+    std::vector<std::string> recent = s.recent;
+    ViewerState flags;  // holds the open flags while reading
+    flags.panels = panels;
+    flags.crowd.panelOpen = crowdOpen;
+    try {
+        if (j.contains("layout")) {
+            const json& jl = j.at("layout");
+            read(jl, "left", l.leftWidth);
+            read(jl, "right", l.rightWidth);
+            read(jl, "bottom", l.bottomHeight);
+            if (jl.contains("panels")) {
+                for (int i = 0; i < kPanelCount; ++i) {
+                    const PanelId id = static_cast<PanelId>(i);
+                    if (!jl.at("panels").contains(panelName(id))) continue;
+                    const json& p = jl.at("panels").at(panelName(id));
+                    if (p.contains("area")) {
+                        const std::string a = p.at("area").get<std::string>();
+                        for (Area area : {Area::Left, Area::Right, Area::Bottom}) {
+                            if (a == areaName(area)) l.area[i] = area;
+                        }
+                    }
+                    read(p, "weight", l.weight[i]);
+                    l.weight[i] = std::clamp(std::isfinite(l.weight[i]) ? l.weight[i] : 1.0f, 0.05f, 20.0f);
+                    if (bool* f = panelOpenFlag(flags, id); f && p.contains("open")) *f = p.at("open").get<bool>();
+                }
+            }
+        }
+        if (j.contains("view")) {
+            const json& jv = j.at("view");
+            if (jv.contains("skinning")) v.skinning = jv.at("skinning").get<std::string>() == "cpu" ? SkinningMode::Cpu : SkinningMode::Gpu;
+            if (jv.contains("method")) v.method = static_cast<SkinningMethod>(std::clamp(jv.at("method").get<int>(), 0, 2));
+            read(jv, "wireframe", v.wireframe);
+            read(jv, "grid", v.grid);
+            read(jv, "axes", v.axes);
+            read(jv, "bounds", v.bounds);
+            read(jv, "bones", v.bones);
+            read(jv, "lighting", v.lighting);
+            read(jv, "headlight", v.headlight);
+            read(jv, "textures", v.textures);
+            read(jv, "ambient", v.ambient);
+            if (jv.contains("background")) {
+                const auto b = jv.at("background").get<std::vector<float>>();
+                if (b.size() == 3) v.background = glm::vec4(b[0], b[1], b[2], 1.0f);
+            }
+            if (jv.contains("colorView")) checks.colorView = static_cast<ColorView>(std::clamp(jv.at("colorView").get<int>(), 0, 5));
+            read(jv, "bindGhost", checks.bindGhost);
+            read(jv, "onion", checks.onion);
+            read(jv, "onionCount", checks.onionCount);
+            read(jv, "onionStep", checks.onionStep);
+            read(jv, "uiScale", ui.uiScale);
+            read(jv, "jointNames", ui.jointNameMode);
+        }
+        if (j.contains("camera")) {
+            const json& jc = j.at("camera");
+            read(jc, "azimuth", cam.azimuthDeg);
+            read(jc, "elevation", cam.elevationDeg);
+            read(jc, "distance", cam.distance);
+            read(jc, "zUp", cam.zUp);
+            read(jc, "near", cam.nearPlane);
+            read(jc, "far", cam.farPlane);
+            if (jc.contains("target")) {
+                const auto t = jc.at("target").get<std::vector<float>>();
+                if (t.size() == 3) cam.target = glm::vec3(t[0], t[1], t[2]);
+            }
+            hasCamera = std::isfinite(cam.distance) && cam.distance > 0.0f && cam.nearPlane > 0.0f && cam.farPlane > cam.nearPlane;
+            if (!hasCamera) cam = s.camera;
+        }
+        if (j.contains("recent")) recent = j.at("recent").get<std::vector<std::string>>();
+    } catch (const json::exception& e) {
+        why = std::string("a field has the wrong type (") + e.what() + ")";
+        hasCamera = false;
+        return false;
+    }
+    if (recent.size() > 10) recent.resize(10);
+    s.ui.layout.settings = l;
+    s.panels = flags.panels;
+    s.crowd.panelOpen = flags.crowd.panelOpen;
+    s.view = v;
+    s.checks.colorView = checks.colorView;
+    s.checks.bindGhost = checks.bindGhost;
+    s.checks.onion = checks.onion;
+    s.checks.onionCount = std::clamp(checks.onionCount, 1, 16);
+    s.checks.onionStep = std::clamp(checks.onionStep, 0.001f, 10.0f);
+    s.ui.uiScale = std::clamp(std::isfinite(ui.uiScale) ? ui.uiScale : 1.0f, 0.5f, 3.0f);
+    s.ui.jointNameMode = std::clamp(ui.jointNameMode, 0, 2);
+    s.camera = cam;
+    s.recent = recent;
+    return true;
+}
+
+void resetLayout(ViewerState& s) {
+    s.ui.layout.settings = LayoutSettings{};
+    // Panels open again as at the first start; those the model on screen opened (Morphs, State
+    // Machine) stay as they are.
+    PanelVisibility defaults;
+    defaults.morphs = s.panels.morphs;
+    defaults.machine = s.panels.machine;
+    s.panels = defaults;
+    s.crowd.panelOpen = false;
+}
+
+}  // namespace rig

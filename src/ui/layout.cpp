@@ -1,0 +1,319 @@
+#include "ui/layout.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <imgui.h>
+
+namespace rig {
+
+namespace {
+
+constexpr const char* kNames[kPanelCount] = {"Open",   "Clips", "Hierarchy", "View",  "Checks",        "Stats",
+                                              "Timeline", "Blend", "Morphs", "Crowd", "State Machine", "IK"};
+constexpr float kMinBottom = 90.0f;   // smallest strip height the person can drag to
+constexpr float kMinPanel = 40.0f;    // smallest panel length in a stack when dragging
+
+bool isColumn(Area a) { return a != Area::Bottom; }
+
+// Heights in a column (the panel's usual content without scrolling much), widths in the strip.
+constexpr float kMinColumn[kPanelCount] = {100, 110, 170, 220, 220, 100, 110, 560, 300, 220, 200, 260};
+constexpr float kMinStrip = 300.0f;
+
+}  // namespace
+
+const char* panelName(PanelId id) {
+    const int i = static_cast<int>(id);
+    return i >= 0 && i < kPanelCount ? kNames[i] : "?";
+}
+
+const char* areaName(Area a) {
+    switch (a) {
+        case Area::Left: return "left";
+        case Area::Right: return "right";
+        case Area::Bottom: return "bottom";
+    }
+    return "?";
+}
+
+float panelMinLength(PanelId id, Area a) {
+    const int i = static_cast<int>(id);
+    if (i < 0 || i >= kPanelCount) return 0.0f;
+    return isColumn(a) ? kMinColumn[i] : kMinStrip;
+}
+
+void Layout::setOpen(const std::array<bool, kPanelCount>& now) {
+    for (int i = 0; i < kPanelCount; ++i) {
+        if (started && now[i] && !wasOpen[i]) activeTab[static_cast<int>(settings.area[i])] = static_cast<PanelId>(i);
+    }
+    open = now;
+    wasOpen = now;
+    started = true;
+}
+
+LayoutSettings::LayoutSettings() {
+    for (int i = 0; i < kPanelCount; ++i) {
+        area[i] = Area::Right;
+        weight[i] = 1.0f;
+    }
+    auto set = [&](PanelId id, Area a, float w) {
+        area[static_cast<int>(id)] = a;
+        weight[static_cast<int>(id)] = w;
+    };
+    set(PanelId::Open, Area::Left, 0.7f);
+    set(PanelId::Clips, Area::Left, 1.0f);
+    set(PanelId::Hierarchy, Area::Left, 2.0f);
+    set(PanelId::View, Area::Right, 1.6f);
+    set(PanelId::Checks, Area::Right, 1.6f);
+    set(PanelId::Stats, Area::Right, 0.8f);
+    set(PanelId::Blend, Area::Right, 2.0f);
+    set(PanelId::Morphs, Area::Right, 1.5f);
+    set(PanelId::Crowd, Area::Right, 1.0f);
+    set(PanelId::Ik, Area::Right, 1.5f);
+    set(PanelId::Timeline, Area::Bottom, 2.0f);
+    set(PanelId::Machine, Area::Bottom, 1.2f);
+}
+
+LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanelCount>& open, float width,
+                          float height, float top, float minSide, const std::array<PanelId, 3>* activeTab,
+                          float scale) {
+    LayoutRects r;
+    scale = std::isfinite(scale) && scale > 0.0f ? scale : 1.0f;
+    r.scale = scale;
+    minSide *= scale;
+    width = std::max(width, 1.0f);
+    height = std::max(height, top + 1.0f);
+    r.width = width;
+    r.height = height;
+    r.top = top;
+    const float availH = height - top;
+    bool used[3] = {false, false, false};
+    for (int i = 0; i < kPanelCount; ++i) {
+        if (open[i]) used[static_cast<int>(s.area[i])] = true;
+    }
+    const bool useL = used[static_cast<int>(Area::Left)], useR = used[static_cast<int>(Area::Right)];
+    const bool useB = used[static_cast<int>(Area::Bottom)];
+
+    // Columns: each at least min(minSide, its share of what the viewport leaves), together at
+    // most 60% of the width (gaps included).
+    const int columns = (useL ? 1 : 0) + (useR ? 1 : 0);
+    const float maxSides = std::max(0.0f, (1.0f - kMinViewportShare) * width - kLayoutGap * static_cast<float>(columns));
+    const float minCol = columns > 0 ? std::min(minSide, maxSides / static_cast<float>(columns)) : 0.0f;
+    auto finite = [](float v, float d) { return std::isfinite(v) ? v : d; };
+    float lw = useL ? std::clamp(finite(s.leftWidth, 290.0f) * scale, minCol, std::max(minCol, maxSides)) : 0.0f;
+    float rw = useR ? std::clamp(finite(s.rightWidth, 300.0f) * scale, minCol, std::max(minCol, maxSides)) : 0.0f;
+    if (lw + rw > maxSides && lw + rw > 0.0f) {
+        const float k = maxSides / (lw + rw);
+        lw *= k;
+        rw *= k;
+    }
+    // Whole pixels (ImGui puts windows at whole pixels).
+    lw = std::floor(lw);
+    rw = std::floor(rw);
+    const float gapL = useL ? kLayoutGap : 0.0f, gapR = useR ? kLayoutGap : 0.0f;
+    const float cx = lw + gapL, cw = std::max(1.0f, width - lw - rw - gapL - gapR);
+    // The bottom strip (under the viewport, between the columns): at most 60% of the height.
+    const float maxB = std::max(0.0f, (1.0f - kMinViewportShare) * availH - kLayoutGap);
+    const float minB = std::min(kMinBottom * scale, maxB);
+    const float bh = useB ? std::floor(std::clamp(finite(s.bottomHeight, 170.0f) * scale, minB, std::max(minB, maxB))) : 0.0f;
+    const float gapB = useB ? kLayoutGap : 0.0f;
+
+    r.leftWidth = lw;
+    r.rightWidth = rw;
+    r.bottomHeight = bh;
+    r.left = {0.0f, top, lw, useL ? availH : 0.0f};
+    r.right = {width - rw, top, rw, useR ? availH : 0.0f};
+    r.centre = {cx, top, cw, std::max(1.0f, std::floor(availH - bh - gapB))};
+    r.bottom = {cx, r.centre.bottom() + gapB, useB ? cw : 0.0f, bh};
+
+    auto addSplitter = [&](Splitter::Kind k, LayoutRect rect, PanelId a = PanelId::Count, PanelId b = PanelId::Count,
+                           float span = 0.0f) {
+        Splitter& sp = r.splitters[r.splitterCount++];
+        sp.kind = k;
+        sp.rect = rect;
+        sp.a = a;
+        sp.b = b;
+        sp.span = span;
+    };
+    if (useL) addSplitter(Splitter::LeftEdge, {lw, top, kLayoutGap, availH});
+    if (useR) addSplitter(Splitter::RightEdge, {width - rw - kLayoutGap, top, kLayoutGap, availH});
+    if (useB) addSplitter(Splitter::BottomEdge, {cx, r.centre.bottom(), cw, kLayoutGap});
+
+    // The open panels of each area share it by weight, in PanelId order.
+    for (Area a : {Area::Left, Area::Right, Area::Bottom}) {
+        const LayoutRect& ar = a == Area::Left ? r.left : a == Area::Right ? r.right : r.bottom;
+        int n = 0;
+        float total = 0.0f, needed = 0.0f;
+        for (int i = 0; i < kPanelCount; ++i) {
+            if (open[i] && s.area[i] == a) {
+                ++n;
+                total += std::clamp(finite(s.weight[i], 1.0f), 0.05f, 20.0f);
+                needed += panelMinLength(static_cast<PanelId>(i), a) * scale;
+            }
+        }
+        if (n == 0) continue;
+        const float length = isColumn(a) ? ar.h : ar.w;
+        if (n > 1 && needed + kLayoutGap * static_cast<float>(n - 1) > length) {
+            // Too many to stack: tabs. The chosen panel (if open) or the first open one shows.
+            const int ai = static_cast<int>(a);
+            r.tabbed[ai] = true;
+            const float strip = std::min(std::round(kTabStripHeight * scale), 0.5f * ar.h);
+            r.tabStrip[ai] = {ar.x, ar.y, ar.w, strip};
+            int show = -1;
+            if (activeTab) {
+                const int want = static_cast<int>((*activeTab)[ai]);
+                if (want >= 0 && want < kPanelCount && open[want] && s.area[want] == a) show = want;
+            }
+            for (int i = 0; i < kPanelCount && show < 0; ++i) {
+                if (open[i] && s.area[i] == a) show = i;
+            }
+            r.panel[show] = {ar.x, ar.y + strip, ar.w, std::max(1.0f, ar.h - strip)};
+            r.shown[show] = true;
+            continue;
+        }
+        const float usable = std::max(static_cast<float>(n), length - kLayoutGap * static_cast<float>(n - 1));
+        float pos = isColumn(a) ? ar.y : ar.x;
+        int prev = -1;
+        for (int i = 0; i < kPanelCount; ++i) {
+            if (!open[i] || s.area[i] != a) continue;
+            const float len = usable * std::clamp(finite(s.weight[i], 1.0f), 0.05f, 20.0f) / total;
+            if (prev >= 0) {
+                const float g = std::round(pos - kLayoutGap);
+                const LayoutRect gap = isColumn(a) ? LayoutRect{ar.x, g, ar.w, kLayoutGap} : LayoutRect{g, ar.y, kLayoutGap, ar.h};
+                addSplitter(Splitter::BetweenPanels, gap, static_cast<PanelId>(prev), static_cast<PanelId>(i), usable);
+            }
+            const float start = std::round(pos), end = std::round(pos + len);
+            r.panel[i] = isColumn(a) ? LayoutRect{ar.x, start, ar.w, end - start} : LayoutRect{start, ar.y, end - start, ar.h};
+            r.shown[i] = true;
+            pos += len + kLayoutGap;
+            prev = i;
+        }
+    }
+    return r;
+}
+
+void dragSplitter(LayoutSettings& s, const LayoutRects& r, const Splitter& sp, float dx, float dy) {
+    // Sizes are clamped in window pixels and saved unscaled (divided by the UI scale).
+    const float maxSides = (1.0f - kMinViewportShare) * r.width - 2.0f * kLayoutGap;
+    const float maxB = (1.0f - kMinViewportShare) * (r.height - r.top) - kLayoutGap;
+    const float k = r.scale > 0.0f ? r.scale : 1.0f;
+    const float minCol = 60.0f * k, minB = kMinBottom * 0.5f * k;
+    switch (sp.kind) {
+        case Splitter::LeftEdge:
+            s.leftWidth = std::clamp(r.leftWidth + dx, minCol, std::max(minCol, maxSides - r.rightWidth)) / k;
+            break;
+        case Splitter::RightEdge:
+            s.rightWidth = std::clamp(r.rightWidth - dx, minCol, std::max(minCol, maxSides - r.leftWidth)) / k;
+            break;
+        case Splitter::BottomEdge:
+            s.bottomHeight = std::clamp(r.bottomHeight - dy, minB, std::max(minB, maxB)) / k;
+            break;
+        case Splitter::BetweenPanels: {
+            const int a = static_cast<int>(sp.a), b = static_cast<int>(sp.b);
+            if (a < 0 || a >= kPanelCount || b < 0 || b >= kPanelCount) return;
+            const bool column = isColumn(s.area[a]);
+            const float la = column ? r.panel[a].h : r.panel[a].w, lb = column ? r.panel[b].h : r.panel[b].w;
+            const float both = la + lb;
+            if (both <= 0.0f) return;
+            const float lo = std::min(kMinPanel, 0.5f * both);
+            const float na = std::clamp(la + (column ? dy : dx), lo, both - lo);
+            const float wsum = s.weight[a] + s.weight[b];
+            s.weight[a] = wsum * na / both;
+            s.weight[b] = wsum - s.weight[a];
+            break;
+        }
+    }
+}
+
+int placePanel(const Layout& layout, PanelId id) {
+    const int i = static_cast<int>(id);
+    const LayoutRect& rc = layout.rects.panel[i];
+    if (i < 0 || i >= kPanelCount || !layout.open[i] || !layout.rects.shown[i] || rc.w <= 0.0f || rc.h <= 0.0f) {
+        // A panel the layout was not told is open: float it in the middle of the viewport.
+        const LayoutRect& c = layout.rects.centre;
+        ImGui::SetNextWindowPos(ImVec2(c.x + c.w * 0.5f, c.y + c.h * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+        ImGui::SetNextWindowSize(ImVec2(std::min(320.0f, c.w), std::min(300.0f, c.h)), ImGuiCond_Appearing);
+        return ImGuiWindowFlags_NoSavedSettings;
+    }
+    ImGui::SetNextWindowPos(ImVec2(rc.x, rc.y), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(rc.w, rc.h), ImGuiCond_Always);
+    return ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+           ImGuiWindowFlags_NoSavedSettings;
+}
+
+void drawTabStrips(Layout& layout) {
+    for (int a = 0; a < 3; ++a) {
+        if (!layout.rects.tabbed[a]) continue;
+        const LayoutRect& rc = layout.rects.tabStrip[a];
+        char name[24];
+        std::snprintf(name, sizeof name, "##tabs%d", a);
+        ImGui::SetNextWindowPos(ImVec2(rc.x, rc.y), ImGuiCond_Always);
+        ImGui::SetNextWindowSize(ImVec2(rc.w, rc.h), ImGuiCond_Always);
+        ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(1.0f, 1.0f));
+        ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(4.0f, 4.0f));
+        ImGui::Begin(name, nullptr,
+                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove |
+                         ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoScrollWithMouse);
+        if (ImGui::BeginTabBar("##areatabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
+            for (int i = 0; i < kPanelCount; ++i) {
+                if (!layout.open[i] || static_cast<int>(layout.settings.area[i]) != a) continue;
+                // The shown panel is the selected tab; clicking another shows it next frame.
+                const ImGuiTabItemFlags f = layout.rects.shown[i] ? ImGuiTabItemFlags_SetSelected : 0;
+                if (ImGui::BeginTabItem(kNames[i], nullptr, f)) ImGui::EndTabItem();
+                if (ImGui::IsItemClicked()) layout.activeTab[a] = static_cast<PanelId>(i);
+            }
+            ImGui::EndTabBar();
+        }
+        ImGui::End();
+        ImGui::PopStyleVar(2);
+    }
+}
+
+void drawSplitters(Layout& layout) {
+    const LayoutRects r = layout.rects;  // dragging changes the settings, not this frame's rects
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(1.0f, 1.0f));
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0.0f, 0.0f));
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
+    for (int k = 0; k < r.splitterCount; ++k) {
+        const Splitter& sp = r.splitters[k];
+        if (sp.rect.w <= 0.0f || sp.rect.h <= 0.0f) continue;
+        char name[24];
+        std::snprintf(name, sizeof name, "##splitter%d", k);
+        ImGui::SetNextWindowPos(ImVec2(sp.rect.x, sp.rect.y), ImGuiCond_Always);
+        ImGui::SetNextWindowSize(ImVec2(sp.rect.w, sp.rect.h), ImGuiCond_Always);
+        ImGui::Begin(name, nullptr,
+                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoSavedSettings |
+                         ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove);
+        ImGui::InvisibleButton("##grab", ImVec2(sp.rect.w, sp.rect.h));
+        const bool horizontalBar = sp.kind == Splitter::BottomEdge ||
+                                   (sp.kind == Splitter::BetweenPanels && layout.settings.area[static_cast<int>(sp.a)] != Area::Bottom);
+        if (ImGui::IsItemHovered() || ImGui::IsItemActive()) {
+            ImGui::SetMouseCursor(horizontalBar ? ImGuiMouseCursor_ResizeNS : ImGuiMouseCursor_ResizeEW);
+            ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(sp.rect.x, sp.rect.y), ImVec2(sp.rect.right(), sp.rect.bottom()),
+                                                      ImGui::GetColorU32(ImGuiCol_SeparatorHovered));
+        }
+        if (ImGui::IsItemActive()) {
+            const ImVec2 d = ImGui::GetIO().MouseDelta;
+            if (d.x != 0.0f || d.y != 0.0f) dragSplitter(layout.settings, r, sp, d.x, d.y);
+        }
+        ImGui::End();
+    }
+    ImGui::PopStyleVar(3);
+}
+
+void drawLayoutMenu(Layout& layout) {
+    for (int i = 0; i < kPanelCount; ++i) {
+        if (ImGui::BeginMenu(kNames[i])) {
+            for (Area a : {Area::Left, Area::Right, Area::Bottom}) {
+                const char* label = a == Area::Left ? "Left column" : a == Area::Right ? "Right column" : "Bottom strip";
+                if (ImGui::MenuItem(label, nullptr, layout.settings.area[i] == a)) layout.settings.area[i] = a;
+            }
+            ImGui::EndMenu();
+        }
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Reset layout")) layout.resetRequested = true;
+}
+
+}  // namespace rig

@@ -1,0 +1,109 @@
+// The viewer's docked layout (issue 11): the window below the menu bar is split into a left
+// column, a right column, a bottom strip and the centre viewport. Each panel belongs to one
+// of the three side areas; the open panels of an area share it (stacked top to bottom in the
+// columns, side by side in the bottom strip), so every panel lies inside the window with a
+// positive size whatever the window's size. Area sizes follow the window: they are clamped so
+// the viewport keeps at least 40% of the window's width and of the height below the menu
+// bar. Splitters between the areas (and between the panels of an area) are dragged to resize.
+// An area too small to stack its open panels at their usable sizes (panelMinLength) shows
+// them as tabs: a tab strip at its top, the chosen panel below it, the others hidden until
+// chosen (a panel just opened is chosen).
+// Panels are placed every frame (ImGuiCond_Always): nothing floats off-screen.
+#pragma once
+
+#include <array>
+#include <string>
+
+namespace rig {
+
+enum class PanelId { Open, Clips, Hierarchy, View, Checks, Stats, Timeline, Blend, Morphs, Crowd, Machine, Ik, Count };
+constexpr int kPanelCount = static_cast<int>(PanelId::Count);
+enum class Area { Left, Right, Bottom };
+
+// Name used in the settings file and the menus ("State Machine", "IK", ...).
+const char* panelName(PanelId id);
+const char* areaName(Area a);  // "left", "right", "bottom"
+// The height (width in the bottom strip) a panel needs to be of use when stacked.
+float panelMinLength(PanelId id, Area a);
+
+struct LayoutRect {
+    float x = 0, y = 0, w = 0, h = 0;
+    float right() const { return x + w; }
+    float bottom() const { return y + h; }
+    bool contains(float px, float py) const { return px >= x && px < x + w && py >= y && py < y + h; }
+};
+
+// What the person chose (saved in the settings file): area sizes in pixels (clamped to the
+// window when used), each panel's area and its share of that area.
+struct LayoutSettings {
+    float leftWidth = 290.0f, rightWidth = 300.0f, bottomHeight = 170.0f;
+    std::array<Area, kPanelCount> area{};
+    std::array<float, kPanelCount> weight{};  // relative size within its area (> 0)
+    LayoutSettings();  // the default layout
+};
+
+// A draggable border: between two areas, or between two neighbouring panels of one area.
+struct Splitter {
+    enum Kind { LeftEdge, RightEdge, BottomEdge, BetweenPanels } kind = LeftEdge;
+    LayoutRect rect;               // the grab handle (the gap between the two sides)
+    PanelId a = PanelId::Count, b = PanelId::Count;  // BetweenPanels: the panels before / after
+    float span = 0.0f;             // BetweenPanels: the area's length along the stack (pixels)
+};
+
+constexpr float kLayoutGap = 4.0f;      // between areas and between panels (the splitters)
+constexpr float kMinViewportShare = 0.4f;
+constexpr float kTabStripHeight = 26.0f;
+
+struct LayoutRects {
+    LayoutRect left, right, bottom, centre;   // areas (an empty area has zero width / height)
+    std::array<LayoutRect, kPanelCount> panel{};
+    std::array<bool, kPanelCount> shown{};     // open and not hidden behind another tab
+    std::array<bool, 3> tabbed{};              // per Area
+    std::array<LayoutRect, 3> tabStrip{};      // per Area, when tabbed
+    std::array<Splitter, 3 + kPanelCount> splitters{};
+    int splitterCount = 0;
+    float leftWidth = 0, rightWidth = 0, bottomHeight = 0;  // as used (clamped)
+    float width = 0, height = 0, top = 0;                    // the window it was computed for
+    float scale = 1.0f;                                      // the UI scale it was computed at
+};
+
+// The areas and panel rectangles for a window of `width` x `height` whose top `top` pixels
+// are the menu bar, `open[i]` saying which panels show. `minSide` is the smallest column
+// width / strip height the person can drag an area to (smaller windows shrink it further).
+// `activeTab` (per Area, may be null): the panel a tabbed area shows (else its first open one).
+// `scale` (the UI scale: fonts and widgets) multiplies the saved sizes and the minimums, so a
+// larger UI gets wider columns; the settings stay in unscaled pixels.
+LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanelCount>& open, float width,
+                          float height, float top, float minSide = 140.0f,
+                          const std::array<PanelId, 3>* activeTab = nullptr, float scale = 1.0f);
+
+// Dragging splitter `sp` by (dx, dy) pixels changes `s` (the widths / heights as they were
+// used in `r`, so a drag from a clamped state starts where the border is drawn).
+void dragSplitter(LayoutSettings& s, const LayoutRects& r, const Splitter& sp, float dx, float dy);
+
+// The layout in the UI: settings, what was computed for this frame, and which panels are open.
+struct Layout {
+    LayoutSettings settings;
+    LayoutRects rects;
+    std::array<bool, kPanelCount> open{};
+    std::array<PanelId, 3> activeTab{PanelId::Count, PanelId::Count, PanelId::Count};
+    std::array<bool, kPanelCount> wasOpen{};
+    bool started = false;
+    // Sets `open` for this frame; a panel that just opened becomes its area's chosen tab.
+    void setOpen(const std::array<bool, kPanelCount>& now);
+    bool shows(PanelId id) const { return rects.shown[static_cast<int>(id)]; }
+    bool resetRequested = false;   // "Reset layout": the viewer puts defaults back
+};
+
+// Places panel `id` for the ImGui::Begin that follows (position and size, every frame) and
+// returns the window flags a docked panel takes (no move / resize / collapse).
+int placePanel(const Layout& layout, PanelId id);
+// The tab strips of tabbed areas (choosing a tab shows that panel from the next frame).
+void drawTabStrips(Layout& layout);
+// The splitters as thin invisible ImGui windows: dragging one changes the settings (applied
+// from the next frame). Call once per frame after the panels.
+void drawSplitters(Layout& layout);
+// The menu's "Layout" entries: each panel's area, and "Reset layout".
+void drawLayoutMenu(Layout& layout);
+
+}  // namespace rig

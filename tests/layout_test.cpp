@@ -1,0 +1,299 @@
+// The docked layout's arithmetic (ui/layout.h) and the settings file (app/viewer_settings.h),
+// without a window: areas for small to 4K windows, splitter clamping, and the settings'
+// round trip and rejection of corrupt files.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/viewer_settings.h"
+#include "ui/layout.h"
+
+namespace rig {
+namespace {
+
+constexpr float kTop = 19.0f;  // the menu bar at the default font
+
+std::array<bool, kPanelCount> defaultOpen() {
+    std::array<bool, kPanelCount> open{};
+    for (PanelId id : {PanelId::Open, PanelId::Clips, PanelId::Hierarchy, PanelId::View, PanelId::Checks, PanelId::Stats,
+                       PanelId::Timeline}) {
+        open[static_cast<int>(id)] = true;
+    }
+    return open;
+}
+
+std::array<bool, kPanelCount> allOpen() {
+    std::array<bool, kPanelCount> open{};
+    open.fill(true);
+    return open;
+}
+
+bool overlap(const LayoutRect& a, const LayoutRect& b) {
+    return a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
+}
+
+void expectFits(const LayoutRects& r, const std::array<bool, kPanelCount>& open, float w, float h) {
+    const float eps = 1e-3f;
+    EXPECT_GE(r.centre.w, kMinViewportShare * w - eps) << w << "x" << h;
+    EXPECT_GE(r.centre.h, kMinViewportShare * (h - kTop) - eps) << w << "x" << h;
+    EXPECT_GE(r.centre.x, 0.0f);
+    EXPECT_LE(r.centre.right(), w + eps);
+    EXPECT_GE(r.centre.y, kTop);
+    for (int i = 0; i < kPanelCount; ++i) {
+        if (!open[i]) continue;
+        // Each open panel shows, or is a tab of an area too small to stack them.
+        EXPECT_TRUE(r.shown[i] || r.tabbed[static_cast<int>(LayoutSettings{}.area[i])]) << panelName(static_cast<PanelId>(i));
+        if (!r.shown[i]) continue;
+        const LayoutRect& p = r.panel[i];
+        const char* name = panelName(static_cast<PanelId>(i));
+        EXPECT_GT(p.w, 20.0f) << name << " at " << w << "x" << h;
+        EXPECT_GT(p.h, 20.0f) << name << " at " << w << "x" << h;
+        EXPECT_GE(p.x, -eps) << name;
+        EXPECT_GE(p.y, kTop - eps) << name;
+        EXPECT_LE(p.right(), w + eps) << name << " at " << w << "x" << h;
+        EXPECT_LE(p.bottom(), h + eps) << name << " at " << w << "x" << h;
+        EXPECT_FALSE(overlap(p, r.centre)) << name << " covers the viewport at " << w << "x" << h;
+        for (int j = i + 1; j < kPanelCount; ++j) {
+            if (r.shown[j]) EXPECT_FALSE(overlap(p, r.panel[j])) << name << " / " << panelName(static_cast<PanelId>(j));
+        }
+    }
+}
+
+TEST(Layout, EveryPanelFitsFromSmallWindowsTo4K) {
+    const LayoutSettings s;
+    for (auto [w, h] : {std::pair{800.0f, 500.0f}, {900.0f, 600.0f}, {1280.0f, 800.0f}, {1600.0f, 900.0f},
+                        {3840.0f, 2160.0f}, {320.0f, 240.0f}}) {
+        for (const auto& open : {defaultOpen(), allOpen()}) {
+            const LayoutRects r = computeLayout(s, open, w, h, kTop);
+            expectFits(r, open, w, h);
+        }
+    }
+}
+
+// 1280 x 800 by hand: columns 290 and 300 wide with 4-pixel gaps, the strip 170 high under
+// the viewport; the left column's 773 usable pixels (781 less two gaps) shared 0.7 : 1 : 2.
+TEST(Layout, DefaultAt1280x800ByHand) {
+    const LayoutRects r = computeLayout(LayoutSettings{}, defaultOpen(), 1280.0f, 800.0f, kTop);
+    EXPECT_FLOAT_EQ(r.left.w, 290.0f);
+    EXPECT_FLOAT_EQ(r.right.x, 980.0f);
+    EXPECT_FLOAT_EQ(r.centre.x, 294.0f);
+    EXPECT_FLOAT_EQ(r.centre.w, 682.0f);
+    EXPECT_FLOAT_EQ(r.centre.h, 781.0f - 170.0f - 4.0f);
+    const LayoutRect& open = r.panel[static_cast<int>(PanelId::Open)];
+    const LayoutRect& clips = r.panel[static_cast<int>(PanelId::Clips)];
+    const LayoutRect& tree = r.panel[static_cast<int>(PanelId::Hierarchy)];
+    EXPECT_FLOAT_EQ(open.h, std::round(773.0f * 0.7f / 3.7f));  // 146.24, whole pixels
+    EXPECT_FLOAT_EQ(clips.y, kTop + open.h + 4.0f);
+    EXPECT_FLOAT_EQ(tree.bottom(), 800.0f);
+    const LayoutRect& timeline = r.panel[static_cast<int>(PanelId::Timeline)];
+    EXPECT_FLOAT_EQ(timeline.x, 294.0f);
+    EXPECT_FLOAT_EQ(timeline.w, 682.0f);
+    EXPECT_FLOAT_EQ(timeline.bottom(), 800.0f);
+    // Left, right and bottom edges plus the splitters inside the columns (2 left, 2 right).
+    EXPECT_EQ(r.splitterCount, 3 + 2 + 2);
+}
+
+// Saved sizes too big for the window are scaled down so the viewport keeps 40%.
+TEST(Layout, OversizedAreasAreClampedToTheWindow) {
+    LayoutSettings s;
+    s.leftWidth = 5000.0f;
+    s.rightWidth = 5000.0f;
+    s.bottomHeight = 5000.0f;
+    const LayoutRects r = computeLayout(s, defaultOpen(), 800.0f, 500.0f, kTop);
+    EXPECT_NEAR(r.leftWidth + r.rightWidth + 8.0f, 0.6f * 800.0f, 1.0f);  // whole pixels
+    EXPECT_NEAR(r.bottomHeight + 4.0f, 0.6f * (500.0f - kTop), 1.0f);
+    expectFits(r, defaultOpen(), 800.0f, 500.0f);
+}
+
+TEST(Layout, AnAreaWithoutOpenPanelsGivesItsRoomToTheViewport) {
+    auto open = defaultOpen();
+    for (PanelId id : {PanelId::View, PanelId::Checks, PanelId::Stats}) open[static_cast<int>(id)] = false;
+    const LayoutRects r = computeLayout(LayoutSettings{}, open, 1280.0f, 800.0f, kTop);
+    EXPECT_FLOAT_EQ(r.rightWidth, 0.0f);
+    EXPECT_FLOAT_EQ(r.centre.right(), 1280.0f);
+}
+
+TEST(Layout, SplittersAreClamped) {
+    LayoutSettings s;
+    const auto open = defaultOpen();
+    LayoutRects r = computeLayout(s, open, 1280.0f, 800.0f, kTop);
+    auto find = [&](Splitter::Kind k) {
+        for (int i = 0; i < r.splitterCount; ++i) {
+            if (r.splitters[i].kind == k) return r.splitters[i];
+        }
+        ADD_FAILURE() << "no splitter";
+        return Splitter{};
+    };
+    // Left edge 40 px right: 330 wide.
+    dragSplitter(s, r, find(Splitter::LeftEdge), 40.0f, 0.0f);
+    EXPECT_FLOAT_EQ(s.leftWidth, 330.0f);
+    // Far right: stops where the viewport would drop under 40% (768 - 8 for both sides' gaps).
+    r = computeLayout(s, open, 1280.0f, 800.0f, kTop);
+    dragSplitter(s, r, find(Splitter::LeftEdge), 5000.0f, 0.0f);
+    EXPECT_FLOAT_EQ(s.leftWidth, 0.6f * 1280.0f - 8.0f - 300.0f);
+    r = computeLayout(s, open, 1280.0f, 800.0f, kTop);
+    expectFits(r, open, 1280.0f, 800.0f);
+    // Far left: a usable minimum.
+    dragSplitter(s, r, find(Splitter::LeftEdge), -5000.0f, 0.0f);
+    EXPECT_FLOAT_EQ(s.leftWidth, 60.0f);
+    // The bottom edge up by 30: the strip 30 higher.
+    r = computeLayout(s, open, 1280.0f, 800.0f, kTop);
+    dragSplitter(s, r, find(Splitter::BottomEdge), 0.0f, -30.0f);
+    EXPECT_FLOAT_EQ(s.bottomHeight, 200.0f);
+    r = computeLayout(s, open, 1280.0f, 800.0f, kTop);
+    dragSplitter(s, r, find(Splitter::BottomEdge), 0.0f, -5000.0f);
+    EXPECT_FLOAT_EQ(s.bottomHeight, 0.6f * 781.0f - 4.0f);
+}
+
+// Between two panels of a column: one grows by the drag, the other shrinks by it, the rest
+// stays; neither goes below 40 pixels.
+TEST(Layout, SplitterBetweenPanelsMovesTheirBorder) {
+    LayoutSettings s;
+    const auto open = defaultOpen();
+    LayoutRects r = computeLayout(s, open, 1280.0f, 800.0f, kTop);
+    const int o = static_cast<int>(PanelId::Open), c = static_cast<int>(PanelId::Clips), t = static_cast<int>(PanelId::Hierarchy);
+    const Splitter* between = nullptr;
+    for (int i = 0; i < r.splitterCount; ++i) {
+        if (r.splitters[i].kind == Splitter::BetweenPanels && r.splitters[i].a == PanelId::Open) between = &r.splitters[i];
+    }
+    ASSERT_NE(between, nullptr);
+    EXPECT_EQ(between->b, PanelId::Clips);
+    const LayoutRects before = r;
+    dragSplitter(s, r, *between, 0.0f, 30.0f);
+    r = computeLayout(s, open, 1280.0f, 800.0f, kTop);
+    EXPECT_NEAR(r.panel[o].h, before.panel[o].h + 30.0f, 1.0f);  // whole pixels
+    EXPECT_NEAR(r.panel[c].h, before.panel[c].h - 30.0f, 1.0f);
+    EXPECT_NEAR(r.panel[t].h, before.panel[t].h, 1.0f);
+    const LayoutRects mid = r;
+    for (int i = 0; i < r.splitterCount; ++i) {
+        if (r.splitters[i].kind == Splitter::BetweenPanels && r.splitters[i].a == PanelId::Open) between = &r.splitters[i];
+    }
+    dragSplitter(s, r, *between, 0.0f, 5000.0f);
+    r = computeLayout(s, open, 1280.0f, 800.0f, kTop);
+    EXPECT_NEAR(r.panel[c].h, 40.0f, 1.0f);
+    EXPECT_NEAR(r.panel[o].h + r.panel[c].h, mid.panel[o].h + mid.panel[c].h, 1.0f);
+}
+
+// Seven panels in the right column need far more than an 800 x 500 window's 481 pixels: the
+// column shows them as tabs, the chosen one below the strip, the others hidden.
+TEST(Layout, ACrowdedAreaTurnsToTabs) {
+    const auto open = allOpen();
+    const LayoutRects r = computeLayout(LayoutSettings{}, open, 800.0f, 500.0f, kTop);
+    const int right = static_cast<int>(Area::Right);
+    ASSERT_TRUE(r.tabbed[right]);
+    EXPECT_FALSE(r.tabbed[static_cast<int>(Area::Left)]);
+    EXPECT_TRUE(r.shown[static_cast<int>(PanelId::View)]);  // the first, none chosen
+    EXPECT_FALSE(r.shown[static_cast<int>(PanelId::Checks)]);
+    const LayoutRect& view = r.panel[static_cast<int>(PanelId::View)];
+    EXPECT_FLOAT_EQ(view.y, kTop + kTabStripHeight);
+    EXPECT_FLOAT_EQ(view.bottom(), 500.0f);
+    std::array<PanelId, 3> active{PanelId::Count, PanelId::Checks, PanelId::Count};
+    const LayoutRects t = computeLayout(LayoutSettings{}, open, 800.0f, 500.0f, kTop, 140.0f, &active);
+    EXPECT_TRUE(t.shown[static_cast<int>(PanelId::Checks)]);
+    EXPECT_FALSE(t.shown[static_cast<int>(PanelId::View)]);
+    // The default right column (View 220 + Checks 220 + Stats 100 + two gaps = 548 pixels)
+    // stacks in 900 x 600 (581 pixels) but not in 800 x 500.
+    EXPECT_FALSE(computeLayout(LayoutSettings{}, defaultOpen(), 900.0f, 600.0f, kTop).tabbed[right]);
+    EXPECT_TRUE(computeLayout(LayoutSettings{}, defaultOpen(), 800.0f, 500.0f, kTop).tabbed[right]);
+    // The left column (100 + 110 + 170 + 8) stacks in both.
+    EXPECT_FALSE(computeLayout(LayoutSettings{}, defaultOpen(), 800.0f, 500.0f, kTop).tabbed[static_cast<int>(Area::Left)]);
+}
+
+// A panel opened after the first frame becomes its area's chosen tab.
+TEST(Layout, APanelJustOpenedIsTheChosenTab) {
+    Layout l;
+    auto open = defaultOpen();
+    l.setOpen(open);
+    EXPECT_EQ(l.activeTab[static_cast<int>(Area::Right)], PanelId::Count);
+    open[static_cast<int>(PanelId::Blend)] = true;
+    l.setOpen(open);
+    EXPECT_EQ(l.activeTab[static_cast<int>(Area::Right)], PanelId::Blend);
+    const LayoutRects r = computeLayout(l.settings, l.open, 1280.0f, 800.0f, kTop, 140.0f, &l.activeTab);
+    EXPECT_TRUE(r.tabbed[static_cast<int>(Area::Right)]);
+    EXPECT_TRUE(r.shown[static_cast<int>(PanelId::Blend)]);
+    EXPECT_FALSE(r.shown[static_cast<int>(PanelId::View)]);
+}
+
+// At UI scale 1.5 the columns are 1.5 times as wide (290 -> 435, 300 -> 450); a drag of
+// 30 window pixels is saved as 20 unscaled ones.
+TEST(Layout, SizesFollowTheUiScale) {
+    LayoutSettings s;
+    const LayoutRects r = computeLayout(s, defaultOpen(), 2560.0f, 1600.0f, 28.0f, 140.0f, nullptr, 1.5f);
+    EXPECT_FLOAT_EQ(r.leftWidth, 435.0f);
+    EXPECT_FLOAT_EQ(r.rightWidth, 450.0f);
+    EXPECT_FLOAT_EQ(r.bottomHeight, 255.0f);
+    Splitter edge;
+    edge.kind = Splitter::LeftEdge;
+    dragSplitter(s, r, edge, 30.0f, 0.0f);
+    EXPECT_FLOAT_EQ(s.leftWidth, 310.0f);
+}
+
+TEST(ViewerSettings, RoundTrip) {
+    ViewerState a;
+    a.ui.layout.settings.leftWidth = 333.0f;
+    a.ui.layout.settings.area[static_cast<int>(PanelId::Stats)] = Area::Left;
+    a.ui.layout.settings.weight[static_cast<int>(PanelId::Checks)] = 2.5f;
+    a.panels.checks = false;
+    a.crowd.panelOpen = true;
+    a.view.bones = true;
+    a.view.grid = false;
+    a.view.skinning = SkinningMode::Cpu;
+    a.checks.colorView = ColorView::WeightSum;
+    a.checks.onion = true;
+    a.checks.onionCount = 4;
+    a.ui.uiScale = 1.5f;
+    a.camera.azimuthDeg = 71.0f;
+    a.camera.distance = 4.25f;
+    a.camera.target = glm::vec3(1, 2, 3);
+    a.recent = {"/a/b.glb", "/c d/e.fbx"};
+    const std::string text = settingsToJson(a);
+    ViewerState b;
+    bool hasCamera = false;
+    std::string why;
+    ASSERT_TRUE(applySettingsJson(text, b, hasCamera, why)) << why;
+    EXPECT_TRUE(hasCamera);
+    EXPECT_FLOAT_EQ(b.ui.layout.settings.leftWidth, 333.0f);
+    EXPECT_EQ(b.ui.layout.settings.area[static_cast<int>(PanelId::Stats)], Area::Left);
+    EXPECT_FLOAT_EQ(b.ui.layout.settings.weight[static_cast<int>(PanelId::Checks)], 2.5f);
+    EXPECT_FALSE(b.panels.checks);
+    EXPECT_TRUE(b.crowd.panelOpen);
+    EXPECT_TRUE(b.view.bones);
+    EXPECT_FALSE(b.view.grid);
+    EXPECT_EQ(b.view.skinning, SkinningMode::Cpu);
+    EXPECT_EQ(b.checks.colorView, ColorView::WeightSum);
+    EXPECT_TRUE(b.checks.onion);
+    EXPECT_EQ(b.checks.onionCount, 4);
+    EXPECT_FLOAT_EQ(b.ui.uiScale, 1.5f);
+    EXPECT_FLOAT_EQ(b.camera.azimuthDeg, 71.0f);
+    EXPECT_FLOAT_EQ(b.camera.distance, 4.25f);
+    EXPECT_EQ(b.camera.target, glm::vec3(1, 2, 3));
+    EXPECT_EQ(b.recent, a.recent);
+    EXPECT_EQ(settingsToJson(b), text);
+}
+
+// Not JSON, another version, a field of the wrong type: nothing changes.
+TEST(ViewerSettings, CorruptOrUnknownFilesChangeNothing) {
+    ViewerState a;
+    a.view.bones = true;
+    const std::string good = settingsToJson(a);
+    std::string wrongType = good;
+    wrongType.replace(wrongType.find("\"bones\": true"), 13, "\"bones\": \"yes\"");
+    std::string otherVersion = good;
+    otherVersion.replace(otherVersion.find("\"version\": 1"), 12, "\"version\": 99");
+    for (const std::string& text : {std::string("{\"version\": 1, \"layout\": {"), std::string("\x00\xff garbage", 10),
+                                    std::string("[1,2]"), otherVersion, wrongType}) {
+        ViewerState b;
+        b.camera.distance = 7.0f;
+        const std::string before = settingsToJson(b);
+        bool hasCamera = true;
+        std::string why;
+        EXPECT_FALSE(applySettingsJson(text, b, hasCamera, why)) << text;
+        EXPECT_FALSE(why.empty());
+        EXPECT_FALSE(hasCamera);
+        EXPECT_EQ(settingsToJson(b), before) << text;
+    }
+}
+
+}  // namespace
+}  // namespace rig
