@@ -638,8 +638,7 @@ void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe) {
         }
         if (ImGui::Button("Add its clips to this model") && !s.pathField.empty()) s.requests.addAnim = s.pathField;
         probeItem(probe, "addanim");
-        ImGui::SameLine();
-        ImGui::TextDisabled("(by joint name)");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("The other file's clips, bound to this model's joints by name");
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         ImGui::TextWrapped("Or drop a file on the window. Ctrl+O browses, PageDown / PageUp step through the folder.");
         ImGui::PopStyleColor();

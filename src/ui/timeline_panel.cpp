@@ -116,6 +116,17 @@ double adjacentKey(const std::vector<float>& keys, double t, int direction) {
     return std::numeric_limits<double>::quiet_NaN();
 }
 
+// SameLine() when an item `width` pixels wide still fits on the current line, else a new
+// line: the controls wrap in a narrow panel instead of running past its edge.
+static void sameLineIfFits(float width) {
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
+static float smallButtonWidth(const char* label) {
+    return ImGui::CalcTextSize(label).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+}
+
 void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     TimelineState& tl = s.timeline;
     ViewerRequests& q = s.requests;
@@ -141,23 +152,23 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     int mode = static_cast<int>(tl.mode);
     if (ImGui::Combo("##loop", &mode, "loop\0once\0ping-pong\0")) q.loopMode = static_cast<LoopMode>(mode);
     probeItem(probe, "loopmode");
-    ImGui::SameLine();
     for (float preset : {0.25f, 0.5f, 1.0f, 2.0f}) {
         char label[32];
         std::snprintf(label, sizeof label, "%gx", preset);
+        sameLineIfFits(smallButtonWidth(label));
         const bool on = std::abs(tl.rate - preset) < 1e-4f;
         if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
         if (ImGui::SmallButton(label)) q.rate = preset;
         if (on) ImGui::PopStyleColor();
         probeItem(probe, std::string("speed:") + label);
-        ImGui::SameLine();
     }
+    sameLineIfFits(90);
     ImGui::SetNextItemWidth(90);
     float rate = tl.rate;
     if (ImGui::SliderFloat("##speed", &rate, -2.0f, 2.0f, "%.2fx")) q.rate = rate;
     probeItem(probe, "speed");
     if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) q.rate = 1.0f;  // right click: back to 1x
-    ImGui::SameLine();
+    sameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("channels").x);
     ImGui::Checkbox("channels", &tl.dopeSheet);
     probeItem(probe, "dopesheet");
 
@@ -178,12 +189,17 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     ImGui::SameLine();
     if (ImGui::SmallButton("fit")) tl.viewStart = tl.viewEnd = 0.0;
     probeItem(probe, "fit");
-    ImGui::SameLine();
     if (tl.driver || s.model) {
         char fade[48] = "";
         if (tl.fading) std::snprintf(fade, sizeof fade, "  fade %.2f", tl.fade);
-        ImGui::Text("%s  %.3f / %.3f s  frame %d / %d at %.4g fps  %s  %.2fx  phase %.2f%s", tl.name.c_str(), tl.time,
-                    tl.end, tl.frame, tl.lastFrame, fps, loopModeName(tl.mode), tl.rate, tl.phase, fade);
+        char status[320];
+        std::snprintf(status, sizeof status, "%s  %.3f / %.3f s  frame %d / %d at %.4g fps  %s  %.2fx  phase %.2f%s",
+                      tl.name.c_str(), tl.time, tl.end, tl.frame, tl.lastFrame, fps, loopModeName(tl.mode), tl.rate,
+                      tl.phase, fade);
+        sameLineIfFits(ImGui::CalcTextSize(status).x);
+        ImGui::TextWrapped("%s", status);
+    } else {
+        ImGui::SameLine();
     }
     probeItem(probe, "status");
 
