@@ -345,5 +345,17 @@ TEST(IqmFuzzRegression, TinyFramerateGivesFiniteClipTimes) {
     }
 }
 
+// Found by iqm_fuzz: a joint named "\n" with a zero-scale base pose made a two-line error.
+TEST(IqmFuzzRegression, ANameWithANewlineStaysOnOneErrorLine) {
+    const std::string path = std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/iqm/fuzz_newline_in_joint_name.iqm";
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_FALSE(bytes.empty());
+    Result<Model> r = parseIqm(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), path);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().message.find('\n'), std::string::npos) << r.error().message;
+    EXPECT_EQ(r.error().message.rfind(path + ": ", 0), 0u) << r.error().message;
+}
+
 }  // namespace
 }  // namespace rig

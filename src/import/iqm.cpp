@@ -13,6 +13,8 @@
 
 #include <glm/gtc/constants.hpp>
 
+#include "util/text.h"
+
 namespace rig {
 
 namespace {
@@ -275,7 +277,7 @@ private:
             const uint32_t j = order[i];
             const double det = glm::determinant(glm::dmat3(model[node]));
             if (!(std::fabs(det) > 1e-18) || !std::isfinite(det)) {
-                return fail("joint " + std::to_string(j) + " '" + sk.names[node] + "' has a singular base pose (zero scale)");
+                return fail("joint " + std::to_string(j) + " '" + text::forTerminal(sk.names[node]) + "' has a singular base pose (zero scale)");
             }
             inverseBind_[j] = glm::mat4(glm::inverse(model[node]));
         }
