@@ -383,7 +383,7 @@ private:
                 for (int k = 0; k < 3; ++k) {
                     const uint64_t vi = u32(tp + 4 * k);
                     if (vi < firstVertex || vi >= firstVertex + numVertexes) {
-                        return fail(what + " '" + mesh.name + "' triangle " + std::to_string(firstTriangle + t) +
+                        return fail(what + " '" + text::forTerminal(mesh.name) + "' triangle " + std::to_string(firstTriangle + t) +
                                     " uses vertex " + std::to_string(vi) + ", outside the mesh's vertices " +
                                     std::to_string(firstVertex) + ".." + std::to_string(firstVertex + numVertexes - 1));
                     }
