@@ -217,13 +217,7 @@ CrowdRenderer::Stats CrowdRenderer::draw(GpuModel& gpu, const Crowd& crowd, cons
         uploadInstances(visible_.data(), st.drawn, offsets.data());
         glUseProgram(shaded_.id());
         bindCrowd(su_, crowd, viewProj);
-        const glm::vec3 eye = cam.eye();
-        glUniform3fv(su_.eye, 1, glm::value_ptr(eye));
-        const glm::vec3 key = cam.zUp ? glm::vec3(0.4f, -0.5f, 0.8f) : glm::vec3(0.4f, 0.8f, 0.5f);
-        glUniform3fv(su_.keyLight, 1, glm::value_ptr(key));
-        glUniform1i(su_.headlight, o.headlight ? 1 : 0);
-        glUniform1f(su_.ambient, o.ambient);
-        glUniform1i(su_.lighting, o.lighting ? 1 : 0);
+        setLightUniforms(su_, cam, o);
         const glm::vec4 tint(1.0f);
         glUniform4fv(su_.tint, 1, glm::value_ptr(tint));
         glUniform1i(su_.texture, gl_layout::kUnitBaseColor);

@@ -170,13 +170,7 @@ void Renderer::drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& 
     const bool gpuSkin = o.skinning == SkinningMode::Gpu;
     glUseProgram(shaded_.id());
     glUniformMatrix4fv(u_.viewProj, 1, GL_FALSE, glm::value_ptr(viewProj));
-    const glm::vec3 eye = cam.eye();
-    glUniform3fv(u_.eye, 1, glm::value_ptr(eye));
-    const glm::vec3 key = cam.zUp ? glm::vec3(0.4f, -0.5f, 0.8f) : glm::vec3(0.4f, 0.8f, 0.5f);
-    glUniform3fv(u_.keyLight, 1, glm::value_ptr(key));
-    glUniform1i(u_.headlight, o.headlight ? 1 : 0);
-    glUniform1f(u_.ambient, o.ambient);
-    glUniform1i(u_.lighting, o.lighting ? 1 : 0);
+    setLightUniforms(u_, cam, o);
     glUniform4fv(u_.tint, 1, glm::value_ptr(tint));
     glUniform1i(u_.palette, gl_layout::kUnitPalette);
     glUniform1i(u_.dualQuats, gl_layout::kUnitDualQuats);
