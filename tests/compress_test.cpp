@@ -279,10 +279,40 @@ TEST(CompressBits, StreamRoundTripAtEveryWidth) {
             }
         }
         s2.resize(s2.size() + 8, 0);
+        KeyedChannel ch;
+        const uint32_t w[3] = {bits, bits, bits};
+        ch.setWidths(w);
         for (uint32_t k = 0; k < 50; ++k) {
             uint16_t got[3];
-            readCodes(s2.data(), 5, bits, k, got);
+            readCodes(s2.data(), 5 + uint64_t(k) * ch.codeBits(), ch, got);
             for (int c = 0; c < 3; ++c) ASSERT_EQ(got[c], codes[3 * k + c]) << bits << " bits, key " << k;
+        }
+    }
+    // Three widths in one key (each code its own), then the 2 bits after them.
+    for (const std::array<uint32_t, 3>& w : {std::array<uint32_t, 3>{16, 1, 9}, {3, 16, 16}, {7, 2, 13}}) {
+        KeyedChannel ch;
+        ch.setWidths(w.data());
+        ASSERT_EQ(ch.width(0), w[0]);
+        ASSERT_EQ(ch.width(1), w[1]);
+        ASSERT_EQ(ch.width(2), w[2]);
+        std::vector<uint8_t> s3;
+        uint64_t u = 0;
+        appendBits(s3, u, 5, 3);  // offset 3
+        std::vector<uint32_t> values;
+        for (int k = 0; k < 40; ++k) {
+            for (int c = 0; c < 4; ++c) {
+                const uint32_t width = c < 3 ? w[c] : 2u;
+                values.push_back(rng() & ((1u << width) - 1u));
+                appendBits(s3, u, values.back(), width);
+            }
+        }
+        s3.resize(s3.size() + 8, 0);
+        for (uint32_t k = 0; k < 40; ++k) {
+            uint16_t got[3];
+            uint32_t rest = 9;
+            readCodes(s3.data(), 3 + uint64_t(k) * (ch.codeBits() + 2), ch, got, &rest);
+            for (int c = 0; c < 3; ++c) ASSERT_EQ(got[c], values[4 * k + c]) << "key " << k;
+            ASSERT_EQ(rest, values[4 * k + 3]) << "key " << k;
         }
     }
 }
@@ -320,9 +350,9 @@ TEST(CompressBits, Vec3QuantizationAtEveryWidth) {
 TEST(CompressBits, RotationRoundTripAtEveryWidth) {
     std::mt19937 rng(11);
     std::normal_distribution<float> g(0.0f, 1.0f);
-    for (uint32_t bits = kMinKeyBits; bits <= kMaxKeyBits; ++bits) {
+    for (uint32_t bits = 3; bits <= kMaxKeyBits; ++bits) {  // below 3 bits the rebuilt component clamps (1 - a^2 - b^2 - c^2 < 0) past the bound
         QuatRange r;
-        r.bits = bits;
+        for (uint32_t& w : r.width) w = bits;
         r.min = glm::vec4(-kQuatSmallestMax);
         r.scale = glm::vec4(2.0f * kQuatSmallestMax / static_cast<float>((1u << bits) - 1u));
         const double h = (2.0 * 0.70710678) / double((1u << bits) - 1u) / 2.0;
@@ -339,24 +369,24 @@ TEST(CompressBits, RotationRoundTripAtEveryWidth) {
     }
 }
 
-// The compressor picks widths from the error: at tolerance 0 every channel keeps 16 bits and
-// every key (dense runs: no time indices stored); at a tolerance some channel takes fewer, the
-// clip gets smaller, and it stays within the tolerance.
+// The compressor picks widths from the error: at tolerance 0 every channel's widest code keeps
+// 16 bits and every key (dense runs: no time indices stored); at a tolerance some channel takes
+// fewer, the clip gets smaller, and it stays within the tolerance.
 TEST(CompressBits, WidthsFollowTheTolerance) {
     const Model m = rig::testing::makeChain(8, 60);
     CompressSettings s;
     s.tolerance = 0.0f;
     Result<CompressionResult> exact = compressClip(m, m.clips[0], s);
     ASSERT_TRUE(exact);
-    for (const QuatRange& r : exact->clip.quatRanges) EXPECT_EQ(r.bits, 16u);
-    for (const Vec3Range& r : exact->clip.vec3Ranges) EXPECT_EQ(r.bits, 16u);
+    auto widest = [](const KeyedChannel& k) { return std::max({k.width(0), k.width(1), k.width(2)}); };
     size_t dense = 0, keyed = 0;
-    for (const CompressedTrack& t : exact->clip.tracks) {
-        for (const CompressedChannel* ch : {&t.translation, &t.rotation, &t.scale}) {
-            if (ch->count < 2) continue;
-            ++keyed;
-            dense += ch->dense;
-        }
+    std::vector<KeyedChannel> all;
+    for (const QuatChannel& q : exact->clip.quatChannels) all.push_back(q.key);
+    for (const Vec3Channel& v : exact->clip.vec3Channels) all.push_back(v.key);
+    for (const KeyedChannel& k : all) {
+        EXPECT_EQ(widest(k), 16u);
+        ++keyed;
+        dense += k.dense();
     }
     EXPECT_GT(keyed, 0u);
     EXPECT_EQ(dense, keyed);  // every key kept, at consecutive times
@@ -365,7 +395,7 @@ TEST(CompressBits, WidthsFollowTheTolerance) {
     Result<CompressionResult> r = compressClip(m, m.clips[0], s);
     ASSERT_TRUE(r);
     uint32_t narrowest = 16;
-    for (const QuatRange& q : r->clip.quatRanges) narrowest = std::min(narrowest, q.bits);
+    for (const QuatChannel& q : r->clip.quatChannels) narrowest = std::min(narrowest, widest(q.key));
     EXPECT_LT(narrowest, 16u);
     EXPECT_LT(r->compressedBytes, exact->compressedBytes);
     EXPECT_TRUE(r->withinTolerance);
@@ -398,13 +428,15 @@ TEST(Compress, ConstantChannelCollapsesToOneKey) {
         s.tolerance = tol;
         Result<CompressionResult> r = compressClip(m, m.clips[0], s);
         ASSERT_TRUE(r);
-        EXPECT_EQ(r->clip.tracks[0].translation.count, 1u) << "tolerance " << tol;
-        const glm::vec3 v = decodeVec3(r->clip, r->clip.tracks[0].translation, 0);
-        EXPECT_EQ(v, glm::vec3(0.0f, 1.0f, 0.25f));  // a zero-width range is exact
-        EXPECT_TRUE(r->clip.vec3Ranges.empty());     // a constant takes no bits in the key stream
+        ASSERT_EQ(r->clip.tracks.size(), 1u);
+        ASSERT_EQ(r->clip.tracks[0].kind(0), ChannelKind::Constant) << "tolerance " << tol;
+        ASSERT_EQ(r->clip.constVec3.size(), 1u);
+        EXPECT_EQ(r->clip.constVec3[0], glm::vec3(0.0f, 1.0f, 0.25f));  // exact
+        EXPECT_TRUE(r->clip.vec3Channels.empty());  // a constant takes no bits in the key stream
         EXPECT_TRUE(r->clip.vec3Bits.empty());
         // A steady turn about one axis is one slerp: two keys at a tolerance, all at 0.
-        EXPECT_EQ(r->clip.tracks[0].rotation.count, tol > 0.0f ? 2u : 30u) << "tolerance " << tol;
+        ASSERT_EQ(r->clip.tracks[0].kind(1), ChannelKind::Keyed);
+        EXPECT_EQ(r->clip.quatChannels.at(0).key.count, tol > 0.0f ? 2u : 30u) << "tolerance " << tol;
         EXPECT_TRUE(r->withinTolerance);
     }
 }
@@ -427,21 +459,20 @@ TEST(Compress, ConstantRotationCodedWithinItsShare) {
     s.tolerance = 1e-4f;
     Result<CompressionResult> r = compressClip(m, m.clips[0], s);
     ASSERT_TRUE(r);
-    const CompressedChannel& ch = r->clip.tracks[0].rotation;
-    ASSERT_EQ(ch.count, 1u);
-    EXPECT_EQ(ch.dense, 1u);
+    ASSERT_EQ(r->clip.tracks.size(), 1u);
+    ASSERT_EQ(r->clip.tracks[0].kind(1), ChannelKind::CodedConstant);
     EXPECT_EQ(r->clip.constQuatCodes.size(), 4u);
     EXPECT_TRUE(r->clip.constQuat.empty());
-    EXPECT_LE(quatDistance(decodeQuat(r->clip, ch, 0), still), std::sqrt(12.0) * (2.0 * 0.70710678) / 65535.0 / 2.0 + 3e-7);
+    EXPECT_LE(quatDistance(decodeConstQuat(r->clip, 0), still), std::sqrt(12.0) * (2.0 * 0.70710678) / 65535.0 / 2.0 + 3e-7);
     EXPECT_TRUE(r->withinTolerance);
     expectSamplingMatchesDecoded(m, r->clip);
     s.tolerance = 0.0f;
     Result<CompressionResult> exact = compressClip(m, m.clips[0], s);
     ASSERT_TRUE(exact);
-    const CompressedChannel& e = exact->clip.tracks[0].rotation;
-    ASSERT_EQ(e.count, 1u);
-    EXPECT_EQ(e.dense, 0u);
-    EXPECT_EQ(decodeQuat(exact->clip, e, 0), still);
+    ASSERT_EQ(exact->clip.tracks.size(), 1u);
+    ASSERT_EQ(exact->clip.tracks[0].kind(1), ChannelKind::Constant);
+    ASSERT_EQ(exact->clip.constQuat.size(), 1u);
+    EXPECT_EQ(exact->clip.constQuat[0], still);
     expectSamplingMatchesDecoded(m, exact->clip);
 }
 
@@ -457,13 +488,15 @@ TEST(Compress, ToleranceZeroKeepsEveryKeysEffect) {
     const CompressedClip& cc = r->clip;
     const Clip decoded = decodeClip(cc, m.skeleton.size());
     ASSERT_EQ(cc.tracks.size(), c.tracks.size());
+    const std::vector<std::array<ChannelRef, 3>> index = channelIndex(cc);
     for (size_t ti = 0; ti < c.tracks.size(); ++ti) {
         const Track& t = c.tracks[ti];
-        const CompressedTrack& ct = cc.tracks[ti];
+        ASSERT_EQ(cc.tracks[ti].node, t.node);
         for (uint32_t k = 0; k < t.translation.count; ++k) {
             const float time = c.times[t.translation.times + k];
             const glm::vec3 orig = c.vec3Keys[t.translation.values + k];
-            const Vec3Range& vr = cc.vec3Ranges[ct.translation.range];
+            ASSERT_EQ(index[ti][0].kind, ChannelKind::Keyed);
+            const Vec3Channel& vr = cc.vec3Channels[index[ti][0].index];
             glm::vec3 expected;
             for (int i = 0; i < 3; ++i) expected[i] = dequantize(quantize(orig[i], vr.min[i], vr.scale[i]), vr.min[i], vr.scale[i]);
             uint32_t cursor = 0;
@@ -472,7 +505,8 @@ TEST(Compress, ToleranceZeroKeepsEveryKeysEffect) {
         }
         for (uint32_t k = 0; k < t.rotation.count; ++k) {
             const float time = c.times[t.rotation.times + k];
-            const glm::quat expected = roundTrip(c.quatKeys[t.rotation.values + k], cc.quatRanges[ct.rotation.range]);
+            ASSERT_EQ(index[ti][1].kind, ChannelKind::Keyed);
+            const glm::quat expected = roundTrip(c.quatKeys[t.rotation.values + k], quatRange(cc.quatChannels[index[ti][1].index]));
             uint32_t cursor = 0;
             EXPECT_LT(quatDistance(sampleQuat(decoded, decoded.tracks[ti].rotation, time, cursor, RotationBlend::Slerp), expected),
                       1e-6f);

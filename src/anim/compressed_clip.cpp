@@ -8,10 +8,38 @@
 namespace rig {
 
 size_t CompressedClip::byteSize() const {
-    return frameTimes.size() * sizeof(float) + tracks.size() * sizeof(CompressedTrack) +
-           frameBits.size() + vec3Bits.size() + quatBits.size() + quatLargest.size() + vec3Ranges.size() * sizeof(Vec3Range) + quatRanges.size() * sizeof(QuatRange) +
+    // A uniform time table is its first time, step and count (16 bytes).
+    return (frameTimes.empty() && frameCount ? 16 : frameTimes.size() * sizeof(float)) +
+           tracks.size() * sizeof(CompressedTrack) + frameBits.size() + vec3Channels.size() * sizeof(Vec3Channel) +
+           quatChannels.size() * sizeof(QuatChannel) + vec3Bits.size() + quatBits.size() +
            constVec3.size() * sizeof(glm::vec3) + constQuat.size() * sizeof(glm::quat) +
            constQuatCodes.size() * sizeof(uint16_t);
+}
+
+size_t CompressedClip::keyCount() const {
+    size_t n = constVec3.size() + constQuat.size() + constQuatCodes.size() / 4;
+    for (const Vec3Channel& c : vec3Channels) n += c.key.count;
+    for (const QuatChannel& c : quatChannels) n += c.key.count;
+    return n;
+}
+
+std::vector<std::array<ChannelRef, 3>> channelIndex(const CompressedClip& c) {
+    std::vector<std::array<ChannelRef, 3>> out(c.tracks.size());
+    uint32_t vec3 = 0, quat = 0, cv = 0, cq = 0, cc = 0;
+    for (size_t i = 0; i < c.tracks.size(); ++i) {
+        for (int ch = 0; ch < 3; ++ch) {
+            ChannelRef& r = out[i][ch];
+            r.kind = c.tracks[i].kind(ch);
+            const bool rot = ch == 1;
+            switch (r.kind) {
+                case ChannelKind::Absent: break;
+                case ChannelKind::Keyed: r.index = rot ? quat++ : vec3++; break;
+                case ChannelKind::Constant: r.index = rot ? cq++ : cv++; break;
+                case ChannelKind::CodedConstant: r.index = cc++; break;
+            }
+        }
+    }
+    return out;
 }
 
 uint16_t quantize(float v, float min, float scale, uint32_t maxCode) {
@@ -35,9 +63,8 @@ uint32_t encodeSmallestThree(const glm::quat& q, const QuatRange& r, uint16_t ou
         if (std::fabs(v[c]) > std::fabs(v[largest])) largest = c;
     }
     const float sign = v[largest] < 0.0f ? -1.0f : 1.0f;
-    const uint32_t maxCode = (1u << r.bits) - 1u;
     for (uint32_t c = 0, i = 0; c < 4; ++c) {
-        if (c != largest) out[i++] = quantize(sign * v[c], r.min[c], r.scale[c], maxCode);
+        if (c != largest) out[i++] = quantize(sign * v[c], r.min[c], r.scale[c], (1u << r.width[c]) - 1u);
     }
     return largest;
 }
@@ -57,20 +84,20 @@ struct FrameRun {
     }
 };
 
-inline FrameRun frameRun(const CompressedClip& c, const CompressedChannel& ch) {
-    return {c.frameBits.data(), uint64_t(ch.frames) * c.frameWidth, c.frameWidth, ch.frames, ch.dense != 0};
+inline FrameRun frameRun(const CompressedClip& c, const KeyedChannel& ch) {
+    return {c.frameBits.data(), uint64_t(ch.frames) * c.frameWidth, c.frameWidth, ch.frames, ch.dense()};
 }
 
 // Key k such that time(k) <= t < time(k+1), clamped to [0, count-2], where time(k) =
-// table[frames[k]]: findKey over the channel's own times, with the same cursor rules.
-inline uint32_t findFrameKey(const FrameRun& frames, const float* table, uint32_t count, float t, uint32_t& cursor) {
+// table.time(frames[k]): findKey over the channel's own times, with the same cursor rules.
+inline uint32_t findFrameKey(const FrameRun& frames, const CompressedClip& table, uint32_t count, float t, uint32_t& cursor) {
     const uint32_t last = count - 2;
     uint32_t k = cursor < last ? cursor : last;
-    if (table[frames[k]] <= t) {
-        if (k == last || t < table[frames[k + 1]]) return cursor = k;
-        if (k + 1 == last || t < table[frames[k + 2]]) return cursor = k + 1;
-        if (k + 2 == last || t < table[frames[k + 3]]) return cursor = k + 2;  // dense keys, slower ticks
-    } else if (k > 0 && table[frames[k - 1]] <= t) {
+    if (table.time(frames[k]) <= t) {
+        if (k == last || t < table.time(frames[k + 1])) return cursor = k;
+        if (k + 1 == last || t < table.time(frames[k + 2])) return cursor = k + 1;
+        if (k + 2 == last || t < table.time(frames[k + 3])) return cursor = k + 2;  // dense keys, slower ticks
+    } else if (k > 0 && table.time(frames[k - 1]) <= t) {
         return cursor = k - 1;
     } else if (k == 0) {
         return cursor = 0;
@@ -79,7 +106,7 @@ inline uint32_t findFrameKey(const FrameRun& frames, const float* table, uint32_
     uint32_t lo = 0, hi = count;
     while (lo < hi) {
         const uint32_t mid = (lo + hi) / 2;
-        if (table[frames[mid]] <= t) lo = mid + 1;
+        if (table.time(frames[mid]) <= t) lo = mid + 1;
         else hi = mid;
     }
     k = lo == 0 ? 0 : lo - 1;
@@ -94,27 +121,26 @@ inline float frameAlpha(float t0, float t1, float t) {
     return a < 0.0f ? 0.0f : (a > 1.0f ? 1.0f : a);
 }
 
-inline glm::vec3 sampleVec3Channel(const CompressedClip& c, const CompressedChannel& ch, float t, uint32_t& cursor) {
-    if (ch.count == 1) return c.constVec3[ch.range];
-    const FrameRun frames = frameRun(c, ch);
-    const float* table = c.frameTimes.data();
-    const uint32_t k = findFrameKey(frames, table, ch.count, t, cursor);
-    const float alpha = frameAlpha(table[frames[k]], table[frames[k + 1]], t);
-    if (ch.step) return decodeVec3Key(c, ch, alpha >= 1.0f ? k + 1 : k);
+inline glm::vec3 sampleVec3Channel(const CompressedClip& c, const Vec3Channel& ch, float t, uint32_t& cursor) {
+    const FrameRun frames = frameRun(c, ch.key);
+    const CompressedClip& table = c;
+    const uint32_t k = findFrameKey(frames, table, ch.key.count, t, cursor);
+    const float alpha = frameAlpha(table.time(frames[k]), table.time(frames[k + 1]), t);
+    if (ch.key.flags & kChannelStep) return decodeVec3Key(c, ch, alpha >= 1.0f ? k + 1 : k);
     const glm::vec3 a = decodeVec3Key(c, ch, k), b = decodeVec3Key(c, ch, k + 1);
     return a + (b - a) * alpha;
 }
 
-inline glm::quat sampleQuatChannel(const CompressedClip& c, const CompressedChannel& ch, float t, uint32_t& cursor,
+inline glm::quat sampleQuatChannel(const CompressedClip& c, const QuatChannel& ch, float t, uint32_t& cursor,
                                    RotationBlend blend) {
-    if (ch.count == 1) return decodeQuat(c, ch, 0);
-    const FrameRun frames = frameRun(c, ch);
-    const float* table = c.frameTimes.data();
-    const uint32_t k = findFrameKey(frames, table, ch.count, t, cursor);
-    const float alpha = frameAlpha(table[frames[k]], table[frames[k + 1]], t);
-    if (ch.step || alpha >= 1.0f) return decodeQuatKey(c, ch, alpha >= 1.0f ? k + 1 : k);
-    if (alpha <= 0.0f) return decodeQuatKey(c, ch, k);
-    const glm::quat a = decodeQuatKey(c, ch, k), b = decodeQuatKey(c, ch, k + 1);
+    const FrameRun frames = frameRun(c, ch.key);
+    const CompressedClip& table = c;
+    const QuatRange r = quatRange(ch);
+    const uint32_t k = findFrameKey(frames, table, ch.key.count, t, cursor);
+    const float alpha = frameAlpha(table.time(frames[k]), table.time(frames[k + 1]), t);
+    if ((ch.key.flags & kChannelStep) || alpha >= 1.0f) return decodeQuatKey(c, ch, r, alpha >= 1.0f ? k + 1 : k);
+    if (alpha <= 0.0f) return decodeQuatKey(c, ch, r, k);
+    const glm::quat a = decodeQuatKey(c, ch, r, k), b = decodeQuatKey(c, ch, r, k + 1);
     return blend == RotationBlend::Slerp ? slerpShortest(a, b, alpha) : nlerpShortest(a, b, alpha);
 }
 
@@ -122,16 +148,16 @@ inline glm::quat sampleQuatChannel(const CompressedClip& c, const CompressedChan
 
 // Move `e` to the segment of t (a key search only when t left the cached one). Returns the
 // key index it held before.
-inline uint32_t seek(const CompressedClip& c, const CompressedChannel& ch, float t, CompressedKeyCache& e) {
+inline uint32_t seek(const CompressedClip& c, const KeyedChannel& ch, float t, CompressedKeyCache& e) {
     const uint32_t old = e.k;
     if (!(e.t0 <= t && t < e.t1)) {
         const FrameRun frames = frameRun(c, ch);
-        const float* table = c.frameTimes.data();
+        const CompressedClip& table = c;
         uint32_t cursor = e.k < ch.count ? e.k : 0;
         const uint32_t k = findFrameKey(frames, table, ch.count, t, cursor);
         e.k = k;
-        e.t0 = table[frames[k]];
-        e.t1 = table[frames[k + 1]];
+        e.t0 = table.time(frames[k]);
+        e.t1 = table.time(frames[k + 1]);
     }
     return old;
 }
@@ -145,43 +171,57 @@ inline uint32_t follow(const CompressedKeyCache& lead, CompressedKeyCache& e) {
     return old;
 }
 
-inline bool sameRun(const CompressedChannel& a, const CompressedChannel& b) {
-    return a.count > 1 && a.frames == b.frames && a.count == b.count && a.dense == b.dense;
+// Move a keyed channel's entry to t: by its own key times, or by those of the track's
+// translation (e[0]) or rotation (e[1]) entry when it shares them.
+inline uint32_t moveTo(const CompressedClip& c, const KeyedChannel& ch, float t, CompressedKeyCache* e, int self) {
+    if (ch.flags & kFramesOfT) return follow(e[0], e[self]);
+    if (ch.flags & kFramesOfR) return follow(e[1], e[self]);
+    return seek(c, ch, t, e[self]);
 }
 
 // Decode the segment's keys if it changed (playing forward, the old second key is the new first).
-inline void refreshVec3(const CompressedClip& c, const CompressedChannel& ch, CompressedKeyCache& e, uint32_t old) {
+inline void refreshVec3(const CompressedClip& c, const Vec3Channel& ch, CompressedKeyCache& e, uint32_t old) {
     if (e.k == old) return;
     e.a = old != UINT32_MAX && e.k == old + 1 ? e.b : glm::vec4(decodeVec3Key(c, ch, e.k), 0.0f);
     e.b = glm::vec4(decodeVec3Key(c, ch, e.k + 1), 0.0f);
 }
 
-inline void refreshQuat(const CompressedClip& c, const CompressedChannel& ch, CompressedKeyCache& e, uint32_t old) {
+inline void refreshQuat(const CompressedClip& c, const QuatChannel& ch, CompressedKeyCache& e, uint32_t old) {
     if (e.k == old) return;
+    const QuatRange r = quatRange(ch);
     if (old != UINT32_MAX && e.k == old + 1) {
         e.a = e.b;
     } else {
-        const glm::quat a = decodeQuatKey(c, ch, e.k);
+        const glm::quat a = decodeQuatKey(c, ch, r, e.k);
         e.a = glm::vec4(a.x, a.y, a.z, a.w);
     }
-    const glm::quat b = decodeQuatKey(c, ch, e.k + 1);
+    const glm::quat b = decodeQuatKey(c, ch, r, e.k + 1);
     e.b = glm::vec4(b.x, b.y, b.z, b.w);
 }
 
-inline glm::vec3 blendVec3(const CompressedChannel& ch, const CompressedKeyCache& e, float alpha) {
+inline glm::vec3 blendVec3(const KeyedChannel& ch, const CompressedKeyCache& e, float alpha) {
     const glm::vec3 a(e.a), b(e.b);
-    if (ch.step) return alpha >= 1.0f ? b : a;
+    if (ch.flags & kChannelStep) return alpha >= 1.0f ? b : a;
     return a + (b - a) * alpha;
 }
 
 inline glm::quat asQuat(const glm::vec4& v) { return glm::quat(v.w, v.x, v.y, v.z); }
 
-inline glm::quat blendQuat(const CompressedChannel& ch, const CompressedKeyCache& e, float alpha, RotationBlend blend) {
-    if (ch.step || alpha >= 1.0f) return asQuat(alpha >= 1.0f ? e.b : e.a);
+inline glm::quat blendQuat(const KeyedChannel& ch, const CompressedKeyCache& e, float alpha, RotationBlend blend) {
+    if ((ch.flags & kChannelStep) || alpha >= 1.0f) return asQuat(alpha >= 1.0f ? e.b : e.a);
     if (alpha <= 0.0f) return asQuat(e.a);
     return blend == RotationBlend::Slerp ? slerpShortest(asQuat(e.a), asQuat(e.b), alpha)
                                          : nlerpShortest(asQuat(e.a), asQuat(e.b), alpha);
 }
+
+// A constant channel's value (kind Constant or CodedConstant; the counters advance).
+struct ConstWalk {
+    uint32_t vec3 = 0, quat = 0, coded = 0;
+    glm::vec3 vec3Value(const CompressedClip& c) { return c.constVec3[vec3++]; }
+    glm::quat quatValue(const CompressedClip& c, ChannelKind k) {
+        return k == ChannelKind::CodedConstant ? decodeConstQuat(c, coded++) : c.constQuat[quat++];
+    }
+};
 
 }  // namespace
 
@@ -190,12 +230,20 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
     if (clip != &c) {
         std::fill(entries.begin(), entries.end(), CompressedKeyCache{});
         clip = &c;
-        // Constant rotations, decoded once: the sampler reads them from here.
+        // Constants, decoded once: the sampler reads them from here.
+        ConstWalk w;
         for (size_t i = 0; i < c.tracks.size(); ++i) {
-            const CompressedChannel& r = c.tracks[i].rotation;
-            if (r.count != 1) continue;
-            const glm::quat q = decodeQuat(c, r, 0);
-            entries[3 * i + 1].a = glm::vec4(q.x, q.y, q.z, q.w);
+            const CompressedTrack& tr = c.tracks[i];
+            for (int ch = 0; ch < 3; ++ch) {
+                const ChannelKind k = tr.kind(ch);
+                if (k != ChannelKind::Constant && k != ChannelKind::CodedConstant) continue;
+                if (ch == 1) {
+                    const glm::quat q = w.quatValue(c, k);
+                    entries[3 * i + 1].a = glm::vec4(q.x, q.y, q.z, q.w);
+                } else {
+                    entries[3 * i + ch].a = glm::vec4(w.vec3Value(c), 0.0f);
+                }
+            }
         }
     }
     return true;
@@ -204,33 +252,28 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
 void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
                           CompressedKeyCache* cache, RotationBlend blend) {
     const size_t n = clip.tracks.size();
+    const Vec3Channel* vec3 = clip.vec3Channels.data();
+    const QuatChannel* quat = clip.quatChannels.data();
     detail::RotationBatch batch;
     for (size_t i = 0; i < n; ++i) {
         const CompressedTrack& tr = clip.tracks[i];
         const Transform& bind = bindLocal[tr.node];
         Transform& out = local[tr.node];
         CompressedKeyCache* e = cache + 3 * i;
-        const CompressedChannel& T = tr.translation;
-        const CompressedChannel& R = tr.rotation;
-        const CompressedChannel& S = tr.scale;
         // One segment search and one factor per run of key times, as sampleClip shares them.
-        float at = 0.0f, ar = 0.0f, as = 0.0f;
-        if (T.count > 1) {
-            refreshVec3(clip, T, e[0], seek(clip, T, t, e[0]));
-            at = frameAlpha(e[0].t0, e[0].t1, t);
-            out.translation = blendVec3(T, e[0], at);
+        const ChannelKind kt = tr.kind(0), kr = tr.kind(1), ks = tr.kind(2);
+        if (kt == ChannelKind::Keyed) {
+            const Vec3Channel& T = *vec3++;
+            refreshVec3(clip, T, e[0], moveTo(clip, T.key, t, e, 0));
+            out.translation = blendVec3(T.key, e[0], frameAlpha(e[0].t0, e[0].t1, t));
         } else {
-            out.translation = T.count ? clip.constVec3[T.range] : bind.translation;
+            out.translation = kt == ChannelKind::Absent ? bind.translation : glm::vec3(e[0].a);
         }
-        if (R.count > 1) {
-            if (sameRun(T, R)) {
-                refreshQuat(clip, R, e[1], follow(e[0], e[1]));
-                ar = at;
-            } else {
-                refreshQuat(clip, R, e[1], seek(clip, R, t, e[1]));
-                ar = frameAlpha(e[1].t0, e[1].t1, t);
-            }
-            if (!R.step && ar > 0.0f && ar < 1.0f) {
+        if (kr == ChannelKind::Keyed) {
+            const QuatChannel& R = *quat++;
+            refreshQuat(clip, R, e[1], moveTo(clip, R.key, t, e, 1));
+            const float ar = frameAlpha(e[1].t0, e[1].t1, t);
+            if (!(R.key.flags & kChannelStep) && ar > 0.0f && ar < 1.0f) {
                 // Interpolated four at a time with the plain sampler's queue (same bits).
                 batch.a[batch.n] = &e[1].a.x;
                 batch.b[batch.n] = &e[1].b.x;
@@ -238,25 +281,17 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
                 batch.out[batch.n] = &out.rotation;
                 if (++batch.n == detail::RotationBatch::kCapacity) detail::flushRotations(batch, blend);
             } else {
-                out.rotation = blendQuat(R, e[1], ar, blend);
+                out.rotation = blendQuat(R.key, e[1], ar, blend);
             }
         } else {
-            out.rotation = R.count ? asQuat(e[1].a) : bind.rotation;  // decoded at bind
+            out.rotation = kr == ChannelKind::Absent ? bind.rotation : asQuat(e[1].a);  // decoded at bind
         }
-        if (S.count > 1) {
-            if (sameRun(T, S)) {
-                refreshVec3(clip, S, e[2], follow(e[0], e[2]));
-                as = at;
-            } else if (sameRun(R, S)) {
-                refreshVec3(clip, S, e[2], follow(e[1], e[2]));
-                as = ar;
-            } else {
-                refreshVec3(clip, S, e[2], seek(clip, S, t, e[2]));
-                as = frameAlpha(e[2].t0, e[2].t1, t);
-            }
-            out.scale = blendVec3(S, e[2], as);
+        if (ks == ChannelKind::Keyed) {
+            const Vec3Channel& S = *vec3++;
+            refreshVec3(clip, S, e[2], moveTo(clip, S.key, t, e, 2));
+            out.scale = blendVec3(S.key, e[2], frameAlpha(e[2].t0, e[2].t1, t));
         } else {
-            out.scale = S.count ? clip.constVec3[S.range] : bind.scale;
+            out.scale = ks == ChannelKind::Absent ? bind.scale : glm::vec3(e[2].a);
         }
     }
     detail::flushRotations(batch, blend);
@@ -265,14 +300,24 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
 void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
                           uint32_t* cursors, RotationBlend blend) {
     const size_t n = clip.tracks.size();
+    const Vec3Channel* vec3 = clip.vec3Channels.data();
+    const QuatChannel* quat = clip.quatChannels.data();
+    ConstWalk w;
     for (size_t i = 0; i < n; ++i) {
         const CompressedTrack& tr = clip.tracks[i];
         const Transform& bind = bindLocal[tr.node];
         Transform& out = local[tr.node];
         uint32_t* c = cursors + 3 * i;
-        out.translation = tr.translation.count ? sampleVec3Channel(clip, tr.translation, t, c[0]) : bind.translation;
-        out.rotation = tr.rotation.count ? sampleQuatChannel(clip, tr.rotation, t, c[1], blend) : bind.rotation;
-        out.scale = tr.scale.count ? sampleVec3Channel(clip, tr.scale, t, c[2]) : bind.scale;
+        auto vec3At = [&](int ch, const glm::vec3& bindValue) {
+            const ChannelKind k = tr.kind(ch);
+            if (k == ChannelKind::Keyed) return sampleVec3Channel(clip, *vec3++, t, c[ch]);
+            return k == ChannelKind::Absent ? bindValue : w.vec3Value(clip);
+        };
+        out.translation = vec3At(0, bind.translation);
+        const ChannelKind kr = tr.kind(1);
+        if (kr == ChannelKind::Keyed) out.rotation = sampleQuatChannel(clip, *quat++, t, c[1], blend);
+        else out.rotation = kr == ChannelKind::Absent ? bind.rotation : w.quatValue(clip, kr);
+        out.scale = vec3At(2, bind.scale);
     }
 }
 
@@ -284,34 +329,48 @@ Clip decodeClip(const CompressedClip& c, size_t skeletonSize) {
     out.sampleRate = c.sampleRate;
     out.trackOfNode.assign(skeletonSize, -1);
     std::vector<float> times;
-    auto channel = [&](const CompressedChannel& ch, bool rotation) {
-        Channel o;
-        o.count = ch.count;
-        o.interpolation = ch.interpolation();
-        if (!ch.count) return o;
-        times.resize(ch.count);
-        // A constant keeps no time: any time serves (one key holds for the whole clip).
-        if (ch.count == 1) times[0] = c.frameTimes.empty() ? c.startTime : c.frameTimes[0];
-        else for (uint32_t k = 0; k < ch.count; ++k) times[k] = c.frameTimes[c.frame(ch, k)];
-        o.times = out.addTimes(times.data(), ch.count);
-        if (rotation) {
-            o.values = static_cast<uint32_t>(out.quatKeys.size());
-            for (uint32_t k = 0; k < ch.count; ++k) out.quatKeys.push_back(decodeQuat(c, ch, k));
-        } else {
-            o.values = static_cast<uint32_t>(out.vec3Keys.size());
-            for (uint32_t k = 0; k < ch.count; ++k) out.vec3Keys.push_back(decodeVec3(c, ch, k));
-        }
-        return o;
-    };
-    for (const CompressedTrack& ct : c.tracks) {
+    const std::vector<std::array<ChannelRef, 3>> index = channelIndex(c);
+    ConstWalk w;
+    for (size_t i = 0; i < c.tracks.size(); ++i) {
+        const CompressedTrack& ct = c.tracks[i];
         Track t;
         t.node = ct.node;
-        t.translation = channel(ct.translation, false);
-        t.rotation = channel(ct.rotation, true);
-        t.scale = channel(ct.scale, false);
-        if (ct.node >= 0 && static_cast<size_t>(ct.node) < skeletonSize) {
-            out.trackOfNode[ct.node] = static_cast<int32_t>(out.tracks.size());
+        Channel* outs[3] = {&t.translation, &t.rotation, &t.scale};
+        for (int ch = 0; ch < 3; ++ch) {
+            const ChannelRef& ref = index[i][ch];
+            Channel& o = *outs[ch];
+            if (ref.kind == ChannelKind::Absent) continue;
+            if (ref.kind != ChannelKind::Keyed) {
+                // A constant keeps no time: any time serves (one key holds for the whole clip).
+                const float at = c.frameCount ? c.time(0) : c.startTime;
+                o.count = 1;
+                o.times = out.addTimes(&at, 1);
+                if (ch == 1) {
+                    o.values = static_cast<uint32_t>(out.quatKeys.size());
+                    out.quatKeys.push_back(w.quatValue(c, ref.kind));
+                } else {
+                    o.values = static_cast<uint32_t>(out.vec3Keys.size());
+                    out.vec3Keys.push_back(w.vec3Value(c));
+                }
+                continue;
+            }
+            const KeyedChannel& key = ch == 1 ? c.quatChannels[ref.index].key : c.vec3Channels[ref.index].key;
+            o.count = key.count;
+            o.interpolation = key.interpolation();
+            times.resize(key.count);
+            for (uint32_t k = 0; k < key.count; ++k) times[k] = c.time(c.frame(key, k));
+            o.times = out.addTimes(times.data(), key.count);
+            if (ch == 1) {
+                const QuatChannel& q = c.quatChannels[ref.index];
+                const QuatRange r = quatRange(q);
+                o.values = static_cast<uint32_t>(out.quatKeys.size());
+                for (uint32_t k = 0; k < key.count; ++k) out.quatKeys.push_back(decodeQuatKey(c, q, r, k));
+            } else {
+                o.values = static_cast<uint32_t>(out.vec3Keys.size());
+                for (uint32_t k = 0; k < key.count; ++k) out.vec3Keys.push_back(decodeVec3Key(c, c.vec3Channels[ref.index], k));
+            }
         }
+        if (ct.node < skeletonSize) out.trackOfNode[ct.node] = static_cast<int32_t>(out.tracks.size());
         out.tracks.push_back(t);
     }
     return out;

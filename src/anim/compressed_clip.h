@@ -2,20 +2,34 @@
 // compress.h makes them), sampled directly by CompressedSamplingJob: only the two keys around
 // the sample time are dequantized, per channel. Shared and immutable, like Clip.
 //
-// Layout. Every distinct key time of the clip is stored once (`frameTimes`, ascending, at most
-// 65536); a key names its time by an index into that table of `frameWidth` bits (the fewest
-// that count the table), bit-packed in runs (`frameBits`) that the channels of a track whose
-// keys fall at the same times share (so one key search serves them all, as in Clip). Per
-// channel a run of keys, bit-packed at the channel's own width (`bits`, 3..16, chosen by the
-// compressor from the error it causes), at bit `offset` of the channel's stream:
-//  - translation / scale: 3 x bits per key, each component min + code * scale over the
-//    channel's own range (Vec3Range; scale = extent / (2^bits - 1));
-//  - rotation: the "smallest three" encoding. The quaternion's sign is chosen so that its
-//    largest-magnitude component is positive; that component is dropped (rebuilt as
-//    sqrt(1 - a^2 - b^2 - c^2)) and the other three, each within [-1/sqrt2, 1/sqrt2], are kept
-//    as codes of `bits` bits over the channel's per-component range (QuatRange), plus the
-//    dropped component's index in 2 bits (`quatLargest`, four keys per byte), as ozz-animation
-//    keeps it beside its 48 bits.
+// Layout (every byte of it is counted by byteSize()). A track is 4 bytes: its node and, per
+// channel (translation, rotation, scale), what the channel is (ChannelKind):
+//  - absent: the node keeps its bind value (also what the compressor makes of a channel that
+//    holds its bind value throughout, within the joint's share of the tolerance);
+//  - a constant: full floats (constVec3 / constQuat), or for a rotation whose 16-bit smallest
+//    three fit the joint's share, those 48 bits and the dropped component's index (constQuatCodes);
+//  - keyed (two keys or more): the next entry of vec3Channels / quatChannels, in track order.
+// The runtime walks the tracks in order, so a channel's entry is found by counting, and no
+// offset or index is stored per channel beyond that entry.
+//
+// Key times: every distinct key time of the clip is stored once (`frameTimes`, ascending, at
+// most 65536); a keyed channel either holds keys at consecutive times of that table ("dense":
+// only its first index is stored), or names each key's time by an index of `frameWidth` bits
+// (the fewest that count the table) in `frameBits`, a run that the channels of a track with
+// the same key times share (flags kFramesOfT / kFramesOfR: one key search serves them all,
+// as in Clip).
+//
+// Keys: bit-packed at the channel's own width (`bits`, 3..16, chosen by the compressor from the
+// error it causes), key k at bit offset + k * stride:
+//  - translation / scale: 3 x bits (stride 3 bits), each component min + code * scale over the
+//    channel's own range (floats, in Vec3Channel);
+//  - rotation: the "smallest three". The quaternion's sign makes its largest-magnitude
+//    component positive; that component is dropped (rebuilt as sqrt(1 - a^2 - b^2 - c^2)) and
+//    the other three, each within [-1/sqrt2, 1/sqrt2], are codes of `bits` bits over the
+//    channel's per-component range (QuatChannel: its ends as 16-bit fixed point over
+//    [-1/sqrt2, 1/sqrt2], the low end rounded down and the high one up), followed by the
+//    dropped component's index in 2 bits (stride 3 x bits + 2), unless the channel drops the
+//    same component in every key (flag kFixedLargest; the index in the flags, stride 3 x bits).
 // Bit streams are read 64 bits at a time (little-endian, LSB first) and end with 8 zero bytes.
 #pragma once
 
@@ -23,6 +37,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -35,74 +50,110 @@ namespace rig {
 
 inline constexpr float kQuatSmallestMax = 0.70710678f;  // |component| bound of the smallest three
 
-inline constexpr uint32_t kMinKeyBits = 3, kMaxKeyBits = 16;
+inline constexpr uint32_t kMinKeyBits = 1, kMaxKeyBits = 16;
 
-// Per channel, per component: value = min + code * scale (scale = extent / (2^bits - 1)); the
-// channel's keys start at bit `offset` of vec3Bits, 3 x bits each.
-struct Vec3Range {
+// What a track holds for one of its channels (2 bits each in CompressedTrack::kinds).
+enum class ChannelKind : uint8_t { Absent = 0, Constant = 1, CodedConstant = 2, Keyed = 3 };
+
+struct CompressedTrack {
+    uint16_t node = 0;  // index into the skeleton
+    uint8_t kinds = 0;  // ChannelKind of translation (bits 0-1), rotation (2-3), scale (4-5)
+    uint8_t unused = 0;
+    ChannelKind kind(int channel) const { return static_cast<ChannelKind>((kinds >> (2 * channel)) & 3u); }
+    void setKind(int channel, ChannelKind k) {
+        kinds = static_cast<uint8_t>((kinds & ~(3u << (2 * channel))) | (static_cast<uint32_t>(k) << (2 * channel)));
+    }
+};
+
+// Keyed channel flags.
+inline constexpr uint8_t kChannelStep = 1;        // Interpolation::Step
+inline constexpr uint8_t kChannelDense = 2;       // keys at consecutive times of the table from `frames` on
+inline constexpr uint8_t kFramesOfT = 4;          // key times: those of this track's translation
+inline constexpr uint8_t kFramesOfR = 8;          // key times: those of this track's rotation
+inline constexpr uint8_t kFixedLargest = 16;      // rotation: every key drops component (flags >> 6)
+
+// A channel of two keys or more (12 bytes). Each of a key's three codes has its own width
+// (1..16 bits, the fewest its component's range needs at the channel's precision; a rotation
+// that drops different components in different keys uses one width for all three).
+struct KeyedChannel {
+    uint32_t offset = 0;      // bit of key 0 in its stream (vec3Bits / quatBits)
+    uint32_t frames : 24 = 0; // dense: table index of key 0; else its first entry in frameBits
+    uint32_t flags : 8 = 0;
+    uint16_t count = 0;       // keys, 2..65535
+    uint16_t widths = 0;      // code i: (width - 1) in bits 4i..4i+3
+    Interpolation interpolation() const { return (flags & kChannelStep) ? Interpolation::Step : Interpolation::Linear; }
+    bool dense() const { return (flags & kChannelDense) != 0; }
+    uint32_t fixedLargest() const { return flags >> 6; }
+    void setFixedLargest(uint32_t c) { flags = (flags & 0x3Fu) | kFixedLargest | (c << 6); }
+    uint32_t width(int i) const { return ((widths >> (4 * i)) & 15u) + 1u; }
+    void setWidths(const uint32_t w[3]) {
+        widths = static_cast<uint16_t>((w[0] - 1) | ((w[1] - 1) << 4) | ((w[2] - 1) << 8));
+    }
+    uint32_t codeBits() const { return width(0) + width(1) + width(2); }
+};
+
+// Translation or scale: value = min + code * scale per component.
+struct Vec3Channel {
+    KeyedChannel key;
     glm::vec3 min{0.0f};
     glm::vec3 scale{0.0f};
-    uint32_t offset = 0;
-    uint32_t bits = 16;
 };
-// The same for the four quaternion components (x, y, z, w); only the three kept of each key
-// use it.
+
+// Fixed-point ends of a rotation channel's component ranges: value = -1/sqrt2 + code * kRangeStep.
+inline constexpr float kRangeStep = 2.0f * kQuatSmallestMax / 65535.0f;
+
+struct QuatChannel {
+    KeyedChannel key;
+    uint16_t lo[4] = {0, 0, 0, 0};  // x, y, z, w; only the components some key keeps matter
+    uint16_t hi[4] = {0, 0, 0, 0};
+};
+
+// A rotation channel's range as floats (decoded from QuatChannel, or the encoder's own).
 struct QuatRange {
     glm::vec4 min{0.0f};
     glm::vec4 scale{0.0f};
-    uint32_t offset = 0;  // bit offset of the channel's first key in quatBits
-    uint32_t bits = 16;   // bits per kept component
-};
-
-// count == 0: absent (the node keeps its bind value). count == 1: a constant, kept as full
-// floats (constVec3 / constQuat[range]; nothing in the key arrays), or for a rotation with
-// `dense` set, as 16-bit smallest three over the full range (constQuatCodes[4 * range ..]:
-// three codes and the dropped component's index) where that rounding fits the joint's share. Otherwise `first`: the
-// channel's first key among the keys of its kind; `frames`: its run of time indices in
-// frameBits (in entries of frameWidth bits), or for a dense channel the table index of its
-// first key; `range`: its entry in vec3Ranges / quatRanges.
-struct CompressedChannel {
-    uint32_t first = 0;
-    uint32_t frames = 0;
-    uint32_t count = 0;
-    uint32_t range : 30 = 0;
-    uint32_t step : 1 = 0;   // 1: Interpolation::Step (16 bytes a channel, as Clip's Channel)
-    uint32_t dense : 1 = 0;  // 1: the keys sit at consecutive times of the table from index `frames` on (nothing stored)
-    Interpolation interpolation() const { return step ? Interpolation::Step : Interpolation::Linear; }
-};
-
-struct CompressedTrack {
-    int32_t node = -1;
-    CompressedChannel translation, rotation, scale;
+    uint32_t width[4] = {16, 16, 16, 16};  // bits of each component's code
 };
 
 struct CompressedClip {
     std::string name;
     float duration = 0.0f, startTime = 0.0f, sampleRate = 30.0f;
-    std::vector<float> frameTimes;          // distinct key times (s), ascending
+    // Distinct key times (s), ascending: `frameCount` of them, in `frameTimes`, or when that is
+    // empty (and frameCount > 0) uniform: time(i) = float(frameStart + i * frameStep) exactly.
+    std::vector<float> frameTimes;
+    uint32_t frameCount = 0;
+    float frameStart = 0.0f;
+    double frameStep = 0.0;
+    float time(uint32_t i) const {
+        return frameTimes.empty() ? static_cast<float>(double(frameStart) + double(i) * frameStep) : frameTimes[i];
+    }
     std::vector<CompressedTrack> tracks;    // sorted by node
     uint32_t frameWidth = 1;                // bits per index into frameTimes
-    uint32_t frameEntries = 0;              // indices in frameBits
-    uint32_t vec3Keys = 0, quatKeys = 0;    // quantized keys of each kind
-    std::vector<uint8_t> frameBits;         // runs of indices into frameTimes (see CompressedChannel)
-    std::vector<uint8_t> vec3Bits;          // per vec3 key: 3 codes of its channel's width
-    std::vector<Vec3Range> vec3Ranges;      // per vec3 channel
-    std::vector<uint8_t> quatBits;          // per rotation key: 3 codes (the smallest three)
-    std::vector<uint8_t> quatLargest;       // per rotation key: 2 bits, key k at bits 2*(k%4) of byte k/4
-    std::vector<QuatRange> quatRanges;      // per rotation channel
-    std::vector<glm::vec3> constVec3;       // per constant translation / scale channel
-    std::vector<glm::quat> constQuat;       // per constant rotation channel kept as floats
-    std::vector<uint16_t> constQuatCodes;   // per coded constant rotation: 3 codes, largest index
+    std::vector<uint8_t> frameBits;         // runs of indices into frameTimes
+    std::vector<Vec3Channel> vec3Channels;  // keyed translations and scales, in track order
+    std::vector<QuatChannel> quatChannels;  // keyed rotations, in track order
+    std::vector<uint8_t> vec3Bits;          // their keys
+    std::vector<uint8_t> quatBits;
+    std::vector<glm::vec3> constVec3;       // constant translations and scales, in track order
+    std::vector<glm::quat> constQuat;       // constant rotations kept as floats, in track order
+    std::vector<uint16_t> constQuatCodes;   // coded constant rotations: 3 codes, largest index
 
     // Bytes of key data and headers: what this clip costs in memory.
     size_t byteSize() const;
     // Keys kept: quantized ones plus one per constant channel.
-    size_t keyCount() const {
-        return vec3Keys + quatKeys + constVec3.size() + constQuat.size() + constQuatCodes.size() / 4;
-    }
-    // The time-table index of key k of a channel of two keys or more.
-    uint32_t frame(const CompressedChannel& ch, uint32_t k) const;
+    size_t keyCount() const;
+    // The time-table index of key k of a keyed channel; `run` is the channel whose key times
+    // it uses (itself, or the track's T or R channel for kFramesOfT / kFramesOfR).
+    uint32_t frame(const KeyedChannel& run, uint32_t k) const;
 };
+
+// Where each track's channels are (a walk over the tracks): for tools and tests, not per tick.
+struct ChannelRef {
+    ChannelKind kind = ChannelKind::Absent;
+    uint32_t index = 0;  // into vec3Channels / quatChannels (Keyed), constVec3 / constQuat (Constant),
+                         // constQuatCodes / 4 (CodedConstant)
+};
+std::vector<std::array<ChannelRef, 3>> channelIndex(const CompressedClip& c);
 
 // The value of a quantized component.
 inline float dequantize(uint16_t code, float min, float scale) { return min + static_cast<float>(code) * scale; }
@@ -117,36 +168,51 @@ inline uint32_t readBits(const uint8_t* data, uint64_t pos, uint32_t width) {
     return static_cast<uint32_t>(readBits64(data, pos) & ((uint64_t(1) << width) - 1));
 }
 
-inline uint32_t CompressedClip::frame(const CompressedChannel& ch, uint32_t k) const {
-    if (ch.dense) return ch.frames + k;
-    return readBits(frameBits.data(), uint64_t(ch.frames + k) * frameWidth, frameWidth);
+inline uint32_t CompressedClip::frame(const KeyedChannel& run, uint32_t k) const {
+    if (run.dense()) return run.frames + k;
+    return readBits(frameBits.data(), uint64_t(run.frames + k) * frameWidth, frameWidth);
 }
 
-// The three codes of key k of a channel of `bits` bits per code starting at bit `offset`.
-inline void readCodes(const uint8_t* data, uint32_t offset, uint32_t bits, uint32_t k, uint16_t out[3]) {
-    const uint64_t w = readBits64(data, offset + uint64_t(k) * 3 * bits);
-    const uint64_t mask = (uint64_t(1) << bits) - 1;
-    out[0] = static_cast<uint16_t>(w & mask);
-    out[1] = static_cast<uint16_t>((w >> bits) & mask);
-    out[2] = static_cast<uint16_t>((w >> (2 * bits)) & mask);
+// The three codes of a key at bit `pos`, of the channel's widths; the 2 bits after them in `rest`.
+inline void readCodes(const uint8_t* data, uint64_t pos, const KeyedChannel& ch, uint16_t out[3], uint32_t* rest = nullptr) {
+    const uint64_t w = readBits64(data, pos);
+    const uint32_t w0 = ch.width(0), w1 = ch.width(1), w2 = ch.width(2);
+    out[0] = static_cast<uint16_t>(w & ((uint64_t(1) << w0) - 1));
+    out[1] = static_cast<uint16_t>((w >> w0) & ((uint64_t(1) << w1) - 1));
+    out[2] = static_cast<uint16_t>((w >> (w0 + w1)) & ((uint64_t(1) << w2) - 1));
+    if (rest) *rest = static_cast<uint32_t>((w >> (w0 + w1 + w2)) & 3u);
 }
 
-// Key k of a vec3 channel of two keys or more.
-inline glm::vec3 decodeVec3Key(const CompressedClip& c, const CompressedChannel& ch, uint32_t k) {
-    const Vec3Range& r = c.vec3Ranges[ch.range];
+// Key k of a vec3 channel.
+inline glm::vec3 decodeVec3Key(const CompressedClip& c, const Vec3Channel& ch, uint32_t k) {
     uint16_t q[3];
-    readCodes(c.vec3Bits.data(), r.offset, r.bits, k, q);
-    return {dequantize(q[0], r.min.x, r.scale.x), dequantize(q[1], r.min.y, r.scale.y),
-            dequantize(q[2], r.min.z, r.scale.z)};
+    readCodes(c.vec3Bits.data(), ch.key.offset + uint64_t(k) * ch.key.codeBits(), ch.key, q);
+    return {dequantize(q[0], ch.min.x, ch.scale.x), dequantize(q[1], ch.min.y, ch.scale.y),
+            dequantize(q[2], ch.min.z, ch.scale.z)};
 }
 
-inline uint32_t largestIndex(const uint8_t* bits, size_t key) { return (bits[key >> 2] >> (2 * (key & 3))) & 3u; }
+// The components the three codes hold, for each dropped one (x, y, z, w = 0..3).
+inline constexpr uint8_t kKeptComponents[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
+
+// A rotation channel's range as floats: each component's width is that of the code position
+// it takes when the channel drops one fixed component, else the one width of all three.
+inline QuatRange quatRange(const QuatChannel& ch) {
+    QuatRange r;
+    for (int c = 0; c < 4; ++c) r.width[c] = ch.key.width(0);
+    if (ch.key.flags & kFixedLargest) {
+        for (int i = 0; i < 3; ++i) r.width[kKeptComponents[ch.key.fixedLargest()][i]] = ch.key.width(i);
+    }
+    for (int c = 0; c < 4; ++c) {
+        const float steps = static_cast<float>((1u << r.width[c]) - 1u);
+        r.min[c] = -kQuatSmallestMax + static_cast<float>(ch.lo[c]) * kRangeStep;
+        r.scale[c] = static_cast<float>(ch.hi[c] - ch.lo[c]) * (kRangeStep / steps);
+    }
+    return r;
+}
 
 // A quaternion from its smallest three (codes over `r`) and the dropped component's index.
 inline glm::quat decodeSmallestThree(const uint16_t* q, uint32_t largest, const QuatRange& r) {
-    // The components the three codes hold, for each dropped one (x, y, z, w = 0..3).
-    static constexpr uint8_t kKept[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
-    const uint8_t* kept = kKept[largest & 3];
+    const uint8_t* kept = kKeptComponents[largest & 3];
     const float a = dequantize(q[0], r.min[kept[0]], r.scale[kept[0]]);
     const float b = dequantize(q[1], r.min[kept[1]], r.scale[kept[1]]);
     const float c = dequantize(q[2], r.min[kept[2]], r.scale[kept[2]]);
@@ -160,20 +226,23 @@ inline glm::quat decodeSmallestThree(const uint16_t* q, uint32_t largest, const 
     }
 }
 
-// Key k of a rotation channel of two keys or more.
-inline glm::quat decodeQuatKey(const CompressedClip& c, const CompressedChannel& ch, uint32_t k) {
-    const size_t key = ch.first + k;
-    const QuatRange& r = c.quatRanges[ch.range];
+// Bits of one key of a rotation channel.
+inline uint32_t quatStride(const KeyedChannel& k) { return k.codeBits() + ((k.flags & kFixedLargest) ? 0u : 2u); }
+
+// Key k of a rotation channel, over its range `r` (quatRange(ch)).
+inline glm::quat decodeQuatKey(const CompressedClip& c, const QuatChannel& ch, const QuatRange& r, uint32_t k) {
     uint16_t q[3];
-    readCodes(c.quatBits.data(), r.offset, r.bits, k, q);
-    return decodeSmallestThree(q, largestIndex(c.quatLargest.data(), key), r);
+    uint32_t largest = 0;
+    const bool fixed = (ch.key.flags & kFixedLargest) != 0;
+    readCodes(c.quatBits.data(), ch.key.offset + uint64_t(k) * quatStride(ch.key), ch.key, q, fixed ? nullptr : &largest);
+    return decodeSmallestThree(q, fixed ? ch.key.fixedLargest() : largest, r);
 }
 
 // The full range of the smallest three at 16 bits: coded constant rotations use it.
 inline QuatRange fullQuatRange() {
     QuatRange r;
     r.min = glm::vec4(-kQuatSmallestMax);
-    r.scale = glm::vec4(2.0f * kQuatSmallestMax / 65535.0f);
+    r.scale = glm::vec4(kRangeStep);
     return r;
 }
 
@@ -181,15 +250,6 @@ inline QuatRange fullQuatRange() {
 inline glm::quat decodeConstQuat(const CompressedClip& c, uint32_t i) {
     const uint16_t* q = c.constQuatCodes.data() + 4 * static_cast<size_t>(i);
     return decodeSmallestThree(q, q[3], fullQuatRange());
-}
-
-// Key k of any channel with keys (a constant's one value for k == 0).
-inline glm::vec3 decodeVec3(const CompressedClip& c, const CompressedChannel& ch, uint32_t k) {
-    return ch.count == 1 ? c.constVec3[ch.range] : decodeVec3Key(c, ch, k);
-}
-inline glm::quat decodeQuat(const CompressedClip& c, const CompressedChannel& ch, uint32_t k) {
-    if (ch.count == 1) return ch.dense ? decodeConstQuat(c, ch.range) : c.constQuat[ch.range];
-    return decodeQuatKey(c, ch, k);
 }
 
 // The encoder's half: the component index with the largest magnitude (first of ties) and the

@@ -95,35 +95,64 @@ struct ChannelKeys {
     std::vector<glm::vec4> decoded;
     std::vector<uint16_t> codes;      // 3 per key
     std::vector<uint8_t> largest;     // rotations: per key
-    Vec3Range vrange;
-    QuatRange qrange;
+    uint32_t bits = kMaxKeyBits;      // the precision level: the widest code's width
+    uint32_t widths[3] = {kMaxKeyBits, kMaxKeyBits, kMaxKeyBits};  // per code position
+    int32_t fixedLargest = -1;        // rotations: the component every key drops, or -1
+    glm::vec3 vmin{0.0f}, vscale{0.0f};  // translation / scale range
+    QuatChannel qchannel;             // rotation: the range's 16-bit ends (and bits)
+    QuatRange qrange;                 // rotation: the range as the runtime decodes it
     glm::vec4 lo{0.0f}, hi{0.0f};     // per component extents the ranges span
 };
 
 glm::quat asQuat(const glm::vec4& v) { return glm::quat(v.w, v.x, v.y, v.z); }
 glm::vec4 asVec4(const glm::quat& q) { return glm::vec4(q.x, q.y, q.z, q.w); }
 
-// Quantize the channel's keys at `bits` bits per component over its extents.
-void quantizeChannel(ChannelKeys& k, uint32_t bits) {
+// Quantize the channel's keys at precision level `bits`: the component with the widest range
+// gets `bits` bits, each other one the fewest at which its step is no coarser (a rotation that
+// drops different components in different keys: `bits` for all three). At the finest level
+// every code takes 16 bits over its own range (the fallback that keeps every key uses it).
+// `coarser`: half-bit steps coarser than that (the measured refinement's lever).
+void quantizeChannel(ChannelKeys& k, uint32_t bits, uint32_t coarser = 0) {
     const size_t n = k.original.size();
-    const float steps = static_cast<float>((1u << bits) - 1u);
     k.codes.resize(3 * n);
     k.decoded.resize(n);
-    if (k.kind == Kind::Rotation) {
-        k.qrange.bits = bits;
-        for (uint32_t c = 0; c < 4; ++c) k.qrange.scale[c] = (k.hi[c] - k.lo[c]) / steps;
+    k.bits = bits;
+    const bool rot = k.kind == Kind::Rotation;
+    float extent[3];
+    for (int i = 0; i < 3; ++i) {
+        const int c = rot ? (k.fixedLargest >= 0 ? kKeptComponents[k.fixedLargest][i] : -1) : i;
+        extent[i] = c < 0 ? 0.0f
+                    : rot ? static_cast<float>(k.qchannel.hi[c] - k.qchannel.lo[c]) * kRangeStep
+                          : k.hi[c] - k.lo[c];
+    }
+    const float widest = std::max({extent[0], extent[1], extent[2]});
+    const float step = widest / static_cast<float>((1u << bits) - 1u) * std::exp2(0.5f * static_cast<float>(coarser));
+    for (int i = 0; i < 3; ++i) {
+        uint32_t w = 1;
+        while (w < bits && static_cast<float>((1u << w) - 1u) * step < extent[i]) ++w;
+        k.widths[i] = w;
+    }
+    if (bits == kMaxKeyBits && coarser == 0) {  // the finest: every code at full width
+        k.widths[0] = k.widths[1] = k.widths[2] = kMaxKeyBits;
+    } else if (rot && k.fixedLargest < 0) {  // one width for all three, a bit less per two half-bit steps
+        const uint32_t w = bits > coarser / 2 + 1 ? bits - coarser / 2 : 1u;
+        k.widths[0] = k.widths[1] = k.widths[2] = w;
+    }
+    if (rot) {
+        k.qchannel.key.setWidths(k.widths);
+        k.qchannel.key.flags = 0;
+        if (k.fixedLargest >= 0) k.qchannel.key.setFixedLargest(static_cast<uint32_t>(k.fixedLargest));
+        k.qrange = quatRange(k.qchannel);
         for (size_t i = 0; i < n; ++i) {
             k.largest[i] = static_cast<uint8_t>(encodeSmallestThree(asQuat(k.original[i]), k.qrange, &k.codes[3 * i]));
             k.decoded[i] = asVec4(decodeSmallestThree(&k.codes[3 * i], k.largest[i], k.qrange));
         }
     } else {
-        k.vrange.bits = bits;
-        k.vrange.scale = (glm::vec3(k.hi) - glm::vec3(k.lo)) / steps;
-        const uint32_t maxCode = (1u << bits) - 1u;
+        for (int c = 0; c < 3; ++c) k.vscale[c] = (k.hi[c] - k.lo[c]) / static_cast<float>((1u << k.widths[c]) - 1u);
         for (size_t i = 0; i < n; ++i) {
             for (int c = 0; c < 3; ++c) {
-                k.codes[3 * i + c] = quantize(k.original[i][c], k.lo[c], k.vrange.scale[c], maxCode);
-                k.decoded[i][c] = dequantize(k.codes[3 * i + c], k.lo[c], k.vrange.scale[c]);
+                k.codes[3 * i + c] = quantize(k.original[i][c], k.vmin[c], k.vscale[c], (1u << k.widths[c]) - 1u);
+                k.decoded[i][c] = dequantize(k.codes[3 * i + c], k.vmin[c], k.vscale[c]);
             }
         }
     }
@@ -158,19 +187,27 @@ ChannelKeys gatherChannel(const Clip& clip, const Channel& ch, Kind kind, int32_
                 hi[c] = std::max(hi[c], std::min(v[c], kQuatSmallestMax));
             }
         }
+        // The ends as 16-bit fixed point, widened outwards (the runtime decodes the range from them).
         for (uint32_t c = 0; c < 4; ++c) {
             if (hi[c] < lo[c]) lo[c] = hi[c] = 0.0f;  // never stored
-            k.qrange.min[c] = lo[c];
+            const float a = std::floor((lo[c] + kQuatSmallestMax) / kRangeStep);
+            const float b = std::ceil((hi[c] + kQuatSmallestMax) / kRangeStep);
+            k.qchannel.lo[c] = static_cast<uint16_t>(std::clamp(a, 0.0f, 65535.0f));
+            k.qchannel.hi[c] = static_cast<uint16_t>(std::clamp(b, static_cast<float>(k.qchannel.lo[c]), 65535.0f));
         }
         k.lo = lo;
         k.hi = hi;
+        k.fixedLargest = static_cast<int32_t>(largestComponent(asQuat(k.original[0])));
+        for (uint32_t i = 1; i < ch.count && k.fixedLargest >= 0; ++i) {
+            if (largestComponent(asQuat(k.original[i])) != static_cast<uint32_t>(k.fixedLargest)) k.fixedLargest = -1;
+        }
     } else {
         glm::vec3 lo(k.original[0]), hi(k.original[0]);
         for (const glm::vec4& v : k.original) {
             lo = glm::min(lo, glm::vec3(v));
             hi = glm::max(hi, glm::vec3(v));
         }
-        k.vrange.min = lo;
+        k.vmin = lo;
         k.lo = glm::vec4(lo, 0.0f);
         k.hi = glm::vec4(hi, 0.0f);
     }
@@ -305,41 +342,44 @@ ClipKeys gatherClip(const Clip& clip, bool quantizeValues) {
     return ck;
 }
 
+// The bits of the time-table index (the fewest that count `entries` times, at least 1).
+uint32_t frameWidthFor(size_t entries) {
+    uint32_t w = 1;
+    while (w < 16 && entries > (size_t(1) << w)) ++w;
+    return w;
+}
+
 // shares: per channel, the budget a constant rotation's 16-bit rounding may use (0: floats).
+// absent: per channel, 1 where it holds its bind value throughout (stored as absent).
 CompressedClip assemble(const Clip& clip, const ClipKeys& ck, const std::vector<float>& table,
                         const std::vector<std::vector<uint8_t>>& keep, const std::vector<float>& shares,
-                        const std::vector<JointMetric>& metrics) {
+                        const std::vector<JointMetric>& metrics, const std::vector<uint8_t>& absent) {
     CompressedClip out;
     out.name = clip.name;
     out.duration = clip.duration;
     out.startTime = clip.startTime;
     out.sampleRate = clip.sampleRate;
     out.frameTimes = table;
-    out.frameWidth = 1;
-    while (out.frameWidth < 16 && table.size() > (size_t(1) << out.frameWidth)) ++out.frameWidth;
+    out.frameWidth = frameWidthFor(table.size());
     std::vector<uint16_t> keyFrames;
     uint64_t vec3Used = 0, quatUsed = 0;
     auto frameOf = [&](float t) {
         return static_cast<uint16_t>(std::lower_bound(table.begin(), table.end(), t) - table.begin());
     };
-    std::vector<uint16_t> run;
+    std::array<std::vector<uint16_t>, 3> runs;
     for (size_t ti = 0; ti < clip.tracks.size(); ++ti) {
         CompressedTrack ct;
-        ct.node = clip.tracks[ti].node;
-        CompressedChannel* outs[3] = {&ct.translation, &ct.rotation, &ct.scale};
+        ct.node = static_cast<uint16_t>(clip.tracks[ti].node);
+        KeyedChannel keyed[3];  // this track's keyed channels, for sharing their key times
         for (int c = 0; c < 3; ++c) {
+            runs[c].clear();
             const int32_t ci = ck.channelOf[ti][c];
-            if (ci < 0) continue;
+            if (ci < 0 || absent[ci]) continue;  // absent: the bind value
             const ChannelKeys& k = ck.channels[ci];
-            CompressedChannel& o = *outs[c];
-            o.step = k.interpolation == Interpolation::Step ? 1u : 0u;
             const bool rot = k.kind == Kind::Rotation;
             size_t kept = 0;
             for (uint8_t x : keep[ci]) kept += x;
             if (kept == 1) {
-                // A constant: the first key's original value, as full floats.
-                o.count = 1;
-                o.range = static_cast<uint32_t>(rot ? out.constQuat.size() : out.constVec3.size());
                 if (rot) {
                     // 16-bit smallest three where that rounding fits the channel's share
                     // (against every original key), else full floats.
@@ -352,66 +392,97 @@ CompressedClip assemble(const Clip& clip, const ClipKeys& ck, const std::vector<
                         fits = displacement(k, metrics[k.node], coded, k.original[i]) <= shares[ci];
                     }
                     if (fits) {
-                        o.dense = 1;
-                        o.range = static_cast<uint32_t>(out.constQuatCodes.size() / 4);
+                        ct.setKind(c, ChannelKind::CodedConstant);
                         out.constQuatCodes.insert(out.constQuatCodes.end(), {codes[0], codes[1], codes[2], static_cast<uint16_t>(largest)});
-                        continue;
+                    } else {
+                        ct.setKind(c, ChannelKind::Constant);
+                        out.constQuat.push_back(asQuat(k.original[0]));
                     }
-                    out.constQuat.push_back(asQuat(k.original[0]));
+                } else {
+                    ct.setKind(c, ChannelKind::Constant);
+                    out.constVec3.push_back(glm::vec3(k.original[0]));
                 }
-                else out.constVec3.push_back(glm::vec3(k.original[0]));
                 continue;
             }
-            o.first = rot ? out.quatKeys : out.vec3Keys;
-            o.range = static_cast<uint32_t>(rot ? out.quatRanges.size() : out.vec3Ranges.size());
-            const uint32_t bits = rot ? k.qrange.bits : k.vrange.bits;
-            if (rot) {
-                out.quatRanges.push_back(k.qrange);
-                out.quatRanges.back().offset = static_cast<uint32_t>(quatUsed);
-            } else {
-                out.vec3Ranges.push_back(k.vrange);
-                out.vec3Ranges.back().offset = static_cast<uint32_t>(vec3Used);
+            ct.setKind(c, ChannelKind::Keyed);
+            KeyedChannel& key = keyed[c];
+            key.count = static_cast<uint16_t>(kept);
+            key.setWidths(k.widths);
+            key.flags = k.interpolation == Interpolation::Step ? kChannelStep : 0;
+            key.offset = static_cast<uint32_t>(rot ? quatUsed : vec3Used);
+            bool fixed = rot;
+            int32_t largest = -1;
+            for (size_t i = 0; i < k.times.size() && fixed; ++i) {
+                if (!keep[ci][i]) continue;
+                if (largest < 0) largest = k.largest[i];
+                fixed = k.largest[i] == largest;
             }
-            run.clear();
+            if (fixed) key.setFixedLargest(static_cast<uint32_t>(largest));
+            std::vector<uint8_t>& stream = rot ? out.quatBits : out.vec3Bits;
+            uint64_t& used = rot ? quatUsed : vec3Used;
+            std::vector<uint16_t>& run = runs[c];
             for (size_t i = 0; i < k.times.size(); ++i) {
                 if (!keep[ci][i]) continue;
-                ++o.count;
                 run.push_back(frameOf(k.times[i]));
-                for (int x = 0; x < 3; ++x) {
-                    appendBits(rot ? out.quatBits : out.vec3Bits, rot ? quatUsed : vec3Used, k.codes[3 * i + x], bits);
-                }
-                if (rot) {
-                    const size_t key = out.quatKeys++;
-                    if (key / 4 >= out.quatLargest.size()) out.quatLargest.push_back(0);
-                    out.quatLargest[key >> 2] |= static_cast<uint8_t>(k.largest[i] << (2 * (key & 3)));
-                } else {
-                    ++out.vec3Keys;
-                }
+                for (int x = 0; x < 3; ++x) appendBits(stream, used, k.codes[3 * i + x], k.widths[x]);
+                if (rot && !fixed) appendBits(stream, used, k.largest[i], 2);
             }
-            // A run of key times equal to an earlier channel's of this track is shared.
+            // Key times: those of the track's translation or rotation when the same (one key
+            // search at run time), else consecutive times of the table (only the first
+            // stored), else a run of indices.
             bool dense = true;
             for (size_t i = 1; i < run.size() && dense; ++i) dense = run[i] == run[0] + i;
-            if (dense) {  // consecutive times of the table: no indices stored
-                o.dense = 1;
-                o.frames = run[0];
-                continue;
-            }
-            o.frames = static_cast<uint32_t>(keyFrames.size());
             for (int p = 0; p < c; ++p) {
-                const CompressedChannel& q = *outs[p];
-                if (!q.dense && q.count == o.count && std::equal(run.begin(), run.end(), keyFrames.begin() + q.frames)) {
-                    o.frames = q.frames;
+                if (ct.kind(p) == ChannelKind::Keyed && runs[p] == run) {
+                    key.flags |= (p == 0 ? kFramesOfT : kFramesOfR) | (keyed[p].flags & kChannelDense);
+                    key.frames = keyed[p].frames;
                     break;
                 }
             }
-            if (o.frames == keyFrames.size()) keyFrames.insert(keyFrames.end(), run.begin(), run.end());
+            if (!(key.flags & (kFramesOfT | kFramesOfR))) {
+                if (dense) {
+                    key.flags |= kChannelDense;
+                    key.frames = run[0];
+                } else {
+                    key.frames = static_cast<uint32_t>(keyFrames.size());
+                    keyFrames.insert(keyFrames.end(), run.begin(), run.end());
+                }
+            }
+            if (rot) {
+                QuatChannel q = k.qchannel;
+                q.key = key;
+                out.quatChannels.push_back(q);
+            } else {
+                out.vec3Channels.push_back({key, k.vmin, k.vscale});
+            }
         }
-        out.tracks.push_back(ct);
+        // A track whose every channel holds its bind value is left out: sampling leaves its
+        // node as the caller set it, the bind pose, as for any node the clip does not animate.
+        if (ct.kinds) out.tracks.push_back(ct);
     }
-    if (keyFrames.empty()) out.frameTimes.clear();  // only constants: no key names a time
+    out.frameCount = static_cast<uint32_t>(table.size());
+    if (out.vec3Channels.empty() && out.quatChannels.empty()) {  // no key names a time
+        out.frameTimes.clear();
+        out.frameCount = 0;
+    } else if (table.size() > 2) {
+        // Times at a steady rate (as most files sample their clips) as a first time and a step,
+        // where that formula gives every time of the table exactly.
+        out.frameStart = table[0];
+        for (double step : {clip.sampleRate > 0.0f ? 1.0 / double(clip.sampleRate) : 0.0,
+                            (double(table.back()) - double(table[0])) / double(table.size() - 1)}) {
+            out.frameStep = step;
+            bool uniform = step > 0.0;
+            for (size_t i = 0; i < table.size() && uniform; ++i) {
+                uniform = static_cast<float>(double(out.frameStart) + double(i) * step) == table[i];
+            }
+            if (uniform) {
+                out.frameTimes.clear();
+                break;
+            }
+        }
+    }
     uint64_t frameUsed = 0;
     for (uint16_t f : keyFrames) appendBits(out.frameBits, frameUsed, f, out.frameWidth);
-    out.frameEntries = static_cast<uint32_t>(keyFrames.size());
     // Padding: the runtime reads 64 bits at a time.
     for (std::vector<uint8_t>* stream : {&out.frameBits, &out.vec3Bits, &out.quatBits}) {
         if (!stream->empty()) stream->resize(stream->size() + 8, 0);
@@ -531,6 +602,16 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
             return Error{"clip '" + clip.name + "': a track names no node of the skeleton"};
         }
     }
+    // Tracks name their node in 16 bits and count their keys in 16 bits.
+    if (n > 65536) return Error{"the skeleton has " + std::to_string(n) + " nodes; compression stores at most 65536"};
+    for (const Track& t : clip.tracks) {
+        for (const Channel* ch : {&t.translation, &t.rotation, &t.scale}) {
+            if (ch->count > 65535) {
+                return Error{"clip '" + clip.name + "': a channel has " + std::to_string(ch->count) +
+                             " keys; compression stores at most 65535 a channel"};
+            }
+        }
+    }
     const std::vector<float> table = keyTimeTable(clip);
     if (table.size() > 65536) {
         return Error{"clip '" + clip.name + "' has " + std::to_string(table.size()) +
@@ -559,16 +640,47 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
     const float tol = settings.tolerance;
     // The shares are a guess (see compress.h): widened while the measured error stays within
     // the tolerance (doubling up to 16x, then two bisection steps), narrowed while it does not
-    // (down to 1/64x), then every key.
-    float qshare = 0.5f;
-    auto attempt = [&](float factor, bool keepAll) {
-        std::vector<std::vector<uint8_t>> keep(ck.channels.size());
-        std::vector<float> shares(ck.channels.size(), 0.0f);
+    // (down to 1/64x), then every key. Then each keyed channel's width is lowered one bit at a
+    // time while the measured error stays within the tolerance (the shares are a bound; the
+    // errors of different joints seldom add up to it).
+    const std::vector<Transform>& bindLocal = model.skeleton.bindLocalSqt;
+    const uint32_t frameWidth = frameWidthFor(table.size());
+    struct Try {
+        CompressionResult result;
+        float factor = 1.0f, qshare = 0.5f;
+        std::vector<uint8_t> lower;  // per channel: half-bit steps coarser than its share gives
+        std::vector<uint8_t> bits;   // per channel: its width, 0 where it is not keyed
+        bool fits = false;
+    };
+    auto attempt = [&](float factor, float qshare, bool keepAll, const std::vector<uint8_t>& lower) {
+        Try t;
+        t.factor = factor;
+        t.qshare = qshare;
+        t.lower = lower;
+        const size_t nc = ck.channels.size();
+        std::vector<std::vector<uint8_t>> keep(nc);
+        std::vector<float> shares(nc, 0.0f);
+        std::vector<uint8_t> absent(nc, 0);
         ClipKeys q = ck;  // quantized at the widths this attempt picks
-        for (size_t c = 0; c < q.channels.size(); ++c) {
+        for (size_t c = 0; c < nc; ++c) {
             ChannelKeys& k = q.channels[c];
             const JointMetric& m = metrics[k.node];
             const float share = tol > 0.0f ? tol * factor / std::sqrt(m.chain) : 0.0f;
+            // A channel that holds its bind value throughout (within its share; exactly at
+            // tolerance 0) is left out: the sampler gives the bind value.
+            const Transform& bind = bindLocal[k.node];
+            const glm::vec4 bindValue = k.kind == Kind::Rotation      ? asVec4(bind.rotation)
+                                        : k.kind == Kind::Translation ? glm::vec4(bind.translation, 0.0f)
+                                                                      : glm::vec4(bind.scale, 0.0f);
+            bool atBind = true;
+            for (size_t i = 0; i < k.original.size() && atBind; ++i) {
+                atBind = displacement(k, m, bindValue, k.original[i]) <= (keepAll ? 0.0f : share);
+            }
+            if (atBind) {
+                absent[c] = 1;
+                keep[c] = std::vector<uint8_t>(k.times.size(), 0);
+                continue;
+            }
             if (keepAll) {
                 keep[c] = std::vector<uint8_t>(k.times.size(), 1);
                 continue;
@@ -576,84 +688,127 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
             shares[c] = share;
             // Part of the share goes to quantization (the fewest bits that fit it), the rest
             // to key reduction, which compares against the dequantized keys (so it sees both).
-            chooseBits(k, m, qshare * share);
+            const uint32_t bits = chooseBits(k, m, qshare * share);
+            if (!lower.empty() && lower[c]) quantizeChannel(k, bits, lower[c]);
             keep[c] = reduceChannel(k, m, share);
         }
         // Channels of a track that share their key times keep the union of their keys, so
         // they keep sharing one run of times (one key search at run time, one time index per
-        // key in the file); constants stay constants.
+        // key in the file); constants stay constants. Then a run whose dropped keys save fewer
+        // bits than its time indices cost keeps every key (a dense run stores no indices).
         for (const std::array<int32_t, 3>& idx : ck.channelOf) {
+            auto keptOf = [&](int32_t c) { return static_cast<size_t>(std::count(keep[c].begin(), keep[c].end(), 1)); };
+            auto sameTimes = [&](int32_t a, int32_t b) {
+                return a >= 0 && b >= 0 && !absent[a] && !absent[b] && q.channels[a].timesRun == q.channels[b].timesRun &&
+                       q.channels[a].times.size() == q.channels[b].times.size() && keptOf(a) > 1 && keptOf(b) > 1;
+            };
             for (int x = 0; x < 3; ++x) {
                 for (int y = x + 1; y < 3; ++y) {
                     const int32_t a = idx[x], b = idx[y];
-                    if (a < 0 || b < 0 || q.channels[a].timesRun != q.channels[b].timesRun ||
-                        q.channels[a].times.size() != q.channels[b].times.size()) {
-                        continue;
-                    }
-                    const size_t ka = std::count(keep[a].begin(), keep[a].end(), 1);
-                    const size_t kb = std::count(keep[b].begin(), keep[b].end(), 1);
-                    if (ka <= 1 || kb <= 1) continue;
+                    if (!sameTimes(a, b)) continue;
                     for (size_t i = 0; i < keep[a].size(); ++i) keep[a][i] = keep[b][i] = keep[a][i] | keep[b][i];
                 }
             }
+            for (int x = 0; x < 3; ++x) {
+                const int32_t a = idx[x];
+                if (a < 0 || absent[a] || keptOf(a) <= 1) continue;
+                bool lead = true;  // the group's first channel decides for it
+                for (int y = 0; y < x && lead; ++y) lead = !sameTimes(idx[y], a);
+                if (!lead) continue;
+                size_t keyBits = 0;
+                std::vector<int32_t> group;
+                for (int y = x; y < 3; ++y) {
+                    if (y != x && !sameTimes(a, idx[y])) continue;
+                    const ChannelKeys& k = q.channels[idx[y]];
+                    keyBits += k.widths[0] + k.widths[1] + k.widths[2] + (k.kind == Kind::Rotation && k.fixedLargest < 0 ? 2 : 0);
+                    group.push_back(idx[y]);
+                }
+                const size_t n = keep[a].size(), kept = keptOf(a);
+                if (kept < n && n * keyBits <= kept * (keyBits + frameWidth)) {
+                    for (int32_t g : group) std::fill(keep[g].begin(), keep[g].end(), 1);
+                }
+            }
         }
-        CompressionResult a;
-        a.clip = assemble(clip, q, table, keep, shares, metrics);
-        a.error = measureCompressionError(model, clip, a.clip, settings);
+        t.bits.assign(nc, 0);
+        for (size_t c = 0; c < nc; ++c) {
+            if (!absent[c] && std::count(keep[c].begin(), keep[c].end(), 1) > 1) t.bits[c] = static_cast<uint8_t>(q.channels[c].bits);
+        }
+        t.result.clip = assemble(clip, q, table, keep, shares, metrics, absent);
+        t.result.error = measureCompressionError(model, clip, t.result.clip, settings);
+        t.fits = tol <= 0.0f || t.result.error.max() <= tol;
         ++r.passes;
-        return a;
+        return t;
     };
+    auto smaller = [](const Try& a, const Try& b) { return a.result.clip.byteSize() < b.result.clip.byteSize(); };
+    const std::vector<uint8_t> none;
     // One search of the share factor for the quantization share `qshare`: the smallest clip
-    // within the tolerance, or none (found false).
-    auto search = [&](bool& found) {
-        CompressionResult best = attempt(1.0f, false);
-        found = tol <= 0.0f || best.error.max() <= tol;
-        if (found && tol > 0.0f) {
+    // within the tolerance, or one that does not fit.
+    auto search = [&](float qshare) {
+        Try best = attempt(1.0f, qshare, false, none);
+        if (best.fits && tol > 0.0f) {
             float passed = 1.0f, failed = 0.0f;
             for (float f = 2.0f; f <= 16.0f; f *= 2.0f) {
-                CompressionResult a = attempt(f, false);
-                if (a.error.max() > tol) {
+                Try a = attempt(f, qshare, false, none);
+                if (!a.fits) {
                     failed = f;
                     break;
                 }
                 passed = f;
-                if (a.clip.byteSize() < best.clip.byteSize()) best = std::move(a);
+                if (smaller(a, best)) best = std::move(a);
             }
             // Two bisection steps between the last factor that fit and the first that did not.
             for (int step = 0; step < 2 && failed > 0.0f; ++step) {
                 const float f = 0.5f * (passed + failed);
-                CompressionResult a = attempt(f, false);
-                if (a.error.max() > tol) {
+                Try a = attempt(f, qshare, false, none);
+                if (!a.fits) {
                     failed = f;
                     continue;
                 }
                 passed = f;
-                if (a.clip.byteSize() < best.clip.byteSize()) best = std::move(a);
+                if (smaller(a, best)) best = std::move(a);
             }
         }
-        for (float f = 0.5f; !found && f >= 1.0f / 64.0f; f *= 0.5f) {
-            best = attempt(f, false);
-            found = best.error.max() <= tol;
-        }
+        for (float f = 0.5f; !best.fits && f >= 1.0f / 64.0f; f *= 0.5f) best = attempt(f, qshare, false, none);
         return best;
     };
     // The split between quantization and key reduction: the given one, or the smallest clip
     // of a few.
-    std::vector<float> shares{settings.quantizationShare};
-    if (!(settings.quantizationShare > 0.0f)) shares = {0.55f, 0.8f, 1.0f};
-    if (tol <= 0.0f) shares.resize(1);
-    bool found = false;
-    CompressionResult best;
-    for (float share : shares) {
-        qshare = share > 0.0f ? share : 0.5f;
-        bool ok = false;
-        CompressionResult a = search(ok);
-        if (ok && (!found || a.clip.byteSize() < best.clip.byteSize())) best = std::move(a);
-        found = found || ok;
+    std::vector<float> qshares{settings.quantizationShare};
+    if (!(settings.quantizationShare > 0.0f)) qshares = {0.55f, 0.8f, 1.0f};
+    if (tol <= 0.0f) qshares.resize(1);
+    Try best;
+    for (float qs : qshares) {
+        Try a = search(qs > 0.0f ? qs : 0.5f);
+        if (a.fits && (!best.fits || smaller(a, best))) best = std::move(a);
     }
-    if (!found) best = attempt(1.0f, true);
-    r.clip = std::move(best.clip);
-    r.error = best.error;
+    if (!best.fits) best = attempt(1.0f, 0.5f, true, none);
+    // Measured refinement: per keyed channel, widest first, half a bit coarser while the whole clip
+    // stays within the tolerance (at most `settings.refinePasses` rounds over the channels).
+    if (best.fits && tol > 0.0f && settings.refinePasses > 0) {
+        std::vector<uint8_t> lower = best.lower.empty() ? std::vector<uint8_t>(ck.channels.size(), 0) : best.lower;
+        for (int pass = 0; pass < settings.refinePasses; ++pass) {
+            std::vector<size_t> order;
+            for (size_t c = 0; c < ck.channels.size(); ++c) {
+                if (best.bits[c] > kMinKeyBits) order.push_back(c);
+            }
+            std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return best.bits[a] > best.bits[b]; });
+            bool improved = false;
+            for (size_t c : order) {
+                if (best.bits[c] <= kMinKeyBits || lower[c] >= 2 * kMaxKeyBits) continue;
+                ++lower[c];
+                Try a = attempt(best.factor, best.qshare, false, lower);
+                if (a.fits && smaller(a, best)) {
+                    best = std::move(a);
+                    improved = true;
+                } else {
+                    --lower[c];
+                }
+            }
+            if (!improved) break;
+        }
+    }
+    r.clip = std::move(best.result.clip);
+    r.error = best.result.error;
     r.withinTolerance = tol <= 0.0f || r.error.max() <= tol;
     r.compressedBytes = r.clip.byteSize();
     r.keptKeys = r.clip.keyCount();

@@ -46,6 +46,11 @@ struct CompressSettings {
     // Vertex-samples (vertices x sample times) measured per pass; beyond it the sample times
     // used for the vertex error are spread evenly (joints are measured at every sample time).
     size_t maxVertexSamples = 40'000'000;
+    // Rounds of measured refinement after the share search: each makes every keyed channel's
+    // quantization step half a bit coarser (its codes as narrow as that step allows), widest
+    // channel first, where the whole clip's measured error stays within the tolerance (one
+    // compression and measurement per channel tried). 0: none.
+    int refinePasses = 4;
 };
 
 // Distance between the original and the compressed clip (model units), over the sample times:
