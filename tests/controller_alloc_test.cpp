@@ -1,6 +1,6 @@
 // The controller's per-tick path allocates nothing: count calls to operator new around
 // update / evaluate / events, with a cross-fade, a blend space, a partial layer, an additive
-// layer, markers and root motion all active, and requests (cross-fades, parameters, layer
+// layer (cross-fading between two differences), markers and root motion all active, and requests (cross-fades, parameters, layer
 // weights) posted between ticks.
 #include <gtest/gtest.h>
 
@@ -43,6 +43,9 @@ TEST(PerTick, ControllerAllocatesNothing) {
             if (tick == 100) c.crossFadeTo(MotionSource::clip(1), 0.3f, FadeMode::Frozen, Ease{EaseCurve::SmoothStep});
             if (tick == 110) c.crossFadeTo(MotionSource::blendSpace(plane), 0.5f);  // interrupts
             if (tick == 300) c.setLayerWeight(upper, 0.3f, 0.5f);
+            if (tick == 200) c.crossFadeAdditive(add, 1, 3, 0.4f, FadeMode::Frozen, Ease{EaseCurve::CubicOut});
+            if (tick == 215) c.crossFadeAdditive(add, 2, 0, 0.3f);  // interrupts
+            if (tick == 350) c.crossFadeLayer(upper, MotionSource::blendSpace(plane), 0.25f, FadeMode::Frozen);
             if (tick == 400) c.play(MotionSource::clip(2), ClipTiming{-1.0f, LoopMode::Loop});
             if (tick == 450) c.seekPhase(0.3f);
             c.update(1.0 / 60.0);

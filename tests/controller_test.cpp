@@ -687,6 +687,117 @@ TEST(Controller, AdditiveLayerAddsTheDifferenceClip) {
     EXPECT_FALSE(c.playLayer(layer, MotionSource::clip(0)));  // an additive layer takes playAdditive
 }
 
+// An additive layer cross-fades between two differences: with A = lift - liftRef and B =
+// twist - twistRef on the tip, it adds (1 - w) A + w B (w linear here), on top of a base that
+// holds the tip at 45 degrees about Z. Expected values from the clips' keys, by hand: the
+// lift turns the tip 0 -> 60 degrees about X and moves it 0 -> 0.4 along X over 1 s, so A at
+// clip time t is 60 t degrees about X and (0.4 t, 0, 0); B is 50 - 10 = 40 degrees about X
+// and (0, 1.3, 0.2) - (0, 1.1, 0) = (0, 0.2, 0.2).
+struct AdditiveFadeRig {
+    static constexpr float kLiftDeg = 60.0f, kLiftX = 0.4f;  // lift's last key (first: 0, 0)
+    static constexpr float kTwistDeg = 50.0f, kTwistRefDeg = 10.0f;
+    static inline const glm::vec3 kTwistT{0.0f, 1.3f, 0.2f}, kTwistRefT{0.0f, 1.1f, 0.0f};
+    static inline const glm::vec3 kBind{0.0f, 1.0f, 0.0f};  // the tip's bind translation
+
+    Model m = testing::makeTwoBone();
+    int32_t hold, lift, liftRef, twist, twistRef;
+
+    AdditiveFadeRig() {
+        auto add = [&](Clip c) {
+            m.clips.push_back(std::move(c));
+            return static_cast<int32_t>(m.clips.size() - 1);
+        };
+        hold = add(ClipBuilder("hold", 2).rotation(1, {0.0f, 1.0f}, {rotZ(45), rotZ(45)}).build());
+        lift = add(ClipBuilder("lift", 2)
+                       .rotation(1, {0.0f, 1.0f}, {rotX(0), rotX(kLiftDeg)})
+                       .translation(1, {0.0f, 1.0f}, {kBind, kBind + glm::vec3(kLiftX, 0, 0)})
+                       .build());
+        liftRef = add(ClipBuilder("liftRef", 2)
+                          .rotation(1, {0.0f, 1.0f}, {rotX(0), rotX(0)})
+                          .translation(1, {0.0f, 1.0f}, {kBind, kBind})
+                          .build());
+        twist = add(ClipBuilder("twist", 2)
+                        .rotation(1, {0.0f, 1.0f}, {rotX(kTwistDeg), rotX(kTwistDeg)})
+                        .translation(1, {0.0f, 1.0f}, {kTwistT, kTwistT})
+                        .build());
+        twistRef = add(ClipBuilder("twistRef", 2)
+                           .rotation(1, {0.0f, 1.0f}, {rotX(kTwistRefDeg), rotX(kTwistRefDeg)})
+                           .translation(1, {0.0f, 1.0f}, {kTwistRefT, kTwistRefT})
+                           .build());
+    }
+    // The tip's pose for an added difference `deg` about X and `t`, on the base.
+    static void expectTip(const Controller& c, float deg, glm::vec3 t, const char* what) {
+        const Transform& tip = c.pose()[1];
+        // The rotation the layer added: pose x base^-1, compared with deg about X.
+        const glm::quat added = tip.rotation * glm::inverse(rotZ(45));
+        EXPECT_LT(rotationGap(added, rotX(deg)), 1e-4) << what << ": " << deg;
+        EXPECT_VEC3_NEAR(tip.translation - kBind, t, 1e-5f);
+        EXPECT_LT(rotationGap(c.pose()[0].rotation, glm::quat(1, 0, 0, 0)), 1e-6) << what;  // root: untouched
+    }
+};
+
+TEST(Controller, AdditiveLayerCrossFadesBetweenTwoDifferences) {
+    using R = AdditiveFadeRig;
+    for (FadeMode mode : {FadeMode::Smooth, FadeMode::Frozen}) {
+        SCOPED_TRACE(mode == FadeMode::Smooth ? "smooth" : "frozen");
+        R rig;
+        Controller c(rig.m);
+        c.play(MotionSource::clip(rig.hold));
+        const int32_t layer = c.addLayer(LayerBlend::Additive);
+        ASSERT_TRUE(c.playAdditive(layer, rig.lift, rig.liftRef));
+        c.update(0.25);
+        c.computePose();
+        R::expectTip(c, R::kLiftDeg * 0.25f, {R::kLiftX * 0.25f, 0, 0}, "A before");
+        ASSERT_TRUE(c.crossFadeAdditive(layer, rig.twist, rig.twistRef, 1.0f, mode));
+        EXPECT_EQ(c.layerFadeWeight(layer), 0.0f);
+        c.computePose();  // the transition's start: A's result
+        R::expectTip(c, R::kLiftDeg * 0.25f, {R::kLiftX * 0.25f, 0, 0}, "start");
+
+        c.update(0.5);  // the midpoint: w = 0.5
+        EXPECT_FLOAT_EQ(c.layerFadeWeight(layer), 0.5f);
+        EXPECT_NEAR(c.layerClock(layer)->time(), 0.5, 1e-9);  // B's clock runs
+        // A's clip time: 0.75 when its clock runs on, 0.25 when the fade froze it.
+        const float ta = mode == FadeMode::Smooth ? 0.75f : 0.25f;
+        const float aDeg = R::kLiftDeg * ta, bDeg = R::kTwistDeg - R::kTwistRefDeg;
+        const glm::vec3 aT(R::kLiftX * ta, 0, 0), bT = R::kTwistT - R::kTwistRefT;
+        c.computePose();
+        R::expectTip(c, 0.5f * aDeg + 0.5f * bDeg, 0.5f * aT + 0.5f * bT, "midpoint");
+
+        // A weight-0 layer adds nothing, fading or not: the base alone.
+        c.setLayerWeight(layer, 0.0f);
+        c.computePose();
+        R::expectTip(c, 0.0f, glm::vec3(0.0f), "weight 0");
+        // Half weight: half of the mixed difference.
+        c.setLayerWeight(layer, 0.5f);
+        c.computePose();
+        R::expectTip(c, 0.25f * (aDeg + bDeg), 0.25f * (aT + bT), "weight 0.5");
+        c.setLayerWeight(layer, 1.0f);
+
+        c.update(0.5);  // the end: B's result, the outgoing difference gone
+        EXPECT_EQ(c.layerFadeWeight(layer), 1.0f);
+        c.computePose();
+        R::expectTip(c, bDeg, bT, "end");
+    }
+}
+
+// Frozen inside an override layer too: the outgoing motion holds where the fade began.
+TEST(Controller, OverrideLayerFrozenCrossFadeHoldsTheOutgoingMotion) {
+    Model m = testing::makeTwoBone();  // clip 0: tip 0 -> 90 about Z over 1 s
+    m.clips.push_back(ClipBuilder("still", 2).rotation(1, {0.0f, 1.0f}, {rotZ(-30), rotZ(-30)}).build());
+    for (FadeMode mode : {FadeMode::Smooth, FadeMode::Frozen}) {
+        Controller c(m);
+        const int32_t layer = c.addLayer(LayerBlend::Override);
+        ASSERT_TRUE(c.playLayer(layer, MotionSource::clip(0)));
+        c.update(0.25);
+        ASSERT_TRUE(c.crossFadeLayer(layer, MotionSource::clip(1), 1.0f, mode));
+        c.update(0.5);
+        c.computePose();
+        // Outgoing at 22.5 (frozen) or 67.5 degrees (smooth), incoming at -30: the half-way slerp.
+        const float out = mode == FadeMode::Smooth ? 67.5f : 22.5f;
+        EXPECT_NEAR(angleZ(c.pose()[1].rotation), 0.5f * (out - 30.0f), 1e-3f) << (mode == FadeMode::Smooth ? "smooth" : "frozen");
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Controller: clocks
 

@@ -1,6 +1,7 @@
 // The state machine's per-tick path allocates nothing: count calls to operator new around
 // update() with parameters set between ticks, transitions firing (cross-fades, layer fades,
-// a nested machine entered and left, triggers consumed) and the log wrapping around.
+// a nested machine entered and left, triggers consumed, an additive layer cross-fading
+// between two states, smooth and frozen) and the log wrapping around.
 #include <gtest/gtest.h>
 
 #include "anim/controller.h"
@@ -41,7 +42,10 @@ TEST(PerTick, StateMachineAllocatesNothing) {
         {"name": "upper", "mask": ["joint10"], "states": [{"name": "off"}, {"name": "on", "clip": "short"}],
          "transitions": [{"from": "off", "to": "on", "when": [{"param": "arm", "value": true}], "duration": 0.2},
                          {"from": "on", "to": "off", "when": [{"param": "arm", "value": false}], "duration": 0.2}]},
-        {"name": "add", "blend": "additive", "weight": 0.5, "states": [{"name": "on", "clip": "anim", "reference": "ref"}]}
+        {"name": "add", "blend": "additive", "weight": 0.5,
+         "states": [{"name": "on", "clip": "anim", "reference": "ref"}, {"name": "alt", "clip": "short", "reference": "ref"}],
+         "transitions": [{"from": "on", "to": "alt", "when": [{"param": "x", "op": ">", "value": 0.3}], "duration": 0.2, "mode": "frozen"},
+                         {"from": "alt", "to": "on", "when": [{"param": "x", "op": "<", "value": 0.1}], "duration": 0.3, "curve": "smoothstep"}]}
       ]})", m, "alloc.machine.json");
     ASSERT_TRUE(def.ok()) << def.error().message;
     Controller c(m);
@@ -63,6 +67,9 @@ TEST(PerTick, StateMachineAllocatesNothing) {
     }
     EXPECT_EQ(testing::allocations() - before, 0);
     EXPECT_GT(sm.transitionsFired(), StateMachine::kLogSize);  // the log wrapped
+    size_t additiveFades = 0;  // the additive layer's transitions between its two states
+    for (size_t i = 0; i < sm.logCount(); ++i) additiveFades += sm.logEntry(i).layer == 2 && sm.logEntry(i).from >= 0;
+    EXPECT_GT(additiveFades, 0u);
 }
 
 }  // namespace

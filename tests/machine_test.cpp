@@ -1,14 +1,17 @@
 // The action state machine (anim/state_machine.h) and its file format (anim/machine_json.h):
 // transitions on conditions and exit times at the tick they are due, cross-fade weights
 // against hand-computed ease values, triggers consumed once, any-state transitions and
-// priority, nested machines, masked and additive layers, line-numbered errors, the demo's
+// priority, nested machines, masked and additive layers (and their cross-fades), line-numbered errors, the demo's
 // machine, and `rigview pose --machine`.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include <glm/gtc/quaternion.hpp>
 #include <nlohmann/json.hpp>
 
 #include "anim/blend.h"
@@ -433,6 +436,150 @@ TEST(StateMachine, AdditiveStateAddsTheDifferenceOfItsClips) {
         EXPECT_NEAR(glm::length(c.pose()[j].translation - t), 0.0f, 1e-5f) << j;
         EXPECT_NEAR(std::fabs(glm::dot(c.pose()[j].rotation, q)), 1.0f, 1e-5f) << j;
     }
+}
+
+// Two additive states on joint2 of a 4-joint chain, over a base holding joint2 at 45 degrees
+// about Z. "lift" - "liftRef" turns joint2 0 -> 60 degrees about X and moves it 0 -> 0.4
+// along X over 1 s (so at clip time t: 60 t degrees, (0.4 t, 0, 0)); "twist" - "twistRef"
+// is 50 - 10 = 40 degrees about X and (0, 1.3, 0.2) - (0, 1.1, 0) = (0, 0.2, 0.2).
+namespace additive_fade {
+
+constexpr float kLiftDeg = 60.0f, kLiftX = 0.4f, kTwistDeg = 50.0f, kTwistRefDeg = 10.0f, kBaseDeg = 45.0f;
+const glm::vec3 kBind(0.0f, 1.0f, 0.0f);  // joint2's bind translation
+const glm::vec3 kTwistT(0.0f, 1.3f, 0.2f), kTwistRefT(0.0f, 1.1f, 0.0f);
+
+glm::quat rotAbout(float deg, glm::vec3 axis) { return glm::angleAxis(glm::radians(deg), axis); }
+glm::quat rotX(float deg) { return rotAbout(deg, glm::vec3(1, 0, 0)); }
+
+// A 1 s clip animating joint 2 of a 4-joint chain only: rotation q0 -> q1, translation
+// t0 -> t1, keys at 0 and 1 s.
+Clip joint2Clip(const std::string& name, glm::quat q0, glm::quat q1, glm::vec3 t0, glm::vec3 t1) {
+    Clip c;
+    c.name = name;
+    c.ticksPerSecond = 1.0;
+    c.trackOfNode.assign(4, -1);
+    const float times[2] = {0.0f, 1.0f};
+    const uint32_t ti = c.addTimes(times, 2);
+    Track tr;
+    tr.node = 2;
+    tr.rotation = {ti, static_cast<uint32_t>(c.quatKeys.size()), 2};
+    c.quatKeys.push_back(q0);
+    c.quatKeys.push_back(q1);
+    tr.translation = {ti, static_cast<uint32_t>(c.vec3Keys.size()), 2};
+    c.vec3Keys.push_back(t0);
+    c.vec3Keys.push_back(t1);
+    c.trackOfNode[2] = 0;
+    c.tracks.push_back(tr);
+    c.duration = 1.0f;
+    c.sampleRate = 30.0f;
+    return c;
+}
+
+Model model() {
+    Model m = testing::makeChain(4, 0);
+    const glm::quat hold = rotAbout(kBaseDeg, glm::vec3(0, 0, 1));
+    m.clips.push_back(joint2Clip("hold", hold, hold, kBind, kBind));
+    m.clips.push_back(joint2Clip("lift", rotX(0), rotX(kLiftDeg), kBind, kBind + glm::vec3(kLiftX, 0, 0)));
+    m.clips.push_back(joint2Clip("liftRef", rotX(0), rotX(0), kBind, kBind));
+    m.clips.push_back(joint2Clip("twist", rotX(kTwistDeg), rotX(kTwistDeg), kTwistT, kTwistT));
+    m.clips.push_back(joint2Clip("twistRef", rotX(kTwistRefDeg), rotX(kTwistRefDeg), kTwistRefT, kTwistRefT));
+    return m;
+}
+
+std::string machine(const std::string& weight, const std::string& mode) {
+    return R"({
+      "parameters": [{"name": "alt", "type": "bool"}],
+      "states": [{"name": "base", "clip": "hold"}],
+      "layers": [{"name": "add", "blend": "additive", "weight": )" + weight + R"(,
+                  "states": [{"name": "a", "clip": "lift", "reference": "liftRef"},
+                             {"name": "b", "clip": "twist", "reference": "twistRef"}],
+                  "transitions": [{"from": "a", "to": "b", "when": [{"param": "alt", "value": true}],
+                                   "duration": 0.5, "curve": "linear", "mode": ")" + mode + R"("}]}]})";
+}
+
+// Angle between two rotations (radians), whatever the quaternions' signs.
+double gap(const glm::quat& a, const glm::quat& b) {
+    const glm::dvec4 da(a.x, a.y, a.z, a.w), db(b.x, b.y, b.z, b.w);
+    return 4.0 * std::asin(std::min(1.0, std::min(glm::length(da - db), glm::length(da + db)) / 2.0));
+}
+
+// The pose is the base with `deg` about X and `t` added on joint2, every other joint at bind.
+void expectAdded(const Controller& c, const Model& m, float deg, glm::vec3 t, const std::string& what) {
+    const Pose& p = c.pose();
+    for (size_t j = 0; j < p.size(); ++j) {
+        if (j == 2) continue;
+        EXPECT_LT(glm::length(p[j].translation - m.skeleton.bindLocalSqt[j].translation), 1e-6f) << what << " joint " << j;
+        EXPECT_LT(gap(p[j].rotation, m.skeleton.bindLocalSqt[j].rotation), 1e-6) << what << " joint " << j;
+    }
+    // What the layer added: pose x base^-1, and the translation above the base's.
+    const glm::quat added = p[2].rotation * glm::inverse(rotAbout(kBaseDeg, glm::vec3(0, 0, 1)));
+    EXPECT_LT(gap(added, rotX(deg)), 1e-4) << what << ": expected " << deg << " degrees about X";
+    EXPECT_LT(glm::length(p[2].translation - kBind - t), 1e-5f) << what;
+}
+
+}  // namespace additive_fade
+
+// An additive layer's transition between two playing states cross-fades the two differences
+// (linear over 0.5 s here): A's result at its start, B's at its end, half of each at its
+// midpoint; with "frozen" A's clock stops where the transition began.
+TEST(StateMachine, AdditiveLayerCrossFadesBetweenItsStates) {
+    using namespace additive_fade;
+    const Model m = model();
+    for (const std::string mode : {"smooth", "frozen"}) {
+        SCOPED_TRACE(mode);
+        const MachineDef def = parseOk(machine("1", mode), m);
+        Controller c(m);
+        StateMachine sm(def, c);
+        ASSERT_TRUE(sm.ok()) << sm.error();
+        const int32_t layer = sm.controllerLayer(1);
+        for (int i = 0; i < 16; ++i) sm.update(kDt);  // A from time 0: at 0.25 s
+        ASSERT_EQ(stateName(sm, 1), "a");
+        c.computePose();
+        expectAdded(c, m, kLiftDeg * 0.25f, {kLiftX * 0.25f, 0, 0}, "A alone");
+
+        sm.setBool(def.findParam("alt"), true);
+        sm.update(kDt);
+        ASSERT_EQ(stateName(sm, 1), "b");
+        const float t0 = static_cast<float>(c.time());  // A's clip time when the transition fired
+        EXPECT_FLOAT_EQ(t0, 17.0f / 64.0f);
+        EXPECT_EQ(c.layerFadeWeight(layer), 0.0f);
+        c.computePose();
+        expectAdded(c, m, kLiftDeg * t0, {kLiftX * t0, 0, 0}, "start");
+
+        for (int i = 0; i < 16; ++i) sm.update(kDt);  // 0.25 of 0.5 s: w = 0.5
+        EXPECT_FLOAT_EQ(c.layerFadeWeight(layer), 0.5f);
+        const float ta = mode == "smooth" ? static_cast<float>(c.time()) : t0;  // frozen: A held
+        const float aDeg = kLiftDeg * ta, bDeg = kTwistDeg - kTwistRefDeg;
+        const glm::vec3 aT(kLiftX * ta, 0, 0), bT = kTwistT - kTwistRefT;
+        c.computePose();
+        expectAdded(c, m, 0.5f * aDeg + 0.5f * bDeg, 0.5f * aT + 0.5f * bT, "midpoint");
+
+        for (int i = 0; i < 16; ++i) sm.update(kDt);  // the fade's end
+        EXPECT_EQ(c.layerFadeWeight(layer), 1.0f);
+        c.computePose();
+        expectAdded(c, m, bDeg, bT, "end");
+    }
+}
+
+// A layer of weight 0 changes nothing, before, during and after such a transition.
+TEST(StateMachine, AdditiveLayerOfWeightZeroChangesNothing) {
+    using namespace additive_fade;
+    const Model m = model();
+    const MachineDef def = parseOk(machine("0", "smooth"), m);
+    Controller c(m);
+    StateMachine sm(def, c);
+    ASSERT_TRUE(sm.ok()) << sm.error();
+    bool faded = false;
+    for (int i = 0; i < 64; ++i) {
+        if (i == 16) sm.setBool(def.findParam("alt"), true);
+        sm.update(kDt);
+        const float w = c.layerFadeWeight(sm.controllerLayer(1));
+        faded = faded || (w > 0.0f && w < 1.0f);
+        c.computePose();
+        expectAdded(c, m, 0.0f, glm::vec3(0.0f), "tick " + std::to_string(i));
+    }
+    EXPECT_TRUE(faded) << "the transition should have cross-faded for the test to mean something";
+    EXPECT_EQ(stateName(sm, 1), "b");
 }
 
 TEST(StateMachine, BlendSpaceStateFollowsItsParameter) {

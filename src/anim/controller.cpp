@@ -302,8 +302,29 @@ bool Controller::playLayer(int32_t layer, MotionSource motion, const ClipTiming&
     return true;
 }
 
+void Controller::beginLayerFade(Layer& l, float duration, FadeMode mode, Ease ease) {
+    // The outgoing motion keeps its clock and cursors (same sizes: no allocation).
+    l.previous.source = l.motion.source;
+    l.previous.referenceClip = l.motion.referenceClip;
+    l.previous.timing = l.motion.timing;
+    l.previous.startAt = l.motion.startAt;
+    l.previous.clock = l.motion.clock;
+    if (mode == FadeMode::Frozen) l.previous.clock.pause();
+    std::copy(l.motion.cursors.begin(), l.motion.cursors.end(), l.previous.cursors.begin());
+    l.crossFading = true;
+    l.crossElapsed = 0.0f;
+    l.crossDuration = duration;
+    l.crossEase = ease;
+    l.crossWeight = applyEase(ease, 0.0f);
+}
+
 bool Controller::crossFadeLayer(int32_t layer, MotionSource motion, float duration, Ease ease,
                                 const ClipTiming& timing) {
+    return crossFadeLayer(layer, motion, duration, FadeMode::Smooth, ease, timing);
+}
+
+bool Controller::crossFadeLayer(int32_t layer, MotionSource motion, float duration, FadeMode mode,
+                                Ease ease, const ClipTiming& timing) {
     if (layer < 0 || static_cast<size_t>(layer) >= layers_.size()) return false;
     Layer& l = layers_[layer];
     if (l.blend != LayerBlend::Override || !validMotion(motion)) return false;
@@ -312,18 +333,7 @@ bool Controller::crossFadeLayer(int32_t layer, MotionSource motion, float durati
         l.crossFading = false;
         return playLayer(layer, motion, timing);
     }
-    // The outgoing motion keeps its clock and cursors (same sizes: no allocation).
-    l.previous.source = l.motion.source;
-    l.previous.referenceClip = l.motion.referenceClip;
-    l.previous.timing = l.motion.timing;
-    l.previous.startAt = l.motion.startAt;
-    l.previous.clock = l.motion.clock;
-    std::copy(l.motion.cursors.begin(), l.motion.cursors.end(), l.previous.cursors.begin());
-    l.crossFading = true;
-    l.crossElapsed = 0.0f;
-    l.crossDuration = duration;
-    l.crossEase = ease;
-    l.crossWeight = applyEase(ease, 0.0f);
+    beginLayerFade(l, duration, mode, ease);
     return playLayer(layer, motion, timing);
 }
 
@@ -346,6 +356,24 @@ bool Controller::playAdditive(int32_t layer, int32_t sourceClip, int32_t referen
                 current_.source.kind != MotionSource::Kind::None ? current_.clock.phase() : -1.0);
     l.motion.referenceClip = referenceClip;
     return true;
+}
+
+bool Controller::crossFadeAdditive(int32_t layer, int32_t sourceClip, int32_t referenceClip, float duration,
+                                   FadeMode mode, Ease ease, const ClipTiming& timing) {
+    if (layer < 0 || static_cast<size_t>(layer) >= layers_.size()) return false;
+    Layer& l = layers_[layer];
+    const size_t nc = model_->clips.size();
+    if (l.blend != LayerBlend::Additive || sourceClip < 0 || static_cast<size_t>(sourceClip) >= nc ||
+        referenceClip < 0 || static_cast<size_t>(referenceClip) >= nc) {
+        return false;
+    }
+    const bool playing = l.motion.source.kind == MotionSource::Kind::Clip && l.motion.referenceClip >= 0;
+    if (!(duration > 0.0f) || !std::isfinite(duration) || !playing) {
+        l.crossFading = false;
+        return playAdditive(layer, sourceClip, referenceClip, timing);
+    }
+    beginLayerFade(l, duration, mode, ease);
+    return playAdditive(layer, sourceClip, referenceClip, timing);
 }
 
 bool Controller::setLayerWeight(int32_t layer, float weight, float seconds) {
@@ -585,6 +613,16 @@ void Controller::evalMotion(MotionState& m, Transform* out, Transform* scratch) 
     }
 }
 
+void Controller::evalDifference(MotionState& m, Transform* out, Transform* scratch) {
+    const size_t n = model_->skeleton.size();
+    const int32_t src = m.source.index, ref = m.referenceClip;
+    const double ts = static_cast<double>(model_->clips[src].startTime) + m.clock.time();
+    const double tr = static_cast<double>(model_->clips[ref].startTime) + m.clock.phase() * clipLength(ref);
+    sampleClipInto(src, static_cast<float>(ts), m.cursors.data() + cursorOffset_[src], out);
+    sampleClipInto(ref, static_cast<float>(tr), m.cursors.data() + cursorOffset_[ref], scratch);
+    makeDifference(std::span<const Transform>(out, n), std::span<const Transform>(scratch, n), std::span<Transform>(out, n));
+}
+
 void Controller::evalMotionMorphs(const MotionState& m, float* out, float* scratch) {
     const size_t n = morphPose_.size();
     uint32_t* cursors = morphCursors_.data();
@@ -658,13 +696,13 @@ void Controller::computePose() {
             continue;
         }
         // Additive: difference of source and reference at the same phase.
-        const int32_t src = l.motion.source.index, ref = l.motion.referenceClip;
-        if (ref < 0) continue;
-        const double ts = static_cast<double>(model_->clips[src].startTime) + l.motion.clock.time();
-        const double tr = static_cast<double>(model_->clips[ref].startTime) + l.motion.clock.phase() * clipLength(ref);
-        sampleClipInto(src, static_cast<float>(ts), l.motion.cursors.data() + cursorOffset_[src], a);
-        sampleClipInto(ref, static_cast<float>(tr), l.motion.cursors.data() + cursorOffset_[ref], b);
-        makeDifference(bufA_, bufB_, bufA_);
+        if (l.motion.source.kind != MotionSource::Kind::Clip || l.motion.referenceClip < 0) continue;
+        evalDifference(l.motion, a, b);
+        if (l.crossFading && l.previous.source.kind == MotionSource::Kind::Clip && l.previous.referenceClip >= 0) {
+            // Inside the layer: outgoing difference -> incoming one by the fade's eased weight.
+            evalDifference(l.previous, bufC_.data(), b);
+            blendPoses(bufC_, bufA_, l.crossWeight, bufA_);
+        }
         applyAdditiveMasked(pose_, bufA_, l.mask, pose_, l.weight);
     }
 }

@@ -132,11 +132,14 @@ public:
     bool playLayer(int32_t layer, MotionSource motion, const ClipTiming& timing = {});
     // Cross-fade what an Override layer plays to `motion` over `duration` seconds: inside the
     // layer (under its mask and weight) the incoming motion's share is ease(elapsed /
-    // duration), the outgoing one keeps playing. A cross-fade started during another one
-    // drops the older outgoing motion. duration <= 0, or a layer playing nothing, is
-    // playLayer(). No allocation.
+    // duration), the outgoing one keeps playing (Smooth) or holds where it was (Frozen: its
+    // clock stops) until the fade ends. A cross-fade started during another one drops the
+    // older outgoing motion. duration <= 0, or a layer playing nothing, is playLayer(). No
+    // allocation.
     bool crossFadeLayer(int32_t layer, MotionSource motion, float duration, Ease ease = {},
                         const ClipTiming& timing = {});
+    bool crossFadeLayer(int32_t layer, MotionSource motion, float duration, FadeMode mode,
+                        Ease ease = {}, const ClipTiming& timing = {});
     // The incoming motion's share inside a layer's cross-fade (1 when none).
     float layerFadeWeight(int32_t layer) const;
     // What an Additive layer adds: difference(source, reference) with the two clips sampled
@@ -144,6 +147,15 @@ public:
     // source's phase). The clock runs over the source clip.
     bool playAdditive(int32_t layer, int32_t sourceClip, int32_t referenceClip,
                       const ClipTiming& timing = {});
+    // Cross-fade what an Additive layer adds to difference(sourceClip, referenceClip) over
+    // `duration` seconds: with w = ease(elapsed / duration), the layer adds the blend of the
+    // two differences, (1 - w) x outgoing + w x incoming per joint (translation and scale
+    // lerped, rotation slerped: blendTransforms), under its mask and weight. The outgoing
+    // difference keeps playing (Smooth) or holds where it was (Frozen) until the fade ends.
+    // A cross-fade started during another one drops the older outgoing difference.
+    // duration <= 0, or a layer adding nothing, is playAdditive(). No allocation.
+    bool crossFadeAdditive(int32_t layer, int32_t sourceClip, int32_t referenceClip, float duration,
+                           FadeMode mode = FadeMode::Smooth, Ease ease = {}, const ClipTiming& timing = {});
     // Move a layer's weight (in [0, 1]) to `weight` linearly over `seconds` (0: at once).
     bool setLayerWeight(int32_t layer, float weight, float seconds = 0.0f);
     bool stopLayer(int32_t layer);
@@ -256,7 +268,8 @@ private:
         MotionState motion;
         float weight = 1.0f, fadeFrom = 1.0f, fadeTo = 1.0f;
         float fadeSeconds = 0.0f, fadeElapsed = 0.0f;
-        // A cross-fade inside the layer (crossFadeLayer): `previous` fades out.
+        // A cross-fade inside the layer (crossFadeLayer, crossFadeAdditive): `previous` fades
+        // out (its clock paused for a Frozen fade).
         MotionState previous;
         bool crossFading = false;
         float crossElapsed = 0.0f, crossDuration = 0.0f, crossWeight = 1.0f;
@@ -272,6 +285,10 @@ private:
     // The morph weights of one motion into `out` (`scratch`: a second buffer for blend spaces).
     void evalMotionMorphs(const MotionState& m, float* out, float* scratch);
     void evalMotion(MotionState& m, Transform* out, Transform* scratch);
+    // An additive motion's difference, source x reference^-1 at its clock, into `out`.
+    void evalDifference(MotionState& m, Transform* out, Transform* scratch);
+    // The layer's motion becomes the outgoing side of a cross-fade inside the layer.
+    void beginLayerFade(Layer& l, float duration, FadeMode mode, Ease ease);
     void sampleClipInto(int32_t clip, float t, uint32_t* cursors, Transform* out);
     float clipLength(int32_t clip) const;
     void pushEvent(const AnimEvent& e);

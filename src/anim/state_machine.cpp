@@ -225,16 +225,20 @@ void StateMachine::startLeaf(size_t layer, const MachineTransition* t) {
         controller_->setLayerWeight(cl, 0.0f, duration);
         return;
     }
+    // Between two motions the layer cross-fades with the transition's duration, curve and
+    // mode: an override layer between the two poses, an additive one between the two
+    // differences it adds.
+    const bool fade = !wasEmpty && t;
     if (L.blend == LayerBlend::Additive) {
-        controller_->playAdditive(cl, S.clip, S.reference >= 0 ? S.reference : S.clip, timing);
-    } else if (!wasEmpty && t) {
-        // Between two motions: the layer cross-fades with the transition's duration and curve.
-        controller_->crossFadeLayer(cl, source, duration, t->ease, timing);
+        const int32_t reference = S.reference >= 0 ? S.reference : S.clip;
+        if (fade) controller_->crossFadeAdditive(cl, S.clip, reference, duration, t->mode, t->ease, timing);
+        else controller_->playAdditive(cl, S.clip, reference, timing);
+    } else if (fade) {
+        controller_->crossFadeLayer(cl, source, duration, t->mode, t->ease, timing);
     } else {
         controller_->playLayer(cl, source, timing);
     }
-    // From off: the layer's weight fades in (linearly) over the transition's duration;
-    // additive states switch at once.
+    // From off: the layer's weight fades in (linearly) over the transition's duration.
     if (wasEmpty) controller_->setLayerWeight(cl, L.weight, duration);
 }
 
