@@ -121,9 +121,9 @@ int runCompress(const CompressOptions& o) {
             j["clips"].push_back({{"name", model.clips[i].name},
                                   {"original_bytes", r.originalBytes},
                                   {"compressed_bytes", r.compressedBytes},
-                                  {"ratio", r.ratio()},
+                                  {"ratio", r.compressedBytes ? nlohmann::json(r.ratio()) : nlohmann::json(nullptr)},
                                   {"raw_bytes", r.rawBytes},
-                                  {"raw_ratio", r.rawRatio()},
+                                  {"raw_ratio", r.compressedBytes ? nlohmann::json(r.rawRatio()) : nlohmann::json(nullptr)},
                                   {"original_keys", r.originalKeys},
                                   {"kept_keys", r.keptKeys},
                                   {"joint_error_mm", {{"max", r.error.maxJoint * mmPerUnit}, {"mean", r.error.meanJoint * mmPerUnit}}},
@@ -149,8 +149,10 @@ int runCompress(const CompressOptions& o) {
             if (name.size() > 24) name = name.substr(0, 21) + "...";
             const std::string keys = std::to_string(r.originalKeys) + " -> " + std::to_string(r.keptKeys);
             const std::string bytes = std::to_string(r.originalBytes) + " -> " + std::to_string(r.compressedBytes);
-            std::printf("%-24s %15s %19s %6.2fx %9.4f %9.4f %9.4f %9.4f%s\n", name.c_str(), keys.c_str(), bytes.c_str(),
-                        r.ratio(), r.error.maxJoint * mmPerUnit, r.error.meanJoint * mmPerUnit,
+            // A clip holding the bind pose throughout keeps nothing: no ratio.
+            const std::string ratio = r.compressedBytes ? fmt(r.ratio(), "%6.2fx") : "     -";
+            std::printf("%-24s %15s %19s %7s %9.4f %9.4f %9.4f %9.4f%s\n", name.c_str(), keys.c_str(), bytes.c_str(),
+                        ratio.c_str(), r.error.maxJoint * mmPerUnit, r.error.meanJoint * mmPerUnit,
                         r.error.maxVertex * mmPerUnit, r.error.meanVertex * mmPerUnit,
                         r.withinTolerance ? "" : "  (over: quantization alone)");
         }
