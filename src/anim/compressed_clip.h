@@ -202,10 +202,15 @@ inline QuatRange quatRange(const QuatChannel& ch) {
     if (ch.key.flags & kFixedLargest) {
         for (int i = 0; i < 3; ++i) r.width[kKeptComponents[ch.key.fixedLargest()][i]] = ch.key.width(i);
     }
+    // kRangeStep / (2^w - 1) for each width: no division at run time.
+    static constexpr auto kStepOver = [] {
+        std::array<float, 17> t{};
+        for (uint32_t w = 1; w <= 16; ++w) t[w] = kRangeStep / static_cast<float>((1u << w) - 1u);
+        return t;
+    }();
     for (int c = 0; c < 4; ++c) {
-        const float steps = static_cast<float>((1u << r.width[c]) - 1u);
         r.min[c] = -kQuatSmallestMax + static_cast<float>(ch.lo[c]) * kRangeStep;
-        r.scale[c] = static_cast<float>(ch.hi[c] - ch.lo[c]) * (kRangeStep / steps);
+        r.scale[c] = static_cast<float>(ch.hi[c] - ch.lo[c]) * kStepOver[r.width[c]];
     }
     return r;
 }
