@@ -152,6 +152,16 @@ inline uint32_t seek(const CompressedClip& c, const KeyedChannel& ch, float t, C
     const uint32_t old = e.k;
     if (!(e.t0 <= t && t < e.t1)) {
         const FrameRun frames = frameRun(c, ch);
+        // Playing forward into the next segment: one key time to read (the old end is the new start).
+        if (old != UINT32_MAX && old + 2u < ch.count && e.t1 <= t) {
+            const float next = c.time(frames[old + 2]);
+            if (t < next || old + 2u == ch.count - 1u) {
+                e.k = old + 1;
+                e.t0 = e.t1;
+                e.t1 = next;
+                return old;
+            }
+        }
         const CompressedClip& table = c;
         uint32_t cursor = e.k < ch.count ? e.k : 0;
         const uint32_t k = findFrameKey(frames, table, ch.count, t, cursor);
@@ -186,9 +196,8 @@ inline void refreshVec3(const CompressedClip& c, const Vec3Channel& ch, Compress
     e.b = glm::vec4(decodeVec3Key(c, ch, e.k + 1), 0.0f);
 }
 
-inline void refreshQuat(const CompressedClip& c, const QuatChannel& ch, CompressedKeyCache& e, uint32_t old) {
+inline void refreshQuat(const CompressedClip& c, const QuatChannel& ch, const QuatRange& r, CompressedKeyCache& e, uint32_t old) {
     if (e.k == old) return;
-    const QuatRange r = quatRange(ch);
     if (old != UINT32_MAX && e.k == old + 1) {
         e.a = e.b;
     } else {
@@ -226,10 +235,12 @@ struct ConstWalk {
 }  // namespace
 
 bool CompressedSamplingCache::bind(const CompressedClip& c) {
-    if (entries.size() < 3 * c.tracks.size()) return false;
+    if (entries.size() < 3 * c.tracks.size() || ranges.size() < c.quatChannels.size()) return false;
     if (clip != &c) {
         std::fill(entries.begin(), entries.end(), CompressedKeyCache{});
         clip = &c;
+        poseSize = 0;
+        for (size_t j = 0; j < c.quatChannels.size(); ++j) ranges[j] = quatRange(c.quatChannels[j]);
         // Constants, decoded once: the sampler reads them from here.
         ConstWalk w;
         for (size_t i = 0; i < c.tracks.size(); ++i) {
@@ -250,10 +261,12 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
 }
 
 void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
-                          CompressedKeyCache* cache, RotationBlend blend) {
+                          CompressedSamplingCache& samplingCache, RotationBlend blend) {
     const size_t n = clip.tracks.size();
     const Vec3Channel* vec3 = clip.vec3Channels.data();
     const QuatChannel* quat = clip.quatChannels.data();
+    const QuatRange* range = samplingCache.ranges.data();
+    CompressedKeyCache* cache = samplingCache.entries.data();
     detail::RotationBatch batch;
     for (size_t i = 0; i < n; ++i) {
         const CompressedTrack& tr = clip.tracks[i];
@@ -271,7 +284,7 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
         }
         if (kr == ChannelKind::Keyed) {
             const QuatChannel& R = *quat++;
-            refreshQuat(clip, R, e[1], moveTo(clip, R.key, t, e, 1));
+            refreshQuat(clip, R, *range++, e[1], moveTo(clip, R.key, t, e, 1));
             const float ar = frameAlpha(e[1].t0, e[1].t1, t);
             if (!(R.key.flags & kChannelStep) && ar > 0.0f && ar < 1.0f) {
                 // Interpolated four at a time with the plain sampler's queue (same bits).

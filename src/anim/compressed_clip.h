@@ -287,9 +287,14 @@ struct CompressedKeyCache {
 struct CompressedSamplingCache {
     const CompressedClip* clip = nullptr;
     std::vector<CompressedKeyCache> entries;  // 3 per track (T, R, S)
+    std::vector<QuatRange> ranges;            // per keyed rotation: its range, decoded at bind
+    size_t poseSize = 0;                      // the pose size CompressedSamplingJob validated it for
 
     // Room for a clip of `tracks` tracks (allocates; call at load, not per tick).
-    void reserve(size_t tracks) { entries.resize(3 * tracks); }
+    void reserve(size_t tracks) {
+        entries.resize(3 * tracks);
+        ranges.resize(tracks);
+    }
     // Bind to `c` (forgetting every entry when it is another clip). Allocates nothing; false if
     // the entries are too few for `c`.
     bool bind(const CompressedClip& c);
@@ -302,6 +307,6 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
 // The same values through a cache bound to `clip` (CompressedSamplingCache::bind): bit for bit
 // what sampleCompressedClip gives.
 void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
-                          CompressedKeyCache* cache, RotationBlend blend);
+                          CompressedSamplingCache& cache, RotationBlend blend);
 
 }  // namespace rig

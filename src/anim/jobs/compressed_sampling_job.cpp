@@ -3,7 +3,10 @@
 namespace rig {
 
 bool CompressedSamplingJob::validate() const {
-    if (!clip || !cache || local.size() != bindLocal.size() || cache->entries.size() < 3 * clip->tracks.size()) return false;
+    if (!clip || !cache || local.size() != bindLocal.size() || cache->entries.size() < 3 * clip->tracks.size() ||
+        cache->ranges.size() < clip->quatChannels.size()) {
+        return false;
+    }
     // Every node in range, and as many keyed and constant entries as the tracks' kinds walk over.
     size_t keyed[2] = {0, 0}, consts[2] = {0, 0}, coded = 0;
     for (const CompressedTrack& tr : clip->tracks) {
@@ -26,8 +29,14 @@ bool CompressedSamplingJob::validate() const {
 }
 
 bool CompressedSamplingJob::run() const {
-    if (!validate() || !cache->bind(*clip)) return false;
-    sampleCompressedClip(*clip, time, bindLocal.data(), local.data(), cache->entries.data(), blend);
+    // A cache bound to this clip for poses of this size was validated when it was bound: the
+    // clip is immutable, so the walk over its tracks is not repeated every tick.
+    const bool checked = clip && cache && cache->clip == clip && cache->poseSize == local.size() &&
+                         local.size() == bindLocal.size();
+    if (!checked && !validate()) return false;
+    if (!cache->bind(*clip)) return false;
+    cache->poseSize = local.size();
+    sampleCompressedClip(*clip, time, bindLocal.data(), local.data(), *cache, blend);
     return true;
 }
 
