@@ -275,17 +275,19 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
         CompressedKeyCache* e = cache + 3 * i;
         // One segment search and one factor per run of key times, as sampleClip shares them.
         const ChannelKind kt = tr.kind(0), kr = tr.kind(1), ks = tr.kind(2);
+        float at = 0.0f, ar = 0.0f;  // the factors of T's and R's segments (shared with followers)
         if (kt == ChannelKind::Keyed) {
             const Vec3Channel& T = *vec3++;
             refreshVec3(clip, T, e[0], moveTo(clip, T.key, t, e, 0));
-            out.translation = blendVec3(T.key, e[0], frameAlpha(e[0].t0, e[0].t1, t));
+            at = frameAlpha(e[0].t0, e[0].t1, t);
+            out.translation = blendVec3(T.key, e[0], at);
         } else {
             out.translation = kt == ChannelKind::Absent ? bind.translation : glm::vec3(e[0].a);
         }
         if (kr == ChannelKind::Keyed) {
             const QuatChannel& R = *quat++;
             refreshQuat(clip, R, *range++, e[1], moveTo(clip, R.key, t, e, 1));
-            const float ar = frameAlpha(e[1].t0, e[1].t1, t);
+            ar = (R.key.flags & kFramesOfT) ? at : frameAlpha(e[1].t0, e[1].t1, t);
             if (!(R.key.flags & kChannelStep) && ar > 0.0f && ar < 1.0f) {
                 // Interpolated four at a time with the plain sampler's queue (same bits).
                 batch.a[batch.n] = &e[1].a.x;
@@ -302,7 +304,8 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
         if (ks == ChannelKind::Keyed) {
             const Vec3Channel& S = *vec3++;
             refreshVec3(clip, S, e[2], moveTo(clip, S.key, t, e, 2));
-            out.scale = blendVec3(S.key, e[2], frameAlpha(e[2].t0, e[2].t1, t));
+            const float as = (S.key.flags & kFramesOfT) ? at : (S.key.flags & kFramesOfR) ? ar : frameAlpha(e[2].t0, e[2].t1, t);
+            out.scale = blendVec3(S.key, e[2], as);
         } else {
             out.scale = ks == ChannelKind::Absent ? bind.scale : glm::vec3(e[2].a);
         }
