@@ -343,15 +343,17 @@ float Controller::layerFadeWeight(int32_t layer) const {
     return l.crossFading ? l.crossWeight : 1.0f;
 }
 
+bool Controller::additiveArgumentsValid(int32_t layer, int32_t sourceClip, int32_t referenceClip) const {
+    if (layer < 0 || static_cast<size_t>(layer) >= layers_.size()) return false;
+    const size_t nc = model_->clips.size();
+    return layers_[layer].blend == LayerBlend::Additive && sourceClip >= 0 && static_cast<size_t>(sourceClip) < nc &&
+           referenceClip >= 0 && static_cast<size_t>(referenceClip) < nc;
+}
+
 bool Controller::playAdditive(int32_t layer, int32_t sourceClip, int32_t referenceClip,
                               const ClipTiming& timing) {
-    if (layer < 0 || static_cast<size_t>(layer) >= layers_.size()) return false;
+    if (!additiveArgumentsValid(layer, sourceClip, referenceClip)) return false;
     Layer& l = layers_[layer];
-    const size_t nc = model_->clips.size();
-    if (l.blend != LayerBlend::Additive || sourceClip < 0 || static_cast<size_t>(sourceClip) >= nc ||
-        referenceClip < 0 || static_cast<size_t>(referenceClip) >= nc) {
-        return false;
-    }
     startMotion(l.motion, MotionSource::clip(sourceClip), timing,
                 current_.source.kind != MotionSource::Kind::None ? current_.clock.phase() : -1.0);
     l.motion.referenceClip = referenceClip;
@@ -360,13 +362,8 @@ bool Controller::playAdditive(int32_t layer, int32_t sourceClip, int32_t referen
 
 bool Controller::crossFadeAdditive(int32_t layer, int32_t sourceClip, int32_t referenceClip, float duration,
                                    FadeMode mode, Ease ease, const ClipTiming& timing) {
-    if (layer < 0 || static_cast<size_t>(layer) >= layers_.size()) return false;
+    if (!additiveArgumentsValid(layer, sourceClip, referenceClip)) return false;
     Layer& l = layers_[layer];
-    const size_t nc = model_->clips.size();
-    if (l.blend != LayerBlend::Additive || sourceClip < 0 || static_cast<size_t>(sourceClip) >= nc ||
-        referenceClip < 0 || static_cast<size_t>(referenceClip) >= nc) {
-        return false;
-    }
     const bool playing = l.motion.source.kind == MotionSource::Kind::Clip && l.motion.referenceClip >= 0;
     if (!(duration > 0.0f) || !std::isfinite(duration) || !playing) {
         l.crossFading = false;

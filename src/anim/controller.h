@@ -245,6 +245,8 @@ public:
     int32_t rootNode(int32_t clip) const;
 
 private:
+    // The layer exists, is additive, and both clips exist.
+    bool additiveArgumentsValid(int32_t layer, int32_t sourceClip, int32_t referenceClip) const;
     struct SpaceState {
         bool is2D = false;
         BlendSpace1D space1;
