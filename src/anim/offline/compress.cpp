@@ -59,9 +59,11 @@ std::vector<JointMetric> jointMetrics(const Model& model, const Clip& clip, floa
             if (!any) reach(mesh.node, p);
         }
     }
+    std::vector<uint8_t> tracked(n, 0);  // the clip's tracks (their nodes checked by the callers)
+    for (const Track& t : clip.tracks) tracked[t.node] = 1;
     std::vector<float> depth(n, 0.0f);
     for (size_t i = 0; i < n; ++i) {
-        const bool animated = i < clip.trackOfNode.size() && clip.trackOfNode[i] >= 0;
+        const bool animated = tracked[i] != 0;
         depth[i] = (sk.parent[i] >= 0 ? depth[sk.parent[i]] : 0.0f) + (animated ? 1.0f : 0.0f);
         m[i].chain = std::max(depth[i], 1.0f);
         m[i].distance = std::max(m[i].distance, tipDistance);
@@ -622,16 +624,7 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
         return Error{"clip '" + clip.name + "' has " + std::to_string(clipKeyCount(clip)) +
                      " keys; compression stores at most " + std::to_string(UINT32_MAX / 50)};
     }
-    // Clip times also need to be in trackOfNode for the metrics' chain depth.
-    Clip withMap;
-    const Clip* src = &clip;
-    if (clip.trackOfNode.size() < n) {
-        withMap = clip;
-        withMap.trackOfNode.assign(n, -1);
-        for (size_t i = 0; i < clip.tracks.size(); ++i) withMap.trackOfNode[clip.tracks[i].node] = static_cast<int32_t>(i);
-        src = &withMap;
-    }
-    const std::vector<JointMetric> metrics = jointMetrics(model, *src, settings.tipDistance);
+    const std::vector<JointMetric> metrics = jointMetrics(model, clip, settings.tipDistance);
     const ClipKeys ck = gatherClip(clip, true);
 
     CompressionResult r;
@@ -822,15 +815,7 @@ RedundancyStats findRedundantKeys(const Model& model, const Clip& clip, float to
     for (const Track& t : clip.tracks) {
         if (t.node < 0 || static_cast<size_t>(t.node) >= n) return s;
     }
-    Clip withMap;
-    const Clip* src = &clip;
-    if (clip.trackOfNode.size() < n) {
-        withMap = clip;
-        withMap.trackOfNode.assign(n, -1);
-        for (size_t i = 0; i < clip.tracks.size(); ++i) withMap.trackOfNode[clip.tracks[i].node] = static_cast<int32_t>(i);
-        src = &withMap;
-    }
-    const std::vector<JointMetric> metrics = jointMetrics(model, *src, tipDistance);
+    const std::vector<JointMetric> metrics = jointMetrics(model, clip, tipDistance);
     const ClipKeys ck = gatherClip(clip, false);
     size_t worst = 0;
     for (const ChannelKeys& k : ck.channels) {
