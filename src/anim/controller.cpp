@@ -568,17 +568,16 @@ void Controller::sampleClipInto(int32_t clip, float t, uint32_t* cursors, Transf
     tr -= rootParentInv_[clip] * horizontal;
 }
 
-void Controller::evalMotion(MotionState& m, Transform* out, Transform* scratch) {
-    const Skeleton& sk = model_->skeleton;
-    const size_t n = sk.size();
+template <class Sample, class Mix, class Rest>
+void Controller::evalSource(const MotionState& m, Sample&& sample, Mix&& mix, Rest&& rest) const {
     switch (m.source.kind) {
         case MotionSource::Kind::None:
-            std::copy(sk.bindLocalSqt.begin(), sk.bindLocalSqt.begin() + static_cast<std::ptrdiff_t>(n), out);
+            rest();
             return;
         case MotionSource::Kind::Clip: {
             const int32_t c = m.source.index;
             const double t = static_cast<double>(model_->clips[c].startTime) + m.clock.time();
-            sampleClipInto(c, static_cast<float>(t), m.cursors.data() + cursorOffset_[c], out);
+            sample(c, static_cast<float>(t), false);
             return;
         }
         case MotionSource::Kind::BlendSpace: {
@@ -590,24 +589,35 @@ void Controller::evalMotion(MotionState& m, Transform* out, Transform* scratch) 
                 if (!(w > 0.0f)) continue;
                 const int32_t c = s.clips[i];
                 const float t = static_cast<float>(model_->clips[c].startTime + phase * clipLength(c));
-                uint32_t* cursors = m.cursors.data() + cursorOffset_[c];
                 if (total == 0.0f) {
-                    sampleClipInto(c, t, cursors, out);
+                    sample(c, t, false);
                     total = w;
                 } else {
-                    // Running blend: after k clips the pose holds each with weight w_i / total.
-                    sampleClipInto(c, t, cursors, scratch);
+                    // Running blend: after k clips the result holds each with weight w_i / total.
+                    sample(c, t, true);
                     total += w;
-                    blendPoses(std::span<const Transform>(out, n), std::span<const Transform>(scratch, n), w / total,
-                               std::span<Transform>(out, n));
+                    mix(w / total);
                 }
             }
-            if (total == 0.0f) {
-                std::copy(sk.bindLocalSqt.begin(), sk.bindLocalSqt.begin() + static_cast<std::ptrdiff_t>(n), out);
-            }
+            if (total == 0.0f) rest();
             return;
         }
     }
+}
+
+void Controller::evalMotion(MotionState& m, Transform* out, Transform* scratch) {
+    const Skeleton& sk = model_->skeleton;
+    const size_t n = sk.size();
+    evalSource(
+        m,
+        [&](int32_t c, float t, bool toScratch) {
+            sampleClipInto(c, t, m.cursors.data() + cursorOffset_[c], toScratch ? scratch : out);
+        },
+        [&](float f) {
+            blendPoses(std::span<const Transform>(out, n), std::span<const Transform>(scratch, n), f,
+                       std::span<Transform>(out, n));
+        },
+        [&] { std::copy(sk.bindLocalSqt.begin(), sk.bindLocalSqt.begin() + static_cast<std::ptrdiff_t>(n), out); });
 }
 
 void Controller::evalDifference(MotionState& m, Transform* out, Transform* scratch) {
@@ -623,39 +633,12 @@ void Controller::evalDifference(MotionState& m, Transform* out, Transform* scrat
 void Controller::evalMotionMorphs(const MotionState& m, float* out, float* scratch) {
     const size_t n = morphPose_.size();
     uint32_t* cursors = morphCursors_.data();
-    switch (m.source.kind) {
-        case MotionSource::Kind::None:
-            sampleMorphWeights(*model_, -1, 0.0f, cursors, out);
-            return;
-        case MotionSource::Kind::Clip: {
-            const int32_t c = m.source.index;
-            const double t = static_cast<double>(model_->clips[c].startTime) + m.clock.time();
-            sampleMorphWeights(*model_, c, static_cast<float>(t), cursors, out);
-            return;
-        }
-        case MotionSource::Kind::BlendSpace: {
-            // As evalMotion: a running blend, each clip at the shared phase with its weight.
-            const SpaceState& s = spaces_[m.source.index];
-            const double phase = m.clock.phase();
-            float total = 0.0f;
-            for (size_t i = 0; i < s.clips.size(); ++i) {
-                const float w = s.weights[i];
-                if (!(w > 0.0f)) continue;
-                const int32_t c = s.clips[i];
-                const float t = static_cast<float>(model_->clips[c].startTime + phase * clipLength(c));
-                sampleMorphWeights(*model_, c, t, cursors, total == 0.0f ? out : scratch);
-                if (total == 0.0f) {
-                    total = w;
-                    continue;
-                }
-                total += w;
-                const float f = w / total;
-                for (size_t k = 0; k < n; ++k) out[k] += (scratch[k] - out[k]) * f;
-            }
-            if (total == 0.0f) sampleMorphWeights(*model_, -1, 0.0f, cursors, out);
-            return;
-        }
-    }
+    evalSource(
+        m, [&](int32_t c, float t, bool toScratch) { sampleMorphWeights(*model_, c, t, cursors, toScratch ? scratch : out); },
+        [&](float f) {
+            for (size_t k = 0; k < n; ++k) out[k] += (scratch[k] - out[k]) * f;
+        },
+        [&] { sampleMorphWeights(*model_, -1, 0.0f, cursors, out); });
 }
 
 void Controller::computeMorphs() {

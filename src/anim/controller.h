@@ -285,6 +285,10 @@ private:
     void startMotion(MotionState& m, MotionSource source, const ClipTiming& timing, double syncPhase);
     void advanceMotion(MotionState& m, double t0, double dt, float weight, int16_t layer);
     // The morph weights of one motion into `out` (`scratch`: a second buffer for blend spaces).
+    // A motion source's values (a pose, morph weights): its clip, or its blend space's clips
+    // as a running blend, or the rest values; the three callables say how for each kind of value.
+    template <class Sample, class Mix, class Rest>
+    void evalSource(const MotionState& m, Sample&& sample, Mix&& mix, Rest&& rest) const;
     void evalMotionMorphs(const MotionState& m, float* out, float* scratch);
     void evalMotion(MotionState& m, Transform* out, Transform* scratch);
     // An additive motion's difference, source x reference^-1 at its clock, into `out`.
