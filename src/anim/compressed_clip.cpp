@@ -196,7 +196,7 @@ inline void refreshVec3(const CompressedClip& c, const Vec3Channel& ch, Compress
     e.b = glm::vec4(decodeVec3Key(c, ch, e.k + 1), 0.0f);
 }
 
-inline void refreshQuat(const CompressedClip& c, const QuatChannel& ch, const QuatRange& r, CompressedKeyCache& e, uint32_t old) {
+inline void refreshQuat(const CompressedClip& c, const QuatChannel& ch, const QuatDecoder& r, CompressedKeyCache& e, uint32_t old) {
     if (e.k == old) return;
     if (old != UINT32_MAX && e.k == old + 1) {
         e.a = e.b;
@@ -240,7 +240,7 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
         std::fill(entries.begin(), entries.end(), CompressedKeyCache{});
         clip = &c;
         poseSize = 0;
-        for (size_t j = 0; j < c.quatChannels.size(); ++j) ranges[j] = quatRange(c.quatChannels[j]);
+        for (size_t j = 0; j < c.quatChannels.size(); ++j) ranges[j] = quatDecoder(c.quatChannels[j]);
         // Constants, decoded once: the sampler reads them from here.
         ConstWalk w;
         for (size_t i = 0; i < c.tracks.size(); ++i) {
@@ -265,7 +265,7 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
     const size_t n = clip.tracks.size();
     const Vec3Channel* vec3 = clip.vec3Channels.data();
     const QuatChannel* quat = clip.quatChannels.data();
-    const QuatRange* range = samplingCache.ranges.data();
+    const QuatDecoder* range = samplingCache.ranges.data();
     CompressedKeyCache* cache = samplingCache.entries.data();
     detail::RotationBatch batch;
     for (size_t i = 0; i < n; ++i) {

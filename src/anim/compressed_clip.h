@@ -243,6 +243,46 @@ inline glm::quat decodeQuatKey(const CompressedClip& c, const QuatChannel& ch, c
     return decodeSmallestThree(q, fixed ? ch.key.fixedLargest() : largest, r);
 }
 
+// A rotation channel's range arranged for decoding (CompressedSamplingCache keeps one per keyed
+// rotation): for a channel that drops one fixed component, its three codes' ranges in code
+// order, so a key decodes without looking up which component each code holds; the same values
+// as decodeQuatKey's, bit for bit.
+struct QuatDecoder {
+    QuatRange range;
+    glm::vec3 min{0.0f}, scale{0.0f};  // per code (channels with a fixed dropped component)
+    int32_t fixed = -1;                // the dropped component, or -1: it varies
+};
+
+inline QuatDecoder quatDecoder(const QuatChannel& ch) {
+    QuatDecoder d;
+    d.range = quatRange(ch);
+    if (ch.key.flags & kFixedLargest) {
+        d.fixed = static_cast<int32_t>(ch.key.fixedLargest());
+        for (int i = 0; i < 3; ++i) {
+            d.min[i] = d.range.min[kKeptComponents[d.fixed][i]];
+            d.scale[i] = d.range.scale[kKeptComponents[d.fixed][i]];
+        }
+    }
+    return d;
+}
+
+inline glm::quat decodeQuatKey(const CompressedClip& c, const QuatChannel& ch, const QuatDecoder& d, uint32_t k) {
+    if (d.fixed < 0) return decodeQuatKey(c, ch, d.range, k);
+    uint16_t q[3];
+    readCodes(c.quatBits.data(), ch.key.offset + uint64_t(k) * ch.key.codeBits(), ch.key, q);
+    const float a = dequantize(q[0], d.min.x, d.scale.x);
+    const float b = dequantize(q[1], d.min.y, d.scale.y);
+    const float cc = dequantize(q[2], d.min.z, d.scale.z);
+    const float sum = a * a + b * b + cc * cc;
+    const float l = std::sqrt(sum < 1.0f ? 1.0f - sum : 0.0f);
+    switch (d.fixed) {  // glm::quat(w, x, y, z)
+        case 0: return glm::quat(cc, l, a, b);
+        case 1: return glm::quat(cc, a, l, b);
+        case 2: return glm::quat(cc, a, b, l);
+        default: return glm::quat(l, a, b, cc);
+    }
+}
+
 // The full range of the smallest three at 16 bits: coded constant rotations use it.
 inline QuatRange fullQuatRange() {
     QuatRange r;
@@ -287,7 +327,7 @@ struct CompressedKeyCache {
 struct CompressedSamplingCache {
     const CompressedClip* clip = nullptr;
     std::vector<CompressedKeyCache> entries;  // 3 per track (T, R, S)
-    std::vector<QuatRange> ranges;            // per keyed rotation: its range, decoded at bind
+    std::vector<QuatDecoder> ranges;          // per keyed rotation: its range, decoded at bind
     size_t poseSize = 0;                      // the pose size CompressedSamplingJob validated it for
 
     // Room for a clip of `tracks` tracks (allocates; call at load, not per tick).
