@@ -118,7 +118,7 @@ TEST(Import, SimpleSkinGltfMatchesHandDerivedPositions) {
         anim.evaluate(0, static_cast<float>(clock.time()));
         std::vector<glm::vec3> p(10);
         skinMesh(mesh, anim.palette().data(), p.data(), nullptr);
-        const glm::mat4& meshWorld = anim.world()[mesh.node];
+        const glm::mat4& meshWorld = anim.skinToModel(0);
         for (size_t v = 0; v < 10; ++v) {
             const glm::vec3 world = glm::vec3(meshWorld * glm::vec4(p[v], 1));
             const glm::vec3 want = simpleSkinExpected(mesh.positions[v], c.theta);

@@ -96,7 +96,7 @@ TEST(Skinning, ChainFollowsItsJoints) {
         anim.evaluate(0, t);
         std::vector<glm::vec3> p(20);
         skinMesh(m.meshes[0], anim.palette().data(), p.data(), nullptr);
-        const glm::mat4& meshWorld = anim.world()[m.meshes[0].node];
+        const glm::mat4& meshWorld = anim.skinToModel(0);
         for (int j = 0; j < 20; ++j) {
             expectVec(glm::vec3(meshWorld * glm::vec4(p[j], 1.0f)), glm::vec3(anim.world()[j][3]), 1e-4f);
         }

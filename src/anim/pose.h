@@ -78,6 +78,10 @@ public:
     // skinned position in mesh space. The last entry of each skin is the identity (rigid slot).
     const std::vector<glm::mat4>& palette() const { return palette_; }
     uint32_t paletteOffset(size_t mesh) const { return paletteOffset_[mesh]; }
+    // The matrix that takes mesh m's vertices as skinMesh() or the shader leaves them (its
+    // palette's output, or the mesh's own vertices when it is not skinned) to model space:
+    // what a renderer uses as the mesh's model matrix.
+    const glm::mat4& skinToModel(size_t mesh) const { return world_[model_->meshes[mesh].node]; }
 
 private:
     // palette = inverse(meshWorld) * world[joint] * inverseBind, once per distinct skin.
