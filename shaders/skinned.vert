@@ -22,7 +22,7 @@ uniform samplerBuffer u_morphWeights;  // R32F: every mesh's morph weights of th
 uniform int u_morphBase;          // first texel of this mesh's deltas
 uniform int u_morphCount;         // this mesh's targets; 0: no morphing (or done on the CPU)
 uniform int u_morphWeightOffset;  // first weight of this mesh
-uniform mat4 u_model;         // mesh node's world matrix
+uniform mat4 u_model;         // Animator::skinToModel: mesh node's world matrix or identity
 uniform mat4 u_viewProj;
 // Crowds (render/crowd_renderer.h): one instanced draw per mesh. u_crowd holds every
 // instance's rows (anim/crowd.h: palette, then each mesh's world matrix, u_instanceStride

@@ -12,6 +12,7 @@
 #include "anim/offline/compress.h"
 #include "anim/pose.h"
 #include "anim/skinning.h"
+#include "anim/transform.h"
 #include "support/alloc_counter.h"
 #include "support/rigs.h"
 
@@ -40,6 +41,48 @@ TEST(PerTick, EvaluateAndSkinningAllocateNothing) {
         }
         anim.evaluate(-1, 0.0f);  // bind pose
         EXPECT_EQ(testing::allocations() - before, 0) << m.path;
+    }
+}
+
+TEST(PerTick, ModelSpaceAndMeshSpacePalettesAllocateNothing) {
+    // The two-bone strip three times: on the root (identity), on the turning tip (a rigid
+    // motion: model-space palette) and on a node scaled by 2 (mesh-space palette).
+    Model m = testing::makeTwoBone();
+    Transform big;
+    big.translation = glm::vec3(1, 0, 0);
+    big.scale = glm::vec3(2.0f);
+    m.skeleton.names.push_back("big");
+    m.skeleton.parent.push_back(0);
+    m.skeleton.bindLocalSqt.push_back(big);
+    m.skeleton.bindLocal.push_back(toMatrix(big));
+    m.skeleton.computeBindModel();
+    for (Clip& c : m.clips) c.trackOfNode.push_back(-1);
+    for (int32_t node : {1, 2}) {
+        Mesh copy = m.meshes[0];
+        copy.node = node;
+        m.meshes.push_back(copy);
+    }
+    Animator anim(m);
+    std::vector<glm::vec3> pos(m.meshes[0].vertexCount()), nrm(pos.size());
+    const long before = testing::allocations();
+    for (int tick = 0; tick < 300; ++tick) {
+        anim.evaluate(0, static_cast<float>(tick % 60) / 60.0f);
+        for (size_t mi = 0; mi < m.meshes.size(); ++mi) {
+            skinMesh(m.meshes[mi], anim.palette().data() + anim.paletteOffset(mi), pos.data(), nrm.data());
+        }
+    }
+    anim.evaluate(-1, 0.0f);
+    EXPECT_EQ(testing::allocations() - before, 0);
+    anim.evaluate(0, 0.5f);
+    EXPECT_EQ(anim.skinToModel(1), glm::mat4(1.0f));              // model space
+    EXPECT_EQ(anim.skinToModel(2), anim.world()[2]);              // mesh space
+    EXPECT_NE(anim.paletteOffset(1), anim.paletteOffset(2));
+    // Both put the tip's vertex (0, 2, 0) where the tip and the mesh node take it.
+    for (size_t mi : {1u, 2u}) {
+        skinMesh(m.meshes[mi], anim.palette().data() + anim.paletteOffset(mi), pos.data(), nullptr);
+        const glm::vec3 got(anim.skinToModel(mi) * glm::vec4(pos[1], 1.0f));
+        const glm::vec3 want(anim.world()[1] * m.meshes[mi].skin.inverseBind[1] * glm::vec4(0, 2, 0, 1));
+        EXPECT_LT(glm::length(got - want), 1e-5f) << mi;
     }
 }
 

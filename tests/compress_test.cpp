@@ -166,8 +166,8 @@ Measured measureIndependently(const Model& model, size_t clipIndex, const Compre
             skinMesh(mesh, mesh.skinned ? a.palette().data() + a.paletteOffset(mi) : nullptr, pa.data(), nullptr);
             skinMesh(mesh, mesh.skinned ? b.palette().data() + b.paletteOffset(mi) : nullptr, pb.data(), nullptr);
             for (size_t v = 0; v < pa.size(); ++v) {
-                const glm::vec3 wa(a.world()[mesh.node] * glm::vec4(pa[v], 1.0f));
-                const glm::vec3 wb(b.world()[mesh.node] * glm::vec4(pb[v], 1.0f));
+                const glm::vec3 wa(a.skinToModel(mi) * glm::vec4(pa[v], 1.0f));
+                const glm::vec3 wb(b.skinToModel(mi) * glm::vec4(pb[v], 1.0f));
                 m.vertex = std::max<double>(m.vertex, glm::length(wa - wb));
             }
         }
@@ -676,8 +676,8 @@ TEST(CompressCli, DemoJsonTableAndWrittenFile) {
                 skinMesh(m, a.palette().data() + a.paletteOffset(mi), pa.data(), nullptr);
                 skinMesh(back->meshes[mi], b.palette().data() + b.paletteOffset(mi), pb.data(), nullptr);
                 for (size_t v = 0; v < pa.size(); ++v) {
-                    const glm::vec3 wa(a.world()[m.node] * glm::vec4(pa[v], 1.0f));
-                    const glm::vec3 wb(b.world()[back->meshes[mi].node] * glm::vec4(pb[v], 1.0f));
+                    const glm::vec3 wa(a.skinToModel(mi) * glm::vec4(pa[v], 1.0f));
+                    const glm::vec3 wb(b.skinToModel(mi) * glm::vec4(pb[v], 1.0f));
                     worst = std::max<double>(worst, glm::length(wa - wb));
                 }
             }

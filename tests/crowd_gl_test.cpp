@@ -88,7 +88,7 @@ TEST(Crowd, InstancedSkinningMatchesTheCpuInstanceByInstance) {
             for (size_t k = 0; k < order.size(); ++k) {
                 const Animator& a = crowd.instance(order[k]);
                 skinMesh(mesh, a.palette().data() + a.paletteOffset(m), cpu.data(), nullptr);
-                const glm::mat4& w = a.world()[mesh.node];
+                const glm::mat4& w = a.skinToModel(m);
                 // The neighbour in capture order, as if the index were off by one.
                 const Animator& b = crowd.instance(order[(k + 1) % order.size()]);
                 for (size_t v = 0; v < n; ++v) {
@@ -102,7 +102,7 @@ TEST(Crowd, InstancedSkinningMatchesTheCpuInstanceByInstance) {
                     skinMesh(mesh, b.palette().data() + b.paletteOffset(m), other.data(), nullptr);
                     float d = 0.0f;
                     for (size_t v = 0; v < n; ++v) {
-                        d = std::max(d, glm::length(glm::vec3(b.world()[mesh.node] * glm::vec4(other[v], 1.0f)) +
+                        d = std::max(d, glm::length(glm::vec3(b.skinToModel(m) * glm::vec4(other[v], 1.0f)) +
                                                     offsets[order[k]] - g[k * n + v]));
                     }
                     otherInstance = std::min(otherInstance, d);

@@ -66,7 +66,7 @@ Posed pose(const rig::Model& model, rig::Animator& anim, int32_t clip, float t) 
         const rig::Mesh& mesh = model.meshes[m];
         std::vector<glm::vec3> v(mesh.vertexCount());
         rig::skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), v.data(), nullptr);
-        for (glm::vec3& x : v) x = glm::vec3(anim.world()[mesh.node] * glm::vec4(x, 1.0f));
+        for (glm::vec3& x : v) x = glm::vec3(anim.skinToModel(m) * glm::vec4(x, 1.0f));
         p.meshes.push_back(std::move(v));
     }
     return p;

@@ -52,7 +52,7 @@ float gpuCpuDifference(const Model& model, GpuModel& gpu, SkinCapture& cap, int3
         cpu.resize(mesh.vertexCount());
         skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), cpu.data(), nullptr, method);
         const std::vector<glm::vec3> g = cap.capture(gpu, anim, m, method);
-        const glm::mat4& w = anim.world()[mesh.node];
+        const glm::mat4& w = anim.skinToModel(m);
         for (size_t v = 0; v < cpu.size(); ++v) {
             const glm::vec3 c = glm::vec3(w * glm::vec4(cpu[v], 1.0f));
             if (!std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z)) continue;
@@ -191,7 +191,7 @@ TEST(Gpu, MorphTargetsWithSkinningMatchTheCpu) {
                                  nullptr, method);
                         const std::vector<glm::vec3> g = (*cap)->capture(**gpu, anim, m, method);
                         for (size_t v = 0; v < cpu.size(); ++v) {
-                            const glm::vec3 c = glm::vec3(anim.world()[mesh.node] * glm::vec4(cpu[v], 1.0f));
+                            const glm::vec3 c = glm::vec3(anim.skinToModel(m) * glm::vec4(cpu[v], 1.0f));
                             worst = std::max(worst, glm::length(c - g[v]));
                         }
                     }

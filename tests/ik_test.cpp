@@ -484,7 +484,7 @@ TEST(IkStage, AnimatorPaletteSeesTheIkPose) {
     // target (the mesh hangs at the root frame: mesh space is model space).
     std::vector<glm::vec3> pos(m.meshes[0].vertexCount()), nrm(pos.size());
     skinMesh(m.meshes[0], withIk.palette().data(), pos.data(), nrm.data());
-    EXPECT_LT(glm::length(glm::vec3(withIk.world()[m.meshes[0].node] * glm::vec4(pos[12], 1.0f)) - target), 1e-4f);
+    EXPECT_LT(glm::length(glm::vec3(withIk.skinToModel(0) * glm::vec4(pos[12], 1.0f)) - target), 1e-4f);
     // Weight 0 and the stage off: bit for bit the pose without IK.
     stage.twoBone()[c].weight = 0.0f;
     withIk.evaluate(0, 0.4f);

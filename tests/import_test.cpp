@@ -40,6 +40,101 @@ TEST(Import, BcnEpilepticHas54BonesAndOneClip) {
     for (int32_t i = 0; i < static_cast<int32_t>(m.skeleton.size()); ++i) EXPECT_LT(m.skeleton.parent[i], i);
 }
 
+// Issue 10: BCN_Epileptic's three meshes hang from rotated nodes (Torso, Head, Legs: 90
+// degrees about X, each with a one-key track in the clip), so their palettes are kept in model
+// space: one product per entry (model * inverseBind), skinToModel the identity. Each mesh
+// keeps its own palette range: their joint sets are disjoint (24 + 20 + 10 joints; 57
+// entries with the three rigid slots), so there is nothing to share. Skinned vertices equal,
+// within 1e-6 of the bounding-box diagonal, (a) a sum in double precision over the file's
+// inverse bind matrices and the joints' model matrices, and (b) the mesh-space path (palette
+// inverse(meshWorld) * model * inverseBind, the result taken to model space by the mesh
+// node) with linear, stitched and dual quaternion skinning; normals agree to 1e-5.
+TEST(Palette, BcnEpilepticMeshesSkinInModelSpace) {
+    const Model m = load("X/BCN_Epileptic.X");
+    ASSERT_EQ(m.meshes.size(), 3u);
+    ASSERT_EQ(m.clips.size(), 1u);
+    std::vector<int> used(m.skeleton.size(), 0);
+    size_t entries = 0;
+    for (const Mesh& mesh : m.meshes) {
+        ASSERT_TRUE(mesh.skinned);
+        for (int32_t j : mesh.skin.joints) EXPECT_EQ(used[j]++, 0) << m.skeleton.names[j];
+        entries += mesh.skin.paletteSize();
+    }
+    EXPECT_EQ(entries, 57u);
+    Animator anim(m);
+    EXPECT_EQ(anim.palette().size(), 57u);
+    EXPECT_EQ(anim.paletteOffset(0), 0u);
+    EXPECT_EQ(anim.paletteOffset(1), 25u);
+    EXPECT_EQ(anim.paletteOffset(2), 46u);
+    glm::vec3 lo(1e30f), hi(-1e30f);
+    for (const Mesh& mesh : m.meshes) {
+        for (const glm::vec3& p : mesh.positions) {
+            const glm::vec3 w(m.skeleton.bindModel[mesh.node] * glm::vec4(p, 1.0f));
+            lo = glm::min(lo, w);
+            hi = glm::max(hi, w);
+        }
+    }
+    const float tol = 1e-6f * glm::length(hi - lo);
+    ASSERT_GT(tol, 0.0f);
+    struct Pose {
+        int32_t clip;
+        float t;
+    };
+    const Pose poses[] = {{kBindPose, 0.0f}, {kFilePose, 0.0f}, {0, 0.0f}, {0, 0.37f}, {0, 1.1f}, {0, 2.9f}};
+    for (const Pose& pose : poses) {
+        anim.evaluate(pose.clip, pose.t);
+        for (size_t mi = 0; mi < m.meshes.size(); ++mi) {
+            SCOPED_TRACE("clip " + std::to_string(pose.clip) + " t " + std::to_string(pose.t) + " mesh " + std::to_string(mi));
+            const Mesh& mesh = m.meshes[mi];
+            const size_t n = mesh.vertexCount();
+            ASSERT_EQ(mesh.normals.size(), n);
+            const Skin& skin = mesh.skin;
+            const glm::mat4& meshWorld = anim.world()[mesh.node];
+            EXPECT_GT(glm::length(glm::vec3(meshWorld[1]) - glm::vec3(0, 1, 0)), 1.0f);  // rotated
+            EXPECT_EQ(anim.skinToModel(mi), glm::mat4(1.0f));
+            const glm::mat4* pal = anim.palette().data() + anim.paletteOffset(mi);
+            // (a) By the file's numbers, in double precision.
+            std::vector<glm::vec3> p(n), nrm(n), q(n), qn(n);
+            skinMesh(mesh, pal, p.data(), nrm.data(), SkinningMethod::Linear);
+            float worst = 0.0f;
+            for (size_t v = 0; v < n; ++v) {
+                glm::dvec3 sum(0.0);
+                double ws = 0.0;
+                for (int k = 0; k < 4; ++k) {
+                    const double w = mesh.weights[v][k];
+                    if (!(w > 0.0)) continue;
+                    const uint16_t slot = mesh.joints[v][k];
+                    const glm::dmat4 x = slot < skin.joints.size()
+                                             ? glm::dmat4(anim.world()[skin.joints[slot]]) * glm::dmat4(skin.inverseBind[slot])
+                                             : glm::dmat4(meshWorld);
+                    sum += w * glm::dvec3(x * glm::dvec4(glm::dvec3(mesh.positions[v]), 1.0));
+                    ws += w;
+                }
+                ASSERT_GT(ws, 0.0);
+                worst = std::max(worst, static_cast<float>(glm::length(sum / ws - glm::dvec3(p[v]))));
+            }
+            EXPECT_LE(worst, tol);
+            // (b) The mesh-space palette, then the mesh node.
+            std::vector<glm::mat4> meshSpace(skin.paletteSize(), glm::mat4(1.0f));
+            const glm::mat4 inv = glm::inverse(meshWorld);
+            for (size_t j = 0; j < skin.joints.size(); ++j) {
+                meshSpace[j] = inv * anim.world()[skin.joints[j]] * skin.inverseBind[j];
+            }
+            for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::Stitch, SkinningMethod::DualQuat}) {
+                skinMesh(mesh, pal, p.data(), nrm.data(), method);
+                skinMesh(mesh, meshSpace.data(), q.data(), qn.data(), method);
+                float worstP = 0.0f, worstN = 0.0f;
+                for (size_t v = 0; v < n; ++v) {
+                    worstP = std::max(worstP, glm::length(p[v] - glm::vec3(meshWorld * glm::vec4(q[v], 1.0f))));
+                    worstN = std::max(worstN, glm::length(nrm[v] - glm::normalize(glm::mat3(meshWorld) * qn[v])));
+                }
+                EXPECT_LE(worstP, tol) << "method " << static_cast<int>(method);
+                EXPECT_LE(worstN, 1e-5f) << "method " << static_cast<int>(method);
+            }
+        }
+    }
+}
+
 TEST(Import, TestwusonHasThreeClips) {
     Model m = load("X/Testwuson.X");
     ASSERT_EQ(m.clips.size(), 3u);
@@ -118,7 +213,7 @@ TEST(Import, SimpleSkinGltfMatchesHandDerivedPositions) {
         anim.evaluate(0, static_cast<float>(clock.time()));
         std::vector<glm::vec3> p(10);
         skinMesh(mesh, anim.palette().data(), p.data(), nullptr);
-        const glm::mat4& meshWorld = anim.world()[mesh.node];
+        const glm::mat4& meshWorld = anim.skinToModel(0);
         for (size_t v = 0; v < 10; ++v) {
             const glm::vec3 world = glm::vec3(meshWorld * glm::vec4(p[v], 1));
             const glm::vec3 want = simpleSkinExpected(mesh.positions[v], c.theta);

@@ -106,10 +106,14 @@ TEST(IqmMrFixit, JointWorldTranslationAtFramesZeroAndFifty) {
     expectNear(glm::vec3(anim.world()[hand][3]), yUp({-0.119842f, 2.636219f, 4.463103f}), 2e-5f, "frame 50");
 }
 
+// Skinned vertices in the mesh's own (file) space: skinMesh's output taken to model space by
+// skinToModel, then back by the mesh node's world matrix (its Z-up to Y-up turn).
 std::vector<glm::vec3> skinned(const Animator& anim, size_t mesh) {
     const Mesh& me = anim.model().meshes[mesh];
     std::vector<glm::vec3> out(me.vertexCount());
     skinMesh(me, anim.palette().data() + anim.paletteOffset(mesh), out.data(), nullptr);
+    const glm::mat4 toMesh = safeAffineInverse(anim.world()[me.node]) * anim.skinToModel(mesh);
+    for (glm::vec3& p : out) p = glm::vec3(toMesh * glm::vec4(p, 1.0f));
     return out;
 }
 

@@ -291,16 +291,17 @@ TEST(Animator, MeshesSharingASkinShareOnePalette) {
     EXPECT_NE(a.paletteOffset(2), a.paletteOffset(0));
     EXPECT_EQ(a.palette().size(), 2 * m.meshes[0].skin.paletteSize());
     a.evaluate(0, 0.4f);
-    // Each mesh's palette is its own skin's: inverse(meshWorld) * model * inverseBind.
+    // Each mesh's palette is its own skin's: taken to model space (skinToModel), entry j is
+    // model * inverseBind and the rigid slot is the mesh node's world matrix.
     for (size_t mi = 0; mi < m.meshes.size(); ++mi) {
         const Skin& skin = m.meshes[mi].skin;
         const glm::mat4* pal = a.palette().data() + a.paletteOffset(mi);
+        const glm::mat4& toModel = a.skinToModel(mi);
         for (size_t j = 0; j < skin.joints.size(); ++j) {
             SCOPED_TRACE("mesh " + std::to_string(mi) + " joint " + std::to_string(j));
-            const glm::mat4 meshWorld = a.world()[m.meshes[mi].node];
-            expectNear(pal[j], glm::inverse(meshWorld) * a.world()[skin.joints[j]] * skin.inverseBind[j], 1e-4f);
+            expectNear(toModel * pal[j], a.world()[skin.joints[j]] * skin.inverseBind[j], 1e-4f);
         }
-        EXPECT_EQ(pal[skin.joints.size()], glm::mat4(1.0f));
+        expectNear(toModel * pal[skin.joints.size()], a.world()[m.meshes[mi].node], 1e-6f);
     }
 }
 

@@ -40,7 +40,7 @@ std::vector<std::vector<glm::vec3>> posed(const rig::Model& model, const rig::An
         const rig::Mesh& mesh = model.meshes[m];
         std::vector<glm::vec3> p(mesh.vertexCount());
         rig::skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), p.data(), nullptr);
-        for (glm::vec3& v : p) v = glm::vec3(anim.world()[mesh.node] * glm::vec4(v, 1.0f));
+        for (glm::vec3& v : p) v = glm::vec3(anim.skinToModel(m) * glm::vec4(v, 1.0f));
         out.push_back(std::move(p));
     }
     return out;

@@ -84,7 +84,7 @@ std::vector<std::vector<glm::vec3>> posed(const Model& m, int32_t clip, float t)
         } else {
             out[i] = mesh.positions;
         }
-        for (glm::vec3& p : out[i]) p = glm::vec3(a.world()[mesh.node] * glm::vec4(p, 1.0f));
+        for (glm::vec3& p : out[i]) p = glm::vec3(a.skinToModel(i) * glm::vec4(p, 1.0f));
     }
     return out;
 }

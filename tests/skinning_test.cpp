@@ -78,12 +78,12 @@ TEST(Skinning, UnweightedVertexFollowsTheMeshNode) {
     anim.evaluate(0, 1.0f);
     std::vector<glm::vec3> p(4);
     skinMesh(m.meshes[0], anim.palette().data() + anim.paletteOffset(0), p.data(), nullptr);
-    // Mesh space unchanged; in world it moves with the tip node.
-    expectVec(p[0], {0, 0, 0});
-    const glm::vec3 world = glm::vec3(anim.world()[1] * glm::vec4(p[0], 1.0f));
+    // In model space (skinToModel: the tip's world matrix for a mesh-space palette, the
+    // identity for a model-space one) it moves with the tip node.
+    const glm::vec3 world = glm::vec3(anim.skinToModel(0) * glm::vec4(p[0], 1.0f));
     expectVec(world, {0, 1, 0});
     // A weighted vertex still lands where the bones put it, in world space.
-    const glm::vec3 w1 = glm::vec3(anim.world()[1] * glm::vec4(p[1], 1.0f));
+    const glm::vec3 w1 = glm::vec3(anim.skinToModel(0) * glm::vec4(p[1], 1.0f));
     expectVec(w1, {-1, 1, 0});
 }
 
@@ -96,7 +96,7 @@ TEST(Skinning, ChainFollowsItsJoints) {
         anim.evaluate(0, t);
         std::vector<glm::vec3> p(20);
         skinMesh(m.meshes[0], anim.palette().data(), p.data(), nullptr);
-        const glm::mat4& meshWorld = anim.world()[m.meshes[0].node];
+        const glm::mat4& meshWorld = anim.skinToModel(0);
         for (int j = 0; j < 20; ++j) {
             expectVec(glm::vec3(meshWorld * glm::vec4(p[j], 1.0f)), glm::vec3(anim.world()[j][3]), 1e-4f);
         }
@@ -130,13 +130,13 @@ TEST(Skinning, OffsetsComputedFromTheBindPoseForAMeshBelowTheRoot) {
     std::vector<glm::vec3> p(4);
     skinMesh(mesh, anim.palette().data(), p.data(), nullptr);
     for (size_t v = 0; v < 4; ++v) {
-        expectVec(glm::vec3(anim.world()[2] * glm::vec4(p[v], 1)), mesh.positions[v] + glm::vec3(3, 0, 0));
+        expectVec(glm::vec3(anim.skinToModel(0) * glm::vec4(p[v], 1)), mesh.positions[v] + glm::vec3(3, 0, 0));
     }
     // Animated: vertex (0,2,0) of the mesh sits at world (3,2,0), weight 1 on the tip; the
     // tip turns 90 degrees about Z around (0,1,0): (3,1) -> (-1,3), + (0,1) = (-1,4,0).
     anim.evaluate(0, 1.0f);
     skinMesh(mesh, anim.palette().data(), p.data(), nullptr);
-    expectVec(glm::vec3(anim.world()[2] * glm::vec4(p[1], 1)), {-1, 4, 0});
+    expectVec(glm::vec3(anim.skinToModel(0) * glm::vec4(p[1], 1)), {-1, 4, 0});
 }
 
 // Seed 002 / issue 4: a joint twisted 150 degrees about the bone axis. A vertex on the

@@ -62,7 +62,7 @@ void Crowd::writeRows(size_t i) {
     const size_t entries = std::min(pal.size(), paletteTexels_ / 3);
     for (size_t e = 0; e < entries; ++e) rows(pal[e]);
     out = rows_.data() + (i * texelsPerInstance_ + paletteTexels_) * 4;
-    for (const Mesh& mesh : model_->meshes) rows(a.world()[mesh.node]);
+    for (size_t m = 0; m < model_->meshes.size(); ++m) rows(a.skinToModel(m));
 }
 
 void Crowd::updateRange(size_t worker, double t) {

@@ -52,7 +52,8 @@ public:
     // GPU rows: from the next update() on, instance i's data starts at float
     // i * texelsPerInstance() * 4 of gpuRows(): its palette (Animator::palette(), every entry
     // as the 3 rows of its 3x4 affine matrix, one RGBA texel each), then for each mesh m the 3
-    // rows of its node's world matrix at texel meshWorldTexel(m). Allocated here, once.
+    // rows of Animator::skinToModel(m) (its node's world matrix, or the identity where its
+    // palette is in model space) at texel meshWorldTexel(m). Allocated here, once.
     void enableGpuRows();
     bool gpuRowsEnabled() const { return !rows_.empty(); }
     const std::vector<float>& gpuRows() const { return rows_; }

@@ -28,6 +28,22 @@ bool isIdentity(const glm::mat4& m) {
     return m == glm::mat4(1.0f);
 }
 
+// A rigid motion: orthonormal axes (to 1e-6), right-handed, affine last row. Dual quaternion
+// skinning drops scale and shear from each palette entry, so a mesh node's world matrix may
+// leave the palette (model-space palette) only when it has none to within what rounding of a
+// unit quaternion's matrix leaves (about 1e-7).
+bool isRigid(const glm::mat4& m) {
+    if (m[0][3] != 0.0f || m[1][3] != 0.0f || m[2][3] != 0.0f || m[3][3] != 1.0f) return false;
+    const glm::vec3 x(m[0]), y(m[1]), z(m[2]), t(m[3]);
+    if (!std::isfinite(glm::dot(x + y + z, x + y + z)) || !std::isfinite(glm::dot(t, t))) return false;
+    constexpr float kTol = 2e-6f;
+    const bool unit = std::fabs(glm::dot(x, x) - 1.0f) <= kTol && std::fabs(glm::dot(y, y) - 1.0f) <= kTol &&
+                      std::fabs(glm::dot(z, z) - 1.0f) <= kTol;
+    const bool orthogonal =
+        std::fabs(glm::dot(x, y)) <= kTol && std::fabs(glm::dot(x, z)) <= kTol && std::fabs(glm::dot(y, z)) <= kTol;
+    return unit && orthogonal && glm::dot(glm::cross(x, y), z) > 0.0f;
+}
+
 }  // namespace
 
 Animator::Animator(const Model& model) : model_(&model) {
@@ -39,21 +55,24 @@ Animator::Animator(const Model& model) : model_(&model) {
     // One palette per skin: meshes hanging from the same node with the same joints and
     // inverse binds (BCN_Epileptic's three meshes) share the first one's palette.
     paletteOffset_.assign(model.meshes.size(), 0);
+    ownerOf_.assign(model.meshes.size(), -1);
     uint32_t off = 0;
     for (size_t m = 0; m < model.meshes.size(); ++m) {
         const Mesh& mesh = model.meshes[m];
         paletteOffset_[m] = off;
         if (!mesh.skinned) continue;
         bool shared = false;
-        for (size_t k : paletteOwners_) {
-            const Mesh& o = model.meshes[k];
+        for (size_t k = 0; k < paletteOwners_.size(); ++k) {
+            const Mesh& o = model.meshes[paletteOwners_[k]];
             if (o.node == mesh.node && o.skin.joints == mesh.skin.joints && o.skin.inverseBind == mesh.skin.inverseBind) {
-                paletteOffset_[m] = paletteOffset_[k];
+                paletteOffset_[m] = paletteOffset_[paletteOwners_[k]];
+                ownerOf_[m] = static_cast<int32_t>(k);
                 shared = true;
                 break;
             }
         }
         if (shared) continue;
+        ownerOf_[m] = static_cast<int32_t>(paletteOwners_.size());
         paletteOwners_.push_back(m);
         corrections_.emplace_back();
         off += static_cast<uint32_t>(mesh.skin.paletteSize());
@@ -217,11 +236,16 @@ void Animator::updatePalettes() {
         if (std::memcmp(&c.world, &meshWorld, sizeof(glm::mat4)) != 0) {
             c.world = meshWorld;
             c.identity = isIdentity(meshWorld);
-            c.inverse = c.identity ? glm::mat4(1.0f) : safeAffineInverse(meshWorld);
+            c.modelSpace = !c.identity && isRigid(meshWorld);
+            c.inverse = c.identity || c.modelSpace ? glm::mat4(1.0f) : safeAffineInverse(meshWorld);
         }
-        if (!c.identity) job.correction = &c.inverse;
+        // Model space: the mesh node's rigid motion stays out of the palette (the consumers
+        // draw with skinToModel, the identity) and the entry is one product. Mesh space: the
+        // inverse of a scaled, sheared or singular mesh node's matrix on the left.
+        if (!c.identity && !c.modelSpace) job.correction = &c.inverse;
         job.run();
-        // The entry after the joints (the rigid slot) stays the identity set at construction.
+        // The entry after the joints (the rigid slot): what unweighted vertices follow.
+        palette_[paletteOffset_[paletteOwners_[k]] + mesh.skin.joints.size()] = c.modelSpace ? meshWorld : glm::mat4(1.0f);
     }
 }
 

@@ -73,14 +73,29 @@ public:
     const std::vector<glm::mat4>& world() const { return world_; }
     const std::vector<Transform>& local() const { return local_; }
     // All skins' palettes, concatenated; mesh m's palette starts at paletteOffset(m). Meshes
-    // that share a skin (same node, joints and inverse binds) share one palette.
-    // Entry = inverse(meshWorld) * world[joint] * inverseBind: a vertex in mesh space to the
-    // skinned position in mesh space. The last entry of each skin is the identity (rigid slot).
+    // that share a skin (same node, joints and inverse binds) share one palette. A palette
+    // takes a vertex in mesh space to its skinned position in one of two spaces, chosen per
+    // skin at every evaluation; skinToModel(m) says which:
+    // - model space (skinToModel is the identity) while the mesh node's world matrix is a
+    //   rigid motion (rotation and translation): entry = world[joint] * inverseBind, one
+    //   product; the rigid slot (the last entry) is the mesh node's world matrix;
+    // - mesh space otherwise (scale, shear or a singular mesh node; skinToModel is the mesh
+    //   node's world matrix): entry = inverse(meshWorld) * world[joint] * inverseBind; the
+    //   rigid slot is the identity.
+    // Both give the same model-space vertices and normals (linear, stitched and dual
+    // quaternion skinning: a rigid left factor commutes with each).
     const std::vector<glm::mat4>& palette() const { return palette_; }
     uint32_t paletteOffset(size_t mesh) const { return paletteOffset_[mesh]; }
+    // The matrix that takes mesh m's vertices as skinMesh() or the shader leaves them (its
+    // palette's output, or the mesh's own vertices when it is not skinned) to model space:
+    // what a renderer uses as the mesh's model matrix.
+    const glm::mat4& skinToModel(size_t mesh) const {
+        const int32_t k = ownerOf_[mesh];
+        return k >= 0 && corrections_[k].modelSpace ? identity_ : world_[model_->meshes[mesh].node];
+    }
 
 private:
-    // palette = inverse(meshWorld) * world[joint] * inverseBind, once per distinct skin.
+    // Each distinct skin's palette (see palette()), once per skin.
     void updatePalettes();
     // world_ from local_ (LocalToModelJob); useLocal: nullptr, or per node 0 where the
     // file's exact to-parent matrix is used instead of local_.
@@ -97,14 +112,18 @@ private:
     std::vector<glm::mat4> palette_;
     std::vector<uint32_t> paletteOffset_;
     std::vector<size_t> paletteOwners_;  // the first mesh of each distinct skin
-    // Per palette owner: the mesh node's world matrix the cached inverse was computed from
-    // (mesh nodes rarely move, so the inverse is recomputed only when it changes).
+    std::vector<int32_t> ownerOf_;       // per mesh: its skin's index in paletteOwners_, -1 if none
+    // Per palette owner: the mesh node's world matrix the cached answers were computed from
+    // (mesh nodes rarely move, so they are recomputed only when it changes): whether the
+    // palette is in model space (the matrix is a rigid motion), else its inverse.
     struct MeshCorrection {
         glm::mat4 world{0.0f};
         glm::mat4 inverse{1.0f};
         bool identity = false;
+        bool modelSpace = false;
     };
     std::vector<MeshCorrection> corrections_;
+    glm::mat4 identity_{1.0f};
     std::vector<uint8_t> useLocal_;      // evaluate(): per node, 1 where local_ is used
     int32_t maskClip_ = -2, maskOverride_ = -2;  // what useLocal_ was built for
     std::vector<uint8_t> poseMask_;      // evaluatePose(): `animated` plus the override

@@ -18,7 +18,8 @@ namespace rig {
 enum class SkinningMethod { Linear, Stitch, DualQuat };
 
 // Skin `mesh` with `palette` (its own palette: Animator::palette() + paletteOffset).
-// Writes mesh-space positions (and normals if `outNormals` and the mesh has normals).
+// Writes positions (and normals if `outNormals` and the mesh has normals) in the palette's
+// space: Animator::skinToModel(mesh) takes them to model space.
 // Unskinned meshes are copied unchanged.
 void skinMesh(const Mesh& mesh, const glm::mat4* palette, glm::vec3* outPositions,
               glm::vec3* outNormals, SkinningMethod method = SkinningMethod::Linear);

@@ -300,7 +300,7 @@ int runPose(const PoseOptions& o) {
         pos.resize(mesh.vertexCount());
         nrm.resize(mesh.vertexCount());
         skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), pos.data(), nrm.data());
-        const glm::mat4& world = anim.world()[mesh.node];
+        const glm::mat4& world = anim.skinToModel(m);
         const glm::mat3 normalMat = glm::transpose(glm::mat3(safeAffineInverse(world)));
         // OBJ names end at the line: keep the name on it (control characters as '_').
         std::string name = mesh.name.empty() ? "mesh" + std::to_string(m) : text::validUtf8(mesh.name);

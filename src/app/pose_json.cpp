@@ -24,7 +24,7 @@ std::string poseJson(const Model& model, const Animator& anim, int32_t clip, flo
         pos.resize(mesh.vertexCount());
         nrm.resize(mesh.vertexCount());
         skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), pos.data(), nrm.data());
-        const glm::mat4& world = anim.world()[mesh.node];
+        const glm::mat4& world = anim.skinToModel(m);
         out += m ? ",{\"name\":" : "{\"name\":";
         jsonout::appendString(out, mesh.name, st);
         out += mesh.skinned ? ",\"skinned\":true,\"positions\":[" : ",\"skinned\":false,\"positions\":[";

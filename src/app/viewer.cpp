@@ -640,7 +640,7 @@ void Viewer::drawFlaggedPoints(int w, int h) {
         scratch_.resize(mesh.vertexCount());
         skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), anim.meshMorphWeights(i), scratch_.data(), nullptr,
                  state_.view.method);
-        const glm::mat4& world = anim.world()[mesh.node];
+        const glm::mat4& world = anim.skinToModel(i);
         for (uint32_t v : flagged_[i]) {
             if (v < scratch_.size()) flaggedPoints_.push_back(glm::vec3(world * glm::vec4(scratch_[v], 1.0f)));
         }
@@ -766,7 +766,7 @@ void Viewer::pickVertex(const glm::mat4& viewProj, float w, float h) {
         const Mesh& mesh = m.meshes[i];
         scratch_.resize(mesh.vertexCount());
         skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), anim.meshMorphWeights(i), scratch_.data(), nullptr, state_.view.method);
-        const glm::mat4 mvp = viewProj * anim.world()[mesh.node];
+        const glm::mat4 mvp = viewProj * anim.skinToModel(i);
         for (size_t v = 0; v < scratch_.size(); ++v) {
             glm::vec2 s;
             if (!projectToScreen(mvp, scratch_[v], w, h, s)) continue;
@@ -829,7 +829,7 @@ void Viewer::focusFinding(int index) {
         Bounds b;
         for (int64_t v : f.examples) {
             if (v >= 0 && static_cast<size_t>(v) < scratch_.size()) {
-                b.add(glm::vec3(state_.animator->world()[mesh.node] * glm::vec4(scratch_[v], 1.0f)));
+                b.add(glm::vec3(state_.animator->skinToModel(f.mesh) * glm::vec4(scratch_[v], 1.0f)));
             }
         }
         if (b.valid()) {

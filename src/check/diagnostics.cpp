@@ -140,7 +140,7 @@ std::vector<Truncation> worstTruncation(const Context& cx) {
             const Mesh& mesh = model.meshes[mi];
             if (!mesh.skinned || mesh.truncated.empty()) continue;
             const glm::mat4* palette = anim.palette().data() + anim.paletteOffset(mi);
-            const glm::mat4& meshWorld = anim.world()[mesh.node];
+            const glm::mat4& meshWorld = anim.skinToModel(mi);
             for (const FullInfluences& full : mesh.truncated) {
                 const float d = truncationDistance(mesh, full, palette, meshWorld);
                 if (d > out[mi].worst) out[mi] = {d, full.vertex, clip, t};

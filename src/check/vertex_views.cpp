@@ -128,7 +128,7 @@ std::vector<float> truncationError(const Model& model, size_t meshIndex, int32_t
     for (float t : times) {
         anim.evaluate(useClip ? clip : -1, t);
         const glm::mat4* palette = anim.palette().data() + anim.paletteOffset(meshIndex);
-        const glm::mat4& meshWorld = anim.world()[mesh.node];
+        const glm::mat4& meshWorld = anim.skinToModel(meshIndex);
         for (const FullInfluences& full : mesh.truncated) {
             if (full.vertex >= out.size()) continue;
             out[full.vertex] = std::max(out[full.vertex], truncationDistance(mesh, full, palette, meshWorld));

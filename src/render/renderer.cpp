@@ -194,7 +194,7 @@ void Renderer::drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& 
         const bool skinOnGpu = mesh.skinned && !cpuVertices;
         glUniform1i(u_.skinned, skinOnGpu ? shaderSkinMode(o.method) : 0);
         glUniform1i(u_.paletteOffset, static_cast<GLint>(anim.paletteOffset(i)));
-        glUniformMatrix4fv(u_.model, 1, GL_FALSE, glm::value_ptr(anim.world()[mesh.node]));
+        glUniformMatrix4fv(u_.model, 1, GL_FALSE, glm::value_ptr(anim.skinToModel(i)));
         const Material& mat = model.materials[std::min<size_t>(mesh.material, model.materials.size() - 1)];
         glUniform4fv(u_.baseColor, 1, glm::value_ptr(mat.baseColor));
         const bool tex = o.textures && gm.texture != 0;
@@ -267,7 +267,7 @@ Bounds animatedBounds(const Model& model, int32_t clip, int samples) {
             const Mesh& mesh = model.meshes[m];
             pos.resize(mesh.vertexCount());
             skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), pos.data(), nullptr);
-            const glm::mat4& w = anim.world()[mesh.node];
+            const glm::mat4& w = anim.skinToModel(m);
             for (const glm::vec3& p : pos) b.add(glm::vec3(w * glm::vec4(p, 1.0f)));
         }
         if (model.meshes.empty()) {
@@ -286,7 +286,7 @@ void posedPoints(const Model& model, const Animator& anim, std::vector<glm::vec3
         const Mesh& mesh = model.meshes[m];
         pos.resize(mesh.vertexCount());
         skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), pos.data(), nullptr);
-        const glm::mat4& w = anim.world()[mesh.node];
+        const glm::mat4& w = anim.skinToModel(m);
         for (size_t v = 0; v < pos.size(); v += stride) out.push_back(glm::vec3(w * glm::vec4(pos[v], 1.0f)));
     }
     if (model.meshes.empty()) {

@@ -44,7 +44,7 @@ std::vector<glm::vec3> SkinCapture::capture(GpuModel& gpu, const Animator& anim,
     glUniform1i(uDualQuats_, gl_layout::kUnitDualQuats);
     glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitDualQuats);
     glBindTexture(GL_TEXTURE_BUFFER, gpu.dualQuatTexture());
-    glUniformMatrix4fv(uModel_, 1, GL_FALSE, glm::value_ptr(anim.world()[m.node]));
+    glUniformMatrix4fv(uModel_, 1, GL_FALSE, glm::value_ptr(anim.skinToModel(mesh)));
     const glm::mat4 identity(1.0f);
     glUniformMatrix4fv(uViewProj_, 1, GL_FALSE, glm::value_ptr(identity));
     glUniform1i(uMorphDeltas_, gl_layout::kUnitMorphDeltas);

@@ -578,8 +578,8 @@ CompressionError measureCompressionError(const Model& model, const Clip& origina
             const glm::mat4* paletteB = m.skinned ? b.palette().data() + b.paletteOffset(mi) : nullptr;
             skinMesh(m, paletteA, pa.data(), nullptr);
             skinMesh(m, paletteB, pb.data(), nullptr);
-            const glm::mat4& wa = a.world()[m.node];
-            const glm::mat4& wb = b.world()[m.node];
+            const glm::mat4& wa = a.skinToModel(mi);
+            const glm::mat4& wb = b.skinToModel(mi);
             for (size_t v = 0; v < m.positions.size(); ++v) {
                 const glm::vec3 qa(wa * glm::vec4(pa[v], 1.0f)), qb(wb * glm::vec4(pb[v], 1.0f));
                 const double d = glm::length(qa - qb);
