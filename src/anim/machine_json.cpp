@@ -244,6 +244,22 @@ private:
         return j.get<bool>();
     }
 
+    // A blend space's "points" (in object `b` at `bp`): a non-empty array of {clip, at}; `add`
+    // gets each point's clip, its "at" value and that value's path, in order.
+    template <class Add>
+    void forEachPoint(const json& b, const std::string& bp, const std::string& what, Add&& add) const {
+        const json& pts = need(b, bp, "points", what);
+        expectArray(pts, bp + "/points", "'points'");
+        if (pts.empty()) fail(bp + "/points", "a blend space needs points");
+        for (size_t i = 0; i < pts.size(); ++i) {
+            const std::string pp = bp + "/points/" + std::to_string(i);
+            expectObject(pts[i], pp, "a point");
+            checkKeys(pts[i], pp, {"clip", "at"});
+            const int32_t clip = clipRef(need(pts[i], pp, "clip", "a point"), pp + "/clip");
+            add(clip, need(pts[i], pp, "at", "a point"), pp + "/at");
+        }
+    }
+
     int32_t clipRef(const json& j, const std::string& path) const {
         if (j.is_number_integer() || j.is_number_unsigned()) {
             const long long i = j.get<long long>();
@@ -441,18 +457,12 @@ private:
             checkKeys(b, bp, {"param", "points"});
             s.kind = StateKind::Blend1D;
             s.paramX = paramRef(need(b, bp, "param", "'blend1d'"), bp + "/param", ParamType::Float);
-            const json& pts = need(b, bp, "points", "'blend1d'");
-            expectArray(pts, bp + "/points", "'points'");
-            if (pts.empty()) fail(bp + "/points", "a blend space needs points");
-            for (size_t i = 0; i < pts.size(); ++i) {
-                const std::string pp = bp + "/points/" + std::to_string(i);
-                expectObject(pts[i], pp, "a point");
-                checkKeys(pts[i], pp, {"clip", "at"});
+            forEachPoint(b, bp, "'blend1d'", [&](int32_t clip, const json& at, const std::string& ap) {
                 BlendSpace1D::Point p;
-                p.clip = clipRef(need(pts[i], pp, "clip", "a point"), pp + "/clip");
-                p.position = num(need(pts[i], pp, "at", "a point"), pp + "/at");
+                p.clip = clip;
+                p.position = num(at, ap);
                 s.points1.push_back(p);
-            }
+            });
         }
         if (j.contains("blend2d")) {
             const std::string bp = path + "/blend2d";
@@ -464,20 +474,13 @@ private:
             if (!ps.is_array() || ps.size() != 2) fail(bp + "/params", "'params' is [x, y]: two float parameters");
             s.paramX = paramRef(ps[0], bp + "/params/0", ParamType::Float);
             s.paramY = paramRef(ps[1], bp + "/params/1", ParamType::Float);
-            const json& pts = need(b, bp, "points", "'blend2d'");
-            expectArray(pts, bp + "/points", "'points'");
-            if (pts.empty()) fail(bp + "/points", "a blend space needs points");
-            for (size_t i = 0; i < pts.size(); ++i) {
-                const std::string pp = bp + "/points/" + std::to_string(i);
-                expectObject(pts[i], pp, "a point");
-                checkKeys(pts[i], pp, {"clip", "at"});
+            forEachPoint(b, bp, "'blend2d'", [&](int32_t clip, const json& at, const std::string& ap) {
+                if (!at.is_array() || at.size() != 2) fail(ap, "'at' is [x, y]");
                 BlendSpace2D::Point p;
-                p.clip = clipRef(need(pts[i], pp, "clip", "a point"), pp + "/clip");
-                const json& at = need(pts[i], pp, "at", "a point");
-                if (!at.is_array() || at.size() != 2) fail(pp + "/at", "'at' is [x, y]");
-                p.position = glm::vec2(num(at[0], pp + "/at/0"), num(at[1], pp + "/at/1"));
+                p.clip = clip;
+                p.position = glm::vec2(num(at[0], ap + "/0"), num(at[1], ap + "/1"));
                 s.points2.push_back(p);
-            }
+            });
         }
         if (j.contains("machine")) {
             const std::string mp = path + "/machine";
