@@ -16,6 +16,7 @@
 #include "anim/skinning.h"
 #include "import/import.h"
 #include "platform/headless.h"
+#include "support/gl_environment.h"
 #include "render/crowd_renderer.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
@@ -24,18 +25,7 @@
 namespace rig {
 namespace {
 
-std::unique_ptr<HeadlessContext> gContext;
-
-class GlEnvironment : public ::testing::Environment {
-public:
-    void SetUp() override {
-        auto c = HeadlessContext::create();
-        ASSERT_TRUE(c.ok()) << c.error().message;
-        gContext = std::move(c.value());
-    }
-    void TearDown() override { gContext.reset(); }
-};
-const auto* const kEnv = ::testing::AddGlobalTestEnvironment(new GlEnvironment);
+// The GL context: support/gl_environment.h.
 
 const std::string kDemo = std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf";
 const std::string kEpileptic = "/usr/share/assimp/models/X/BCN_Epileptic.X";

@@ -14,6 +14,7 @@
 #include "anim/skinning.h"
 #include "import/import.h"
 #include "platform/headless.h"
+#include "support/gl_environment.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render/skin_capture.h"
@@ -23,19 +24,7 @@
 namespace rig {
 namespace {
 
-std::unique_ptr<HeadlessContext> gContext;
-
-class GlEnvironment : public ::testing::Environment {
-public:
-    void SetUp() override {
-        auto c = HeadlessContext::create();
-        ASSERT_TRUE(c.ok()) << c.error().message;
-        gContext = std::move(c.value());
-        std::printf("GL: %s\n", gContext->description().c_str());
-    }
-    void TearDown() override { gContext.reset(); }
-};
-const auto* const kEnv = ::testing::AddGlobalTestEnvironment(new GlEnvironment);
+// The GL context: support/gl_environment.h.
 
 // Largest distance between the GPU's and the CPU's world-space skinned positions over all
 // meshes of `model` posed at `t` of `clip`.
