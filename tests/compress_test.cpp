@@ -395,6 +395,102 @@ TEST(CompressBits, WidthsFollowTheTolerance) {
     }
 }
 
+// A channel that holds its bind value throughout is left out (the sampler gives the bind value),
+// and a track left with nothing is dropped; what stays samples as before.
+TEST(CompressLayout, ChannelsAtTheirBindValueAreLeftOut) {
+    std::vector<float> times;
+    std::vector<glm::vec3> tr;
+    std::vector<glm::quat> rot;
+    Model m = chainWithClip({0.0f}, {}, {});  // for joint 1's bind values
+    const Transform bind = m.skeleton.bindLocalSqt[1];
+    for (int i = 0; i < 30; ++i) {
+        times.push_back(i / 30.0f);
+        tr.push_back(bind.translation);                            // at bind throughout
+        rot.push_back(glm::angleAxis(0.3f * std::sin(0.4f * i), glm::vec3(0, 0, 1)));  // moves
+    }
+    m = chainWithClip(times, tr, rot);
+    // A second track (node 2) that holds its bind rotation: left out entirely.
+    Clip& c = m.clips[0];
+    Track t2;
+    t2.node = 2;
+    const glm::quat still = m.skeleton.bindLocalSqt[2].rotation;
+    t2.rotation = {0, static_cast<uint32_t>(c.quatKeys.size()), 30};
+    for (int i = 0; i < 30; ++i) c.quatKeys.push_back(still);
+    c.tracks.push_back(t2);
+    c.trackOfNode[2] = 1;
+    for (float tol : {0.0f, 1e-4f}) {
+        CompressSettings s;
+        s.tolerance = tol;
+        Result<CompressionResult> r = compressClip(m, c, s);
+        ASSERT_TRUE(r);
+        ASSERT_EQ(r->clip.tracks.size(), 1u) << "tolerance " << tol;  // node 2's track is gone
+        EXPECT_EQ(r->clip.tracks[0].node, 1u);
+        EXPECT_EQ(r->clip.tracks[0].kind(0), ChannelKind::Absent) << "tolerance " << tol;
+        EXPECT_EQ(r->clip.tracks[0].kind(1), ChannelKind::Keyed);
+        EXPECT_TRUE(r->clip.constVec3.empty());
+        EXPECT_TRUE(r->withinTolerance);
+        // Sampled: the bind translation exactly, the rotation within the tolerance.
+        CompressedSamplingCache cache;
+        cache.reserve(r->clip.tracks.size());
+        std::vector<Transform> local(m.skeleton.bindLocalSqt);
+        CompressedSamplingJob job;
+        job.clip = &r->clip;
+        job.bindLocal = m.skeleton.bindLocalSqt;
+        job.cache = &cache;
+        job.local = local;
+        job.time = 0.5f;
+        ASSERT_TRUE(job.run());
+        EXPECT_EQ(local[1].translation, bind.translation);
+        EXPECT_EQ(local[2].rotation, still);
+        const Measured mm = measureIndependently(m, 0, r->clip);
+        EXPECT_LE(mm.joint, tol + 1e-7f) << "tolerance " << tol;
+        expectSamplingMatchesDecoded(m, r->clip);
+    }
+}
+
+// Key times at a steady rate are kept as a first time and a step that give every time exactly;
+// a rotation that drops one component in every key stores no index for it; a component with a
+// narrow range gets fewer bits than the widest one.
+TEST(CompressLayout, SteadyTimesFixedComponentAndNarrowCodes) {
+    std::vector<float> times;
+    std::vector<glm::quat> rot;
+    for (int i = 0; i < 90; ++i) {
+        times.push_back(static_cast<float>(i / 30.0));
+        // Mostly about Z (wide range), a little about X (narrow): w stays the largest.
+        rot.push_back(glm::normalize(glm::angleAxis(1.2f * std::sin(0.21f * i), glm::vec3(0, 0, 1)) *
+                                     glm::angleAxis(0.02f * std::cos(0.5f * i), glm::vec3(1, 0, 0))));
+    }
+    const Model m = chainWithClip(times, {}, rot);
+    CompressSettings s;
+    s.tolerance = 1e-3f;
+    Result<CompressionResult> r = compressClip(m, m.clips[0], s);
+    ASSERT_TRUE(r);
+    const CompressedClip& cc = r->clip;
+    EXPECT_TRUE(cc.frameTimes.empty());  // uniform: no table
+    ASSERT_EQ(cc.frameCount, 90u);
+    for (uint32_t i = 0; i < 90; ++i) EXPECT_EQ(cc.time(i), times[i]) << i;
+    ASSERT_EQ(cc.quatChannels.size(), 1u);
+    const KeyedChannel& k = cc.quatChannels[0].key;
+    ASSERT_TRUE(k.flags & kFixedLargest);
+    EXPECT_EQ(k.fixedLargest(), 3u);     // w
+    EXPECT_EQ(quatStride(k), k.codeBits());  // no 2-bit index per key
+    // Codes hold x, y, z: z (the wide one) gets the most bits, x fewer, y (zero) the fewest.
+    EXPECT_GT(k.width(2), k.width(0));
+    EXPECT_GE(k.width(0), k.width(1));
+    EXPECT_TRUE(r->withinTolerance);
+    EXPECT_LE(measureIndependently(m, 0, cc).joint, s.tolerance);
+    expectSamplingMatchesDecoded(m, cc);
+    // Irregular times keep the table.
+    std::vector<float> uneven = times;
+    uneven[10] += 0.004f;
+    const Model m2 = chainWithClip(uneven, {}, rot);
+    Result<CompressionResult> r2 = compressClip(m2, m2.clips[0], s);
+    ASSERT_TRUE(r2);
+    EXPECT_EQ(r2->clip.frameTimes.size(), 90u);
+    EXPECT_EQ(r2->clip.time(10), uneven[10]);
+    expectSamplingMatchesDecoded(m2, r2->clip);
+}
+
 TEST(Compress, ConstantChannelCollapsesToOneKey) {
     std::vector<float> times;
     std::vector<glm::vec3> tr;
