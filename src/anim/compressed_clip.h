@@ -19,17 +19,18 @@
 // the same key times share (flags kFramesOfT / kFramesOfR: one key search serves them all,
 // as in Clip).
 //
-// Keys: bit-packed at the channel's own width (`bits`, 3..16, chosen by the compressor from the
-// error it causes), key k at bit offset + k * stride:
-//  - translation / scale: 3 x bits (stride 3 bits), each component min + code * scale over the
-//    channel's own range (floats, in Vec3Channel);
+// Keys: bit-packed, three codes a key, each code at its own width (1..16 bits, in
+// KeyedChannel::widths, chosen by the compressor from the error it causes), key k at bit
+// offset + k * stride:
+//  - translation / scale: stride = the three widths, each component min + code * scale over
+//    the channel's own range (floats, in Vec3Channel);
 //  - rotation: the "smallest three". The quaternion's sign makes its largest-magnitude
 //    component positive; that component is dropped (rebuilt as sqrt(1 - a^2 - b^2 - c^2)) and
-//    the other three, each within [-1/sqrt2, 1/sqrt2], are codes of `bits` bits over the
-//    channel's per-component range (QuatChannel: its ends as 16-bit fixed point over
-//    [-1/sqrt2, 1/sqrt2], the low end rounded down and the high one up), followed by the
-//    dropped component's index in 2 bits (stride 3 x bits + 2), unless the channel drops the
-//    same component in every key (flag kFixedLargest; the index in the flags, stride 3 x bits).
+//    the other three, each within [-1/sqrt2, 1/sqrt2], are codes over the channel's
+//    per-component range (QuatChannel: its ends as 16-bit fixed point over [-1/sqrt2, 1/sqrt2],
+//    the low end rounded down and the high one up), followed by the dropped component's index
+//    in 2 bits, unless the channel drops the same component in every key (flag kFixedLargest,
+//    the index in the flags; only then may the three widths differ).
 // Bit streams are read 64 bits at a time (little-endian, LSB first) and end with 8 zero bytes.
 #pragma once
 

@@ -9,7 +9,8 @@
 // displacement through that distance (rotation: 2|q - q'| x distance, an upper bound of the
 // chord; scale: relative change x distance; translation: the parent's scale). j's share is
 // tolerance / sqrt(animated joints on the deepest chain through j). Each channel's values are
-// quantized first, at the fewest bits per component (3..16) whose rounding stays within
+// quantized first, at the fewest bits (1..16; each component as few as its range allows at the
+// widest one's precision) whose rounding stays within
 // `quantizationShare` of that share, so what key reduction compares is the runtime's own
 // (dequantized) interpolation against the original.
 //
@@ -35,7 +36,7 @@ struct CompressSettings {
     // removal changes nothing after quantization (inside runs of equal quantized values).
     float tolerance = 1e-4f;
     // Part of each joint's share of the tolerance that quantization may use: each channel gets
-    // the fewest bits per component (3..16) whose rounding stays within it; key reduction has
+    // the fewest bits (1..16, per component) whose rounding stays within it; key reduction has
     // the rest (and measures against the rounded keys, so it sees both). 0: the smallest result
     // of 0.55, 0.8 and 1.
     float quantizationShare = 0.0f;
