@@ -15,10 +15,13 @@
 // (dequantized) interpolation against the original.
 //
 // The share is a guess: the result is then measured on the full pose (every joint and skinned
-// vertex in model space, at every key time of the clip and halfway between), and while the
-// largest error is over the tolerance the shares are halved and the reduction redone (up to 6
-// times, then every key is kept). So the reported maximum is at most the tolerance at those
-// sample times unless quantization alone exceeds it (`withinTolerance` says which).
+// vertex in model space, at every key time of the clip and halfway between); the shares are
+// widened while it stays within the tolerance (up to 16x) and narrowed while it does not (down
+// to 1/64x, then every key is kept), and then each keyed channel's step is made half a bit
+// coarser at a time while the measured error stays within it (`refinePasses`). So the reported
+// maximum is at most the tolerance at those sample times unless quantization alone exceeds it
+// (`withinTolerance` says which). A channel that holds its bind value throughout (within its
+// share) is left out of the compressed clip.
 #pragma once
 
 #include <cstddef>
