@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -518,80 +519,140 @@ size_t clipKeyCount(const Clip& clip) {
     return n;
 }
 
-CompressionError measureCompressionError(const Model& model, const Clip& original, const CompressedClip& compressed,
-                                         const CompressSettings& settings) {
-    CompressionError e;
+namespace {
+
+// The original clip's side of the error measurement, computed once per clip: the sample times
+// (every distinct key time and the midpoint of each pair of neighbouring ones), every node's
+// model-space origin at each, and, when they fit in `kMaxCachedVertexFloats`, every vertex in
+// model space at the times vertices are measured at (else they are skinned again each time).
+struct ErrorReference {
+    std::vector<float> times;
+    std::vector<uint8_t> animated;  // per node: a track of the original animates it
+    size_t stride = 1;              // vertices are measured at every stride-th sample time
+    bool doVertices = false, cachedVertices = false;
+    size_t vertexCount = 0;
+    std::vector<glm::vec3> joints;    // times x nodes
+    std::vector<glm::vec3> vertices;  // measured times x vertices (meshes in order)
+};
+
+constexpr size_t kMaxCachedVertexFloats = size_t(24) << 20;  // 96 MB
+
+bool measuredMesh(const Mesh& m, size_t nodes) {
+    return m.node >= 0 && static_cast<size_t>(m.node) < nodes && !m.positions.empty();
+}
+
+// Mesh positions of the animator's current pose in model space, appended to `out`.
+void skinnedInModelSpace(const Model& model, const Animator& a, std::vector<glm::vec3>& scratch,
+                         std::vector<glm::vec3>& out) {
+    for (size_t mi = 0; mi < model.meshes.size(); ++mi) {
+        const Mesh& m = model.meshes[mi];
+        if (!measuredMesh(m, model.skeleton.size())) continue;
+        scratch.resize(m.positions.size());
+        skinMesh(m, m.skinned ? a.palette().data() + a.paletteOffset(mi) : nullptr, scratch.data(), nullptr);
+        const glm::mat4& w = a.skinToModel(mi);
+        for (const glm::vec3& p : scratch) out.push_back(glm::vec3(w * glm::vec4(p, 1.0f)));
+    }
+}
+
+ErrorReference makeErrorReference(const Model& model, const Clip& original, const CompressSettings& settings) {
+    ErrorReference r;
     const Skeleton& sk = model.skeleton;
     const size_t n = sk.size();
     const std::vector<float> table = keyTimeTable(original);
-    std::vector<float> times;
     for (size_t i = 0; i < table.size(); ++i) {
-        times.push_back(table[i]);
-        if (i + 1 < table.size()) times.push_back(0.5f * (table[i] + table[i + 1]));
+        r.times.push_back(table[i]);
+        if (i + 1 < table.size()) r.times.push_back(0.5f * (table[i] + table[i + 1]));
     }
-    if (times.empty()) times.push_back(original.startTime);
-    std::vector<uint8_t> animated(n, 0);
+    if (r.times.empty()) r.times.push_back(original.startTime);
+    r.animated.assign(n, 0);
     for (const Track& t : original.tracks) {
-        if (t.node >= 0 && static_cast<size_t>(t.node) < n) animated[t.node] = 1;
+        if (t.node >= 0 && static_cast<size_t>(t.node) < n) r.animated[t.node] = 1;
     }
+    for (const Mesh& m : model.meshes) {
+        if (measuredMesh(m, n)) r.vertexCount += m.positions.size();
+    }
+    r.doVertices = settings.measureVertices && r.vertexCount > 0;
+    if (r.doVertices && r.vertexCount * r.times.size() > settings.maxVertexSamples) {
+        r.stride = (r.vertexCount * r.times.size() + settings.maxVertexSamples - 1) / settings.maxVertexSamples;
+    }
+    const size_t measuredTimes = (r.times.size() + r.stride - 1) / r.stride;
+    r.cachedVertices = r.doVertices && 3 * r.vertexCount * measuredTimes <= kMaxCachedVertexFloats;
+    Animator a(model);
+    std::vector<Transform> local(sk.bindLocalSqt);
+    std::vector<uint32_t> cursors(3 * original.tracks.size(), 0);
+    std::vector<glm::vec3> scratch;
+    r.joints.reserve(r.times.size() * n);
+    for (size_t s = 0; s < r.times.size(); ++s) {
+        sampleClip(original, r.times[s], sk.bindLocalSqt.data(), local.data(), cursors.data(), RotationBlend::Slerp);
+        a.evaluatePose(local, &r.animated);
+        for (size_t j = 0; j < n; ++j) r.joints.push_back(glm::vec3(a.world()[j][3]));
+        if (r.cachedVertices && s % r.stride == 0) skinnedInModelSpace(model, a, scratch, r.vertices);
+    }
+    return r;
+}
+
+// The compressed clip against the reference. Stops early, with the error so far, once it is
+// over `stopAbove` (an attempt that is over the tolerance needs no more).
+CompressionError measureAgainst(const Model& model, const Clip& original, const ErrorReference& ref,
+                                const CompressedClip& compressed, double stopAbove) {
+    CompressionError e;
+    const Skeleton& sk = model.skeleton;
+    const size_t n = sk.size();
     Animator a(model), b(model);
     std::vector<Transform> la(sk.bindLocalSqt), lb(sk.bindLocalSqt);
     std::vector<uint32_t> ca(3 * original.tracks.size(), 0), cb(3 * compressed.tracks.size(), 0);
+    std::vector<glm::vec3> scratch, va, vb;
+    va.reserve(ref.vertexCount);
+    vb.reserve(ref.vertexCount);
+    double sumJoint = 0.0, sumVertex = 0.0;
+    size_t nJoint = 0, nVertex = 0, measured = 0;
     // Every node, not only skin joints: a leaf (an end site, an attachment) moves as the
     // joints above it do and is one of the points the metric carries.
-    std::vector<int32_t> joints(n);
-    for (size_t i = 0; i < n; ++i) joints[i] = static_cast<int32_t>(i);
-    size_t vertices = 0;
-    size_t largestMesh = 0;
-    for (const Mesh& m : model.meshes) {
-        if (m.node < 0 || static_cast<size_t>(m.node) >= n) continue;
-        vertices += m.positions.size();
-        largestMesh = std::max(largestMesh, m.positions.size());
-    }
-    const bool doVertices = settings.measureVertices && vertices > 0;
-    size_t stride = 1;
-    if (doVertices && vertices * times.size() > settings.maxVertexSamples) {
-        stride = (vertices * times.size() + settings.maxVertexSamples - 1) / settings.maxVertexSamples;
-    }
-    std::vector<glm::vec3> pa(largestMesh), pb(largestMesh);
-    double sumJoint = 0.0, sumVertex = 0.0;
-    size_t nJoint = 0, nVertex = 0;
-    for (size_t s = 0; s < times.size(); ++s) {
-        const float t = times[s];
-        sampleClip(original, t, sk.bindLocalSqt.data(), la.data(), ca.data(), RotationBlend::Slerp);
+    for (size_t s = 0; s < ref.times.size(); ++s) {
+        const float t = ref.times[s];
         sampleCompressedClip(compressed, t, sk.bindLocalSqt.data(), lb.data(), cb.data(), RotationBlend::Slerp);
-        a.evaluatePose(la, &animated);
-        b.evaluatePose(lb, &animated);
-        for (int32_t j : joints) {
-            const double d = glm::length(glm::vec3(a.world()[j][3]) - glm::vec3(b.world()[j][3]));
+        b.evaluatePose(lb, &ref.animated);
+        const glm::vec3* joints = ref.joints.data() + s * n;
+        for (size_t j = 0; j < n; ++j) {
+            const double d = glm::length(joints[j] - glm::vec3(b.world()[j][3]));
             e.maxJoint = std::max(e.maxJoint, d);
             sumJoint += d;
             ++nJoint;
         }
         ++e.samples;
-        if (!doVertices || s % stride != 0) continue;
-        ++e.vertexSamples;
-        for (size_t mi = 0; mi < model.meshes.size(); ++mi) {
-            const Mesh& m = model.meshes[mi];
-            if (m.node < 0 || static_cast<size_t>(m.node) >= n || m.positions.empty()) continue;
-            const glm::mat4* paletteA = m.skinned ? a.palette().data() + a.paletteOffset(mi) : nullptr;
-            const glm::mat4* paletteB = m.skinned ? b.palette().data() + b.paletteOffset(mi) : nullptr;
-            skinMesh(m, paletteA, pa.data(), nullptr);
-            skinMesh(m, paletteB, pb.data(), nullptr);
-            const glm::mat4& wa = a.skinToModel(mi);
-            const glm::mat4& wb = b.skinToModel(mi);
-            for (size_t v = 0; v < m.positions.size(); ++v) {
-                const glm::vec3 qa(wa * glm::vec4(pa[v], 1.0f)), qb(wb * glm::vec4(pb[v], 1.0f));
-                const double d = glm::length(qa - qb);
+        if (ref.doVertices && s % ref.stride == 0) {
+            ++e.vertexSamples;
+            vb.clear();
+            skinnedInModelSpace(model, b, scratch, vb);
+            const glm::vec3* orig = ref.vertices.data() + measured * ref.vertexCount;
+            if (!ref.cachedVertices) {
+                sampleClip(original, t, sk.bindLocalSqt.data(), la.data(), ca.data(), RotationBlend::Slerp);
+                a.evaluatePose(la, &ref.animated);
+                va.clear();
+                skinnedInModelSpace(model, a, scratch, va);
+                orig = va.data();
+            }
+            ++measured;
+            for (size_t v = 0; v < vb.size(); ++v) {
+                const double d = glm::length(orig[v] - vb[v]);
                 e.maxVertex = std::max(e.maxVertex, d);
                 sumVertex += d;
                 ++nVertex;
             }
         }
+        if (e.max() > stopAbove) break;
     }
     e.meanJoint = nJoint ? sumJoint / double(nJoint) : 0.0;
     e.meanVertex = nVertex ? sumVertex / double(nVertex) : 0.0;
     return e;
+}
+
+}  // namespace
+
+CompressionError measureCompressionError(const Model& model, const Clip& original, const CompressedClip& compressed,
+                                         const CompressSettings& settings) {
+    return measureAgainst(model, original, makeErrorReference(model, original, settings), compressed,
+                          std::numeric_limits<double>::infinity());
 }
 
 Result<CompressionResult> compressClip(const Model& model, const Clip& clip, const CompressSettings& settings) {
@@ -626,6 +687,7 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
     }
     const std::vector<JointMetric> metrics = jointMetrics(model, clip, settings.tipDistance);
     const ClipKeys ck = gatherClip(clip, true);
+    const ErrorReference reference = makeErrorReference(model, clip, settings);
 
     CompressionResult r;
     r.originalBytes = clipByteSize(clip);
@@ -727,7 +789,9 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
             if (!absent[c] && std::count(keep[c].begin(), keep[c].end(), 1) > 1) t.bits[c] = static_cast<uint8_t>(q.channels[c].bits);
         }
         t.result.clip = assemble(clip, q, table, keep, shares, metrics, absent);
-        t.result.error = measureCompressionError(model, clip, t.result.clip, settings);
+        // Over the tolerance (when there is one) ends the measurement: that attempt is out.
+        t.result.error = measureAgainst(model, clip, reference, t.result.clip,
+                                        tol > 0.0f && !keepAll ? double(tol) : std::numeric_limits<double>::infinity());
         t.fits = tol <= 0.0f || t.result.error.max() <= tol;
         ++r.passes;
         return t;
@@ -775,29 +839,35 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
         if (a.fits && (!best.fits || smaller(a, best))) best = std::move(a);
     }
     if (!best.fits) best = attempt(1.0f, 0.5f, true, none);
-    // Measured refinement: per keyed channel, widest first, half a bit coarser while the whole clip
-    // stays within the tolerance (at most `settings.refinePasses` rounds over the channels).
+    // Measured refinement: per keyed channel, widest first, its step half a bit coarser (or a
+    // whole bit, when half changes no width) while the whole clip stays within the tolerance
+    // and gets smaller; a channel that could not go coarser is not tried again (at most
+    // `settings.refinePasses` rounds).
     if (best.fits && tol > 0.0f && settings.refinePasses > 0) {
         std::vector<uint8_t> lower = best.lower.empty() ? std::vector<uint8_t>(ck.channels.size(), 0) : best.lower;
+        std::vector<uint8_t> active(ck.channels.size(), 0);
+        for (size_t c = 0; c < ck.channels.size(); ++c) active[c] = best.bits[c] > kMinKeyBits;
         for (int pass = 0; pass < settings.refinePasses; ++pass) {
             std::vector<size_t> order;
             for (size_t c = 0; c < ck.channels.size(); ++c) {
-                if (best.bits[c] > kMinKeyBits) order.push_back(c);
+                if (active[c] && best.bits[c] > kMinKeyBits && lower[c] + 2 <= 2 * kMaxKeyBits) order.push_back(c);
             }
             std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return best.bits[a] > best.bits[b]; });
-            bool improved = false;
+            if (order.empty()) break;
             for (size_t c : order) {
-                if (best.bits[c] <= kMinKeyBits || lower[c] >= 2 * kMaxKeyBits) continue;
-                ++lower[c];
-                Try a = attempt(best.factor, best.qshare, false, lower);
-                if (a.fits && smaller(a, best)) {
-                    best = std::move(a);
-                    improved = true;
-                } else {
-                    --lower[c];
+                active[c] = 0;
+                for (uint8_t step = 1; step <= 2; ++step) {
+                    lower[c] = static_cast<uint8_t>(lower[c] + 1);
+                    Try a = attempt(best.factor, best.qshare, false, lower);
+                    if (!a.fits) break;
+                    if (smaller(a, best)) {
+                        best = std::move(a);
+                        active[c] = 1;
+                        break;
+                    }
                 }
+                if (!active[c]) lower[c] = best.lower.empty() ? 0 : best.lower[c];
             }
-            if (!improved) break;
         }
     }
     r.clip = std::move(best.result.clip);

@@ -54,7 +54,7 @@ struct CompressSettings {
     // quantization step half a bit coarser (its codes as narrow as that step allows), widest
     // channel first, where the whole clip's measured error stays within the tolerance (one
     // compression and measurement per channel tried). 0: none.
-    int refinePasses = 4;
+    int refinePasses = 1;
 };
 
 // Distance between the original and the compressed clip (model units), over the sample times:
