@@ -728,7 +728,9 @@ TEST(CompressCli, BadCommandLinesFailWithOneLine) {
         EXPECT_EQ(lineCount(r.err), 1) << r.err;
         EXPECT_EQ(r.err.rfind("rigview: ", 0), 0u) << r.err;
     }
-    RunResult r = run(RIGVIEW_EXE, {"compress", kDemo, "-o", "/nonexistent-dir/c.glb"});
+    // This one compresses the whole demo before failing to write: under the sanitizers that takes 30-60 s.
+    constexpr double kCompressSeconds = 600.0;
+    RunResult r = run(RIGVIEW_EXE, {"compress", kDemo, "-o", "/nonexistent-dir/c.glb"}, kCompressSeconds);
     EXPECT_EQ(r.exitCode, 4) << r.err;
     EXPECT_EQ(lineCount(r.err), 1) << r.err;
     r = run(RIGVIEW_EXE, {"compress", "/nonexistent-file.gltf", "-o", out});
@@ -740,7 +742,8 @@ TEST(CompressCli, BadCommandLinesFailWithOneLine) {
 // as floats) read back poses the model like the original within the tolerance.
 TEST(CompressCli, DemoJsonTableAndWrittenFile) {
     const std::string out = rig::testing::tempDir() + "/demo_compressed.glb";
-    RunResult r = run(RIGVIEW_EXE, {"compress", kDemo, "-o", out, "--tolerance", "0.1", "--json"});
+    // A whole compression of the demo: under the sanitizers it takes 30-60 s.
+    RunResult r = run(RIGVIEW_EXE, {"compress", kDemo, "-o", out, "--tolerance", "0.1", "--json"}, 600.0);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const nlohmann::json j = nlohmann::json::parse(r.out);
     ASSERT_EQ(j["clips"].size(), 3u);
