@@ -785,3 +785,39 @@ TEST(CompressCli, DemoJsonTableAndWrittenFile) {
     std::printf("demo written as glTF, read back: worst vertex error %.4f mm\n", worst * 1e3);
     EXPECT_LE(worst, 1e-4 + 2e-6);
 }
+
+// Testwuson's Wuson_Bind holds the bind pose: every channel is left out, the compressed clip is
+// empty (0 bytes, no ratio), and the written file still has the clip (glTF has no empty
+// animation: one key at the bind value), posing as the bind pose does.
+TEST(CompressCli, AClipAtTheBindPoseKeepsItsPlaceInTheFile) {
+    const std::string model = kModels + "X/Testwuson.X";
+    const std::string out = rig::testing::tempDir() + "/wuson_compressed.gltf";
+    RunResult r = run(RIGVIEW_EXE, {"compress", model, "-o", out, "--json"}, 600.0);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    bool found = false;
+    for (const auto& c : j["clips"]) {
+        if (c["name"] != "Wuson_Bind") continue;
+        found = true;
+        EXPECT_EQ(c["compressed_bytes"].get<size_t>(), 0u);
+        EXPECT_TRUE(c["ratio"].is_null());
+        EXPECT_TRUE(c["within_tolerance"].get<bool>());
+    }
+    ASSERT_TRUE(found);
+    Result<Model> orig = importModel(model);
+    Result<Model> back = importModel(out);
+    ASSERT_TRUE(orig && back) << (back ? "" : back.error().message);
+    ASSERT_EQ(back->clips.size(), orig->clips.size());
+    int32_t bindClip = -1;
+    for (size_t i = 0; i < back->clips.size(); ++i) {
+        if (back->clips[i].name == "Wuson_Bind") bindClip = static_cast<int32_t>(i);
+    }
+    ASSERT_GE(bindClip, 0);
+    EXPECT_GE(back->clips[bindClip].tracks.size(), 1u);
+    Animator a(*back), b(*back);
+    a.evaluate(bindClip, 0.0f);
+    b.evaluatePose(back->skeleton.bindLocalSqt);
+    for (size_t n = 0; n < back->skeleton.size(); ++n) {
+        EXPECT_LE(glm::length(glm::vec3(a.world()[n][3]) - glm::vec3(b.world()[n][3])), 1e-4f) << n;
+    }
+}
