@@ -624,8 +624,10 @@ CompressionError measureAgainst(const Model& model, const Clip& original, const 
             ++e.vertexSamples;
             vb.clear();
             skinnedInModelSpace(model, b, scratch, vb);
-            const glm::vec3* orig = ref.vertices.data() + measured * ref.vertexCount;
-            if (!ref.cachedVertices) {
+            const glm::vec3* orig = nullptr;  // the original's vertices at this time
+            if (ref.cachedVertices) {
+                orig = ref.vertices.data() + measured * ref.vertexCount;
+            } else {
                 sampleClip(original, t, sk.bindLocalSqt.data(), la.data(), ca.data(), RotationBlend::Slerp);
                 a.evaluatePose(la, &ref.animated);
                 va.clear();
@@ -695,9 +697,8 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
     const float tol = settings.tolerance;
     // The shares are a guess (see compress.h): widened while the measured error stays within
     // the tolerance (doubling up to 16x, then two bisection steps), narrowed while it does not
-    // (down to 1/64x), then every key. Then each keyed channel's width is lowered one bit at a
-    // time while the measured error stays within the tolerance (the shares are a bound; the
-    // errors of different joints seldom add up to it).
+    // (down to 1/64x), then every key. Then the measured refinement below (the shares are a
+    // bound; the errors of different joints seldom add up to it).
     const std::vector<Transform>& bindLocal = model.skeleton.bindLocalSqt;
     const uint32_t frameWidth = frameWidthFor(table.size());
     struct Try {
