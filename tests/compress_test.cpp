@@ -91,9 +91,10 @@ void expectSamplingMatchesDecoded(const Model& model, const CompressedClip& cc) 
     cache.reserve(cc.tracks.size());
     std::vector<Transform> c3(model.skeleton.bindLocalSqt);
     std::vector<float> times;
-    for (size_t i = 0; i < cc.frameTimes.size(); ++i) {
-        times.push_back(cc.frameTimes[i]);
-        if (i + 1 < cc.frameTimes.size()) times.push_back(0.3f * cc.frameTimes[i] + 0.7f * cc.frameTimes[i + 1]);
+    // Every time of the table (stored or uniform), and a point between each two.
+    for (uint32_t i = 0; i < cc.frameCount; ++i) {
+        times.push_back(cc.time(i));
+        if (i + 1 < cc.frameCount) times.push_back(0.3f * cc.time(i) + 0.7f * cc.time(i + 1));
     }
     times.push_back(cc.startTime - 1.0f);
     times.push_back(cc.duration + 1.0f);
@@ -606,6 +607,53 @@ TEST(Compress, SyntheticChainWithinToleranceAndSmaller) {
     EXPECT_LE(mm.joint, s.tolerance);
     EXPECT_LE(mm.vertex, s.tolerance);
     expectSamplingMatchesDecoded(m, r->clip);
+}
+
+// Dense channels take their keys and factor from the time table's one segment per tick; a
+// channel whose keys cover only part of the table (starting late, ending early) must still give
+// what its own key search gives: its first value before, its last after, bit for bit.
+TEST(CompressedSamplingJob, ChannelsOverPartsOfTheTableMatchTheirOwnKeys) {
+    Model m = rig::testing::makeChain(5, 0);
+    Clip c;
+    c.name = "parts";
+    c.ticksPerSecond = 1.0;
+    c.trackOfNode.assign(m.skeleton.size(), -1);
+    auto addRotation = [&](int node, int first, int last, int every) {
+        std::vector<float> times;
+        Track tr;
+        tr.node = node;
+        const uint32_t values = static_cast<uint32_t>(c.quatKeys.size());
+        for (int f = first; f <= last; f += every) {
+            times.push_back(static_cast<float>(f) / 30.0f);
+            const float a = 0.6f * std::sin(0.2f * static_cast<float>(f) + static_cast<float>(node));
+            c.quatKeys.push_back(glm::angleAxis(a, glm::normalize(glm::vec3(0.3f, 1.0f, 0.2f * static_cast<float>(node)))));
+        }
+        const uint32_t ti = c.addTimes(times.data(), static_cast<uint32_t>(times.size()));
+        tr.rotation = {ti, values, static_cast<uint32_t>(times.size())};
+        c.trackOfNode[node] = static_cast<int32_t>(c.tracks.size());
+        c.tracks.push_back(tr);
+    };
+    addRotation(1, 0, 60, 1);   // the whole table
+    addRotation(2, 15, 30, 1);  // a part of it: starts late, ends early
+    addRotation(3, 40, 60, 1);  // the end of it
+    addRotation(4, 0, 60, 4);   // every fourth time (not dense)
+    c.duration = 2.0f;
+    m.clips.push_back(c);
+    CompressSettings s;
+    s.tolerance = 0.0f;
+    Result<CompressionResult> r = compressClip(m, m.clips[0], s);
+    ASSERT_TRUE(r);
+    const CompressedClip& cc = r->clip;
+    ASSERT_EQ(cc.quatChannels.size(), 4u);
+    ASSERT_EQ(cc.frameCount, 61u);
+    // What the test is about: dense channels over parts of the table, and one that is not dense.
+    EXPECT_TRUE(cc.quatChannels[1].key.dense());
+    EXPECT_EQ(cc.quatChannels[1].key.frames, 15u);
+    EXPECT_EQ(cc.quatChannels[1].key.count, 16u);
+    EXPECT_TRUE(cc.quatChannels[2].key.dense());
+    EXPECT_EQ(cc.quatChannels[2].key.frames, 40u);
+    EXPECT_FALSE(cc.quatChannels[3].key.dense());
+    expectSamplingMatchesDecoded(m, cc);
 }
 
 TEST(CompressedSamplingJob, RefusesBadSpans) {

@@ -181,12 +181,50 @@ inline uint32_t follow(const CompressedKeyCache& lead, CompressedKeyCache& e) {
     return old;
 }
 
-// Move a keyed channel's entry to t: by its own key times, or by those of the track's
-// translation (e[0]) or rotation (e[1]) entry when it shares them.
-inline uint32_t moveTo(const CompressedClip& c, const KeyedChannel& ch, float t, CompressedKeyCache* e, int self) {
+// The time table's segment of t (moved only when t leaves it) and its factor: what every dense
+// channel spanning that segment uses.
+struct TableSegment {
+    uint32_t frame = 0;
+    float alpha = 0.0f;
+};
+
+inline TableSegment tableSegment(const CompressedClip& c, float t, CompressedKeyCache& e) {
+    if (c.frameCount < 2) return {};
+    if (!(e.t0 <= t && t < e.t1)) {
+        const FrameRun all{nullptr, 0, 0, 0, true};
+        uint32_t cursor = e.k < c.frameCount ? e.k : 0;
+        e.k = findFrameKey(all, c, c.frameCount, t, cursor);
+        e.t0 = c.time(e.k);
+        e.t1 = c.time(e.k + 1);
+    }
+    return {e.k, frameAlpha(e.t0, e.t1, t)};
+}
+
+// Move a keyed channel's entry to t and give its interpolation factor; returns the key index
+// it held before. A dense channel's segment is the table's (clamped to its own keys: the same
+// key seek() finds, and the same factor); the others go by their own key times, or by those
+// of the track's translation (e[0]) or rotation (e[1]) entry when they share them (the caller
+// takes that entry's factor).
+inline uint32_t moveTo(const CompressedClip& c, const KeyedChannel& ch, float t, const TableSegment& s,
+                       CompressedKeyCache* e, int self, float& alpha) {
+    const uint32_t old = e[self].k;
+    if (ch.dense()) {
+        const int64_t k = int64_t(s.frame) - int64_t(ch.frames), last = int64_t(ch.count) - 2;
+        if (k >= 0 && k <= last) {
+            e[self].k = static_cast<uint32_t>(k);
+            alpha = s.alpha;
+        } else {  // t before or after this channel's keys
+            const uint32_t kk = k < 0 ? 0u : static_cast<uint32_t>(last);
+            e[self].k = kk;
+            alpha = frameAlpha(c.time(ch.frames + kk), c.time(ch.frames + kk + 1), t);
+        }
+        return old;
+    }
     if (ch.flags & kFramesOfT) return follow(e[0], e[self]);
     if (ch.flags & kFramesOfR) return follow(e[1], e[self]);
-    return seek(c, ch, t, e[self]);
+    seek(c, ch, t, e[self]);
+    alpha = frameAlpha(e[self].t0, e[self].t1, t);
+    return old;
 }
 
 // Decode the segment's keys if it changed (playing forward, the old second key is the new first).
@@ -238,6 +276,7 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
     if (entries.size() < 3 * c.tracks.size() || ranges.size() < c.quatChannels.size()) return false;
     if (clip != &c) {
         std::fill(entries.begin(), entries.end(), CompressedKeyCache{});
+        frame = CompressedKeyCache{};
         clip = &c;
         poseSize = 0;
         for (size_t j = 0; j < c.quatChannels.size(); ++j) ranges[j] = quatDecoder(c.quatChannels[j]);
@@ -268,6 +307,7 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
     const QuatDecoder* range = samplingCache.ranges.data();
     CompressedKeyCache* cache = samplingCache.entries.data();
     detail::RotationBatch batch;
+    const TableSegment segment = tableSegment(clip, t, samplingCache.frame);
     for (size_t i = 0; i < n; ++i) {
         const CompressedTrack& tr = clip.tracks[i];
         const Transform& bind = bindLocal[tr.node];
@@ -278,16 +318,15 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
         float at = 0.0f, ar = 0.0f;  // the factors of T's and R's segments (shared with followers)
         if (kt == ChannelKind::Keyed) {
             const Vec3Channel& T = *vec3++;
-            refreshVec3(clip, T, e[0], moveTo(clip, T.key, t, e, 0));
-            at = frameAlpha(e[0].t0, e[0].t1, t);
+            refreshVec3(clip, T, e[0], moveTo(clip, T.key, t, segment, e, 0, at));
             out.translation = blendVec3(T.key, e[0], at);
         } else {
             out.translation = kt == ChannelKind::Absent ? bind.translation : glm::vec3(e[0].a);
         }
         if (kr == ChannelKind::Keyed) {
             const QuatChannel& R = *quat++;
-            refreshQuat(clip, R, *range++, e[1], moveTo(clip, R.key, t, e, 1));
-            ar = (R.key.flags & kFramesOfT) ? at : frameAlpha(e[1].t0, e[1].t1, t);
+            refreshQuat(clip, R, *range++, e[1], moveTo(clip, R.key, t, segment, e, 1, ar));
+            if ((R.key.flags & kFramesOfT) && !R.key.dense()) ar = at;
             if (!(R.key.flags & kChannelStep) && ar > 0.0f && ar < 1.0f) {
                 // Interpolated four at a time with the plain sampler's queue (same bits).
                 batch.a[batch.n] = &e[1].a.x;
@@ -303,8 +342,9 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
         }
         if (ks == ChannelKind::Keyed) {
             const Vec3Channel& S = *vec3++;
-            refreshVec3(clip, S, e[2], moveTo(clip, S.key, t, e, 2));
-            const float as = (S.key.flags & kFramesOfT) ? at : (S.key.flags & kFramesOfR) ? ar : frameAlpha(e[2].t0, e[2].t1, t);
+            float as = 0.0f;
+            refreshVec3(clip, S, e[2], moveTo(clip, S.key, t, segment, e, 2, as));
+            if (!S.key.dense()) as = (S.key.flags & kFramesOfT) ? at : (S.key.flags & kFramesOfR) ? ar : as;
             out.scale = blendVec3(S.key, e[2], as);
         } else {
             out.scale = ks == ChannelKind::Absent ? bind.scale : glm::vec3(e[2].a);

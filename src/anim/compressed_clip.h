@@ -327,6 +327,11 @@ struct CompressedKeyCache {
 // forgets its entries when the job hands it another clip.
 struct CompressedSamplingCache {
     const CompressedClip* clip = nullptr;
+    // The time table's segment of the last sample time: frame i with time(i) <= t < time(i+1)
+    // (clamped to the table), shared by every dense channel (their keys are consecutive times
+    // of the table), so one search and one factor serve them all, as ACL samples all its
+    // tracks at one pair of frames.
+    CompressedKeyCache frame;
     std::vector<CompressedKeyCache> entries;  // 3 per track (T, R, S)
     std::vector<QuatDecoder> ranges;          // per keyed rotation: its range, decoded at bind
     size_t poseSize = 0;                      // the pose size CompressedSamplingJob validated it for
