@@ -81,6 +81,34 @@ TEST(Sampling, CursorMatchesBinarySearchForwardBackwardAndRandom) {
     }
 }
 
+// Ticks that skip many keys (dense keys, fast playback): the search gallops from the cursor,
+// forwards or backwards, by any distance, and still finds what a whole search finds, also
+// among repeated key times and outside the keys.
+TEST(Sampling, CursorJumpsOfEveryLengthMatchTheWholeSearch) {
+    std::vector<float> times;
+    for (int k = 0; k < 500; ++k) times.push_back(0.01f * static_cast<float>(k - k % 3 / 2));  // pairs repeat
+    const uint32_t n = static_cast<uint32_t>(times.size());
+    auto reference = [&](float t) {
+        uint32_t k = 0;
+        while (k + 2 < n && times[k + 1] <= t) ++k;
+        return k;
+    };
+    size_t checked = 0;
+    for (uint32_t start = 0; start < n; start += 7) {
+        for (int jump = -520; jump <= 520; jump += 3) {
+            const int target = static_cast<int>(start) + jump;
+            const float t = target < 0 ? -1.0f - 0.01f * static_cast<float>(-target)
+                            : target >= static_cast<int>(n) ? 10.0f + static_cast<float>(target)
+                                                            : times[static_cast<size_t>(target)] + (jump % 2 ? 0.004f : 0.0f);
+            uint32_t cursor = start;
+            ASSERT_EQ(findKey(times.data(), n, t, cursor), reference(t)) << "from " << start << " by " << jump;
+            EXPECT_EQ(cursor, reference(t));
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 20000u);
+}
+
 TEST(Sampling, SlerpTakesTheShortestPathAndKeepsConstantSpeed) {
     const glm::quat a = glm::angleAxis(0.0f, glm::vec3(0, 0, 1));
     const glm::quat b = glm::angleAxis(glm::radians(120.0f), glm::vec3(0, 0, 1));

@@ -20,8 +20,32 @@ uint32_t findKey(const float* times, uint32_t count, float t, uint32_t& cursor) 
     } else if (k == 0) {
         return cursor = 0;
     }
-    // Random access: first key strictly greater than t, minus one.
-    const float* it = std::upper_bound(times, times + count, t);
+    // Farther: gallop from the cursor (steps 4, 8, 16, ...) to bracket t, then search the
+    // bracket, so a tick that skips many keys (dense keys, fast playback) costs the log of
+    // the distance moved, not of the clip's length. The answer is the same as a search of
+    // the whole channel: the last key at or before t (the first key strictly later, minus one).
+    uint32_t lo = 0, hi = count;  // the first key later than t lies in (lo, hi]
+    if (times[k] <= t) {
+        lo = k;
+        for (uint32_t step = 4;; step *= 2) {
+            const uint32_t probe = k + step;
+            if (probe >= count || t < times[probe]) {
+                hi = probe < count ? probe : count;
+                break;
+            }
+            lo = probe;
+        }
+    } else {
+        hi = k;
+        for (uint32_t step = 4;; step *= 2) {
+            if (step >= k || times[k - step] <= t) {
+                lo = step < k ? k - step : 0;
+                break;
+            }
+            hi = k - step;
+        }
+    }
+    const float* it = std::upper_bound(times + lo, times + hi, t);
     uint32_t idx = static_cast<uint32_t>(it - times);
     k = idx == 0 ? 0 : idx - 1;
     return cursor = k < last ? k : last;
@@ -48,6 +72,24 @@ inline KeyPos locate(const Clip& clip, const Channel& ch, float t, uint32_t& cur
     const float* times = clip.times.data() + ch.times;
     const uint32_t k = findKey(times, ch.count, t, cursor);
     return {k, segmentAlpha(times, k, t)};
+}
+
+// The last key search of a sampleClip call: channels with the same run of key times (the
+// same Clip::times offset and count; tracks usually share one) take its answer, which does not
+// depend on the cursor it started from.
+struct SearchMemo {
+    uint32_t times = UINT32_MAX, count = 0;
+    KeyPos pos{0, 0.0f};
+};
+
+inline KeyPos locate(const Clip& clip, const Channel& ch, float t, uint32_t& cursor, SearchMemo& memo) {
+    if (ch.times == memo.times && ch.count == memo.count) {
+        cursor = memo.pos.k;
+        return memo.pos;
+    }
+    memo.times = ch.times;
+    memo.count = ch.count;
+    return memo.pos = locate(clip, ch, t, cursor);
 }
 
 inline glm::vec3 lerpKeys(const glm::vec3* v, const Channel& ch, KeyPos p) {
@@ -171,23 +213,21 @@ void sampleClip(const Clip& clip, float t, const Transform* bindLocal, Transform
     const glm::vec3* v3 = clip.vec3Keys.data();
     const glm::quat* q4 = clip.quatKeys.data();
     detail::RotationBatch batch;
+    SearchMemo memo;
     for (size_t i = 0; i < n; ++i) {
         const Track& tr = clip.tracks[i];
         const Transform& bind = bindLocal[tr.node];
         Transform& out = local[tr.node];
         uint32_t* c = cursors + 3 * i;
-        // One key search per distinct run of times: channels sharing times share the answer.
+        // One key search per distinct run of times: channels sharing times (in this track or
+        // the one before) share the answer.
         KeyPos pt{0, 0.0f}, pr{0, 0.0f}, ps{0, 0.0f};
         const Channel& T = tr.translation;
         const Channel& R = tr.rotation;
         const Channel& S = tr.scale;
-        if (T.count > 1) pt = locate(clip, T, t, c[0]);
-        if (R.count > 1) pr = (R.times == T.times && T.count > 1) ? pt : locate(clip, R, t, c[1]);
-        if (S.count > 1) {
-            ps = (S.times == T.times && T.count > 1) ? pt
-                 : (S.times == R.times && R.count > 1) ? pr
-                                                        : locate(clip, S, t, c[2]);
-        }
+        if (T.count > 1) pt = locate(clip, T, t, c[0], memo);
+        if (R.count > 1) pr = locate(clip, R, t, c[1], memo);
+        if (S.count > 1) ps = locate(clip, S, t, c[2], memo);
         out.translation = T.count > 1 ? lerpKeys(v3 + T.values, T, pt) : T.count ? v3[T.values] : bind.translation;
         out.scale = S.count > 1 ? lerpKeys(v3 + S.values, S, ps) : S.count ? v3[S.values] : bind.scale;
         if (R.count > 1 && R.interpolation == Interpolation::Linear && pr.alpha > 0.0f && pr.alpha < 1.0f) {
