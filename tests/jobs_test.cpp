@@ -11,6 +11,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "anim/crowd.h"
+#include "anim/isa.h"
 #include "anim/jobs/local_to_model_job.h"
 #include "anim/jobs/sampling_job.h"
 #include "anim/jobs/skinning_matrix_job.h"
@@ -64,9 +65,14 @@ TEST(LocalToModelJob, MatchesGlmProductsInEveryForm) {
         refMasked[i] = p < 0 ? lm : refMasked[p] * lm;
         refBind[i] = p < 0 ? sk.bindLocal[i] : refBind[p] * sk.bindLocal[i];
     }
-    // One output 16-byte aligned, one not (the job takes either).
+    // One output 16-byte aligned, one not (the job takes either); the baseline form and, where
+    // the CPU has it, the AVX2 + FMA form (anim/isa.h).
     std::vector<glm::mat4> storage(sk.size() + 1);
-    for (size_t shift : {size_t{0}, size_t{4}}) {
+    const bool chosen = isa::avx2();
+    for (int form = 0; form < (isa::cpuHasAvx2() ? 4 : 2); ++form) {
+        const size_t shift = (form & 1) ? 4 : 0;
+        const bool fma = form >= 2;
+        isa::force(fma);
         std::span<glm::mat4> out(reinterpret_cast<glm::mat4*>(reinterpret_cast<char*>(storage.data()) + shift), sk.size());
         LocalToModelJob job;
         job.parent = sk.parent;
@@ -76,11 +82,13 @@ TEST(LocalToModelJob, MatchesGlmProductsInEveryForm) {
         ASSERT_TRUE(job.run());
         for (size_t i = 0; i < sk.size(); ++i) {
             expectNear(out[i], refLocal[i], 2e-5f);
-            // Bit-identical to the scalar toMatrix + mulAffine loop it replaces.
+            // Bit-identical to the scalar toMatrix + mulAffine loop it replaces; with FMA, each
+            // product rounds once instead of twice: within a few float steps of it.
             const int32_t p = sk.parent[i];
             glm::mat4 scalar = toMatrix(local[i]);
             if (p >= 0) scalar = mulAffine(out[p], scalar);
-            EXPECT_TRUE(sameBits(out[i], scalar)) << "joint " << i << " shift " << shift;
+            if (fma) expectNear(out[i], scalar, 2e-6f);
+            else EXPECT_TRUE(sameBits(out[i], scalar)) << "joint " << i << " shift " << shift;
         }
         job.bindLocal = sk.bindLocal;
         job.useLocal = use;
@@ -90,8 +98,12 @@ TEST(LocalToModelJob, MatchesGlmProductsInEveryForm) {
         job.useLocal = {};
         ASSERT_TRUE(job.run());
         for (size_t i = 0; i < sk.size(); ++i) expectNear(out[i], refBind[i], 2e-5f);
-        for (size_t i = 0; i < sk.size(); ++i) EXPECT_TRUE(sameBits(out[i], sk.bindModel[i]));
+        for (size_t i = 0; i < sk.size(); ++i) {
+            if (fma) expectNear(out[i], sk.bindModel[i], 2e-6f);
+            else EXPECT_TRUE(sameBits(out[i], sk.bindModel[i]));
+        }
     }
+    isa::force(chosen);
 }
 
 TEST(LocalToModelJob, PrefixCountStopsAtThatJoint) {

@@ -207,8 +207,10 @@ namespace {
 
 }  // namespace
 
-void sampleClip(const Clip& clip, float t, const Transform* bindLocal, Transform* local,
-                uint32_t* cursors, RotationBlend blend) {
+namespace {
+
+RIG_ALWAYS_INLINE void sampleClipBody(const Clip& clip, float t, const Transform* bindLocal, Transform* local,
+                                      uint32_t* cursors, RotationBlend blend) {
     const size_t n = clip.tracks.size();
     const glm::vec3* v3 = clip.vec3Keys.data();
     const glm::quat* q4 = clip.quatKeys.data();
@@ -242,6 +244,29 @@ void sampleClip(const Clip& clip, float t, const Transform* bindLocal, Transform
         }
     }
     detail::flushRotations(batch, blend);
+}
+
+// The sampler compiled for the baseline and for AVX2 + FMA (anim/isa.h).
+void sampleClipBaseline(const Clip& clip, float t, const Transform* bindLocal, Transform* local, uint32_t* cursors,
+                        RotationBlend blend) {
+    sampleClipBody(clip, t, bindLocal, local, cursors, blend);
+}
+
+#if RIG_HAVE_AVX2_PATH
+RIG_TARGET_AVX2 void sampleClipAvx2(const Clip& clip, float t, const Transform* bindLocal, Transform* local,
+                                    uint32_t* cursors, RotationBlend blend) {
+    sampleClipBody(clip, t, bindLocal, local, cursors, blend);
+}
+#endif
+
+}  // namespace
+
+void sampleClip(const Clip& clip, float t, const Transform* bindLocal, Transform* local,
+                uint32_t* cursors, RotationBlend blend) {
+#if RIG_HAVE_AVX2_PATH
+    if (isa::avx2()) return sampleClipAvx2(clip, t, bindLocal, local, cursors, blend);
+#endif
+    sampleClipBaseline(clip, t, bindLocal, local, cursors, blend);
 }
 
 uint32_t Clip::addTimes(const float* t, uint32_t count) {

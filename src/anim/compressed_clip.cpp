@@ -299,8 +299,10 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
     return true;
 }
 
-void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
-                          CompressedSamplingCache& samplingCache, RotationBlend blend) {
+namespace {
+
+RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
+                                        CompressedSamplingCache& samplingCache, RotationBlend blend) {
     const size_t n = clip.tracks.size();
     const Vec3Channel* vec3 = clip.vec3Channels.data();
     const QuatChannel* quat = clip.quatChannels.data();
@@ -351,6 +353,29 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
         }
     }
     detail::flushRotations(batch, blend);
+}
+
+// The cached sampler compiled for the baseline and for AVX2 + FMA (anim/isa.h).
+void sampleCachedBaseline(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
+                          CompressedSamplingCache& cache, RotationBlend blend) {
+    sampleCachedBody(clip, t, bindLocal, local, cache, blend);
+}
+
+#if RIG_HAVE_AVX2_PATH
+RIG_TARGET_AVX2 void sampleCachedAvx2(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
+                                      CompressedSamplingCache& cache, RotationBlend blend) {
+    sampleCachedBody(clip, t, bindLocal, local, cache, blend);
+}
+#endif
+
+}  // namespace
+
+void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
+                          CompressedSamplingCache& cache, RotationBlend blend) {
+#if RIG_HAVE_AVX2_PATH
+    if (isa::avx2()) return sampleCachedAvx2(clip, t, bindLocal, local, cache, blend);
+#endif
+    sampleCachedBaseline(clip, t, bindLocal, local, cache, blend);
 }
 
 void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,

@@ -15,6 +15,7 @@
 #endif
 
 #include "anim/clip.h"
+#include "anim/isa.h"
 
 namespace rig::detail {
 
@@ -128,7 +129,7 @@ inline __m128 slerpWeight4(__m128 t, __m128 xm1) {
 
 // Interpolate queued rotations first .. first + n - 1 (n <= 4; lanes past n repeat lane 0
 // and are not stored).
-inline void interpolateFour(RotationBatch& all, int first, int n, RotationBlend blend) {
+RIG_ALWAYS_INLINE void interpolateFour(RotationBatch& all, int first, int n, RotationBlend blend) {
     struct View {
         const float** a;
         const float** b;
@@ -202,8 +203,9 @@ inline void interpolateFour(RotationBatch& all, int first, int n, RotationBlend 
 }
 
 // Interpolate every queued rotation, four at a time: the groups are independent, so their
-// long dependency chains (polynomial, square root, division) overlap.
-inline void flushRotations(RotationBatch& batch, RotationBlend blend) {
+// long dependency chains (polynomial, square root, division) overlap. Always inlined, so that
+// it is compiled for the instruction set of the sampler that calls it (anim/isa.h).
+RIG_ALWAYS_INLINE void flushRotations(RotationBatch& batch, RotationBlend blend) {
     for (int first = 0; first < batch.n; first += 4) {
         interpolateFour(batch, first, batch.n - first < 4 ? batch.n - first : 4, blend);
     }

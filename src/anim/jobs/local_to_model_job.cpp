@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "anim/isa.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -146,8 +148,8 @@ inline void store(glm::mat4& out, const Local& l) {
 }
 
 template <bool kAligned, int kMode>
-void forward(const int32_t* parent, const Transform* local, const glm::mat4* bindLocal, const uint8_t* useLocal,
-             size_t n, glm::mat4* model) {
+RIG_ALWAYS_INLINE void forward(const int32_t* parent, const Transform* local, const glm::mat4* bindLocal,
+                               const uint8_t* useLocal, size_t n, glm::mat4* model) {
     Local block[4];
     for (size_t i = 0; i < n; ++i) {
         Local l;
@@ -183,8 +185,8 @@ void forward(const int32_t* parent, const Transform* local, const glm::mat4* bin
 #else
 
 template <bool kAligned, int kMode>
-void forward(const int32_t* parent, const Transform* local, const glm::mat4* bindLocal, const uint8_t* useLocal,
-             size_t n, glm::mat4* model) {
+RIG_ALWAYS_INLINE void forward(const int32_t* parent, const Transform* local, const glm::mat4* bindLocal,
+                               const uint8_t* useLocal, size_t n, glm::mat4* model) {
     for (size_t i = 0; i < n; ++i) {
         const glm::mat4 l = (kMode == kByLocal || (kMode == kMasked && useLocal[i])) ? toMatrix(local[i]) : bindLocal[i];
         model[i] = parent[i] < 0 ? l : mulAffine(model[parent[i]], l);
@@ -192,6 +194,30 @@ void forward(const int32_t* parent, const Transform* local, const glm::mat4* bin
 }
 
 #endif
+
+// The loop compiled for the baseline and for AVX2 + FMA (anim/isa.h), chosen at run time.
+template <bool kAligned, int kMode>
+void forwardBaseline(const int32_t* parent, const Transform* local, const glm::mat4* bindLocal, const uint8_t* useLocal,
+                     size_t n, glm::mat4* model) {
+    forward<kAligned, kMode>(parent, local, bindLocal, useLocal, n, model);
+}
+
+#if RIG_HAVE_AVX2_PATH
+template <bool kAligned, int kMode>
+RIG_TARGET_AVX2_FMA void forwardAvx2(const int32_t* parent, const Transform* local, const glm::mat4* bindLocal,
+                                 const uint8_t* useLocal, size_t n, glm::mat4* model) {
+    forward<kAligned, kMode>(parent, local, bindLocal, useLocal, n, model);
+}
+#endif
+
+template <bool kAligned, int kMode>
+void forwardBest(const int32_t* parent, const Transform* local, const glm::mat4* bindLocal, const uint8_t* useLocal,
+                 size_t n, glm::mat4* model) {
+#if RIG_HAVE_AVX2_PATH
+    if (isa::avx2()) return forwardAvx2<kAligned, kMode>(parent, local, bindLocal, useLocal, n, model);
+#endif
+    forwardBaseline<kAligned, kMode>(parent, local, bindLocal, useLocal, n, model);
+}
 
 }  // namespace
 
@@ -206,12 +232,12 @@ bool LocalToModelJob::run() const {
     const uint8_t* u = useLocal.data();
     glm::mat4* m = model.data();
     switch ((aligned ? 3 : 0) + mode) {
-        case 0: forward<false, kByLocal>(p, l, b, u, n, m); break;
-        case 1: forward<false, kByMatrix>(p, l, b, u, n, m); break;
-        case 2: forward<false, kMasked>(p, l, b, u, n, m); break;
-        case 3: forward<true, kByLocal>(p, l, b, u, n, m); break;
-        case 4: forward<true, kByMatrix>(p, l, b, u, n, m); break;
-        default: forward<true, kMasked>(p, l, b, u, n, m); break;
+        case 0: forwardBest<false, kByLocal>(p, l, b, u, n, m); break;
+        case 1: forwardBest<false, kByMatrix>(p, l, b, u, n, m); break;
+        case 2: forwardBest<false, kMasked>(p, l, b, u, n, m); break;
+        case 3: forwardBest<true, kByLocal>(p, l, b, u, n, m); break;
+        case 4: forwardBest<true, kByMatrix>(p, l, b, u, n, m); break;
+        default: forwardBest<true, kMasked>(p, l, b, u, n, m); break;
     }
     return true;
 }

@@ -1,5 +1,6 @@
 #include "anim/jobs/skinning_matrix_job.h"
 
+#include "anim/isa.h"
 #include "anim/transform.h"
 
 #if defined(__SSE2__)
@@ -57,15 +58,10 @@ inline void store(glm::mat4& m, const Columns& c) {
 
 #endif
 
-}  // namespace
-
-bool SkinningMatrixJob::run() const {
-    if (!validate()) return false;
-    const size_t nj = joints.size();
-    const int32_t* jt = joints.data();
-    const glm::mat4* m = model.data();
-    const glm::mat4* ib = inverseBind.data();
-    glm::mat4* out = palette.data();
+// The palette loop (with or without the mesh-node correction), compiled for the baseline and
+// for AVX2 + FMA (anim/isa.h).
+RIG_ALWAYS_INLINE void paletteLoop(const glm::mat4* m, const int32_t* jt, const glm::mat4* ib, const glm::mat4* correction,
+                                   size_t nj, glm::mat4* out) {
 #if defined(__SSE2__)
     if (!correction) {
         for (size_t j = 0; j < nj; ++j) store(out[j], mul(load(m[jt[j]]), load(ib[j])));
@@ -81,6 +77,31 @@ bool SkinningMatrixJob::run() const {
         for (size_t j = 0; j < nj; ++j) out[j] = mulAffine(c, mulAffine(m[jt[j]], ib[j]));
     }
 #endif
+}
+
+void paletteBaseline(const glm::mat4* m, const int32_t* jt, const glm::mat4* ib, const glm::mat4* correction, size_t nj,
+                     glm::mat4* out) {
+    paletteLoop(m, jt, ib, correction, nj, out);
+}
+
+#if RIG_HAVE_AVX2_PATH
+RIG_TARGET_AVX2_FMA void paletteAvx2(const glm::mat4* m, const int32_t* jt, const glm::mat4* ib, const glm::mat4* correction,
+                                 size_t nj, glm::mat4* out) {
+    paletteLoop(m, jt, ib, correction, nj, out);
+}
+#endif
+
+}  // namespace
+
+bool SkinningMatrixJob::run() const {
+    if (!validate()) return false;
+#if RIG_HAVE_AVX2_PATH
+    if (isa::avx2()) {
+        paletteAvx2(model.data(), joints.data(), inverseBind.data(), correction, joints.size(), palette.data());
+        return true;
+    }
+#endif
+    paletteBaseline(model.data(), joints.data(), inverseBind.data(), correction, joints.size(), palette.data());
     return true;
 }
 

@@ -1,0 +1,100 @@
+// The per-tick kernels' two forms (anim/isa.h): the baseline and AVX2 + FMA, forced in turn in
+// one process, on real files. Sampling fuses nothing, so its two forms give the same bits;
+// local-to-model and the palettes fuse their matrix products, so poses may move by float
+// rounding only: within 1e-6 of the model's size (the bar for a faster runtime).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "anim/isa.h"
+#include "anim/jobs/sampling_job.h"
+#include "anim/pose.h"
+#include "import/import.h"
+
+namespace rig {
+namespace {
+
+struct Posed {
+    std::vector<glm::mat4> world, palette;
+    std::vector<Transform> local;
+};
+
+Posed pose(const Model& m, int32_t clip, float t, bool avx2) {
+    isa::force(avx2);
+    Animator a(m);
+    a.evaluate(clip, t);
+    Posed p{a.world(), a.palette(), {}};
+    const Clip& c = m.clips[static_cast<size_t>(clip)];
+    p.local = m.skeleton.bindLocalSqt;
+    std::vector<uint32_t> cursors(3 * c.tracks.size(), 0);
+    SamplingJob job;
+    job.clip = &c;
+    job.time = t;
+    job.bindLocal = m.skeleton.bindLocalSqt;
+    job.cursors = cursors;
+    job.local = p.local;
+    EXPECT_TRUE(job.run());
+    return p;
+}
+
+float jointDiagonal(const Posed& p) {
+    glm::vec3 lo(1e30f), hi(-1e30f);
+    for (const glm::mat4& w : p.world) {
+        lo = glm::min(lo, glm::vec3(w[3]));
+        hi = glm::max(hi, glm::vec3(w[3]));
+    }
+    return glm::length(hi - lo);
+}
+
+class IsaForms : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(IsaForms, SameSamplesAndPosesWithinAMillionthOfTheModel) {
+    if (!isa::cpuHasAvx2()) GTEST_SKIP() << "this CPU has no AVX2 + FMA: only the baseline form runs";
+    Result<Model> r = importModel(GetParam());
+    ASSERT_TRUE(r) << r.error().message;
+    const Model& m = r.value();
+    ASSERT_FALSE(m.clips.empty());
+    const bool chosen = isa::avx2();
+    size_t compared = 0;
+    for (size_t ci = 0; ci < m.clips.size(); ++ci) {
+        const Clip& c = m.clips[ci];
+        for (float f : {0.0f, 0.137f, 0.5f, 0.77f, 1.0f}) {
+            const float t = c.startTime + f * (c.duration - c.startTime);
+            const Posed a = pose(m, static_cast<int32_t>(ci), t, false);
+            const Posed b = pose(m, static_cast<int32_t>(ci), t, true);
+            ASSERT_EQ(a.local.size(), b.local.size());
+            for (size_t j = 0; j < a.local.size(); ++j) {
+                ASSERT_EQ(std::memcmp(&a.local[j], &b.local[j], sizeof(Transform)), 0) << "sampled node " << j << " at " << t;
+            }
+            const float tol = 1e-6f * std::max(jointDiagonal(a), 1e-3f);
+            for (size_t j = 0; j < a.world.size(); ++j) {
+                EXPECT_LE(glm::length(glm::vec3(a.world[j][3]) - glm::vec3(b.world[j][3])), tol) << "node " << j << " at " << t;
+            }
+            // Palette entries move vertices near their joints: their translation by the same
+            // bound, their 3x3 part by a millionth.
+            for (size_t e = 0; e < a.palette.size(); ++e) {
+                EXPECT_LE(glm::length(glm::vec3(a.palette[e][3]) - glm::vec3(b.palette[e][3])), tol) << "entry " << e;
+                for (int col = 0; col < 3; ++col) {
+                    const glm::vec3 d = glm::vec3(a.palette[e][col]) - glm::vec3(b.palette[e][col]);
+                    EXPECT_LE(glm::length(d), 1e-6f * std::max(1.0f, glm::length(glm::vec3(a.palette[e][col])))) << "entry " << e;
+                }
+            }
+            ++compared;
+        }
+    }
+    isa::force(chosen);
+    EXPECT_GT(compared, 0u);
+}
+
+const std::string kModels = "/usr/share/assimp/models/";
+
+INSTANTIATE_TEST_SUITE_P(Files, IsaForms,
+                         ::testing::Values(kModels + "X/BCN_Epileptic.X", kModels + "X/Testwuson.X",
+                                           kModels + "FBX/animation_with_skeleton.fbx", kModels + "BVH/01_01.bvh",
+                                           std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf"));
+
+}  // namespace
+}  // namespace rig
