@@ -294,6 +294,24 @@ TEST(GltfExport, RoundTripEdgeCases) {
     }
 }
 
+// A clip that animates nothing (no tracks: what compression leaves of a clip at the bind pose)
+// keeps its place and name in the file, and poses what the source poses with it.
+TEST(GltfExport, AnEmptyClipIsKept) {
+    rig::Model a = edgeCaseRig();
+    rig::Clip empty;
+    empty.name = "still";
+    empty.trackOfNode.assign(a.skeleton.size(), -1);
+    a.clips.insert(a.clips.begin() + 1, empty);
+    const std::string out = tempPath("empty_clip.gltf");
+    std::string error;
+    ASSERT_TRUE(rig::writeGltf(a, a.clips, out, rig::GltfExportOptions{}, error)) << error;
+    const rig::Model b = load(out);
+    ASSERT_EQ(b.clips.size(), a.clips.size());
+    EXPECT_EQ(b.clips[1].name, "still");
+    EXPECT_EQ(b.clips[2].name, a.clips[2].name);
+    expectSamePoses(a, 1, b, 1, {0.0f, 0.5f}, 0.0f, 1e-6, out + " still");
+}
+
 // Rotations as normalized shorts: within the quantization step (1/32767 per component).
 TEST(GltfExport, QuantizedRotationsStayClose) {
     const rig::Model a = load(kModels + "X/BCN_Epileptic.X");

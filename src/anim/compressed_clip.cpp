@@ -123,9 +123,8 @@ inline float frameAlpha(float t0, float t1, float t) {
 
 inline glm::vec3 sampleVec3Channel(const CompressedClip& c, const Vec3Channel& ch, float t, uint32_t& cursor) {
     const FrameRun frames = frameRun(c, ch.key);
-    const CompressedClip& table = c;
-    const uint32_t k = findFrameKey(frames, table, ch.key.count, t, cursor);
-    const float alpha = frameAlpha(table.time(frames[k]), table.time(frames[k + 1]), t);
+    const uint32_t k = findFrameKey(frames, c, ch.key.count, t, cursor);
+    const float alpha = frameAlpha(c.time(frames[k]), c.time(frames[k + 1]), t);
     if (ch.key.flags & kChannelStep) return decodeVec3Key(c, ch, alpha >= 1.0f ? k + 1 : k);
     const glm::vec3 a = decodeVec3Key(c, ch, k), b = decodeVec3Key(c, ch, k + 1);
     return a + (b - a) * alpha;
@@ -134,10 +133,9 @@ inline glm::vec3 sampleVec3Channel(const CompressedClip& c, const Vec3Channel& c
 inline glm::quat sampleQuatChannel(const CompressedClip& c, const QuatChannel& ch, float t, uint32_t& cursor,
                                    RotationBlend blend) {
     const FrameRun frames = frameRun(c, ch.key);
-    const CompressedClip& table = c;
     const QuatRange r = quatRange(ch);
-    const uint32_t k = findFrameKey(frames, table, ch.key.count, t, cursor);
-    const float alpha = frameAlpha(table.time(frames[k]), table.time(frames[k + 1]), t);
+    const uint32_t k = findFrameKey(frames, c, ch.key.count, t, cursor);
+    const float alpha = frameAlpha(c.time(frames[k]), c.time(frames[k + 1]), t);
     if ((ch.key.flags & kChannelStep) || alpha >= 1.0f) return decodeQuatKey(c, ch, r, alpha >= 1.0f ? k + 1 : k);
     if (alpha <= 0.0f) return decodeQuatKey(c, ch, r, k);
     const glm::quat a = decodeQuatKey(c, ch, r, k), b = decodeQuatKey(c, ch, r, k + 1);
@@ -162,12 +160,11 @@ inline uint32_t seek(const CompressedClip& c, const KeyedChannel& ch, float t, C
                 return old;
             }
         }
-        const CompressedClip& table = c;
         uint32_t cursor = e.k < ch.count ? e.k : 0;
-        const uint32_t k = findFrameKey(frames, table, ch.count, t, cursor);
+        const uint32_t k = findFrameKey(frames, c, ch.count, t, cursor);
         e.k = k;
-        e.t0 = table.time(frames[k]);
-        e.t1 = table.time(frames[k + 1]);
+        e.t0 = c.time(frames[k]);
+        e.t1 = c.time(frames[k + 1]);
     }
     return old;
 }

@@ -216,12 +216,9 @@ inline QuatRange quatRange(const QuatChannel& ch) {
     return r;
 }
 
-// A quaternion from its smallest three (codes over `r`) and the dropped component's index.
-inline glm::quat decodeSmallestThree(const uint16_t* q, uint32_t largest, const QuatRange& r) {
-    const uint8_t* kept = kKeptComponents[largest & 3];
-    const float a = dequantize(q[0], r.min[kept[0]], r.scale[kept[0]]);
-    const float b = dequantize(q[1], r.min[kept[1]], r.scale[kept[1]]);
-    const float c = dequantize(q[2], r.min[kept[2]], r.scale[kept[2]]);
+// The quaternion whose kept components (in kKeptComponents order) are a, b, c and whose
+// dropped one, `largest`, is rebuilt as sqrt(1 - a^2 - b^2 - c^2).
+inline glm::quat rebuildQuat(float a, float b, float c, uint32_t largest) {
     const float sum = a * a + b * b + c * c;
     const float l = std::sqrt(sum < 1.0f ? 1.0f - sum : 0.0f);
     switch (largest & 3) {  // glm::quat(w, x, y, z)
@@ -230,6 +227,13 @@ inline glm::quat decodeSmallestThree(const uint16_t* q, uint32_t largest, const 
         case 2: return glm::quat(c, a, b, l);
         default: return glm::quat(l, a, b, c);
     }
+}
+
+// A quaternion from its smallest three (codes over `r`) and the dropped component's index.
+inline glm::quat decodeSmallestThree(const uint16_t* q, uint32_t largest, const QuatRange& r) {
+    const uint8_t* kept = kKeptComponents[largest & 3];
+    return rebuildQuat(dequantize(q[0], r.min[kept[0]], r.scale[kept[0]]), dequantize(q[1], r.min[kept[1]], r.scale[kept[1]]),
+                       dequantize(q[2], r.min[kept[2]], r.scale[kept[2]]), largest);
 }
 
 // Bits of one key of a rotation channel.
@@ -271,17 +275,8 @@ inline glm::quat decodeQuatKey(const CompressedClip& c, const QuatChannel& ch, c
     if (d.fixed < 0) return decodeQuatKey(c, ch, d.range, k);
     uint16_t q[3];
     readCodes(c.quatBits.data(), ch.key.offset + uint64_t(k) * ch.key.codeBits(), ch.key, q);
-    const float a = dequantize(q[0], d.min.x, d.scale.x);
-    const float b = dequantize(q[1], d.min.y, d.scale.y);
-    const float cc = dequantize(q[2], d.min.z, d.scale.z);
-    const float sum = a * a + b * b + cc * cc;
-    const float l = std::sqrt(sum < 1.0f ? 1.0f - sum : 0.0f);
-    switch (d.fixed) {  // glm::quat(w, x, y, z)
-        case 0: return glm::quat(cc, l, a, b);
-        case 1: return glm::quat(cc, a, l, b);
-        case 2: return glm::quat(cc, a, b, l);
-        default: return glm::quat(l, a, b, cc);
-    }
+    return rebuildQuat(dequantize(q[0], d.min.x, d.scale.x), dequantize(q[1], d.min.y, d.scale.y),
+                       dequantize(q[2], d.min.z, d.scale.z), static_cast<uint32_t>(d.fixed));
 }
 
 // The full range of the smallest three at 16 bits: coded constant rotations use it.

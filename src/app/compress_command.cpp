@@ -31,31 +31,10 @@ std::string fmt(double v, const char* f) {
 }
 
 // The compressed clip as plain keys (what CompressedSamplingJob samples), with the original
-// clip's morph tracks, which compression leaves alone. A clip whose every channel holds its bind
-// value compresses to nothing; glTF has no empty animation, so it is written with one key, its
-// first animated joint's bind rotation (the same pose), to keep the clip in the file.
+// clip's morph tracks, which compression leaves alone. (A clip that compresses to nothing is
+// still written: the glTF writer keeps an empty clip with one key of the bind pose.)
 Clip decodedWithMorphs(const CompressedClip& cc, const Clip& original, const Model& model) {
-    const Skeleton& skeleton = model.skeleton;
-    const size_t skeletonSize = skeleton.size();
-    Clip c = decodeClip(cc, skeletonSize);
-    if (c.tracks.empty() && original.morphTracks.empty() && !original.tracks.empty()) {
-        Track t;
-        t.node = original.tracks[0].node;
-        // A node that holds no mesh, where one does (glTF ignores TRS animated on skinned meshes' nodes).
-        for (const Track& o : original.tracks) {
-            if (std::none_of(model.meshes.begin(), model.meshes.end(), [&](const Mesh& m) { return m.node == o.node; })) {
-                t.node = o.node;
-                break;
-            }
-        }
-        const float at = original.startTime;
-        t.rotation.times = c.addTimes(&at, 1);
-        t.rotation.values = static_cast<uint32_t>(c.quatKeys.size());
-        t.rotation.count = 1;
-        c.quatKeys.push_back(skeleton.bindLocalSqt[t.node].rotation);
-        c.trackOfNode[t.node] = 0;
-        c.tracks.push_back(t);
-    }
+    Clip c = decodeClip(cc, model.skeleton.size());
     c.ticksPerSecond = original.ticksPerSecond;
     c.ticksPerSecondFromFile = original.ticksPerSecondFromFile;
     for (const MorphTrack& mt : original.morphTracks) {

@@ -491,7 +491,28 @@ private:
             channel(anim, input(mt.times, mt.count), b_.floats(&clip.morphKeys[mt.values], per * mt.count, "SCALAR", 1, false),
                     weightInterpolationName(mt.interpolation), meshNode_[mt.mesh], "weights");
         }
+        if (anim["channels"].empty()) keepEmptyClip(anim, clip, shift);
         if (!anim["channels"].empty()) animations_.push_back(std::move(anim));
+    }
+
+    // glTF has no animation without channels: a clip that animates nothing (every channel at
+    // its bind value, as compression leaves Testwuson's Wuson_Bind) keeps its place in the
+    // file with one key, a joint's bind rotation, which poses nothing differently. The joint
+    // holds no mesh where one can be found (glTF ignores TRS animated on a skinned mesh's node).
+    void keepEmptyClip(json& anim, const Clip& clip, float shift) {
+        const Skeleton& sk = model_.skeleton;
+        int32_t node = -1;
+        for (size_t i = 0; i < sk.size() && node < 0; ++i) {
+            if (std::none_of(model_.meshes.begin(), model_.meshes.end(), [&](const Mesh& m) { return m.node == static_cast<int32_t>(i); })) {
+                node = static_cast<int32_t>(i);
+            }
+        }
+        if (node < 0 && sk.size() > 0) node = 0;  // every node holds a mesh: the bind rotation still poses nothing new
+        if (node < 0) return;
+        const float at = std::max(0.0f, clip.startTime + shift);
+        const glm::quat& q = sk.bindLocalSqt[static_cast<size_t>(node)].rotation;
+        const float xyzw[4] = {q.x, q.y, q.z, q.w};
+        channel(anim, b_.floats(&at, 1, "SCALAR", 1, true), b_.floats(xyzw, 1, "VEC4", 4, false), "LINEAR", node, "rotation");
     }
 
     // Rotation keys as x, y, z, w: floats, or normalized shorts when asked.
