@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "anim/isa.h"
 #include "anim/clock.h"
 #include "anim/controller.h"
 #include "anim/crowd.h"
@@ -376,7 +377,7 @@ int runCrowdBench(const BenchOptions& o, const Model& model, int32_t clip) {
     const double nsJoint = joints ? nsTick / static_cast<double>(joints) : 0.0;
     if (o.json) {
         json j{{"instances", o.instances}, {"threads", o.threads}, {"joints", joints},
-               {"ms_per_frame", ms}, {"ns_per_tick", nsTick}, {"ns_per_joint", nsJoint}};
+               {"ms_per_frame", ms}, {"ns_per_tick", nsTick}, {"ns_per_joint", nsJoint}, {"isa", isa::name()}};
         jsonout::Stats st;
         std::cout << jsonout::dump(std::move(j), -1, st) << "\n";
         warnNonFinite(o.model, st.nonFinite);
@@ -385,7 +386,7 @@ int runCrowdBench(const BenchOptions& o, const Model& model, int32_t clip) {
                   << ", " << o.instances << " instances x " << joints << " nodes on " << o.threads << " thread(s), "
                   << frames << " frames\n"
                   << "  median " << fmt(ms, "%.3f") << " ms per frame, " << fmt(nsTick, "%.1f") << " ns per instance, "
-                  << fmt(nsJoint, "%.2f") << " ns per joint\n";
+                  << fmt(nsJoint, "%.2f") << " ns per joint (" << isa::name() << ")\n";
     }
     return exitcode::kOk;
 }
@@ -443,14 +444,15 @@ int runBench(const BenchOptions& o) {
     const size_t joints = model.skeleton.size();
     const double perJoint = joints ? ns / static_cast<double>(joints) : 0.0;
     if (o.json) {
-        json j{{"joints", joints}, {"ns_per_tick", ns}, {"ns_per_joint", perJoint}};
+        json j{{"joints", joints}, {"ns_per_tick", ns}, {"ns_per_joint", perJoint}, {"isa", isa::name()}};
         jsonout::Stats st;
         std::cout << jsonout::dump(std::move(j), -1, st) << "\n";
         warnNonFinite(o.model, st.nonFinite);
     } else {
         std::cout << term(model.path) << ": clip " << (clip >= 0 ? "'" + term(model.clips[clip].name) + "'" : "(bind pose)")
                   << ", " << joints << " nodes, " << batches * kBatch << " ticks at 60 Hz\n"
-                  << "  median " << fmt(ns, "%.1f") << " ns per tick, " << fmt(perJoint, "%.2f") << " ns per joint\n";
+                  << "  median " << fmt(ns, "%.1f") << " ns per tick, " << fmt(perJoint, "%.2f") << " ns per joint ("
+                  << isa::name() << ")\n";
     }
     return exitcode::kOk;
 }

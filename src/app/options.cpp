@@ -101,7 +101,7 @@ std::vector<OptionSpec> makeTable() {
     t.push_back({"--json", "Print JSON (check: one report for all files)", "", {}, {},
                  {{Info, RIG_FIELD(info.json), "Print JSON"},
                   {Check, RIG_FIELD(check.json), "Print the report as JSON (one report for all files)"},
-                  {Bench, RIG_FIELD(bench.json), "Print {\"joints\", \"ns_per_tick\", \"ns_per_joint\"}"},
+                  {Bench, RIG_FIELD(bench.json), "Print {\"joints\", \"ns_per_tick\", \"ns_per_joint\", \"isa\"}"},
                   {Compress, RIG_FIELD(compress.json), "Print the table as JSON"}}});
     t.push_back({"--instances", "A crowd of N sharing the model (render: 1..100000 on a grid, instanced draws; bench: updated together each frame)", "", {}, {},
                  {{Render, RIG_FIELD(render.instances),
