@@ -221,8 +221,8 @@ RIG_ALWAYS_INLINE void sampleClipBody(const Clip& clip, float t, const Transform
         const Transform& bind = bindLocal[tr.node];
         Transform& out = local[tr.node];
         uint32_t* c = cursors + 3 * i;
-        // One key search per distinct run of times: channels sharing times (in this track or
-        // the one before) share the answer.
+        // One key search per run of times: a channel with the times of the last search (in
+        // this track or an earlier one) takes its answer.
         KeyPos pt{0, 0.0f}, pr{0, 0.0f}, ps{0, 0.0f};
         const Channel& T = tr.translation;
         const Channel& R = tr.rotation;
@@ -246,12 +246,7 @@ RIG_ALWAYS_INLINE void sampleClipBody(const Clip& clip, float t, const Transform
     detail::flushRotations(batch, blend);
 }
 
-// The sampler compiled for the baseline and for AVX2 + FMA (anim/isa.h).
-void sampleClipBaseline(const Clip& clip, float t, const Transform* bindLocal, Transform* local, uint32_t* cursors,
-                        RotationBlend blend) {
-    sampleClipBody(clip, t, bindLocal, local, cursors, blend);
-}
-
+// The sampler's AVX2 form (anim/isa.h); sampleClip() itself is the baseline form.
 #if RIG_HAVE_AVX2_PATH
 RIG_TARGET_AVX2 void sampleClipAvx2(const Clip& clip, float t, const Transform* bindLocal, Transform* local,
                                     uint32_t* cursors, RotationBlend blend) {
@@ -266,7 +261,7 @@ void sampleClip(const Clip& clip, float t, const Transform* bindLocal, Transform
 #if RIG_HAVE_AVX2_PATH
     if (isa::avx2()) return sampleClipAvx2(clip, t, bindLocal, local, cursors, blend);
 #endif
-    sampleClipBaseline(clip, t, bindLocal, local, cursors, blend);
+    sampleClipBody(clip, t, bindLocal, local, cursors, blend);
 }
 
 uint32_t Clip::addTimes(const float* t, uint32_t count) {

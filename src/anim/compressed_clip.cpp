@@ -197,14 +197,15 @@ inline TableSegment tableSegment(const CompressedClip& c, float t, CompressedKey
     return {e.k, frameAlpha(e.t0, e.t1, t)};
 }
 
-// Move a keyed channel's entry to t and give its interpolation factor; returns the key index
-// it held before. A dense channel's segment is the table's (clamped to its own keys: the same
-// key seek() finds, and the same factor); the others go by their own key times, or by those
-// of the track's translation (e[0]) or rotation (e[1]) entry when they share them (the caller
-// takes that entry's factor).
+// Move a keyed channel's entry e[self] to t and set its interpolation factor f[self]; returns
+// the key index it held before. A dense channel's segment is the table's (clamped to its own
+// keys: the same key seek() finds, and the same factor); the others go by their own key
+// times, or by those of the track's translation (e[0], f[0]) or rotation (e[1], f[1]) when
+// they share them.
 inline uint32_t moveTo(const CompressedClip& c, const KeyedChannel& ch, float t, const TableSegment& s,
-                       CompressedKeyCache* e, int self, float& alpha) {
+                       CompressedKeyCache* e, float* f, int self) {
     const uint32_t old = e[self].k;
+    float& alpha = f[self];
     if (ch.dense()) {
         const int64_t k = int64_t(s.frame) - int64_t(ch.frames), last = int64_t(ch.count) - 2;
         if (k >= 0 && k <= last) {
@@ -217,8 +218,11 @@ inline uint32_t moveTo(const CompressedClip& c, const KeyedChannel& ch, float t,
         }
         return old;
     }
-    if (ch.flags & kFramesOfT) return follow(e[0], e[self]);
-    if (ch.flags & kFramesOfR) return follow(e[1], e[self]);
+    if (ch.flags & (kFramesOfT | kFramesOfR)) {
+        const int lead = (ch.flags & kFramesOfT) ? 0 : 1;
+        alpha = f[lead];
+        return follow(e[lead], e[self]);
+    }
     seek(c, ch, t, e[self]);
     alpha = frameAlpha(e[self].t0, e[self].t1, t);
     return old;
@@ -314,18 +318,18 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
         CompressedKeyCache* e = cache + 3 * i;
         // One segment search and one factor per run of key times, as sampleClip shares them.
         const ChannelKind kt = tr.kind(0), kr = tr.kind(1), ks = tr.kind(2);
-        float at = 0.0f, ar = 0.0f;  // the factors of T's and R's segments (shared with followers)
+        float f[3] = {0.0f, 0.0f, 0.0f};  // the factors of T's, R's and S's segments
         if (kt == ChannelKind::Keyed) {
             const Vec3Channel& T = *vec3++;
-            refreshVec3(clip, T, e[0], moveTo(clip, T.key, t, segment, e, 0, at));
-            out.translation = blendVec3(T.key, e[0], at);
+            refreshVec3(clip, T, e[0], moveTo(clip, T.key, t, segment, e, f, 0));
+            out.translation = blendVec3(T.key, e[0], f[0]);
         } else {
             out.translation = kt == ChannelKind::Absent ? bind.translation : glm::vec3(e[0].a);
         }
         if (kr == ChannelKind::Keyed) {
             const QuatChannel& R = *quat++;
-            refreshQuat(clip, R, *range++, e[1], moveTo(clip, R.key, t, segment, e, 1, ar));
-            if ((R.key.flags & kFramesOfT) && !R.key.dense()) ar = at;
+            refreshQuat(clip, R, *range++, e[1], moveTo(clip, R.key, t, segment, e, f, 1));
+            const float ar = f[1];
             if (!(R.key.flags & kChannelStep) && ar > 0.0f && ar < 1.0f) {
                 // Interpolated four at a time with the plain sampler's queue (same bits).
                 batch.a[batch.n] = &e[1].a.x;
@@ -341,10 +345,8 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
         }
         if (ks == ChannelKind::Keyed) {
             const Vec3Channel& S = *vec3++;
-            float as = 0.0f;
-            refreshVec3(clip, S, e[2], moveTo(clip, S.key, t, segment, e, 2, as));
-            if (!S.key.dense()) as = (S.key.flags & kFramesOfT) ? at : (S.key.flags & kFramesOfR) ? ar : as;
-            out.scale = blendVec3(S.key, e[2], as);
+            refreshVec3(clip, S, e[2], moveTo(clip, S.key, t, segment, e, f, 2));
+            out.scale = blendVec3(S.key, e[2], f[2]);
         } else {
             out.scale = ks == ChannelKind::Absent ? bind.scale : glm::vec3(e[2].a);
         }
@@ -352,12 +354,7 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
     detail::flushRotations(batch, blend);
 }
 
-// The cached sampler compiled for the baseline and for AVX2 + FMA (anim/isa.h).
-void sampleCachedBaseline(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
-                          CompressedSamplingCache& cache, RotationBlend blend) {
-    sampleCachedBody(clip, t, bindLocal, local, cache, blend);
-}
-
+// The cached sampler's AVX2 form (anim/isa.h); sampleCompressedClip() itself is the baseline form.
 #if RIG_HAVE_AVX2_PATH
 RIG_TARGET_AVX2 void sampleCachedAvx2(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
                                       CompressedSamplingCache& cache, RotationBlend blend) {
@@ -372,7 +369,7 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
 #if RIG_HAVE_AVX2_PATH
     if (isa::avx2()) return sampleCachedAvx2(clip, t, bindLocal, local, cache, blend);
 #endif
-    sampleCachedBaseline(clip, t, bindLocal, local, cache, blend);
+    sampleCachedBody(clip, t, bindLocal, local, cache, blend);
 }
 
 void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,

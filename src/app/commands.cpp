@@ -13,10 +13,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "anim/isa.h"
 #include "anim/clock.h"
 #include "anim/controller.h"
 #include "anim/crowd.h"
+#include "anim/isa.h"
 #include "anim/pose.h"
 #include "anim/skinning.h"
 #include "app/command_util.h"

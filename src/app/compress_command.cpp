@@ -1,6 +1,5 @@
 // rigview compress: every clip through anim/offline/compress, a table of sizes and errors,
 // and the model with its compressed clips written as glTF (import/gltf_export).
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -33,8 +32,8 @@ std::string fmt(double v, const char* f) {
 // The compressed clip as plain keys (what CompressedSamplingJob samples), with the original
 // clip's morph tracks, which compression leaves alone. (A clip that compresses to nothing is
 // still written: the glTF writer keeps an empty clip with one key of the bind pose.)
-Clip decodedWithMorphs(const CompressedClip& cc, const Clip& original, const Model& model) {
-    Clip c = decodeClip(cc, model.skeleton.size());
+Clip decodedWithMorphs(const CompressedClip& cc, const Clip& original, size_t skeletonSize) {
+    Clip c = decodeClip(cc, skeletonSize);
     c.ticksPerSecond = original.ticksPerSecond;
     c.ticksPerSecondFromFile = original.ticksPerSecondFromFile;
     for (const MorphTrack& mt : original.morphTracks) {
@@ -86,7 +85,7 @@ int runCompress(const CompressOptions& o) {
             printError(model.path + ": " + r.error().message);
             return exitcode::kBadInput;
         }
-        outClips.push_back(decodedWithMorphs(r->clip, clip, model));
+        outClips.push_back(decodedWithMorphs(r->clip, clip, model.skeleton.size()));
         results.push_back(std::move(r.value()));
     }
 

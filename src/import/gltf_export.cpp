@@ -498,21 +498,22 @@ private:
     // glTF has no animation without channels: a clip that animates nothing (every channel at
     // its bind value, as compression leaves Testwuson's Wuson_Bind) keeps its place in the
     // file with one key, a joint's bind rotation, which poses nothing differently. The joint
-    // holds no mesh where one can be found (glTF ignores TRS animated on a skinned mesh's node).
+    // holds no mesh where there is such a node, else it is the root (its bind rotation still
+    // poses nothing new).
     void keepEmptyClip(json& anim, const Clip& clip, float shift) {
         const Skeleton& sk = model_.skeleton;
-        int32_t node = -1;
-        for (size_t i = 0; i < sk.size() && node < 0; ++i) {
-            if (std::none_of(model_.meshes.begin(), model_.meshes.end(), [&](const Mesh& m) { return m.node == static_cast<int32_t>(i); })) {
-                node = static_cast<int32_t>(i);
-            }
-        }
-        if (node < 0 && sk.size() > 0) node = 0;  // every node holds a mesh: the bind rotation still poses nothing new
-        if (node < 0) return;
+        if (sk.size() == 0) return;
+        auto holdsMesh = [&](size_t i) {
+            return std::any_of(model_.meshes.begin(), model_.meshes.end(), [&](const Mesh& m) { return m.node == static_cast<int32_t>(i); });
+        };
+        size_t node = 0;
+        while (node < sk.size() && holdsMesh(node)) ++node;
+        if (node == sk.size()) node = 0;
         const float at = std::max(0.0f, clip.startTime + shift);
-        const glm::quat& q = sk.bindLocalSqt[static_cast<size_t>(node)].rotation;
+        const glm::quat& q = sk.bindLocalSqt[node].rotation;
         const float xyzw[4] = {q.x, q.y, q.z, q.w};
-        channel(anim, b_.floats(&at, 1, "SCALAR", 1, true), b_.floats(xyzw, 1, "VEC4", 4, false), "LINEAR", node, "rotation");
+        channel(anim, b_.floats(&at, 1, "SCALAR", 1, true), b_.floats(xyzw, 1, "VEC4", 4, false), "LINEAR",
+                static_cast<int>(node), "rotation");
     }
 
     // Rotation keys as x, y, z, w: floats, or normalized shorts when asked.

@@ -195,13 +195,7 @@ RIG_ALWAYS_INLINE void forward(const int32_t* parent, const Transform* local, co
 
 #endif
 
-// The loop compiled for the baseline and for AVX2 + FMA (anim/isa.h), chosen at run time.
-template <bool kAligned, int kMode>
-void forwardBaseline(const int32_t* parent, const Transform* local, const glm::mat4* bindLocal, const uint8_t* useLocal,
-                     size_t n, glm::mat4* model) {
-    forward<kAligned, kMode>(parent, local, bindLocal, useLocal, n, model);
-}
-
+// The loop's AVX2 + FMA form (anim/isa.h), and the choice between it and the baseline form.
 #if RIG_HAVE_AVX2_PATH
 template <bool kAligned, int kMode>
 RIG_TARGET_AVX2_FMA void forwardAvx2(const int32_t* parent, const Transform* local, const glm::mat4* bindLocal,
@@ -216,7 +210,7 @@ void forwardBest(const int32_t* parent, const Transform* local, const glm::mat4*
 #if RIG_HAVE_AVX2_PATH
     if (isa::avx2()) return forwardAvx2<kAligned, kMode>(parent, local, bindLocal, useLocal, n, model);
 #endif
-    forwardBaseline<kAligned, kMode>(parent, local, bindLocal, useLocal, n, model);
+    forward<kAligned, kMode>(parent, local, bindLocal, useLocal, n, model);
 }
 
 }  // namespace

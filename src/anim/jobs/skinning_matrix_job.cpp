@@ -79,11 +79,6 @@ RIG_ALWAYS_INLINE void paletteLoop(const glm::mat4* m, const int32_t* jt, const 
 #endif
 }
 
-void paletteBaseline(const glm::mat4* m, const int32_t* jt, const glm::mat4* ib, const glm::mat4* correction, size_t nj,
-                     glm::mat4* out) {
-    paletteLoop(m, jt, ib, correction, nj, out);
-}
-
 #if RIG_HAVE_AVX2_PATH
 RIG_TARGET_AVX2_FMA void paletteAvx2(const glm::mat4* m, const int32_t* jt, const glm::mat4* ib, const glm::mat4* correction,
                                  size_t nj, glm::mat4* out) {
@@ -101,7 +96,7 @@ bool SkinningMatrixJob::run() const {
         return true;
     }
 #endif
-    paletteBaseline(model.data(), joints.data(), inverseBind.data(), correction, joints.size(), palette.data());
+    paletteLoop(model.data(), joints.data(), inverseBind.data(), correction, joints.size(), palette.data());
     return true;
 }
 

@@ -851,7 +851,7 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
         for (int pass = 0; pass < settings.refinePasses; ++pass) {
             std::vector<size_t> order;
             for (size_t c = 0; c < ck.channels.size(); ++c) {
-                if (active[c] && best.bits[c] > kMinKeyBits && lower[c] + 2 <= 2 * kMaxKeyBits) order.push_back(c);
+                if (active[c] && best.bits[c] > kMinKeyBits && lower[c] + 2u <= 2 * kMaxKeyBits) order.push_back(c);
             }
             std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return best.bits[a] > best.bits[b]; });
             if (order.empty()) break;
