@@ -189,7 +189,7 @@ TEST(PerTick, CrowdWithOwnClipsAndGpuRowsAllocatesNothing) {
         for (int frame = 0; frame < 200; ++frame) crowd.update(frame / 60.0);
         EXPECT_EQ(testing::allocations() - before, 0) << threads << " threads";
         // Instance 7's rows: its palette entry 5, row 1 (the y row of the 3x4 matrix).
-        const glm::mat4& p = crowd.instance(7).palette()[5];
+        const glm::mat4& p = crowd.palette(7)[5];
         const float* row = crowd.gpuRows().data() + (7 * crowd.texelsPerInstance() + 5 * 3 + 1) * 4;
         EXPECT_EQ(row[0], p[0][1]);
         EXPECT_EQ(row[3], p[3][1]);

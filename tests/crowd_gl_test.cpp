@@ -76,11 +76,11 @@ TEST(Crowd, InstancedSkinningMatchesTheCpuInstanceByInstance) {
             ASSERT_EQ(g.size(), n * order.size());
             cpu.resize(n);
             for (size_t k = 0; k < order.size(); ++k) {
-                const Animator& a = crowd.instance(order[k]);
-                skinMesh(mesh, a.palette().data() + a.paletteOffset(m), cpu.data(), nullptr);
-                const glm::mat4& w = a.skinToModel(m);
+                const size_t a = order[k];
+                skinMesh(mesh, crowd.palette(a).data() + crowd.paletteOffset(m), cpu.data(), nullptr);
+                const glm::mat4& w = crowd.skinToModel(a, m);
                 // The neighbour in capture order, as if the index were off by one.
-                const Animator& b = crowd.instance(order[(k + 1) % order.size()]);
+                const size_t b = order[(k + 1) % order.size()];
                 for (size_t v = 0; v < n; ++v) {
                     const glm::vec3 c = glm::vec3(w * glm::vec4(cpu[v], 1.0f)) + offsets[order[k]];
                     if (!std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z)) continue;
@@ -89,10 +89,10 @@ TEST(Crowd, InstancedSkinningMatchesTheCpuInstanceByInstance) {
                 }
                 if (mesh.skinned && n > 0) {
                     std::vector<glm::vec3> other(n);
-                    skinMesh(mesh, b.palette().data() + b.paletteOffset(m), other.data(), nullptr);
+                    skinMesh(mesh, crowd.palette(b).data() + crowd.paletteOffset(m), other.data(), nullptr);
                     float d = 0.0f;
                     for (size_t v = 0; v < n; ++v) {
-                        d = std::max(d, glm::length(glm::vec3(b.skinToModel(m) * glm::vec4(other[v], 1.0f)) +
+                        d = std::max(d, glm::length(glm::vec3(crowd.skinToModel(b, m) * glm::vec4(other[v], 1.0f)) +
                                                     offsets[order[k]] - g[k * n + v]));
                     }
                     otherInstance = std::min(otherInstance, d);

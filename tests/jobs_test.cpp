@@ -331,9 +331,12 @@ TEST(Crowd, EachInstanceIsPosedLikeALoneAnimatorAtItsPhase) {
                 EXPECT_NEAR(crowd.phase(i), length * static_cast<double>(i) / 7.0, 1e-12);
                 Animator lone(m);
                 lone.evaluate(0, static_cast<float>(clip.startTime + std::fmod(crowd.phase(i) + t, length)));
-                ASSERT_EQ(lone.palette().size(), crowd.instance(i).palette().size());
+                ASSERT_EQ(lone.palette().size(), crowd.palette(i).size());
                 for (size_t j = 0; j < lone.palette().size(); ++j) {
-                    EXPECT_EQ(lone.palette()[j], crowd.instance(i).palette()[j]) << "instance " << i << " entry " << j;
+                    EXPECT_EQ(lone.palette()[j], crowd.palette(i)[j]) << "instance " << i << " entry " << j;
+                }
+                for (size_t mesh = 0; mesh < m.meshes.size(); ++mesh) {
+                    EXPECT_EQ(lone.skinToModel(mesh), crowd.skinToModel(i, mesh)) << "instance " << i << " mesh " << mesh;
                 }
             }
         }

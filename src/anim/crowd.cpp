@@ -6,16 +6,25 @@
 namespace rig {
 
 Crowd::Crowd(const Model& model, size_t instances, int32_t clip, unsigned threads) : model_(&model) {
-    animators_.reserve(instances);
+    const unsigned n = threads < 1 ? 1 : threads;
+    scratch_.reserve(n);
+    for (unsigned w = 0; w < n; ++w) scratch_.emplace_back(model);
+    const Animator& a = scratch_.front();
+    cursorCount_ = a.cursorCount();
+    paletteSize_ = a.paletteSize();
+    skinCount_ = a.skinCount();
+    meshes_ = model.meshes.size();
+    cursors_.assign(instances * cursorCount_, 0u);
+    palettes_.assign(instances * paletteSize_, glm::mat4(1.0f));
+    skins_.assign(instances * skinCount_, SkinCorrection{});
+    skinToModel_.assign(instances * meshes_, glm::mat4(1.0f));
     state_.resize(instances);
-    for (size_t i = 0; i < instances; ++i) animators_.emplace_back(model);
     for (size_t i = 0; i < instances; ++i) {
         setInstance(i, clip, 0.0);
         state_[i].phase = state_[i].length * static_cast<double>(i) / static_cast<double>(instances);
     }
     paletteTexels_ = 3 * model.paletteSize();
     texelsPerInstance_ = paletteTexels_ + 3 * model.meshes.size();
-    const unsigned n = threads < 1 ? 1 : threads;
     workers_.reserve(n - 1);
     for (unsigned w = 1; w < n; ++w) workers_.emplace_back([this, w] { workerLoop(w); });
 }
@@ -32,7 +41,9 @@ Crowd::~Crowd() {
 void Crowd::setInstance(size_t i, int32_t clip, double phase, double rate) {
     if (i >= state_.size()) return;
     InstanceState& s = state_[i];
+    const int32_t previous = s.clip;
     s.clip = clip == kFilePose || (clip >= 0 && static_cast<size_t>(clip) < model_->clips.size()) ? clip : kBindPose;
+    if (s.clip != previous) std::fill_n(cursors_.begin() + static_cast<std::ptrdiff_t>(i * cursorCount_), cursorCount_, 0u);
     s.phase = std::isfinite(phase) ? phase : 0.0;
     s.rate = std::isfinite(rate) ? rate : 1.0;
     s.start = s.length = 0.0;
@@ -44,11 +55,17 @@ void Crowd::setInstance(size_t i, int32_t clip, double phase, double rate) {
 }
 
 void Crowd::enableGpuRows() {
-    if (rows_.empty()) rows_.assign(std::max<size_t>(animators_.size() * texelsPerInstance_ * 4, 4), 0.0f);
+    if (rows_.empty()) rows_.assign(std::max<size_t>(state_.size() * texelsPerInstance_ * 4, 4), 0.0f);
+}
+
+InstanceBuffers Crowd::buffers(size_t i) {
+    return {{cursors_.data() + i * cursorCount_, cursorCount_},
+            {palettes_.data() + i * paletteSize_, paletteSize_},
+            {skins_.data() + i * skinCount_, skinCount_},
+            {skinToModel_.data() + i * meshes_, meshes_}};
 }
 
 void Crowd::writeRows(size_t i) {
-    const Animator& a = animators_[i];
     float* out = rows_.data() + i * texelsPerInstance_ * 4;
     auto rows = [&out](const glm::mat4& m) {
         for (int r = 0; r < 3; ++r) {
@@ -58,15 +75,16 @@ void Crowd::writeRows(size_t i) {
             *out++ = m[3][r];
         }
     };
-    const std::vector<glm::mat4>& pal = a.palette();
+    const std::span<const glm::mat4> pal = palette(i);
     const size_t entries = std::min(pal.size(), paletteTexels_ / 3);
     for (size_t e = 0; e < entries; ++e) rows(pal[e]);
     out = rows_.data() + (i * texelsPerInstance_ + paletteTexels_) * 4;
-    for (size_t m = 0; m < model_->meshes.size(); ++m) rows(a.skinToModel(m));
+    for (size_t m = 0; m < meshes_; ++m) rows(skinToModel(i, m));
 }
 
 void Crowd::updateRange(size_t worker, double t) {
-    const size_t n = animators_.size(), parts = workers_.size() + 1;
+    const size_t n = state_.size(), parts = workers_.size() + 1;
+    Animator& scratch = scratch_[worker];
     const size_t begin = n * worker / parts, end = n * (worker + 1) / parts;
     const bool rows = !rows_.empty();
     for (size_t i = begin; i < end; ++i) {
@@ -80,7 +98,7 @@ void Crowd::updateRange(size_t worker, double t) {
             local = s.start;
         }
         s.lastTime = static_cast<float>(local);
-        animators_[i].evaluate(s.clip, s.lastTime);
+        scratch.evaluateInto(s.clip, s.lastTime, buffers(i));
         if (rows) writeRows(i);
     }
 }

@@ -1,8 +1,14 @@
-// Crowd: N animation instances (Animators) sharing one Model, updated together each frame on
-// a fixed pool of worker threads. The workers are std::threads created once, in the
-// constructor; update() hands each its share of the instances (contiguous ranges), joins in
-// with the calling thread's own share, and returns when every instance is posed. The
-// per-frame path allocates nothing and takes one mutex round per frame and worker.
+// Crowd: N animation instances sharing one Model, updated together each frame on a fixed pool
+// of worker threads. The workers are std::threads created once, in the constructor; update()
+// hands each its share of the instances (contiguous ranges), joins in with the calling
+// thread's own share, and returns when every instance is posed. The per-frame path allocates
+// nothing and takes one mutex round per frame and worker.
+//
+// Each instance keeps only what lasts from frame to frame and what the frame produces: its
+// track cursors, palettes, per-skin corrections and meshes' skin-to-model matrices, each in
+// one array for the whole crowd (InstanceBuffers). The local pose and world matrices are
+// scratch: one Animator per thread poses its instances one after another, so they stay in
+// cache (10,000 characters of 50 joints keep about 4 KB each instead of 9).
 //
 // Each instance plays its own clip at its own phase and rate (setInstance). With
 // enableGpuRows(), update() also writes every instance's palette and mesh matrices into one
@@ -13,6 +19,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -38,10 +45,17 @@ public:
     // Not during update(); allocates nothing.
     void setInstance(size_t i, int32_t clip, double phase, double rate = 1.0);
 
-    size_t size() const { return animators_.size(); }
+    size_t size() const { return state_.size(); }
     unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
     const Model& model() const { return *model_; }
-    const Animator& instance(size_t i) const { return animators_[i]; }
+    // Instance i's palettes after the last update(): the layout of Animator::palette() (mesh
+    // m's palette starts at paletteOffset(m)), the same values as a lone Animator's.
+    std::span<const glm::mat4> palette(size_t i) const {
+        return {palettes_.data() + i * paletteSize_, paletteSize_};
+    }
+    uint32_t paletteOffset(size_t mesh) const { return scratch_.front().paletteOffset(mesh); }
+    // Instance i's Animator::skinToModel(mesh) after the last update().
+    const glm::mat4& skinToModel(size_t i, size_t mesh) const { return skinToModel_[i * meshes_ + mesh]; }
     // Instance i's time offset (seconds): by default spread evenly over the clip.
     double phase(size_t i) const { return state_[i].phase; }
     double rate(size_t i) const { return state_[i].rate; }
@@ -50,10 +64,10 @@ public:
     float localTime(size_t i) const { return state_[i].lastTime; }
 
     // GPU rows: from the next update() on, instance i's data starts at float
-    // i * texelsPerInstance() * 4 of gpuRows(): its palette (Animator::palette(), every entry
-    // as the 3 rows of its 3x4 affine matrix, one RGBA texel each), then for each mesh m the 3
-    // rows of Animator::skinToModel(m) (its node's world matrix, or the identity where its
-    // palette is in model space) at texel meshWorldTexel(m). Allocated here, once.
+    // i * texelsPerInstance() * 4 of gpuRows(): its palette (palette(i), every entry as the 3
+    // rows of its 3x4 affine matrix, one RGBA texel each), then for each mesh m the 3 rows of
+    // skinToModel(i, m) (its node's world matrix, or the identity where its palette is in
+    // model space) at texel meshWorldTexel(m). Allocated here, once.
     void enableGpuRows();
     bool gpuRowsEnabled() const { return !rows_.empty(); }
     const std::vector<float>& gpuRows() const { return rows_; }
@@ -70,10 +84,16 @@ private:
     void updateRange(size_t worker, double t);
     void workerLoop(size_t worker);
     void writeRows(size_t i);
+    InstanceBuffers buffers(size_t i);
 
     const Model* model_;
-    std::vector<Animator> animators_;
+    std::vector<Animator> scratch_;  // one per thread: the local pose and world matrices
     std::vector<InstanceState> state_;
+    size_t cursorCount_ = 0, paletteSize_ = 0, skinCount_ = 0, meshes_ = 0;
+    std::vector<uint32_t> cursors_;         // per instance: cursorCount_
+    std::vector<glm::mat4> palettes_;       // per instance: paletteSize_
+    std::vector<SkinCorrection> skins_;     // per instance: skinCount_
+    std::vector<glm::mat4> skinToModel_;    // per instance: meshes_
     std::vector<float> rows_;
     size_t paletteTexels_ = 0, texelsPerInstance_ = 0;
     std::vector<std::thread> workers_;

@@ -153,6 +153,29 @@ float Animator::morphOverride(size_t mesh, size_t target) const {
 }
 
 void Animator::evaluate(int32_t clipIndex, float t) {
+    if (clipIndex != lastClip_) {
+        std::fill(cursors_.begin(), cursors_.end(), 0u);
+        lastClip_ = clipIndex;
+    }
+    evaluateWith(clipIndex, t, cursors_.data(), palette_.data(), corrections_.data());
+    evaluateMorphs(clipIndex >= 0 && static_cast<size_t>(clipIndex) < model_->clips.size() ? clipIndex : -1, t);
+}
+
+void Animator::evaluateInto(int32_t clipIndex, float t, const InstanceBuffers& out) {
+    const size_t meshes = model_->meshes.size();
+    if (out.cursors.size() != cursors_.size() || out.palette.size() != palette_.size() ||
+        out.skins.size() != corrections_.size() || out.skinToModel.size() != meshes) {
+        return;
+    }
+    evaluateWith(clipIndex, t, out.cursors.data(), out.palette.data(), out.skins.data());
+    for (size_t m = 0; m < meshes; ++m) {
+        const int32_t k = ownerOf_[m];
+        out.skinToModel[m] = k >= 0 && out.skins[k].modelSpace ? identity_ : world_[model_->meshes[m].node];
+    }
+}
+
+void Animator::evaluateWith(int32_t clipIndex, float t, uint32_t* cursors, glm::mat4* palette,
+                            SkinCorrection* corrections) {
     const Model& model = *model_;
     const Skeleton& sk = model.skeleton;
     const Clip* clip = nullptr;
@@ -161,11 +184,6 @@ void Animator::evaluate(int32_t clipIndex, float t) {
     }
     const size_t n = sk.size();
     const int32_t ov = overrideNode_ >= 0 && static_cast<size_t>(overrideNode_) < n ? overrideNode_ : -1;
-    if (clipIndex != lastClip_) {
-        std::fill(cursors_.begin(), cursors_.end(), 0u);
-        lastClip_ = clipIndex;
-        maskClip_ = -2;
-    }
     const int32_t maskClip = clip ? clipIndex : -1;
     if (maskClip != maskClip_ || ov != maskOverride_) {
         // Which nodes take the sampled pose (a track or the override) and which keep the
@@ -182,7 +200,7 @@ void Animator::evaluate(int32_t clipIndex, float t) {
         sampling.time = t;
         sampling.blend = blend_;
         sampling.bindLocal = sk.bindLocalSqt;
-        sampling.cursors = cursors_;
+        sampling.cursors = {cursors, cursors_.size()};
         sampling.local = local_;
         sampling.run();  // sizes fixed at construction; tracks validated at import
         if (ov >= 0) {
@@ -203,8 +221,7 @@ void Animator::evaluate(int32_t clipIndex, float t) {
     const std::vector<glm::mat4>& fixedLocal = clip || clipIndex == kFilePose ? sk.bindLocal : sk.bindPoseLocal();
     localToModel(useLocal_.data(), fixedLocal);
     if (post_) post_->run(world_);
-    updatePalettes();
-    evaluateMorphs(clip ? clipIndex : -1, t);
+    updatePalettes(palette, corrections);
 }
 
 void Animator::localToModel(const uint8_t* useLocal, std::span<const glm::mat4> fixedLocal) {
@@ -221,18 +238,19 @@ void Animator::localToModel(const uint8_t* useLocal, std::span<const glm::mat4> 
     job.run();  // sizes fixed at construction, parents validated at import
 }
 
-void Animator::updatePalettes() {
+void Animator::updatePalettes(glm::mat4* palette, SkinCorrection* corrections) {
     const Model& model = *model_;
     const glm::mat4* world = world_.data();
     for (size_t k = 0; k < paletteOwners_.size(); ++k) {
         const Mesh& mesh = model.meshes[paletteOwners_[k]];
+        glm::mat4* out = palette + paletteOffset_[paletteOwners_[k]];
         SkinningMatrixJob job;
         job.model = world_;
         job.joints = mesh.skin.joints;
         job.inverseBind = mesh.skin.inverseBind;
-        job.palette = {palette_.data() + paletteOffset_[paletteOwners_[k]], mesh.skin.joints.size()};
+        job.palette = {out, mesh.skin.joints.size()};
         const glm::mat4& meshWorld = world[mesh.node];
-        MeshCorrection& c = corrections_[k];
+        SkinCorrection& c = corrections[k];
         if (std::memcmp(&c.world, &meshWorld, sizeof(glm::mat4)) != 0) {
             c.world = meshWorld;
             c.identity = isIdentity(meshWorld);
@@ -245,7 +263,7 @@ void Animator::updatePalettes() {
         if (!c.identity && !c.modelSpace) job.correction = &c.inverse;
         job.run();
         // The entry after the joints (the rigid slot): what unweighted vertices follow.
-        palette_[paletteOffset_[paletteOwners_[k]] + mesh.skin.joints.size()] = c.modelSpace ? meshWorld : glm::mat4(1.0f);
+        out[mesh.skin.joints.size()] = c.modelSpace ? meshWorld : glm::mat4(1.0f);
     }
 }
 
@@ -273,7 +291,7 @@ void Animator::evaluatePose(const std::vector<Transform>& local, const std::vect
     }
     localToModel(mask, model_->skeleton.bindLocal);
     if (post_) post_->run(world_);
-    updatePalettes();
+    updatePalettes(palette_.data(), corrections_.data());
 }
 
 }  // namespace rig

@@ -17,6 +17,28 @@ namespace rig {
 
 class IkStage;
 
+// What a palette was last computed from, per distinct skin: the mesh node's world matrix
+// (mesh nodes rarely move, so the answers below are recomputed only when it changes), whether
+// the palette is in model space (the matrix is a rigid motion), else the matrix's inverse.
+struct SkinCorrection {
+    glm::mat4 world{0.0f};
+    glm::mat4 inverse{1.0f};
+    bool identity = false;
+    bool modelSpace = false;
+};
+
+// One character's state kept outside an Animator, for crowds: the Animator posing it is
+// scratch shared by many characters, and only what lasts from tick to tick (track cursors,
+// per-skin corrections) and what the tick produces (palettes, each mesh's skin-to-model
+// matrix) stays per character. Sizes: Animator::cursorCount(), paletteSize(), skinCount(),
+// model().meshes.size().
+struct InstanceBuffers {
+    std::span<uint32_t> cursors;
+    std::span<glm::mat4> palette;
+    std::span<SkinCorrection> skins;
+    std::span<glm::mat4> skinToModel;
+};
+
 // Clip indices that are poses rather than clips (Animator::evaluate).
 inline constexpr int32_t kBindPose = -1;  // the pose the skins were bound in (inverse bind matrices)
 inline constexpr int32_t kFilePose = -2;  // the file's default node transforms
@@ -29,6 +51,16 @@ public:
     // the file's default node transforms; kBindPose, or any other clip out of range, gives the
     // bind pose (Skeleton::bindPoseLocal: the skins' bind pose).
     void evaluate(int32_t clip, float t);
+    // The same pose as evaluate(clip, t), with the cursors, palettes and skin corrections in
+    // `out` instead of this Animator's (which keeps only the scratch: local pose and world
+    // matrices), and each mesh's skinToModel() written to out.skinToModel. Cursors are the
+    // caller's: zero them when the character's clip changes. No morph weights (the post-process
+    // and rotation override apply as in evaluate()). Buffers of the wrong size: nothing is
+    // done. Allocates nothing.
+    void evaluateInto(int32_t clip, float t, const InstanceBuffers& out);
+    size_t cursorCount() const { return cursors_.size(); }
+    size_t paletteSize() const { return palette_.size(); }
+    size_t skinCount() const { return corrections_.size(); }
     // Pose the model from a given local pose (one Transform per skeleton node, e.g. a
     // Controller's blend): local->model (one forward loop) -> palette, the rotation override
     // applied as in evaluate(). Nodes whose `animated` flag is 0 use the file's exact
@@ -95,8 +127,11 @@ public:
     }
 
 private:
-    // Each distinct skin's palette (see palette()), once per skin.
-    void updatePalettes();
+    // Each distinct skin's palette (see palette()), once per skin, into `palette` with the
+    // per-skin cache `corrections` (this Animator's own, or a crowd character's).
+    void updatePalettes(glm::mat4* palette, SkinCorrection* corrections);
+    // evaluate() with the given cursors and outputs; the caller resets cursors on a new clip.
+    void evaluateWith(int32_t clip, float t, uint32_t* cursors, glm::mat4* palette, SkinCorrection* corrections);
     // world_ from local_ (LocalToModelJob); useLocal: nullptr, or per node 0 where the
     // file's exact to-parent matrix is used instead of local_.
     void localToModel(const uint8_t* useLocal, std::span<const glm::mat4> fixedLocal);
@@ -113,16 +148,7 @@ private:
     std::vector<uint32_t> paletteOffset_;
     std::vector<size_t> paletteOwners_;  // the first mesh of each distinct skin
     std::vector<int32_t> ownerOf_;       // per mesh: its skin's index in paletteOwners_, -1 if none
-    // Per palette owner: the mesh node's world matrix the cached answers were computed from
-    // (mesh nodes rarely move, so they are recomputed only when it changes): whether the
-    // palette is in model space (the matrix is a rigid motion), else its inverse.
-    struct MeshCorrection {
-        glm::mat4 world{0.0f};
-        glm::mat4 inverse{1.0f};
-        bool identity = false;
-        bool modelSpace = false;
-    };
-    std::vector<MeshCorrection> corrections_;
+    std::vector<SkinCorrection> corrections_;  // per palette owner
     glm::mat4 identity_{1.0f};
     std::vector<uint8_t> useLocal_;      // evaluate(): per node, 1 where local_ is used
     int32_t maskClip_ = -2, maskOverride_ = -2;  // what useLocal_ was built for

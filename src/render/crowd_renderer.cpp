@@ -222,13 +222,12 @@ CrowdRenderer::Stats CrowdRenderer::draw(GpuModel& gpu, const Crowd& crowd, cons
         glUniform4fv(su_.tint, 1, glm::value_ptr(tint));
         glUniform1i(su_.texture, gl_layout::kUnitBaseColor);
         if (o.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
-        const Animator& first = crowd.instance(0);
         for (size_t i = 0; i < model.meshes.size(); ++i) {
             const Mesh& mesh = model.meshes[i];
             const GpuMesh& gm = gpu.meshes()[i];
             if (gm.indexCount == 0) continue;
             glUniform1i(su_.skinned, mesh.skinned ? shaderSkinMode(usedMethod_) : 0);
-            glUniform1i(su_.paletteOffset, static_cast<GLint>(first.paletteOffset(i)));
+            glUniform1i(su_.paletteOffset, static_cast<GLint>(crowd.paletteOffset(i)));
             glUniform1i(su_.meshWorld, static_cast<GLint>(crowd.meshWorldTexel(i)));
             const Material& mat = model.materials[std::min<size_t>(mesh.material, model.materials.size() - 1)];
             glUniform4fv(su_.baseColor, 1, glm::value_ptr(mat.baseColor));
@@ -263,7 +262,7 @@ std::vector<glm::vec3> CrowdRenderer::capture(GpuModel& gpu, const Crowd& crowd,
     glUseProgram(capture_.id());
     bindCrowd(cu_, crowd, glm::mat4(1.0f));
     glUniform1i(cu_.skinned, m.skinned ? shaderSkinMode(SkinningMethod::Linear) : 0);
-    glUniform1i(cu_.paletteOffset, static_cast<GLint>(crowd.instance(0).paletteOffset(mesh)));
+    glUniform1i(cu_.paletteOffset, static_cast<GLint>(crowd.paletteOffset(mesh)));
     glUniform1i(cu_.meshWorld, static_cast<GLint>(crowd.meshWorldTexel(mesh)));
     const size_t bytes = out.size() * sizeof(glm::vec3);
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, feedback_);

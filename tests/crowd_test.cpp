@@ -1,0 +1,70 @@
+// rig::Crowd on real files: every character, whatever its clip, phase, rate and thread, has
+// the palettes and skin-to-model matrices of a lone Animator posed at its clip time, also
+// after characters change clips (their cursors start over) and with several skins per model.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "anim/crowd.h"
+#include "anim/pose.h"
+#include "import/import.h"
+
+namespace rig {
+namespace {
+
+const std::string kModels = "/usr/share/assimp/models/";
+
+// Every instance of `crowd` against a lone Animator at the instance's clip and clip time.
+void expectLikeLoneAnimators(const Model& m, const Crowd& crowd, double t) {
+    Animator lone(m);
+    for (size_t i = 0; i < crowd.size(); ++i) {
+        SCOPED_TRACE("instance " + std::to_string(i) + " clip " + std::to_string(crowd.clip(i)) + " at " + std::to_string(t));
+        lone.evaluate(crowd.clip(i), crowd.localTime(i));
+        const std::span<const glm::mat4> pal = crowd.palette(i);
+        ASSERT_EQ(pal.size(), lone.palette().size());
+        for (size_t e = 0; e < pal.size(); ++e) ASSERT_EQ(pal[e], lone.palette()[e]) << "entry " << e;
+        for (size_t mesh = 0; mesh < m.meshes.size(); ++mesh) {
+            ASSERT_EQ(crowd.paletteOffset(mesh), lone.paletteOffset(mesh));
+            ASSERT_EQ(crowd.skinToModel(i, mesh), lone.skinToModel(mesh)) << "mesh " << mesh;
+        }
+    }
+}
+
+class CrowdFiles : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CrowdFiles, EveryCharacterIsPosedLikeALoneAnimator) {
+    Result<Model> r = importModel(GetParam());
+    ASSERT_TRUE(r) << r.error().message;
+    const Model& m = r.value();
+    ASSERT_FALSE(m.clips.empty());
+    const int32_t clips = static_cast<int32_t>(m.clips.size());
+    for (unsigned threads : {1u, 2u}) {
+        Crowd crowd(m, 11, 0, threads);
+        // Clips from the file pose and the bind pose to the last clip, phases and rates mixed.
+        for (size_t i = 0; i < crowd.size(); ++i) {
+            const int32_t clip = static_cast<int32_t>(i % static_cast<size_t>(clips + 2)) - 2;
+            crowd.setInstance(i, clip, 0.13 * static_cast<double>(i), i % 3 == 1 ? -0.7 : 1.0 + 0.25 * static_cast<double>(i % 4));
+        }
+        for (double t : {0.0, 0.4, 0.41, 1.7, 0.2}) {
+            crowd.update(t);
+            expectLikeLoneAnimators(m, crowd, t);
+        }
+        // Characters change clips: their cursors start over on the new clip.
+        for (size_t i = 0; i < crowd.size(); ++i) {
+            crowd.setInstance(i, static_cast<int32_t>((i + 1) % static_cast<size_t>(clips)), 0.05 * static_cast<double>(i));
+        }
+        for (double t : {2.2, 2.25, 0.3}) {
+            crowd.update(t);
+            expectLikeLoneAnimators(m, crowd, t);
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, CrowdFiles,
+                         ::testing::Values(kModels + "X/BCN_Epileptic.X", kModels + "X/Testwuson.X",
+                                           kModels + "FBX/animation_with_skeleton.fbx",
+                                           kModels + "glTF2/simple_skin/simple_skin.gltf",
+                                           std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf"));
+
+}  // namespace
+}  // namespace rig
