@@ -48,7 +48,6 @@ void crowdDraw(benchmark::State& state) {
     }
     const size_t n = static_cast<size_t>(state.range(1));
     Crowd crowd(m, n, m.clips.empty() ? -1 : 0, 2);
-    crowd.enableGpuRows();
     const Bounds one = animatedBounds(m, m.clips.empty() ? -1 : 0, 12);
     const glm::vec3 e = one.max - one.min;
     const std::vector<glm::vec3> offsets = crowdGrid(n, 1.25f * std::max(e.x, e.z), false);

@@ -183,14 +183,16 @@ TEST(PerTick, CrowdWithOwnClipsAndGpuRowsAllocatesNothing) {
     for (unsigned threads : {1u, 2u}) {
         Crowd crowd(m, 50, 0, threads);
         for (size_t i = 0; i < crowd.size(); ++i) crowd.setInstance(i, static_cast<int32_t>(i % 3) - 1, 0.01 * i, i % 2 ? -0.5 : 1.5);
-        crowd.enableGpuRows();
         crowd.update(0.0);
         const long before = testing::allocations();
         for (int frame = 0; frame < 200; ++frame) crowd.update(frame / 60.0);
         EXPECT_EQ(testing::allocations() - before, 0) << threads << " threads";
-        // Instance 7's rows: its palette entry 5, row 1 (the y row of the 3x4 matrix).
-        const glm::mat4& p = crowd.palette(7)[5];
-        const float* row = crowd.gpuRows().data() + (7 * crowd.texelsPerInstance() + 5 * 3 + 1) * 4;
+        // Instance 7's rows: its palette entry 5, row 1 (the y row of the 3x4 matrix), as a
+        // lone Animator has it.
+        Animator lone(m);
+        lone.evaluate(crowd.clip(7), crowd.localTime(7));
+        const glm::mat4& p = lone.palette()[5];
+        const glm::vec4& row = crowd.gpuRows()[7 * crowd.texelsPerInstance() + 5 * 3 + 1];
         EXPECT_EQ(row[0], p[0][1]);
         EXPECT_EQ(row[3], p[3][1]);
         EXPECT_EQ(crowd.clip(7), 0);  // 7 % 3 - 1

@@ -30,6 +30,13 @@ namespace {
 const std::string kDemo = std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf";
 const std::string kEpileptic = "/usr/share/assimp/models/X/BCN_Epileptic.X";
 
+// Instance i's palettes as matrices (Animator::palette()'s layout).
+std::vector<glm::mat4> paletteOf(const Crowd& crowd, size_t i) {
+    std::vector<glm::mat4> p(crowd.paletteSize());
+    for (size_t e = 0; e < p.size(); ++e) p[e] = crowd.paletteEntry(i, e);
+    return p;
+}
+
 Model load(const std::string& f) {
     Result<Model> r = importModel(f);
     EXPECT_TRUE(r.ok()) << f;
@@ -57,7 +64,6 @@ TEST(Crowd, InstancedSkinningMatchesTheCpuInstanceByInstance) {
             crowd.setInstance(i, static_cast<int32_t>(i) % clips, 0.173 * static_cast<double>(i), 0.5 + 0.25 * static_cast<double>(i % 3));
         }
         crowd.setInstance(4, kBindPose, 0.0);
-        crowd.enableGpuRows();
         crowd.update(0.61);
         const float spacing = 1.5f * std::max(animatedBounds(model, 0, 4).diagonal(), 1e-3f);
         const std::vector<glm::vec3> offsets = crowdGrid(kN, spacing, false);
@@ -77,8 +83,8 @@ TEST(Crowd, InstancedSkinningMatchesTheCpuInstanceByInstance) {
             cpu.resize(n);
             for (size_t k = 0; k < order.size(); ++k) {
                 const size_t a = order[k];
-                skinMesh(mesh, crowd.palette(a).data() + crowd.paletteOffset(m), cpu.data(), nullptr);
-                const glm::mat4& w = crowd.skinToModel(a, m);
+                skinMesh(mesh, paletteOf(crowd, a).data() + crowd.paletteOffset(m), cpu.data(), nullptr);
+                const glm::mat4 w = crowd.skinToModel(a, m);
                 // The neighbour in capture order, as if the index were off by one.
                 const size_t b = order[(k + 1) % order.size()];
                 for (size_t v = 0; v < n; ++v) {
@@ -89,7 +95,7 @@ TEST(Crowd, InstancedSkinningMatchesTheCpuInstanceByInstance) {
                 }
                 if (mesh.skinned && n > 0) {
                     std::vector<glm::vec3> other(n);
-                    skinMesh(mesh, crowd.palette(b).data() + crowd.paletteOffset(m), other.data(), nullptr);
+                    skinMesh(mesh, paletteOf(crowd, b).data() + crowd.paletteOffset(m), other.data(), nullptr);
                     float d = 0.0f;
                     for (size_t v = 0; v < n; ++v) {
                         d = std::max(d, glm::length(glm::vec3(crowd.skinToModel(b, m) * glm::vec4(other[v], 1.0f)) +
@@ -114,7 +120,6 @@ TEST(Crowd, DualQuaternionRequestFallsBackToLinearBlend) {
     auto gpu = GpuModel::create(model);
     ASSERT_TRUE(gpu.ok());
     Crowd crowd(model, 2, 0, 1);
-    crowd.enableGpuRows();
     crowd.update(0.2);
     auto target = OffscreenTarget::create(64, 48, 0);
     ASSERT_TRUE(target.ok());
@@ -175,7 +180,6 @@ TEST(Crowd, DrawDrawsOnlyTheVisibleInstances) {
     for (const Mesh& m : model.meshes) triangles += m.triangleCount();
     constexpr size_t kN = 100;
     Crowd crowd(model, kN, 0, 2);
-    crowd.enableGpuRows();
     crowd.update(0.4);
     const Bounds one = animatedBounds(model, 0, 8);
     const float spacing = 2.0f * one.diagonal();
@@ -274,7 +278,6 @@ TEST(Crowd, EveryGridCellShowsItsInstance) {
     };
     for (size_t instances : {size_t{9}, size_t{1}}) {
         Crowd crowd(model, instances, 0, 1);
-        crowd.enableGpuRows();
         crowd.update(0.3);
         // One instance sits in the middle cell (offset 0); nine fill the grid.
         const std::vector<glm::vec3> placed = instances == 9 ? offsets : std::vector<glm::vec3>{offsets[4]};

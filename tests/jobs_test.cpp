@@ -211,6 +211,54 @@ TEST(SkinningMatrixJob, ModelTimesInverseBindWithTheMeshCorrection) {
     for (size_t j = 0; j < joints.size(); ++j) expectNear(palette[j], correction * model[joints[j]] * ib[j], 1e-4f);
 }
 
+// The rows output holds the same numbers as the matrices, transposed, in both kernel forms,
+// and needs three rows per joint.
+TEST(SkinningMatrixJob, RowsAreTheMatricesRowByRow) {
+    const Model m = rig::testing::makeWideTree(20, 0);
+    const std::vector<Transform> local = someLocalPose(m.skeleton);
+    std::vector<glm::mat4> model(m.skeleton.size());
+    LocalToModelJob ltm;
+    ltm.parent = m.skeleton.parent;
+    ltm.local = local;
+    ltm.model = model;
+    ASSERT_TRUE(ltm.run());
+    const std::vector<int32_t> joints = {5, 0, 19, 7, 2};
+    std::vector<glm::mat4> ib;
+    for (int32_t j : joints) ib.push_back(glm::inverse(m.skeleton.bindModel[j]));
+    const glm::mat4 correction = glm::inverse(model[3]);
+    const bool chosen = isa::avx2();
+    for (bool avx2 : {false, true}) {
+        if (avx2 && !isa::cpuHasAvx2()) continue;
+        isa::force(avx2);
+        for (const glm::mat4* c : {static_cast<const glm::mat4*>(nullptr), &correction}) {
+            std::vector<glm::mat4> palette(joints.size());
+            std::vector<glm::vec4> rows(3 * joints.size() + 1, glm::vec4(7.0f));
+            SkinningMatrixJob job;
+            job.model = model;
+            job.joints = joints;
+            job.inverseBind = ib;
+            job.correction = c;
+            job.palette = palette;
+            ASSERT_TRUE(job.run());
+            SkinningMatrixJob asRows = job;
+            asRows.palette = {};
+            asRows.rows = {rows.data(), rows.size() - 1};
+            SkinningMatrixJob shortRows = asRows;
+            shortRows.rows = shortRows.rows.first(3 * joints.size() - 1);
+            EXPECT_FALSE(shortRows.run());
+            ASSERT_TRUE(asRows.run());
+            for (size_t j = 0; j < joints.size(); ++j) {
+                for (int r = 0; r < 3; ++r) {
+                    for (int col = 0; col < 4; ++col) EXPECT_EQ(rows[3 * j + r][col], palette[j][col][r]) << j << " " << r << " " << col;
+                }
+                EXPECT_EQ(affineFromRows(&rows[3 * j]), palette[j]);
+            }
+            EXPECT_EQ(rows.back(), glm::vec4(7.0f));  // one past the joints: untouched
+        }
+    }
+    isa::force(chosen);
+}
+
 TEST(SkinningMatrixJob, InvalidInputIsRefusedAndNothingWritten) {
     const Model m = rig::testing::makeChain(4, 0);
     const std::vector<glm::mat4>& model = m.skeleton.bindModel;
@@ -331,9 +379,9 @@ TEST(Crowd, EachInstanceIsPosedLikeALoneAnimatorAtItsPhase) {
                 EXPECT_NEAR(crowd.phase(i), length * static_cast<double>(i) / 7.0, 1e-12);
                 Animator lone(m);
                 lone.evaluate(0, static_cast<float>(clip.startTime + std::fmod(crowd.phase(i) + t, length)));
-                ASSERT_EQ(lone.palette().size(), crowd.palette(i).size());
+                ASSERT_EQ(lone.palette().size(), crowd.paletteSize());
                 for (size_t j = 0; j < lone.palette().size(); ++j) {
-                    EXPECT_EQ(lone.palette()[j], crowd.palette(i)[j]) << "instance " << i << " entry " << j;
+                    EXPECT_EQ(lone.palette()[j], crowd.paletteEntry(i, j)) << "instance " << i << " entry " << j;
                 }
                 for (size_t mesh = 0; mesh < m.meshes.size(); ++mesh) {
                     EXPECT_EQ(lone.skinToModel(mesh), crowd.skinToModel(i, mesh)) << "instance " << i << " mesh " << mesh;

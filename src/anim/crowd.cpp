@@ -11,20 +11,19 @@ Crowd::Crowd(const Model& model, size_t instances, int32_t clip, unsigned thread
     for (unsigned w = 0; w < n; ++w) scratch_.emplace_back(model);
     const Animator& a = scratch_.front();
     cursorCount_ = a.cursorCount();
-    paletteSize_ = a.paletteSize();
+    paletteSize_ = a.palette().size();
     skinCount_ = a.skinCount();
-    meshes_ = model.meshes.size();
+    texelsPerInstance_ = a.instanceRows();
     cursors_.assign(instances * cursorCount_, 0u);
-    palettes_.assign(instances * paletteSize_, glm::mat4(1.0f));
     skins_.assign(instances * skinCount_, SkinCorrection{});
-    skinToModel_.assign(instances * meshes_, glm::mat4(1.0f));
+    // Identity matrices until the first update().
+    rows_.resize(std::max<size_t>(instances * texelsPerInstance_, 1));
+    for (size_t r = 0; r < rows_.size(); ++r) storeAffineRows(glm::mat4(1.0f), &rows_[r - r % 3]);
     state_.resize(instances);
     for (size_t i = 0; i < instances; ++i) {
         setInstance(i, clip, 0.0);
         state_[i].phase = state_[i].length * static_cast<double>(i) / static_cast<double>(instances);
     }
-    paletteTexels_ = 3 * model.paletteSize();
-    texelsPerInstance_ = paletteTexels_ + 3 * model.meshes.size();
     workers_.reserve(n - 1);
     for (unsigned w = 1; w < n; ++w) workers_.emplace_back([this, w] { workerLoop(w); });
 }
@@ -54,53 +53,34 @@ void Crowd::setInstance(size_t i, int32_t clip, double phase, double rate) {
     }
 }
 
-void Crowd::enableGpuRows() {
-    if (rows_.empty()) rows_.assign(std::max<size_t>(state_.size() * texelsPerInstance_ * 4, 4), 0.0f);
-}
-
-InstanceBuffers Crowd::buffers(size_t i) {
-    return {{cursors_.data() + i * cursorCount_, cursorCount_},
-            {palettes_.data() + i * paletteSize_, paletteSize_},
-            {skins_.data() + i * skinCount_, skinCount_},
-            {skinToModel_.data() + i * meshes_, meshes_}};
-}
-
-void Crowd::writeRows(size_t i) {
-    float* out = rows_.data() + i * texelsPerInstance_ * 4;
-    auto rows = [&out](const glm::mat4& m) {
-        for (int r = 0; r < 3; ++r) {
-            *out++ = m[0][r];
-            *out++ = m[1][r];
-            *out++ = m[2][r];
-            *out++ = m[3][r];
-        }
-    };
-    const std::span<const glm::mat4> pal = palette(i);
-    const size_t entries = std::min(pal.size(), paletteTexels_ / 3);
-    for (size_t e = 0; e < entries; ++e) rows(pal[e]);
-    out = rows_.data() + (i * texelsPerInstance_ + paletteTexels_) * 4;
-    for (size_t m = 0; m < meshes_; ++m) rows(skinToModel(i, m));
-}
-
 void Crowd::updateRange(size_t worker, double t) {
-    const size_t n = state_.size(), parts = workers_.size() + 1;
+    const size_t n = state_.size();
     Animator& scratch = scratch_[worker];
-    const size_t begin = n * worker / parts, end = n * (worker + 1) / parts;
-    const bool rows = !rows_.empty();
-    for (size_t i = begin; i < end; ++i) {
-        InstanceState& s = state_[i];
-        double local = s.phase + s.rate * t;
-        if (s.length > 0.0) {
-            local = std::fmod(local, s.length);
-            if (local < 0.0) local += s.length;
-            local += s.start;
-        } else if (s.clip >= 0) {
-            local = s.start;
-        }
-        s.lastTime = static_cast<float>(local);
-        scratch.evaluateInto(s.clip, s.lastTime, buffers(i));
-        if (rows) writeRows(i);
+    // Chunks of instances taken in turn by whichever thread is free: a thread slowed by
+    // another process on its core takes fewer.
+    for (;;) {
+        const size_t begin = next_.fetch_add(kChunk, std::memory_order_relaxed);
+        if (begin >= n) return;
+        const size_t end = std::min(n, begin + kChunk);
+        for (size_t i = begin; i < end; ++i) updateInstance(scratch, i, t);
     }
+}
+
+void Crowd::updateInstance(Animator& scratch, size_t i, double t) {
+    InstanceState& s = state_[i];
+    double local = s.phase + s.rate * t;
+    if (s.length > 0.0) {
+        local = std::fmod(local, s.length);
+        if (local < 0.0) local += s.length;
+        local += s.start;
+    } else if (s.clip >= 0) {
+        local = s.start;
+    }
+    s.lastTime = static_cast<float>(local);
+    scratch.evaluateInto(s.clip, s.lastTime,
+                         {{cursors_.data() + i * cursorCount_, cursorCount_},
+                          {skins_.data() + i * skinCount_, skinCount_},
+                          {rows_.data() + i * texelsPerInstance_, texelsPerInstance_}});
 }
 
 void Crowd::workerLoop(size_t worker) {
@@ -123,6 +103,7 @@ void Crowd::workerLoop(size_t worker) {
 }
 
 void Crowd::update(double t) {
+    next_.store(0, std::memory_order_relaxed);
     if (!workers_.empty()) {
         {
             std::lock_guard<std::mutex> lock(mutex_);

@@ -157,24 +157,24 @@ void Animator::evaluate(int32_t clipIndex, float t) {
         std::fill(cursors_.begin(), cursors_.end(), 0u);
         lastClip_ = clipIndex;
     }
-    evaluateWith(clipIndex, t, cursors_.data(), palette_.data(), corrections_.data());
+    evaluateWith(clipIndex, t, cursors_.data(), palette_.data(), nullptr, corrections_.data());
     evaluateMorphs(clipIndex >= 0 && static_cast<size_t>(clipIndex) < model_->clips.size() ? clipIndex : -1, t);
 }
 
 void Animator::evaluateInto(int32_t clipIndex, float t, const InstanceBuffers& out) {
-    const size_t meshes = model_->meshes.size();
-    if (out.cursors.size() != cursors_.size() || out.palette.size() != palette_.size() ||
-        out.skins.size() != corrections_.size() || out.skinToModel.size() != meshes) {
+    if (out.cursors.size() != cursors_.size() || out.skins.size() != corrections_.size() ||
+        out.rows.size() != instanceRows()) {
         return;
     }
-    evaluateWith(clipIndex, t, out.cursors.data(), out.palette.data(), out.skins.data());
-    for (size_t m = 0; m < meshes; ++m) {
+    evaluateWith(clipIndex, t, out.cursors.data(), nullptr, out.rows.data(), out.skins.data());
+    glm::vec4* meshRows = out.rows.data() + 3 * palette_.size();
+    for (size_t m = 0; m < model_->meshes.size(); ++m) {
         const int32_t k = ownerOf_[m];
-        out.skinToModel[m] = k >= 0 && out.skins[k].modelSpace ? identity_ : world_[model_->meshes[m].node];
+        storeAffineRows(k >= 0 && out.skins[k].modelSpace ? identity_ : world_[model_->meshes[m].node], meshRows + 3 * m);
     }
 }
 
-void Animator::evaluateWith(int32_t clipIndex, float t, uint32_t* cursors, glm::mat4* palette,
+void Animator::evaluateWith(int32_t clipIndex, float t, uint32_t* cursors, glm::mat4* palette, glm::vec4* rows,
                             SkinCorrection* corrections) {
     const Model& model = *model_;
     const Skeleton& sk = model.skeleton;
@@ -221,7 +221,7 @@ void Animator::evaluateWith(int32_t clipIndex, float t, uint32_t* cursors, glm::
     const std::vector<glm::mat4>& fixedLocal = clip || clipIndex == kFilePose ? sk.bindLocal : sk.bindPoseLocal();
     localToModel(useLocal_.data(), fixedLocal);
     if (post_) post_->run(world_);
-    updatePalettes(palette, corrections);
+    updatePalettes(palette, rows, corrections);
 }
 
 void Animator::localToModel(const uint8_t* useLocal, std::span<const glm::mat4> fixedLocal) {
@@ -238,17 +238,21 @@ void Animator::localToModel(const uint8_t* useLocal, std::span<const glm::mat4> 
     job.run();  // sizes fixed at construction, parents validated at import
 }
 
-void Animator::updatePalettes(glm::mat4* palette, SkinCorrection* corrections) {
+void Animator::updatePalettes(glm::mat4* palette, glm::vec4* rows, SkinCorrection* corrections) {
     const Model& model = *model_;
     const glm::mat4* world = world_.data();
     for (size_t k = 0; k < paletteOwners_.size(); ++k) {
         const Mesh& mesh = model.meshes[paletteOwners_[k]];
-        glm::mat4* out = palette + paletteOffset_[paletteOwners_[k]];
+        const size_t first = paletteOffset_[paletteOwners_[k]], nj = mesh.skin.joints.size();
         SkinningMatrixJob job;
         job.model = world_;
         job.joints = mesh.skin.joints;
         job.inverseBind = mesh.skin.inverseBind;
-        job.palette = {out, mesh.skin.joints.size()};
+        if (palette) {
+            job.palette = {palette + first, nj};
+        } else {
+            job.rows = {rows + 3 * first, 3 * nj};
+        }
         const glm::mat4& meshWorld = world[mesh.node];
         SkinCorrection& c = corrections[k];
         if (std::memcmp(&c.world, &meshWorld, sizeof(glm::mat4)) != 0) {
@@ -263,7 +267,12 @@ void Animator::updatePalettes(glm::mat4* palette, SkinCorrection* corrections) {
         if (!c.identity && !c.modelSpace) job.correction = &c.inverse;
         job.run();
         // The entry after the joints (the rigid slot): what unweighted vertices follow.
-        out[mesh.skin.joints.size()] = c.modelSpace ? meshWorld : glm::mat4(1.0f);
+        const glm::mat4& rigid = c.modelSpace ? meshWorld : identity_;
+        if (palette) {
+            palette[first + nj] = rigid;
+        } else {
+            storeAffineRows(rigid, rows + 3 * (first + nj));
+        }
     }
 }
 
@@ -291,7 +300,7 @@ void Animator::evaluatePose(const std::vector<Transform>& local, const std::vect
     }
     localToModel(mask, model_->skeleton.bindLocal);
     if (post_) post_->run(world_);
-    updatePalettes(palette_.data(), corrections_.data());
+    updatePalettes(palette_.data(), nullptr, corrections_.data());
 }
 
 }  // namespace rig

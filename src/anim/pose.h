@@ -29,14 +29,14 @@ struct SkinCorrection {
 
 // One character's state kept outside an Animator, for crowds: the Animator posing it is
 // scratch shared by many characters, and only what lasts from tick to tick (track cursors,
-// per-skin corrections) and what the tick produces (palettes, each mesh's skin-to-model
-// matrix) stays per character. Sizes: Animator::cursorCount(), paletteSize(), skinCount(),
-// model().meshes.size().
+// per-skin corrections) and what the tick produces stays per character. The output is rows,
+// as a GL texture buffer takes them (SkinningMatrixJob::rows): every palette entry of
+// Animator::palette() as the 3 rows of its affine matrix, then for each mesh m the 3 rows of
+// skinToModel(m). Sizes: Animator::cursorCount(), skinCount(), instanceRows().
 struct InstanceBuffers {
     std::span<uint32_t> cursors;
-    std::span<glm::mat4> palette;
     std::span<SkinCorrection> skins;
-    std::span<glm::mat4> skinToModel;
+    std::span<glm::vec4> rows;
 };
 
 // Clip indices that are poses rather than clips (Animator::evaluate).
@@ -51,16 +51,17 @@ public:
     // the file's default node transforms; kBindPose, or any other clip out of range, gives the
     // bind pose (Skeleton::bindPoseLocal: the skins' bind pose).
     void evaluate(int32_t clip, float t);
-    // The same pose as evaluate(clip, t), with the cursors, palettes and skin corrections in
-    // `out` instead of this Animator's (which keeps only the scratch: local pose and world
-    // matrices), and each mesh's skinToModel() written to out.skinToModel. Cursors are the
-    // caller's: zero them when the character's clip changes. No morph weights (the post-process
-    // and rotation override apply as in evaluate()). Buffers of the wrong size: nothing is
-    // done. Allocates nothing.
+    // The same pose as evaluate(clip, t), with the cursors and skin corrections in `out`
+    // instead of this Animator's (which keeps only the scratch: local pose and world
+    // matrices), and the palettes and each mesh's skinToModel() written as out.rows. Cursors
+    // are the caller's: zero them when the character's clip changes. No morph weights (the
+    // post-process and rotation override apply as in evaluate()). Buffers of the wrong size:
+    // nothing is done. Allocates nothing.
     void evaluateInto(int32_t clip, float t, const InstanceBuffers& out);
     size_t cursorCount() const { return cursors_.size(); }
-    size_t paletteSize() const { return palette_.size(); }
     size_t skinCount() const { return corrections_.size(); }
+    // InstanceBuffers::rows: 3 per palette entry and per mesh.
+    size_t instanceRows() const { return 3 * (palette_.size() + model_->meshes.size()); }
     // Pose the model from a given local pose (one Transform per skeleton node, e.g. a
     // Controller's blend): local->model (one forward loop) -> palette, the rotation override
     // applied as in evaluate(). Nodes whose `animated` flag is 0 use the file's exact
@@ -127,11 +128,13 @@ public:
     }
 
 private:
-    // Each distinct skin's palette (see palette()), once per skin, into `palette` with the
-    // per-skin cache `corrections` (this Animator's own, or a crowd character's).
-    void updatePalettes(glm::mat4* palette, SkinCorrection* corrections);
+    // Each distinct skin's palette (see palette()), once per skin, into `palette` (or, when
+    // null, as rows into `rows`) with the per-skin cache `corrections` (this Animator's own,
+    // or a crowd character's).
+    void updatePalettes(glm::mat4* palette, glm::vec4* rows, SkinCorrection* corrections);
     // evaluate() with the given cursors and outputs; the caller resets cursors on a new clip.
-    void evaluateWith(int32_t clip, float t, uint32_t* cursors, glm::mat4* palette, SkinCorrection* corrections);
+    void evaluateWith(int32_t clip, float t, uint32_t* cursors, glm::mat4* palette, glm::vec4* rows,
+                      SkinCorrection* corrections);
     // world_ from local_ (LocalToModelJob); useLocal: nullptr, or per node 0 where the
     // file's exact to-parent matrix is used instead of local_.
     void localToModel(const uint8_t* useLocal, std::span<const glm::mat4> fixedLocal);

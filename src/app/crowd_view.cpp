@@ -30,7 +30,6 @@ void CrowdView::rebuild(ViewerState& s) {
     if (!crowd_ || newModel || instances_ != c.instances || threads_ != c.threads) {
         crowd_.reset();  // its workers stop before the new ones start
         crowd_ = std::make_unique<Crowd>(model, n, clip, static_cast<unsigned>(std::clamp(c.threads, 1, 16)));
-        crowd_->enableGpuRows();
     }
     // Clips, phases and rates: deterministic per instance (the same seed every rebuild).
     std::mt19937 random(12345u);

@@ -150,7 +150,6 @@ int runRender(const RenderOptions& o) {
                        " instances of this rig exceed the driver's texture buffer size");
             return exitcode::kRenderFailed;
         }
-        crowd.enableGpuRows();
         crowd.update(clip >= 0 ? t - model.clips[clip].startTime : 0.0);  // instance 0 at --time
         const Bounds one = animatedBounds(model, clip);
         const glm::vec3 extent = one.valid() ? one.max - one.min : glm::vec3(1.0f);

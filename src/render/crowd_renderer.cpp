@@ -130,8 +130,8 @@ bool CrowdRenderer::fits(const Crowd& crowd) const {
 }
 
 void CrowdRenderer::uploadRows(const Crowd& crowd) {
-    const std::vector<float>& rows = crowd.gpuRows();
-    const size_t bytes = rows.size() * sizeof(float);
+    const std::vector<glm::vec4>& rows = crowd.gpuRows();
+    const size_t bytes = rows.size() * sizeof(glm::vec4);
     glBindBuffer(GL_TEXTURE_BUFFER, rowsBuffer_);
     if (bytes > rowsCapacity_) {
         rowsCapacity_ = bytes;
@@ -188,7 +188,7 @@ CrowdRenderer::Stats CrowdRenderer::draw(GpuModel& gpu, const Crowd& crowd, cons
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     }
     const size_t n = std::min(crowd.size(), offsets.size());
-    if (n == 0 || !crowd.gpuRowsEnabled() || !fits(crowd)) return st;
+    if (n == 0 || !fits(crowd)) return st;
     // The GPU time of an earlier frame, if its query has finished (never waits).
     for (int q = 0; q < 2; ++q) {
         if (!queryPending_[q]) continue;
@@ -256,7 +256,7 @@ std::vector<glm::vec3> CrowdRenderer::capture(GpuModel& gpu, const Crowd& crowd,
     const Mesh& m = gpu.model().meshes[mesh];
     const size_t n = m.vertexCount(), count = instances.size();
     std::vector<glm::vec3> out(n * count);
-    if (out.empty() || !crowd.gpuRowsEnabled() || !fits(crowd)) return out;
+    if (out.empty() || !fits(crowd)) return out;
     uploadRows(crowd);
     uploadInstances(instances.data(), count, offsets.data());
     glUseProgram(capture_.id());

@@ -50,8 +50,8 @@ public:
     struct Stats {
         size_t drawn = 0, culled = 0;
     };
-    // Clear (when `clear`), cull, upload the crowd's rows (crowd.enableGpuRows() and then
-    // update() first) and the visible list, and draw each mesh once, instanced, into the
+    // Clear (when `clear`), cull, upload the crowd's rows (crowd.update() first) and the
+    // visible list, and draw each mesh once, instanced, into the
     // bound framebuffer. `instance`: one instance's animated bounds (for culling).
     // Allocates nothing once the buffers have grown to the crowd's size.
     Stats draw(GpuModel& gpu, const Crowd& crowd, const std::vector<glm::vec3>& offsets, const Bounds& instance,

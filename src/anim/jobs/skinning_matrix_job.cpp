@@ -11,7 +11,7 @@ namespace rig {
 
 bool SkinningMatrixJob::validate() const {
     const size_t nj = joints.size();
-    if (inverseBind.size() != nj || palette.size() < nj) return false;
+    if (inverseBind.size() != nj || (rows.empty() ? palette.size() < nj : rows.size() < 3 * nj)) return false;
     const int32_t n = static_cast<int32_t>(model.size());
     for (size_t j = 0; j < nj; ++j) {
         if (joints[j] < 0 || joints[j] >= n) return false;
@@ -56,47 +56,95 @@ inline void store(glm::mat4& m, const Columns& c) {
     _mm_storeu_ps(f + 12, c.c3);
 }
 
+// The first three rows of the matrix (its columns transposed): one RGBA texel each.
+inline void storeRows(glm::vec4* r, const Columns& c) {
+    __m128 c0 = c.c0, c1 = c.c1, c2 = c.c2, c3 = c.c3;
+    _MM_TRANSPOSE4_PS(c0, c1, c2, c3);
+    _mm_storeu_ps(&r[0][0], c0);
+    _mm_storeu_ps(&r[1][0], c1);
+    _mm_storeu_ps(&r[2][0], c2);
+}
+
 #endif
 
-// The palette loop (with or without the mesh-node correction), compiled for the baseline and
-// for AVX2 + FMA (anim/isa.h).
+// The palette loop (with or without the mesh-node correction; as matrices or as rows),
+// compiled for the baseline and for AVX2 + FMA (anim/isa.h).
+template <bool kRows>
 RIG_ALWAYS_INLINE void paletteLoop(const glm::mat4* m, const int32_t* jt, const glm::mat4* ib, const glm::mat4* correction,
-                                   size_t nj, glm::mat4* out) {
+                                   size_t nj, void* dst) {
+    glm::mat4* out = static_cast<glm::mat4*>(dst);
+    glm::vec4* rows = static_cast<glm::vec4*>(dst);
 #if defined(__SSE2__)
+    auto put = [&](size_t j, const Columns& v) {
+        if constexpr (kRows) {
+            storeRows(rows + 3 * j, v);
+        } else {
+            store(out[j], v);
+        }
+    };
     if (!correction) {
-        for (size_t j = 0; j < nj; ++j) store(out[j], mul(load(m[jt[j]]), load(ib[j])));
+        for (size_t j = 0; j < nj; ++j) put(j, mul(load(m[jt[j]]), load(ib[j])));
     } else {
         const Columns c = load(*correction);
-        for (size_t j = 0; j < nj; ++j) store(out[j], mul(c, mul(load(m[jt[j]]), load(ib[j]))));
+        for (size_t j = 0; j < nj; ++j) put(j, mul(c, mul(load(m[jt[j]]), load(ib[j]))));
     }
 #else
+    auto put = [&](size_t j, const glm::mat4& v) {
+        if constexpr (kRows) {
+            storeAffineRows(v, rows + 3 * j);
+        } else {
+            out[j] = v;
+        }
+    };
     if (!correction) {
-        for (size_t j = 0; j < nj; ++j) out[j] = mulAffine(m[jt[j]], ib[j]);
+        for (size_t j = 0; j < nj; ++j) put(j, mulAffine(m[jt[j]], ib[j]));
     } else {
         const glm::mat4 c = *correction;
-        for (size_t j = 0; j < nj; ++j) out[j] = mulAffine(c, mulAffine(m[jt[j]], ib[j]));
+        for (size_t j = 0; j < nj; ++j) put(j, mulAffine(c, mulAffine(m[jt[j]], ib[j])));
     }
 #endif
 }
 
 #if RIG_HAVE_AVX2_PATH
+template <bool kRows>
 RIG_TARGET_AVX2_FMA void paletteAvx2(const glm::mat4* m, const int32_t* jt, const glm::mat4* ib, const glm::mat4* correction,
-                                 size_t nj, glm::mat4* out) {
-    paletteLoop(m, jt, ib, correction, nj, out);
+                                     size_t nj, void* out) {
+    paletteLoop<kRows>(m, jt, ib, correction, nj, out);
 }
 #endif
+
+template <bool kRows>
+void runPalette(const SkinningMatrixJob& job, void* out) {
+#if RIG_HAVE_AVX2_PATH
+    if (isa::avx2()) {
+        paletteAvx2<kRows>(job.model.data(), job.joints.data(), job.inverseBind.data(), job.correction, job.joints.size(), out);
+        return;
+    }
+#endif
+    paletteLoop<kRows>(job.model.data(), job.joints.data(), job.inverseBind.data(), job.correction, job.joints.size(), out);
+}
 
 }  // namespace
 
+void storeAffineRows(const glm::mat4& m, glm::vec4* rows) {
+    for (int r = 0; r < 3; ++r) rows[r] = glm::vec4(m[0][r], m[1][r], m[2][r], m[3][r]);
+}
+
+glm::mat4 affineFromRows(const glm::vec4* rows) {
+    glm::mat4 m(1.0f);
+    for (int c = 0; c < 4; ++c) {
+        for (int r = 0; r < 3; ++r) m[c][r] = rows[r][c];
+    }
+    return m;
+}
+
 bool SkinningMatrixJob::run() const {
     if (!validate()) return false;
-#if RIG_HAVE_AVX2_PATH
-    if (isa::avx2()) {
-        paletteAvx2(model.data(), joints.data(), inverseBind.data(), correction, joints.size(), palette.data());
-        return true;
+    if (rows.empty()) {
+        runPalette<false>(*this, palette.data());
+    } else {
+        runPalette<true>(*this, rows.data());
     }
-#endif
-    paletteLoop(model.data(), joints.data(), inverseBind.data(), correction, joints.size(), palette.data());
     return true;
 }
 

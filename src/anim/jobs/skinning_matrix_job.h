@@ -18,9 +18,18 @@ struct SkinningMatrixJob {
     std::span<const glm::mat4> inverseBind;  // one per joint slot
     const glm::mat4* correction = nullptr;   // optional left factor (nullptr: identity)
     std::span<glm::mat4> palette;            // output: at least joints.size() entries
+    // Or, when not empty, the output as rows: entry j's 3x4 affine matrix as its three rows
+    // (x, y, z: one RGBA texel each, as a GL texture buffer takes them) at rows[3j..3j+2];
+    // at least 3 * joints.size(). `palette` is then unused.
+    std::span<glm::vec4> rows;
 
     bool validate() const;
     bool run() const;
 };
+
+// An affine matrix as its first three rows (SkinningMatrixJob::rows' layout), and back (the
+// last row (0, 0, 0, 1)).
+void storeAffineRows(const glm::mat4& m, glm::vec4* rows);
+glm::mat4 affineFromRows(const glm::vec4* rows);
 
 }  // namespace rig
