@@ -39,6 +39,18 @@ std::vector<Transform> someLocalPose(const Skeleton& sk) {
     return local;
 }
 
+// someLocalPose's model-space matrices.
+std::vector<glm::mat4> someModelPose(const Skeleton& sk) {
+    const std::vector<Transform> local = someLocalPose(sk);
+    std::vector<glm::mat4> model(sk.size());
+    LocalToModelJob ltm;
+    ltm.parent = sk.parent;
+    ltm.local = local;
+    ltm.model = model;
+    EXPECT_TRUE(ltm.run());
+    return model;
+}
+
 void expectNear(const glm::mat4& a, const glm::mat4& b, float tol) {
     for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 4; ++r) EXPECT_NEAR(a[c][r], b[c][r], tol) << "column " << c << " row " << r;
@@ -186,13 +198,7 @@ TEST(LocalToModelJob, InvalidInputIsRefusedAndNothingWritten) {
 
 TEST(SkinningMatrixJob, ModelTimesInverseBindWithTheMeshCorrection) {
     const Model m = rig::testing::makeWideTree(20, 0);
-    const std::vector<Transform> local = someLocalPose(m.skeleton);
-    std::vector<glm::mat4> model(m.skeleton.size());
-    LocalToModelJob ltm;
-    ltm.parent = m.skeleton.parent;
-    ltm.local = local;
-    ltm.model = model;
-    ASSERT_TRUE(ltm.run());
+    const std::vector<glm::mat4> model = someModelPose(m.skeleton);
     const std::vector<int32_t> joints = {5, 0, 19, 7};
     std::vector<glm::mat4> ib;
     for (int32_t j : joints) ib.push_back(glm::inverse(m.skeleton.bindModel[j]) * glm::translate(glm::mat4(1.0f), glm::vec3(0.5f, 0, 0)));
@@ -215,13 +221,7 @@ TEST(SkinningMatrixJob, ModelTimesInverseBindWithTheMeshCorrection) {
 // and needs three rows per joint.
 TEST(SkinningMatrixJob, RowsAreTheMatricesRowByRow) {
     const Model m = rig::testing::makeWideTree(20, 0);
-    const std::vector<Transform> local = someLocalPose(m.skeleton);
-    std::vector<glm::mat4> model(m.skeleton.size());
-    LocalToModelJob ltm;
-    ltm.parent = m.skeleton.parent;
-    ltm.local = local;
-    ltm.model = model;
-    ASSERT_TRUE(ltm.run());
+    const std::vector<glm::mat4> model = someModelPose(m.skeleton);
     const std::vector<int32_t> joints = {5, 0, 19, 7, 2};
     std::vector<glm::mat4> ib;
     for (int32_t j : joints) ib.push_back(glm::inverse(m.skeleton.bindModel[j]));
@@ -233,12 +233,7 @@ TEST(SkinningMatrixJob, RowsAreTheMatricesRowByRow) {
         for (const glm::mat4* c : {static_cast<const glm::mat4*>(nullptr), &correction}) {
             std::vector<glm::mat4> palette(joints.size());
             std::vector<glm::vec4> rows(3 * joints.size() + 1, glm::vec4(7.0f));
-            SkinningMatrixJob job;
-            job.model = model;
-            job.joints = joints;
-            job.inverseBind = ib;
-            job.correction = c;
-            job.palette = palette;
+            const SkinningMatrixJob job{.model = model, .joints = joints, .inverseBind = ib, .correction = c, .palette = palette};
             ASSERT_TRUE(job.run());
             SkinningMatrixJob asRows = job;
             asRows.palette = {};
