@@ -142,11 +142,63 @@ inline glm::quat sampleQuatChannel(const CompressedClip& c, const QuatChannel& c
     return blend == RotationBlend::Slerp ? slerpShortest(a, b, alpha) : nlerpShortest(a, b, alpha);
 }
 
+// Delta-coded channels (compressed_clip.h, DeltaLayout): reading through a DeltaCursor.
+
+// Put `c` at the first key of block b.
+__attribute__((noinline)) void deltaSeekBlock(const uint8_t* stream, const KeyedChannel& ch, uint32_t indexBits, uint32_t b, DeltaCursor& c) {
+    const DeltaLayout l = deltaLayout(ch, indexBits);
+    uint64_t pos = ch.offset + uint64_t(b) * l.headerBits;
+    c.key = b * kDeltaBlock;
+    c.end = c.key + kDeltaBlock;
+    c.next = ch.offset + uint64_t(l.blocks) * l.headerBits + readBits(stream, pos, l.offsetBits);
+    pos += l.offsetBits;
+    for (int i = 0; i < 3; ++i) {
+        c.codes[i] = static_cast<uint16_t>(readBits(stream, pos, ch.width(i)));
+        pos += ch.width(i);
+    }
+    c.largest = static_cast<uint8_t>(readBits(stream, pos, indexBits));
+    pos += indexBits;
+    for (int i = 0; i < 3; ++i) {
+        const uint32_t w = ch.width(i);
+        c.dmin[i] = static_cast<int32_t>(readBits(stream, pos, w + 1)) - static_cast<int32_t>((1u << w) - 1u);
+        pos += w + 1;
+    }
+    uint32_t at = 0;
+    for (int i = 0; i < 3; ++i) {
+        const uint32_t w = readBits(stream, pos, kDeltaWidthBits);
+        pos += kDeltaWidthBits;
+        c.mask[i] = static_cast<uint32_t>((uint64_t(1) << w) - 1);
+        if (i > 0) c.shift[i - 1] = static_cast<uint8_t>(at);
+        at += w;
+    }
+    c.shift[2] = static_cast<uint8_t>(at);
+    c.indexBits = static_cast<uint8_t>(indexBits);
+    c.stride = static_cast<uint8_t>(at + indexBits);
+}
+
+// On to the next key of the block: one record (at most 3 x 17 + 2 bits, one 64-bit read).
+RIG_ALWAYS_INLINE void deltaStep(const uint8_t* stream, DeltaCursor& c) {
+    const uint64_t w = readBits64(stream, c.next);
+    c.next += c.stride;
+    ++c.key;
+    c.codes[0] = static_cast<uint16_t>(int32_t(c.codes[0]) + c.dmin[0] + int32_t(uint32_t(w) & c.mask[0]));
+    c.codes[1] = static_cast<uint16_t>(int32_t(c.codes[1]) + c.dmin[1] + int32_t(uint32_t(w >> c.shift[0]) & c.mask[1]));
+    c.codes[2] = static_cast<uint16_t>(int32_t(c.codes[2]) + c.dmin[2] + int32_t(uint32_t(w >> c.shift[1]) & c.mask[2]));
+    if (c.indexBits) c.largest = static_cast<uint8_t>((w >> c.shift[2]) & 3u);
+}
+
+// Move `c` to key k: reading on from where it is when k is ahead in the same block, else from
+// the first key of k's block.
+RIG_ALWAYS_INLINE void deltaMoveTo(const uint8_t* stream, const KeyedChannel& ch, uint32_t indexBits, uint32_t k, DeltaCursor& c) {
+    if (k < c.key || k >= c.end || c.key == UINT32_MAX) deltaSeekBlock(stream, ch, indexBits, k / kDeltaBlock, c);
+    while (c.key < k) deltaStep(stream, c);
+}
+
 // The cached forms: the segment is looked up (and its keys decoded) only when t leaves it.
 
 // Move `e` to the segment of t (a key search only when t left the cached one). Returns the
 // key index it held before.
-inline uint32_t seek(const CompressedClip& c, const KeyedChannel& ch, float t, CompressedKeyCache& e) {
+RIG_ALWAYS_INLINE uint32_t seek(const CompressedClip& c, const KeyedChannel& ch, float t, CompressedKeyCache& e) {
     const uint32_t old = e.k;
     if (!(e.t0 <= t && t < e.t1)) {
         const FrameRun frames = frameRun(c, ch);
@@ -170,7 +222,7 @@ inline uint32_t seek(const CompressedClip& c, const KeyedChannel& ch, float t, C
 }
 
 // Take the segment of a channel with the same key times (already moved to t).
-inline uint32_t follow(const CompressedKeyCache& lead, CompressedKeyCache& e) {
+RIG_ALWAYS_INLINE uint32_t follow(const CompressedKeyCache& lead, CompressedKeyCache& e) {
     const uint32_t old = e.k;
     e.k = lead.k;
     e.t0 = lead.t0;
@@ -202,7 +254,7 @@ inline TableSegment tableSegment(const CompressedClip& c, float t, CompressedKey
 // keys: the same key seek() finds, and the same factor); the others go by their own key
 // times, or by those of the track's translation (e[0], f[0]) or rotation (e[1], f[1]) when
 // they share them.
-inline uint32_t moveTo(const CompressedClip& c, const KeyedChannel& ch, float t, const TableSegment& s,
+RIG_ALWAYS_INLINE uint32_t moveTo(const CompressedClip& c, const KeyedChannel& ch, float t, const TableSegment& s,
                        CompressedKeyCache* e, float* f, int self) {
     const uint32_t old = e[self].k;
     float& alpha = f[self];
@@ -228,22 +280,72 @@ inline uint32_t moveTo(const CompressedClip& c, const KeyedChannel& ch, float t,
     return old;
 }
 
-// Decode the segment's keys if it changed (playing forward, the old second key is the new first).
-inline void refreshVec3(const CompressedClip& c, const Vec3Channel& ch, CompressedKeyCache& e, uint32_t old) {
-    if (e.k == old) return;
-    e.a = old != UINT32_MAX && e.k == old + 1 ? e.b : glm::vec4(decodeVec3Key(c, ch, e.k), 0.0f);
-    e.b = glm::vec4(decodeVec3Key(c, ch, e.k + 1), 0.0f);
-}
-
-inline void refreshQuat(const CompressedClip& c, const QuatChannel& ch, const QuatDecoder& r, CompressedKeyCache& e, uint32_t old) {
-    if (e.k == old) return;
+// The segment's codes of a delta-coded channel, through its cursor (left at key k + 1, from
+// which playing on continues); `decode` turns the cursor's codes into the cached value.
+template <class Decode>
+RIG_ALWAYS_INLINE void refreshDelta(const uint8_t* stream, const KeyedChannel& ch, uint32_t indexBits, CompressedKeyCache& e,
+                         DeltaCursor& d, uint32_t old, Decode decode) {
     if (old != UINT32_MAX && e.k == old + 1) {
         e.a = e.b;
     } else {
-        const glm::quat a = decodeQuatKey(c, ch, r, e.k);
+        deltaMoveTo(stream, ch, indexBits, e.k, d);
+        e.a = decode(d);
+    }
+    deltaMoveTo(stream, ch, indexBits, e.k + 1, d);
+    e.b = decode(d);
+}
+
+// Key k of a channel stored as plain codes (decodeVec3Key / decodeQuatKey without the test).
+RIG_ALWAYS_INLINE glm::vec3 plainVec3Key(const CompressedClip& c, const Vec3Channel& ch, uint32_t k) {
+    uint16_t q[3];
+    readCodes(c.vec3Bits.data(), ch.key.offset + uint64_t(k) * ch.key.codeBits(), ch.key, q);
+    return decodeVec3Codes(ch, q);
+}
+
+RIG_ALWAYS_INLINE glm::quat plainQuatKey(const CompressedClip& c, const QuatChannel& ch, const QuatDecoder& d, uint32_t k) {
+    uint16_t q[3];
+    if (d.fixed < 0) {
+        uint32_t largest = 0;
+        readCodes(c.quatBits.data(), ch.key.offset + uint64_t(k) * quatStride(ch.key), ch.key, q, &largest);
+        return decodeSmallestThree(q, largest, d.range);
+    }
+    readCodes(c.quatBits.data(), ch.key.offset + uint64_t(k) * ch.key.codeBits(), ch.key, q);
+    return decodeQuatCodes(d, q);
+}
+
+// Decode the segment's keys if it changed (playing forward, the old second key is the new first).
+// Delta: the clip has delta-coded channels (else the test is left out of the loop).
+template <bool Delta>
+RIG_ALWAYS_INLINE void refreshVec3(const CompressedClip& c, const Vec3Channel& ch, CompressedKeyCache& e, DeltaCursor& d,
+                        uint32_t old) {
+    if (e.k == old) return;
+    if (Delta && (ch.key.flags & kChannelDelta)) {
+        refreshDelta(c.vec3Bits.data(), ch.key, 0, e, d, old,
+                     [&](const DeltaCursor& x) __attribute__((always_inline)) { return glm::vec4(decodeVec3Codes(ch, x.codes), 0.0f); });
+        return;
+    }
+    e.a = old != UINT32_MAX && e.k == old + 1 ? e.b : glm::vec4(plainVec3Key(c, ch, e.k), 0.0f);
+    e.b = glm::vec4(plainVec3Key(c, ch, e.k + 1), 0.0f);
+}
+
+template <bool Delta>
+RIG_ALWAYS_INLINE void refreshQuat(const CompressedClip& c, const QuatChannel& ch, const QuatDecoder& r, CompressedKeyCache& e,
+                        DeltaCursor& d, uint32_t old) {
+    if (e.k == old) return;
+    if (Delta && (ch.key.flags & kChannelDelta)) {
+        refreshDelta(c.quatBits.data(), ch.key, r.fixed < 0 ? 2u : 0u, e, d, old, [&](const DeltaCursor& x) __attribute__((always_inline)) {
+            const glm::quat v = r.fixed < 0 ? decodeSmallestThree(x.codes, x.largest, r.range) : decodeQuatCodes(r, x.codes);
+            return glm::vec4(v.x, v.y, v.z, v.w);
+        });
+        return;
+    }
+    if (old != UINT32_MAX && e.k == old + 1) {
+        e.a = e.b;
+    } else {
+        const glm::quat a = plainQuatKey(c, ch, r, e.k);
         e.a = glm::vec4(a.x, a.y, a.z, a.w);
     }
-    const glm::quat b = decodeQuatKey(c, ch, r, e.k + 1);
+    const glm::quat b = plainQuatKey(c, ch, r, e.k + 1);
     e.b = glm::vec4(b.x, b.y, b.z, b.w);
 }
 
@@ -273,14 +375,25 @@ struct ConstWalk {
 
 }  // namespace
 
+void deltaKeyCodes(const uint8_t* stream, const KeyedChannel& ch, uint32_t k, uint16_t q[3], uint32_t* largest) {
+    DeltaCursor c;
+    deltaMoveTo(stream, ch, largest ? 2u : 0u, k, c);
+    std::memcpy(q, c.codes, sizeof c.codes);
+    if (largest) *largest = c.largest;
+}
+
 bool CompressedSamplingCache::bind(const CompressedClip& c) {
-    if (entries.size() < 3 * c.tracks.size() || ranges.size() < c.quatChannels.size()) return false;
+    if (entries.size() < 3 * c.tracks.size() || deltas.size() < 3 * c.tracks.size() || ranges.size() < c.quatChannels.size()) return false;
     if (clip != &c) {
         std::fill(entries.begin(), entries.end(), CompressedKeyCache{});
+        std::fill(deltas.begin(), deltas.end(), DeltaCursor{});
         frame = CompressedKeyCache{};
         clip = &c;
         poseSize = 0;
         for (size_t j = 0; j < c.quatChannels.size(); ++j) ranges[j] = quatDecoder(c.quatChannels[j]);
+        deltaCoded = false;
+        for (const Vec3Channel& v : c.vec3Channels) deltaCoded = deltaCoded || (v.key.flags & kChannelDelta);
+        for (const QuatChannel& q : c.quatChannels) deltaCoded = deltaCoded || (q.key.flags & kChannelDelta);
         // Constants, decoded once: the sampler reads them from here.
         ConstWalk w;
         for (size_t i = 0; i < c.tracks.size(); ++i) {
@@ -302,6 +415,7 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
 
 namespace {
 
+template <bool Delta>
 RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
                                         CompressedSamplingCache& samplingCache, RotationBlend blend) {
     const size_t n = clip.tracks.size();
@@ -309,6 +423,7 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
     const QuatChannel* quat = clip.quatChannels.data();
     const QuatDecoder* range = samplingCache.ranges.data();
     CompressedKeyCache* cache = samplingCache.entries.data();
+    DeltaCursor* deltas = samplingCache.deltas.data();
     detail::RotationBatch batch;
     const TableSegment segment = tableSegment(clip, t, samplingCache.frame);
     for (size_t i = 0; i < n; ++i) {
@@ -316,19 +431,20 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
         const Transform& bind = bindLocal[tr.node];
         Transform& out = local[tr.node];
         CompressedKeyCache* e = cache + 3 * i;
+        DeltaCursor* d = deltas + 3 * i;
         // One segment search and one factor per run of key times, as sampleClip shares them.
         const ChannelKind kt = tr.kind(0), kr = tr.kind(1), ks = tr.kind(2);
         float f[3] = {0.0f, 0.0f, 0.0f};  // the factors of T's, R's and S's segments
         if (kt == ChannelKind::Keyed) {
             const Vec3Channel& T = *vec3++;
-            refreshVec3(clip, T, e[0], moveTo(clip, T.key, t, segment, e, f, 0));
+            refreshVec3<Delta>(clip, T, e[0], d[0], moveTo(clip, T.key, t, segment, e, f, 0));
             out.translation = blendVec3(T.key, e[0], f[0]);
         } else {
             out.translation = kt == ChannelKind::Absent ? bind.translation : glm::vec3(e[0].a);
         }
         if (kr == ChannelKind::Keyed) {
             const QuatChannel& R = *quat++;
-            refreshQuat(clip, R, *range++, e[1], moveTo(clip, R.key, t, segment, e, f, 1));
+            refreshQuat<Delta>(clip, R, *range++, e[1], d[1], moveTo(clip, R.key, t, segment, e, f, 1));
             const float ar = f[1];
             if (!(R.key.flags & kChannelStep) && ar > 0.0f && ar < 1.0f) {
                 // Interpolated four at a time with the plain sampler's queue (same bits).
@@ -345,7 +461,7 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
         }
         if (ks == ChannelKind::Keyed) {
             const Vec3Channel& S = *vec3++;
-            refreshVec3(clip, S, e[2], moveTo(clip, S.key, t, segment, e, f, 2));
+            refreshVec3<Delta>(clip, S, e[2], d[2], moveTo(clip, S.key, t, segment, e, f, 2));
             out.scale = blendVec3(S.key, e[2], f[2]);
         } else {
             out.scale = ks == ChannelKind::Absent ? bind.scale : glm::vec3(e[2].a);
@@ -358,7 +474,8 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
 #if RIG_HAVE_AVX2_PATH
 RIG_TARGET_AVX2 void sampleCachedAvx2(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
                                       CompressedSamplingCache& cache, RotationBlend blend) {
-    sampleCachedBody(clip, t, bindLocal, local, cache, blend);
+    if (cache.deltaCoded) return sampleCachedBody<true>(clip, t, bindLocal, local, cache, blend);
+    sampleCachedBody<false>(clip, t, bindLocal, local, cache, blend);
 }
 #endif
 
@@ -369,7 +486,8 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
 #if RIG_HAVE_AVX2_PATH
     if (isa::avx2()) return sampleCachedAvx2(clip, t, bindLocal, local, cache, blend);
 #endif
-    sampleCachedBody(clip, t, bindLocal, local, cache, blend);
+    if (cache.deltaCoded) return sampleCachedBody<true>(clip, t, bindLocal, local, cache, blend);
+    sampleCachedBody<false>(clip, t, bindLocal, local, cache, blend);
 }
 
 void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,

@@ -31,6 +31,10 @@
 //    the low end rounded down and the high one up), followed by the dropped component's index
 //    in 2 bits, unless the channel drops the same component in every key (flag kFixedLargest,
 //    the index in the flags; only then may the three widths differ).
+// Where it takes fewer bits, a channel stores the same codes as differences from the key
+// before instead (flag kChannelDelta), in blocks of kDeltaBlock keys each with its own
+// difference widths: smooth motion sampled densely (mocap) moves a few codes a frame. See
+// DeltaLayout below; a key is still found without decoding the channel from its start.
 // Bit streams are read 64 bits at a time (little-endian, LSB first) and end with 8 zero bytes.
 #pragma once
 
@@ -48,6 +52,9 @@
 #include "anim/clip.h"
 
 namespace rig {
+
+// Key decoding is inlined into the samplers' loops (their AVX2 forms included) however large.
+#define RIG_CODEC_INLINE __attribute__((always_inline)) inline
 
 inline constexpr float kQuatSmallestMax = 0.70710678f;  // |component| bound of the smallest three
 
@@ -72,6 +79,7 @@ inline constexpr uint8_t kChannelDense = 2;       // keys at consecutive times o
 inline constexpr uint8_t kFramesOfT = 4;          // key times: those of this track's translation
 inline constexpr uint8_t kFramesOfR = 8;          // key times: those of this track's rotation
 inline constexpr uint8_t kFixedLargest = 16;      // rotation: every key drops component (flags >> 6)
+inline constexpr uint8_t kChannelDelta = 32;      // keys as differences, in blocks (DeltaLayout below)
 
 // A channel of two keys or more (12 bytes). Each of a key's three codes has its own width
 // (1..16 bits, the fewest its component's range needs at the channel's precision; a rotation
@@ -185,9 +193,7 @@ inline void readCodes(const uint8_t* data, uint64_t pos, const KeyedChannel& ch,
 }
 
 // Key k of a vec3 channel.
-inline glm::vec3 decodeVec3Key(const CompressedClip& c, const Vec3Channel& ch, uint32_t k) {
-    uint16_t q[3];
-    readCodes(c.vec3Bits.data(), ch.key.offset + uint64_t(k) * ch.key.codeBits(), ch.key, q);
+RIG_CODEC_INLINE glm::vec3 decodeVec3Codes(const Vec3Channel& ch, const uint16_t q[3]) {
     return {dequantize(q[0], ch.min.x, ch.scale.x), dequantize(q[1], ch.min.y, ch.scale.y),
             dequantize(q[2], ch.min.z, ch.scale.z)};
 }
@@ -218,7 +224,7 @@ inline QuatRange quatRange(const QuatChannel& ch) {
 
 // The quaternion whose kept components (in kKeptComponents order) are a, b, c and whose
 // dropped one, `largest`, is rebuilt as sqrt(1 - a^2 - b^2 - c^2).
-inline glm::quat rebuildQuat(float a, float b, float c, uint32_t largest) {
+RIG_CODEC_INLINE glm::quat rebuildQuat(float a, float b, float c, uint32_t largest) {
     const float sum = a * a + b * b + c * c;
     const float l = std::sqrt(sum < 1.0f ? 1.0f - sum : 0.0f);
     switch (largest & 3) {  // glm::quat(w, x, y, z)
@@ -230,7 +236,7 @@ inline glm::quat rebuildQuat(float a, float b, float c, uint32_t largest) {
 }
 
 // A quaternion from its smallest three (codes over `r`) and the dropped component's index.
-inline glm::quat decodeSmallestThree(const uint16_t* q, uint32_t largest, const QuatRange& r) {
+RIG_CODEC_INLINE glm::quat decodeSmallestThree(const uint16_t* q, uint32_t largest, const QuatRange& r) {
     const uint8_t* kept = kKeptComponents[largest & 3];
     return rebuildQuat(dequantize(q[0], r.min[kept[0]], r.scale[kept[0]]), dequantize(q[1], r.min[kept[1]], r.scale[kept[1]]),
                        dequantize(q[2], r.min[kept[2]], r.scale[kept[2]]), largest);
@@ -239,12 +245,84 @@ inline glm::quat decodeSmallestThree(const uint16_t* q, uint32_t largest, const 
 // Bits of one key of a rotation channel.
 inline uint32_t quatStride(const KeyedChannel& k) { return k.codeBits() + ((k.flags & kFixedLargest) ? 0u : 2u); }
 
+// Delta-coded channels (kChannelDelta): the same codes as a plain channel, stored in blocks
+// of kDeltaBlock keys, each key after a block's first as its difference from the key before,
+// at the block's own widths (motion capture moves little from one frame to the next: a 14-bit
+// code changes by 6 bits or so). From the channel's offset: every block's header (headerBits
+// each), then the blocks' differences. A header holds where its differences start (offsetBits,
+// from the end of the headers), its first key's three codes (the channel's widths) and, for a
+// rotation whose dropped component varies, that key's index (2 bits), then the smallest
+// difference of each code (width + 1 bits, biased by 2^width - 1) and the width of each code's
+// differences above it (5 bits, 0..17). A key's record is its three differences and, where the
+// dropped component varies, its index (2 bits; where it changes, the difference is simply
+// that of the codes). Key j of a block is its first key plus the differences of keys 1..j: the
+// sampler's cache keeps the codes it reached and reads one record per key as playback moves on.
+inline constexpr uint32_t kDeltaBlock = 32;
+inline constexpr uint32_t kDeltaWidthBits = 5;
+
+// The fewest bits that count to n (0 for n = 0).
+inline uint32_t bitsToCount(uint64_t n) {
+    uint32_t b = 0;
+    while (b < 64 && (uint64_t(1) << b) - 1 < n) ++b;
+    return b;
+}
+
+// `indexBits`: 2 for a rotation whose dropped component varies, else 0.
+struct DeltaLayout {
+    uint32_t blocks = 0, offsetBits = 0, headerBits = 0;
+};
+inline DeltaLayout deltaLayout(const KeyedChannel& ch, uint32_t indexBits) {
+    DeltaLayout l;
+    l.blocks = (ch.count + kDeltaBlock - 1) / kDeltaBlock;
+    // Bound of the records' bits: each difference fits its code's width + 1.
+    l.offsetBits = bitsToCount(uint64_t(ch.count) * (ch.codeBits() + 3 + indexBits));
+    l.headerBits = l.offsetBits + 2 * ch.codeBits() + 3 + indexBits + 3 * kDeltaWidthBits;
+    return l;
+}
+
+// Where a reader stands in a delta-coded channel: the codes of key `key` and what reading the
+// next records takes (its block's header, decoded, with each field's shift and mask).
+struct DeltaCursor {
+    uint32_t key = UINT32_MAX;  // the key whose codes are held; UINT32_MAX: none
+    uint32_t end = 0;           // the first key of the next block
+    uint64_t next = 0;          // bit of key + 1's record in the stream
+    uint16_t codes[3] = {0, 0, 0};
+    uint8_t largest = 0;        // key's dropped component (rotations whose records hold it)
+    uint8_t stride = 0;         // bits of a record
+    uint8_t shift[3] = {0, 0, 0};  // of the 2nd and 3rd difference and of the index
+    uint8_t indexBits = 0;
+    int32_t dmin[3] = {0, 0, 0};
+    uint32_t mask[3] = {0, 0, 0};
+};
+
+// keyCodes of a delta-coded channel (out of line, so plain channels' reads stay small).
+void deltaKeyCodes(const uint8_t* stream, const KeyedChannel& ch, uint32_t k, uint16_t q[3], uint32_t* largest);
+
+// The codes of key k and, for a rotation whose dropped component varies (`largest` given), its
+// index: the one read of a plain channel, or a delta-coded block's first key plus its
+// differences up to k.
+inline void keyCodes(const uint8_t* stream, const KeyedChannel& ch, uint32_t stride, uint32_t k, uint16_t q[3],
+                     uint32_t* largest = nullptr) {
+    if (ch.flags & kChannelDelta) {
+        deltaKeyCodes(stream, ch, k, q, largest);
+        return;
+    }
+    readCodes(stream, ch.offset + uint64_t(k) * stride, ch, q, largest);
+}
+
+// Key k of a vec3 channel.
+inline glm::vec3 decodeVec3Key(const CompressedClip& c, const Vec3Channel& ch, uint32_t k) {
+    uint16_t q[3];
+    keyCodes(c.vec3Bits.data(), ch.key, ch.key.codeBits(), k, q);
+    return decodeVec3Codes(ch, q);
+}
+
 // Key k of a rotation channel, over its range `r` (quatRange(ch)).
 inline glm::quat decodeQuatKey(const CompressedClip& c, const QuatChannel& ch, const QuatRange& r, uint32_t k) {
     uint16_t q[3];
     uint32_t largest = 0;
     const bool fixed = (ch.key.flags & kFixedLargest) != 0;
-    readCodes(c.quatBits.data(), ch.key.offset + uint64_t(k) * quatStride(ch.key), ch.key, q, fixed ? nullptr : &largest);
+    keyCodes(c.quatBits.data(), ch.key, quatStride(ch.key), k, q, fixed ? nullptr : &largest);
     return decodeSmallestThree(q, fixed ? ch.key.fixedLargest() : largest, r);
 }
 
@@ -271,12 +349,17 @@ inline QuatDecoder quatDecoder(const QuatChannel& ch) {
     return d;
 }
 
+// A key of a channel that drops one fixed component, from its codes.
+RIG_CODEC_INLINE glm::quat decodeQuatCodes(const QuatDecoder& d, const uint16_t q[3]) {
+    return rebuildQuat(dequantize(q[0], d.min.x, d.scale.x), dequantize(q[1], d.min.y, d.scale.y),
+                       dequantize(q[2], d.min.z, d.scale.z), static_cast<uint32_t>(d.fixed));
+}
+
 inline glm::quat decodeQuatKey(const CompressedClip& c, const QuatChannel& ch, const QuatDecoder& d, uint32_t k) {
     if (d.fixed < 0) return decodeQuatKey(c, ch, d.range, k);
     uint16_t q[3];
-    readCodes(c.quatBits.data(), ch.key.offset + uint64_t(k) * ch.key.codeBits(), ch.key, q);
-    return rebuildQuat(dequantize(q[0], d.min.x, d.scale.x), dequantize(q[1], d.min.y, d.scale.y),
-                       dequantize(q[2], d.min.z, d.scale.z), static_cast<uint32_t>(d.fixed));
+    keyCodes(c.quatBits.data(), ch.key, ch.key.codeBits(), k, q);
+    return decodeQuatCodes(d, q);
 }
 
 // The full range of the smallest three at 16 bits: coded constant rotations use it.
@@ -328,12 +411,15 @@ struct CompressedSamplingCache {
     // tracks at one pair of frames.
     CompressedKeyCache frame;
     std::vector<CompressedKeyCache> entries;  // 3 per track (T, R, S)
+    std::vector<DeltaCursor> deltas;  // beside entries (for delta-coded channels: key k + 1's codes)
     std::vector<QuatDecoder> ranges;          // per keyed rotation: its range, decoded at bind
     size_t poseSize = 0;                      // the pose size CompressedSamplingJob validated it for
+    bool deltaCoded = false;                  // the clip has delta-coded channels
 
     // Room for a clip of `tracks` tracks (allocates; call at load, not per tick).
     void reserve(size_t tracks) {
         entries.resize(3 * tracks);
+        deltas.resize(3 * tracks);
         ranges.resize(tracks);
     }
     // Bind to `c` (forgetting every entry when it is another clip). Allocates nothing; false if

@@ -352,11 +352,67 @@ uint32_t frameWidthFor(size_t entries) {
     return w;
 }
 
+// Append a channel's kept codes (3 a key) as delta blocks (compressed_clip.h, DeltaLayout) and
+// mark `key` delta-coded, if that takes fewer bits than plain codes; else append nothing.
+bool appendDeltaBlocks(std::vector<uint8_t>& stream, uint64_t& used, KeyedChannel& key, const std::vector<uint16_t>& codes,
+                       const std::vector<uint8_t>* largest) {
+    const uint32_t n = key.count, indexBits = largest ? 2u : 0u;
+    const DeltaLayout l = deltaLayout(key, indexBits);
+    struct Block {
+        int32_t dmin[3] = {0, 0, 0};
+        uint32_t width[3] = {0, 0, 0};
+        uint64_t offset = 0;  // of its differences, from the end of the headers
+    };
+    std::vector<Block> blocks(l.blocks);
+    uint64_t dataBits = 0;
+    auto delta = [&](uint32_t j, int i) { return int32_t(codes[3 * j + i]) - int32_t(codes[3 * (j - 1) + i]); };
+    for (uint32_t b = 0; b < l.blocks; ++b) {
+        Block& blk = blocks[b];
+        const uint32_t first = b * kDeltaBlock, end = std::min(n, first + kDeltaBlock);
+        for (int i = 0; i < 3; ++i) {
+            if (end - first < 2) continue;
+            int32_t lo = delta(first + 1, i), hi = lo;
+            for (uint32_t j = first + 2; j < end; ++j) {
+                lo = std::min(lo, delta(j, i));
+                hi = std::max(hi, delta(j, i));
+            }
+            blk.dmin[i] = lo;
+            blk.width[i] = bitsToCount(static_cast<uint64_t>(hi - lo));
+        }
+        blk.offset = dataBits;
+        dataBits += uint64_t(end - first - 1) * (blk.width[0] + blk.width[1] + blk.width[2] + indexBits);
+    }
+    if (uint64_t(l.blocks) * l.headerBits + dataBits >= uint64_t(n) * (key.codeBits() + indexBits)) return false;
+    key.flags |= kChannelDelta;
+    for (uint32_t b = 0; b < l.blocks; ++b) {
+        const Block& blk = blocks[b];
+        appendBits(stream, used, static_cast<uint32_t>(blk.offset), l.offsetBits);
+        for (int i = 0; i < 3; ++i) appendBits(stream, used, codes[3 * b * kDeltaBlock + i], key.width(i));
+        if (largest) appendBits(stream, used, (*largest)[b * kDeltaBlock], 2);
+        for (int i = 0; i < 3; ++i) {
+            const uint32_t w = key.width(i);
+            appendBits(stream, used, static_cast<uint32_t>(blk.dmin[i] + static_cast<int32_t>((1u << w) - 1u)), w + 1);
+        }
+        for (int i = 0; i < 3; ++i) appendBits(stream, used, blk.width[i], kDeltaWidthBits);
+    }
+    for (uint32_t b = 0; b < l.blocks; ++b) {
+        const Block& blk = blocks[b];
+        const uint32_t first = b * kDeltaBlock, end = std::min(n, first + kDeltaBlock);
+        for (uint32_t j = first + 1; j < end; ++j) {
+            for (int i = 0; i < 3; ++i) appendBits(stream, used, static_cast<uint32_t>(delta(j, i) - blk.dmin[i]), blk.width[i]);
+            if (largest) appendBits(stream, used, (*largest)[j], 2);
+        }
+    }
+    return true;
+}
+
 // shares: per channel, the budget a constant rotation's 16-bit rounding may use (0: floats).
 // absent: per channel, 1 where it holds its bind value throughout (stored as absent).
+// deltaCoding: try delta blocks for every keyed channel (else plain codes only).
 CompressedClip assemble(const Clip& clip, const ClipKeys& ck, const std::vector<float>& table,
                         const std::vector<std::vector<uint8_t>>& keep, const std::vector<float>& shares,
-                        const std::vector<JointMetric>& metrics, const std::vector<uint8_t>& absent) {
+                        const std::vector<JointMetric>& metrics, const std::vector<uint8_t>& absent,
+                        bool deltaCoding) {
     CompressedClip out;
     out.name = clip.name;
     out.duration = clip.duration;
@@ -370,6 +426,8 @@ CompressedClip assemble(const Clip& clip, const ClipKeys& ck, const std::vector<
         return static_cast<uint16_t>(std::lower_bound(table.begin(), table.end(), t) - table.begin());
     };
     std::array<std::vector<uint16_t>, 3> runs;
+    std::vector<uint16_t> keptCodes;
+    std::vector<uint8_t> keptLargest;
     for (size_t ti = 0; ti < clip.tracks.size(); ++ti) {
         CompressedTrack ct;
         ct.node = static_cast<uint16_t>(clip.tracks[ti].node);
@@ -413,22 +471,34 @@ CompressedClip assemble(const Clip& clip, const ClipKeys& ck, const std::vector<
             key.setWidths(k.widths);
             key.flags = k.interpolation == Interpolation::Step ? kChannelStep : 0;
             key.offset = static_cast<uint32_t>(rot ? quatUsed : vec3Used);
-            bool fixed = rot;
+            bool fixed = true;  // a rotation whose every key drops the same component; always for a vec3
             int32_t largest = -1;
-            for (size_t i = 0; i < k.times.size() && fixed; ++i) {
+            for (size_t i = 0; i < k.times.size() && fixed && rot; ++i) {
                 if (!keep[ci][i]) continue;
                 if (largest < 0) largest = k.largest[i];
                 fixed = k.largest[i] == largest;
             }
-            if (fixed) key.setFixedLargest(static_cast<uint32_t>(largest));
+            if (rot && fixed) key.setFixedLargest(static_cast<uint32_t>(largest));
             std::vector<uint8_t>& stream = rot ? out.quatBits : out.vec3Bits;
             uint64_t& used = rot ? quatUsed : vec3Used;
             std::vector<uint16_t>& run = runs[c];
+            keptCodes.clear();
+            keptLargest.clear();
             for (size_t i = 0; i < k.times.size(); ++i) {
                 if (!keep[ci][i]) continue;
                 run.push_back(frameOf(k.times[i]));
-                for (int x = 0; x < 3; ++x) appendBits(stream, used, k.codes[3 * i + x], k.widths[x]);
-                if (rot && !fixed) appendBits(stream, used, k.largest[i], 2);
+                keptCodes.insert(keptCodes.end(), {k.codes[3 * i], k.codes[3 * i + 1], k.codes[3 * i + 2]});
+                if (rot && !fixed) keptLargest.push_back(k.largest[i]);
+            }
+            // Differences in blocks where that is smaller.
+            if (!deltaCoding || !appendDeltaBlocks(stream, used, key, keptCodes, rot && !fixed ? &keptLargest : nullptr)) {
+                size_t j = 0;
+                for (size_t i = 0; i < k.times.size(); ++i) {
+                    if (!keep[ci][i]) continue;
+                    for (int x = 0; x < 3; ++x) appendBits(stream, used, keptCodes[3 * j + x], k.widths[x]);
+                    if (rot && !fixed) appendBits(stream, used, k.largest[i], 2);
+                    ++j;
+                }
             }
             // Key times: those of the track's translation or rotation when the same (one key
             // search at run time), else consecutive times of the table (only the first
@@ -471,8 +541,11 @@ CompressedClip assemble(const Clip& clip, const ClipKeys& ck, const std::vector<
         // Times at a steady rate (as most files sample their clips) as a first time and a step,
         // where that formula gives every time of the table exactly.
         out.frameStart = table[0];
+        // Candidates: the clip's rate, the mean step, and the first step as the file gave it
+        // (BVH: a float frame time, e.g. 0.01f, whose key times are multiples of it).
         for (double step : {clip.sampleRate > 0.0f ? 1.0 / double(clip.sampleRate) : 0.0,
-                            (double(table.back()) - double(table[0])) / double(table.size() - 1)}) {
+                            (double(table.back()) - double(table[0])) / double(table.size() - 1),
+                            double(table[1]) - double(table[0])}) {
             out.frameStep = step;
             bool uniform = step > 0.0;
             for (size_t i = 0; i < table.size() && uniform; ++i) {
@@ -600,7 +673,12 @@ CompressionError measureAgainst(const Model& model, const Clip& original, const 
     const size_t n = sk.size();
     Animator a(model), b(model);
     std::vector<Transform> la(sk.bindLocalSqt), lb(sk.bindLocalSqt);
-    std::vector<uint32_t> ca(3 * original.tracks.size(), 0), cb(3 * compressed.tracks.size(), 0);
+    std::vector<uint32_t> ca(3 * original.tracks.size(), 0);
+    // The cached sampler (the same values as the cursor one): delta-coded keys are read on
+    // from the last ones as the sample times ascend.
+    CompressedSamplingCache cb;
+    cb.reserve(compressed.tracks.size());
+    cb.bind(compressed);
     std::vector<glm::vec3> scratch, va, vb;
     va.reserve(ref.vertexCount);
     vb.reserve(ref.vertexCount);
@@ -610,7 +688,7 @@ CompressionError measureAgainst(const Model& model, const Clip& original, const 
     // joints above it do and is one of the points the metric carries.
     for (size_t s = 0; s < ref.times.size(); ++s) {
         const float t = ref.times[s];
-        sampleCompressedClip(compressed, t, sk.bindLocalSqt.data(), lb.data(), cb.data(), RotationBlend::Slerp);
+        sampleCompressedClip(compressed, t, sk.bindLocalSqt.data(), lb.data(), cb, RotationBlend::Slerp);
         b.evaluatePose(lb, &ref.animated);
         const glm::vec3* joints = ref.joints.data() + s * n;
         for (size_t j = 0; j < n; ++j) {
@@ -789,7 +867,7 @@ Result<CompressionResult> compressClip(const Model& model, const Clip& clip, con
         for (size_t c = 0; c < nc; ++c) {
             if (!absent[c] && std::count(keep[c].begin(), keep[c].end(), 1) > 1) t.bits[c] = static_cast<uint8_t>(q.channels[c].bits);
         }
-        t.result.clip = assemble(clip, q, table, keep, shares, metrics, absent);
+        t.result.clip = assemble(clip, q, table, keep, shares, metrics, absent, settings.deltaCoding);
         // Over the tolerance (when there is one) ends the measurement: that attempt is out.
         t.result.error = measureAgainst(model, clip, reference, t.result.clip,
                                         tol > 0.0f && !keepAll ? double(tol) : std::numeric_limits<double>::infinity());

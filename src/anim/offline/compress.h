@@ -55,6 +55,10 @@ struct CompressSettings {
     // channel first, where the whole clip's measured error stays within the tolerance (one
     // compression and measurement per channel tried). 0: none.
     int refinePasses = 1;
+    // Store a channel's keys as differences from the key before, in blocks of kDeltaBlock keys
+    // each with its own bit widths (compressed_clip.h), where that takes fewer bits than plain
+    // codes. The decoded values are the same either way.
+    bool deltaCoding = true;
 };
 
 // Distance between the original and the compressed clip (model units), over the sample times:
