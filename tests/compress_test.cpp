@@ -121,7 +121,7 @@ void expectSamplingMatchesDecoded(const Model& model, const CompressedClip& cc) 
             sb.cache = &cache;
             sb.local = b;
             ASSERT_TRUE(sb.run());
-            // The uncached form (the compressor's own measure) too.
+            // The uncached form (random access into the bit streams) too.
             sampleCompressedClip(cc, t, model.skeleton.bindLocalSqt.data(), c3.data(), cc3.data(), blend);
             for (size_t j = 0; j < n; ++j) {
                 ASSERT_TRUE(sameTransform(a[j], b[j])) << "node " << j << " at t=" << t;
@@ -492,6 +492,57 @@ TEST(CompressLayout, SteadyTimesFixedComponentAndNarrowCodes) {
     expectSamplingMatchesDecoded(m2, r2->clip);
 }
 
+// Delta blocks store the same codes as plain ones: with the same key selection (no
+// refinement, one quantization share) the decoded keys are bit-identical, in fewer bytes, for a
+// translation and for a rotation whose dropped component changes within the clip (its 2-bit
+// index delta-coded too); sampling reads keys inside blocks at random and backwards.
+TEST(CompressLayout, DeltaBlocksDecodeToThePlainCodes) {
+    std::vector<float> times;
+    std::vector<glm::vec3> tr;
+    std::vector<glm::quat> rot;
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> jitter(-0.004f, 0.004f);
+    for (int i = 0; i < 200; ++i) {
+        times.push_back(static_cast<float>(i / 30.0));
+        // A sweep about Z from 0 to 2.4 rad: w is the largest component, then z (past pi/2).
+        const float a = 2.4f * static_cast<float>(i) / 199.0f + jitter(rng);
+        rot.push_back(glm::normalize(glm::angleAxis(a, glm::vec3(0, 0, 1)) * glm::angleAxis(jitter(rng), glm::vec3(1, 0, 0))));
+        tr.push_back(glm::vec3(0.3f * std::sin(0.05f * i) + 0.1f * jitter(rng), 1.0f + 0.1f * jitter(rng), 0.02f * i));
+    }
+    const Model m = chainWithClip(times, tr, rot);
+    CompressSettings s;
+    s.tolerance = 1e-4f;
+    s.quantizationShare = 0.8f;
+    s.refinePasses = 0;
+    Result<CompressionResult> withDelta = compressClip(m, m.clips[0], s);
+    s.deltaCoding = false;
+    Result<CompressionResult> plain = compressClip(m, m.clips[0], s);
+    ASSERT_TRUE(withDelta && plain);
+    ASSERT_EQ(withDelta->clip.quatChannels.size(), 1u);
+    ASSERT_EQ(withDelta->clip.vec3Channels.size(), 1u);
+    const KeyedChannel& q = withDelta->clip.quatChannels[0].key;
+    const KeyedChannel& v = withDelta->clip.vec3Channels[0].key;
+    EXPECT_TRUE(q.flags & kChannelDelta);
+    EXPECT_FALSE(q.flags & kFixedLargest);  // the dropped component varies
+    EXPECT_TRUE(v.flags & kChannelDelta);
+    EXPECT_GT(q.count, 2 * kDeltaBlock);    // several blocks
+    EXPECT_FALSE(plain->clip.quatChannels[0].key.flags & kChannelDelta);
+    EXPECT_EQ(plain->clip.quatChannels[0].key.count, q.count);
+    EXPECT_LT(withDelta->compressedBytes, plain->compressedBytes);
+    EXPECT_EQ(withDelta->keptKeys, plain->keptKeys);
+    const Clip a = decodeClip(withDelta->clip, m.skeleton.size());
+    const Clip b = decodeClip(plain->clip, m.skeleton.size());
+    ASSERT_EQ(a.times.size(), b.times.size());
+    ASSERT_EQ(a.vec3Keys.size(), b.vec3Keys.size());
+    ASSERT_EQ(a.quatKeys.size(), b.quatKeys.size());
+    EXPECT_EQ(std::memcmp(a.times.data(), b.times.data(), a.times.size() * sizeof(float)), 0);
+    EXPECT_EQ(std::memcmp(a.vec3Keys.data(), b.vec3Keys.data(), a.vec3Keys.size() * sizeof(glm::vec3)), 0);
+    EXPECT_EQ(std::memcmp(a.quatKeys.data(), b.quatKeys.data(), a.quatKeys.size() * sizeof(glm::quat)), 0);
+    EXPECT_EQ(withDelta->error.maxJoint, plain->error.maxJoint);
+    EXPECT_TRUE(withDelta->withinTolerance);
+    expectSamplingMatchesDecoded(m, withDelta->clip);
+}
+
 TEST(Compress, ConstantChannelCollapsesToOneKey) {
     std::vector<float> times;
     std::vector<glm::vec3> tr;
@@ -788,6 +839,21 @@ TEST(CompressCli, BadCommandLinesFailWithOneLine) {
 
 // The demo at 0.1 mm: the table as JSON, and the written glTF (the kept keys' dequantized values
 // as floats) read back poses the model like the original within the tolerance.
+// --no-delta: plain codes only; the same tolerance holds, the default (delta blocks where
+// smaller) is the smaller file.
+TEST(CompressCli, NoDeltaIsLargerWithinTheSameTolerance) {
+    const std::string bcn = kModels + "X/BCN_Epileptic.X", out = rig::testing::tempDir() + "/bcn_compressed.glb";
+    RunResult a = run(RIGVIEW_EXE, {"compress", bcn, "-o", out, "--json"}, 600.0);
+    RunResult b = run(RIGVIEW_EXE, {"compress", bcn, "-o", out, "--json", "--no-delta"}, 600.0);
+    ASSERT_EQ(a.exitCode, 0) << a.err;
+    ASSERT_EQ(b.exitCode, 0) << b.err;
+    const nlohmann::json ja = nlohmann::json::parse(a.out)["clips"][0], jb = nlohmann::json::parse(b.out)["clips"][0];
+    EXPECT_TRUE(ja["within_tolerance"].get<bool>());
+    EXPECT_TRUE(jb["within_tolerance"].get<bool>());
+    EXPECT_LE(jb["vertex_error_mm"]["max"].get<double>(), 0.1);
+    EXPECT_LT(ja["compressed_bytes"].get<size_t>(), jb["compressed_bytes"].get<size_t>());
+}
+
 TEST(CompressCli, DemoJsonTableAndWrittenFile) {
     const std::string out = rig::testing::tempDir() + "/demo_compressed.glb";
     // A whole compression of the demo: under the sanitizers it takes 30-60 s.

@@ -90,6 +90,7 @@ struct CompressOptions {
     std::string model;
     std::string output;          // .gltf or .glb
     double toleranceMm = 0.1;    // --tolerance: millimetres at joints and skinned vertices
+    bool delta = true;           // delta blocks where smaller (--no-delta: plain codes only)
     bool json = false;
 };
 

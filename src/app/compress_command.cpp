@@ -74,6 +74,7 @@ int runCompress(const CompressOptions& o) {
     const double metresPerUnit = fileUnits ? model.units.metresPerUnit : 1.0;
     CompressSettings settings;
     settings.tolerance = static_cast<float>(o.toleranceMm * 1e-3 / metresPerUnit);
+    settings.deltaCoding = o.delta;
     settings.tipDistance = static_cast<float>(0.1 / metresPerUnit);
     const double mmPerUnit = 1e3 * metresPerUnit;
 

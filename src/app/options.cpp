@@ -152,6 +152,8 @@ std::vector<OptionSpec> makeTable() {
     // compress.
     t.push_back({"--tolerance", "Largest error in millimetres at joints and skinned vertices", "", {}, {},
                  {{Compress, RIG_FIELD(compress.toleranceMm)}}});
+    t.push_back({"!--no-delta", "Keys as plain codes only, no delta blocks (larger; sampled faster where every channel moves every frame)", "",
+                 {}, {}, {{Compress, RIG_FIELD(compress.delta)}}});
     // IK (pose, render, export): one two-bone chain solved before skinning, or baked into the
     // exported clips (app/ik_options.h, anim/ik.h, anim/offline/ik_bake.h).
     t.push_back({"--ik-two-bone", "IK chain START,MID,END (joint names or node indices), e.g. LeftUpLeg,LeftLeg,LeftFoot", "",
