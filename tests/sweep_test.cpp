@@ -18,6 +18,12 @@ namespace {
 const std::string kExe = RIGVIEW_EXE;
 const std::string kModels = "/usr/share/assimp/models";
 
+#ifndef RIGVIEW_SWEEP_RUN_SECONDS
+#define RIGVIEW_SWEEP_RUN_SECONDS 120.0
+#endif
+// Seconds a command may run before it counts as hung (tests/CMakeLists.txt: more under ASan).
+constexpr double kRunSeconds = RIGVIEW_SWEEP_RUN_SECONDS;
+
 std::vector<std::string> allModelFiles() {
     std::vector<std::string> files;
     std::error_code ec;
@@ -51,9 +57,9 @@ void expectClean(const testing::RunResult& r, const std::string& file, std::init
 
 TEST_P(Sweep, InfoCheckPoseRender) {
     const std::string file = GetParam();
-    const testing::RunResult info = testing::run(kExe, {"info", file});
+    const testing::RunResult info = testing::run(kExe, {"info", file}, kRunSeconds);
     expectClean(info, file, {0, 3}, "info");
-    const testing::RunResult check = testing::run(kExe, {"check", file, "--json"});
+    const testing::RunResult check = testing::run(kExe, {"check", file, "--json"}, kRunSeconds);
     expectClean(check, file, {0, 1, 3}, "check");
     if (file.size() > 6 && file.compare(file.size() - 6, 6, ".blend") == 0) {
         // Assimp reads no armature or clip from .blend files: the geometry is shown with one
@@ -68,7 +74,7 @@ TEST_P(Sweep, InfoCheckPoseRender) {
     }
     const std::string dir = testing::tempDir();
     const std::string out = dir + "/pose.json";
-    const testing::RunResult pose = testing::run(kExe, {"pose", file, "-o", out});
+    const testing::RunResult pose = testing::run(kExe, {"pose", file, "-o", out}, kRunSeconds);
     expectClean(pose, file, {0, 3}, "pose");
     std::ifstream in(out);
     if (pose.exitCode == 0) {
@@ -84,7 +90,7 @@ TEST_P(Sweep, InfoCheckPoseRender) {
     // UBSan's runtime keep allocations LeakSanitizer cannot attribute (no-op otherwise).
     std::vector<std::string> env;
     if (const char* asan = std::getenv("ASAN_OPTIONS")) env.push_back(std::string("ASAN_OPTIONS=") + asan + ":detect_leaks=0");
-    const testing::RunResult render = testing::run(kExe, {"render", file, "-o", png, "--size", "64x48"}, 120.0, env);
+    const testing::RunResult render = testing::run(kExe, {"render", file, "-o", png, "--size", "64x48"}, kRunSeconds, env);
     expectClean(render, file, {0, 3}, "render");
     EXPECT_EQ(std::filesystem::exists(png), render.exitCode == 0) << "render: a PNG exactly when it succeeds: " << file;
     std::filesystem::remove_all(dir);
