@@ -188,9 +188,9 @@ RIG_ALWAYS_INLINE void deltaStep(const uint8_t* stream, DeltaCursor& c) {
 }
 
 // Move `c` to key k: reading on from where it is when k is ahead in the same block, else from
-// the first key of k's block.
+// the first key of k's block (a new cursor, key UINT32_MAX, is past every k).
 RIG_ALWAYS_INLINE void deltaMoveTo(const uint8_t* stream, const KeyedChannel& ch, uint32_t indexBits, uint32_t k, DeltaCursor& c) {
-    if (k < c.key || k >= c.end || c.key == UINT32_MAX) deltaSeekBlock(stream, ch, indexBits, k / kDeltaBlock, c);
+    if (k < c.key || k >= c.end) deltaSeekBlock(stream, ch, indexBits, k / kDeltaBlock, c);
     while (c.key < k) deltaStep(stream, c);
 }
 
