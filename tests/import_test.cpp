@@ -14,6 +14,7 @@
 #include "anim/pose.h"
 #include "anim/skinning.h"
 #include "import/import.h"
+#include "import/off_header.h"
 
 namespace rig {
 namespace {
@@ -330,6 +331,70 @@ TEST(Import, GltfStepInterpolationIsHonoured) {
     EXPECT_FLOAT_EQ(anim.world()[glider][3].x, 0.75f);   // interpolates
     anim.evaluate(0, 1.0f);
     EXPECT_FLOAT_EQ(anim.world()[stepper][3].x, 1.0f);
+}
+
+
+// OFF headers are read before Assimp allocates for their counts (off_header.h).
+TEST(OffHeader, ReadsTheCountsOfEveryForm) {
+    OffCounts c = readOffCounts("OFF\n8 6 0\n-0.5 -0.5 0.5\n");
+    EXPECT_TRUE(c.found);
+    EXPECT_EQ(c.vertices, 8u);
+    EXPECT_EQ(c.faces, 6u);
+    EXPECT_EQ(c.dimensions, 3u);
+    c = readOffCounts("# made by hand\n  STCNOFF # keyword\n 12\t7 0\n");
+    EXPECT_TRUE(c.found);
+    EXPECT_EQ(c.vertices, 12u);
+    EXPECT_EQ(c.faces, 7u);
+    c = readOffCounts("nOFF 4\n5 2 0\n");
+    EXPECT_TRUE(c.found);
+    EXPECT_EQ(c.dimensions, 4u);
+    EXPECT_EQ(c.vertices, 5u);
+    c = readOffCounts("3 4\n0.1 0.2 0.3\n");  // no keyword: allowed by the format
+    EXPECT_TRUE(c.found);
+    EXPECT_EQ(c.vertices, 3u);
+    EXPECT_FALSE(readOffCounts("3 4\n0.1 0.2 0.3\n", true).found);
+    EXPECT_FALSE(readOffCounts("GOOFF 3 4\n").found);
+    EXPECT_FALSE(readOffCounts("OFF 3 x\n").found);
+    EXPECT_FALSE(readOffCounts("OFF 3").found);
+    EXPECT_FALSE(readOffCounts("{\"asset\": {}}").found);
+    c = readOffCounts("OFF\n99999999999999999999999 1\n");  // saturates
+    EXPECT_TRUE(c.found);
+    EXPECT_EQ(c.vertices, UINT64_MAX);
+}
+
+TEST(OffHeader, RealFilesReadAndClaimsPastTheFileAreRefused) {
+    // Every OFF file of assimp-testmodels that Assimp reads still reads (invalid.off's counts
+    // fit in its bytes: Assimp reads what it can).
+    for (const char* rel : {"OFF/Cube.off", "OFF/Wuson.off", "OFF/formatDetection", "OFF/invalid.off"}) {
+        EXPECT_TRUE(checkOffCounts(kModels + rel, true).ok()) << rel;
+        EXPECT_TRUE(importModel(kModels + rel).ok()) << rel;
+    }
+
+    // invalid/OutOfMemory.off claims 353535235358 vertices in 309 bytes: refused before Assimp.
+    const std::string oom = kModels + "invalid/OutOfMemory.off";
+    Result<Model> r = importModel(oom);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().message, oom + ": the OFF header claims 353535235358 vertices and 6 faces, more than its 309 bytes can hold");
+
+    // A small file that holds its counts reads; the same header with one more digit does not,
+    // and neither does a file of another extension that starts with the keyword.
+    const std::string dir = testing::TempDir();
+    const std::string body = "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
+    {
+        std::ofstream(dir + "/tri.off") << "OFF\n3 1 0\n" << body;
+        std::ofstream(dir + "/big.off") << "OFF\n3 10000000000 0\n" << body;
+        std::ofstream(dir + "/big.txt") << "OFF\n3 10000000000 0\n" << body;
+    }
+    Result<Model> tri = importModel(dir + "/tri.off");
+    ASSERT_TRUE(tri.ok()) << tri.error().message;
+    EXPECT_EQ(tri.value().meshes.at(0).vertexCount(), 3u);
+    for (const char* name : {"/big.off", "/big.txt"}) {
+        Result<Model> big = importModel(dir + name);
+        ASSERT_FALSE(big.ok()) << name;
+        EXPECT_NE(big.error().message.find(dir + name + ": the OFF header claims 3 vertices and 10000000000 faces"),
+                  std::string::npos)
+            << big.error().message;
+    }
 }
 
 }  // namespace

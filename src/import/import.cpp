@@ -3,6 +3,7 @@
 #include "import/asf_amc.h"
 #include "import/gltf_interpolation.h"
 #include "import/iqm.h"
+#include "import/off_header.h"
 #include "import/scene_repair.h"
 #include "util/paths.h"
 
@@ -1171,6 +1172,10 @@ Result<Model> importModel(const std::string& path) {
         if (iqm) computeSkinBindPose(iqm.value());
         return iqm;
     }
+
+    // Object File Format (by extension or, as Assimp also finds it, by keyword): counts no
+    // file of this size could hold are refused before Assimp allocates for them (off_header.h).
+    if (Result<bool> counts = checkOffCounts(path, ext == ".off"); !counts) return counts.error();
 
     Assimp::Importer importer;
     auto* io = new ConfinedIOSystem(path);  // owned by the importer
