@@ -304,23 +304,20 @@ RIG_ALWAYS_INLINE glm::vec3 plainVec3Key(const CompressedClip& c, const Vec3Chan
 
 RIG_ALWAYS_INLINE glm::quat plainQuatKey(const CompressedClip& c, const QuatChannel& ch, const QuatDecoder& d, uint32_t k) {
     uint16_t q[3];
-    if (d.fixed < 0) {
-        uint32_t largest = 0;
-        readCodes(c.quatBits.data(), ch.key.offset + uint64_t(k) * quatStride(ch.key), ch.key, q, &largest);
-        return decodeSmallestThree(q, largest, d.range);
-    }
-    readCodes(c.quatBits.data(), ch.key.offset + uint64_t(k) * ch.key.codeBits(), ch.key, q);
-    return decodeQuatCodes(d, q);
+    uint32_t largest = 0;
+    readCodes(c.quatBits.data(), ch.key.offset + uint64_t(k) * quatStride(d, ch.key), ch.key, q, d.fixed < 0 ? &largest : nullptr);
+    return decodeQuatCodes(d, q, largest);
 }
 
 // Decode the segment's keys if it changed (playing forward, the old second key is the new first).
 // Delta: the clip has delta-coded channels (else the test is left out of the loop).
+// d: the channel's cursor if it is delta-coded, else null.
 template <bool Delta>
-RIG_ALWAYS_INLINE void refreshVec3(const CompressedClip& c, const Vec3Channel& ch, CompressedKeyCache& e, DeltaCursor& d,
+RIG_ALWAYS_INLINE void refreshVec3(const CompressedClip& c, const Vec3Channel& ch, CompressedKeyCache& e, DeltaCursor* d,
                         uint32_t old) {
     if (e.k == old) return;
-    if (Delta && (ch.key.flags & kChannelDelta)) {
-        refreshDelta(c.vec3Bits.data(), ch.key, 0, e, d, old,
+    if (Delta && d) {
+        refreshDelta(c.vec3Bits.data(), ch.key, 0, e, *d, old,
                      [&](const DeltaCursor& x) __attribute__((always_inline)) { return glm::vec4(decodeVec3Codes(ch, x.codes), 0.0f); });
         return;
     }
@@ -330,11 +327,11 @@ RIG_ALWAYS_INLINE void refreshVec3(const CompressedClip& c, const Vec3Channel& c
 
 template <bool Delta>
 RIG_ALWAYS_INLINE void refreshQuat(const CompressedClip& c, const QuatChannel& ch, const QuatDecoder& r, CompressedKeyCache& e,
-                        DeltaCursor& d, uint32_t old) {
+                        DeltaCursor* d, uint32_t old) {
     if (e.k == old) return;
-    if (Delta && (ch.key.flags & kChannelDelta)) {
-        refreshDelta(c.quatBits.data(), ch.key, r.fixed < 0 ? 2u : 0u, e, d, old, [&](const DeltaCursor& x) __attribute__((always_inline)) {
-            const glm::quat v = r.fixed < 0 ? decodeSmallestThree(x.codes, x.largest, r.range) : decodeQuatCodes(r, x.codes);
+    if (Delta && d) {
+        refreshDelta(c.quatBits.data(), ch.key, r.fixed < 0 ? 2u : 0u, e, *d, old, [&](const DeltaCursor& x) __attribute__((always_inline)) {
+            const glm::quat v = decodeQuatCodes(r, x.codes, x.largest);
             return glm::vec4(v.x, v.y, v.z, v.w);
         });
         return;
@@ -383,17 +380,19 @@ void deltaKeyCodes(const uint8_t* stream, const KeyedChannel& ch, uint32_t k, ui
 }
 
 bool CompressedSamplingCache::bind(const CompressedClip& c) {
-    if (entries.size() < 3 * c.tracks.size() || deltas.size() < 3 * c.tracks.size() || ranges.size() < c.quatChannels.size()) return false;
+    if (entries.size() < 3 * c.tracks.size() || ranges.size() < c.quatChannels.size()) return false;
     if (clip != &c) {
+        size_t deltaChannels = 0;
+        for (const Vec3Channel& v : c.vec3Channels) deltaChannels += (v.key.flags & kChannelDelta) != 0;
+        for (const QuatChannel& q : c.quatChannels) deltaChannels += (q.key.flags & kChannelDelta) != 0;
+        if (deltas.size() < deltaChannels) return false;
         std::fill(entries.begin(), entries.end(), CompressedKeyCache{});
         std::fill(deltas.begin(), deltas.end(), DeltaCursor{});
         frame = CompressedKeyCache{};
         clip = &c;
         poseSize = 0;
         for (size_t j = 0; j < c.quatChannels.size(); ++j) ranges[j] = quatDecoder(c.quatChannels[j]);
-        deltaCoded = false;
-        for (const Vec3Channel& v : c.vec3Channels) deltaCoded = deltaCoded || (v.key.flags & kChannelDelta);
-        for (const QuatChannel& q : c.quatChannels) deltaCoded = deltaCoded || (q.key.flags & kChannelDelta);
+        deltaCoded = deltaChannels > 0;
         // Constants, decoded once: the sampler reads them from here.
         ConstWalk w;
         for (size_t i = 0; i < c.tracks.size(); ++i) {
@@ -431,20 +430,21 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
         const Transform& bind = bindLocal[tr.node];
         Transform& out = local[tr.node];
         CompressedKeyCache* e = cache + 3 * i;
-        DeltaCursor* d = deltas + 3 * i;
         // One segment search and one factor per run of key times, as sampleClip shares them.
         const ChannelKind kt = tr.kind(0), kr = tr.kind(1), ks = tr.kind(2);
         float f[3] = {0.0f, 0.0f, 0.0f};  // the factors of T's, R's and S's segments
         if (kt == ChannelKind::Keyed) {
             const Vec3Channel& T = *vec3++;
-            refreshVec3<Delta>(clip, T, e[0], d[0], moveTo(clip, T.key, t, segment, e, f, 0));
+            DeltaCursor* d = Delta && (T.key.flags & kChannelDelta) ? deltas++ : nullptr;
+            refreshVec3<Delta>(clip, T, e[0], d, moveTo(clip, T.key, t, segment, e, f, 0));
             out.translation = blendVec3(T.key, e[0], f[0]);
         } else {
             out.translation = kt == ChannelKind::Absent ? bind.translation : glm::vec3(e[0].a);
         }
         if (kr == ChannelKind::Keyed) {
             const QuatChannel& R = *quat++;
-            refreshQuat<Delta>(clip, R, *range++, e[1], d[1], moveTo(clip, R.key, t, segment, e, f, 1));
+            DeltaCursor* d = Delta && (R.key.flags & kChannelDelta) ? deltas++ : nullptr;
+            refreshQuat<Delta>(clip, R, *range++, e[1], d, moveTo(clip, R.key, t, segment, e, f, 1));
             const float ar = f[1];
             if (!(R.key.flags & kChannelStep) && ar > 0.0f && ar < 1.0f) {
                 // Interpolated four at a time with the plain sampler's queue (same bits).
@@ -461,7 +461,8 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
         }
         if (ks == ChannelKind::Keyed) {
             const Vec3Channel& S = *vec3++;
-            refreshVec3<Delta>(clip, S, e[2], d[2], moveTo(clip, S.key, t, segment, e, f, 2));
+            DeltaCursor* d = Delta && (S.key.flags & kChannelDelta) ? deltas++ : nullptr;
+            refreshVec3<Delta>(clip, S, e[2], d, moveTo(clip, S.key, t, segment, e, f, 2));
             out.scale = blendVec3(S.key, e[2], f[2]);
         } else {
             out.scale = ks == ChannelKind::Absent ? bind.scale : glm::vec3(e[2].a);

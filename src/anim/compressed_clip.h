@@ -355,11 +355,20 @@ RIG_CODEC_INLINE glm::quat decodeQuatCodes(const QuatDecoder& d, const uint16_t 
                        dequantize(q[2], d.min.z, d.scale.z), static_cast<uint32_t>(d.fixed));
 }
 
+// A key of any rotation channel from its codes and (where the dropped component varies) index.
+RIG_CODEC_INLINE glm::quat decodeQuatCodes(const QuatDecoder& d, const uint16_t q[3], uint32_t largest) {
+    return d.fixed < 0 ? decodeSmallestThree(q, largest, d.range) : decodeQuatCodes(d, q);
+}
+
+// Where a rotation key's record is read: bits of one key (plain codes) and whether it holds
+// the dropped component's index.
+inline uint32_t quatStride(const QuatDecoder& d, const KeyedChannel& k) { return d.fixed < 0 ? quatStride(k) : k.codeBits(); }
+
 inline glm::quat decodeQuatKey(const CompressedClip& c, const QuatChannel& ch, const QuatDecoder& d, uint32_t k) {
-    if (d.fixed < 0) return decodeQuatKey(c, ch, d.range, k);
     uint16_t q[3];
-    keyCodes(c.quatBits.data(), ch.key, ch.key.codeBits(), k, q);
-    return decodeQuatCodes(d, q);
+    uint32_t largest = 0;
+    keyCodes(c.quatBits.data(), ch.key, quatStride(d, ch.key), k, q, d.fixed < 0 ? &largest : nullptr);
+    return decodeQuatCodes(d, q, largest);
 }
 
 // The full range of the smallest three at 16 bits: coded constant rotations use it.
@@ -411,7 +420,9 @@ struct CompressedSamplingCache {
     // tracks at one pair of frames.
     CompressedKeyCache frame;
     std::vector<CompressedKeyCache> entries;  // 3 per track (T, R, S)
-    std::vector<DeltaCursor> deltas;  // beside entries (for delta-coded channels: key k + 1's codes)
+    // One per delta-coded channel, in the order the sampler meets them (a track's T, R, S):
+    // where its reading stands (key k + 1's codes). Packed, so a tick touches only these.
+    std::vector<DeltaCursor> deltas;
     std::vector<QuatDecoder> ranges;          // per keyed rotation: its range, decoded at bind
     size_t poseSize = 0;                      // the pose size CompressedSamplingJob validated it for
     bool deltaCoded = false;                  // the clip has delta-coded channels
