@@ -100,6 +100,10 @@ void expectSamplingMatchesDecoded(const Model& model, const CompressedClip& cc) 
     times.push_back(cc.duration + 1.0f);
     const size_t forward = times.size();
     for (size_t i = forward; i-- > 0;) times.push_back(times[i]);
+    // Playing on at half and a third of the key rate (a 120 fps take at 60 Hz skips a key a tick).
+    for (uint32_t stride : {2u, 3u}) {
+        for (uint32_t i = 0; i + 1 < cc.frameCount; i += stride) times.push_back(0.6f * cc.time(i) + 0.4f * cc.time(i + 1));
+    }
     std::mt19937 rng(7);
     std::uniform_real_distribution<float> u(cc.startTime - 0.5f, cc.duration + 0.5f);
     for (int i = 0; i < 200; ++i) times.push_back(u(rng));

@@ -187,6 +187,29 @@ RIG_ALWAYS_INLINE void deltaStep(const uint8_t* stream, DeltaCursor& c) {
     if (c.indexBits) c.largest = static_cast<uint8_t>((w >> c.shift[2]) & 3u);
 }
 
+// Two steps at once (keys key + 1 and key + 2 of the block): key + 1's codes and index into
+// qa and largestA, the cursor on to key + 2. Both records are read before either is added.
+RIG_ALWAYS_INLINE void deltaStep2(const uint8_t* stream, DeltaCursor& c, uint16_t qa[3], uint32_t& largestA) {
+    const uint64_t w0 = readBits64(stream, c.next), w1 = readBits64(stream, c.next + c.stride);
+    c.next += 2u * c.stride;
+    c.key += 2;
+    const int32_t a0 = int32_t(c.codes[0]) + c.dmin[0] + int32_t(uint32_t(w0) & c.mask[0]);
+    const int32_t a1 = int32_t(c.codes[1]) + c.dmin[1] + int32_t(uint32_t(w0 >> c.shift[0]) & c.mask[1]);
+    const int32_t a2 = int32_t(c.codes[2]) + c.dmin[2] + int32_t(uint32_t(w0 >> c.shift[1]) & c.mask[2]);
+    qa[0] = static_cast<uint16_t>(a0);
+    qa[1] = static_cast<uint16_t>(a1);
+    qa[2] = static_cast<uint16_t>(a2);
+    c.codes[0] = static_cast<uint16_t>(a0 + c.dmin[0] + int32_t(uint32_t(w1) & c.mask[0]));
+    c.codes[1] = static_cast<uint16_t>(a1 + c.dmin[1] + int32_t(uint32_t(w1 >> c.shift[0]) & c.mask[1]));
+    c.codes[2] = static_cast<uint16_t>(a2 + c.dmin[2] + int32_t(uint32_t(w1 >> c.shift[1]) & c.mask[2]));
+    if (c.indexBits) {
+        largestA = static_cast<uint32_t>((w0 >> c.shift[2]) & 3u);
+        c.largest = static_cast<uint8_t>((w1 >> c.shift[2]) & 3u);
+    } else {
+        largestA = c.largest;
+    }
+}
+
 // Move `c` to key k: reading on from where it is when k is ahead in the same block, else from
 // the first key of k's block (a new cursor, key UINT32_MAX, is past every k).
 RIG_ALWAYS_INLINE void deltaMoveTo(const uint8_t* stream, const KeyedChannel& ch, uint32_t indexBits, uint32_t k, DeltaCursor& c) {
@@ -282,17 +305,26 @@ RIG_ALWAYS_INLINE uint32_t moveTo(const CompressedClip& c, const KeyedChannel& c
 
 // The segment's codes of a delta-coded channel, through its cursor (left at key k + 1, from
 // which playing on continues); `decode` turns the cursor's codes into the cached value.
+// Playing on past one key (a take keyed faster than the ticks), the two records after the
+// cursor's key are read together, neither read waiting on the other.
 template <class Decode>
 RIG_ALWAYS_INLINE void refreshDelta(const uint8_t* stream, const KeyedChannel& ch, uint32_t indexBits, CompressedKeyCache& e,
                          DeltaCursor& d, uint32_t old, Decode decode) {
     if (old != UINT32_MAX && e.k == old + 1) {
         e.a = e.b;
+    } else if (d.key + 1 == e.k && e.k + 1 < d.end) {
+        uint16_t qa[3];
+        uint32_t largestA = 0;
+        deltaStep2(stream, d, qa, largestA);
+        e.a = decode(qa, largestA);
+        e.b = decode(d.codes, d.largest);
+        return;
     } else {
         deltaMoveTo(stream, ch, indexBits, e.k, d);
-        e.a = decode(d);
+        e.a = decode(d.codes, d.largest);
     }
     deltaMoveTo(stream, ch, indexBits, e.k + 1, d);
-    e.b = decode(d);
+    e.b = decode(d.codes, d.largest);
 }
 
 // Key k of a channel stored as plain codes (decodeVec3Key / decodeQuatKey without the test).
@@ -318,7 +350,7 @@ RIG_ALWAYS_INLINE void refreshVec3(const CompressedClip& c, const Vec3Channel& c
     if (e.k == old) return;
     if (Delta && d) {
         refreshDelta(c.vec3Bits.data(), ch.key, 0, e, *d, old,
-                     [&](const DeltaCursor& x) __attribute__((always_inline)) { return glm::vec4(decodeVec3Codes(ch, x.codes), 0.0f); });
+                     [&](const uint16_t* q, uint32_t) __attribute__((always_inline)) { return glm::vec4(decodeVec3Codes(ch, q), 0.0f); });
         return;
     }
     e.a = old != UINT32_MAX && e.k == old + 1 ? e.b : glm::vec4(plainVec3Key(c, ch, e.k), 0.0f);
@@ -330,8 +362,8 @@ RIG_ALWAYS_INLINE void refreshQuat(const CompressedClip& c, const QuatChannel& c
                         DeltaCursor* d, uint32_t old) {
     if (e.k == old) return;
     if (Delta && d) {
-        refreshDelta(c.quatBits.data(), ch.key, r.fixed < 0 ? 2u : 0u, e, *d, old, [&](const DeltaCursor& x) __attribute__((always_inline)) {
-            const glm::quat v = decodeQuatCodes(r, x.codes, x.largest);
+        refreshDelta(c.quatBits.data(), ch.key, r.fixed < 0 ? 2u : 0u, e, *d, old, [&](const uint16_t* q, uint32_t largest) __attribute__((always_inline)) {
+            const glm::quat v = decodeQuatCodes(r, q, largest);
             return glm::vec4(v.x, v.y, v.z, v.w);
         });
         return;

@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <cstring>
 #include <array>
+#include <bit>
 #include <string>
 #include <vector>
 
@@ -261,11 +262,7 @@ inline constexpr uint32_t kDeltaBlock = 32;
 inline constexpr uint32_t kDeltaWidthBits = 5;
 
 // The fewest bits that count to n (0 for n = 0).
-inline uint32_t bitsToCount(uint64_t n) {
-    uint32_t b = 0;
-    while (b < 64 && (uint64_t(1) << b) - 1 < n) ++b;
-    return b;
-}
+inline uint32_t bitsToCount(uint64_t n) { return static_cast<uint32_t>(std::bit_width(n)); }
 
 // `indexBits`: 2 for a rotation whose dropped component varies, else 0.
 struct DeltaLayout {
