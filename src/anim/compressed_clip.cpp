@@ -176,37 +176,42 @@ __attribute__((noinline)) void deltaSeekBlock(const uint8_t* stream, const Keyed
     c.stride = static_cast<uint8_t>(at + indexBits);
 }
 
+// The codes of the key after `from` (as 32-bit sums), from its record `w`: each difference
+// is biased by the block's dmin. The index, where the block stores one, is (w >> shift[2]) & 3.
+struct RecordCodes {
+    int32_t q[3];
+};
+RIG_ALWAYS_INLINE RecordCodes applyRecord(const DeltaCursor& c, uint64_t w, int32_t f0, int32_t f1, int32_t f2) {
+    return {{f0 + c.dmin[0] + int32_t(uint32_t(w) & c.mask[0]), f1 + c.dmin[1] + int32_t(uint32_t(w >> c.shift[0]) & c.mask[1]),
+             f2 + c.dmin[2] + int32_t(uint32_t(w >> c.shift[1]) & c.mask[2])}};
+}
+
 // On to the next key of the block: one record (at most 3 x 17 + 2 bits, one 64-bit read).
 RIG_ALWAYS_INLINE void deltaStep(const uint8_t* stream, DeltaCursor& c) {
     const uint64_t w = readBits64(stream, c.next);
     c.next += c.stride;
     ++c.key;
-    c.codes[0] = static_cast<uint16_t>(int32_t(c.codes[0]) + c.dmin[0] + int32_t(uint32_t(w) & c.mask[0]));
-    c.codes[1] = static_cast<uint16_t>(int32_t(c.codes[1]) + c.dmin[1] + int32_t(uint32_t(w >> c.shift[0]) & c.mask[1]));
-    c.codes[2] = static_cast<uint16_t>(int32_t(c.codes[2]) + c.dmin[2] + int32_t(uint32_t(w >> c.shift[1]) & c.mask[2]));
+    const RecordCodes r = applyRecord(c, w, c.codes[0], c.codes[1], c.codes[2]);
+    for (int i = 0; i < 3; ++i) c.codes[i] = static_cast<uint16_t>(r.q[i]);
     if (c.indexBits) c.largest = static_cast<uint8_t>((w >> c.shift[2]) & 3u);
 }
 
 // Two steps at once (keys key + 1 and key + 2 of the block): key + 1's codes and index into
 // qa and largestA, the cursor on to key + 2. Both records are read before either is added.
-RIG_ALWAYS_INLINE void deltaStep2(const uint8_t* stream, DeltaCursor& c, uint16_t qa[3], uint32_t& largestA) {
+RIG_ALWAYS_INLINE void deltaStep2(const uint8_t* stream, DeltaCursor& c, uint16_t qa[3], uint8_t& largestA) {
     const uint64_t w0 = readBits64(stream, c.next), w1 = readBits64(stream, c.next + c.stride);
     c.next += 2u * c.stride;
     c.key += 2;
-    const int32_t a0 = int32_t(c.codes[0]) + c.dmin[0] + int32_t(uint32_t(w0) & c.mask[0]);
-    const int32_t a1 = int32_t(c.codes[1]) + c.dmin[1] + int32_t(uint32_t(w0 >> c.shift[0]) & c.mask[1]);
-    const int32_t a2 = int32_t(c.codes[2]) + c.dmin[2] + int32_t(uint32_t(w0 >> c.shift[1]) & c.mask[2]);
-    qa[0] = static_cast<uint16_t>(a0);
-    qa[1] = static_cast<uint16_t>(a1);
-    qa[2] = static_cast<uint16_t>(a2);
-    c.codes[0] = static_cast<uint16_t>(a0 + c.dmin[0] + int32_t(uint32_t(w1) & c.mask[0]));
-    c.codes[1] = static_cast<uint16_t>(a1 + c.dmin[1] + int32_t(uint32_t(w1 >> c.shift[0]) & c.mask[1]));
-    c.codes[2] = static_cast<uint16_t>(a2 + c.dmin[2] + int32_t(uint32_t(w1 >> c.shift[1]) & c.mask[2]));
+    const RecordCodes a = applyRecord(c, w0, c.codes[0], c.codes[1], c.codes[2]);
+    const RecordCodes b = applyRecord(c, w1, a.q[0], a.q[1], a.q[2]);
+    for (int i = 0; i < 3; ++i) {
+        qa[i] = static_cast<uint16_t>(a.q[i]);
+        c.codes[i] = static_cast<uint16_t>(b.q[i]);
+    }
+    largestA = c.largest;
     if (c.indexBits) {
-        largestA = static_cast<uint32_t>((w0 >> c.shift[2]) & 3u);
+        largestA = static_cast<uint8_t>((w0 >> c.shift[2]) & 3u);
         c.largest = static_cast<uint8_t>((w1 >> c.shift[2]) & 3u);
-    } else {
-        largestA = c.largest;
     }
 }
 
@@ -314,7 +319,7 @@ RIG_ALWAYS_INLINE void refreshDelta(const uint8_t* stream, const KeyedChannel& c
         e.a = e.b;
     } else if (d.key + 1 == e.k && e.k + 1 < d.end) {
         uint16_t qa[3];
-        uint32_t largestA = 0;
+        uint8_t largestA = 0;
         deltaStep2(stream, d, qa, largestA);
         e.a = decode(qa, largestA);
         e.b = decode(d.codes, d.largest);
