@@ -196,6 +196,68 @@ TEST(LocalToModelJob, InvalidInputIsRefusedAndNothingWritten) {
     }
 }
 
+TEST(JointOrder, LevelsKeepParentsFirstAndIndexOrderWithinALevel) {
+    // A hand-made forest: 0 -> {1, 4}, 1 -> {2}, 2 -> {3}, 4 -> {5, 6}; 7 a second root -> {8}.
+    const std::vector<int32_t> parent = {-1, 0, 1, 2, 0, 4, 4, -1, 7};
+    const JointOrder order(parent);
+    ASSERT_FALSE(order.empty());
+    const std::vector<int32_t> expected = {0, 7, 1, 4, 8, 2, 5, 6, 3};
+    EXPECT_EQ(std::vector<int32_t>(order.joints().begin(), order.joints().end()), expected);
+    EXPECT_TRUE(order.builtFor(parent));
+    const std::vector<int32_t> copy = parent;  // equal values, other storage
+    EXPECT_FALSE(order.builtFor(copy));
+    EXPECT_FALSE(order.builtFor(std::span<const int32_t>(parent).first(8)));
+    // Not parents-first, or nothing: no order.
+    EXPECT_TRUE(JointOrder(std::vector<int32_t>{-1, 2, 0}).empty());
+    EXPECT_TRUE(JointOrder(std::vector<int32_t>{0}).empty());
+    EXPECT_TRUE(JointOrder(std::vector<int32_t>{-1, -2}).empty());
+    EXPECT_TRUE(JointOrder(std::vector<int32_t>{}).empty());
+}
+
+TEST(LocalToModelJob, LevelOrderGivesTheSameBitsInEveryForm) {
+    for (const Model& m : {rig::testing::makeWideTree(37, 0), rig::testing::makeChain(11, 0)}) {
+        const Skeleton& sk = m.skeleton;
+        const std::vector<Transform> local = someLocalPose(sk);
+        std::vector<uint8_t> use(sk.size());
+        for (size_t i = 0; i < use.size(); ++i) use[i] = i % 3 != 1;
+        const JointOrder order(sk.parent);
+        ASSERT_FALSE(order.empty());
+        const bool chosen = isa::avx2();
+        for (int fma = 0; fma < (isa::cpuHasAvx2() ? 2 : 1); ++fma) {
+            isa::force(fma != 0);
+            for (int mode = 0; mode < 3; ++mode) {
+                std::vector<glm::mat4> byIndex(sk.size()), byLevels(sk.size(), glm::mat4(7.0f));
+                LocalToModelJob job;
+                job.parent = sk.parent;
+                if (mode != 1) job.local = local;
+                if (mode != 0) job.bindLocal = sk.bindLocal;
+                if (mode == 2) job.useLocal = use;
+                job.model = byIndex;
+                ASSERT_TRUE(job.run());
+                job.order = &order;
+                job.model = byLevels;
+                ASSERT_TRUE(job.run()) << "mode " << mode;
+                for (size_t i = 0; i < sk.size(); ++i) EXPECT_TRUE(sameBits(byIndex[i], byLevels[i])) << "mode " << mode << " joint " << i;
+            }
+        }
+        isa::force(chosen);
+        // An order is for whole skeletons, and for the parents it was built from.
+        std::vector<glm::mat4> out(sk.size(), glm::mat4(7.0f));
+        LocalToModelJob job;
+        job.parent = sk.parent;
+        job.local = local;
+        job.model = out;
+        job.order = &order;
+        job.count = 3;
+        EXPECT_FALSE(job.run());
+        job.count = 0;
+        const std::vector<int32_t> copy = sk.parent;
+        job.parent = copy;
+        EXPECT_FALSE(job.run());
+        for (const glm::mat4& o : out) EXPECT_EQ(o, glm::mat4(7.0f));
+    }
+}
+
 TEST(SkinningMatrixJob, ModelTimesInverseBindWithTheMeshCorrection) {
     const Model m = rig::testing::makeWideTree(20, 0);
     const std::vector<glm::mat4> model = someModelPose(m.skeleton);

@@ -46,7 +46,7 @@ bool isRigid(const glm::mat4& m) {
 
 }  // namespace
 
-Animator::Animator(const Model& model) : model_(&model) {
+Animator::Animator(const Model& model) : model_(&model), order_(model.skeleton.parent) {
     const Skeleton& sk = model.skeleton;
     local_ = sk.bindLocalSqt;
     world_ = sk.bindModel;
@@ -235,6 +235,7 @@ void Animator::localToModel(const uint8_t* useLocal, std::span<const glm::mat4> 
         job.useLocal = {useLocal, n};
     }
     job.model = world_;
+    if (!order_.empty()) job.order = &order_;
     job.run();  // sizes fixed at construction, parents validated at import
 }
 

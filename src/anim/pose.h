@@ -11,6 +11,7 @@
 #include <glm/glm.hpp>
 
 #include "anim/clip.h"
+#include "anim/jobs/local_to_model_job.h"
 #include "anim/model.h"
 
 namespace rig {
@@ -145,6 +146,7 @@ private:
     int32_t lastClip_ = INT32_MIN;
     int32_t overrideNode_ = -1;
     glm::quat overrideRotation_{1.0f, 0.0f, 0.0f, 0.0f};
+    JointOrder order_;                   // the skeleton's levels, for local->model
     std::vector<Transform> local_;
     std::vector<glm::mat4> world_;
     std::vector<glm::mat4> palette_;

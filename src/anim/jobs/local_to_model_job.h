@@ -7,12 +7,37 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include <glm/glm.hpp>
 
 #include "anim/transform.h"
 
 namespace rig {
+
+// An order for LocalToModelJob to compute joints in: depth level by depth level (the roots,
+// then their children, then theirs...; by index within a level), so parents still come before
+// their children. In index order (a depth-first skeleton) nearly every product waits for the
+// one just before it, its parent's; by levels, neighbouring products are independent and the
+// CPU overlaps them. Built once per skeleton (it allocates), which checks the parents then:
+// a job given an order does not walk them again. The parent array must not change after.
+class JointOrder {
+public:
+    JointOrder() = default;
+    // The level order of `parent`; empty when `parent` is not parents-first (parent[i] < i,
+    // -1 for a root) or is empty.
+    explicit JointOrder(std::span<const int32_t> parent);
+    bool empty() const { return order_.empty(); }
+    // Whether this order was built from exactly this array (the same storage and size).
+    bool builtFor(std::span<const int32_t> parent) const {
+        return !order_.empty() && parent.data() == parent_ && parent.size() == order_.size();
+    }
+    std::span<const int32_t> joints() const { return order_; }
+
+private:
+    std::vector<int32_t> order_;
+    const int32_t* parent_ = nullptr;
+};
 
 struct LocalToModelJob {
     // Skeleton parents, parent[i] < i, -1 for a root. The job covers joints [0, end), where
@@ -27,6 +52,9 @@ struct LocalToModelJob {
     std::span<const uint8_t> useLocal;
     // Joints to compute: 0 means parent.size().
     size_t count = 0;
+    // Optional: compute the joints in this order (built for `parent`; no `count` with it).
+    // The same results, bit for bit, as index order.
+    const JointOrder* order = nullptr;
     // Output: one model-space matrix per joint (at least `count`).
     std::span<glm::mat4> model;
 

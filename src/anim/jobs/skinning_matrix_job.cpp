@@ -48,6 +48,19 @@ inline Columns mul(const Columns& a, const Columns& b) {
     return {column(a, b.c0), column(a, b.c1), column(a, b.c2), _mm_add_ps(column(a, b.c3), a.c3)};
 }
 
+// The same product with b read from memory one float at a time, as broadcasts: the same
+// operations (so the same bits), with b's entries taken by the load ports instead of shuffles.
+inline __m128 column(const Columns& a, const float* b) {
+    __m128 v = _mm_mul_ps(a.c0, _mm_load1_ps(b));
+    v = _mm_add_ps(v, _mm_mul_ps(a.c1, _mm_load1_ps(b + 1)));
+    return _mm_add_ps(v, _mm_mul_ps(a.c2, _mm_load1_ps(b + 2)));
+}
+
+inline Columns mul(const Columns& a, const glm::mat4& b) {
+    const float* f = &b[0][0];
+    return {column(a, f), column(a, f + 4), column(a, f + 8), _mm_add_ps(column(a, f + 12), a.c3)};
+}
+
 inline void store(glm::mat4& m, const Columns& c) {
     float* f = &m[0][0];
     _mm_storeu_ps(f, c.c0);
@@ -83,10 +96,10 @@ RIG_ALWAYS_INLINE void paletteLoop(const glm::mat4* m, const int32_t* jt, const 
         }
     };
     if (!correction) {
-        for (size_t j = 0; j < nj; ++j) put(j, mul(load(m[jt[j]]), load(ib[j])));
+        for (size_t j = 0; j < nj; ++j) put(j, mul(load(m[jt[j]]), ib[j]));
     } else {
         const Columns c = load(*correction);
-        for (size_t j = 0; j < nj; ++j) put(j, mul(c, mul(load(m[jt[j]]), load(ib[j]))));
+        for (size_t j = 0; j < nj; ++j) put(j, mul(c, mul(load(m[jt[j]]), ib[j])));
     }
 #else
     auto put = [&](size_t j, const glm::mat4& v) {
