@@ -59,7 +59,7 @@ void sample(benchmark::State& state, const Model& m, RotationBlend blend) {
 }
 
 // The masked form the Animator runs: nodes without a track keep the file's exact matrix.
-void localToModel(benchmark::State& state, const Model& m, bool levels) {
+void localToModel(benchmark::State& state, const Model& m, bool levels, int form = 2) {
     const Skeleton& sk = m.skeleton;
     std::vector<Transform> local = sk.bindLocalSqt;
     std::vector<glm::mat4> world(sk.size());
@@ -73,6 +73,8 @@ void localToModel(benchmark::State& state, const Model& m, bool levels) {
     job.useLocal = use;
     job.model = world;
     if (levels) job.order = &order;
+    if (form == 0) job.bindLocal = {}, job.useLocal = {};  // sampled poses only
+    if (form == 1) job.local = {}, job.useLocal = {};      // the file's matrices only
     for (auto _ : state) {
         job.run();
         benchmark::DoNotOptimize(world.data());
@@ -151,6 +153,8 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark((name + "/sample_nlerp").c_str(), [&m](benchmark::State& s) { rig::sample(s, m, rig::RotationBlend::Nlerp); });
         benchmark::RegisterBenchmark((name + "/local_to_model").c_str(), [&m](benchmark::State& s) { rig::localToModel(s, m, false); });
         benchmark::RegisterBenchmark((name + "/local_to_model_levels").c_str(), [&m](benchmark::State& s) { rig::localToModel(s, m, true); });
+        benchmark::RegisterBenchmark((name + "/local_to_model_sqt").c_str(), [&m](benchmark::State& s) { rig::localToModel(s, m, true, 0); });
+        benchmark::RegisterBenchmark((name + "/local_to_model_matrices").c_str(), [&m](benchmark::State& s) { rig::localToModel(s, m, true, 1); });
         benchmark::RegisterBenchmark((name + "/palettes").c_str(), [&m](benchmark::State& s) { rig::palettes(s, m); });
         benchmark::RegisterBenchmark((name + "/evaluate").c_str(), [&m](benchmark::State& s) { rig::evaluate(s, m); });
         benchmark::RegisterBenchmark((name + "/controller").c_str(), [&m](benchmark::State& s) { rig::controller(s, m); });

@@ -8,6 +8,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "anim/clip.h"
+#include "anim/isa.h"
 #include "support/rigs.h"
 
 namespace rig {
@@ -146,6 +147,53 @@ TEST(Sampling, PolynomialSlerpMatchesTrigonometricSlerp) {
         }
     }
     EXPECT_LT(worst, 5e-7);
+}
+
+// sampleClip interpolates rotations in batches, four lanes (SSE2) or eight (AVX2) at a time;
+// every lane must give what the scalar sampleQuat gives, bit for bit: keys close together
+// (four polynomial terms), farther apart (eight), past 120 degrees (trigonometry), on opposite
+// hemispheres (the shortest path), and batches that end part-way through a group.
+TEST(Sampling, RotationBatchesGiveTheScalarBitsInEveryForm) {
+    for (const int tracks : {1, 5, 8, 13, 32, 33, 70}) {
+        Clip c;
+        const float times[] = {0.0f, 1.0f, 2.0f};
+        const uint32_t run = c.addTimes(times, 3);
+        for (int i = 0; i < tracks; ++i) {
+            const glm::vec3 axis = glm::normalize(glm::vec3(std::sin(1.7f * i), std::cos(0.9f * i), 0.3f + 0.1f * (i % 5)));
+            // Angles between neighbouring keys from 2 to 170 degrees, some keys negated.
+            const float angle = glm::radians(2.0f + static_cast<float>((i * 37) % 169));
+            const glm::quat k0 = glm::angleAxis(0.2f * i, glm::vec3(0, 1, 0));
+            const glm::quat k1 = glm::angleAxis(angle, axis) * k0;
+            const glm::quat k2 = glm::angleAxis(0.5f * angle, glm::vec3(1, 0, 0)) * k1;
+            Track t;
+            t.node = i;
+            t.rotation = {run, static_cast<uint32_t>(c.quatKeys.size()), 3, Interpolation::Linear};
+            c.quatKeys.push_back(k0);
+            c.quatKeys.push_back(i % 3 == 0 ? -k1 : k1);
+            c.quatKeys.push_back(k2);
+            c.tracks.push_back(t);
+        }
+        const std::vector<Transform> bind(static_cast<size_t>(tracks));
+        const bool chosen = isa::avx2();
+        for (const RotationBlend blend : {RotationBlend::Slerp, RotationBlend::Nlerp}) {
+            for (int form = 0; form < (isa::cpuHasAvx2() ? 2 : 1); ++form) {
+                isa::force(form == 1);
+                for (const float t : {0.0f, 0.1f, 0.5f, 0.999f, 1.0f, 1.37f, 2.0f, 2.5f}) {
+                    std::vector<Transform> local = bind;
+                    std::vector<uint32_t> cursors(3 * c.tracks.size(), 0);
+                    sampleClip(c, t, bind.data(), local.data(), cursors.data(), blend);
+                    for (int i = 0; i < tracks; ++i) {
+                        uint32_t cursor = 0;
+                        const glm::quat want = sampleQuat(c, c.tracks[i].rotation, t, cursor, blend);
+                        const glm::quat got = local[i].rotation;
+                        EXPECT_TRUE(got.x == want.x && got.y == want.y && got.z == want.z && got.w == want.w)
+                            << tracks << " tracks, track " << i << ", t " << t << ", form " << form;
+                    }
+                }
+            }
+        }
+        isa::force(chosen);
+    }
 }
 
 TEST(Sampling, ChannelsWithEqualTimesShareOneRun) {

@@ -211,6 +211,7 @@ namespace {
 
 namespace {
 
+template <bool kWide>
 RIG_ALWAYS_INLINE void sampleClipBody(const Clip& clip, float t, const Transform* bindLocal, Transform* local,
                                       uint32_t* cursors, RotationBlend blend) {
     const size_t n = clip.tracks.size();
@@ -240,19 +241,19 @@ RIG_ALWAYS_INLINE void sampleClipBody(const Clip& clip, float t, const Transform
             batch.b[batch.n] = &(v + 1)->x;
             batch.alpha[batch.n] = pr.alpha;
             batch.out[batch.n] = &out.rotation;
-            if (++batch.n == detail::RotationBatch::kCapacity) detail::flushRotations(batch, blend);
+            if (++batch.n == detail::RotationBatch::kCapacity) detail::flush<kWide>(batch, blend);
         } else {
             out.rotation = R.count > 1 ? blendKeys(q4 + R.values, R, pr, blend) : R.count ? q4[R.values] : bind.rotation;
         }
     }
-    detail::flushRotations(batch, blend);
+    detail::flush<kWide>(batch, blend);
 }
 
 // The sampler's AVX2 form (anim/isa.h); sampleClip() itself is the baseline form.
 #if RIG_HAVE_AVX2_PATH
 RIG_TARGET_AVX2 void sampleClipAvx2(const Clip& clip, float t, const Transform* bindLocal, Transform* local,
                                     uint32_t* cursors, RotationBlend blend) {
-    sampleClipBody(clip, t, bindLocal, local, cursors, blend);
+    sampleClipBody<true>(clip, t, bindLocal, local, cursors, blend);
 }
 #endif
 
@@ -263,7 +264,7 @@ void sampleClip(const Clip& clip, float t, const Transform* bindLocal, Transform
 #if RIG_HAVE_AVX2_PATH
     if (isa::avx2()) return sampleClipAvx2(clip, t, bindLocal, local, cursors, blend);
 #endif
-    sampleClipBody(clip, t, bindLocal, local, cursors, blend);
+    sampleClipBody<false>(clip, t, bindLocal, local, cursors, blend);
 }
 
 uint32_t Clip::addTimes(const float* t, uint32_t count) {

@@ -451,7 +451,7 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
 
 namespace {
 
-template <bool Delta>
+template <bool Delta, bool kWide>
 RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
                                         CompressedSamplingCache& samplingCache, RotationBlend blend) {
     const size_t n = clip.tracks.size();
@@ -489,7 +489,7 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
                 batch.b[batch.n] = &e[1].b.x;
                 batch.alpha[batch.n] = ar;
                 batch.out[batch.n] = &out.rotation;
-                if (++batch.n == detail::RotationBatch::kCapacity) detail::flushRotations(batch, blend);
+                if (++batch.n == detail::RotationBatch::kCapacity) detail::flush<kWide>(batch, blend);
             } else {
                 out.rotation = blendQuat(R.key, e[1], ar, blend);
             }
@@ -505,15 +505,15 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
             out.scale = ks == ChannelKind::Absent ? bind.scale : glm::vec3(e[2].a);
         }
     }
-    detail::flushRotations(batch, blend);
+    detail::flush<kWide>(batch, blend);
 }
 
 // The cached sampler's AVX2 form (anim/isa.h); sampleCompressedClip() itself is the baseline form.
 #if RIG_HAVE_AVX2_PATH
 RIG_TARGET_AVX2 void sampleCachedAvx2(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
                                       CompressedSamplingCache& cache, RotationBlend blend) {
-    if (cache.deltaCoded) return sampleCachedBody<true>(clip, t, bindLocal, local, cache, blend);
-    sampleCachedBody<false>(clip, t, bindLocal, local, cache, blend);
+    if (cache.deltaCoded) return sampleCachedBody<true, true>(clip, t, bindLocal, local, cache, blend);
+    sampleCachedBody<false, true>(clip, t, bindLocal, local, cache, blend);
 }
 #endif
 
@@ -524,8 +524,8 @@ void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* 
 #if RIG_HAVE_AVX2_PATH
     if (isa::avx2()) return sampleCachedAvx2(clip, t, bindLocal, local, cache, blend);
 #endif
-    if (cache.deltaCoded) return sampleCachedBody<true>(clip, t, bindLocal, local, cache, blend);
-    sampleCachedBody<false>(clip, t, bindLocal, local, cache, blend);
+    if (cache.deltaCoded) return sampleCachedBody<true, false>(clip, t, bindLocal, local, cache, blend);
+    sampleCachedBody<false, false>(clip, t, bindLocal, local, cache, blend);
 }
 
 void sampleCompressedClip(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,

@@ -9,13 +9,16 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "anim/clip.h"
+#include "anim/isa.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #include <xmmintrin.h>
 #endif
-
-#include "anim/clip.h"
-#include "anim/isa.h"
+#if RIG_HAVE_AVX2_PATH
+#include <immintrin.h>
+#endif
 
 namespace rig::detail {
 
@@ -103,7 +106,7 @@ inline glm::quat asQuat(const float* v) { return glm::quat(v[3], v[0], v[1], v[2
 // goes. sampleClip() queues every interpolating rotation channel here instead of blending it
 // at once, so SLERP/NLERP runs on four quaternions per SSE instruction.
 struct RotationBatch {
-    static constexpr int kCapacity = 16;  // four independent groups of four in flight
+    static constexpr int kCapacity = 32;  // independent groups in flight (8 of 4, or 4 of 8)
     const float* a[kCapacity];  // keys as x, y, z, w (glm::quat's layout)
     const float* b[kCapacity];
     float alpha[kCapacity];
@@ -212,6 +215,153 @@ RIG_ALWAYS_INLINE void flushRotations(RotationBatch& batch, RotationBlend blend)
     batch.n = 0;
 }
 
+#if RIG_HAVE_AVX2_PATH
+
+RIG_TARGET_AVX2 inline __m256 splat8(float v) { return _mm256_set1_ps(v); }
+
+// slerpWeight4 on eight lanes.
+template <int N>
+RIG_TARGET_AVX2 inline __m256 slerpWeight8(__m256 t, __m256 xm1) {
+    const __m256 t2 = _mm256_mul_ps(t, t), one = splat8(1.0f);
+    __m256 r = one;
+    for (int i = N - 1; i >= 0; --i) {
+        const __m256 c = _mm256_sub_ps(_mm256_mul_ps(splat8(kSlerpU[i]), t2), splat8(kSlerpV[i]));
+        r = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(c, xm1), r));
+    }
+    return _mm256_mul_ps(t, r);
+}
+
+// interpolateFour on eight rotations per register (AVX, 256-bit lanes), G registers in
+// lockstep: rotations 0 .. n-1 of the batch, 8 (G - 1) < n <= 8 G. Each lane computes the same
+// operations in the same order as slerpInline() / nlerpShortest(), so the same bits. Every step
+// is written for all G groups before the next, so their long dependency chains (polynomial,
+// square root, division) run side by side instead of one after another. Lanes past n repeat
+// their group's first lane and are not stored.
+template <int G>
+RIG_TARGET_AVX2 inline void interpolateGroups(RotationBatch& all, RotationBlend blend) {
+    const int n = all.n;
+    __m256 ax[G], ay[G], az[G], aw[G], bx[G], by[G], bz[G], bw[G], alpha[G];
+    for (int g = 0; g < G; ++g) {
+        const int base = 8 * g;
+        auto lane = [&](int j) { return base + j < n ? base + j : base; };
+        for (int side = 0; side < 2; ++side) {
+            const float* const* src = side ? all.b : all.a;
+            __m128 q[8];
+            for (int j = 0; j < 8; ++j) q[j] = _mm_loadu_ps(src[lane(j)]);
+            _MM_TRANSPOSE4_PS(q[0], q[1], q[2], q[3]);  // lanes 0..3: x, y, z, w
+            _MM_TRANSPOSE4_PS(q[4], q[5], q[6], q[7]);  // lanes 4..7
+            (side ? bx : ax)[g] = _mm256_set_m128(q[4], q[0]);
+            (side ? by : ay)[g] = _mm256_set_m128(q[5], q[1]);
+            (side ? bz : az)[g] = _mm256_set_m128(q[6], q[2]);
+            (side ? bw : aw)[g] = _mm256_set_m128(q[7], q[3]);
+        }
+        alpha[g] = _mm256_setr_ps(all.alpha[lane(0)], all.alpha[lane(1)], all.alpha[lane(2)], all.alpha[lane(3)],
+                                  all.alpha[lane(4)], all.alpha[lane(5)], all.alpha[lane(6)], all.alpha[lane(7)]);
+    }
+    const __m256 signBit = splat8(-0.0f), one = splat8(1.0f), zero = _mm256_setzero_ps();
+    __m256 negSign[G], d[G], wa[G], wb[G];
+    int wide[G];
+    for (int g = 0; g < G; ++g) {
+        d[g] = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ax[g], bx[g]), _mm256_mul_ps(ay[g], by[g])),
+                                           _mm256_mul_ps(az[g], bz[g])),
+                             _mm256_mul_ps(aw[g], bw[g]));
+        negSign[g] = _mm256_and_ps(_mm256_cmp_ps(d[g], zero, _CMP_LT_OQ), signBit);  // d < 0: b flips to a's side
+        d[g] = _mm256_min_ps(_mm256_xor_ps(d[g], negSign[g]), one);
+        wide[g] = 0;
+    }
+    if (blend == RotationBlend::Nlerp) {
+        for (int g = 0; g < G; ++g) {
+            wa[g] = _mm256_sub_ps(one, alpha[g]);
+            wb[g] = alpha[g];
+        }
+    } else {
+        for (int g = 0; g < G; ++g) {
+            const __m256 oneMinus = _mm256_sub_ps(one, alpha[g]);
+            const __m256 xm1 = _mm256_sub_ps(d[g], one);
+            // Keys under 16 degrees apart take four terms, the others eight (as in slerpInline).
+            const __m256 close = _mm256_cmp_ps(xm1, splat8(-0.01f), _CMP_GT_OQ);
+            const int closeLanes = _mm256_movemask_ps(close);
+            if (closeLanes == 0xff) {
+                wa[g] = slerpWeight8<4>(oneMinus, xm1);
+                wb[g] = slerpWeight8<4>(alpha[g], xm1);
+            } else {
+                wa[g] = slerpWeight8<8>(oneMinus, xm1);
+                wb[g] = slerpWeight8<8>(alpha[g], xm1);
+                if (closeLanes != 0) {
+                    wa[g] = _mm256_blendv_ps(wa[g], slerpWeight8<4>(oneMinus, xm1), close);
+                    wb[g] = _mm256_blendv_ps(wb[g], slerpWeight8<4>(alpha[g], xm1), close);
+                }
+            }
+            // Lanes more than 120 degrees apart: trigonometry, below.
+            const int live = n - 8 * g >= 8 ? 0xff : (1 << (n - 8 * g)) - 1;
+            wide[g] = _mm256_movemask_ps(_mm256_cmp_ps(d[g], splat8(0.5f), _CMP_LT_OQ)) & live;
+        }
+    }
+    __m256 rx[G], ry[G], rz[G], rw[G];
+    for (int g = 0; g < G; ++g) {
+        wb[g] = _mm256_xor_ps(wb[g], negSign[g]);
+        rx[g] = _mm256_add_ps(_mm256_mul_ps(wa[g], ax[g]), _mm256_mul_ps(wb[g], bx[g]));
+        ry[g] = _mm256_add_ps(_mm256_mul_ps(wa[g], ay[g]), _mm256_mul_ps(wb[g], by[g]));
+        rz[g] = _mm256_add_ps(_mm256_mul_ps(wa[g], az[g]), _mm256_mul_ps(wb[g], bz[g]));
+        rw[g] = _mm256_add_ps(_mm256_mul_ps(wa[g], aw[g]), _mm256_mul_ps(wb[g], bw[g]));
+        const __m256 len2 = _mm256_add_ps(
+            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(rx[g], rx[g]), _mm256_mul_ps(ry[g], ry[g])), _mm256_mul_ps(rz[g], rz[g])),
+            _mm256_mul_ps(rw[g], rw[g]));
+        // 1 / sqrt(len2), and 0 where len2 is 0 (as normalized() does).
+        const __m256 inv = _mm256_and_ps(_mm256_div_ps(one, _mm256_sqrt_ps(len2)), _mm256_cmp_ps(len2, zero, _CMP_GT_OQ));
+        rx[g] = _mm256_mul_ps(rx[g], inv);
+        ry[g] = _mm256_mul_ps(ry[g], inv);
+        rz[g] = _mm256_mul_ps(rz[g], inv);
+        rw[g] = _mm256_mul_ps(rw[g], inv);
+    }
+    for (int g = 0; g < G; ++g) {
+        __m128 r[8] = {_mm256_castps256_ps128(rx[g]),   _mm256_castps256_ps128(ry[g]),   _mm256_castps256_ps128(rz[g]),
+                       _mm256_castps256_ps128(rw[g]),   _mm256_extractf128_ps(rx[g], 1), _mm256_extractf128_ps(ry[g], 1),
+                       _mm256_extractf128_ps(rz[g], 1), _mm256_extractf128_ps(rw[g], 1)};
+        _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]);  // back to one quaternion (x, y, z, w) per register
+        _MM_TRANSPOSE4_PS(r[4], r[5], r[6], r[7]);
+        const int count = n - 8 * g < 8 ? n - 8 * g : 8;
+        for (int j = 0; j < count; ++j) {
+            const int k = 8 * g + j;
+            if (wide[g] & (1 << j)) {
+                *all.out[k] = slerpInline(asQuat(all.a[k]), asQuat(all.b[k]), all.alpha[k]);
+            } else {
+                _mm_storeu_ps(&all.out[k]->x, r[j]);
+            }
+        }
+    }
+}
+
+// flushRotations for the AVX2 samplers: the whole batch at once, eight rotations per register.
+// A function of its own (not inlined into the baseline form, which cannot run it).
+RIG_TARGET_AVX2 inline void flushRotationsWide(RotationBatch& batch, RotationBlend blend) {
+    static_assert(RotationBatch::kCapacity == 32, "four groups of eight");
+    if (batch.n > 24) {
+        interpolateGroups<4>(batch, blend);
+    } else if (batch.n > 16) {
+        interpolateGroups<3>(batch, blend);
+    } else if (batch.n > 8) {
+        interpolateGroups<2>(batch, blend);
+    } else if (batch.n > 0) {
+        interpolateGroups<1>(batch, blend);
+    }
+    batch.n = 0;
+}
+
+#endif
+
+// The flush of a sampler compiled for AVX2 (kWide) or for the baseline.
+template <bool kWide>
+RIG_ALWAYS_INLINE void flush(RotationBatch& batch, RotationBlend blend) {
+#if RIG_HAVE_AVX2_PATH
+    if constexpr (kWide) {
+        flushRotationsWide(batch, blend);
+        return;
+    }
+#endif
+    flushRotations(batch, blend);
+}
+
 #else
 
 inline void flushRotations(RotationBatch& batch, RotationBlend blend) {
@@ -220,6 +370,11 @@ inline void flushRotations(RotationBatch& batch, RotationBlend blend) {
         *batch.out[j] = blend == RotationBlend::Slerp ? slerpInline(a, b, batch.alpha[j]) : nlerpShortest(a, b, batch.alpha[j]);
     }
     batch.n = 0;
+}
+
+template <bool kWide>
+inline void flush(RotationBatch& batch, RotationBlend blend) {
+    flushRotations(batch, blend);
 }
 
 #endif
