@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <unordered_map>
 #include <vector>
 
 
@@ -150,6 +152,37 @@ void sampleMorphTrack(const Clip& clip, const MorphTrack& track, float t, uint32
     for (uint32_t i = 0; i < nt; ++i) {
         out[i] = h00 * a[nt + i] + h10 * a[2 * nt + i] + h01 * b[nt + i] + h11 * b[i];
     }
+}
+
+void shareTimeRuns(Clip& clip) {
+    const float* times = clip.times.data();
+    const size_t size = clip.times.size();
+    // Runs seen so far, by a hash of their count and bits.
+    std::unordered_map<uint64_t, std::vector<uint32_t>> seen;
+    auto canonical = [&](uint32_t first, uint32_t count) {
+        if (count < 2 || first + static_cast<size_t>(count) > size) return first;
+        uint64_t h = 1469598103934665603ull ^ count;
+        for (uint32_t k = 0; k < count; ++k) {
+            uint32_t bits;
+            std::memcpy(&bits, times + first + k, sizeof bits);
+            h = (h ^ bits) * 1099511628211ull;
+        }
+        std::vector<uint32_t>& runs = seen[h];
+        for (const uint32_t r : runs) {
+            if (r == first || (size >= r + static_cast<size_t>(count) &&
+                               std::memcmp(times + r, times + first, count * sizeof(float)) == 0)) {
+                return r;
+            }
+        }
+        runs.push_back(first);
+        return first;
+    };
+    // (Two runs that share a hash are compared over the channel's own count: equal floats there
+    // are all a channel reads, so sharing is right even across a collision.)
+    for (Track& tr : clip.tracks) {
+        for (Channel* ch : {&tr.translation, &tr.rotation, &tr.scale}) ch->times = canonical(ch->times, ch->count);
+    }
+    for (MorphTrack& m : clip.morphTracks) m.times = canonical(m.times, m.count);
 }
 
 void extendClipRangeToMorphs(Clip& clip) {

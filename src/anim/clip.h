@@ -98,6 +98,12 @@ glm::quat nlerpShortest(const glm::quat& a, const glm::quat& b, float alpha);
 // first key: the first key's weights; after the last: the last's. Allocates nothing.
 void sampleMorphTrack(const Clip& clip, const MorphTrack& track, float t, uint32_t& cursor, float* out);
 
+// Point every channel (and morph track) whose key times equal, bit for bit, those of an earlier
+// one at that earlier run, so the sampler's one key search per run of times serves them all
+// (a file that stores each bone's times apart, as .X files do, gets one search per tick instead
+// of one per channel). Clip::times itself is left as it is. Import calls it on every clip.
+void shareTimeRuns(Clip& clip);
+
 // Widen the clip's [startTime, duration] to cover its morph keys too (import: after the
 // morph tracks are added). A clip with morph keys only takes their range, and its sample
 // rate from their spacing.

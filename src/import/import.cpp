@@ -1263,6 +1263,7 @@ Result<Model> importModel(const std::string& path) {
     if (ext == ".fbx") {
         for (Mesh& mesh : model.meshes) std::fill(mesh.morphDefaultWeights.begin(), mesh.morphDefaultWeights.end(), 0.0f);
     }
+    for (Clip& c : model.clips) shareTimeRuns(c);
     computeSkinBindPose(model);
     // Assimp's Blender reader gives static geometry only: shown, but never passed as a rig.
     if (ext == ".blend") model.stats.formatLimitation = kBlendLimitation;
