@@ -68,6 +68,7 @@ void sampleLoop(benchmark::State& state, const std::string& key) {
     std::vector<uint32_t> cursors(3 * clip.tracks.size(), 0);
     CompressedSamplingCache cache;
     cache.reserve(f->compressed.tracks.size());
+    const SamplingPlan plan = buildSamplingPlan(clip);  // plain sampling as the Animator does it
     const float start = clip.startTime, length = clip.duration - clip.startTime;
     float t = 0.0f;
     for (auto _ : state) {
@@ -88,6 +89,7 @@ void sampleLoop(benchmark::State& state, const std::string& key) {
             job.bindLocal = m.skeleton.bindLocalSqt;
             job.cursors = cursors;
             job.local = local;
+            job.plan = &plan;
             job.run();
         }
         benchmark::DoNotOptimize(local.data());

@@ -1,5 +1,5 @@
 // The per-tick work split into its stages, each timed alone on the same model at 60 ticks per
-// second: sampling (SamplingJob), local->model (LocalToModelJob, as the Animator runs it),
+// second: sampling (SamplingJob, by the clip's tracks or by its SamplingPlan), local->model (LocalToModelJob, as the Animator runs it),
 // the palettes (SkinningMatrixJob per skin), the whole Animator::evaluate, and what
 // `rigview bench` times (Controller::update + Controller::evaluate). One iteration is one
 // character-tick.
@@ -39,7 +39,7 @@ void perJoint(benchmark::State& state, const Model& m) {
                                                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
-void sample(benchmark::State& state, const Model& m, RotationBlend blend) {
+void sample(benchmark::State& state, const Model& m, RotationBlend blend, bool planned = false) {
     const Skeleton& sk = m.skeleton;
     std::vector<Transform> local = sk.bindLocalSqt;
     std::vector<uint32_t> cursors(3 * m.clips[0].tracks.size(), 0);
@@ -50,6 +50,8 @@ void sample(benchmark::State& state, const Model& m, RotationBlend blend) {
     job.cursors = cursors;
     job.local = local;
     job.blend = blend;
+    const SamplingPlan plan = buildSamplingPlan(m.clips[0]);
+    if (planned) job.plan = &plan;
     for (auto _ : state) {
         job.time = tick.next();
         job.run();
@@ -150,6 +152,7 @@ int main(int argc, char** argv) {
         const rig::Model& m = *models.back();
         const std::string name = f.substr(f.find_last_of('/') + 1);
         benchmark::RegisterBenchmark((name + "/sample").c_str(), [&m](benchmark::State& s) { rig::sample(s, m, rig::RotationBlend::Slerp); });
+        benchmark::RegisterBenchmark((name + "/sample_plan").c_str(), [&m](benchmark::State& s) { rig::sample(s, m, rig::RotationBlend::Slerp, true); });
         benchmark::RegisterBenchmark((name + "/sample_nlerp").c_str(), [&m](benchmark::State& s) { rig::sample(s, m, rig::RotationBlend::Nlerp); });
         benchmark::RegisterBenchmark((name + "/local_to_model").c_str(), [&m](benchmark::State& s) { rig::localToModel(s, m, false); });
         benchmark::RegisterBenchmark((name + "/local_to_model_levels").c_str(), [&m](benchmark::State& s) { rig::localToModel(s, m, true); });

@@ -89,6 +89,69 @@ TEST_P(IsaForms, SameSamplesAndPosesWithinAMillionthOfTheModel) {
     EXPECT_GT(compared, 0u);
 }
 
+// A clip's SamplingPlan (what the Animator and the Controller sample by) against sampling by
+// its tracks: the same bits in every node, at 60 ticks per second forwards (cursors kept), a
+// tick that skips many keys, backwards and random times, in both forms and both blends.
+class PlanFiles : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PlanFiles, PlanSamplesTheSameBitsAsTheTracks) {
+    Result<Model> r = importModel(GetParam());
+    ASSERT_TRUE(r) << r.error().message;
+    const Model& m = r.value();
+    ASSERT_FALSE(m.clips.empty());
+    const bool chosen = isa::avx2();
+    size_t compared = 0;
+    for (const Clip& c : m.clips) {
+        const SamplingPlan plan = buildSamplingPlan(c);
+        ASSERT_TRUE(plan.validFor(c)) << c.name;
+        ASSERT_LE(plan.runs.size(), 3 * c.tracks.size());
+        std::vector<float> times;
+        const float len = std::max(c.duration - c.startTime, 1e-3f);
+        for (int k = 0; k < 200; ++k) times.push_back(c.startTime + k / 60.0f);   // playing on
+        times.push_back(c.startTime + 0.9f * len);                                  // a jump
+        for (int k = 0; k < 20; ++k) times.push_back(c.startTime + len * (0.9f - 0.04f * k));  // backwards
+        for (int k = 0; k < 40; ++k) times.push_back(c.startTime + len * ((k * 37) % 41) / 40.0f - 0.1f);  // anywhere
+        for (int form = 0; form < (isa::cpuHasAvx2() ? 2 : 1); ++form) {
+            isa::force(form == 1);
+            for (const RotationBlend blend : {RotationBlend::Slerp, RotationBlend::Nlerp}) {
+                std::vector<Transform> byTracks = m.skeleton.bindLocalSqt, byPlan(m.skeleton.size());
+                std::vector<uint32_t> cursorsA(3 * c.tracks.size(), 0), cursorsB(3 * c.tracks.size(), 0);
+                for (const float t : times) {
+                    SamplingJob a;
+                    a.clip = &c;
+                    a.time = t;
+                    a.blend = blend;
+                    a.bindLocal = m.skeleton.bindLocalSqt;
+                    a.cursors = cursorsA;
+                    a.local = byTracks;
+                    ASSERT_TRUE(a.run());
+                    SamplingJob b = a;
+                    b.cursors = cursorsB;
+                    b.local = byPlan;
+                    b.plan = &plan;
+                    ASSERT_TRUE(b.validate());
+                    ASSERT_TRUE(b.run());
+                    for (const Track& tr : c.tracks) {
+                        ASSERT_EQ(std::memcmp(&byTracks[tr.node], &byPlan[tr.node], sizeof(Transform)), 0)
+                            << c.name << " node " << tr.node << " at " << t << " form " << form;
+                    }
+                    ++compared;
+                }
+            }
+        }
+    }
+    isa::force(chosen);
+    EXPECT_GT(compared, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, PlanFiles,
+                         ::testing::Values("/usr/share/assimp/models/X/BCN_Epileptic.X", "/usr/share/assimp/models/X/Testwuson.X",
+                                           "/usr/share/assimp/models/FBX/animation_with_skeleton.fbx",
+                                           "/usr/share/assimp/models/BVH/01_01.bvh",
+                                           "/usr/share/assimp/models/Collada/anims_with_full_rotations_between_keys.DAE",
+                                           "/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf",
+                                           std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf"));
+
 const std::string kModels = "/usr/share/assimp/models/";
 
 INSTANTIATE_TEST_SUITE_P(Files, IsaForms,

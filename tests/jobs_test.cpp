@@ -388,7 +388,20 @@ TEST(SamplingJob, InvalidInputIsRefusedAndNothingWritten) {
     badNode.tracks[2].node = static_cast<int32_t>(m.skeleton.size());
     SamplingJob trackOutside = job;
     trackOutside.clip = &badNode;
-    for (const SamplingJob& b : {noClip, shortCursors, shortLocal, trackOutside}) {
+    // With a plan: one built for another clip, one whose nodes pass the pose, too few cursors
+    // for its runs.
+    const SamplingPlan plan = buildSamplingPlan(m.clips[0]), badPlan = buildSamplingPlan(badNode);
+    SamplingJob planned = job;
+    planned.plan = &plan;
+    ASSERT_TRUE(planned.validate());
+    SamplingJob otherClipsPlan = planned;
+    otherClipsPlan.plan = &badPlan;
+    SamplingJob planOutside = planned;
+    planOutside.clip = &badNode;
+    planOutside.plan = &badPlan;
+    SamplingJob planNoCursors = planned;
+    planNoCursors.cursors = planNoCursors.cursors.first(plan.runs.size() - 1);
+    for (const SamplingJob& b : {noClip, shortCursors, shortLocal, trackOutside, otherClipsPlan, planOutside, planNoCursors}) {
         EXPECT_FALSE(b.validate());
         EXPECT_FALSE(b.run());
     }

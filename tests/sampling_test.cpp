@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include <glm/gtc/quaternion.hpp>
@@ -194,6 +195,68 @@ TEST(Sampling, RotationBatchesGiveTheScalarBitsInEveryForm) {
         }
         isa::force(chosen);
     }
+}
+
+// A plan regroups every kind of channel: keyed (linear and step, over two runs of times), one
+// key, and none (the bind value); sampling by it writes what sampling by the tracks writes.
+TEST(SamplingPlan, EveryKindOfChannelGivesTheTracksBits) {
+    Clip c;
+    const float ta[] = {0.0f, 0.5f, 1.0f, 2.0f};
+    const float tb[] = {0.25f, 1.5f};
+    const uint32_t ra = c.addTimes(ta, 4), rb = c.addTimes(tb, 2);
+    std::vector<Transform> bind(6);
+    for (int i = 0; i < 6; ++i) {
+        bind[i].translation = glm::vec3(i, 2 * i, -i);
+        bind[i].rotation = glm::angleAxis(0.3f * i, glm::vec3(0, 0, 1));
+        bind[i].scale = glm::vec3(1.0f + 0.1f * i);
+    }
+    auto vec3Channel = [&](uint32_t run, uint32_t count, Interpolation interp, float seed) {
+        Channel ch{run, static_cast<uint32_t>(c.vec3Keys.size()), count, interp};
+        for (uint32_t k = 0; k < count; ++k) c.vec3Keys.push_back(glm::vec3(seed + k, seed * k, 1.0f - seed));
+        return ch;
+    };
+    auto quatChannel = [&](uint32_t run, uint32_t count, Interpolation interp, float seed) {
+        Channel ch{run, static_cast<uint32_t>(c.quatKeys.size()), count, interp};
+        for (uint32_t k = 0; k < count; ++k) c.quatKeys.push_back(glm::angleAxis(seed + 0.7f * k, glm::normalize(glm::vec3(1, seed, 2))));
+        return ch;
+    };
+    // Node 1: all keyed, run a; node 2: step rotation on run b, one-key translation, no scale;
+    // node 4: no channel at all but a one-key scale; node 5: linear scale on run b. Nodes 0 and 3: no track.
+    Track t1{1, vec3Channel(ra, 4, Interpolation::Linear, 0.1f), quatChannel(ra, 4, Interpolation::Linear, 0.2f),
+             vec3Channel(ra, 4, Interpolation::Linear, 0.3f)};
+    Track t2{2, vec3Channel(0, 1, Interpolation::Linear, 0.4f), quatChannel(rb, 2, Interpolation::Step, 0.5f), Channel{}};
+    Track t4{4, Channel{}, Channel{}, vec3Channel(0, 1, Interpolation::Linear, 0.6f)};
+    Track t5{5, vec3Channel(rb, 2, Interpolation::Step, 0.7f), Channel{}, vec3Channel(rb, 2, Interpolation::Linear, 0.8f)};
+    c.tracks = {t1, t2, t4, t5};
+    c.trackOfNode = {-1, 0, 1, -1, 2, 3};
+    c.duration = 2.0f;
+    const SamplingPlan plan = buildSamplingPlan(c);
+    ASSERT_TRUE(plan.validFor(c));
+    EXPECT_EQ(plan.runs.size(), 2u);
+    EXPECT_EQ(plan.translations.size() + plan.oneKeyTranslations.size() + plan.bindTranslations.size(), 4u);
+    EXPECT_EQ(plan.bindRotations.size(), 2u);
+    const bool chosen = isa::avx2();
+    for (int form = 0; form < (isa::cpuHasAvx2() ? 2 : 1); ++form) {
+        isa::force(form == 1);
+        std::vector<uint32_t> ca(12, 0), cb(12, 0);
+        for (const float t : {-1.0f, 0.0f, 0.1f, 0.25f, 0.5f, 0.7f, 1.4f, 1.5f, 1.9f, 2.0f, 3.0f, 0.3f}) {
+            std::vector<Transform> a(6), b(6);
+            sampleClip(c, t, bind.data(), a.data(), ca.data(), RotationBlend::Slerp);
+            sampleClip(plan, t, bind.data(), b.data(), cb.data(), RotationBlend::Slerp);
+            for (int n : {1, 2, 4, 5}) EXPECT_EQ(std::memcmp(&a[n], &b[n], sizeof(Transform)), 0) << "node " << n << " t " << t;
+        }
+    }
+    isa::force(chosen);
+    // Two tracks for one node (the tracks' sampler lets the last win): no plan.
+    Clip twice = c;
+    twice.tracks[1].node = 1;
+    EXPECT_FALSE(buildSamplingPlan(twice).validFor(twice));
+    // A channel past the keys: no plan.
+    Clip past = c;
+    past.tracks[0].rotation.values = 1000;
+    EXPECT_FALSE(buildSamplingPlan(past).validFor(past));
+    // A plan is for the clip it was built from.
+    EXPECT_FALSE(plan.validFor(twice));
 }
 
 TEST(Sampling, ChannelsWithEqualTimesShareOneRun) {

@@ -96,18 +96,47 @@ inline KeyPos locate(const Clip& clip, const Channel& ch, float t, uint32_t& cur
     return memo.pos = locate(clip, ch, t, cursor);
 }
 
-inline glm::vec3 lerpKeys(const glm::vec3* v, const Channel& ch, KeyPos p) {
-    if (ch.interpolation == Interpolation::Step) return p.alpha >= 1.0f ? v[p.k + 1] : v[p.k];
+inline glm::vec3 lerpKeys(const glm::vec3* v, Interpolation interpolation, KeyPos p) {
+    if (interpolation == Interpolation::Step) return p.alpha >= 1.0f ? v[p.k + 1] : v[p.k];
     return v[p.k] + (v[p.k + 1] - v[p.k]) * p.alpha;
 }
 
+inline glm::vec3 lerpKeys(const glm::vec3* v, const Channel& ch, KeyPos p) { return lerpKeys(v, ch.interpolation, p); }
+
 using detail::slerpInline;
 
-inline glm::quat blendKeys(const glm::quat* v, const Channel& ch, KeyPos p, RotationBlend blend) {
-    if (ch.interpolation == Interpolation::Step || p.alpha >= 1.0f) return p.alpha >= 1.0f ? v[p.k + 1] : v[p.k];
+inline glm::quat blendKeys(const glm::quat* v, Interpolation interpolation, KeyPos p, RotationBlend blend) {
+    if (interpolation == Interpolation::Step || p.alpha >= 1.0f) return p.alpha >= 1.0f ? v[p.k + 1] : v[p.k];
     if (p.alpha <= 0.0f) return v[p.k];
     return blend == RotationBlend::Slerp ? slerpInline(v[p.k], v[p.k + 1], p.alpha)
                                          : nlerpShortest(v[p.k], v[p.k + 1], p.alpha);
+}
+
+inline glm::quat blendKeys(const glm::quat* v, const Channel& ch, KeyPos p, RotationBlend blend) {
+    return blendKeys(v, ch.interpolation, p, blend);
+}
+
+// A rotation between two keys goes to the batch (interpolated with others, same bits); the
+// rest (a step, or the segment's ends) is taken at once. `queued` is the batch's count, kept in
+// a register by the caller (batch.n is set only to flush: the batch's address escapes to the
+// flush, so a count kept in it would be stored and reloaded for every rotation).
+template <bool kWide>
+RIG_ALWAYS_INLINE void queueRotation(detail::RotationBatch& batch, int& queued, const glm::quat* v, Interpolation interpolation,
+                                     KeyPos p, glm::quat& out, RotationBlend blend) {
+    if (interpolation == Interpolation::Linear && p.alpha > 0.0f && p.alpha < 1.0f) {
+        const glm::quat* a = v + p.k;
+        batch.a[queued] = &a->x;
+        batch.b[queued] = &(a + 1)->x;
+        batch.alpha[queued] = p.alpha;
+        batch.out[queued] = &out;
+        if (++queued == detail::RotationBatch::kCapacity) {
+            batch.n = queued;
+            detail::flush<kWide>(batch, blend);
+            queued = 0;
+        }
+    } else {
+        out = blendKeys(v, interpolation, p, blend);
+    }
 }
 
 }  // namespace
@@ -251,6 +280,7 @@ RIG_ALWAYS_INLINE void sampleClipBody(const Clip& clip, float t, const Transform
     const glm::vec3* v3 = clip.vec3Keys.data();
     const glm::quat* q4 = clip.quatKeys.data();
     detail::RotationBatch batch;
+    int queued = 0;
     SearchMemo memo;
     for (size_t i = 0; i < n; ++i) {
         const Track& tr = clip.tracks[i];
@@ -268,17 +298,13 @@ RIG_ALWAYS_INLINE void sampleClipBody(const Clip& clip, float t, const Transform
         if (S.count > 1) ps = locate(clip, S, t, c[2], memo);
         out.translation = T.count > 1 ? lerpKeys(v3 + T.values, T, pt) : T.count ? v3[T.values] : bind.translation;
         out.scale = S.count > 1 ? lerpKeys(v3 + S.values, S, ps) : S.count ? v3[S.values] : bind.scale;
-        if (R.count > 1 && R.interpolation == Interpolation::Linear && pr.alpha > 0.0f && pr.alpha < 1.0f) {
-            const glm::quat* v = q4 + R.values + pr.k;
-            batch.a[batch.n] = &v->x;
-            batch.b[batch.n] = &(v + 1)->x;
-            batch.alpha[batch.n] = pr.alpha;
-            batch.out[batch.n] = &out.rotation;
-            if (++batch.n == detail::RotationBatch::kCapacity) detail::flush<kWide>(batch, blend);
+        if (R.count > 1) {
+            queueRotation<kWide>(batch, queued, q4 + R.values, R.interpolation, pr, out.rotation, blend);
         } else {
-            out.rotation = R.count > 1 ? blendKeys(q4 + R.values, R, pr, blend) : R.count ? q4[R.values] : bind.rotation;
+            out.rotation = R.count ? q4[R.values] : bind.rotation;
         }
     }
+    batch.n = queued;
     detail::flush<kWide>(batch, blend);
 }
 
@@ -298,6 +324,115 @@ void sampleClip(const Clip& clip, float t, const Transform* bindLocal, Transform
     if (isa::avx2()) return sampleClipAvx2(clip, t, bindLocal, local, cursors, blend);
 #endif
     sampleClipBody<false>(clip, t, bindLocal, local, cursors, blend);
+}
+
+SamplingPlan buildSamplingPlan(const Clip& clip) {
+    SamplingPlan plan;
+    int32_t maxNode = -1;
+    for (const Track& tr : clip.tracks) {
+        if (tr.node < 0) return {};
+        maxNode = std::max(maxNode, tr.node);
+    }
+    std::vector<uint8_t> seen(static_cast<size_t>(maxNode + 1), 0);
+    std::vector<std::vector<SamplingPlan::Keyed>> byRun[3];  // per run: its T, R and S components
+    auto runOf = [&](const Channel& ch) {
+        for (size_t r = 0; r < plan.runs.size(); ++r) {
+            if (plan.runs[r].times == ch.times && plan.runs[r].count == ch.count) return r;
+        }
+        plan.runs.push_back({ch.times, ch.count});
+        for (auto& lists : byRun) lists.emplace_back();
+        return plan.runs.size() - 1;
+    };
+    for (const Track& tr : clip.tracks) {
+        if (seen[tr.node]++) return {};  // two tracks for one node: the last would win; keep the plain path
+        const uint32_t node = static_cast<uint32_t>(tr.node);
+        const Channel* channels[3] = {&tr.translation, &tr.rotation, &tr.scale};
+        std::vector<SamplingPlan::Fixed>* oneKey[3] = {&plan.oneKeyTranslations, &plan.oneKeyRotations, &plan.oneKeyScales};
+        std::vector<uint32_t>* fromBind[3] = {&plan.bindTranslations, &plan.bindRotations, &plan.bindScales};
+        for (int c = 0; c < 3; ++c) {
+            const Channel& ch = *channels[c];
+            const size_t keys = c == 1 ? clip.quatKeys.size() : clip.vec3Keys.size();
+            if (ch.count == 0) {
+                fromBind[c]->push_back(node);
+            } else if (ch.values + static_cast<size_t>(ch.count) > keys ||
+                       (ch.count > 1 && ch.times + static_cast<size_t>(ch.count) > clip.times.size())) {
+                return {};
+            } else if (ch.count == 1) {
+                oneKey[c]->push_back({node, ch.values});
+            } else {
+                byRun[c][runOf(ch)].push_back({node, ch.values, ch.interpolation});
+            }
+        }
+    }
+    std::vector<SamplingPlan::Keyed>* keyed[3] = {&plan.translations, &plan.rotations, &plan.scales};
+    for (size_t r = 0; r < plan.runs.size(); ++r) {
+        uint32_t* ends[3][2] = {{&plan.runs[r].t0, &plan.runs[r].t1}, {&plan.runs[r].r0, &plan.runs[r].r1}, {&plan.runs[r].s0, &plan.runs[r].s1}};
+        for (int c = 0; c < 3; ++c) {
+            *ends[c][0] = static_cast<uint32_t>(keyed[c]->size());
+            keyed[c]->insert(keyed[c]->end(), byRun[c][r].begin(), byRun[c][r].end());
+            *ends[c][1] = static_cast<uint32_t>(keyed[c]->size());
+        }
+    }
+    plan.clip = &clip;
+    plan.trackCount = clip.tracks.size();
+    plan.maxNode = maxNode;
+    return plan;
+}
+
+namespace {
+
+// The plan's sampler: per run of key times one search (the cursor's segment first, as
+// locate() does), then every keyed component of that run; then the components that do not
+// change. The same helpers as sampleClipBody, so the same bits.
+template <bool kWide>
+RIG_ALWAYS_INLINE void samplePlanBody(const SamplingPlan& plan, float t, const Transform* bindLocal, Transform* local,
+                                      uint32_t* cursors, RotationBlend blend) {
+    const Clip& clip = *plan.clip;
+    const glm::vec3* v3 = clip.vec3Keys.data();
+    const glm::quat* q4 = clip.quatKeys.data();
+    const SamplingPlan::Keyed* T = plan.translations.data();
+    const SamplingPlan::Keyed* R = plan.rotations.data();
+    const SamplingPlan::Keyed* S = plan.scales.data();
+    detail::RotationBatch batch;
+    int queued = 0;
+    for (size_t r = 0; r < plan.runs.size(); ++r) {
+        const SamplingPlan::Run& run = plan.runs[r];
+        const float* times = clip.times.data() + run.times;
+        const uint32_t c = cursors[r];
+        const uint32_t k = c + 2 < run.count && times[c] <= t && t < times[c + 1] ? c : findKey(times, run.count, t, cursors[r]);
+        const KeyPos pos{k, segmentAlpha(times, k, t)};
+        for (uint32_t j = run.t0; j < run.t1; ++j) local[T[j].node].translation = lerpKeys(v3 + T[j].values, T[j].interpolation, pos);
+        for (uint32_t j = run.s0; j < run.s1; ++j) local[S[j].node].scale = lerpKeys(v3 + S[j].values, S[j].interpolation, pos);
+        for (uint32_t j = run.r0; j < run.r1; ++j) {
+            queueRotation<kWide>(batch, queued, q4 + R[j].values, R[j].interpolation, pos, local[R[j].node].rotation, blend);
+        }
+    }
+    for (const SamplingPlan::Fixed& f : plan.oneKeyTranslations) local[f.node].translation = v3[f.value];
+    for (const SamplingPlan::Fixed& f : plan.oneKeyScales) local[f.node].scale = v3[f.value];
+    for (const SamplingPlan::Fixed& f : plan.oneKeyRotations) local[f.node].rotation = q4[f.value];
+    for (const uint32_t n : plan.bindTranslations) local[n].translation = bindLocal[n].translation;
+    for (const uint32_t n : plan.bindScales) local[n].scale = bindLocal[n].scale;
+    for (const uint32_t n : plan.bindRotations) local[n].rotation = bindLocal[n].rotation;
+    batch.n = queued;
+    detail::flush<kWide>(batch, blend);
+}
+
+#if RIG_HAVE_AVX2_PATH
+RIG_TARGET_AVX2 void samplePlanAvx2(const SamplingPlan& plan, float t, const Transform* bindLocal, Transform* local,
+                                    uint32_t* cursors, RotationBlend blend) {
+    samplePlanBody<true>(plan, t, bindLocal, local, cursors, blend);
+}
+#endif
+
+}  // namespace
+
+void sampleClip(const SamplingPlan& plan, float t, const Transform* bindLocal, Transform* local, uint32_t* cursors,
+                RotationBlend blend) {
+    if (!plan.clip) return;
+#if RIG_HAVE_AVX2_PATH
+    if (isa::avx2()) return samplePlanAvx2(plan, t, bindLocal, local, cursors, blend);
+#endif
+    samplePlanBody<false>(plan, t, bindLocal, local, cursors, blend);
 }
 
 uint32_t Clip::addTimes(const float* t, uint32_t count) {

@@ -109,6 +109,48 @@ void shareTimeRuns(Clip& clip);
 // rate from their spacing.
 void extendClipRangeToMorphs(Clip& clip);
 
+// A clip's tracks regrouped for the per-tick sampler (built once per clip by whoever samples it
+// every tick: Animator, Controller): the distinct runs of key times, each with the keyed
+// components that use it, then the components that never change (one key, or no channel: the
+// bind value), each kind in one flat list. sampleClip(plan, ...) writes what
+// sampleClip(clip, ...) writes, bit for bit, with one key search per run and no per-track
+// branching. Its cursors are one per run (runs.size() <= 3 * tracks, so a cursor array sized
+// for the clip fits). The clip must outlive the plan and not change after it is built.
+struct SamplingPlan {
+    struct Keyed {
+        uint32_t node;
+        uint32_t values;  // first key in Clip::vec3Keys or Clip::quatKeys
+        Interpolation interpolation;
+    };
+    struct Run {
+        uint32_t times = 0, count = 0;  // the run of key times (count >= 2)
+        // This run's keyed components: translations[t0, t1), rotations[r0, r1), scales[s0, s1).
+        uint32_t t0 = 0, t1 = 0, r0 = 0, r1 = 0, s0 = 0, s1 = 0;
+    };
+    struct Fixed {
+        uint32_t node;
+        uint32_t value;  // the one key's index, or (fromBind) unused
+    };
+    const Clip* clip = nullptr;  // what it was built from; null: no plan (see valid())
+    size_t trackCount = 0;
+    int32_t maxNode = -1;
+    std::vector<Run> runs;
+    std::vector<Keyed> translations, rotations, scales;
+    std::vector<Fixed> oneKeyTranslations, oneKeyRotations, oneKeyScales;
+    std::vector<uint32_t> bindTranslations, bindRotations, bindScales;  // nodes without that channel
+
+    // Built from `clip`, and still matching it in size.
+    bool validFor(const Clip& c) const { return clip == &c && trackCount == c.tracks.size(); }
+};
+
+// The plan of `clip`; an empty plan (clip == nullptr) when its tracks cannot be regrouped (two
+// tracks for one node, a node index below 0, a channel past the key arrays).
+SamplingPlan buildSamplingPlan(const Clip& clip);
+
+// sampleClip() by a plan: the same values in `local`, bit for bit. `cursors`: one per run.
+void sampleClip(const SamplingPlan& plan, float t, const Transform* bindLocal, Transform* local, uint32_t* cursors,
+                RotationBlend blend);
+
 // Sample every track of `clip` at clip time t into `local` (one Transform per skeleton
 // node). Components without a channel take `bindLocal`'s value. `cursors` holds three
 // entries per track (T, R, S) and must be at least 3 * clip.tracks.size() long.

@@ -461,6 +461,7 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
     CompressedKeyCache* cache = samplingCache.entries.data();
     DeltaCursor* deltas = samplingCache.deltas.data();
     detail::RotationBatch batch;
+    int queued = 0;
     const TableSegment segment = tableSegment(clip, t, samplingCache.frame);
     for (size_t i = 0; i < n; ++i) {
         const CompressedTrack& tr = clip.tracks[i];
@@ -485,11 +486,15 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
             const float ar = f[1];
             if (!(R.key.flags & kChannelStep) && ar > 0.0f && ar < 1.0f) {
                 // Interpolated four at a time with the plain sampler's queue (same bits).
-                batch.a[batch.n] = &e[1].a.x;
-                batch.b[batch.n] = &e[1].b.x;
-                batch.alpha[batch.n] = ar;
-                batch.out[batch.n] = &out.rotation;
-                if (++batch.n == detail::RotationBatch::kCapacity) detail::flush<kWide>(batch, blend);
+                batch.a[queued] = &e[1].a.x;
+                batch.b[queued] = &e[1].b.x;
+                batch.alpha[queued] = ar;
+                batch.out[queued] = &out.rotation;
+                if (++queued == detail::RotationBatch::kCapacity) {  // the count in a register (clip.cpp's queueRotation)
+                    batch.n = queued;
+                    detail::flush<kWide>(batch, blend);
+                    queued = 0;
+                }
             } else {
                 out.rotation = blendQuat(R.key, e[1], ar, blend);
             }
@@ -505,6 +510,7 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
             out.scale = ks == ChannelKind::Absent ? bind.scale : glm::vec3(e[2].a);
         }
     }
+    batch.n = queued;
     detail::flush<kWide>(batch, blend);
 }
 

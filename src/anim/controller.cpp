@@ -85,6 +85,11 @@ Controller::Controller(const Model& model, const ControllerOptions& options)
         }
         untrackedOffset_[c + 1] = static_cast<uint32_t>(untracked_.size());
     }
+    plans_.reserve(nc);
+    for (size_t c = 0; c < nc; ++c) {
+        plans_.push_back(buildSamplingPlan(model.clips[c]));
+        if (plans_.back().maxNode >= static_cast<int32_t>(n)) plans_.back() = SamplingPlan{};
+    }
 
     animated_.assign(n, 0);
     rootNode_.assign(nc, -1);
@@ -557,7 +562,12 @@ void Controller::sampleClipInto(int32_t clip, float t, uint32_t* cursors, Transf
     // As samplePose(), with the bind pose copied only where the clip has no track.
     const Transform* bind = model_->skeleton.bindLocalSqt.data();
     for (uint32_t k = untrackedOffset_[clip], e = untrackedOffset_[clip + 1]; k < e; ++k) out[untracked_[k]] = bind[untracked_[k]];
-    sampleClip(model_->clips[clip], t, bind, out, cursors, options_.rotationBlend);
+    const Clip& c = model_->clips[clip];
+    if (plans_[clip].validFor(c)) {
+        sampleClip(plans_[clip], t, bind, out, cursors, options_.rotationBlend);
+    } else {
+        sampleClip(c, t, bind, out, cursors, options_.rotationBlend);
+    }
     if (rootMotion_ != RootMotion::InPlace) return;
     const int32_t r = rootNode_[clip];
     if (r < 0) return;

@@ -147,6 +147,7 @@ private:
     int32_t overrideNode_ = -1;
     glm::quat overrideRotation_{1.0f, 0.0f, 0.0f, 0.0f};
     JointOrder order_;                   // the skeleton's levels, for local->model
+    std::vector<SamplingPlan> plans_;    // per clip of the model (buildSamplingPlan)
     std::vector<Transform> local_;
     std::vector<glm::mat4> world_;
     std::vector<glm::mat4> palette_;

@@ -3,7 +3,11 @@
 namespace rig {
 
 bool SamplingJob::validate() const {
-    if (!clip || local.size() != bindLocal.size() || cursors.size() < 3 * clip->tracks.size()) return false;
+    if (!clip || local.size() != bindLocal.size()) return false;
+    if (plan) {
+        return plan->validFor(*clip) && plan->maxNode < static_cast<int64_t>(local.size()) && cursors.size() >= plan->runs.size();
+    }
+    if (cursors.size() < 3 * clip->tracks.size()) return false;
     const int32_t n = static_cast<int32_t>(local.size());
     for (const Track& tr : clip->tracks) {
         if (tr.node < 0 || tr.node >= n) return false;
@@ -13,7 +17,11 @@ bool SamplingJob::validate() const {
 
 bool SamplingJob::run() const {
     if (!validate()) return false;
-    sampleClip(*clip, time, bindLocal.data(), local.data(), cursors.data(), blend);
+    if (plan) {
+        sampleClip(*plan, time, bindLocal.data(), local.data(), cursors.data(), blend);
+    } else {
+        sampleClip(*clip, time, bindLocal.data(), local.data(), cursors.data(), blend);
+    }
     return true;
 }
 

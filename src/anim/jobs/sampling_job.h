@@ -22,6 +22,9 @@ struct SamplingJob {
     std::span<const Transform> bindLocal;     // one per skeleton node
     std::span<uint32_t> cursors;              // at least 3 * clip->tracks.size()
     std::span<Transform> local;               // output: one per skeleton node
+    // Optional: the clip's plan (buildSamplingPlan), checked when it was built: then
+    // validate() walks no tracks, and cursors need only one per run.
+    const SamplingPlan* plan = nullptr;
 
     bool validate() const;
     bool run() const;
