@@ -401,9 +401,19 @@ RIG_ALWAYS_INLINE void samplePlanBody(const SamplingPlan& plan, float t, const T
         const uint32_t c = cursors[r];
         const uint32_t k = c + 2 < run.count && times[c] <= t && t < times[c + 1] ? c : findKey(times, run.count, t, cursors[r]);
         const KeyPos pos{k, segmentAlpha(times, k, t)};
-        for (uint32_t j = run.t0; j < run.t1; ++j) local[T[j].node].translation = lerpKeys(v3 + T[j].values, T[j].interpolation, pos);
-        for (uint32_t j = run.s0; j < run.s1; ++j) local[S[j].node].scale = lerpKeys(v3 + S[j].values, S[j].interpolation, pos);
+        // Keys several segments on from the last tick's (dense keys, fast playback): the next
+        // tick will likely move as far again, to keys no tick has touched yet; fetch them now.
+        const uint32_t ahead = k > c && k - c > 1 && k + 2 * (k - c) + 1 < run.count ? k + (k - c) : 0;
+        for (uint32_t j = run.t0; j < run.t1; ++j) {
+            if (ahead) __builtin_prefetch(v3 + T[j].values + ahead);
+            local[T[j].node].translation = lerpKeys(v3 + T[j].values, T[j].interpolation, pos);
+        }
+        for (uint32_t j = run.s0; j < run.s1; ++j) {
+            if (ahead) __builtin_prefetch(v3 + S[j].values + ahead);
+            local[S[j].node].scale = lerpKeys(v3 + S[j].values, S[j].interpolation, pos);
+        }
         for (uint32_t j = run.r0; j < run.r1; ++j) {
+            if (ahead) __builtin_prefetch(q4 + R[j].values + ahead);
             queueRotation<kWide>(batch, queued, q4 + R[j].values, R[j].interpolation, pos, local[R[j].node].rotation, blend);
         }
     }
