@@ -333,18 +333,23 @@ SamplingPlan buildSamplingPlan(const Clip& clip) {
         if (tr.node < 0) return {};
         maxNode = std::max(maxNode, tr.node);
     }
-    std::vector<uint8_t> seen(static_cast<size_t>(maxNode + 1), 0);
+    // Two tracks for one node: the tracks' sampler lets the last win; keep to that path.
+    std::vector<int32_t> nodes;
+    nodes.reserve(clip.tracks.size());
+    for (const Track& tr : clip.tracks) nodes.push_back(tr.node);
+    std::sort(nodes.begin(), nodes.end());
+    if (std::adjacent_find(nodes.begin(), nodes.end()) != nodes.end()) return {};
     std::vector<std::vector<SamplingPlan::Keyed>> byRun[3];  // per run: its T, R and S components
+    std::unordered_map<uint64_t, size_t> runIndex;  // (times, count) -> run
     auto runOf = [&](const Channel& ch) {
-        for (size_t r = 0; r < plan.runs.size(); ++r) {
-            if (plan.runs[r].times == ch.times && plan.runs[r].count == ch.count) return r;
+        const auto [it, added] = runIndex.try_emplace((static_cast<uint64_t>(ch.times) << 32) | ch.count, plan.runs.size());
+        if (added) {
+            plan.runs.push_back({ch.times, ch.count});
+            for (auto& lists : byRun) lists.emplace_back();
         }
-        plan.runs.push_back({ch.times, ch.count});
-        for (auto& lists : byRun) lists.emplace_back();
-        return plan.runs.size() - 1;
+        return it->second;
     };
     for (const Track& tr : clip.tracks) {
-        if (seen[tr.node]++) return {};  // two tracks for one node: the last would win; keep the plain path
         const uint32_t node = static_cast<uint32_t>(tr.node);
         const Channel* channels[3] = {&tr.translation, &tr.rotation, &tr.scale};
         std::vector<SamplingPlan::Fixed>* oneKey[3] = {&plan.oneKeyTranslations, &plan.oneKeyRotations, &plan.oneKeyScales};
