@@ -221,39 +221,49 @@ TEST(SamplingPlan, EveryKindOfChannelGivesTheTracksBits) {
         return ch;
     };
     // Node 1: all keyed, run a; node 2: step rotation on run b, one-key translation, no scale;
-    // node 4: no channel at all but a one-key scale; node 5: linear scale on run b. Nodes 0 and 3: no track.
+    // node 4: no channel at all but a one-key scale; node 5: linear scale on run b. Node 3: no track.
     Track t1{1, vec3Channel(ra, 4, Interpolation::Linear, 0.1f), quatChannel(ra, 4, Interpolation::Linear, 0.2f),
              vec3Channel(ra, 4, Interpolation::Linear, 0.3f)};
     Track t2{2, vec3Channel(0, 1, Interpolation::Linear, 0.4f), quatChannel(rb, 2, Interpolation::Step, 0.5f), Channel{}};
     Track t4{4, Channel{}, Channel{}, vec3Channel(0, 1, Interpolation::Linear, 0.6f)};
     Track t5{5, vec3Channel(rb, 2, Interpolation::Step, 0.7f), Channel{}, vec3Channel(rb, 2, Interpolation::Linear, 0.8f)};
-    c.tracks = {t1, t2, t4, t5};
-    c.trackOfNode = {-1, 0, 1, -1, 2, 3};
+    // Node 0: a translation whose four keys are one vector (copied, not interpolated), and a
+    // scale whose equal keys hold a -0 (interpolated: -0 + (-0 - -0) * a is +0).
+    auto steadyChannel = [&](glm::vec3 v) {
+        Channel ch{ra, static_cast<uint32_t>(c.vec3Keys.size()), 4, Interpolation::Linear};
+        for (int k = 0; k < 4; ++k) c.vec3Keys.push_back(v);
+        return ch;
+    };
+    Track t0{0, steadyChannel(glm::vec3(1.0f, 2.0f, 3.0f)), Channel{}, steadyChannel(glm::vec3(-0.0f, 1.0f, 1.0f))};
+    c.tracks = {t0, t1, t2, t4, t5};
+    c.trackOfNode = {0, 1, 2, -1, 3, 4};
     c.duration = 2.0f;
     const SamplingPlan plan = buildSamplingPlan(c);
     ASSERT_TRUE(plan.validFor(c));
     EXPECT_EQ(plan.runs.size(), 2u);
-    EXPECT_EQ(plan.translations.size() + plan.oneKeyTranslations.size() + plan.bindTranslations.size(), 4u);
-    EXPECT_EQ(plan.bindRotations.size(), 2u);
+    EXPECT_EQ(plan.translations.size() + plan.oneKeyTranslations.size() + plan.bindTranslations.size(), 5u);
+    EXPECT_EQ(plan.oneKeyTranslations.size(), 2u);  // node 2's one key and node 0's steady keys
+    EXPECT_EQ(plan.scales.size(), 3u);              // nodes 1, 5 and node 0's -0 keys
+    EXPECT_EQ(plan.bindRotations.size(), 3u);
     const bool chosen = isa::avx2();
     for (int form = 0; form < (isa::cpuHasAvx2() ? 2 : 1); ++form) {
         isa::force(form == 1);
-        std::vector<uint32_t> ca(12, 0), cb(12, 0);
+        std::vector<uint32_t> ca(3 * c.tracks.size(), 0), cb(3 * c.tracks.size(), 0);
         for (const float t : {-1.0f, 0.0f, 0.1f, 0.25f, 0.5f, 0.7f, 1.4f, 1.5f, 1.9f, 2.0f, 3.0f, 0.3f}) {
             std::vector<Transform> a(6), b(6);
             sampleClip(c, t, bind.data(), a.data(), ca.data(), RotationBlend::Slerp);
             sampleClip(plan, t, bind.data(), b.data(), cb.data(), RotationBlend::Slerp);
-            for (int n : {1, 2, 4, 5}) EXPECT_EQ(std::memcmp(&a[n], &b[n], sizeof(Transform)), 0) << "node " << n << " t " << t;
+            for (int n : {0, 1, 2, 4, 5}) EXPECT_EQ(std::memcmp(&a[n], &b[n], sizeof(Transform)), 0) << "node " << n << " t " << t;
         }
     }
     isa::force(chosen);
     // Two tracks for one node (the tracks' sampler lets the last win): no plan.
     Clip twice = c;
-    twice.tracks[1].node = 1;
+    twice.tracks[2].node = 1;
     EXPECT_FALSE(buildSamplingPlan(twice).validFor(twice));
     // A channel past the keys: no plan.
     Clip past = c;
-    past.tracks[0].rotation.values = 1000;
+    past.tracks[1].rotation.values = 1000;
     EXPECT_FALSE(buildSamplingPlan(past).validFor(past));
     // A plan is for the clip it was built from.
     EXPECT_FALSE(plan.validFor(twice));

@@ -326,6 +326,24 @@ void sampleClip(const Clip& clip, float t, const Transform* bindLocal, Transform
     sampleClipBody<false>(clip, t, bindLocal, local, cursors, blend);
 }
 
+namespace {
+
+// Keys that all hold the first key's bits, every component finite and none -0: interpolating
+// them at any finite time gives those bits (a + (a - a) * alpha = a + 0 = a), so a plan copies
+// the first key
+// (animation_with_skeleton.fbx keys T and S on every bone; 27 of its 30 such channels stand still).
+bool steadyVec3(const glm::vec3* v, uint32_t count) {
+    for (int i = 0; i < 3; ++i) {
+        if (!std::isfinite(v[0][i]) || (v[0][i] == 0.0f && std::signbit(v[0][i]))) return false;
+    }
+    for (uint32_t k = 1; k < count; ++k) {
+        if (std::memcmp(&v[k], &v[0], sizeof(glm::vec3)) != 0) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
 SamplingPlan buildSamplingPlan(const Clip& clip) {
     SamplingPlan plan;
     int32_t maxNode = -1;
@@ -362,7 +380,7 @@ SamplingPlan buildSamplingPlan(const Clip& clip) {
             } else if (ch.values + static_cast<size_t>(ch.count) > keys ||
                        (ch.count > 1 && ch.times + static_cast<size_t>(ch.count) > clip.times.size())) {
                 return {};
-            } else if (ch.count == 1) {
+            } else if (ch.count == 1 || (c != 1 && steadyVec3(clip.vec3Keys.data() + ch.values, ch.count))) {
                 oneKey[c]->push_back({node, ch.values});
             } else {
                 byRun[c][runOf(ch)].push_back({node, ch.values, ch.interpolation});

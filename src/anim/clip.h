@@ -112,9 +112,9 @@ void extendClipRangeToMorphs(Clip& clip);
 // A clip's tracks regrouped for the per-tick sampler (built once per clip by whoever samples it
 // every tick: Animator, Controller): the distinct runs of key times, each with the keyed
 // components that use it, then the components that never change (one key, or no channel: the
-// bind value), each kind in one flat list. sampleClip(plan, ...) writes what
-// sampleClip(clip, ...) writes, bit for bit, with one key search per run and no per-track
-// branching. Its cursors are one per run (runs.size() <= 3 * tracks, so a cursor array sized
+// bind value, or keys that all hold the same vector), each kind in one flat list.
+// sampleClip(plan, ...) writes what sampleClip(clip, ...) writes at any finite time, bit for
+// bit, with one key search per run and no per-track branching. Its cursors are one per run (runs.size() <= 3 * tracks, so a cursor array sized
 // for the clip fits). The clip must outlive the plan and not change after it is built.
 struct SamplingPlan {
     struct Keyed {
@@ -147,7 +147,8 @@ struct SamplingPlan {
 // tracks for one node, a node index below 0, a channel past the key arrays).
 SamplingPlan buildSamplingPlan(const Clip& clip);
 
-// sampleClip() by a plan: the same values in `local`, bit for bit. `cursors`: one per run.
+// sampleClip() by a plan: the same values in `local`, bit for bit, at any finite t. `cursors`:
+// one per run.
 void sampleClip(const SamplingPlan& plan, float t, const Transform* bindLocal, Transform* local, uint32_t* cursors,
                 RotationBlend blend);
 
