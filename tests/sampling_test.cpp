@@ -10,6 +10,7 @@
 
 #include "anim/clip.h"
 #include "anim/isa.h"
+#include "anim/rotation_batch.h"
 #include "support/rigs.h"
 
 namespace rig {
@@ -126,6 +127,42 @@ TEST(Sampling, SlerpTakesTheShortestPathAndKeepsConstantSpeed) {
     EXPECT_NEAR(glm::length(q), 1.0f, 1e-6f);
 }
 
+TEST(Sampling, BlendingEqualKeysGivesThatKeyExactly) {
+    // Not unit length to the last bit, as a file's keys often are not: the formulas would
+    // round it through a normalization; the key itself comes back.
+    const glm::quat q(0.70710683f, 0.0f, 0.70710683f, 1e-8f);
+    for (const float a : {0.001f, 0.3f, 0.5f, 0.999f}) {
+        EXPECT_EQ(slerpShortest(q, q, a), q);
+        EXPECT_EQ(nlerpShortest(q, q, a), q);
+    }
+}
+
+TEST(Sampling, RotationBatchesGiveEqualKeysBackInEveryLane) {
+    // The samplers take such a key themselves; the batch, given one anyway, agrees.
+    std::vector<glm::quat> keys, out(20);
+    for (int i = 0; i < 20; ++i) keys.push_back(glm::angleAxis(0.1f * i, glm::normalize(glm::vec3(1, i, 2))) * (1.0f + 1e-7f * i));
+    const bool chosen = isa::avx2();
+    for (int form = 0; form < (isa::cpuHasAvx2() ? 2 : 1); ++form) {
+        isa::force(form == 1);
+        for (const RotationBlend blend : {RotationBlend::Slerp, RotationBlend::Nlerp}) {
+            detail::RotationBatch batch;
+            for (int i = 0; i < 20; ++i) {
+                batch.a[i] = batch.b[i] = &keys[i].x;
+                batch.alpha[i] = 0.05f * (i + 1) - 0.01f;
+                batch.out[i] = &out[i];
+            }
+            batch.n = 20;
+            if (isa::avx2()) {
+                detail::flush<true>(batch, blend);
+            } else {
+                detail::flush<false>(batch, blend);
+            }
+            for (int i = 0; i < 20; ++i) EXPECT_EQ(out[i], keys[i]) << "lane " << i << ", form " << form;
+        }
+    }
+    isa::force(chosen);
+}
+
 TEST(Sampling, PolynomialSlerpMatchesTrigonometricSlerp) {
     // Reference: slerp in double precision with acos/sin, over angles up to 180 degrees of
     // rotation (quaternion dot down to 0) and the whole [0,1] range of alpha.
@@ -165,12 +202,13 @@ TEST(Sampling, RotationBatchesGiveTheScalarBitsInEveryForm) {
             const float angle = glm::radians(2.0f + static_cast<float>((i * 37) % 169));
             const glm::quat k0 = glm::angleAxis(0.2f * i, glm::vec3(0, 1, 0));
             const glm::quat k1 = glm::angleAxis(angle, axis) * k0;
-            const glm::quat k2 = glm::angleAxis(0.5f * angle, glm::vec3(1, 0, 0)) * k1;
+            // Every fourth track holds still over its second segment: keys 1 and 2 the same.
+            const glm::quat k2 = i % 4 == 1 ? k1 : glm::angleAxis(0.5f * angle, glm::vec3(1, 0, 0)) * k1;
             Track t;
             t.node = i;
             t.rotation = {run, static_cast<uint32_t>(c.quatKeys.size()), 3, Interpolation::Linear};
             c.quatKeys.push_back(k0);
-            c.quatKeys.push_back(i % 3 == 0 ? -k1 : k1);
+            c.quatKeys.push_back(i % 3 == 0 && i % 4 != 1 ? -k1 : k1);
             c.quatKeys.push_back(k2);
             c.tracks.push_back(t);
         }
@@ -189,6 +227,9 @@ TEST(Sampling, RotationBatchesGiveTheScalarBitsInEveryForm) {
                         const glm::quat got = local[i].rotation;
                         EXPECT_TRUE(got.x == want.x && got.y == want.y && got.z == want.z && got.w == want.w)
                             << tracks << " tracks, track " << i << ", t " << t << ", form " << form;
+                        if (i % 4 == 1 && t > 1.0f && t < 2.0f) {  // between two equal keys: that key, exactly
+                            EXPECT_EQ(got, c.quatKeys[c.tracks[i].rotation.values + 1]) << "track " << i << ", t " << t;
+                        }
                     }
                 }
             }

@@ -123,7 +123,7 @@ inline glm::quat blendKeys(const glm::quat* v, const Channel& ch, KeyPos p, Rota
 template <bool kWide>
 RIG_ALWAYS_INLINE void queueRotation(detail::RotationBatch& batch, int& queued, const glm::quat* v, Interpolation interpolation,
                                      KeyPos p, glm::quat& out, RotationBlend blend) {
-    if (interpolation == Interpolation::Linear && p.alpha > 0.0f && p.alpha < 1.0f) {
+    if (interpolation == Interpolation::Linear && p.alpha > 0.0f && p.alpha < 1.0f && !detail::sameKeys(v[p.k], v[p.k + 1])) {
         const glm::quat* a = v + p.k;
         batch.a[queued] = &a->x;
         batch.b[queued] = &(a + 1)->x;
@@ -249,6 +249,7 @@ void extendClipRangeToMorphs(Clip& clip) {
 
 glm::quat nlerpShortest(const glm::quat& a, const glm::quat& b, float alpha) {
     using detail::normalized;
+    if (detail::sameKeys(a, b)) return a;
     const float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
     const float s = d < 0.0f ? -alpha : alpha;
     const float r = 1.0f - alpha;

@@ -484,7 +484,7 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
             DeltaCursor* d = Delta && (R.key.flags & kChannelDelta) ? deltas++ : nullptr;
             refreshQuat<Delta>(clip, R, *range++, e[1], d, moveTo(clip, R.key, t, segment, e, f, 1));
             const float ar = f[1];
-            if (!(R.key.flags & kChannelStep) && ar > 0.0f && ar < 1.0f) {
+            if (!(R.key.flags & kChannelStep) && ar > 0.0f && ar < 1.0f && !detail::sameKeys(asQuat(e[1].a), asQuat(e[1].b))) {
                 // Interpolated four at a time with the plain sampler's queue (same bits).
                 batch.a[queued] = &e[1].a.x;
                 batch.b[queued] = &e[1].b.x;

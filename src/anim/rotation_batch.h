@@ -70,7 +70,15 @@ inline void slerpWeights(float alpha, float xm1, float& wa, float& wb) {
 #endif
 }
 
+// Two keys that hold the same rotation, component for component: any blend of them is that
+// rotation, given exactly (the formulas would round it through a normalization). Every path
+// (scalar, four- and eight-wide) makes this same test, so they still give the same bits.
+inline bool sameKeys(const glm::quat& a, const glm::quat& b) {
+    return a.x == b.x && a.y == b.y && a.z == b.z && a.w == b.w;
+}
+
 inline glm::quat slerpInline(const glm::quat& a, const glm::quat& b, float alpha) {
+    if (sameKeys(a, b)) return a;
     float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
     float sign = 1.0f;
     if (d < 0.0f) {
@@ -194,6 +202,13 @@ RIG_ALWAYS_INLINE void interpolateFour(RotationBatch& all, int first, int n, Rot
     ry = _mm_mul_ps(ry, inv);
     rz = _mm_mul_ps(rz, inv);
     rw = _mm_mul_ps(rw, inv);
+    // Lanes whose two keys are the same rotation give that key (sameKeys()).
+    const __m128 same = _mm_and_ps(_mm_and_ps(_mm_cmpeq_ps(ax, bx), _mm_cmpeq_ps(ay, by)),
+                                   _mm_and_ps(_mm_cmpeq_ps(az, bz), _mm_cmpeq_ps(aw, bw)));
+    rx = _mm_or_ps(_mm_and_ps(same, ax), _mm_andnot_ps(same, rx));
+    ry = _mm_or_ps(_mm_and_ps(same, ay), _mm_andnot_ps(same, ry));
+    rz = _mm_or_ps(_mm_and_ps(same, az), _mm_andnot_ps(same, rz));
+    rw = _mm_or_ps(_mm_and_ps(same, aw), _mm_andnot_ps(same, rw));
     _MM_TRANSPOSE4_PS(rx, ry, rz, rw);  // back to one quaternion (x, y, z, w) per register
     const __m128 r[4] = {rx, ry, rz, rw};
     for (int j = 0; j < n; ++j) {
@@ -309,10 +324,14 @@ RIG_TARGET_AVX2 inline void interpolateGroups(RotationBatch& all, RotationBlend 
             _mm256_mul_ps(rw[g], rw[g]));
         // 1 / sqrt(len2), and 0 where len2 is 0 (as normalized() does).
         const __m256 inv = _mm256_and_ps(_mm256_div_ps(one, _mm256_sqrt_ps(len2)), _mm256_cmp_ps(len2, zero, _CMP_GT_OQ));
-        rx[g] = _mm256_mul_ps(rx[g], inv);
-        ry[g] = _mm256_mul_ps(ry[g], inv);
-        rz[g] = _mm256_mul_ps(rz[g], inv);
-        rw[g] = _mm256_mul_ps(rw[g], inv);
+        // Lanes whose two keys are the same rotation give that key (sameKeys()).
+        const __m256 same =
+            _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(ax[g], bx[g], _CMP_EQ_OQ), _mm256_cmp_ps(ay[g], by[g], _CMP_EQ_OQ)),
+                          _mm256_and_ps(_mm256_cmp_ps(az[g], bz[g], _CMP_EQ_OQ), _mm256_cmp_ps(aw[g], bw[g], _CMP_EQ_OQ)));
+        rx[g] = _mm256_blendv_ps(_mm256_mul_ps(rx[g], inv), ax[g], same);
+        ry[g] = _mm256_blendv_ps(_mm256_mul_ps(ry[g], inv), ay[g], same);
+        rz[g] = _mm256_blendv_ps(_mm256_mul_ps(rz[g], inv), az[g], same);
+        rw[g] = _mm256_blendv_ps(_mm256_mul_ps(rw[g], inv), aw[g], same);
     }
     for (int g = 0; g < G; ++g) {
         __m128 r[8] = {_mm256_castps256_ps128(rx[g]),   _mm256_castps256_ps128(ry[g]),   _mm256_castps256_ps128(rz[g]),
