@@ -74,7 +74,12 @@ inline void slerpWeights(float alpha, float xm1, float& wa, float& wb) {
 // rotation, given exactly (the formulas would round it through a normalization). Every path
 // (scalar, four- and eight-wide) makes this same test, so they still give the same bits.
 inline bool sameKeys(const glm::quat& a, const glm::quat& b) {
+#if defined(__SSE2__)
+    static_assert(sizeof(glm::quat) == 16, "glm::quat must be four packed floats");
+    return _mm_movemask_ps(_mm_cmpeq_ps(_mm_loadu_ps(&a.x), _mm_loadu_ps(&b.x))) == 0xf;  // one branch, not eight
+#else
     return a.x == b.x && a.y == b.y && a.z == b.z && a.w == b.w;
+#endif
 }
 
 inline glm::quat slerpInline(const glm::quat& a, const glm::quat& b, float alpha) {
@@ -355,7 +360,13 @@ RIG_TARGET_AVX2 inline void interpolateGroups(RotationBatch& all, RotationBlend 
 // A function of its own (not inlined into the baseline form, which cannot run it).
 RIG_TARGET_AVX2 inline void flushRotationsWide(RotationBatch& batch, RotationBlend blend) {
     static_assert(RotationBatch::kCapacity == 32, "four groups of eight");
-    if (batch.n > 24) {
+    if (batch.n <= 2) {
+        // One or two: the scalar code (the same bits) is quicker than a register's chain.
+        for (int j = 0; j < batch.n; ++j) {
+            const glm::quat a = asQuat(batch.a[j]), b = asQuat(batch.b[j]);
+            *batch.out[j] = blend == RotationBlend::Slerp ? slerpInline(a, b, batch.alpha[j]) : nlerpShortest(a, b, batch.alpha[j]);
+        }
+    } else if (batch.n > 24) {
         interpolateGroups<4>(batch, blend);
     } else if (batch.n > 16) {
         interpolateGroups<3>(batch, blend);
