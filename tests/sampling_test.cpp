@@ -306,6 +306,9 @@ TEST(SamplingPlan, EveryKindOfChannelGivesTheTracksBits) {
     Clip past = c;
     past.tracks[1].rotation.values = 1000;
     EXPECT_FALSE(buildSamplingPlan(past).validFor(past));
+    // A node past the pose the plan is for: no plan.
+    EXPECT_FALSE(buildSamplingPlan(c, 5).validFor(c));
+    EXPECT_TRUE(buildSamplingPlan(c, 6).validFor(c));
     // A plan is for the clip it was built from.
     EXPECT_FALSE(plan.validFor(twice));
 }

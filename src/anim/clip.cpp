@@ -70,11 +70,15 @@ struct KeyPos {
     float alpha;
 };
 
+// findKey(), with its commonest answer inline: t still inside the cursor's segment (most ticks).
+inline uint32_t findKeyInline(const float* times, uint32_t count, float t, uint32_t& cursor) {
+    const uint32_t c = cursor;
+    return c + 2 < count && times[c] <= t && t < times[c + 1] ? c : findKey(times, count, t, cursor);
+}
+
 inline KeyPos locate(const Clip& clip, const Channel& ch, float t, uint32_t& cursor) {
     const float* times = clip.times.data() + ch.times;
-    // Still inside the cursor's segment (most ticks): findKey's first answer, without the call.
-    const uint32_t c = cursor;
-    const uint32_t k = c + 2 < ch.count && times[c] <= t && t < times[c + 1] ? c : findKey(times, ch.count, t, cursor);
+    const uint32_t k = findKeyInline(times, ch.count, t, cursor);
     return {k, segmentAlpha(times, k, t)};
 }
 
@@ -116,24 +120,13 @@ inline glm::quat blendKeys(const glm::quat* v, const Channel& ch, KeyPos p, Rota
     return blendKeys(v, ch.interpolation, p, blend);
 }
 
-// A rotation between two keys goes to the batch (interpolated with others, same bits); the
-// rest (a step, or the segment's ends) is taken at once. `queued` is the batch's count, kept in
-// a register by the caller (batch.n is set only to flush: the batch's address escapes to the
-// flush, so a count kept in it would be stored and reloaded for every rotation).
+// A rotation between two different keys goes to the batch (interpolated with others, same
+// bits); the rest (a step, the segment's ends, equal keys) is taken at once.
 template <bool kWide>
 RIG_ALWAYS_INLINE void queueRotation(detail::RotationBatch& batch, int& queued, const glm::quat* v, Interpolation interpolation,
                                      KeyPos p, glm::quat& out, RotationBlend blend) {
     if (interpolation == Interpolation::Linear && p.alpha > 0.0f && p.alpha < 1.0f && !detail::sameKeys(v[p.k], v[p.k + 1])) {
-        const glm::quat* a = v + p.k;
-        batch.a[queued] = &a->x;
-        batch.b[queued] = &(a + 1)->x;
-        batch.alpha[queued] = p.alpha;
-        batch.out[queued] = &out;
-        if (++queued == detail::RotationBatch::kCapacity) {
-            batch.n = queued;
-            detail::flush<kWide>(batch, blend);
-            queued = 0;
-        }
+        detail::queue<kWide>(batch, queued, &v[p.k].x, &v[p.k + 1].x, p.alpha, out, blend);
     } else {
         out = blendKeys(v, interpolation, p, blend);
     }
@@ -305,8 +298,7 @@ RIG_ALWAYS_INLINE void sampleClipBody(const Clip& clip, float t, const Transform
             out.rotation = R.count ? q4[R.values] : bind.rotation;
         }
     }
-    batch.n = queued;
-    detail::flush<kWide>(batch, blend);
+    detail::flushQueued<kWide>(batch, queued, blend);
 }
 
 // The sampler's AVX2 form (anim/isa.h); sampleClip() itself is the baseline form.
@@ -331,8 +323,8 @@ namespace {
 
 // Keys that all hold the first key's bits, every component finite and none -0: interpolating
 // them at any finite time gives those bits (a + (a - a) * alpha = a + 0 = a), so a plan copies
-// the first key
-// (animation_with_skeleton.fbx keys T and S on every bone; 27 of its 30 such channels stand still).
+// the first key (animation_with_skeleton.fbx keys T and S on every bone; 27 of its 30 such
+// channels stand still).
 bool steadyVec3(const glm::vec3* v, uint32_t count) {
     for (int i = 0; i < 3; ++i) {
         if (!std::isfinite(v[0][i]) || (v[0][i] == 0.0f && std::signbit(v[0][i]))) return false;
@@ -345,19 +337,17 @@ bool steadyVec3(const glm::vec3* v, uint32_t count) {
 
 }  // namespace
 
-SamplingPlan buildSamplingPlan(const Clip& clip) {
+SamplingPlan buildSamplingPlan(const Clip& clip, size_t nodeCount) {
     SamplingPlan plan;
-    int32_t maxNode = -1;
-    for (const Track& tr : clip.tracks) {
-        if (tr.node < 0) return {};
-        maxNode = std::max(maxNode, tr.node);
-    }
-    // Two tracks for one node: the tracks' sampler lets the last win; keep to that path.
+    // Every node in the pose, and no two tracks for one node (the tracks' sampler lets the last
+    // win; keep to that path).
     std::vector<int32_t> nodes;
     nodes.reserve(clip.tracks.size());
     for (const Track& tr : clip.tracks) nodes.push_back(tr.node);
     std::sort(nodes.begin(), nodes.end());
+    if (!nodes.empty() && (nodes.front() < 0 || static_cast<size_t>(nodes.back()) >= nodeCount)) return {};
     if (std::adjacent_find(nodes.begin(), nodes.end()) != nodes.end()) return {};
+    const int32_t maxNode = nodes.empty() ? -1 : nodes.back();
     std::vector<std::vector<SamplingPlan::Keyed>> byRun[3];  // per run: its T, R and S components
     std::unordered_map<uint64_t, size_t> runIndex;  // (times, count) -> run
     auto runOf = [&](const Channel& ch) {
@@ -405,9 +395,8 @@ SamplingPlan buildSamplingPlan(const Clip& clip) {
 
 namespace {
 
-// The plan's sampler: per run of key times one search (the cursor's segment first, as
-// locate() does), then every keyed component of that run; then the components that do not
-// change. The same helpers as sampleClipBody, so the same bits.
+// The plan's sampler: per run of key times one search, then every keyed component of that
+// run; then the components that do not change. The same helpers as sampleClipBody, so the same bits.
 template <bool kWide>
 RIG_ALWAYS_INLINE void samplePlanBody(const SamplingPlan& plan, float t, const Transform* bindLocal, Transform* local,
                                       uint32_t* cursors, RotationBlend blend) {
@@ -423,7 +412,7 @@ RIG_ALWAYS_INLINE void samplePlanBody(const SamplingPlan& plan, float t, const T
         const SamplingPlan::Run& run = plan.runs[r];
         const float* times = clip.times.data() + run.times;
         const uint32_t c = cursors[r];
-        const uint32_t k = c + 2 < run.count && times[c] <= t && t < times[c + 1] ? c : findKey(times, run.count, t, cursors[r]);
+        const uint32_t k = findKeyInline(times, run.count, t, cursors[r]);
         const KeyPos pos{k, segmentAlpha(times, k, t)};
         // Keys several segments on from the last tick's (dense keys, fast playback): the next
         // tick will likely move as far again, to keys no tick has touched yet; fetch them now.
@@ -447,8 +436,7 @@ RIG_ALWAYS_INLINE void samplePlanBody(const SamplingPlan& plan, float t, const T
     for (const uint32_t n : plan.bindTranslations) local[n].translation = bindLocal[n].translation;
     for (const uint32_t n : plan.bindScales) local[n].scale = bindLocal[n].scale;
     for (const uint32_t n : plan.bindRotations) local[n].rotation = bindLocal[n].rotation;
-    batch.n = queued;
-    detail::flush<kWide>(batch, blend);
+    detail::flushQueued<kWide>(batch, queued, blend);
 }
 
 #if RIG_HAVE_AVX2_PATH

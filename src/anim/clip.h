@@ -3,6 +3,7 @@
 // file's own timeline (nothing is shifted to the first key).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -114,8 +115,9 @@ void extendClipRangeToMorphs(Clip& clip);
 // components that use it, then the components that never change (one key, or no channel: the
 // bind value, or keys that all hold the same vector), each kind in one flat list.
 // sampleClip(plan, ...) writes what sampleClip(clip, ...) writes at any finite time, bit for
-// bit, with one key search per run and no per-track branching. Its cursors are one per run (runs.size() <= 3 * tracks, so a cursor array sized
-// for the clip fits). The clip must outlive the plan and not change after it is built.
+// bit, with one key search per run and no per-track branching. Its cursors are one per run
+// (runs.size() <= 3 * tracks, so a cursor array sized for the clip fits). The clip must
+// outlive the plan and not change after it is built.
 struct SamplingPlan {
     struct Keyed {
         uint32_t node;
@@ -129,9 +131,9 @@ struct SamplingPlan {
     };
     struct Fixed {
         uint32_t node;
-        uint32_t value;  // the one key's index, or (fromBind) unused
+        uint32_t value;  // the key's index in Clip::vec3Keys or Clip::quatKeys
     };
-    const Clip* clip = nullptr;  // what it was built from; null: no plan (see valid())
+    const Clip* clip = nullptr;  // what it was built from; null: no plan (see validFor())
     size_t trackCount = 0;
     int32_t maxNode = -1;
     std::vector<Run> runs;
@@ -143,9 +145,10 @@ struct SamplingPlan {
     bool validFor(const Clip& c) const { return clip == &c && trackCount == c.tracks.size(); }
 };
 
-// The plan of `clip`; an empty plan (clip == nullptr) when its tracks cannot be regrouped (two
-// tracks for one node, a node index below 0, a channel past the key arrays).
-SamplingPlan buildSamplingPlan(const Clip& clip);
+// The plan of `clip` for a pose of `nodeCount` nodes; an empty plan (clip == nullptr) when its
+// tracks cannot be regrouped (two tracks for one node, a node index below 0 or not below
+// nodeCount, a channel past the key arrays).
+SamplingPlan buildSamplingPlan(const Clip& clip, size_t nodeCount = SIZE_MAX);
 
 // sampleClip() by a plan: the same values in `local`, bit for bit, at any finite t. `cursors`:
 // one per run.

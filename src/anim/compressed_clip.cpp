@@ -485,16 +485,8 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
             refreshQuat<Delta>(clip, R, *range++, e[1], d, moveTo(clip, R.key, t, segment, e, f, 1));
             const float ar = f[1];
             if (!(R.key.flags & kChannelStep) && ar > 0.0f && ar < 1.0f && !detail::sameKeys(asQuat(e[1].a), asQuat(e[1].b))) {
-                // Interpolated four at a time with the plain sampler's queue (same bits).
-                batch.a[queued] = &e[1].a.x;
-                batch.b[queued] = &e[1].b.x;
-                batch.alpha[queued] = ar;
-                batch.out[queued] = &out.rotation;
-                if (++queued == detail::RotationBatch::kCapacity) {  // the count in a register (clip.cpp's queueRotation)
-                    batch.n = queued;
-                    detail::flush<kWide>(batch, blend);
-                    queued = 0;
-                }
+                // Interpolated with others in the plain sampler's queue (same bits).
+                detail::queue<kWide>(batch, queued, &e[1].a.x, &e[1].b.x, ar, out.rotation, blend);
             } else {
                 out.rotation = blendQuat(R.key, e[1], ar, blend);
             }
@@ -510,8 +502,7 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
             out.scale = ks == ChannelKind::Absent ? bind.scale : glm::vec3(e[2].a);
         }
     }
-    batch.n = queued;
-    detail::flush<kWide>(batch, blend);
+    detail::flushQueued<kWide>(batch, queued, blend);
 }
 
 // The cached sampler's AVX2 form (anim/isa.h); sampleCompressedClip() itself is the baseline form.

@@ -86,10 +86,7 @@ Controller::Controller(const Model& model, const ControllerOptions& options)
         untrackedOffset_[c + 1] = static_cast<uint32_t>(untracked_.size());
     }
     plans_.reserve(nc);
-    for (size_t c = 0; c < nc; ++c) {
-        plans_.push_back(buildSamplingPlan(model.clips[c]));
-        if (plans_.back().maxNode >= static_cast<int32_t>(n)) plans_.back() = SamplingPlan{};
-    }
+    for (size_t c = 0; c < nc; ++c) plans_.push_back(buildSamplingPlan(model.clips[c], n));
 
     animated_.assign(n, 0);
     rootNode_.assign(nc, -1);

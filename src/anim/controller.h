@@ -309,7 +309,7 @@ private:
     // in [untrackedOffset_[c], untrackedOffset_[c + 1]).
     std::vector<uint32_t> untrackedOffset_;
     std::vector<int32_t> untracked_;
-    std::vector<SamplingPlan> plans_;  // per clip (buildSamplingPlan); one whose nodes fit the skeleton
+    std::vector<SamplingPlan> plans_;  // per clip (buildSamplingPlan for the skeleton's nodes)
     uint32_t cursorCount_ = 0;
     std::vector<uint8_t> animated_;
     std::vector<int32_t> rootNode_;        // per clip

@@ -82,7 +82,7 @@ Animator::Animator(const Model& model) : model_(&model), order_(model.skeleton.p
     for (const Clip& c : model.clips) maxTracks = std::max(maxTracks, c.tracks.size());
     cursors_.assign(3 * maxTracks, 0);
     plans_.reserve(model.clips.size());
-    for (const Clip& c : model.clips) plans_.push_back(buildSamplingPlan(c));
+    for (const Clip& c : model.clips) plans_.push_back(buildSamplingPlan(c, sk.size()));
     morphOffset_.assign(model.meshes.size(), 0);
     uint32_t morphs = 0;
     for (size_t m = 0; m < model.meshes.size(); ++m) {
@@ -204,10 +204,7 @@ void Animator::evaluateWith(int32_t clipIndex, float t, uint32_t* cursors, glm::
         sampling.bindLocal = sk.bindLocalSqt;
         sampling.cursors = {cursors, cursors_.size()};
         sampling.local = local_;
-        if (static_cast<size_t>(clipIndex) < plans_.size() && plans_[clipIndex].validFor(*clip) &&
-            plans_[clipIndex].maxNode < static_cast<int32_t>(n)) {
-            sampling.plan = &plans_[clipIndex];
-        }
+        if (static_cast<size_t>(clipIndex) < plans_.size() && plans_[clipIndex].validFor(*clip)) sampling.plan = &plans_[clipIndex];
         sampling.run();  // sizes fixed at construction; tracks validated at import
         if (ov >= 0) {
             const Transform& base = clip->trackOfNode[ov] >= 0 ? local_[ov] : sk.bindLocalSqt[ov];

@@ -115,6 +115,7 @@ inline glm::quat slerpInline(const glm::quat& a, const glm::quat& b, float alpha
 // A quaternion from four floats x, y, z, w.
 inline glm::quat asQuat(const float* v) { return glm::quat(v[3], v[0], v[1], v[2]); }
 
+
 // Rotations waiting to be interpolated, four at a time: the key pairs and where each result
 // goes. sampleClip() queues every interpolating rotation channel here instead of blending it
 // at once, so SLERP/NLERP runs on four quaternions per SSE instruction.
@@ -126,6 +127,15 @@ struct RotationBatch {
     glm::quat* out[kCapacity];
     int n = 0;
 };
+
+// Every queued rotation by the scalar code (slerpInline / nlerpShortest: the bits every lane
+// of the batched forms gives).
+inline void interpolateScalar(RotationBatch& batch, RotationBlend blend) {
+    for (int j = 0; j < batch.n; ++j) {
+        const glm::quat a = asQuat(batch.a[j]), b = asQuat(batch.b[j]);
+        *batch.out[j] = blend == RotationBlend::Slerp ? slerpInline(a, b, batch.alpha[j]) : nlerpShortest(a, b, batch.alpha[j]);
+    }
+}
 
 #if defined(__SSE2__)
 
@@ -362,10 +372,7 @@ RIG_TARGET_AVX2 inline void flushRotationsWide(RotationBatch& batch, RotationBle
     static_assert(RotationBatch::kCapacity == 32, "four groups of eight");
     if (batch.n <= 2) {
         // One or two: the scalar code (the same bits) is quicker than a register's chain.
-        for (int j = 0; j < batch.n; ++j) {
-            const glm::quat a = asQuat(batch.a[j]), b = asQuat(batch.b[j]);
-            *batch.out[j] = blend == RotationBlend::Slerp ? slerpInline(a, b, batch.alpha[j]) : nlerpShortest(a, b, batch.alpha[j]);
-        }
+        interpolateScalar(batch, blend);
     } else if (batch.n > 24) {
         interpolateGroups<4>(batch, blend);
     } else if (batch.n > 16) {
@@ -395,10 +402,7 @@ RIG_ALWAYS_INLINE void flush(RotationBatch& batch, RotationBlend blend) {
 #else
 
 inline void flushRotations(RotationBatch& batch, RotationBlend blend) {
-    for (int j = 0; j < batch.n; ++j) {
-        const glm::quat a = asQuat(batch.a[j]), b = asQuat(batch.b[j]);
-        *batch.out[j] = blend == RotationBlend::Slerp ? slerpInline(a, b, batch.alpha[j]) : nlerpShortest(a, b, batch.alpha[j]);
-    }
+    interpolateScalar(batch, blend);
     batch.n = 0;
 }
 
@@ -408,5 +412,30 @@ inline void flush(RotationBatch& batch, RotationBlend blend) {
 }
 
 #endif
+
+// Queue one rotation (keys a and b as x, y, z, w; result to `out`). `queued` is the batch's
+// count, kept in a register by the sampler (batch.n is set only to flush: the batch's address
+// escapes to the flush, so a count kept in it would be stored and reloaded for every rotation).
+// A full batch is flushed.
+template <bool kWide>
+RIG_ALWAYS_INLINE void queue(RotationBatch& batch, int& queued, const float* a, const float* b, float alpha, glm::quat& out,
+                             RotationBlend blend) {
+    batch.a[queued] = a;
+    batch.b[queued] = b;
+    batch.alpha[queued] = alpha;
+    batch.out[queued] = &out;
+    if (++queued == RotationBatch::kCapacity) {
+        batch.n = queued;
+        flush<kWide>(batch, blend);
+        queued = 0;
+    }
+}
+
+// The rest of the queue, at the end of a sampler's pass.
+template <bool kWide>
+RIG_ALWAYS_INLINE void flushQueued(RotationBatch& batch, int queued, RotationBlend blend) {
+    batch.n = queued;
+    flush<kWide>(batch, blend);
+}
 
 }  // namespace rig::detail
