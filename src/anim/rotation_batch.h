@@ -130,7 +130,7 @@ struct RotationBatch {
 
 // Every queued rotation by the scalar code (slerpInline / nlerpShortest: the bits every lane
 // of the batched forms gives).
-inline void interpolateScalar(RotationBatch& batch, RotationBlend blend) {
+RIG_ALWAYS_INLINE void interpolateScalar(RotationBatch& batch, RotationBlend blend) {
     for (int j = 0; j < batch.n; ++j) {
         const glm::quat a = asQuat(batch.a[j]), b = asQuat(batch.b[j]);
         *batch.out[j] = blend == RotationBlend::Slerp ? slerpInline(a, b, batch.alpha[j]) : nlerpShortest(a, b, batch.alpha[j]);
