@@ -1,7 +1,8 @@
-// The per-tick kernels' two forms (anim/isa.h): the baseline and AVX2 + FMA, forced in turn in
-// one process, on real files. Sampling fuses nothing, so its two forms give the same bits;
-// local-to-model and the palettes fuse their matrix products, so poses may move by float
-// rounding only: within 1e-6 of the model's size (the bar for a faster runtime).
+// The per-tick kernels' forms (anim/isa.h): the baseline, AVX2 + FMA and, where the CPU has it,
+// AVX-512 (palettes), forced in turn in one process, on real files.
+// Sampling fuses nothing, so its forms give the same bits; local-to-model and the palettes
+// fuse their matrix products, so poses may move by float rounding only: within 1e-6 of the
+// model's size (the bar for a faster runtime).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,8 +23,8 @@ struct Posed {
     std::vector<Transform> local;
 };
 
-Posed pose(const Model& m, int32_t clip, float t, bool avx2) {
-    isa::force(avx2);
+Posed pose(const Model& m, int32_t clip, float t, isa::Level level) {
+    isa::force(level);
     Animator a(m);
     a.evaluate(clip, t);
     Posed p{a.world(), a.palette(), {}};
@@ -57,32 +58,34 @@ TEST_P(IsaForms, SameSamplesAndPosesWithinAMillionthOfTheModel) {
     ASSERT_TRUE(r) << r.error().message;
     const Model& m = r.value();
     ASSERT_FALSE(m.clips.empty());
-    const bool chosen = isa::avx2();
+    const isa::Level chosen = isa::level();
     size_t compared = 0;
     for (size_t ci = 0; ci < m.clips.size(); ++ci) {
         const Clip& c = m.clips[ci];
         for (float f : {0.0f, 0.137f, 0.5f, 0.77f, 1.0f}) {
             const float t = c.startTime + f * (c.duration - c.startTime);
-            const Posed a = pose(m, static_cast<int32_t>(ci), t, false);
-            const Posed b = pose(m, static_cast<int32_t>(ci), t, true);
-            ASSERT_EQ(a.local.size(), b.local.size());
-            for (size_t j = 0; j < a.local.size(); ++j) {
-                ASSERT_EQ(std::memcmp(&a.local[j], &b.local[j], sizeof(Transform)), 0) << "sampled node " << j << " at " << t;
-            }
-            const float tol = 1e-6f * std::max(jointDiagonal(a), 1e-3f);
-            for (size_t j = 0; j < a.world.size(); ++j) {
-                EXPECT_LE(glm::length(glm::vec3(a.world[j][3]) - glm::vec3(b.world[j][3])), tol) << "node " << j << " at " << t;
-            }
-            // Palette entries move vertices near their joints: their translation by the same
-            // bound, their 3x3 part by a millionth.
-            for (size_t e = 0; e < a.palette.size(); ++e) {
-                EXPECT_LE(glm::length(glm::vec3(a.palette[e][3]) - glm::vec3(b.palette[e][3])), tol) << "entry " << e;
-                for (int col = 0; col < 3; ++col) {
-                    const glm::vec3 d = glm::vec3(a.palette[e][col]) - glm::vec3(b.palette[e][col]);
-                    EXPECT_LE(glm::length(d), 1e-6f * std::max(1.0f, glm::length(glm::vec3(a.palette[e][col])))) << "entry " << e;
+            const Posed a = pose(m, static_cast<int32_t>(ci), t, isa::Level::Baseline);
+            for (int level = 1; level < isa::levelsHere(); ++level) {
+                const Posed b = pose(m, static_cast<int32_t>(ci), t, static_cast<isa::Level>(level));
+                ASSERT_EQ(a.local.size(), b.local.size());
+                for (size_t j = 0; j < a.local.size(); ++j) {
+                    ASSERT_EQ(std::memcmp(&a.local[j], &b.local[j], sizeof(Transform)), 0) << "sampled node " << j << " at " << t;
                 }
+                const float tol = 1e-6f * std::max(jointDiagonal(a), 1e-3f);
+                for (size_t j = 0; j < a.world.size(); ++j) {
+                    EXPECT_LE(glm::length(glm::vec3(a.world[j][3]) - glm::vec3(b.world[j][3])), tol) << "node " << j << " at " << t;
+                }
+                // Palette entries move vertices near their joints: their translation by the same
+                // bound, their 3x3 part by a millionth.
+                for (size_t e = 0; e < a.palette.size(); ++e) {
+                    EXPECT_LE(glm::length(glm::vec3(a.palette[e][3]) - glm::vec3(b.palette[e][3])), tol) << "entry " << e;
+                    for (int col = 0; col < 3; ++col) {
+                        const glm::vec3 d = glm::vec3(a.palette[e][col]) - glm::vec3(b.palette[e][col]);
+                        EXPECT_LE(glm::length(d), 1e-6f * std::max(1.0f, glm::length(glm::vec3(a.palette[e][col])))) << "entry " << e;
+                    }
+                }
+                ++compared;
             }
-            ++compared;
         }
     }
     isa::force(chosen);
@@ -99,7 +102,7 @@ TEST_P(PlanFiles, PlanSamplesTheSameBitsAsTheTracks) {
     ASSERT_TRUE(r) << r.error().message;
     const Model& m = r.value();
     ASSERT_FALSE(m.clips.empty());
-    const bool chosen = isa::avx2();
+    const isa::Level chosen = isa::level();
     size_t compared = 0;
     for (const Clip& c : m.clips) {
         const SamplingPlan plan = buildSamplingPlan(c);

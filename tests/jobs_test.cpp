@@ -80,11 +80,11 @@ TEST(LocalToModelJob, MatchesGlmProductsInEveryForm) {
     // One output 16-byte aligned, one not (the job takes either); the baseline form and, where
     // the CPU has it, the AVX2 + FMA form (anim/isa.h).
     std::vector<glm::mat4> storage(sk.size() + 1);
-    const bool chosen = isa::avx2();
-    for (int form = 0; form < (isa::cpuHasAvx2() ? 4 : 2); ++form) {
+    const isa::Level chosen = isa::level();
+    for (int form = 0; form < 2 * isa::levelsHere(); ++form) {
         const size_t shift = (form & 1) ? 4 : 0;
-        const bool fma = form >= 2;
-        isa::force(fma);
+        const bool fma = form >= 2;  // the AVX2 form (and AVX-512, which runs local-to-model as AVX2)
+        isa::force(static_cast<isa::Level>(form / 2));
         std::span<glm::mat4> out(reinterpret_cast<glm::mat4*>(reinterpret_cast<char*>(storage.data()) + shift), sk.size());
         LocalToModelJob job;
         job.parent = sk.parent;
@@ -222,9 +222,9 @@ TEST(LocalToModelJob, LevelOrderGivesTheSameBitsInEveryForm) {
         for (size_t i = 0; i < use.size(); ++i) use[i] = i % 3 != 1;
         const JointOrder order(sk.parent);
         ASSERT_FALSE(order.empty());
-        const bool chosen = isa::avx2();
-        for (int fma = 0; fma < (isa::cpuHasAvx2() ? 2 : 1); ++fma) {
-            isa::force(fma != 0);
+        const isa::Level chosen = isa::level();
+        for (int level = 0; level < isa::levelsHere(); ++level) {
+            isa::force(static_cast<isa::Level>(level));
             for (int mode = 0; mode < 3; ++mode) {
                 std::vector<glm::mat4> byIndex(sk.size()), byLevels(sk.size(), glm::mat4(7.0f));
                 LocalToModelJob job;
@@ -288,10 +288,9 @@ TEST(SkinningMatrixJob, RowsAreTheMatricesRowByRow) {
     std::vector<glm::mat4> ib;
     for (int32_t j : joints) ib.push_back(glm::inverse(m.skeleton.bindModel[j]));
     const glm::mat4 correction = glm::inverse(model[3]);
-    const bool chosen = isa::avx2();
-    for (bool avx2 : {false, true}) {
-        if (avx2 && !isa::cpuHasAvx2()) continue;
-        isa::force(avx2);
+    const isa::Level chosen = isa::level();
+    for (int level = 0; level < isa::levelsHere(); ++level) {
+        isa::force(static_cast<isa::Level>(level));
         for (const glm::mat4* c : {static_cast<const glm::mat4*>(nullptr), &correction}) {
             std::vector<glm::mat4> palette(joints.size());
             std::vector<glm::vec4> rows(3 * joints.size() + 1, glm::vec4(7.0f));

@@ -141,7 +141,7 @@ TEST(Sampling, RotationBatchesGiveEqualKeysBackInEveryLane) {
     // The samplers take such a key themselves; the batch, given one anyway, agrees.
     std::vector<glm::quat> keys, out(20);
     for (int i = 0; i < 20; ++i) keys.push_back(glm::angleAxis(0.1f * i, glm::normalize(glm::vec3(1, i, 2))) * (1.0f + 1e-7f * i));
-    const bool chosen = isa::avx2();
+    const isa::Level chosen = isa::level();
     for (int form = 0; form < (isa::cpuHasAvx2() ? 2 : 1); ++form) {
         isa::force(form == 1);
         for (const RotationBlend blend : {RotationBlend::Slerp, RotationBlend::Nlerp}) {
@@ -213,7 +213,7 @@ TEST(Sampling, RotationBatchesGiveTheScalarBitsInEveryForm) {
             c.tracks.push_back(t);
         }
         const std::vector<Transform> bind(static_cast<size_t>(tracks));
-        const bool chosen = isa::avx2();
+        const isa::Level chosen = isa::level();
         for (const RotationBlend blend : {RotationBlend::Slerp, RotationBlend::Nlerp}) {
             for (int form = 0; form < (isa::cpuHasAvx2() ? 2 : 1); ++form) {
                 isa::force(form == 1);
@@ -286,7 +286,7 @@ TEST(SamplingPlan, EveryKindOfChannelGivesTheTracksBits) {
     EXPECT_EQ(plan.oneKeyTranslations.size(), 2u);  // node 2's one key and node 0's steady keys
     EXPECT_EQ(plan.scales.size(), 3u);              // nodes 1, 5 and node 0's -0 keys
     EXPECT_EQ(plan.bindRotations.size(), 3u);
-    const bool chosen = isa::avx2();
+    const isa::Level chosen = isa::level();
     for (int form = 0; form < (isa::cpuHasAvx2() ? 2 : 1); ++form) {
         isa::force(form == 1);
         std::vector<uint32_t> ca(3 * c.tracks.size(), 0), cb(3 * c.tracks.size(), 0);

@@ -70,10 +70,11 @@ struct KeyPos {
     float alpha;
 };
 
-// findKey(), with its commonest answer inline: t still inside the cursor's segment (most ticks).
+// findKey(), with its commonest answer inline: t still inside the cursor's segment (most ticks;
+// the last segment holds every t from its first key on, as findKey() answers).
 inline uint32_t findKeyInline(const float* times, uint32_t count, float t, uint32_t& cursor) {
     const uint32_t c = cursor;
-    return c + 2 < count && times[c] <= t && t < times[c + 1] ? c : findKey(times, count, t, cursor);
+    return c + 1 < count && times[c] <= t && (c + 2 == count || t < times[c + 1]) ? c : findKey(times, count, t, cursor);
 }
 
 inline KeyPos locate(const Clip& clip, const Channel& ch, float t, uint32_t& cursor) {

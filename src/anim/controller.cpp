@@ -25,6 +25,7 @@ float clampWeight(float w) {
 // clip's start, or phase for a blend space's clips).
 void Controller::triggerMotionMarkers(const MotionState& m, const ClockAdvance& a, float weight, int16_t layer) {
     if (!(weight > 0.0f) || !a.moved) return;
+    if (m.source.kind == MotionSource::Kind::Clip && markers_[m.source.index].empty()) return;  // nothing to find
     auto scan = [&](const ClockSegment& seg, int32_t clip, bool normalized, float w) {
         const std::vector<Marker>& list = markers_[clip];
         if (list.empty()) return;

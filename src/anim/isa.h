@@ -8,6 +8,11 @@
 // bits, except where a kernel asks for a fused multiply-add (madd(): one rounding instead of
 // two; the local-to-model and palette matrix products), which moves results by float rounding
 // only (tested against the baseline within 1e-6 of a model's size).
+// The palette loop has a third form, for AVX-512 (RIG_TARGET_AVX512): a whole affine matrix in
+// one register, a product in three multiply-adds. isa::avx512() picks it where the CPU (and the
+// OS) has AVX-512F, unless RIGVIEW_ISA=avx2 or sse2 says otherwise; the other kernels run their
+// AVX2 form there. (Local-to-model in that form measured 1.1-1.3x slower than its AVX2 form on
+// sampled poses: building the local matrices' rows takes the shuffle port the products need.)
 #pragma once
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -20,6 +25,7 @@
 #define RIG_TARGET_AVX2_FMA __attribute__((target("avx2,fma"), optimize("fp-contract=fast")))
 #endif
 #define RIG_ALWAYS_INLINE __attribute__((always_inline)) inline
+#define RIG_TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
 #else
 #define RIG_HAVE_AVX2_PATH 0
 #define RIG_TARGET_AVX2
@@ -29,14 +35,26 @@
 
 namespace rig::isa {
 
-// Whether the per-tick kernels run their AVX2 + FMA form (decided once per process).
+// The forms of the kernels, each needing the one before.
+enum class Level { Baseline = 0, Avx2 = 1, Avx512 = 2 };
+
+// The form the per-tick kernels run (decided once per process).
+Level level();
+// Whether they run their AVX2 + FMA form (level() Avx2 or Avx512).
 bool avx2();
-// The name of what avx2() chose: "avx2+fma" or "sse2" (or "baseline" off x86-64).
+// Whether the palette loop runs its AVX-512 form (level() Avx512).
+bool avx512();
+// The name of what level() chose: "avx512", "avx2+fma" or "sse2" (or "baseline" off x86-64).
 const char* name();
-// Whether the CPU could run the AVX2 + FMA form at all.
+// Whether the CPU could run the AVX2 + FMA form at all; the AVX-512 form.
 bool cpuHasAvx2();
+bool cpuHasAvx512();
+// The forms this CPU can run, Baseline first.
+int levelsHere();  // 1, 2 or 3: Level(0) .. Level(levelsHere() - 1)
 // Tests and benchmarks: run the baseline form (false) or, where the CPU has it, the AVX2 form
-// (true) from now on, in this process. Not while kernels run on other threads.
+// (true; not the AVX-512 one) from now on, in this process; or any level the CPU has (a
+// higher one is taken down to what it has). Not while kernels run on other threads.
 void force(bool useAvx2);
+void force(Level l);
 
 }  // namespace rig::isa

@@ -221,6 +221,10 @@ ClockAdvance LayerClock::advance(double dt) {
     // Passes this clock may still complete (loop count), or "forever".
     a.passes = loopCount_ > 0 ? loopCount_ - std::min(passes_, loopCount_) : ~0ull;
     fresh_ = false;
+    if (t > 0.0 && t < d) {  // inside the range (most ticks): what walk() ends with, in every mode
+        time_ = lo_ + t;
+        return a;
+    }
     const WalkEnd e = walk(a, [](double, double, int, bool) {});
     time_ = e.pos == 0.0 ? lo_ : e.pos == d ? hi_ : lo_ + e.pos;
     passes_ = e.finished && mode_ != LoopMode::Once ? loopCount_ : addPasses(passes_, e.passes);

@@ -75,6 +75,7 @@ Animator::Animator(const Model& model) : model_(&model), order_(model.skeleton.p
         ownerOf_[m] = static_cast<int32_t>(paletteOwners_.size());
         paletteOwners_.push_back(m);
         corrections_.emplace_back();
+        jointRanges_.emplace_back(mesh.skin.joints);
         off += static_cast<uint32_t>(mesh.skin.paletteSize());
     }
     palette_.assign(off, glm::mat4(1.0f));
@@ -252,6 +253,7 @@ void Animator::updatePalettes(glm::mat4* palette, glm::vec4* rows, SkinCorrectio
         job.model = world_;
         job.joints = mesh.skin.joints;
         job.inverseBind = mesh.skin.inverseBind;
+        job.range = &jointRanges_[k];
         if (palette) {
             job.palette = {palette + first, nj};
         } else {

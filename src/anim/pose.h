@@ -12,6 +12,7 @@
 
 #include "anim/clip.h"
 #include "anim/jobs/local_to_model_job.h"
+#include "anim/jobs/skinning_matrix_job.h"
 #include "anim/model.h"
 
 namespace rig {
@@ -155,6 +156,7 @@ private:
     std::vector<size_t> paletteOwners_;  // the first mesh of each distinct skin
     std::vector<int32_t> ownerOf_;       // per mesh: its skin's index in paletteOwners_, -1 if none
     std::vector<SkinCorrection> corrections_;  // per palette owner
+    std::vector<JointRange> jointRanges_;      // per palette owner: its joints' bounds
     glm::mat4 identity_{1.0f};
     std::vector<uint8_t> useLocal_;      // evaluate(): per node, 1 where local_ is used
     int32_t maskClip_ = -2, maskOverride_ = -2;  // what useLocal_ was built for

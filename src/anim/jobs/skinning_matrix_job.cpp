@@ -1,17 +1,30 @@
 #include "anim/jobs/skinning_matrix_job.h"
 
+#include <algorithm>
+
 #include "anim/isa.h"
 #include "anim/transform.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace rig {
+
+JointRange::JointRange(std::span<const int32_t> joints) : data_(joints.data()), size_(joints.size()) {
+    for (const int32_t j : joints) {
+        min_ = std::min(min_, j);
+        max_ = std::max(max_, j);
+    }
+}
 
 bool SkinningMatrixJob::validate() const {
     const size_t nj = joints.size();
     if (inverseBind.size() != nj || (rows.empty() ? palette.size() < nj : rows.size() < 3 * nj)) return false;
+    if (range) return range->builtFor(joints) && range->within(model.size());
     const int32_t n = static_cast<int32_t>(model.size());
     for (size_t j = 0; j < nj; ++j) {
         if (joints[j] < 0 || joints[j] >= n) return false;
@@ -126,9 +139,60 @@ RIG_TARGET_AVX2_FMA void paletteAvx2(const glm::mat4* m, const int32_t* jt, cons
 }
 #endif
 
+#if RIG_HAVE_AVX2_PATH
+// The AVX-512 form: a matrix in one register (its columns in the 128-bit lanes), a product
+// a * b as three multiply-adds: (a's column k in every lane) * (b's row k, entry c broadcast
+// in lane c), k < 3, plus a's column 3 in lane 3 (b affine): a's columns are broadcast loads,
+// b's rows in-lane shuffles. The same sums as the other forms, each product fused.
+RIG_TARGET_AVX512 RIG_ALWAYS_INLINE __m512 productAvx512(__m512 a0, __m512 a1, __m512 a2, __m512 a3, __m512 b) {
+    __m512 c = _mm512_mul_ps(a0, _mm512_permute_ps(b, 0x00));
+    c = _mm512_fmadd_ps(a1, _mm512_permute_ps(b, 0x55), c);
+    c = _mm512_fmadd_ps(a2, _mm512_permute_ps(b, 0xAA), c);
+    return _mm512_mask_add_ps(c, 0xF000, c, a3);
+}
+
+RIG_TARGET_AVX512 RIG_ALWAYS_INLINE __m512 columnAvx512(const float* m, int c) {
+    return _mm512_broadcast_f32x4(_mm_loadu_ps(m + 4 * c));
+}
+
+template <bool kRows, bool kCorrected>
+RIG_TARGET_AVX512 void paletteAvx512(const glm::mat4* m, const int32_t* jt, const glm::mat4* ib, const glm::mat4* correction,
+                                     size_t nj, void* dst) {
+    __m512 k0 = _mm512_setzero_ps(), k1 = k0, k2 = k0, k3 = k0;
+    if constexpr (kCorrected) {
+        const float* c = &(*correction)[0][0];
+        k0 = columnAvx512(c, 0);
+        k1 = columnAvx512(c, 1);
+        k2 = columnAvx512(c, 2);
+        k3 = columnAvx512(c, 3);
+    }
+    // Rows: the matrix transposed (entry 4c + r to 4r + c), its first three rows stored.
+    const __m512i transpose = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    for (size_t j = 0; j < nj; ++j) {
+        const float* w = &m[jt[j]][0][0];
+        __m512 e = productAvx512(columnAvx512(w, 0), columnAvx512(w, 1), columnAvx512(w, 2), columnAvx512(w, 3),
+                                 _mm512_loadu_ps(&ib[j][0][0]));
+        if constexpr (kCorrected) e = productAvx512(k0, k1, k2, k3, e);
+        if constexpr (kRows) {
+            _mm512_mask_storeu_ps(&static_cast<glm::vec4*>(dst)[3 * j][0], 0x0FFF, _mm512_permutexvar_ps(transpose, e));
+        } else {
+            _mm512_storeu_ps(&static_cast<glm::mat4*>(dst)[j][0][0], e);
+        }
+    }
+}
+#endif
+
 template <bool kRows>
 void runPalette(const SkinningMatrixJob& job, void* out) {
 #if RIG_HAVE_AVX2_PATH
+    if (isa::avx512()) {
+        if (job.correction) {
+            paletteAvx512<kRows, true>(job.model.data(), job.joints.data(), job.inverseBind.data(), job.correction, job.joints.size(), out);
+        } else {
+            paletteAvx512<kRows, false>(job.model.data(), job.joints.data(), job.inverseBind.data(), nullptr, job.joints.size(), out);
+        }
+        return;
+    }
     if (isa::avx2()) {
         paletteAvx2<kRows>(job.model.data(), job.joints.data(), job.inverseBind.data(), job.correction, job.joints.size(), out);
         return;

@@ -12,6 +12,24 @@
 
 namespace rig {
 
+// The bounds of a skin's joint indices, found once (an Animator keeps one per palette): a job
+// given them checks its joints in O(1) instead of one by one every tick. Built for one joints
+// array, which must not change after.
+class JointRange {
+public:
+    JointRange() = default;
+    explicit JointRange(std::span<const int32_t> joints);
+    // Whether these bounds were found in exactly this array (the same storage and size).
+    bool builtFor(std::span<const int32_t> joints) const { return joints.data() == data_ && joints.size() == size_; }
+    // Every index names one of `nodes` nodes.
+    bool within(size_t nodes) const { return min_ >= 0 && static_cast<int64_t>(max_) < static_cast<int64_t>(nodes); }
+
+private:
+    const int32_t* data_ = nullptr;
+    size_t size_ = 0;
+    int32_t min_ = 0, max_ = -1;
+};
+
 struct SkinningMatrixJob {
     std::span<const glm::mat4> model;        // model-space matrix of every skeleton node
     std::span<const int32_t> joints;         // skin slot j -> node index
@@ -22,6 +40,8 @@ struct SkinningMatrixJob {
     // (x, y, z: one RGBA texel each, as a GL texture buffer takes them) at rows[3j..3j+2];
     // at least 3 * joints.size(). `palette` is then unused.
     std::span<glm::vec4> rows;
+    // Optional: the bounds of `joints` (built for it), so that validate() need not read them.
+    const JointRange* range = nullptr;
 
     bool validate() const;
     bool run() const;
