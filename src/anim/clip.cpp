@@ -336,6 +336,20 @@ bool steadyVec3(const glm::vec3* v, uint32_t count) {
     return true;
 }
 
+// Rotation keys that all hold the first key's bits, every component finite: blending them
+// gives those bits at any time (the first or last key outside (0, 1), and equal keys are taken
+// as they are inside: detail::sameKeys, in every form), so a plan copies the first key (14 of
+// animation_with_skeleton.fbx's 15 rotation channels hold still).
+bool steadyQuat(const glm::quat* q, uint32_t count) {
+    for (int i = 0; i < 4; ++i) {
+        if (!std::isfinite(q[0][i])) return false;
+    }
+    for (uint32_t k = 1; k < count; ++k) {
+        if (std::memcmp(&q[k], &q[0], sizeof(glm::quat)) != 0) return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 SamplingPlan buildSamplingPlan(const Clip& clip, size_t nodeCount) {
@@ -372,7 +386,8 @@ SamplingPlan buildSamplingPlan(const Clip& clip, size_t nodeCount) {
             } else if (ch.values + static_cast<size_t>(ch.count) > keys ||
                        (ch.count > 1 && ch.times + static_cast<size_t>(ch.count) > clip.times.size())) {
                 return {};
-            } else if (ch.count == 1 || (c != 1 && steadyVec3(clip.vec3Keys.data() + ch.values, ch.count))) {
+            } else if (ch.count == 1 || (c != 1 ? steadyVec3(clip.vec3Keys.data() + ch.values, ch.count)
+                                                 : steadyQuat(clip.quatKeys.data() + ch.values, ch.count))) {
                 oneKey[c]->push_back({node, ch.values});
             } else {
                 byRun[c][runOf(ch)].push_back({node, ch.values, ch.interpolation});
