@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "anim/controller.h"
 #include "anim/isa.h"
+#include "anim/jobs/local_to_model_job.h"
 #include "anim/jobs/sampling_job.h"
 #include "anim/pose.h"
 #include "import/import.h"
@@ -153,6 +155,82 @@ INSTANTIATE_TEST_SUITE_P(Files, PlanFiles,
                                            "/usr/share/assimp/models/BVH/01_01.bvh",
                                            "/usr/share/assimp/models/Collada/anims_with_full_rotations_between_keys.DAE",
                                            "/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf",
+                                           std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf"));
+
+// The local matrices of nodes a clip holds still are made once per clip (Animator, and the
+// Controller playing one clip): the world matrices are the same bits as local->model over the
+// sampled pose with the plain mask (sampled nodes by their pose, the others by the file's
+// matrix), in evaluate() and in the Controller's path, through clip changes, an override and a
+// cross-fade (no promise then).
+class SteadyFiles : public ::testing::TestWithParam<std::string> {};
+
+std::vector<glm::mat4> plainWorld(const Model& m, const std::vector<Transform>& local, const std::vector<uint8_t>& use) {
+    std::vector<glm::mat4> world(m.skeleton.size());
+    LocalToModelJob job;
+    job.parent = m.skeleton.parent;
+    job.local = local;
+    job.bindLocal = m.skeleton.bindLocal;
+    job.useLocal = use;
+    job.model = world;
+    EXPECT_TRUE(job.run());
+    return world;
+}
+
+void expectSameWorld(const std::vector<glm::mat4>& a, const std::vector<glm::mat4>& b, const std::string& what) {
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(std::memcmp(&a[i], &b[i], sizeof(glm::mat4)), 0) << what << " node " << i;
+}
+
+void steadyCase(const Model& m) {
+    const size_t n = m.skeleton.size();
+    Animator a(m);
+    // evaluate(): each clip, then back to the first, with and without an override.
+    for (int pass = 0; pass < 2; ++pass) {
+        for (size_t ci = 0; ci <= m.clips.size(); ++ci) {
+            const int32_t clip = static_cast<int32_t>(ci % m.clips.size());
+            const Clip& c = m.clips[clip];
+            if (pass == 1) a.setRotationOverride(static_cast<int32_t>(n - 1), glm::angleAxis(0.3f, glm::vec3(0, 1, 0)));
+            for (float f : {0.1f, 0.45f, 0.9f}) {
+                a.evaluate(clip, c.startTime + f * (c.duration - c.startTime));
+                std::vector<uint8_t> use(n, 0);
+                for (size_t i = 0; i < n; ++i) use[i] = c.trackOfNode[i] >= 0 || (pass == 1 && i == n - 1);
+                expectSameWorld(a.world(), plainWorld(m, a.local(), use), c.name + " evaluate");
+            }
+        }
+        a.setRotationOverride(-1, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+    }
+    // The Controller's path: one clip (the promise), then a cross-fade to another (none).
+    std::vector<uint8_t> animated(n, 0);
+    for (const Clip& c : m.clips) {
+        for (const Track& tr : c.tracks) animated[tr.node] = 1;
+    }
+    Controller ctl(m);
+    Animator b(m);
+    ctl.play(MotionSource::clip(0));
+    for (int tick = 0; tick < 40; ++tick) {
+        if (tick == 20) ctl.crossFadeTo(MotionSource::clip(static_cast<int32_t>(m.clips.size() - 1)), 0.25f);
+        ctl.update(1.0 / 60.0);
+        ASSERT_TRUE(ctl.evaluate(b));
+        expectSameWorld(b.world(), plainWorld(m, ctl.pose(), animated), "controller tick " + std::to_string(tick));
+    }
+}
+
+TEST_P(SteadyFiles, StillNodesGiveTheSameBits) {
+    Result<Model> r = importModel(GetParam());
+    ASSERT_TRUE(r) << r.error().message;
+    const isa::Level chosen = isa::level();
+    for (int level = 0; level < isa::levelsHere(); ++level) {
+        SCOPED_TRACE("isa level " + std::to_string(level));
+        isa::force(static_cast<isa::Level>(level));
+        steadyCase(r.value());
+    }
+    isa::force(chosen);
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, SteadyFiles,
+                         ::testing::Values("/usr/share/assimp/models/X/BCN_Epileptic.X",
+                                           "/usr/share/assimp/models/FBX/animation_with_skeleton.fbx",
+                                           "/usr/share/assimp/models/BVH/01_01.bvh",
                                            std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf"));
 
 const std::string kModels = "/usr/share/assimp/models/";

@@ -695,10 +695,18 @@ void Controller::computePose() {
     }
 }
 
+int32_t Controller::plainClip() const {
+    if (fading_ || current_.source.kind != MotionSource::Kind::Clip || rootMotion_ == RootMotion::InPlace) return -1;
+    for (const Layer& l : layers_) {
+        if (l.motion.source.kind != MotionSource::Kind::None && l.weight > 0.0f) return -1;
+    }
+    return current_.source.index;
+}
+
 bool Controller::evaluate(Animator& animator) {
     if (&animator.model() != model_) return false;
     computePose();
-    animator.evaluatePose(pose_, &animated_);
+    animator.evaluatePose(pose_, &animated_, plainClip());
     computeMorphs();
     if (morphPose_.size() == animator.morphWeights().size()) animator.setMorphWeights(morphPose_.data());
     return true;

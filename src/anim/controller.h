@@ -200,6 +200,9 @@ public:
     void update(double dt);
     // Sample and blend everything into pose(): base (and its cross-fade), then each layer.
     void computePose();
+    // The clip that pose() is a plain sample of, when it is one (one clip playing: no fade, no
+    // layer, its root left where the clip puts it); else -1. Animator::evaluatePose's promise.
+    int32_t plainClip() const;
     // computePose(), then the animator's local->model->palette from pose(), and its morph
     // weights blended like the base pose (computeMorphs). False (and nothing done) when the
     // animator was made for another model.

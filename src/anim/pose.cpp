@@ -1,5 +1,7 @@
 #include "anim/pose.h"
 
+#include "anim/isa.h"
+
 #include "anim/ik.h"
 #include "anim/jobs/local_to_model_job.h"
 #include "anim/jobs/sampling_job.h"
@@ -52,6 +54,9 @@ Animator::Animator(const Model& model) : model_(&model), order_(model.skeleton.p
     world_ = sk.bindModel;
     useLocal_.assign(sk.size(), 0);
     poseMask_.assign(sk.size(), 0);
+    steadyMask_.assign(sk.size(), 0);
+    steadyLocal_ = sk.bindLocal;
+    roots_.assign(sk.size(), -1);
     // One palette per skin: meshes hanging from the same node with the same joints and
     // inverse binds (BCN_Epileptic's three meshes) share the first one's palette.
     paletteOffset_.assign(model.meshes.size(), 0);
@@ -222,8 +227,11 @@ void Animator::evaluateWith(int32_t clipIndex, float t, uint32_t* cursors, glm::
     }
     // Nodes without a sampled pose keep exact matrices: the file's to-parent transforms, or
     // in the bind pose the skins' bind-pose ones.
-    const std::vector<glm::mat4>& fixedLocal = clip || clipIndex == kFilePose ? sk.bindLocal : sk.bindPoseLocal();
-    localToModel(useLocal_.data(), fixedLocal);
+    if (clip) {
+        localToModelSteady(clipIndex, useLocal_.data(), ov);
+    } else {
+        localToModel(useLocal_.data(), clipIndex == kFilePose ? sk.bindLocal : sk.bindPoseLocal());
+    }
     if (post_) post_->run(world_);
     updatePalettes(palette, rows, corrections);
 }
@@ -241,6 +249,45 @@ void Animator::localToModel(const uint8_t* useLocal, std::span<const glm::mat4> 
     job.model = world_;
     if (!order_.empty()) job.order = &order_;
     job.run();  // sizes fixed at construction, parents validated at import
+}
+
+void Animator::localToModelSteady(int32_t clip, const uint8_t* useSqt, int32_t ov) {
+    const Skeleton& sk = model_->skeleton;
+    const SamplingPlan* plan = clip >= 0 && static_cast<size_t>(clip) < plans_.size() && plans_[clip].validFor(model_->clips[clip])
+                                   ? &plans_[clip]
+                                   : nullptr;
+    if (!plan) {
+        localToModel(useSqt, sk.bindLocal);
+        return;
+    }
+    const isa::Level level = isa::level();
+    if (clip != steadyClip_ || ov != steadyOverride_ || useSqt != steadyFrom_ || level != steadyLevel_) {
+        // Every node's local matrix as the job makes it (each node a root: the same kernel, so
+        // the same bits as its own local matrices), then the file's where local_ is not used.
+        LocalToModelJob locals;
+        locals.parent = roots_;
+        locals.local = local_;
+        locals.model = steadyLocal_;
+        locals.run();
+        // Which nodes change: those with a keyed component in the plan (and the override).
+        uint8_t* changes = steadyMask_.data();
+        std::fill(steadyMask_.begin(), steadyMask_.end(), uint8_t{0});
+        for (const auto* list : {&plan->translations, &plan->rotations, &plan->scales}) {
+            for (const SamplingPlan::Keyed& k : *list) changes[k.node] = 1;
+        }
+        if (ov >= 0) changes[ov] = 1;
+        for (size_t i = 0; i < sk.size(); ++i) {
+            if (!useSqt[i]) {
+                changes[i] = 0;
+                steadyLocal_[i] = sk.bindLocal[i];
+            }
+        }
+        steadyClip_ = clip;
+        steadyLevel_ = level;
+        steadyOverride_ = ov;
+        steadyFrom_ = useSqt;
+    }
+    localToModel(steadyMask_.data(), steadyLocal_);
 }
 
 void Animator::updatePalettes(glm::mat4* palette, glm::vec4* rows, SkinCorrection* corrections) {
@@ -282,7 +329,7 @@ void Animator::updatePalettes(glm::mat4* palette, glm::vec4* rows, SkinCorrectio
     }
 }
 
-void Animator::evaluatePose(const std::vector<Transform>& local, const std::vector<uint8_t>* animated) {
+void Animator::evaluatePose(const std::vector<Transform>& local, const std::vector<uint8_t>* animated, int32_t steadyClip) {
     const Model& model = *model_;
     const Skeleton& sk = model.skeleton;
     const size_t n = sk.size();
@@ -304,7 +351,11 @@ void Animator::evaluatePose(const std::vector<Transform>& local, const std::vect
             mask = anim;
         }
     }
-    localToModel(mask, model_->skeleton.bindLocal);
+    if (mask && steadyClip >= 0) {
+        localToModelSteady(steadyClip, mask, ov);
+    } else {
+        localToModel(mask, model_->skeleton.bindLocal);
+    }
     if (post_) post_->run(world_);
     updatePalettes(palette_.data(), nullptr, corrections_.data());
 }

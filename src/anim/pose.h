@@ -11,6 +11,7 @@
 #include <glm/glm.hpp>
 
 #include "anim/clip.h"
+#include "anim/isa.h"
 #include "anim/jobs/local_to_model_job.h"
 #include "anim/jobs/skinning_matrix_job.h"
 #include "anim/model.h"
@@ -69,7 +70,13 @@ public:
     // applied as in evaluate(). Nodes whose `animated` flag is 0 use the file's exact
     // to-parent matrix (as evaluate() does for nodes without a track); nullptr: every node
     // uses `local`. A `local` of the wrong size gives the bind pose. Allocates nothing.
-    void evaluatePose(const std::vector<Transform>& local, const std::vector<uint8_t>* animated = nullptr);
+    // `steadyClip`: the caller's promise that `local` is that clip's sample at some time, on
+    // every node the clip holds still (no channel that changes: one key, keys all equal, or
+    // no track, where `local` holds the bind pose), e.g. a Controller playing one clip with
+    // nothing blended in; those nodes' local matrices are then computed once per clip (the
+    // same bits), not every tick. -1: no promise.
+    void evaluatePose(const std::vector<Transform>& local, const std::vector<uint8_t>* animated = nullptr,
+                      int32_t steadyClip = -1);
 
     // Morph weights only: the meshes' default weights, then `clip`'s morph tracks at time t
     // (clip < 0: defaults only), then the overrides. evaluate() does this itself.
@@ -140,6 +147,10 @@ private:
     // world_ from local_ (LocalToModelJob); useLocal: nullptr, or per node 0 where the
     // file's exact to-parent matrix is used instead of local_.
     void localToModel(const uint8_t* useLocal, std::span<const glm::mat4> fixedLocal);
+    // local->model where `plan`'s clip is sampled in local_ and `useSqt` (per node) says which
+    // nodes take local_: those the clip holds still take their local matrix, made from local_
+    // when (clip, useSqt, override) last changed; the others as localToModel(useSqt, bindLocal).
+    void localToModelSteady(int32_t clip, const uint8_t* useSqt, int32_t ov);
 
     const Model* model_;
     IkStage* post_ = nullptr;
@@ -161,6 +172,14 @@ private:
     std::vector<uint8_t> useLocal_;      // evaluate(): per node, 1 where local_ is used
     int32_t maskClip_ = -2, maskOverride_ = -2;  // what useLocal_ was built for
     std::vector<uint8_t> poseMask_;      // evaluatePose(): `animated` plus the override
+    // localToModelSteady(): per node 1 where local_ changes from tick to tick, and the fixed
+    // matrices (the file's, or the still nodes' local matrices), for this key:
+    std::vector<uint8_t> steadyMask_;
+    std::vector<glm::mat4> steadyLocal_;
+    int32_t steadyClip_ = INT32_MIN, steadyOverride_ = -2;
+    const uint8_t* steadyFrom_ = nullptr;
+    isa::Level steadyLevel_ = isa::Level::Baseline;
+    std::vector<int32_t> roots_;  // -1 per node: local->model of each node alone (its local matrix)
     std::vector<uint32_t> cursors_;
     std::vector<float> morphWeights_, morphOverride_;  // override: NaN where none
     std::vector<uint32_t> morphOffset_;

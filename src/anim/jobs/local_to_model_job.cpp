@@ -159,13 +159,16 @@ RIG_ALWAYS_INLINE void forward(const int32_t* parent, const Transform* local, co
     for (size_t k = 0; k < n; ++k) {
         const size_t i = at(k);
         const size_t lane = k & 3;
-        // Local matrices four joints at a time (the last block repeats its last joint).
+        const bool byMatrix = kMode == kByMatrix || (kMode == kMasked && !useLocal[i]);
+        // Local matrices four joints at a time (the last block repeats its last joint); masked,
+        // only for a block where some joint takes its pose.
         if (kMode != kByMatrix && lane == 0) {
             const size_t last = n - 1;
-            trsToBlock(local[i], local[at(k + 1 < n ? k + 1 : last)], local[at(k + 2 < n ? k + 2 : last)],
-                       local[at(k + 3 < n ? k + 3 : last)], block);
+            const size_t i1 = at(k + 1 < n ? k + 1 : last), i2 = at(k + 2 < n ? k + 2 : last), i3 = at(k + 3 < n ? k + 3 : last);
+            if (kMode == kByLocal || (useLocal[i] | useLocal[i1] | useLocal[i2] | useLocal[i3])) {
+                trsToBlock(local[i], local[i1], local[i2], local[i3], block);
+            }
         }
-        const bool byMatrix = kMode == kByMatrix || (kMode == kMasked && !useLocal[i]);
         const int32_t p = parent[i];
         if (p < 0) {
             store<kAligned>(model[i], byMatrix ? loadColumns(bindLocal[i]) : blockColumns(block, lane));
