@@ -313,6 +313,68 @@ TEST(SamplingPlan, EveryKindOfChannelGivesTheTracksBits) {
     EXPECT_FALSE(plan.validFor(twice));
 }
 
+// A run of kFrameMajorKeys keys or more is read frame by frame from the plan's own copy: the
+// same bits as the tracks, for linear and step translations, scales and rotations, equal
+// neighbouring keys, a second long run and a short one, at 60 Hz forwards (25 keys a tick),
+// backwards, jumps and outside the keys, in every form.
+TEST(SamplingPlan, LongRunsReadFrameByFrameGiveTheTracksBits) {
+    Clip c;
+    const uint32_t n = 3 * SamplingPlan::kFrameMajorKeys + 7, m = SamplingPlan::kFrameMajorKeys + 1;
+    std::vector<float> ta(n), tb(m);
+    for (uint32_t k = 0; k < n; ++k) ta[k] = 2.0f * static_cast<float>(k) / static_cast<float>(n - 1);
+    for (uint32_t k = 0; k < m; ++k) tb[k] = 0.3f + 0.013f * static_cast<float>(k * k % 7 + 10 * k);
+    const float tc[] = {0.0f, 1.0f, 2.0f};
+    const uint32_t ra = c.addTimes(ta.data(), n), rb = c.addTimes(tb.data(), m), rc = c.addTimes(tc, 3);
+    auto vec3Channel = [&](uint32_t run, uint32_t count, Interpolation interp, float seed) {
+        Channel ch{run, static_cast<uint32_t>(c.vec3Keys.size()), count, interp};
+        for (uint32_t k = 0; k < count; ++k) c.vec3Keys.push_back(glm::vec3(std::sin(seed * k), seed + k, k % 5 == 0 ? 1.0f : seed * k));
+        return ch;
+    };
+    auto quatChannel = [&](uint32_t run, uint32_t count, Interpolation interp, float seed) {
+        Channel ch{run, static_cast<uint32_t>(c.quatKeys.size()), count, interp};
+        for (uint32_t k = 0; k < count; ++k) {
+            // Every fourth key repeats the one before (equal keys inside a long run).
+            c.quatKeys.push_back(k % 4 == 3 ? c.quatKeys.back() : glm::angleAxis(seed * k, glm::normalize(glm::vec3(1, seed, 2))));
+        }
+        return ch;
+    };
+    std::vector<Transform> bind(8);
+    for (int i = 0; i < 8; ++i) bind[i].translation = glm::vec3(i, 0, 0);
+    c.tracks = {Track{0, vec3Channel(ra, n, Interpolation::Linear, 0.1f), quatChannel(ra, n, Interpolation::Linear, 0.2f),
+                      vec3Channel(ra, n, Interpolation::Linear, 0.3f)},
+                Track{2, vec3Channel(ra, n, Interpolation::Step, 0.4f), quatChannel(ra, n, Interpolation::Step, 0.5f), Channel{}},
+                Track{3, Channel{}, quatChannel(rb, m, Interpolation::Linear, 0.6f), vec3Channel(rb, m, Interpolation::Step, 0.7f)},
+                Track{5, vec3Channel(rc, 3, Interpolation::Linear, 0.8f), quatChannel(ra, n, Interpolation::Linear, 0.9f), Channel{}},
+                Track{6, Channel{}, Channel{}, vec3Channel(ra, n, Interpolation::Linear, 1.1f)}};
+    c.trackOfNode = {0, -1, 1, 2, -1, 3, 4, -1};
+    c.duration = 2.0f;
+    const SamplingPlan plan = buildSamplingPlan(c);
+    ASSERT_TRUE(plan.validFor(c));
+    size_t frameMajor = 0;
+    for (const SamplingPlan::Run& r : plan.runs) frameMajor += r.frameVec3 != UINT32_MAX;
+    EXPECT_EQ(frameMajor, 2u);  // runs a and b; c is short
+    std::vector<float> times;
+    for (int k = 0; k < 150; ++k) times.push_back(k / 60.0f);
+    for (int k = 0; k < 30; ++k) times.push_back(1.9f - k * 0.05f);
+    for (float t : {-0.5f, 0.0f, 2.0f, 2.5f, 1.0f, 0.31f, 1.7f, 0.01f}) times.push_back(t);
+    const isa::Level chosen = isa::level();
+    for (int level = 0; level < isa::levelsHere(); ++level) {
+        isa::force(static_cast<isa::Level>(level));
+        for (const RotationBlend blend : {RotationBlend::Slerp, RotationBlend::Nlerp}) {
+            std::vector<uint32_t> ca(3 * c.tracks.size(), 0), cb(3 * c.tracks.size(), 0);
+            std::vector<Transform> a(bind), b(bind);
+            for (const float t : times) {
+                sampleClip(c, t, bind.data(), a.data(), ca.data(), blend);
+                sampleClip(plan, t, bind.data(), b.data(), cb.data(), blend);
+                for (int node = 0; node < 8; ++node) {
+                    ASSERT_EQ(std::memcmp(&a[node], &b[node], sizeof(Transform)), 0) << "node " << node << " t " << t << " level " << level;
+                }
+            }
+        }
+    }
+    isa::force(chosen);
+}
+
 TEST(Sampling, ChannelsWithEqualTimesShareOneRun) {
     Clip c;
     const float t1[] = {0.0f, 0.5f, 1.0f};

@@ -101,20 +101,28 @@ inline KeyPos locate(const Clip& clip, const Channel& ch, float t, uint32_t& cur
     return memo.pos = locate(clip, ch, t, cursor);
 }
 
+// Segment keys a and b at factor alpha.
+inline glm::vec3 lerpPair(const glm::vec3& a, const glm::vec3& b, Interpolation interpolation, float alpha) {
+    if (interpolation == Interpolation::Step) return alpha >= 1.0f ? b : a;
+    return a + (b - a) * alpha;
+}
+
 inline glm::vec3 lerpKeys(const glm::vec3* v, Interpolation interpolation, KeyPos p) {
-    if (interpolation == Interpolation::Step) return p.alpha >= 1.0f ? v[p.k + 1] : v[p.k];
-    return v[p.k] + (v[p.k + 1] - v[p.k]) * p.alpha;
+    return lerpPair(v[p.k], v[p.k + 1], interpolation, p.alpha);
 }
 
 inline glm::vec3 lerpKeys(const glm::vec3* v, const Channel& ch, KeyPos p) { return lerpKeys(v, ch.interpolation, p); }
 
 using detail::slerpInline;
 
+inline glm::quat blendPair(const glm::quat& a, const glm::quat& b, Interpolation interpolation, float alpha, RotationBlend blend) {
+    if (interpolation == Interpolation::Step || alpha >= 1.0f) return alpha >= 1.0f ? b : a;
+    if (alpha <= 0.0f) return a;
+    return blend == RotationBlend::Slerp ? slerpInline(a, b, alpha) : nlerpShortest(a, b, alpha);
+}
+
 inline glm::quat blendKeys(const glm::quat* v, Interpolation interpolation, KeyPos p, RotationBlend blend) {
-    if (interpolation == Interpolation::Step || p.alpha >= 1.0f) return p.alpha >= 1.0f ? v[p.k + 1] : v[p.k];
-    if (p.alpha <= 0.0f) return v[p.k];
-    return blend == RotationBlend::Slerp ? slerpInline(v[p.k], v[p.k + 1], p.alpha)
-                                         : nlerpShortest(v[p.k], v[p.k + 1], p.alpha);
+    return blendPair(v[p.k], v[p.k + 1], interpolation, p.alpha, blend);
 }
 
 inline glm::quat blendKeys(const glm::quat* v, const Channel& ch, KeyPos p, RotationBlend blend) {
@@ -124,13 +132,19 @@ inline glm::quat blendKeys(const glm::quat* v, const Channel& ch, KeyPos p, Rota
 // A rotation between two different keys goes to the batch (interpolated with others, same
 // bits); the rest (a step, the segment's ends, equal keys) is taken at once.
 template <bool kWide>
+RIG_ALWAYS_INLINE void queuePair(detail::RotationBatch& batch, int& queued, const glm::quat& a, const glm::quat& b,
+                                 Interpolation interpolation, float alpha, glm::quat& out, RotationBlend blend) {
+    if (interpolation == Interpolation::Linear && alpha > 0.0f && alpha < 1.0f && !detail::sameKeys(a, b)) {
+        detail::queue<kWide>(batch, queued, &a.x, &b.x, alpha, out, blend);
+    } else {
+        out = blendPair(a, b, interpolation, alpha, blend);
+    }
+}
+
+template <bool kWide>
 RIG_ALWAYS_INLINE void queueRotation(detail::RotationBatch& batch, int& queued, const glm::quat* v, Interpolation interpolation,
                                      KeyPos p, glm::quat& out, RotationBlend blend) {
-    if (interpolation == Interpolation::Linear && p.alpha > 0.0f && p.alpha < 1.0f && !detail::sameKeys(v[p.k], v[p.k + 1])) {
-        detail::queue<kWide>(batch, queued, &v[p.k].x, &v[p.k + 1].x, p.alpha, out, blend);
-    } else {
-        out = blendKeys(v, interpolation, p, blend);
-    }
+    queuePair<kWide>(batch, queued, v[p.k], v[p.k + 1], interpolation, p.alpha, out, blend);
 }
 
 }  // namespace
@@ -403,6 +417,21 @@ SamplingPlan buildSamplingPlan(const Clip& clip, size_t nodeCount) {
             *ends[c][1] = static_cast<uint32_t>(keyed[c]->size());
         }
     }
+    // Long runs: their keys again, frame by frame (see SamplingPlan::Run::frameVec3).
+    size_t copied = 0;
+    for (SamplingPlan::Run& run : plan.runs) {
+        if (run.count < SamplingPlan::kFrameMajorKeys) continue;
+        const size_t bytes = size_t(run.count) * ((run.t1 - run.t0 + run.s1 - run.s0) * sizeof(glm::vec3) + (run.r1 - run.r0) * sizeof(glm::quat));
+        if (copied + bytes > SamplingPlan::kFrameMajorBytes) continue;
+        copied += bytes;
+        run.frameVec3 = static_cast<uint32_t>(plan.frameVec3.size());
+        run.frameQuat = static_cast<uint32_t>(plan.frameQuat.size());
+        for (uint32_t k = 0; k < run.count; ++k) {
+            for (uint32_t j = run.t0; j < run.t1; ++j) plan.frameVec3.push_back(clip.vec3Keys[plan.translations[j].values + k]);
+            for (uint32_t j = run.s0; j < run.s1; ++j) plan.frameVec3.push_back(clip.vec3Keys[plan.scales[j].values + k]);
+            for (uint32_t j = run.r0; j < run.r1; ++j) plan.frameQuat.push_back(clip.quatKeys[plan.rotations[j].values + k]);
+        }
+    }
     plan.clip = &clip;
     plan.trackCount = clip.tracks.size();
     plan.maxNode = maxNode;
@@ -410,6 +439,12 @@ SamplingPlan buildSamplingPlan(const Clip& clip, size_t nodeCount) {
 }
 
 namespace {
+
+// Ask for every cache line of [p, p + bytes).
+RIG_ALWAYS_INLINE void prefetchRange(const void* p, size_t bytes) {
+    const char* c = static_cast<const char*>(p);
+    for (size_t o = 0; o < bytes; o += 64) __builtin_prefetch(c + o);
+}
 
 // The plan's sampler: per run of key times one search, then every keyed component of that
 // run; then the components that do not change. The same helpers as sampleClipBody, so the same bits.
@@ -433,6 +468,30 @@ RIG_ALWAYS_INLINE void samplePlanBody(const SamplingPlan& plan, float t, const T
         // Keys several segments on from the last tick's (dense keys, fast playback): the next
         // tick will likely move as far again, to keys no tick has touched yet; fetch them now.
         const uint32_t ahead = k > c && k - c > 1 && k + 2 * (k - c) + 1 < run.count ? k + (k - c) : 0;
+        if (run.frameVec3 != UINT32_MAX) {
+            // Frame by frame: the segment's two frames lie side by side.
+            const uint32_t nt = run.t1 - run.t0, nv = nt + (run.s1 - run.s0), nq = run.r1 - run.r0;
+            const glm::vec3* a3 = plan.frameVec3.data() + run.frameVec3 + size_t(k) * nv;
+            const glm::vec3* b3 = a3 + nv;
+            const glm::quat* aq = plan.frameQuat.data() + run.frameQuat + size_t(k) * nq;
+            const glm::quat* bq = aq + nq;
+            if (ahead) {
+                prefetchRange(plan.frameVec3.data() + run.frameVec3 + size_t(ahead) * nv, 2 * nv * sizeof(glm::vec3));
+                prefetchRange(plan.frameQuat.data() + run.frameQuat + size_t(ahead) * nq, 2 * nq * sizeof(glm::quat));
+            }
+            for (uint32_t j = 0; j < nt; ++j) {
+                local[T[run.t0 + j].node].translation = lerpPair(a3[j], b3[j], T[run.t0 + j].interpolation, pos.alpha);
+            }
+            for (uint32_t j = nt; j < nv; ++j) {
+                const SamplingPlan::Keyed& s = S[run.s0 + j - nt];
+                local[s.node].scale = lerpPair(a3[j], b3[j], s.interpolation, pos.alpha);
+            }
+            for (uint32_t j = 0; j < nq; ++j) {
+                queuePair<kWide>(batch, queued, aq[j], bq[j], R[run.r0 + j].interpolation, pos.alpha, local[R[run.r0 + j].node].rotation,
+                                 blend);
+            }
+            continue;
+        }
         for (uint32_t j = run.t0; j < run.t1; ++j) {
             if (ahead) __builtin_prefetch(v3 + T[j].values + ahead);
             local[T[j].node].translation = lerpKeys(v3 + T[j].values, T[j].interpolation, pos);
