@@ -470,7 +470,7 @@ RIG_ALWAYS_INLINE void samplePlanBody(const SamplingPlan& plan, float t, const T
         const uint32_t ahead = k > c && k - c > 1 && k + 2 * (k - c) + 1 < run.count ? k + (k - c) : 0;
         if (run.frameVec3 != UINT32_MAX) {
             // Frame by frame: the segment's two frames lie side by side.
-            const uint32_t nt = run.t1 - run.t0, nv = nt + (run.s1 - run.s0), nq = run.r1 - run.r0;
+            const uint32_t nt = run.t1 - run.t0, ns = run.s1 - run.s0, nv = nt + ns, nq = run.r1 - run.r0;
             const glm::vec3* a3 = plan.frameVec3.data() + run.frameVec3 + size_t(k) * nv;
             const glm::vec3* b3 = a3 + nv;
             const glm::quat* aq = plan.frameQuat.data() + run.frameQuat + size_t(k) * nq;
@@ -482,9 +482,8 @@ RIG_ALWAYS_INLINE void samplePlanBody(const SamplingPlan& plan, float t, const T
             for (uint32_t j = 0; j < nt; ++j) {
                 local[T[run.t0 + j].node].translation = lerpPair(a3[j], b3[j], T[run.t0 + j].interpolation, pos.alpha);
             }
-            for (uint32_t j = nt; j < nv; ++j) {
-                const SamplingPlan::Keyed& s = S[run.s0 + j - nt];
-                local[s.node].scale = lerpPair(a3[j], b3[j], s.interpolation, pos.alpha);
+            for (uint32_t j = 0; j < ns; ++j) {  // after the translations in each frame
+                local[S[run.s0 + j].node].scale = lerpPair(a3[nt + j], b3[nt + j], S[run.s0 + j].interpolation, pos.alpha);
             }
             for (uint32_t j = 0; j < nq; ++j) {
                 queuePair<kWide>(batch, queued, aq[j], bq[j], R[run.r0 + j].interpolation, pos.alpha, local[R[run.r0 + j].node].rotation,

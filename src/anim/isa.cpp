@@ -19,7 +19,7 @@ bool detectAvx2() {
 bool detectAvx512() {
 #if RIG_HAVE_AVX2_PATH
     __builtin_cpu_init();  // its answer counts the OS's saving of the registers (XCR0)
-    return detectAvx2() && __builtin_cpu_supports("avx512f");
+    return cpuHasAvx2() && __builtin_cpu_supports("avx512f");
 #else
     return false;
 #endif

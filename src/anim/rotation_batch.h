@@ -115,7 +115,6 @@ inline glm::quat slerpInline(const glm::quat& a, const glm::quat& b, float alpha
 // A quaternion from four floats x, y, z, w.
 inline glm::quat asQuat(const float* v) { return glm::quat(v[3], v[0], v[1], v[2]); }
 
-
 // Rotations waiting to be interpolated, four at a time: the key pairs and where each result
 // goes. sampleClip() queues every interpolating rotation channel here instead of blending it
 // at once, so SLERP/NLERP runs on four quaternions per SSE instruction.
