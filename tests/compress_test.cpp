@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "anim/compressed_clip.h"
+#include "anim/isa.h"
 #include "anim/jobs/compressed_sampling_job.h"
 #include "anim/jobs/sampling_job.h"
 #include "anim/offline/compress.h"
@@ -80,9 +81,8 @@ bool sameTransform(const Transform& a, const Transform& b) {
     return std::memcmp(&a, &b, sizeof(Transform)) == 0;
 }
 
-// Sampling the compressed clip directly and sampling its decoded keys give the same bits,
-// at every key time, between keys, outside the clip, forwards, backwards and at random.
-void expectSamplingMatchesDecoded(const Model& model, const CompressedClip& cc) {
+// expectSamplingMatchesDecoded in the current kernel form.
+void expectSamplingMatchesDecodedHere(const Model& model, const CompressedClip& cc) {
     const Clip decoded = decodeClip(cc, model.skeleton.size());
     const size_t n = model.skeleton.size();
     std::vector<Transform> a(model.skeleton.bindLocalSqt), b(model.skeleton.bindLocalSqt);
@@ -133,6 +133,20 @@ void expectSamplingMatchesDecoded(const Model& model, const CompressedClip& cc) 
             }
         }
     }
+}
+
+
+// Sampling the compressed clip directly and sampling its decoded keys give the same bits,
+// at every key time, between keys, outside the clip, forwards, backwards and at random, in
+// every form of the kernels this CPU runs (the AVX2 form decodes full channels eight at a time).
+void expectSamplingMatchesDecoded(const Model& model, const CompressedClip& cc) {
+    const isa::Level chosen = isa::level();
+    for (int level = 0; level < isa::levelsHere(); ++level) {
+        SCOPED_TRACE(::testing::Message() << "isa level " << level);
+        isa::force(static_cast<isa::Level>(level));
+        expectSamplingMatchesDecodedHere(model, cc);
+    }
+    isa::force(chosen);
 }
 
 // Independent measure of the error: Animator::evaluate on the original clip and on the

@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 
 #include "anim/rotation_batch.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace rig {
 
@@ -417,72 +422,489 @@ void deltaKeyCodes(const uint8_t* stream, const KeyedChannel& ch, uint32_t k, ui
 }
 
 bool CompressedSamplingCache::bind(const CompressedClip& c) {
-    if (entries.size() < 3 * c.tracks.size() || ranges.size() < c.quatChannels.size()) return false;
-    if (clip != &c) {
-        size_t deltaChannels = 0;
-        for (const Vec3Channel& v : c.vec3Channels) deltaChannels += (v.key.flags & kChannelDelta) != 0;
-        for (const QuatChannel& q : c.quatChannels) deltaChannels += (q.key.flags & kChannelDelta) != 0;
-        if (deltas.size() < deltaChannels) return false;
-        std::fill(entries.begin(), entries.end(), CompressedKeyCache{});
-        std::fill(deltas.begin(), deltas.end(), DeltaCursor{});
-        frame = CompressedKeyCache{};
-        clip = &c;
-        poseSize = 0;
-        for (size_t j = 0; j < c.quatChannels.size(); ++j) ranges[j] = quatDecoder(c.quatChannels[j]);
-        deltaCoded = deltaChannels > 0;
-        // Constants, decoded once: the sampler reads them from here.
-        ConstWalk w;
-        for (size_t i = 0; i < c.tracks.size(); ++i) {
-            const CompressedTrack& tr = c.tracks[i];
-            for (int ch = 0; ch < 3; ++ch) {
-                const ChannelKind k = tr.kind(ch);
-                if (k != ChannelKind::Constant && k != ChannelKind::CodedConstant) continue;
+    const size_t n = c.tracks.size();
+    if (entries.size() < 3 * n || ranges.size() < c.quatChannels.size() || deltas.size() < 3 * n || fullVec3.size() < 2 * n ||
+        fullQuat.size() < n || frameVec3[1].size() < 2 * n + 8 || frameQuat[1].size() < n + 8 || walked.size() < n ||
+        constVec3.size() < 2 * n || constQuat.size() < n || bindVec3.size() < 2 * n || bindQuat.size() < n) {
+        return false;
+    }
+    if (clip == &c) return true;
+    std::fill(entries.begin(), entries.begin() + 3 * n, CompressedKeyCache{});
+    std::fill(deltas.begin(), deltas.begin() + 3 * n, DeltaCursor{});
+    frame = CompressedKeyCache{};
+    heldFrame[0] = heldFrame[1] = UINT32_MAX;
+    clip = &c;
+    poseSize = 0;
+    for (size_t j = 0; j < c.quatChannels.size(); ++j) ranges[j] = quatDecoder(c.quatChannels[j]);
+    fullVec3Count = fullVec3Plain = fullQuatCount = fullQuatFixed = fullQuatPlain = 0;
+    walkedCount = constVec3Count = constQuatCount = bindVec3Count = bindQuatCount = 0;
+    deltaCoded = false;
+
+    // A keyed channel is full when it holds a key at every time of the table; a full channel
+    // that another channel of its track takes its key times from (kFramesOfT / kFramesOfR)
+    // stays with its track's walk, which moves the lead first.
+    auto full = [&](const KeyedChannel& k) { return c.frameCount >= 2 && k.dense() && k.frames == 0 && k.count == c.frameCount; };
+    constexpr uint32_t kOffset[3] = {offsetof(Transform, translation), offsetof(Transform, rotation), offsetof(Transform, scale)};
+    // Full channels by group (vec3: plain-coded, delta-coded; rotations: plain with a fixed
+    // dropped component, plain with a varying one, delta-coded): the groups' sizes first (a
+    // pass over the channels), then each list written in place.
+    uint32_t vec3Index = 0, quatIndex = 0;
+    ConstWalk w;
+    uint32_t vec3Groups[2] = {0, 0}, quatGroups[3] = {0, 0, 0};
+    auto vec3Group = [&](const Vec3Channel& v) { return (v.key.flags & kChannelDelta) ? 1 : 0; };
+    auto quatGroup = [&](const QuatChannel& q) {
+        return (q.key.flags & kChannelDelta) ? 2 : ((q.key.flags & kFixedLargest) ? 0 : 1);
+    };
+    // Which keyed channels are full (per track, bit c), decided once for both passes.
+    auto fullBits = [&](const CompressedTrack& tr, uint32_t v, uint32_t q) {
+        const KeyedChannel* key[3] = {nullptr, nullptr, nullptr};
+        for (int ch = 0; ch < 3; ++ch) {
+            if (tr.kind(ch) != ChannelKind::Keyed) continue;
+            key[ch] = ch == 1 ? &c.quatChannels[q++].key : &c.vec3Channels[v++].key;
+        }
+        uint8_t bits = 0;
+        for (int ch = 0; ch < 3; ++ch) bits |= static_cast<uint8_t>((key[ch] && full(*key[ch]) ? 1u : 0u) << ch);
+        for (int ch = 0; ch < 3; ++ch) {
+            if (!key[ch] || (bits >> ch) & 1u) continue;
+            if (key[ch]->flags & kFramesOfT) bits &= static_cast<uint8_t>(~1u);
+            if (key[ch]->flags & kFramesOfR) bits &= static_cast<uint8_t>(~2u);
+        }
+        return bits;
+    };
+    for (size_t i = 0; i < n; ++i) {
+        const CompressedTrack& tr = c.tracks[i];
+        const uint8_t bits = fullBits(tr, vec3Index, quatIndex);
+        for (int ch = 0; ch < 3; ++ch) {
+            if (tr.kind(ch) != ChannelKind::Keyed) continue;
+            const uint32_t j = ch == 1 ? quatIndex++ : vec3Index++;
+            if (!((bits >> ch) & 1u)) continue;
+            if (ch == 1) ++quatGroups[quatGroup(c.quatChannels[j])];
+            else ++vec3Groups[vec3Group(c.vec3Channels[j])];
+        }
+    }
+    uint32_t vec3At[2] = {0, vec3Groups[0]}, quatAt[3] = {0, quatGroups[0], quatGroups[0] + quatGroups[1]};
+    fullVec3Count = vec3Groups[0] + vec3Groups[1];
+    fullVec3Plain = vec3Groups[0];
+    fullQuatCount = quatGroups[0] + quatGroups[1] + quatGroups[2];
+    fullQuatFixed = quatGroups[0];
+    fullQuatPlain = quatGroups[0] + quatGroups[1];
+    // Delta cursors: the full channels' first (vec3 then quat, in list order), then the walk's.
+    uint32_t walkCursor = vec3Groups[1] + quatGroups[2];
+    vec3Index = quatIndex = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const CompressedTrack& tr = c.tracks[i];
+        const uint8_t bits = fullBits(tr, vec3Index, quatIndex);
+        Walked walk;
+        walk.track = static_cast<uint32_t>(i);
+        for (int ch = 0; ch < 3; ++ch) {
+            const ChannelKind kind = tr.kind(ch);
+            const uint32_t dst = static_cast<uint32_t>(tr.node * sizeof(Transform) + kOffset[ch]);
+            if (kind == ChannelKind::Absent) {
+                if (ch == 1) bindQuat[bindQuatCount++] = dst;
+                else bindVec3[bindVec3Count++] = dst;
+                continue;
+            }
+            if (kind != ChannelKind::Keyed) {  // a constant, decoded once, here
+                const uint32_t entry = static_cast<uint32_t>(3 * i + ch);
                 if (ch == 1) {
-                    const glm::quat q = w.quatValue(c, k);
-                    entries[3 * i + 1].a = glm::vec4(q.x, q.y, q.z, q.w);
+                    const glm::quat q = w.quatValue(c, kind);
+                    entries[entry].a = glm::vec4(q.x, q.y, q.z, q.w);
+                    constQuat[constQuatCount++] = {dst, entry};
                 } else {
-                    entries[3 * i + ch].a = glm::vec4(w.vec3Value(c), 0.0f);
+                    entries[entry].a = glm::vec4(w.vec3Value(c), 0.0f);
+                    constVec3[constVec3Count++] = {dst, entry};
                 }
+                continue;
+            }
+            const uint32_t j = ch == 1 ? quatIndex++ : vec3Index++;
+            const KeyedChannel& key = ch == 1 ? c.quatChannels[j].key : c.vec3Channels[j].key;
+            const bool delta = (key.flags & kChannelDelta) != 0;
+            if ((bits >> ch) & 1u) {
+                Full f;
+                f.channel = j;
+                f.dst = dst;
+                f.interpolation = key.interpolation();
+                if (ch == 1) {
+                    const int g = quatGroup(c.quatChannels[j]);
+                    if (g == 2) f.cursor = vec3Groups[1] + (quatAt[2] - fullQuatPlain);
+                    fullQuat[quatAt[g]++] = f;
+                } else {
+                    const int g = vec3Group(c.vec3Channels[j]);
+                    if (g == 1) f.cursor = vec3At[1] - vec3Groups[0];
+                    fullVec3[vec3At[g]++] = f;
+                }
+                continue;
+            }
+            walk.keyed |= static_cast<uint8_t>(1u << ch);
+            walk.channel[ch] = j;
+            if (delta) {
+                walk.cursor[ch] = walkCursor++;
+                deltaCoded = true;
             }
         }
+        if (walk.keyed) walked[walkedCount++] = walk;
+    }
+    // The full channels' lanes (decodeFullLanes), and eight lanes of zeros after each list.
+    lanes = c.vec3Bits.size() < (size_t(1) << 28) && c.quatBits.size() < (size_t(1) << 28) &&
+            vec3Lanes.capacity >= fullVec3Count + 8 && quatLanes.capacity >= fullQuatCount + 8;
+    if (lanes) {
+        vec3Lanes.deltaKey = quatLanes.deltaKey = UINT32_MAX;
+        auto setCodes = [](Lanes& l, uint32_t j, const KeyedChannel& key, uint32_t stride) {
+            const uint32_t w0 = key.width(0), w1 = key.width(1), w2 = key.width(2);
+            l.col(Lanes::Offset)[j] = key.offset;
+            l.col(Lanes::Stride)[j] = stride;
+            l.col(Lanes::Shift1)[j] = w0;
+            l.col(Lanes::Shift2)[j] = w0 + w1;
+            l.col(Lanes::Shift3)[j] = w0 + w1 + w2;
+            l.col(Lanes::Mask0)[j] = (1u << w0) - 1u;
+            l.col(Lanes::Mask1)[j] = (1u << w1) - 1u;
+            l.col(Lanes::Mask2)[j] = (1u << w2) - 1u;
+        };
+        auto clear = [](Lanes& l, uint32_t from) {
+            for (int col = 0; col < Lanes::kU; ++col) std::fill_n(l.col(Lanes::U(col)) + from, 8, 0u);
+            for (int col = 0; col < Lanes::kF; ++col) std::fill_n(l.col(Lanes::F(col)) + from, 8, 0.0f);
+        };
+        for (uint32_t j = 0; j < fullVec3Count; ++j) {
+            const Vec3Channel& v = c.vec3Channels[fullVec3[j].channel];
+            setCodes(vec3Lanes, j, v.key, v.key.codeBits());
+            vec3Lanes.col(Lanes::IndexMask)[j] = 0;
+            vec3Lanes.col(Lanes::Largest)[j] = 0;
+            for (int i = 0; i < 3; ++i) {
+                vec3Lanes.col(Lanes::F(Lanes::Min0 + i))[j] = v.min[i];
+                vec3Lanes.col(Lanes::F(Lanes::Scale0 + i))[j] = v.scale[i];
+            }
+        }
+        clear(vec3Lanes, fullVec3Count);
+        for (uint32_t j = 0; j < fullQuatCount; ++j) {
+            const QuatChannel& q = c.quatChannels[fullQuat[j].channel];
+            const QuatDecoder& d = ranges[fullQuat[j].channel];
+            setCodes(quatLanes, j, q.key, quatStride(d, q.key));
+            quatLanes.col(Lanes::IndexMask)[j] = d.fixed < 0 ? 3u : 0u;
+            quatLanes.col(Lanes::Largest)[j] = d.fixed < 0 ? 0u : static_cast<uint32_t>(d.fixed);
+            for (int i = 0; i < 4; ++i) {  // per component: the lanes pick each code's by the dropped one
+                quatLanes.col(Lanes::F(Lanes::Min0 + i))[j] = d.range.min[i];
+                quatLanes.col(Lanes::F(Lanes::Scale0 + i))[j] = d.range.scale[i];
+            }
+        }
+        clear(quatLanes, fullQuatCount);
     }
     return true;
 }
 
 namespace {
 
+#if RIG_HAVE_AVX2_PATH
+using Lanes = CompressedSamplingCache::Lanes;
+
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i laneU(const Lanes& l, Lanes::U c, uint32_t j) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(l.col(c) + j));
+}
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeU(Lanes& l, Lanes::U c, uint32_t j, __m256i v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(l.col(c) + j), v);
+}
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256 laneF(const Lanes& l, Lanes::F c, uint32_t j) { return _mm256_loadu_ps(l.col(c) + j); }
+// Lanes 0-3 / 4-7 of eight 32-bit values, widened to 64 bits.
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i wideLo(__m256i x) { return _mm256_cvtepu32_epi64(_mm256_castsi256_si128(x)); }
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i wideHi(__m256i x) { return _mm256_cvtepu32_epi64(_mm256_extracti128_si256(x, 1)); }
+// The low 32 bits of each 64-bit lane of a (lanes 0-3) and b (4-7), in lane order.
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i packLow(__m256i a, __m256i b) {
+    const __m256 s = _mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), _MM_SHUFFLE(2, 0, 2, 0));
+    return _mm256_permute4x64_epi64(_mm256_castps_si256(s), _MM_SHUFFLE(3, 1, 2, 0));
+}
+
+// The 64 bits from bit `pos` of each lane (readBits64), as two halves of four; `limit`: the
+// last bit a 64-bit read may start at (lanes past a group's end read there, harmlessly).
+struct Words8 {
+    __m256i lo, hi;
+};
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE Words8 readWords8(const uint8_t* stream, __m256i pos, __m256i limit) {
+    pos = _mm256_min_epu32(pos, limit);
+    const __m256i byte = _mm256_srli_epi32(pos, 3), bit = _mm256_and_si256(pos, _mm256_set1_epi32(7));
+    const long long* base = reinterpret_cast<const long long*>(stream);
+    return {_mm256_srlv_epi64(_mm256_i32gather_epi64(base, _mm256_castsi256_si128(byte), 1), wideLo(bit)),
+            _mm256_srlv_epi64(_mm256_i32gather_epi64(base, _mm256_extracti128_si256(byte, 1), 1), wideHi(bit))};
+}
+// (w >> shift) & mask per lane.
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i field(const Words8& w, __m256i shift, __m256i mask) {
+    return _mm256_and_si256(packLow(_mm256_srlv_epi64(w.lo, wideLo(shift)), _mm256_srlv_epi64(w.hi, wideHi(shift))), mask);
+}
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256 dequantize8(__m256 min, __m256i code, __m256 scale) {
+    return _mm256_add_ps(min, _mm256_mul_ps(_mm256_cvtepi32_ps(code), scale));
+}
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i streamLimit(const std::vector<uint8_t>& s) {
+    return _mm256_set1_epi32(static_cast<int>(s.size() < 8 ? 0 : (s.size() - 8) * 8));
+}
+
+// Eight lanes of x, y, z, w to eight 16-byte values (quaternions as x, y, z, w; vec3 with w).
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeLanes8(float* out, __m256 x, __m256 y, __m256 z, __m256 w) {
+    const __m256 t0 = _mm256_unpacklo_ps(x, y), t1 = _mm256_unpackhi_ps(x, y);
+    const __m256 t2 = _mm256_unpacklo_ps(z, w), t3 = _mm256_unpackhi_ps(z, w);
+    const __m256 a = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), b = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    const __m256 c = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), d = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+    _mm256_storeu_ps(out, _mm256_permute2f128_ps(a, b, 0x20));
+    _mm256_storeu_ps(out + 8, _mm256_permute2f128_ps(c, d, 0x20));
+    _mm256_storeu_ps(out + 16, _mm256_permute2f128_ps(a, b, 0x31));
+    _mm256_storeu_ps(out + 24, _mm256_permute2f128_ps(c, d, 0x31));
+}
+
+// Eight vec3 keys from their codes (decodeVec3Codes).
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeVec3Lanes8(const Lanes& l, uint32_t j, __m256i q0, __m256i q1, __m256i q2, glm::vec4* out) {
+    storeLanes8(&out[j].x, dequantize8(laneF(l, Lanes::Min0, j), q0, laneF(l, Lanes::Scale0, j)),
+                dequantize8(laneF(l, Lanes::Min1, j), q1, laneF(l, Lanes::Scale1, j)),
+                dequantize8(laneF(l, Lanes::Min2, j), q2, laneF(l, Lanes::Scale2, j)), _mm256_setzero_ps());
+}
+
+// Eight rotations from their codes and dropped components (decodeSmallestThree: code i over
+// the range of component kKeptComponents[largest][i]; rebuildQuat's operations in its order,
+// so the same bits).
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeQuatLanes8(const Lanes& l, uint32_t j, __m256i q0, __m256i q1, __m256i q2, __m256i largest,
+                                                       glm::quat* out) {
+    const __m256 eq0 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(largest, _mm256_setzero_si256()));
+    const __m256 eq1 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(largest, _mm256_set1_epi32(1)));
+    const __m256 eq2 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(largest, _mm256_set1_epi32(2)));
+    const __m256 eq3 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(largest, _mm256_set1_epi32(3)));
+    const __m256 le1 = _mm256_or_ps(eq0, eq1);
+    const __m256 a = dequantize8(_mm256_blendv_ps(laneF(l, Lanes::Min0, j), laneF(l, Lanes::Min1, j), eq0), q0,
+                                 _mm256_blendv_ps(laneF(l, Lanes::Scale0, j), laneF(l, Lanes::Scale1, j), eq0));
+    const __m256 b = dequantize8(_mm256_blendv_ps(laneF(l, Lanes::Min1, j), laneF(l, Lanes::Min2, j), le1), q1,
+                                 _mm256_blendv_ps(laneF(l, Lanes::Scale1, j), laneF(l, Lanes::Scale2, j), le1));
+    const __m256 c = dequantize8(_mm256_blendv_ps(laneF(l, Lanes::Min3, j), laneF(l, Lanes::Min2, j), eq3), q2,
+                                 _mm256_blendv_ps(laneF(l, Lanes::Scale3, j), laneF(l, Lanes::Scale2, j), eq3));
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const __m256 sum = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a, a), _mm256_mul_ps(b, b)), _mm256_mul_ps(c, c));
+    const __m256 big = _mm256_sqrt_ps(_mm256_and_ps(_mm256_cmp_ps(sum, one, _CMP_LT_OQ), _mm256_sub_ps(one, sum)));
+    const __m256 x = _mm256_blendv_ps(a, big, eq0);
+    const __m256 y = _mm256_blendv_ps(_mm256_blendv_ps(b, big, eq1), a, eq0);
+    const __m256 z = _mm256_blendv_ps(_mm256_blendv_ps(c, big, eq2), b, le1);
+    const __m256 w = _mm256_blendv_ps(c, big, eq3);
+    storeLanes8(&out[j].x, x, y, z, w);
+}
+
+// Key k's codes of eight plain-coded lanes; `largest`: the rotations' dropped components.
+struct Codes8 {
+    __m256i q[3], largest;
+};
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE Codes8 plainCodes8(const uint8_t* stream, __m256i limit, const Lanes& l, uint32_t j, uint32_t k) {
+    const __m256i pos = _mm256_add_epi32(laneU(l, Lanes::Offset, j),
+                                         _mm256_mullo_epi32(laneU(l, Lanes::Stride, j), _mm256_set1_epi32(static_cast<int>(k))));
+    const Words8 w = readWords8(stream, pos, limit);
+    Codes8 c;
+    c.q[0] = _mm256_and_si256(packLow(w.lo, w.hi), laneU(l, Lanes::Mask0, j));
+    c.q[1] = field(w, laneU(l, Lanes::Shift1, j), laneU(l, Lanes::Mask1, j));
+    c.q[2] = field(w, laneU(l, Lanes::Shift2, j), laneU(l, Lanes::Mask2, j));
+    c.largest = _mm256_or_si256(laneU(l, Lanes::Largest, j), field(w, laneU(l, Lanes::Shift3, j), laneU(l, Lanes::IndexMask, j)));
+    return c;
+}
+
+// One record on, for eight delta-coded lanes (deltaStep): each code plus its block's bias plus
+// the record's difference, kept to 16 bits; the dropped component where the records hold it.
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaStep8(const uint8_t* stream, __m256i limit, Lanes& l, uint32_t j) {
+    const __m256i next = laneU(l, Lanes::Next, j);
+    const Words8 w = readWords8(stream, next, limit);
+    const __m256i low16 = _mm256_set1_epi32(0xFFFF);
+    const __m256i d0 = _mm256_and_si256(packLow(w.lo, w.hi), laneU(l, Lanes::Mask0, j));
+    const __m256i d1 = field(w, laneU(l, Lanes::Shift1, j), laneU(l, Lanes::Mask1, j));
+    const __m256i d2 = field(w, laneU(l, Lanes::Shift2, j), laneU(l, Lanes::Mask2, j));
+    const __m256i di[3] = {d0, d1, d2};
+    for (int i = 0; i < 3; ++i) {
+        const Lanes::U code = Lanes::U(Lanes::Code0 + i), dmin = Lanes::U(Lanes::Dmin0 + i);
+        storeU(l, code, j, _mm256_and_si256(_mm256_add_epi32(_mm256_add_epi32(laneU(l, code, j), laneU(l, dmin, j)), di[i]), low16));
+    }
+    // Lanes whose records hold no index have IndexMask 0 and Index 0 (deltaSeekBlock reads 0 bits).
+    storeU(l, Lanes::Index, j, field(w, laneU(l, Lanes::Shift3, j), laneU(l, Lanes::IndexMask, j)));
+    storeU(l, Lanes::Next, j, _mm256_add_epi32(next, laneU(l, Lanes::Stride, j)));
+}
+
+// A delta-coded lane's cursor at the first key of block b (deltaSeekBlock, into the columns).
+void deltaSeekLane(const uint8_t* stream, const KeyedChannel& ch, uint32_t indexBits, uint32_t b, Lanes& l, uint32_t j) {
+    DeltaCursor c;
+    deltaSeekBlock(stream, ch, indexBits, b, c);
+    l.col(Lanes::Next)[j] = static_cast<uint32_t>(c.next);
+    l.col(Lanes::Stride)[j] = c.stride;
+    l.col(Lanes::Shift1)[j] = c.shift[0];
+    l.col(Lanes::Shift2)[j] = c.shift[1];
+    l.col(Lanes::Shift3)[j] = c.shift[2];
+    l.col(Lanes::IndexMask)[j] = indexBits ? 3u : 0u;
+    l.col(Lanes::Index)[j] = c.largest;
+    for (int i = 0; i < 3; ++i) {
+        l.col(Lanes::U(Lanes::Mask0 + i))[j] = c.mask[i];
+        l.col(Lanes::U(Lanes::Dmin0 + i))[j] = static_cast<uint32_t>(c.dmin[i]);
+        l.col(Lanes::U(Lanes::Code0 + i))[j] = c.codes[i];
+    }
+}
+
+// Every delta-coded lane [from, to) at key k: all of them hold the same key (full channels
+// share their key times, so their blocks start together), read on from there, or from k's
+// block's first key.
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaLanesTo(const uint8_t* stream, __m256i limit, Lanes& l, uint32_t from, uint32_t to,
+                                                    uint32_t k, const CompressedSamplingCache::Full* list,
+                                                    const Vec3Channel* vec3, const QuatChannel* quat, const QuatDecoder* range) {
+    uint32_t& key = l.deltaKey;
+    if (key == UINT32_MAX || k < key || k / kDeltaBlock != key / kDeltaBlock) {
+        for (uint32_t j = from; j < to; ++j) {
+            const uint32_t ch = list[j].channel;
+            if (quat) deltaSeekLane(stream, quat[ch].key, range[ch].fixed < 0 ? 2u : 0u, k / kDeltaBlock, l, j);
+            else deltaSeekLane(stream, vec3[ch].key, 0u, k / kDeltaBlock, l, j);
+        }
+        key = k / kDeltaBlock * kDeltaBlock;
+    }
+    for (; key < k; ++key) {
+        for (uint32_t j = from; j < to; j += 8) deltaStep8(stream, limit, l, j);
+    }
+}
+
+// Frame k of every full channel, eight lanes at a time (the plain-coded groups read in place,
+// the delta-coded ones through their cursors).
+RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSamplingCache& cache, uint32_t k, glm::vec4* v3, glm::quat* q4) {
+    Lanes& lv = cache.vec3Lanes;
+    Lanes& lq = cache.quatLanes;
+    if (cache.fullVec3Count) {
+        const uint8_t* stream = c.vec3Bits.data();
+        const __m256i limit = streamLimit(c.vec3Bits);
+        for (uint32_t j = 0; j < cache.fullVec3Plain; j += 8) {
+            const Codes8 q = plainCodes8(stream, limit, lv, j, k);
+            storeVec3Lanes8(lv, j, q.q[0], q.q[1], q.q[2], v3);
+        }
+        if (cache.fullVec3Count > cache.fullVec3Plain) {
+            deltaLanesTo(stream, limit, lv, cache.fullVec3Plain, cache.fullVec3Count, k, cache.fullVec3.data(), c.vec3Channels.data(),
+                         nullptr, nullptr);
+            for (uint32_t j = cache.fullVec3Plain; j < cache.fullVec3Count; j += 8) {
+                storeVec3Lanes8(lv, j, laneU(lv, Lanes::Code0, j), laneU(lv, Lanes::Code1, j), laneU(lv, Lanes::Code2, j), v3);
+            }
+        }
+    }
+    if (cache.fullQuatCount) {
+        const uint8_t* stream = c.quatBits.data();
+        const __m256i limit = streamLimit(c.quatBits);
+        for (uint32_t j = 0; j < cache.fullQuatPlain; j += 8) {
+            const Codes8 q = plainCodes8(stream, limit, lq, j, k);
+            storeQuatLanes8(lq, j, q.q[0], q.q[1], q.q[2], q.largest, q4);
+        }
+        if (cache.fullQuatCount > cache.fullQuatPlain) {
+            deltaLanesTo(stream, limit, lq, cache.fullQuatPlain, cache.fullQuatCount, k, cache.fullQuat.data(), nullptr,
+                         c.quatChannels.data(), cache.ranges.data());
+            for (uint32_t j = cache.fullQuatPlain; j < cache.fullQuatCount; j += 8) {
+                storeQuatLanes8(lq, j, laneU(lq, Lanes::Code0, j), laneU(lq, Lanes::Code1, j), laneU(lq, Lanes::Code2, j),
+                                _mm256_or_si256(laneU(lq, Lanes::Largest, j), laneU(lq, Lanes::Index, j)), q4);
+            }
+        }
+    }
+}
+#endif
+
+// Decode frame k of every full channel into buffer k & 1 (one flat loop per group; with
+// kWide, eight channels at a time).
+template <bool kWide>
+RIG_ALWAYS_INLINE void decodeFullFrame(const CompressedClip& c, CompressedSamplingCache& cache, uint32_t k) {
+    glm::vec4* v3 = cache.frameVec3[k & 1].data();
+    glm::quat* q4 = cache.frameQuat[k & 1].data();
+    const CompressedSamplingCache::Full* F = cache.fullVec3.data();
+    const Vec3Channel* vec3 = c.vec3Channels.data();
+    const QuatChannel* quat = c.quatChannels.data();
+    const QuatDecoder* range = cache.ranges.data();
+    DeltaCursor* deltas = cache.deltas.data();
+    const CompressedSamplingCache::Full* Q = cache.fullQuat.data();
+#if RIG_HAVE_AVX2_PATH
+    if constexpr (kWide) {
+        if (cache.lanes) {
+            decodeFullLanes(c, cache, k, v3, q4);
+            cache.heldFrame[k & 1] = k;
+            return;
+        }
+    }
+#endif
+    for (uint32_t j = 0; j < cache.fullVec3Plain; ++j) v3[j] = glm::vec4(plainVec3Key(c, vec3[F[j].channel], k), 0.0f);
+    for (uint32_t j = cache.fullVec3Plain; j < cache.fullVec3Count; ++j) {
+        const Vec3Channel& ch = vec3[F[j].channel];
+        DeltaCursor& d = deltas[F[j].cursor];
+        deltaMoveTo(c.vec3Bits.data(), ch.key, 0, k, d);
+        v3[j] = glm::vec4(decodeVec3Codes(ch, d.codes), 0.0f);
+    }
+    for (uint32_t j = 0; j < cache.fullQuatFixed; ++j) {
+        const QuatChannel& ch = quat[Q[j].channel];
+        const QuatDecoder& r = range[Q[j].channel];
+        uint16_t q[3];
+        readCodes(c.quatBits.data(), ch.key.offset + uint64_t(k) * ch.key.codeBits(), ch.key, q);
+        q4[j] = decodeQuatCodes(r, q);
+    }
+    for (uint32_t j = cache.fullQuatFixed; j < cache.fullQuatPlain; ++j) q4[j] = plainQuatKey(c, quat[Q[j].channel], range[Q[j].channel], k);
+    for (uint32_t j = cache.fullQuatPlain; j < cache.fullQuatCount; ++j) {
+        const QuatChannel& ch = quat[Q[j].channel];
+        const QuatDecoder& r = range[Q[j].channel];
+        DeltaCursor& d = deltas[Q[j].cursor];
+        deltaMoveTo(c.quatBits.data(), ch.key, r.fixed < 0 ? 2u : 0u, k, d);
+        q4[j] = decodeQuatCodes(r, d.codes, d.largest);
+    }
+    cache.heldFrame[k & 1] = k;
+}
+
+template <class T>
+RIG_ALWAYS_INLINE T& at(void* base, uint32_t offset) {
+    return *reinterpret_cast<T*>(static_cast<char*>(base) + offset);
+}
+template <class T>
+RIG_ALWAYS_INLINE const T& at(const void* base, uint32_t offset) {
+    return *reinterpret_cast<const T*>(static_cast<const char*>(base) + offset);
+}
+
 template <bool Delta, bool kWide>
 RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
-                                        CompressedSamplingCache& samplingCache, RotationBlend blend) {
-    const size_t n = clip.tracks.size();
-    const Vec3Channel* vec3 = clip.vec3Channels.data();
-    const QuatChannel* quat = clip.quatChannels.data();
-    const QuatDecoder* range = samplingCache.ranges.data();
-    CompressedKeyCache* cache = samplingCache.entries.data();
-    DeltaCursor* deltas = samplingCache.deltas.data();
+                                        CompressedSamplingCache& cache, RotationBlend blend) {
     detail::RotationBatch batch;
     int queued = 0;
-    const TableSegment segment = tableSegment(clip, t, samplingCache.frame);
-    for (size_t i = 0; i < n; ++i) {
-        const CompressedTrack& tr = clip.tracks[i];
-        const Transform& bind = bindLocal[tr.node];
-        Transform& out = local[tr.node];
-        CompressedKeyCache* e = cache + 3 * i;
-        // One segment search and one factor per run of key times, as sampleClip shares them.
-        const ChannelKind kt = tr.kind(0), kr = tr.kind(1), ks = tr.kind(2);
+    const TableSegment segment = tableSegment(clip, t, cache.frame);
+    // Full channels: the segment's two frames, decoded when the segment moves on.
+    if (cache.fullVec3Count + cache.fullQuatCount) {
+        const uint32_t k = segment.frame;
+        if (cache.heldFrame[k & 1] != k) decodeFullFrame<kWide>(clip, cache, k);
+        if (cache.heldFrame[(k + 1) & 1] != k + 1) decodeFullFrame<kWide>(clip, cache, k + 1);
+        const float alpha = segment.alpha;
+        const glm::vec4* a3 = cache.frameVec3[k & 1].data();
+        const glm::vec4* b3 = cache.frameVec3[(k + 1) & 1].data();
+        const CompressedSamplingCache::Full* F = cache.fullVec3.data();
+        for (uint32_t j = 0; j < cache.fullVec3Count; ++j) {
+            glm::vec3& out = at<glm::vec3>(local, F[j].dst);
+            const glm::vec3 a(a3[j]), b(b3[j]);
+            if (F[j].interpolation == Interpolation::Step) out = alpha >= 1.0f ? b : a;
+            else out = a + (b - a) * alpha;
+        }
+        const glm::quat* aq = cache.frameQuat[k & 1].data();
+        const glm::quat* bq = cache.frameQuat[(k + 1) & 1].data();
+        const CompressedSamplingCache::Full* Q = cache.fullQuat.data();
+        for (uint32_t j = 0; j < cache.fullQuatCount; ++j) {
+            glm::quat& out = at<glm::quat>(local, Q[j].dst);
+            const bool step = Q[j].interpolation == Interpolation::Step;
+            if (!step && alpha > 0.0f && alpha < 1.0f && !detail::sameKeys(aq[j], bq[j])) {
+                detail::queue<kWide>(batch, queued, &aq[j].x, &bq[j].x, alpha, out, blend);
+            } else if (step || alpha >= 1.0f) {
+                out = alpha >= 1.0f ? bq[j] : aq[j];
+            } else if (alpha <= 0.0f) {
+                out = aq[j];
+            } else {  // equal keys, as blendQuat takes them
+                out = blend == RotationBlend::Slerp ? slerpShortest(aq[j], bq[j], alpha) : nlerpShortest(aq[j], bq[j], alpha);
+            }
+        }
+    }
+    // Tracks with other keyed channels, one by one.
+    const Vec3Channel* vec3 = clip.vec3Channels.data();
+    const QuatChannel* quat = clip.quatChannels.data();
+    const QuatDecoder* range = cache.ranges.data();
+    DeltaCursor* deltas = cache.deltas.data();
+    for (uint32_t w = 0; w < cache.walkedCount; ++w) {
+        const CompressedSamplingCache::Walked& walk = cache.walked[w];
+        Transform& out = local[clip.tracks[walk.track].node];
+        CompressedKeyCache* e = cache.entries.data() + 3 * walk.track;
         float f[3] = {0.0f, 0.0f, 0.0f};  // the factors of T's, R's and S's segments
-        if (kt == ChannelKind::Keyed) {
-            const Vec3Channel& T = *vec3++;
-            DeltaCursor* d = Delta && (T.key.flags & kChannelDelta) ? deltas++ : nullptr;
+        if (walk.keyed & 1u) {
+            const Vec3Channel& T = vec3[walk.channel[0]];
+            DeltaCursor* d = Delta && walk.cursor[0] != UINT32_MAX ? deltas + walk.cursor[0] : nullptr;
             refreshVec3<Delta>(clip, T, e[0], d, moveTo(clip, T.key, t, segment, e, f, 0));
             out.translation = blendVec3(T.key, e[0], f[0]);
-        } else {
-            out.translation = kt == ChannelKind::Absent ? bind.translation : glm::vec3(e[0].a);
         }
-        if (kr == ChannelKind::Keyed) {
-            const QuatChannel& R = *quat++;
-            DeltaCursor* d = Delta && (R.key.flags & kChannelDelta) ? deltas++ : nullptr;
-            refreshQuat<Delta>(clip, R, *range++, e[1], d, moveTo(clip, R.key, t, segment, e, f, 1));
+        if (walk.keyed & 2u) {
+            const QuatChannel& R = quat[walk.channel[1]];
+            DeltaCursor* d = Delta && walk.cursor[1] != UINT32_MAX ? deltas + walk.cursor[1] : nullptr;
+            refreshQuat<Delta>(clip, R, range[walk.channel[1]], e[1], d, moveTo(clip, R.key, t, segment, e, f, 1));
             const float ar = f[1];
             if (!(R.key.flags & kChannelStep) && ar > 0.0f && ar < 1.0f && !detail::sameKeys(asQuat(e[1].a), asQuat(e[1].b))) {
                 // Interpolated with others in the plain sampler's queue (same bits).
@@ -490,18 +912,24 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
             } else {
                 out.rotation = blendQuat(R.key, e[1], ar, blend);
             }
-        } else {
-            out.rotation = kr == ChannelKind::Absent ? bind.rotation : asQuat(e[1].a);  // decoded at bind
         }
-        if (ks == ChannelKind::Keyed) {
-            const Vec3Channel& S = *vec3++;
-            DeltaCursor* d = Delta && (S.key.flags & kChannelDelta) ? deltas++ : nullptr;
+        if (walk.keyed & 4u) {
+            const Vec3Channel& S = vec3[walk.channel[2]];
+            DeltaCursor* d = Delta && walk.cursor[2] != UINT32_MAX ? deltas + walk.cursor[2] : nullptr;
             refreshVec3<Delta>(clip, S, e[2], d, moveTo(clip, S.key, t, segment, e, f, 2));
             out.scale = blendVec3(S.key, e[2], f[2]);
-        } else {
-            out.scale = ks == ChannelKind::Absent ? bind.scale : glm::vec3(e[2].a);
         }
     }
+    // Constants (decoded at bind) and bind values.
+    const CompressedKeyCache* entries = cache.entries.data();
+    for (uint32_t j = 0; j < cache.constVec3Count; ++j) {
+        at<glm::vec3>(local, cache.constVec3[j].dst) = glm::vec3(entries[cache.constVec3[j].entry].a);
+    }
+    for (uint32_t j = 0; j < cache.constQuatCount; ++j) {
+        at<glm::quat>(local, cache.constQuat[j].dst) = asQuat(entries[cache.constQuat[j].entry].a);
+    }
+    for (uint32_t j = 0; j < cache.bindVec3Count; ++j) at<glm::vec3>(local, cache.bindVec3[j]) = at<glm::vec3>(bindLocal, cache.bindVec3[j]);
+    for (uint32_t j = 0; j < cache.bindQuatCount; ++j) at<glm::quat>(local, cache.bindQuat[j]) = at<glm::quat>(bindLocal, cache.bindQuat[j]);
     detail::flushQueued<kWide>(batch, queued, blend);
 }
 

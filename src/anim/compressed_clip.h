@@ -409,6 +409,17 @@ struct CompressedKeyCache {
 
 // The cache of one instance for one compressed clip at a time: sized once (reserve), it
 // forgets its entries when the job hands it another clip.
+//
+// Binding a clip also regroups its channels, as SamplingPlan does a plain clip's (no
+// allocation: into the room reserve() made). Channels keyed at every time of the table
+// ("full": dense from its first time to its last, the usual case of a resampled or motion-
+// captured clip) share one segment and one factor, so they are kept as two decoded frames,
+// side by side (frame k in buffer k & 1, each the full channels' keys in list order), and a
+// tick that moves to the next segment decodes one frame in a flat loop over them; then every
+// full channel interpolates from the two frames, as the plain sampler does its frame-by-frame
+// runs. Constants and channels left at their bind value are copied from flat lists. Tracks
+// with other keyed channels (keys over part of the table, or at their own times) are walked
+// one by one, with each channel's own two keys cached (`entries`).
 struct CompressedSamplingCache {
     const CompressedClip* clip = nullptr;
     // The time table's segment of the last sample time: frame i with time(i) <= t < time(i+1)
@@ -417,18 +428,96 @@ struct CompressedSamplingCache {
     // tracks at one pair of frames.
     CompressedKeyCache frame;
     std::vector<CompressedKeyCache> entries;  // 3 per track (T, R, S)
-    // One per delta-coded channel, in the order the sampler meets them (a track's T, R, S):
-    // where its reading stands (key k + 1's codes). Packed, so a tick touches only these.
+    // One per delta-coded channel: full channels first (in list order), then the walked
+    // tracks' in the order the walk meets them (a track's T, R, S): where its reading stands
+    // (key k + 1's codes). Packed, so a tick touches only these.
     std::vector<DeltaCursor> deltas;
     std::vector<QuatDecoder> ranges;          // per keyed rotation: its range, decoded at bind
     size_t poseSize = 0;                      // the pose size CompressedSamplingJob validated it for
-    bool deltaCoded = false;                  // the clip has delta-coded channels
+    bool deltaCoded = false;                  // the walked tracks have delta-coded channels
+
+    // A full channel: `channel` indexes vec3Channels / quatChannels; `dst` is the byte offset
+    // of its value in the pose (node * sizeof(Transform) + the member's offset); `cursor`
+    // indexes `deltas` (delta-coded channels only).
+    struct Full {
+        uint32_t channel = 0, dst = 0, cursor = 0;
+        Interpolation interpolation = Interpolation::Linear;
+    };
+    // Translations and scales: plain-coded ones first, then delta-coded ones. Rotations:
+    // plain-coded with a fixed dropped component, plain-coded with a varying one, delta-coded.
+    std::vector<Full> fullVec3, fullQuat;
+    uint32_t fullVec3Count = 0, fullVec3Plain = 0;
+    uint32_t fullQuatCount = 0, fullQuatFixed = 0, fullQuatPlain = 0;
+    std::vector<glm::vec4> frameVec3[2];      // full channels' keys of frame k in [k & 1] (w = 0)
+    std::vector<glm::quat> frameQuat[2];
+    // The full channels' decoding constants, one column per field and one lane per channel (in
+    // list order), so that eight channels' keys are read and decoded at once (AVX2): for a
+    // plain-coded channel where key k's codes are (offset + k * stride), for a delta-coded one
+    // its cursor (the codes of key `deltaKey`, and its block's widths and differences' bias).
+    // A rotation's ranges are per component (x, y, z, w), its dropped component `Largest` or,
+    // where it varies, the 2 bits after the codes (IndexMask 3). Lanes past a group's end hold
+    // the next group's channels or zeros; their reads stay inside the stream and their results
+    // are overwritten or unused (8 lanes of room past the last channel).
+    struct Lanes {
+        enum U {
+            Offset, Stride, Shift1, Shift2, Shift3, Mask0, Mask1, Mask2, IndexMask, Largest,
+            Next, Dmin0, Dmin1, Dmin2, Code0, Code1, Code2, Index, kU
+        };
+        enum F { Min0, Min1, Min2, Min3, Scale0, Scale1, Scale2, Scale3, kF };
+        size_t capacity = 0;
+        std::vector<uint32_t> u;  // column c at u[c * capacity]
+        std::vector<float> f;
+        uint32_t deltaKey = UINT32_MAX;  // the key the delta-coded lanes' cursors hold
+        void reserve(size_t n) {
+            capacity = n + 8;
+            u.assign(kU * capacity, 0u);
+            f.assign(kF * capacity, 0.0f);
+        }
+        uint32_t* col(U c) { return u.data() + c * capacity; }
+        float* col(F c) { return f.data() + c * capacity; }
+        const uint32_t* col(U c) const { return u.data() + c * capacity; }
+        const float* col(F c) const { return f.data() + c * capacity; }
+    };
+    Lanes vec3Lanes, quatLanes;  // fullVec3 and fullQuat, lane for lane
+    bool lanes = false;          // the streams are short enough for 32-bit bit positions
+    uint32_t heldFrame[2] = {UINT32_MAX, UINT32_MAX};  // the frame each buffer holds
+    // A walked track: its index, and per channel its keyed channel's index and delta cursor.
+    struct Walked {
+        uint32_t track = 0;
+        uint32_t channel[3] = {0, 0, 0};
+        uint32_t cursor[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+        uint8_t keyed = 0;  // bit c: channel c is keyed and sampled by the walk
+    };
+    std::vector<Walked> walked;
+    uint32_t walkedCount = 0;
+    // Constants (dst and the entry holding the decoded value) and bind values (dst, which is
+    // also the offset of the bind value in the bind pose).
+    struct Copy {
+        uint32_t dst = 0, entry = 0;
+    };
+    std::vector<Copy> constVec3, constQuat;
+    uint32_t constVec3Count = 0, constQuatCount = 0;
+    std::vector<uint32_t> bindVec3, bindQuat;
+    uint32_t bindVec3Count = 0, bindQuatCount = 0;
 
     // Room for a clip of `tracks` tracks (allocates; call at load, not per tick).
     void reserve(size_t tracks) {
         entries.resize(3 * tracks);
         deltas.resize(3 * tracks);
         ranges.resize(tracks);
+        fullVec3.resize(2 * tracks);
+        fullQuat.resize(tracks);
+        for (int b = 0; b < 2; ++b) {  // room for eight lanes past the last
+            frameVec3[b].resize(2 * tracks + 8);
+            frameQuat[b].resize(tracks + 8);
+        }
+        vec3Lanes.reserve(2 * tracks);
+        quatLanes.reserve(tracks);
+        walked.resize(tracks);
+        constVec3.resize(2 * tracks);
+        constQuat.resize(tracks);
+        bindVec3.resize(2 * tracks);
+        bindQuat.resize(tracks);
     }
     // Bind to `c` (forgetting every entry when it is another clip). Allocates nothing; false if
     // the entries are too few for `c`.
