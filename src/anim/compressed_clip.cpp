@@ -436,7 +436,7 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
     clip = &c;
     poseSize = 0;
     for (size_t j = 0; j < c.quatChannels.size(); ++j) ranges[j] = quatDecoder(c.quatChannels[j]);
-    fullVec3Count = fullVec3Plain = fullQuatCount = fullQuatFixed = fullQuatPlain = 0;
+    fullVec3Count = fullVec3Plain = fullQuatCount = fullQuatPlain = 0;
     walkedCount = constVec3Count = constQuatCount = bindVec3Count = bindQuatCount = 0;
     deltaCoded = false;
 
@@ -445,16 +445,12 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
     // stays with its track's walk, which moves the lead first.
     auto full = [&](const KeyedChannel& k) { return c.frameCount >= 2 && k.dense() && k.frames == 0 && k.count == c.frameCount; };
     constexpr uint32_t kOffset[3] = {offsetof(Transform, translation), offsetof(Transform, rotation), offsetof(Transform, scale)};
-    // Full channels by group (vec3: plain-coded, delta-coded; rotations: plain with a fixed
-    // dropped component, plain with a varying one, delta-coded): the groups' sizes first (a
-    // pass over the channels), then each list written in place.
+    // Full channels by group (plain-coded, then delta-coded): the groups' sizes first (a pass
+    // over the channels), then each list written in place.
     uint32_t vec3Index = 0, quatIndex = 0;
     ConstWalk w;
-    uint32_t vec3Groups[2] = {0, 0}, quatGroups[3] = {0, 0, 0};
-    auto vec3Group = [&](const Vec3Channel& v) { return (v.key.flags & kChannelDelta) ? 1 : 0; };
-    auto quatGroup = [&](const QuatChannel& q) {
-        return (q.key.flags & kChannelDelta) ? 2 : ((q.key.flags & kFixedLargest) ? 0 : 1);
-    };
+    uint32_t vec3Groups[2] = {0, 0}, quatGroups[2] = {0, 0};
+    auto group = [](const KeyedChannel& k) { return (k.flags & kChannelDelta) ? 1 : 0; };
     // Which keyed channels are full (per track, bit c), decided once for both passes.
     auto fullBits = [&](const CompressedTrack& tr, uint32_t v, uint32_t q) {
         const KeyedChannel* key[3] = {nullptr, nullptr, nullptr};
@@ -478,18 +474,17 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
             if (tr.kind(ch) != ChannelKind::Keyed) continue;
             const uint32_t j = ch == 1 ? quatIndex++ : vec3Index++;
             if (!((bits >> ch) & 1u)) continue;
-            if (ch == 1) ++quatGroups[quatGroup(c.quatChannels[j])];
-            else ++vec3Groups[vec3Group(c.vec3Channels[j])];
+            if (ch == 1) ++quatGroups[group(c.quatChannels[j].key)];
+            else ++vec3Groups[group(c.vec3Channels[j].key)];
         }
     }
-    uint32_t vec3At[2] = {0, vec3Groups[0]}, quatAt[3] = {0, quatGroups[0], quatGroups[0] + quatGroups[1]};
+    uint32_t vec3At[2] = {0, vec3Groups[0]}, quatAt[2] = {0, quatGroups[0]};
     fullVec3Count = vec3Groups[0] + vec3Groups[1];
     fullVec3Plain = vec3Groups[0];
-    fullQuatCount = quatGroups[0] + quatGroups[1] + quatGroups[2];
-    fullQuatFixed = quatGroups[0];
-    fullQuatPlain = quatGroups[0] + quatGroups[1];
+    fullQuatCount = quatGroups[0] + quatGroups[1];
+    fullQuatPlain = quatGroups[0];
     // Delta cursors: the full channels' first (vec3 then quat, in list order), then the walk's.
-    uint32_t walkCursor = vec3Groups[1] + quatGroups[2];
+    uint32_t walkCursor = vec3Groups[1] + quatGroups[1];
     vec3Index = quatIndex = 0;
     for (size_t i = 0; i < n; ++i) {
         const CompressedTrack& tr = c.tracks[i];
@@ -524,13 +519,12 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
                 f.channel = j;
                 f.dst = dst;
                 f.interpolation = key.interpolation();
+                const int g = group(key);
                 if (ch == 1) {
-                    const int g = quatGroup(c.quatChannels[j]);
-                    if (g == 2) f.cursor = vec3Groups[1] + (quatAt[2] - fullQuatPlain);
+                    if (g == 1) f.cursor = vec3Groups[1] + (quatAt[1] - fullQuatPlain);
                     fullQuat[quatAt[g]++] = f;
                 } else {
-                    const int g = vec3Group(c.vec3Channels[j]);
-                    if (g == 1) f.cursor = vec3At[1] - vec3Groups[0];
+                    if (g == 1) f.cursor = vec3At[1] - fullVec3Plain;
                     fullVec3[vec3At[g]++] = f;
                 }
                 continue;
@@ -820,14 +814,7 @@ RIG_ALWAYS_INLINE void decodeFullFrame(const CompressedClip& c, CompressedSampli
         deltaMoveTo(c.vec3Bits.data(), ch.key, 0, k, d);
         v3[j] = glm::vec4(decodeVec3Codes(ch, d.codes), 0.0f);
     }
-    for (uint32_t j = 0; j < cache.fullQuatFixed; ++j) {
-        const QuatChannel& ch = quat[Q[j].channel];
-        const QuatDecoder& r = range[Q[j].channel];
-        uint16_t q[3];
-        readCodes(c.quatBits.data(), ch.key.offset + uint64_t(k) * ch.key.codeBits(), ch.key, q);
-        q4[j] = decodeQuatCodes(r, q);
-    }
-    for (uint32_t j = cache.fullQuatFixed; j < cache.fullQuatPlain; ++j) q4[j] = plainQuatKey(c, quat[Q[j].channel], range[Q[j].channel], k);
+    for (uint32_t j = 0; j < cache.fullQuatPlain; ++j) q4[j] = plainQuatKey(c, quat[Q[j].channel], range[Q[j].channel], k);
     for (uint32_t j = cache.fullQuatPlain; j < cache.fullQuatCount; ++j) {
         const QuatChannel& ch = quat[Q[j].channel];
         const QuatDecoder& r = range[Q[j].channel];

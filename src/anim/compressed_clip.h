@@ -443,11 +443,10 @@ struct CompressedSamplingCache {
         uint32_t channel = 0, dst = 0, cursor = 0;
         Interpolation interpolation = Interpolation::Linear;
     };
-    // Translations and scales: plain-coded ones first, then delta-coded ones. Rotations:
-    // plain-coded with a fixed dropped component, plain-coded with a varying one, delta-coded.
+    // Translations and scales, and rotations: plain-coded ones first, then delta-coded ones.
     std::vector<Full> fullVec3, fullQuat;
     uint32_t fullVec3Count = 0, fullVec3Plain = 0;
-    uint32_t fullQuatCount = 0, fullQuatFixed = 0, fullQuatPlain = 0;
+    uint32_t fullQuatCount = 0, fullQuatPlain = 0;
     std::vector<glm::vec4> frameVec3[2];      // full channels' keys of frame k in [k & 1] (w = 0)
     std::vector<glm::quat> frameQuat[2];
     // The full channels' decoding constants, one column per field and one lane per channel (in
