@@ -424,7 +424,7 @@ void deltaKeyCodes(const uint8_t* stream, const KeyedChannel& ch, uint32_t k, ui
 bool CompressedSamplingCache::bind(const CompressedClip& c) {
     const size_t n = c.tracks.size();
     if (entries.size() < 3 * n || ranges.size() < c.quatChannels.size() || deltas.size() < 3 * n || fullVec3.size() < 2 * n ||
-        fullQuat.size() < n || frameVec3[1].size() < 2 * n + 8 || frameQuat[1].size() < n + 8 || walked.size() < n ||
+        fullQuat.size() < n || frameVec3[1].size() < 2 * n + 8 || quatColumn < n + 8 || walked.size() < n ||
         constVec3.size() < 2 * n || constQuat.size() < n || bindVec3.size() < 2 * n || bindQuat.size() < n) {
         return false;
     }
@@ -522,6 +522,7 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
                 const int g = group(key);
                 if (ch == 1) {
                     if (g == 1) f.cursor = vec3Groups[1] + (quatAt[1] - fullQuatPlain);
+                    fullQuatStep[quatAt[g]] = f.interpolation == Interpolation::Step ? ~0u : 0u;
                     fullQuat[quatAt[g]++] = f;
                 } else {
                     if (g == 1) f.cursor = vec3At[1] - fullVec3Plain;
@@ -538,6 +539,7 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
         }
         if (walk.keyed) walked[walkedCount++] = walk;
     }
+    std::fill_n(fullQuatStep.begin() + fullQuatCount, 8, 0u);
     // The full channels' lanes (decodeFullLanes), and eight lanes of zeros after each list.
     lanes = c.vec3Bits.size() < (size_t(1) << 28) && c.quatBits.size() < (size_t(1) << 28) &&
             vec3Lanes.capacity >= fullVec3Count + 8 && quatLanes.capacity >= fullQuatCount + 8;
@@ -648,11 +650,11 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeVec3Lanes8(const Lanes& l, uint32_t 
                 dequantize8(laneF(l, Lanes::Min2, j), q2, laneF(l, Lanes::Scale2, j)), _mm256_setzero_ps());
 }
 
-// Eight rotations from their codes and dropped components (decodeSmallestThree: code i over
+// Eight rotations from their codes and dropped components, into columns (decodeSmallestThree: code i over
 // the range of component kKeptComponents[largest][i]; rebuildQuat's operations in its order,
 // so the same bits).
 RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeQuatLanes8(const Lanes& l, uint32_t j, __m256i q0, __m256i q1, __m256i q2, __m256i largest,
-                                                       glm::quat* out) {
+                                                       float* out, size_t column) {
     const __m256 eq0 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(largest, _mm256_setzero_si256()));
     const __m256 eq1 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(largest, _mm256_set1_epi32(1)));
     const __m256 eq2 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(largest, _mm256_set1_epi32(2)));
@@ -671,7 +673,10 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeQuatLanes8(const Lanes& l, uint32_t 
     const __m256 y = _mm256_blendv_ps(_mm256_blendv_ps(b, big, eq1), a, eq0);
     const __m256 z = _mm256_blendv_ps(_mm256_blendv_ps(c, big, eq2), b, le1);
     const __m256 w = _mm256_blendv_ps(c, big, eq3);
-    storeLanes8(&out[j].x, x, y, z, w);
+    _mm256_storeu_ps(out + j, x);
+    _mm256_storeu_ps(out + column + j, y);
+    _mm256_storeu_ps(out + 2 * column + j, z);
+    _mm256_storeu_ps(out + 3 * column + j, w);
 }
 
 // Key k's codes of eight plain-coded lanes; `largest`: the rotations' dropped components.
@@ -749,7 +754,7 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaLanesTo(const uint8_t* stream, __m25
 
 // Frame k of every full channel, eight lanes at a time (the plain-coded groups read in place,
 // the delta-coded ones through their cursors).
-RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSamplingCache& cache, uint32_t k, glm::vec4* v3, glm::quat* q4) {
+RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSamplingCache& cache, uint32_t k, glm::vec4* v3, float* q4) {
     Lanes& lv = cache.vec3Lanes;
     Lanes& lq = cache.quatLanes;
     if (cache.fullVec3Count) {
@@ -772,16 +777,121 @@ RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSampling
         const __m256i limit = streamLimit(c.quatBits);
         for (uint32_t j = 0; j < cache.fullQuatPlain; j += 8) {
             const Codes8 q = plainCodes8(stream, limit, lq, j, k);
-            storeQuatLanes8(lq, j, q.q[0], q.q[1], q.q[2], q.largest, q4);
+            storeQuatLanes8(lq, j, q.q[0], q.q[1], q.q[2], q.largest, q4, cache.quatColumn);
         }
         if (cache.fullQuatCount > cache.fullQuatPlain) {
             deltaLanesTo(stream, limit, lq, cache.fullQuatPlain, cache.fullQuatCount, k, cache.fullQuat.data(), nullptr,
                          c.quatChannels.data(), cache.ranges.data());
             for (uint32_t j = cache.fullQuatPlain; j < cache.fullQuatCount; j += 8) {
                 storeQuatLanes8(lq, j, laneU(lq, Lanes::Code0, j), laneU(lq, Lanes::Code1, j), laneU(lq, Lanes::Code2, j),
-                                _mm256_or_si256(laneU(lq, Lanes::Largest, j), laneU(lq, Lanes::Index, j)), q4);
+                                _mm256_or_si256(laneU(lq, Lanes::Largest, j), laneU(lq, Lanes::Index, j)), q4, cache.quatColumn);
             }
         }
+    }
+}
+#endif
+
+template <class T>
+RIG_ALWAYS_INLINE T& at(void* base, uint32_t offset) {
+    return *reinterpret_cast<T*>(static_cast<char*>(base) + offset);
+}
+template <class T>
+RIG_ALWAYS_INLINE const T& at(const void* base, uint32_t offset) {
+    return *reinterpret_cast<const T*>(static_cast<const char*>(base) + offset);
+}
+
+// Rotation j of a frame kept as columns (CompressedSamplingCache::frameQuat).
+RIG_ALWAYS_INLINE void setColumns(float* f, size_t column, uint32_t j, const glm::quat& q) {
+    f[j] = q.x;
+    f[column + j] = q.y;
+    f[2 * column + j] = q.z;
+    f[3 * column + j] = q.w;
+}
+RIG_ALWAYS_INLINE glm::quat fromColumns(const float* f, size_t column, uint32_t j) {
+    return glm::quat(f[3 * column + j], f[j], f[column + j], f[2 * column + j]);
+}
+
+// Every full rotation at factor alpha from the segment's two frames a and b (columns): what
+// the plain sampler gives (queuePair: a step channel or alpha at an end takes a key as it is,
+// equal keys give that key, the others slerpInline / nlerpShortest), each written to its dst.
+RIG_ALWAYS_INLINE void blendFullQuats(const CompressedSamplingCache& cache, const float* a, const float* b, float alpha,
+                                      Transform* local, RotationBlend blend) {
+    const size_t column = cache.quatColumn;
+    const CompressedSamplingCache::Full* Q = cache.fullQuat.data();
+    for (uint32_t j = 0; j < cache.fullQuatCount; ++j) {
+        glm::quat& out = at<glm::quat>(local, Q[j].dst);
+        const glm::quat qa = fromColumns(a, column, j), qb = fromColumns(b, column, j);
+        if (Q[j].interpolation == Interpolation::Step || alpha >= 1.0f) {
+            out = alpha >= 1.0f ? qb : qa;
+        } else if (alpha <= 0.0f) {
+            out = qa;
+        } else {
+            out = blend == RotationBlend::Slerp ? detail::slerpInline(qa, qb, alpha) : nlerpShortest(qa, qb, alpha);
+        }
+    }
+}
+
+#if RIG_HAVE_AVX2_PATH
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE detail::Quat8 columns8(const float* f, size_t column, uint32_t j) {
+    detail::Quat8 q;
+    q.x = _mm256_loadu_ps(f + j);
+    q.y = _mm256_loadu_ps(f + column + j);
+    q.z = _mm256_loadu_ps(f + 2 * column + j);
+    q.w = _mm256_loadu_ps(f + 3 * column + j);
+    return q;
+}
+
+// G groups of eight full rotations from lane j on (`n` of them live, 8 (G - 1) < n <= 8 G),
+// alpha strictly between 0 and 1: blendGroups straight from the frames' columns (no queue), a
+// step channel's lane takes key a.
+template <int G>
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void blendFullGroups(const CompressedSamplingCache& cache, const float* a, const float* b,
+                                                       uint32_t j, int n, __m256 alpha, Transform* local, RotationBlend blend) {
+    const size_t column = cache.quatColumn;
+    detail::Quat8 qa[G], qb[G], r[G];
+    __m256 al[G];
+    for (int g = 0; g < G; ++g) {
+        qa[g] = columns8(a, column, j + 8 * g);
+        qb[g] = columns8(b, column, j + 8 * g);
+        al[g] = alpha;
+    }
+    int wide[G];
+    detail::blendGroups<G>(qa, qb, al, n, blend, r, wide);
+    const CompressedSamplingCache::Full* Q = cache.fullQuat.data() + j;
+    for (int g = 0; g < G; ++g) {
+        const __m256 step = _mm256_loadu_ps(reinterpret_cast<const float*>(cache.fullQuatStep.data() + j + 8 * g));
+        r[g].x = _mm256_blendv_ps(r[g].x, qa[g].x, step);
+        r[g].y = _mm256_blendv_ps(r[g].y, qa[g].y, step);
+        r[g].z = _mm256_blendv_ps(r[g].z, qa[g].z, step);
+        r[g].w = _mm256_blendv_ps(r[g].w, qa[g].w, step);
+        const int slerpLanes = wide[g] & ~_mm256_movemask_ps(step);
+        __m128 q[8];
+        detail::transposeQuat8(r[g], q);
+        const int count = n - 8 * g < 8 ? n - 8 * g : 8;
+        for (int i = 0; i < count; ++i) {
+            const uint32_t lane = static_cast<uint32_t>(8 * g + i);
+            glm::quat& out = at<glm::quat>(local, Q[lane].dst);
+            if (slerpLanes & (1 << i)) {
+                out = detail::slerpInline(fromColumns(a, column, j + lane), fromColumns(b, column, j + lane), _mm256_cvtss_f32(alpha));
+            } else {
+                _mm_storeu_ps(&out.x, q[i]);
+            }
+        }
+    }
+}
+
+// blendFullQuats, 32 rotations a pass (AVX2).
+RIG_TARGET_AVX2 void blendFullQuatsWide(const CompressedSamplingCache& cache, const float* a, const float* b,
+                                       float alpha, Transform* local, RotationBlend blend) {
+    if (!(alpha > 0.0f && alpha < 1.0f)) return blendFullQuats(cache, a, b, alpha, local, blend);
+    const __m256 al = _mm256_set1_ps(alpha);
+    const uint32_t n = cache.fullQuatCount;
+    for (uint32_t j = 0; j < n; j += 32) {
+        const int m = n - j < 32 ? static_cast<int>(n - j) : 32;
+        if (m > 24) blendFullGroups<4>(cache, a, b, j, m, al, local, blend);
+        else if (m > 16) blendFullGroups<3>(cache, a, b, j, m, al, local, blend);
+        else if (m > 8) blendFullGroups<2>(cache, a, b, j, m, al, local, blend);
+        else blendFullGroups<1>(cache, a, b, j, m, al, local, blend);
     }
 }
 #endif
@@ -791,7 +901,8 @@ RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSampling
 template <bool kWide>
 RIG_ALWAYS_INLINE void decodeFullFrame(const CompressedClip& c, CompressedSamplingCache& cache, uint32_t k) {
     glm::vec4* v3 = cache.frameVec3[k & 1].data();
-    glm::quat* q4 = cache.frameQuat[k & 1].data();
+    float* q4 = cache.frameQuat[k & 1].data();
+    const size_t column = cache.quatColumn;
     const CompressedSamplingCache::Full* F = cache.fullVec3.data();
     const Vec3Channel* vec3 = c.vec3Channels.data();
     const QuatChannel* quat = c.quatChannels.data();
@@ -814,24 +925,15 @@ RIG_ALWAYS_INLINE void decodeFullFrame(const CompressedClip& c, CompressedSampli
         deltaMoveTo(c.vec3Bits.data(), ch.key, 0, k, d);
         v3[j] = glm::vec4(decodeVec3Codes(ch, d.codes), 0.0f);
     }
-    for (uint32_t j = 0; j < cache.fullQuatPlain; ++j) q4[j] = plainQuatKey(c, quat[Q[j].channel], range[Q[j].channel], k);
+    for (uint32_t j = 0; j < cache.fullQuatPlain; ++j) setColumns(q4, column, j, plainQuatKey(c, quat[Q[j].channel], range[Q[j].channel], k));
     for (uint32_t j = cache.fullQuatPlain; j < cache.fullQuatCount; ++j) {
         const QuatChannel& ch = quat[Q[j].channel];
         const QuatDecoder& r = range[Q[j].channel];
         DeltaCursor& d = deltas[Q[j].cursor];
         deltaMoveTo(c.quatBits.data(), ch.key, r.fixed < 0 ? 2u : 0u, k, d);
-        q4[j] = decodeQuatCodes(r, d.codes, d.largest);
+        setColumns(q4, column, j, decodeQuatCodes(r, d.codes, d.largest));
     }
     cache.heldFrame[k & 1] = k;
-}
-
-template <class T>
-RIG_ALWAYS_INLINE T& at(void* base, uint32_t offset) {
-    return *reinterpret_cast<T*>(static_cast<char*>(base) + offset);
-}
-template <class T>
-RIG_ALWAYS_INLINE const T& at(const void* base, uint32_t offset) {
-    return *reinterpret_cast<const T*>(static_cast<const char*>(base) + offset);
 }
 
 template <bool Delta, bool kWide>
@@ -855,22 +957,17 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
             if (F[j].interpolation == Interpolation::Step) out = alpha >= 1.0f ? b : a;
             else out = a + (b - a) * alpha;
         }
-        const glm::quat* aq = cache.frameQuat[k & 1].data();
-        const glm::quat* bq = cache.frameQuat[(k + 1) & 1].data();
-        const CompressedSamplingCache::Full* Q = cache.fullQuat.data();
-        for (uint32_t j = 0; j < cache.fullQuatCount; ++j) {
-            glm::quat& out = at<glm::quat>(local, Q[j].dst);
-            const bool step = Q[j].interpolation == Interpolation::Step;
-            if (!step && alpha > 0.0f && alpha < 1.0f && !detail::sameKeys(aq[j], bq[j])) {
-                detail::queue<kWide>(batch, queued, &aq[j].x, &bq[j].x, alpha, out, blend);
-            } else if (step || alpha >= 1.0f) {
-                out = alpha >= 1.0f ? bq[j] : aq[j];
-            } else if (alpha <= 0.0f) {
-                out = aq[j];
-            } else {  // equal keys, as blendQuat takes them
-                out = blend == RotationBlend::Slerp ? slerpShortest(aq[j], bq[j], alpha) : nlerpShortest(aq[j], bq[j], alpha);
-            }
+        const float* aq = cache.frameQuat[k & 1].data();
+        const float* bq = cache.frameQuat[(k + 1) & 1].data();
+#if RIG_HAVE_AVX2_PATH
+        if constexpr (kWide) {
+            blendFullQuatsWide(cache, aq, bq, alpha, local, blend);
+        } else {
+            blendFullQuats(cache, aq, bq, alpha, local, blend);
         }
+#else
+        blendFullQuats(cache, aq, bq, alpha, local, blend);
+#endif
     }
     // Tracks with other keyed channels, one by one.
     const Vec3Channel* vec3 = clip.vec3Channels.data();

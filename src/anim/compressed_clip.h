@@ -448,7 +448,12 @@ struct CompressedSamplingCache {
     uint32_t fullVec3Count = 0, fullVec3Plain = 0;
     uint32_t fullQuatCount = 0, fullQuatPlain = 0;
     std::vector<glm::vec4> frameVec3[2];      // full channels' keys of frame k in [k & 1] (w = 0)
-    std::vector<glm::quat> frameQuat[2];
+    // The full rotations' keys of frame k in [k & 1], as columns: x of channel j at [j], y at
+    // [quatColumn + j], z at [2 quatColumn + j], w at [3 quatColumn + j] (eight channels'
+    // components are one load, for decoding and for interpolating them eight at a time).
+    std::vector<float> frameQuat[2];
+    size_t quatColumn = 0;
+    std::vector<uint32_t> fullQuatStep;       // per full rotation: all ones if it steps, else 0
     // The full channels' decoding constants, one column per field and one lane per channel (in
     // list order), so that eight channels' keys are read and decoded at once (AVX2): for a
     // plain-coded channel where key k's codes are (offset + k * stride), for a delta-coded one
@@ -506,10 +511,12 @@ struct CompressedSamplingCache {
         ranges.resize(tracks);
         fullVec3.resize(2 * tracks);
         fullQuat.resize(tracks);
+        quatColumn = tracks + 8;
         for (int b = 0; b < 2; ++b) {  // room for eight lanes past the last
             frameVec3[b].resize(2 * tracks + 8);
-            frameQuat[b].resize(tracks + 8);
+            frameQuat[b].assign(4 * quatColumn, 0.0f);
         }
+        fullQuatStep.assign(quatColumn, 0u);
         vec3Lanes.reserve(2 * tracks);
         quatLanes.reserve(tracks);
         walked.resize(tracks);

@@ -260,40 +260,27 @@ RIG_TARGET_AVX2 inline __m256 slerpWeight8(__m256 t, __m256 xm1) {
     return _mm256_mul_ps(t, r);
 }
 
-// interpolateFour on eight rotations per register (AVX, 256-bit lanes), G registers in
-// lockstep: rotations 0 .. n-1 of the batch, 8 (G - 1) < n <= 8 G. Each lane computes the same
-// operations in the same order as slerpInline() / nlerpShortest(), so the same bits. Every step
-// is written for all G groups before the next, so their long dependency chains (polynomial,
-// square root, division) run side by side instead of one after another. Lanes past n repeat
-// their group's first lane and are not stored.
+// Eight rotations a register, as x, y, z and w columns (one lane per rotation).
+struct Quat8 {
+    __m256 x, y, z, w;
+};
+
+// The blend of G groups of eight key pairs (a, b) at `alpha`, in lockstep: interpolateFour on
+// eight rotations per register (AVX, 256-bit lanes). Each lane computes the same operations in
+// the same order as slerpInline() / nlerpShortest(), so the same bits; lanes whose two keys are
+// the same rotation give that key (sameKeys()). Every step is written for all G groups before
+// the next, so their long dependency chains (polynomial, square root, division) run side by
+// side instead of one after another. `wide[g]`: group g's lanes (of its first `n - 8 g`) whose
+// keys are more than 120 degrees apart under SLERP, which the caller gives slerpInline().
 template <int G>
-RIG_TARGET_AVX2 inline void interpolateGroups(RotationBatch& all, RotationBlend blend) {
-    const int n = all.n;
-    __m256 ax[G], ay[G], az[G], aw[G], bx[G], by[G], bz[G], bw[G], alpha[G];
-    for (int g = 0; g < G; ++g) {
-        const int base = 8 * g;
-        auto lane = [&](int j) { return base + j < n ? base + j : base; };
-        for (int side = 0; side < 2; ++side) {
-            const float* const* src = side ? all.b : all.a;
-            __m128 q[8];
-            for (int j = 0; j < 8; ++j) q[j] = _mm_loadu_ps(src[lane(j)]);
-            _MM_TRANSPOSE4_PS(q[0], q[1], q[2], q[3]);  // lanes 0..3: x, y, z, w
-            _MM_TRANSPOSE4_PS(q[4], q[5], q[6], q[7]);  // lanes 4..7
-            (side ? bx : ax)[g] = _mm256_set_m128(q[4], q[0]);
-            (side ? by : ay)[g] = _mm256_set_m128(q[5], q[1]);
-            (side ? bz : az)[g] = _mm256_set_m128(q[6], q[2]);
-            (side ? bw : aw)[g] = _mm256_set_m128(q[7], q[3]);
-        }
-        alpha[g] = _mm256_setr_ps(all.alpha[lane(0)], all.alpha[lane(1)], all.alpha[lane(2)], all.alpha[lane(3)],
-                                  all.alpha[lane(4)], all.alpha[lane(5)], all.alpha[lane(6)], all.alpha[lane(7)]);
-    }
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void blendGroups(const Quat8* a, const Quat8* b, const __m256* alpha, int n, RotationBlend blend,
+                                                   Quat8* r, int* wide) {
     const __m256 signBit = splat8(-0.0f), one = splat8(1.0f), zero = _mm256_setzero_ps();
     __m256 negSign[G], d[G], wa[G], wb[G];
-    int wide[G];
     for (int g = 0; g < G; ++g) {
-        d[g] = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ax[g], bx[g]), _mm256_mul_ps(ay[g], by[g])),
-                                           _mm256_mul_ps(az[g], bz[g])),
-                             _mm256_mul_ps(aw[g], bw[g]));
+        d[g] = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a[g].x, b[g].x), _mm256_mul_ps(a[g].y, b[g].y)),
+                                           _mm256_mul_ps(a[g].z, b[g].z)),
+                             _mm256_mul_ps(a[g].w, b[g].w));
         negSign[g] = _mm256_and_ps(_mm256_cmp_ps(d[g], zero, _CMP_LT_OQ), signBit);  // d < 0: b flips to a's side
         d[g] = _mm256_min_ps(_mm256_xor_ps(d[g], negSign[g]), one);
         wide[g] = 0;
@@ -321,45 +308,82 @@ RIG_TARGET_AVX2 inline void interpolateGroups(RotationBatch& all, RotationBlend 
                     wb[g] = _mm256_blendv_ps(wb[g], slerpWeight8<4>(alpha[g], xm1), close);
                 }
             }
-            // Lanes more than 120 degrees apart: trigonometry, below.
+            // Lanes more than 120 degrees apart: trigonometry, by the caller.
             const int live = n - 8 * g >= 8 ? 0xff : (1 << (n - 8 * g)) - 1;
             wide[g] = _mm256_movemask_ps(_mm256_cmp_ps(d[g], splat8(0.5f), _CMP_LT_OQ)) & live;
         }
     }
-    __m256 rx[G], ry[G], rz[G], rw[G];
     for (int g = 0; g < G; ++g) {
         wb[g] = _mm256_xor_ps(wb[g], negSign[g]);
-        rx[g] = _mm256_add_ps(_mm256_mul_ps(wa[g], ax[g]), _mm256_mul_ps(wb[g], bx[g]));
-        ry[g] = _mm256_add_ps(_mm256_mul_ps(wa[g], ay[g]), _mm256_mul_ps(wb[g], by[g]));
-        rz[g] = _mm256_add_ps(_mm256_mul_ps(wa[g], az[g]), _mm256_mul_ps(wb[g], bz[g]));
-        rw[g] = _mm256_add_ps(_mm256_mul_ps(wa[g], aw[g]), _mm256_mul_ps(wb[g], bw[g]));
-        const __m256 len2 = _mm256_add_ps(
-            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(rx[g], rx[g]), _mm256_mul_ps(ry[g], ry[g])), _mm256_mul_ps(rz[g], rz[g])),
-            _mm256_mul_ps(rw[g], rw[g]));
+        __m256 rx = _mm256_add_ps(_mm256_mul_ps(wa[g], a[g].x), _mm256_mul_ps(wb[g], b[g].x));
+        __m256 ry = _mm256_add_ps(_mm256_mul_ps(wa[g], a[g].y), _mm256_mul_ps(wb[g], b[g].y));
+        __m256 rz = _mm256_add_ps(_mm256_mul_ps(wa[g], a[g].z), _mm256_mul_ps(wb[g], b[g].z));
+        __m256 rw = _mm256_add_ps(_mm256_mul_ps(wa[g], a[g].w), _mm256_mul_ps(wb[g], b[g].w));
+        const __m256 len2 =
+            _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(rx, rx), _mm256_mul_ps(ry, ry)), _mm256_mul_ps(rz, rz)), _mm256_mul_ps(rw, rw));
         // 1 / sqrt(len2), and 0 where len2 is 0 (as normalized() does).
         const __m256 inv = _mm256_and_ps(_mm256_div_ps(one, _mm256_sqrt_ps(len2)), _mm256_cmp_ps(len2, zero, _CMP_GT_OQ));
-        // Lanes whose two keys are the same rotation give that key (sameKeys()).
         const __m256 same =
-            _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(ax[g], bx[g], _CMP_EQ_OQ), _mm256_cmp_ps(ay[g], by[g], _CMP_EQ_OQ)),
-                          _mm256_and_ps(_mm256_cmp_ps(az[g], bz[g], _CMP_EQ_OQ), _mm256_cmp_ps(aw[g], bw[g], _CMP_EQ_OQ)));
-        rx[g] = _mm256_blendv_ps(_mm256_mul_ps(rx[g], inv), ax[g], same);
-        ry[g] = _mm256_blendv_ps(_mm256_mul_ps(ry[g], inv), ay[g], same);
-        rz[g] = _mm256_blendv_ps(_mm256_mul_ps(rz[g], inv), az[g], same);
-        rw[g] = _mm256_blendv_ps(_mm256_mul_ps(rw[g], inv), aw[g], same);
+            _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(a[g].x, b[g].x, _CMP_EQ_OQ), _mm256_cmp_ps(a[g].y, b[g].y, _CMP_EQ_OQ)),
+                          _mm256_and_ps(_mm256_cmp_ps(a[g].z, b[g].z, _CMP_EQ_OQ), _mm256_cmp_ps(a[g].w, b[g].w, _CMP_EQ_OQ)));
+        r[g].x = _mm256_blendv_ps(_mm256_mul_ps(rx, inv), a[g].x, same);
+        r[g].y = _mm256_blendv_ps(_mm256_mul_ps(ry, inv), a[g].y, same);
+        r[g].z = _mm256_blendv_ps(_mm256_mul_ps(rz, inv), a[g].z, same);
+        r[g].w = _mm256_blendv_ps(_mm256_mul_ps(rw, inv), a[g].w, same);
     }
+}
+
+// Columns x, y, z, w of eight rotations to one quaternion (x, y, z, w) a register, in lane order.
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void transposeQuat8(const Quat8& q, __m128 out[8]) {
+    out[0] = _mm256_castps256_ps128(q.x);
+    out[1] = _mm256_castps256_ps128(q.y);
+    out[2] = _mm256_castps256_ps128(q.z);
+    out[3] = _mm256_castps256_ps128(q.w);
+    out[4] = _mm256_extractf128_ps(q.x, 1);
+    out[5] = _mm256_extractf128_ps(q.y, 1);
+    out[6] = _mm256_extractf128_ps(q.z, 1);
+    out[7] = _mm256_extractf128_ps(q.w, 1);
+    _MM_TRANSPOSE4_PS(out[0], out[1], out[2], out[3]);
+    _MM_TRANSPOSE4_PS(out[4], out[5], out[6], out[7]);
+}
+
+// The queued rotations 0 .. n-1 of the batch, G groups of eight at once (8 (G - 1) < n <= 8 G;
+// blendGroups). Lanes past n repeat their group's first lane and are not stored.
+template <int G>
+RIG_TARGET_AVX2 inline void interpolateGroups(RotationBatch& all, RotationBlend blend) {
+    const int n = all.n;
+    Quat8 a[G], b[G], r[G];
+    __m256 alpha[G];
     for (int g = 0; g < G; ++g) {
-        __m128 r[8] = {_mm256_castps256_ps128(rx[g]),   _mm256_castps256_ps128(ry[g]),   _mm256_castps256_ps128(rz[g]),
-                       _mm256_castps256_ps128(rw[g]),   _mm256_extractf128_ps(rx[g], 1), _mm256_extractf128_ps(ry[g], 1),
-                       _mm256_extractf128_ps(rz[g], 1), _mm256_extractf128_ps(rw[g], 1)};
-        _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]);  // back to one quaternion (x, y, z, w) per register
-        _MM_TRANSPOSE4_PS(r[4], r[5], r[6], r[7]);
+        const int base = 8 * g;
+        auto lane = [&](int j) { return base + j < n ? base + j : base; };
+        for (int side = 0; side < 2; ++side) {
+            const float* const* src = side ? all.b : all.a;
+            __m128 q[8];
+            for (int j = 0; j < 8; ++j) q[j] = _mm_loadu_ps(src[lane(j)]);
+            _MM_TRANSPOSE4_PS(q[0], q[1], q[2], q[3]);  // lanes 0..3: x, y, z, w
+            _MM_TRANSPOSE4_PS(q[4], q[5], q[6], q[7]);  // lanes 4..7
+            Quat8& dst = (side ? b : a)[g];
+            dst.x = _mm256_set_m128(q[4], q[0]);
+            dst.y = _mm256_set_m128(q[5], q[1]);
+            dst.z = _mm256_set_m128(q[6], q[2]);
+            dst.w = _mm256_set_m128(q[7], q[3]);
+        }
+        alpha[g] = _mm256_setr_ps(all.alpha[lane(0)], all.alpha[lane(1)], all.alpha[lane(2)], all.alpha[lane(3)],
+                                  all.alpha[lane(4)], all.alpha[lane(5)], all.alpha[lane(6)], all.alpha[lane(7)]);
+    }
+    int wide[G];
+    blendGroups<G>(a, b, alpha, n, blend, r, wide);
+    for (int g = 0; g < G; ++g) {
+        __m128 q[8];
+        transposeQuat8(r[g], q);  // back to one quaternion (x, y, z, w) per register
         const int count = n - 8 * g < 8 ? n - 8 * g : 8;
         for (int j = 0; j < count; ++j) {
             const int k = 8 * g + j;
             if (wide[g] & (1 << j)) {
                 *all.out[k] = slerpInline(asQuat(all.a[k]), asQuat(all.b[k]), all.alpha[k]);
             } else {
-                _mm_storeu_ps(&all.out[k]->x, r[j]);
+                _mm_storeu_ps(&all.out[k]->x, q[j]);
             }
         }
     }
