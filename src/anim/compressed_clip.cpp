@@ -424,7 +424,7 @@ void deltaKeyCodes(const uint8_t* stream, const KeyedChannel& ch, uint32_t k, ui
 bool CompressedSamplingCache::bind(const CompressedClip& c) {
     const size_t n = c.tracks.size();
     if (entries.size() < 3 * n || ranges.size() < c.quatChannels.size() || deltas.size() < 3 * n || fullVec3.size() < 2 * n ||
-        fullQuat.size() < n || frameVec3[1].size() < 2 * n + 8 || quatColumn < n + 8 || walked.size() < n ||
+        fullQuat.size() < n || vec3Column < 2 * n + 8 || quatColumn < n + 8 || walked.size() < n ||
         constVec3.size() < 2 * n || constQuat.size() < n || bindVec3.size() < 2 * n || bindQuat.size() < n) {
         return false;
     }
@@ -526,6 +526,7 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
                     fullQuat[quatAt[g]++] = f;
                 } else {
                     if (g == 1) f.cursor = vec3At[1] - fullVec3Plain;
+                    fullVec3Step[vec3At[g]] = f.interpolation == Interpolation::Step ? ~0u : 0u;
                     fullVec3[vec3At[g]++] = f;
                 }
                 continue;
@@ -539,6 +540,7 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
         }
         if (walk.keyed) walked[walkedCount++] = walk;
     }
+    std::fill_n(fullVec3Step.begin() + fullVec3Count, 8, 0u);
     std::fill_n(fullQuatStep.begin() + fullQuatCount, 8, 0u);
     // The full channels' lanes (decodeFullLanes), and eight lanes of zeros after each list.
     lanes = c.vec3Bits.size() < (size_t(1) << 28) && c.quatBits.size() < (size_t(1) << 28) &&
@@ -631,23 +633,12 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i streamLimit(const std::vector<uint8_t>
     return _mm256_set1_epi32(static_cast<int>(s.size() < 8 ? 0 : (s.size() - 8) * 8));
 }
 
-// Eight lanes of x, y, z, w to eight 16-byte values (quaternions as x, y, z, w; vec3 with w).
-RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeLanes8(float* out, __m256 x, __m256 y, __m256 z, __m256 w) {
-    const __m256 t0 = _mm256_unpacklo_ps(x, y), t1 = _mm256_unpackhi_ps(x, y);
-    const __m256 t2 = _mm256_unpacklo_ps(z, w), t3 = _mm256_unpackhi_ps(z, w);
-    const __m256 a = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), b = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
-    const __m256 c = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), d = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
-    _mm256_storeu_ps(out, _mm256_permute2f128_ps(a, b, 0x20));
-    _mm256_storeu_ps(out + 8, _mm256_permute2f128_ps(c, d, 0x20));
-    _mm256_storeu_ps(out + 16, _mm256_permute2f128_ps(a, b, 0x31));
-    _mm256_storeu_ps(out + 24, _mm256_permute2f128_ps(c, d, 0x31));
-}
-
-// Eight vec3 keys from their codes (decodeVec3Codes).
-RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeVec3Lanes8(const Lanes& l, uint32_t j, __m256i q0, __m256i q1, __m256i q2, glm::vec4* out) {
-    storeLanes8(&out[j].x, dequantize8(laneF(l, Lanes::Min0, j), q0, laneF(l, Lanes::Scale0, j)),
-                dequantize8(laneF(l, Lanes::Min1, j), q1, laneF(l, Lanes::Scale1, j)),
-                dequantize8(laneF(l, Lanes::Min2, j), q2, laneF(l, Lanes::Scale2, j)), _mm256_setzero_ps());
+// Eight vec3 keys from their codes (decodeVec3Codes), into columns.
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeVec3Lanes8(const Lanes& l, uint32_t j, __m256i q0, __m256i q1, __m256i q2, float* out,
+                                                       size_t column) {
+    _mm256_storeu_ps(out + j, dequantize8(laneF(l, Lanes::Min0, j), q0, laneF(l, Lanes::Scale0, j)));
+    _mm256_storeu_ps(out + column + j, dequantize8(laneF(l, Lanes::Min1, j), q1, laneF(l, Lanes::Scale1, j)));
+    _mm256_storeu_ps(out + 2 * column + j, dequantize8(laneF(l, Lanes::Min2, j), q2, laneF(l, Lanes::Scale2, j)));
 }
 
 // Eight rotations from their codes and dropped components, into columns (decodeSmallestThree: code i over
@@ -754,7 +745,7 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaLanesTo(const uint8_t* stream, __m25
 
 // Frame k of every full channel, eight lanes at a time (the plain-coded groups read in place,
 // the delta-coded ones through their cursors).
-RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSamplingCache& cache, uint32_t k, glm::vec4* v3, float* q4) {
+RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSamplingCache& cache, uint32_t k, float* v3, float* q4) {
     Lanes& lv = cache.vec3Lanes;
     Lanes& lq = cache.quatLanes;
     if (cache.fullVec3Count) {
@@ -762,13 +753,14 @@ RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSampling
         const __m256i limit = streamLimit(c.vec3Bits);
         for (uint32_t j = 0; j < cache.fullVec3Plain; j += 8) {
             const Codes8 q = plainCodes8(stream, limit, lv, j, k);
-            storeVec3Lanes8(lv, j, q.q[0], q.q[1], q.q[2], v3);
+            storeVec3Lanes8(lv, j, q.q[0], q.q[1], q.q[2], v3, cache.vec3Column);
         }
         if (cache.fullVec3Count > cache.fullVec3Plain) {
             deltaLanesTo(stream, limit, lv, cache.fullVec3Plain, cache.fullVec3Count, k, cache.fullVec3.data(), c.vec3Channels.data(),
                          nullptr, nullptr);
             for (uint32_t j = cache.fullVec3Plain; j < cache.fullVec3Count; j += 8) {
-                storeVec3Lanes8(lv, j, laneU(lv, Lanes::Code0, j), laneU(lv, Lanes::Code1, j), laneU(lv, Lanes::Code2, j), v3);
+                storeVec3Lanes8(lv, j, laneU(lv, Lanes::Code0, j), laneU(lv, Lanes::Code1, j), laneU(lv, Lanes::Code2, j), v3,
+                                cache.vec3Column);
             }
         }
     }
@@ -809,6 +801,27 @@ RIG_ALWAYS_INLINE void setColumns(float* f, size_t column, uint32_t j, const glm
 }
 RIG_ALWAYS_INLINE glm::quat fromColumns(const float* f, size_t column, uint32_t j) {
     return glm::quat(f[3 * column + j], f[j], f[column + j], f[2 * column + j]);
+}
+RIG_ALWAYS_INLINE void setColumns(float* f, size_t column, uint32_t j, const glm::vec3& v) {
+    f[j] = v.x;
+    f[column + j] = v.y;
+    f[2 * column + j] = v.z;
+}
+RIG_ALWAYS_INLINE glm::vec3 vec3FromColumns(const float* f, size_t column, uint32_t j) {
+    return glm::vec3(f[j], f[column + j], f[2 * column + j]);
+}
+
+// Every full translation and scale at factor alpha from the segment's two frames a and b
+// (columns): lerpPair of the plain sampler, each written to its dst.
+RIG_ALWAYS_INLINE void blendFullVec3(const CompressedSamplingCache& cache, const float* a, const float* b, float alpha, Transform* local) {
+    const size_t column = cache.vec3Column;
+    const CompressedSamplingCache::Full* F = cache.fullVec3.data();
+    for (uint32_t j = 0; j < cache.fullVec3Count; ++j) {
+        glm::vec3& out = at<glm::vec3>(local, F[j].dst);
+        const glm::vec3 va = vec3FromColumns(a, column, j), vb = vec3FromColumns(b, column, j);
+        if (F[j].interpolation == Interpolation::Step) out = alpha >= 1.0f ? vb : va;
+        else out = va + (vb - va) * alpha;
+    }
 }
 
 // Every full rotation at factor alpha from the segment's two frames a and b (columns): what
@@ -880,6 +893,37 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void blendFullGroups(const CompressedSamplingC
     }
 }
 
+// blendFullVec3, eight channels at a time (AVX2): a + (b - a) alpha in each lane, the same
+// operations as glm's, so the same bits; a step channel's lane takes a or b.
+RIG_TARGET_AVX2 void blendFullVec3Wide(const CompressedSamplingCache& cache, const float* a, const float* b, float alpha,
+                                       Transform* local) {
+    const size_t column = cache.vec3Column;
+    const uint32_t n = cache.fullVec3Count;
+    const CompressedSamplingCache::Full* F = cache.fullVec3.data();
+    const __m256 al = _mm256_set1_ps(alpha);
+    const float* pick = alpha >= 1.0f ? b : a;  // what a step channel takes
+    for (uint32_t j = 0; j < n; j += 8) {
+        const __m256 step = _mm256_loadu_ps(reinterpret_cast<const float*>(cache.fullVec3Step.data() + j));
+        __m256 r[3];
+        for (int c = 0; c < 3; ++c) {
+            const __m256 va = _mm256_loadu_ps(a + c * column + j), vb = _mm256_loadu_ps(b + c * column + j);
+            const __m256 lerp = _mm256_add_ps(va, _mm256_mul_ps(_mm256_sub_ps(vb, va), al));
+            r[c] = _mm256_blendv_ps(lerp, _mm256_loadu_ps(pick + c * column + j), step);
+        }
+        __m128 v[8] = {_mm256_castps256_ps128(r[0]),   _mm256_castps256_ps128(r[1]),   _mm256_castps256_ps128(r[2]),
+                       _mm_setzero_ps(),               _mm256_extractf128_ps(r[0], 1), _mm256_extractf128_ps(r[1], 1),
+                       _mm256_extractf128_ps(r[2], 1), _mm_setzero_ps()};
+        _MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);
+        _MM_TRANSPOSE4_PS(v[4], v[5], v[6], v[7]);
+        const uint32_t count = n - j < 8 ? n - j : 8;
+        for (uint32_t i = 0; i < count; ++i) {  // 12 bytes each: x and y, then z
+            float* out = &at<glm::vec3>(local, F[j + i].dst).x;
+            _mm_storel_pi(reinterpret_cast<__m64*>(out), v[i]);
+            _mm_store_ss(out + 2, _mm_movehl_ps(v[i], v[i]));
+        }
+    }
+}
+
 // blendFullQuats, 32 rotations a pass (AVX2).
 RIG_TARGET_AVX2 void blendFullQuatsWide(const CompressedSamplingCache& cache, const float* a, const float* b,
                                        float alpha, Transform* local, RotationBlend blend) {
@@ -900,7 +944,8 @@ RIG_TARGET_AVX2 void blendFullQuatsWide(const CompressedSamplingCache& cache, co
 // kWide, eight channels at a time).
 template <bool kWide>
 RIG_ALWAYS_INLINE void decodeFullFrame(const CompressedClip& c, CompressedSamplingCache& cache, uint32_t k) {
-    glm::vec4* v3 = cache.frameVec3[k & 1].data();
+    float* v3 = cache.frameVec3[k & 1].data();
+    const size_t column3 = cache.vec3Column;
     float* q4 = cache.frameQuat[k & 1].data();
     const size_t column = cache.quatColumn;
     const CompressedSamplingCache::Full* F = cache.fullVec3.data();
@@ -918,12 +963,12 @@ RIG_ALWAYS_INLINE void decodeFullFrame(const CompressedClip& c, CompressedSampli
         }
     }
 #endif
-    for (uint32_t j = 0; j < cache.fullVec3Plain; ++j) v3[j] = glm::vec4(plainVec3Key(c, vec3[F[j].channel], k), 0.0f);
+    for (uint32_t j = 0; j < cache.fullVec3Plain; ++j) setColumns(v3, column3, j, plainVec3Key(c, vec3[F[j].channel], k));
     for (uint32_t j = cache.fullVec3Plain; j < cache.fullVec3Count; ++j) {
         const Vec3Channel& ch = vec3[F[j].channel];
         DeltaCursor& d = deltas[F[j].cursor];
         deltaMoveTo(c.vec3Bits.data(), ch.key, 0, k, d);
-        v3[j] = glm::vec4(decodeVec3Codes(ch, d.codes), 0.0f);
+        setColumns(v3, column3, j, decodeVec3Codes(ch, d.codes));
     }
     for (uint32_t j = 0; j < cache.fullQuatPlain; ++j) setColumns(q4, column, j, plainQuatKey(c, quat[Q[j].channel], range[Q[j].channel], k));
     for (uint32_t j = cache.fullQuatPlain; j < cache.fullQuatCount; ++j) {
@@ -948,24 +993,20 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
         if (cache.heldFrame[k & 1] != k) decodeFullFrame<kWide>(clip, cache, k);
         if (cache.heldFrame[(k + 1) & 1] != k + 1) decodeFullFrame<kWide>(clip, cache, k + 1);
         const float alpha = segment.alpha;
-        const glm::vec4* a3 = cache.frameVec3[k & 1].data();
-        const glm::vec4* b3 = cache.frameVec3[(k + 1) & 1].data();
-        const CompressedSamplingCache::Full* F = cache.fullVec3.data();
-        for (uint32_t j = 0; j < cache.fullVec3Count; ++j) {
-            glm::vec3& out = at<glm::vec3>(local, F[j].dst);
-            const glm::vec3 a(a3[j]), b(b3[j]);
-            if (F[j].interpolation == Interpolation::Step) out = alpha >= 1.0f ? b : a;
-            else out = a + (b - a) * alpha;
-        }
+        const float* a3 = cache.frameVec3[k & 1].data();
+        const float* b3 = cache.frameVec3[(k + 1) & 1].data();
         const float* aq = cache.frameQuat[k & 1].data();
         const float* bq = cache.frameQuat[(k + 1) & 1].data();
 #if RIG_HAVE_AVX2_PATH
         if constexpr (kWide) {
+            blendFullVec3Wide(cache, a3, b3, alpha, local);
             blendFullQuatsWide(cache, aq, bq, alpha, local, blend);
         } else {
+            blendFullVec3(cache, a3, b3, alpha, local);
             blendFullQuats(cache, aq, bq, alpha, local, blend);
         }
 #else
+        blendFullVec3(cache, a3, b3, alpha, local);
         blendFullQuats(cache, aq, bq, alpha, local, blend);
 #endif
     }

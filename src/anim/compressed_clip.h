@@ -447,13 +447,12 @@ struct CompressedSamplingCache {
     std::vector<Full> fullVec3, fullQuat;
     uint32_t fullVec3Count = 0, fullVec3Plain = 0;
     uint32_t fullQuatCount = 0, fullQuatPlain = 0;
-    std::vector<glm::vec4> frameVec3[2];      // full channels' keys of frame k in [k & 1] (w = 0)
-    // The full rotations' keys of frame k in [k & 1], as columns: x of channel j at [j], y at
-    // [quatColumn + j], z at [2 quatColumn + j], w at [3 quatColumn + j] (eight channels'
-    // components are one load, for decoding and for interpolating them eight at a time).
-    std::vector<float> frameQuat[2];
-    size_t quatColumn = 0;
-    std::vector<uint32_t> fullQuatStep;       // per full rotation: all ones if it steps, else 0
+    // The full channels' keys of frame k in [k & 1], as columns: x of channel j at [j], y at
+    // [column + j], z at [2 column + j] (and a rotation's w at [3 column + j]), so that eight
+    // channels' components are one load, to decode and to interpolate them eight at a time.
+    std::vector<float> frameVec3[2], frameQuat[2];
+    size_t vec3Column = 0, quatColumn = 0;
+    std::vector<uint32_t> fullVec3Step, fullQuatStep;  // per full channel: all ones if it steps, else 0
     // The full channels' decoding constants, one column per field and one lane per channel (in
     // list order), so that eight channels' keys are read and decoded at once (AVX2): for a
     // plain-coded channel where key k's codes are (offset + k * stride), for a delta-coded one
@@ -511,11 +510,13 @@ struct CompressedSamplingCache {
         ranges.resize(tracks);
         fullVec3.resize(2 * tracks);
         fullQuat.resize(tracks);
+        vec3Column = 2 * tracks + 8;  // room for eight lanes past the last
         quatColumn = tracks + 8;
-        for (int b = 0; b < 2; ++b) {  // room for eight lanes past the last
-            frameVec3[b].resize(2 * tracks + 8);
+        for (int b = 0; b < 2; ++b) {
+            frameVec3[b].assign(3 * vec3Column, 0.0f);
             frameQuat[b].assign(4 * quatColumn, 0.0f);
         }
+        fullVec3Step.assign(vec3Column, 0u);
         fullQuatStep.assign(quatColumn, 0u);
         vec3Lanes.reserve(2 * tracks);
         quatLanes.reserve(tracks);
