@@ -854,45 +854,6 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE detail::Quat8 columns8(const float* f, size_t 
     return q;
 }
 
-// G groups of eight full rotations from lane j on (`n` of them live, 8 (G - 1) < n <= 8 G),
-// alpha strictly between 0 and 1: blendGroups straight from the frames' columns (no queue), a
-// step channel's lane takes key a.
-template <int G>
-RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void blendFullGroups(const CompressedSamplingCache& cache, const float* a, const float* b,
-                                                       uint32_t j, int n, __m256 alpha, Transform* local, RotationBlend blend) {
-    const size_t column = cache.quatColumn;
-    detail::Quat8 qa[G], qb[G], r[G];
-    __m256 al[G];
-    for (int g = 0; g < G; ++g) {
-        qa[g] = columns8(a, column, j + 8 * g);
-        qb[g] = columns8(b, column, j + 8 * g);
-        al[g] = alpha;
-    }
-    int wide[G];
-    detail::blendGroups<G>(qa, qb, al, n, blend, r, wide);
-    const CompressedSamplingCache::Full* Q = cache.fullQuat.data() + j;
-    for (int g = 0; g < G; ++g) {
-        const __m256 step = _mm256_loadu_ps(reinterpret_cast<const float*>(cache.fullQuatStep.data() + j + 8 * g));
-        r[g].x = _mm256_blendv_ps(r[g].x, qa[g].x, step);
-        r[g].y = _mm256_blendv_ps(r[g].y, qa[g].y, step);
-        r[g].z = _mm256_blendv_ps(r[g].z, qa[g].z, step);
-        r[g].w = _mm256_blendv_ps(r[g].w, qa[g].w, step);
-        const int slerpLanes = wide[g] & ~_mm256_movemask_ps(step);
-        __m128 q[8];
-        detail::transposeQuat8(r[g], q);
-        const int count = n - 8 * g < 8 ? n - 8 * g : 8;
-        for (int i = 0; i < count; ++i) {
-            const uint32_t lane = static_cast<uint32_t>(8 * g + i);
-            glm::quat& out = at<glm::quat>(local, Q[lane].dst);
-            if (slerpLanes & (1 << i)) {
-                out = detail::slerpInline(fromColumns(a, column, j + lane), fromColumns(b, column, j + lane), _mm256_cvtss_f32(alpha));
-            } else {
-                _mm_storeu_ps(&out.x, q[i]);
-            }
-        }
-    }
-}
-
 // blendFullVec3, eight channels at a time (AVX2): a + (b - a) alpha in each lane, the same
 // operations as glm's, so the same bits; a step channel's lane takes a or b.
 RIG_TARGET_AVX2 void blendFullVec3Wide(const CompressedSamplingCache& cache, const float* a, const float* b, float alpha,
@@ -924,18 +885,88 @@ RIG_TARGET_AVX2 void blendFullVec3Wide(const CompressedSamplingCache& cache, con
     }
 }
 
-// blendFullQuats, 32 rotations a pass (AVX2).
-RIG_TARGET_AVX2 void blendFullQuatsWide(const CompressedSamplingCache& cache, const float* a, const float* b,
-                                       float alpha, Transform* local, RotationBlend blend) {
-    if (!(alpha > 0.0f && alpha < 1.0f)) return blendFullQuats(cache, a, b, alpha, local, blend);
+// G groups of eight rotations blended together (blendGroups): first the full rotations from
+// lane j on (`nFull` of them live, at `alpha`, strictly between 0 and 1), straight from the
+// frames' columns, a step channel's lane taking key a; then the groups of the queue
+// (`queued` rotations: the walked tracks', each at its own factor). G = the full lanes' groups
+// plus the queue's.
+template <int G>
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void blendMixedGroups(const CompressedSamplingCache& cache, const float* a, const float* b, uint32_t j,
+                                                        int nFull, __m256 alpha, const detail::RotationBatch& batch, int queued,
+                                                        Transform* local, RotationBlend blend) {
+    const size_t column = cache.quatColumn;
+    const int fullGroups = (nFull + 7) / 8;
+    detail::Quat8 qa[G], qb[G], r[G];
+    __m256 al[G];
+    for (int g = 0; g < G; ++g) {
+        if (g < fullGroups) {
+            qa[g] = columns8(a, column, j + 8 * g);
+            qb[g] = columns8(b, column, j + 8 * g);
+            al[g] = alpha;
+        } else {
+            const int first = 8 * (g - fullGroups);
+            detail::loadQueued8(batch, first, queued - first < 8 ? queued - first : 8, qa[g], qb[g], al[g]);
+        }
+    }
+    int wide[G];
+    detail::blendGroups<G>(qa, qb, al, blend, r, wide);
+    const CompressedSamplingCache::Full* Q = cache.fullQuat.data() + j;
+    for (int g = 0; g < G; ++g) {
+        if (g >= fullGroups) {
+            const int first = 8 * (g - fullGroups);
+            detail::storeQueued8(batch, first, queued - first < 8 ? queued - first : 8, r[g], wide[g]);
+            continue;
+        }
+        const __m256 step = _mm256_loadu_ps(reinterpret_cast<const float*>(cache.fullQuatStep.data() + j + 8 * g));
+        r[g].x = _mm256_blendv_ps(r[g].x, qa[g].x, step);
+        r[g].y = _mm256_blendv_ps(r[g].y, qa[g].y, step);
+        r[g].z = _mm256_blendv_ps(r[g].z, qa[g].z, step);
+        r[g].w = _mm256_blendv_ps(r[g].w, qa[g].w, step);
+        const int slerpLanes = wide[g] & ~_mm256_movemask_ps(step);
+        __m128 q[8];
+        detail::transposeQuat8(r[g], q);
+        const int count = nFull - 8 * g < 8 ? nFull - 8 * g : 8;
+        for (int i = 0; i < count; ++i) {
+            const uint32_t lane = static_cast<uint32_t>(8 * g + i);
+            glm::quat& out = at<glm::quat>(local, Q[lane].dst);
+            if (slerpLanes & (1 << i)) {
+                out = detail::slerpInline(fromColumns(a, column, j + lane), fromColumns(b, column, j + lane), _mm256_cvtss_f32(alpha));
+            } else {
+                _mm_storeu_ps(&out.x, q[i]);
+            }
+        }
+    }
+}
+
+// Every rotation of the tick still to blend, 32 a pass (AVX2): the full ones (blendFullQuats;
+// a, b null: none this tick) and the queue, in as few passes as hold them, so that a clip with
+// a few of each fills one pass's groups instead of running two short chains. Empties the queue.
+RIG_TARGET_AVX2 void blendRotationsWide(const CompressedSamplingCache& cache, const float* a, const float* b, float alpha,
+                                        Transform* local, detail::RotationBatch& batch, int queued, RotationBlend blend) {
+    int full = a ? static_cast<int>(cache.fullQuatCount) : 0;
+    if (full && !(alpha > 0.0f && alpha < 1.0f)) {  // every full rotation takes a key as it is
+        blendFullQuats(cache, a, b, alpha, local, blend);
+        full = 0;
+    }
     const __m256 al = _mm256_set1_ps(alpha);
-    const uint32_t n = cache.fullQuatCount;
-    for (uint32_t j = 0; j < n; j += 32) {
-        const int m = n - j < 32 ? static_cast<int>(n - j) : 32;
-        if (m > 24) blendFullGroups<4>(cache, a, b, j, m, al, local, blend);
-        else if (m > 16) blendFullGroups<3>(cache, a, b, j, m, al, local, blend);
-        else if (m > 8) blendFullGroups<2>(cache, a, b, j, m, al, local, blend);
-        else blendFullGroups<1>(cache, a, b, j, m, al, local, blend);
+    const int queueGroups = (queued + 7) / 8;
+    uint32_t j = 0;
+    // Passes of full rotations alone while the rest and the queue exceed one pass.
+    while ((full - static_cast<int>(j) + 7) / 8 + queueGroups > 4) {
+        const int m = full - static_cast<int>(j) < 32 ? full - static_cast<int>(j) : 32;
+        if (m > 24) blendMixedGroups<4>(cache, a, b, j, m, al, batch, 0, local, blend);
+        else if (m > 16) blendMixedGroups<3>(cache, a, b, j, m, al, batch, 0, local, blend);
+        else if (m > 8) blendMixedGroups<2>(cache, a, b, j, m, al, batch, 0, local, blend);
+        else blendMixedGroups<1>(cache, a, b, j, m, al, batch, 0, local, blend);
+        j += static_cast<uint32_t>(m);
+    }
+    const int rest = full - static_cast<int>(j);
+    switch ((rest + 7) / 8 + queueGroups) {
+        case 4: blendMixedGroups<4>(cache, a, b, j, rest, al, batch, queued, local, blend); break;
+        case 3: blendMixedGroups<3>(cache, a, b, j, rest, al, batch, queued, local, blend); break;
+        case 2: blendMixedGroups<2>(cache, a, b, j, rest, al, batch, queued, local, blend); break;
+        case 1: blendMixedGroups<1>(cache, a, b, j, rest, al, batch, queued, local, blend); break;
+        default: break;
     }
 }
 #endif
@@ -987,27 +1018,28 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
     detail::RotationBatch batch;
     int queued = 0;
     const TableSegment segment = tableSegment(clip, t, cache.frame);
-    // Full channels: the segment's two frames, decoded when the segment moves on.
+    // Full channels: the segment's two frames, decoded when the segment moves on. Their
+    // rotations are blended last, with the walked tracks' queue (kWide).
+    const float* aq = nullptr;
+    const float* bq = nullptr;
     if (cache.fullVec3Count + cache.fullQuatCount) {
         const uint32_t k = segment.frame;
         if (cache.heldFrame[k & 1] != k) decodeFullFrame<kWide>(clip, cache, k);
         if (cache.heldFrame[(k + 1) & 1] != k + 1) decodeFullFrame<kWide>(clip, cache, k + 1);
-        const float alpha = segment.alpha;
         const float* a3 = cache.frameVec3[k & 1].data();
         const float* b3 = cache.frameVec3[(k + 1) & 1].data();
-        const float* aq = cache.frameQuat[k & 1].data();
-        const float* bq = cache.frameQuat[(k + 1) & 1].data();
+        aq = cache.frameQuat[k & 1].data();
+        bq = cache.frameQuat[(k + 1) & 1].data();
 #if RIG_HAVE_AVX2_PATH
         if constexpr (kWide) {
-            blendFullVec3Wide(cache, a3, b3, alpha, local);
-            blendFullQuatsWide(cache, aq, bq, alpha, local, blend);
+            blendFullVec3Wide(cache, a3, b3, segment.alpha, local);
         } else {
-            blendFullVec3(cache, a3, b3, alpha, local);
-            blendFullQuats(cache, aq, bq, alpha, local, blend);
+            blendFullVec3(cache, a3, b3, segment.alpha, local);
+            blendFullQuats(cache, aq, bq, segment.alpha, local, blend);
         }
 #else
-        blendFullVec3(cache, a3, b3, alpha, local);
-        blendFullQuats(cache, aq, bq, alpha, local, blend);
+        blendFullVec3(cache, a3, b3, segment.alpha, local);
+        blendFullQuats(cache, aq, bq, segment.alpha, local, blend);
 #endif
     }
     // Tracks with other keyed channels, one by one.
@@ -1055,6 +1087,12 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
     }
     for (uint32_t j = 0; j < cache.bindVec3Count; ++j) at<glm::vec3>(local, cache.bindVec3[j]) = at<glm::vec3>(bindLocal, cache.bindVec3[j]);
     for (uint32_t j = 0; j < cache.bindQuatCount; ++j) at<glm::quat>(local, cache.bindQuat[j]) = at<glm::quat>(bindLocal, cache.bindQuat[j]);
+#if RIG_HAVE_AVX2_PATH
+    if constexpr (kWide) {
+        blendRotationsWide(cache, aq, bq, segment.alpha, local, batch, queued, blend);
+        return;
+    }
+#endif
     detail::flushQueued<kWide>(batch, queued, blend);
 }
 

@@ -270,11 +270,11 @@ struct Quat8 {
 // the same order as slerpInline() / nlerpShortest(), so the same bits; lanes whose two keys are
 // the same rotation give that key (sameKeys()). Every step is written for all G groups before
 // the next, so their long dependency chains (polynomial, square root, division) run side by
-// side instead of one after another. `wide[g]`: group g's lanes (of its first `n - 8 g`) whose
-// keys are more than 120 degrees apart under SLERP, which the caller gives slerpInline().
+// side instead of one after another. `wide[g]`: group g's lanes whose keys are more than 120
+// degrees apart under SLERP, which the caller gives slerpInline() (those it stores).
 template <int G>
-RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void blendGroups(const Quat8* a, const Quat8* b, const __m256* alpha, int n, RotationBlend blend,
-                                                   Quat8* r, int* wide) {
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void blendGroups(const Quat8* a, const Quat8* b, const __m256* alpha, RotationBlend blend, Quat8* r,
+                                                   int* wide) {
     const __m256 signBit = splat8(-0.0f), one = splat8(1.0f), zero = _mm256_setzero_ps();
     __m256 negSign[G], d[G], wa[G], wb[G];
     for (int g = 0; g < G; ++g) {
@@ -309,8 +309,7 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void blendGroups(const Quat8* a, const Quat8* 
                 }
             }
             // Lanes more than 120 degrees apart: trigonometry, by the caller.
-            const int live = n - 8 * g >= 8 ? 0xff : (1 << (n - 8 * g)) - 1;
-            wide[g] = _mm256_movemask_ps(_mm256_cmp_ps(d[g], splat8(0.5f), _CMP_LT_OQ)) & live;
+            wide[g] = _mm256_movemask_ps(_mm256_cmp_ps(d[g], splat8(0.5f), _CMP_LT_OQ));
         }
     }
     for (int g = 0; g < G; ++g) {
@@ -347,46 +346,51 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void transposeQuat8(const Quat8& q, __m128 out
     _MM_TRANSPOSE4_PS(out[4], out[5], out[6], out[7]);
 }
 
+// Queued rotations first .. first + count - 1 (count <= 8) as one group: lanes past count
+// repeat the group's first lane.
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void loadQueued8(const RotationBatch& all, int first, int count, Quat8& a, Quat8& b, __m256& alpha) {
+    auto lane = [&](int j) { return j < count ? first + j : first; };
+    for (int side = 0; side < 2; ++side) {
+        const float* const* src = side ? all.b : all.a;
+        __m128 q[8];
+        for (int j = 0; j < 8; ++j) q[j] = _mm_loadu_ps(src[lane(j)]);
+        _MM_TRANSPOSE4_PS(q[0], q[1], q[2], q[3]);  // lanes 0..3: x, y, z, w
+        _MM_TRANSPOSE4_PS(q[4], q[5], q[6], q[7]);  // lanes 4..7
+        Quat8& dst = side ? b : a;
+        dst.x = _mm256_set_m128(q[4], q[0]);
+        dst.y = _mm256_set_m128(q[5], q[1]);
+        dst.z = _mm256_set_m128(q[6], q[2]);
+        dst.w = _mm256_set_m128(q[7], q[3]);
+    }
+    alpha = _mm256_setr_ps(all.alpha[lane(0)], all.alpha[lane(1)], all.alpha[lane(2)], all.alpha[lane(3)], all.alpha[lane(4)],
+                           all.alpha[lane(5)], all.alpha[lane(6)], all.alpha[lane(7)]);
+}
+
+// The results r of that group to their queued places (lanes in `wide`: slerpInline()).
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeQueued8(const RotationBatch& all, int first, int count, const Quat8& r, int wide) {
+    __m128 q[8];
+    transposeQuat8(r, q);  // back to one quaternion (x, y, z, w) per register
+    for (int j = 0; j < count; ++j) {
+        const int k = first + j;
+        if (wide & (1 << j)) {
+            *all.out[k] = slerpInline(asQuat(all.a[k]), asQuat(all.b[k]), all.alpha[k]);
+        } else {
+            _mm_storeu_ps(&all.out[k]->x, q[j]);
+        }
+    }
+}
+
 // The queued rotations 0 .. n-1 of the batch, G groups of eight at once (8 (G - 1) < n <= 8 G;
-// blendGroups). Lanes past n repeat their group's first lane and are not stored.
+// blendGroups).
 template <int G>
 RIG_TARGET_AVX2 inline void interpolateGroups(RotationBatch& all, RotationBlend blend) {
     const int n = all.n;
     Quat8 a[G], b[G], r[G];
     __m256 alpha[G];
-    for (int g = 0; g < G; ++g) {
-        const int base = 8 * g;
-        auto lane = [&](int j) { return base + j < n ? base + j : base; };
-        for (int side = 0; side < 2; ++side) {
-            const float* const* src = side ? all.b : all.a;
-            __m128 q[8];
-            for (int j = 0; j < 8; ++j) q[j] = _mm_loadu_ps(src[lane(j)]);
-            _MM_TRANSPOSE4_PS(q[0], q[1], q[2], q[3]);  // lanes 0..3: x, y, z, w
-            _MM_TRANSPOSE4_PS(q[4], q[5], q[6], q[7]);  // lanes 4..7
-            Quat8& dst = (side ? b : a)[g];
-            dst.x = _mm256_set_m128(q[4], q[0]);
-            dst.y = _mm256_set_m128(q[5], q[1]);
-            dst.z = _mm256_set_m128(q[6], q[2]);
-            dst.w = _mm256_set_m128(q[7], q[3]);
-        }
-        alpha[g] = _mm256_setr_ps(all.alpha[lane(0)], all.alpha[lane(1)], all.alpha[lane(2)], all.alpha[lane(3)],
-                                  all.alpha[lane(4)], all.alpha[lane(5)], all.alpha[lane(6)], all.alpha[lane(7)]);
-    }
+    for (int g = 0; g < G; ++g) loadQueued8(all, 8 * g, n - 8 * g < 8 ? n - 8 * g : 8, a[g], b[g], alpha[g]);
     int wide[G];
-    blendGroups<G>(a, b, alpha, n, blend, r, wide);
-    for (int g = 0; g < G; ++g) {
-        __m128 q[8];
-        transposeQuat8(r[g], q);  // back to one quaternion (x, y, z, w) per register
-        const int count = n - 8 * g < 8 ? n - 8 * g : 8;
-        for (int j = 0; j < count; ++j) {
-            const int k = 8 * g + j;
-            if (wide[g] & (1 << j)) {
-                *all.out[k] = slerpInline(asQuat(all.a[k]), asQuat(all.b[k]), all.alpha[k]);
-            } else {
-                _mm_storeu_ps(&all.out[k]->x, q[j]);
-            }
-        }
-    }
+    blendGroups<G>(a, b, alpha, blend, r, wide);
+    for (int g = 0; g < G; ++g) storeQueued8(all, 8 * g, n - 8 * g < 8 ? n - 8 * g : 8, r[g], wide[g]);
 }
 
 // flushRotations for the AVX2 samplers: the whole batch at once, eight rotations per register.
