@@ -467,6 +467,55 @@ TEST(CompressLayout, ChannelsAtTheirBindValueAreLeftOut) {
     }
 }
 
+// The eight-wide forms of the full channels' interpolation take, lane by lane, what the plain
+// sampler takes: a step channel's key (translations and rotations), equal keys as they are,
+// SLERP's trigonometry for keys more than 120 degrees apart; and a clip whose tracks are partly
+// walked blends the walked rotations in the same pass. 20 joints keyed at every frame: three
+// groups of eight rotations, five of eight vec3 (with the walked one and the queue: four).
+TEST(CompressedSampling, FullChannelsStepWideAndEqualKeysInEveryKernelForm) {
+    Model m = rig::testing::makeChain(20, 48);
+    Clip& c = m.clips[0];
+    ASSERT_EQ(c.tracks.size(), 20u);
+    for (size_t i = 0; i < c.tracks.size(); ++i) {
+        Track& t = c.tracks[i];
+        glm::quat* q = c.quatKeys.data() + t.rotation.values;
+        if (i % 3 == 1) {  // stepping translation and rotation
+            t.translation.interpolation = Interpolation::Step;
+            t.rotation.interpolation = Interpolation::Step;
+        }
+        if (i % 4 == 2) {  // swings of about 150 degrees every key
+            for (uint32_t k = 0; k < t.rotation.count; ++k) {
+                q[k] = glm::angleAxis((k % 2 ? 2.6f : 0.0f) + 0.01f * float(k), glm::normalize(glm::vec3(0.3f, 1.0f, 0.2f)));
+            }
+        }
+        if (i == 7) {  // held for pairs of keys: equal neighbours
+            for (uint32_t k = 0; k < t.rotation.count; ++k) q[k] = glm::angleAxis(0.2f * float(k / 2), glm::vec3(0, 0, 1));
+        }
+        if (i == 11) {  // keys over the first 12 frames only: not full, so the track is walked
+            t.rotation.count = 12;
+        }
+    }
+    CompressSettings s;
+    s.tolerance = 1e-4f;
+    Result<CompressionResult> r = compressClip(m, c, s);
+    ASSERT_TRUE(r);
+    CompressedSamplingCache cache;
+    cache.reserve(r->clip.tracks.size());
+    ASSERT_TRUE(cache.bind(r->clip));
+    EXPECT_GE(cache.fullQuatCount, 17u);
+    EXPECT_GE(cache.fullVec3Count, 33u);
+    EXPECT_GE(cache.walkedCount, 1u);
+    uint32_t stepping = 0;
+    for (uint32_t j = 0; j < cache.fullQuatCount; ++j) stepping += cache.fullQuatStep[j] != 0;
+    for (uint32_t j = 0; j < cache.fullVec3Count; ++j) stepping += cache.fullVec3Step[j] != 0;
+    EXPECT_GE(stepping, 10u);
+    expectSamplingMatchesDecoded(m, r->clip);
+    s.deltaCoding = false;
+    Result<CompressionResult> plainCodes = compressClip(m, c, s);
+    ASSERT_TRUE(plainCodes);
+    expectSamplingMatchesDecoded(m, plainCodes->clip);
+}
+
 // Key times at a steady rate are kept as a first time and a step that give every time exactly;
 // a rotation that drops one component in every key stores no index for it; a component with a
 // narrow range gets fewer bits than the widest one.
