@@ -270,7 +270,7 @@ struct TableSegment {
     float alpha = 0.0f;
 };
 
-inline TableSegment tableSegment(const CompressedClip& c, float t, CompressedKeyCache& e) {
+RIG_ALWAYS_INLINE TableSegment tableSegment(const CompressedClip& c, float t, CompressedKeyCache& e) {
     if (c.frameCount < 2) return {};
     if (!(e.t0 <= t && t < e.t1)) {
         const FrameRun all{nullptr, 0, 0, 0, true};
@@ -422,13 +422,13 @@ void deltaKeyCodes(const uint8_t* stream, const KeyedChannel& ch, uint32_t k, ui
 }
 
 bool CompressedSamplingCache::bind(const CompressedClip& c) {
+    if (clip == &c) return true;  // bound, so its room was checked (reserve() unbinds)
     const size_t n = c.tracks.size();
     if (entries.size() < 3 * n || ranges.size() < c.quatChannels.size() || deltas.size() < 3 * n || fullVec3.size() < 2 * n ||
         fullQuat.size() < n || vec3Column < 2 * n + 8 || quatColumn < n + 8 || walked.size() < n ||
         constVec3.size() < 2 * n || constQuat.size() < n || bindVec3.size() < 2 * n || bindQuat.size() < n) {
         return false;
     }
-    if (clip == &c) return true;
     std::fill(entries.begin(), entries.begin() + 3 * n, CompressedKeyCache{});
     std::fill(deltas.begin(), deltas.begin() + 3 * n, DeltaCursor{});
     frame = CompressedKeyCache{};

@@ -503,8 +503,10 @@ struct CompressedSamplingCache {
     std::vector<uint32_t> bindVec3, bindQuat;
     uint32_t bindVec3Count = 0, bindQuatCount = 0;
 
-    // Room for a clip of `tracks` tracks (allocates; call at load, not per tick).
+    // Room for a clip of `tracks` tracks (allocates; call at load, not per tick). Unbinds: the
+    // next bind() checks the room again and starts afresh.
     void reserve(size_t tracks) {
+        clip = nullptr;
         entries.resize(3 * tracks);
         deltas.resize(3 * tracks);
         ranges.resize(tracks);
