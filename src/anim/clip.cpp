@@ -101,11 +101,7 @@ inline KeyPos locate(const Clip& clip, const Channel& ch, float t, uint32_t& cur
     return memo.pos = locate(clip, ch, t, cursor);
 }
 
-// Segment keys a and b at factor alpha.
-inline glm::vec3 lerpPair(const glm::vec3& a, const glm::vec3& b, Interpolation interpolation, float alpha) {
-    if (interpolation == Interpolation::Step) return alpha >= 1.0f ? b : a;
-    return a + (b - a) * alpha;
-}
+using detail::lerpPair;
 
 inline glm::vec3 lerpKeys(const glm::vec3* v, Interpolation interpolation, KeyPos p) {
     return lerpPair(v[p.k], v[p.k + 1], interpolation, p.alpha);
@@ -115,11 +111,7 @@ inline glm::vec3 lerpKeys(const glm::vec3* v, const Channel& ch, KeyPos p) { ret
 
 using detail::slerpInline;
 
-inline glm::quat blendPair(const glm::quat& a, const glm::quat& b, Interpolation interpolation, float alpha, RotationBlend blend) {
-    if (interpolation == Interpolation::Step || alpha >= 1.0f) return alpha >= 1.0f ? b : a;
-    if (alpha <= 0.0f) return a;
-    return blend == RotationBlend::Slerp ? slerpInline(a, b, alpha) : nlerpShortest(a, b, alpha);
-}
+using detail::blendPair;
 
 inline glm::quat blendKeys(const glm::quat* v, Interpolation interpolation, KeyPos p, RotationBlend blend) {
     return blendPair(v[p.k], v[p.k + 1], interpolation, p.alpha, blend);

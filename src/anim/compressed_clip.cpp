@@ -389,18 +389,13 @@ RIG_ALWAYS_INLINE void refreshQuat(const CompressedClip& c, const QuatChannel& c
 }
 
 inline glm::vec3 blendVec3(const KeyedChannel& ch, const CompressedKeyCache& e, float alpha) {
-    const glm::vec3 a(e.a), b(e.b);
-    if (ch.flags & kChannelStep) return alpha >= 1.0f ? b : a;
-    return a + (b - a) * alpha;
+    return detail::lerpPair(glm::vec3(e.a), glm::vec3(e.b), ch.interpolation(), alpha);
 }
 
 inline glm::quat asQuat(const glm::vec4& v) { return glm::quat(v.w, v.x, v.y, v.z); }
 
 inline glm::quat blendQuat(const KeyedChannel& ch, const CompressedKeyCache& e, float alpha, RotationBlend blend) {
-    if ((ch.flags & kChannelStep) || alpha >= 1.0f) return asQuat(alpha >= 1.0f ? e.b : e.a);
-    if (alpha <= 0.0f) return asQuat(e.a);
-    return blend == RotationBlend::Slerp ? slerpShortest(asQuat(e.a), asQuat(e.b), alpha)
-                                         : nlerpShortest(asQuat(e.a), asQuat(e.b), alpha);
+    return detail::blendPair(asQuat(e.a), asQuat(e.b), ch.interpolation(), alpha, blend);
 }
 
 // A constant channel's value (kind Constant or CodedConstant; the counters advance).
@@ -818,9 +813,7 @@ RIG_ALWAYS_INLINE void blendFullVec3(const CompressedSamplingCache& cache, const
     const CompressedSamplingCache::Full* F = cache.fullVec3.data();
     for (uint32_t j = 0; j < cache.fullVec3Count; ++j) {
         glm::vec3& out = at<glm::vec3>(local, F[j].dst);
-        const glm::vec3 va = vec3FromColumns(a, column, j), vb = vec3FromColumns(b, column, j);
-        if (F[j].interpolation == Interpolation::Step) out = alpha >= 1.0f ? vb : va;
-        else out = va + (vb - va) * alpha;
+        out = detail::lerpPair(vec3FromColumns(a, column, j), vec3FromColumns(b, column, j), F[j].interpolation, alpha);
     }
 }
 
@@ -832,15 +825,8 @@ RIG_ALWAYS_INLINE void blendFullQuats(const CompressedSamplingCache& cache, cons
     const size_t column = cache.quatColumn;
     const CompressedSamplingCache::Full* Q = cache.fullQuat.data();
     for (uint32_t j = 0; j < cache.fullQuatCount; ++j) {
-        glm::quat& out = at<glm::quat>(local, Q[j].dst);
-        const glm::quat qa = fromColumns(a, column, j), qb = fromColumns(b, column, j);
-        if (Q[j].interpolation == Interpolation::Step || alpha >= 1.0f) {
-            out = alpha >= 1.0f ? qb : qa;
-        } else if (alpha <= 0.0f) {
-            out = qa;
-        } else {
-            out = blend == RotationBlend::Slerp ? detail::slerpInline(qa, qb, alpha) : nlerpShortest(qa, qb, alpha);
-        }
+        at<glm::quat>(local, Q[j].dst) =
+            detail::blendPair(fromColumns(a, column, j), fromColumns(b, column, j), Q[j].interpolation, alpha, blend);
     }
 }
 
@@ -922,19 +908,15 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void blendMixedGroups(const CompressedSampling
         r[g].y = _mm256_blendv_ps(r[g].y, qa[g].y, step);
         r[g].z = _mm256_blendv_ps(r[g].z, qa[g].z, step);
         r[g].w = _mm256_blendv_ps(r[g].w, qa[g].w, step);
-        const int slerpLanes = wide[g] & ~_mm256_movemask_ps(step);
-        __m128 q[8];
-        detail::transposeQuat8(r[g], q);
-        const int count = nFull - 8 * g < 8 ? nFull - 8 * g : 8;
-        for (int i = 0; i < count; ++i) {
-            const uint32_t lane = static_cast<uint32_t>(8 * g + i);
-            glm::quat& out = at<glm::quat>(local, Q[lane].dst);
-            if (slerpLanes & (1 << i)) {
-                out = detail::slerpInline(fromColumns(a, column, j + lane), fromColumns(b, column, j + lane), _mm256_cvtss_f32(alpha));
-            } else {
-                _mm_storeu_ps(&out.x, q[i]);
-            }
-        }
+        const uint32_t lane0 = static_cast<uint32_t>(8 * g);
+        const float t = _mm256_cvtss_f32(alpha);
+        detail::storeRotations8(
+            r[g], nFull - 8 * g < 8 ? nFull - 8 * g : 8, wide[g] & ~_mm256_movemask_ps(step),
+            [&](int i) { return &at<glm::quat>(local, Q[lane0 + i].dst); },
+            [&](int i) {
+                const uint32_t lane = j + lane0 + static_cast<uint32_t>(i);
+                return detail::slerpInline(fromColumns(a, column, lane), fromColumns(b, column, lane), t);
+            });
     }
 }
 

@@ -1,5 +1,6 @@
-// Rotation interpolation shared by the plain and the compressed samplers (internal to
-// src/anim): SLERP by Eberly's polynomial (slerpInline), and a queue that interpolates
+// Interpolation shared by the plain and the compressed samplers (internal to src/anim): a
+// segment's two keys blended (lerpPair, blendPair), SLERP by Eberly's polynomial (slerpInline),
+// and a queue that interpolates
 // rotations four at a time in SSE, each lane computing exactly what slerpInline() /
 // nlerpShortest() compute (so the results are the same bits as the scalar path).
 #pragma once
@@ -110,6 +111,20 @@ inline glm::quat slerpInline(const glm::quat& a, const glm::quat& b, float alpha
         wb = sign * std::sin(alpha * theta) * invSin;
     }
     return normalized(wa * a.w + wb * b.w, wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z);
+}
+
+// The samplers' blend of a segment's two keys at factor alpha (the plain sampler's, which the
+// compressed one must give bit for bit): a step channel takes a key, a rotation at the
+// segment's ends takes that key as it is, the others interpolate.
+inline glm::vec3 lerpPair(const glm::vec3& a, const glm::vec3& b, Interpolation interpolation, float alpha) {
+    if (interpolation == Interpolation::Step) return alpha >= 1.0f ? b : a;
+    return a + (b - a) * alpha;
+}
+
+inline glm::quat blendPair(const glm::quat& a, const glm::quat& b, Interpolation interpolation, float alpha, RotationBlend blend) {
+    if (interpolation == Interpolation::Step || alpha >= 1.0f) return alpha >= 1.0f ? b : a;
+    if (alpha <= 0.0f) return a;
+    return blend == RotationBlend::Slerp ? slerpInline(a, b, alpha) : nlerpShortest(a, b, alpha);
 }
 
 // A quaternion from four floats x, y, z, w.
@@ -366,18 +381,26 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void loadQueued8(const RotationBatch& all, int
                            all.alpha[lane(5)], all.alpha[lane(6)], all.alpha[lane(7)]);
 }
 
-// The results r of that group to their queued places (lanes in `wide`: slerpInline()).
-RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeQueued8(const RotationBatch& all, int first, int count, const Quat8& r, int wide) {
+// A group's results r, lanes 0 .. count - 1, to out(j) (a glm::quat*), one quaternion each;
+// lanes in `wide` take slerp(j) instead (slerpInline() of their keys).
+template <class Out, class Slerp>
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeRotations8(const Quat8& r, int count, int wide, Out out, Slerp slerp) {
     __m128 q[8];
     transposeQuat8(r, q);  // back to one quaternion (x, y, z, w) per register
     for (int j = 0; j < count; ++j) {
-        const int k = first + j;
         if (wide & (1 << j)) {
-            *all.out[k] = slerpInline(asQuat(all.a[k]), asQuat(all.b[k]), all.alpha[k]);
+            *out(j) = slerp(j);
         } else {
-            _mm_storeu_ps(&all.out[k]->x, q[j]);
+            _mm_storeu_ps(&out(j)->x, q[j]);
         }
     }
+}
+
+// The results r of that group to their queued places.
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeQueued8(const RotationBatch& all, int first, int count, const Quat8& r, int wide) {
+    storeRotations8(
+        r, count, wide, [&](int j) { return all.out[first + j]; },
+        [&](int j) { return slerpInline(asQuat(all.a[first + j]), asQuat(all.b[first + j]), all.alpha[first + j]); });
 }
 
 // The queued rotations 0 .. n-1 of the batch, G groups of eight at once (8 (G - 1) < n <= 8 G;
