@@ -445,6 +445,10 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
     uint32_t vec3Index = 0, quatIndex = 0;
     ConstWalk w;
     uint32_t vec3Groups[2] = {0, 0}, quatGroups[2] = {0, 0};
+    // Within each group of rotations, those that drop w in every key come first, so that their
+    // lanes decode without picking each code's component (storeQuatLanes8's kDropsW form).
+    uint32_t quatDropsW[2] = {0, 0};
+    auto dropsW = [&](uint32_t j) { return ranges[j].fixed == 3; };
     auto group = [](const KeyedChannel& k) { return (k.flags & kChannelDelta) ? 1 : 0; };
     // Which keyed channels are full (per track, bit c), decided once for both passes.
     auto fullBits = [&](const CompressedTrack& tr, uint32_t v, uint32_t q) {
@@ -469,15 +473,21 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
             if (tr.kind(ch) != ChannelKind::Keyed) continue;
             const uint32_t j = ch == 1 ? quatIndex++ : vec3Index++;
             if (!((bits >> ch) & 1u)) continue;
-            if (ch == 1) ++quatGroups[group(c.quatChannels[j].key)];
+            if (ch == 1) {
+                ++quatGroups[group(c.quatChannels[j].key)];
+                if (dropsW(j)) ++quatDropsW[group(c.quatChannels[j].key)];
+            }
             else ++vec3Groups[group(c.vec3Channels[j].key)];
         }
     }
-    uint32_t vec3At[2] = {0, vec3Groups[0]}, quatAt[2] = {0, quatGroups[0]};
+    uint32_t vec3At[2] = {0, vec3Groups[0]};
+    uint32_t quatWAt[2] = {0, quatGroups[0]}, quatAt[2] = {quatDropsW[0], quatGroups[0] + quatDropsW[1]};
     fullVec3Count = vec3Groups[0] + vec3Groups[1];
     fullVec3Plain = vec3Groups[0];
     fullQuatCount = quatGroups[0] + quatGroups[1];
     fullQuatPlain = quatGroups[0];
+    quatDropsWEnd[0] = quatDropsW[0];
+    quatDropsWEnd[1] = quatGroups[0] + quatDropsW[1];
     // Delta cursors: the full channels' first (vec3 then quat, in list order), then the walk's.
     uint32_t walkCursor = vec3Groups[1] + quatGroups[1];
     vec3Index = quatIndex = 0;
@@ -516,9 +526,10 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
                 f.interpolation = key.interpolation();
                 const int g = group(key);
                 if (ch == 1) {
-                    if (g == 1) f.cursor = vec3Groups[1] + (quatAt[1] - fullQuatPlain);
-                    fullQuatStep[quatAt[g]] = f.interpolation == Interpolation::Step ? ~0u : 0u;
-                    fullQuat[quatAt[g]++] = f;
+                    uint32_t& at = dropsW(j) ? quatWAt[g] : quatAt[g];
+                    if (g == 1) f.cursor = vec3Groups[1] + (at - fullQuatPlain);
+                    fullQuatStep[at] = f.interpolation == Interpolation::Step ? ~0u : 0u;
+                    fullQuat[at++] = f;
                 } else {
                     if (g == 1) f.cursor = vec3At[1] - fullVec3Plain;
                     fullVec3Step[vec3At[g]] = f.interpolation == Interpolation::Step ? ~0u : 0u;
@@ -542,8 +553,30 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
             vec3Lanes.capacity >= fullVec3Count + 8 && quatLanes.capacity >= fullQuatCount + 8;
     if (lanes) {
         vec3Lanes.deltaKey = quatLanes.deltaKey = UINT32_MAX;
-        auto setCodes = [](Lanes& l, uint32_t j, const KeyedChannel& key, uint32_t stride) {
+        auto setCodes = [](Lanes& l, uint32_t j, const KeyedChannel& key, uint32_t stride, uint32_t indexBits) {
             const uint32_t w0 = key.width(0), w1 = key.width(1), w2 = key.width(2);
+            if (key.flags & kChannelDelta) {  // deltaSeekBlock's fields, in its order
+                const DeltaLayout d = deltaLayout(key, indexBits);
+                l.col(Lanes::HeadBase)[j] = key.offset;
+                l.col(Lanes::HeadBits)[j] = d.headerBits;
+                l.col(Lanes::RecordBase)[j] = key.offset + d.blocks * d.headerBits;
+                l.col(Lanes::OffsetMask)[j] = (1u << d.offsetBits) - 1u;
+                uint32_t pos = d.offsetBits;
+                const uint32_t w[3] = {w0, w1, w2};
+                for (int i = 0; i < 3; ++i) {
+                    l.col(Lanes::U(Lanes::PosCode0 + i))[j] = pos;
+                    l.col(Lanes::U(Lanes::CodeMask0 + i))[j] = (1u << w[i]) - 1u;
+                    pos += w[i];
+                }
+                l.col(Lanes::PosIndex)[j] = pos;
+                pos += indexBits;
+                for (int i = 0; i < 3; ++i) {
+                    l.col(Lanes::U(Lanes::PosDmin0 + i))[j] = pos;
+                    l.col(Lanes::U(Lanes::DminMask0 + i))[j] = (2u << w[i]) - 1u;
+                    pos += w[i] + 1;
+                }
+                l.col(Lanes::PosWidths)[j] = pos;
+            }
             l.col(Lanes::Offset)[j] = key.offset;
             l.col(Lanes::Stride)[j] = stride;
             l.col(Lanes::Shift1)[j] = w0;
@@ -559,7 +592,7 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
         };
         for (uint32_t j = 0; j < fullVec3Count; ++j) {
             const Vec3Channel& v = c.vec3Channels[fullVec3[j].channel];
-            setCodes(vec3Lanes, j, v.key, v.key.codeBits());
+            setCodes(vec3Lanes, j, v.key, v.key.codeBits(), 0u);
             vec3Lanes.col(Lanes::IndexMask)[j] = 0;
             vec3Lanes.col(Lanes::Largest)[j] = 0;
             for (int i = 0; i < 3; ++i) {
@@ -571,7 +604,7 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
         for (uint32_t j = 0; j < fullQuatCount; ++j) {
             const QuatChannel& q = c.quatChannels[fullQuat[j].channel];
             const QuatDecoder& d = ranges[fullQuat[j].channel];
-            setCodes(quatLanes, j, q.key, quatStride(d, q.key));
+            setCodes(quatLanes, j, q.key, quatStride(d, q.key), d.fixed < 0 ? 2u : 0u);
             quatLanes.col(Lanes::IndexMask)[j] = d.fixed < 0 ? 3u : 0u;
             quatLanes.col(Lanes::Largest)[j] = d.fixed < 0 ? 0u : static_cast<uint32_t>(d.fixed);
             for (int i = 0; i < 4; ++i) {  // per component: the lanes pick each code's by the dropped one
@@ -639,8 +672,22 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeVec3Lanes8(const Lanes& l, uint32_t 
 // Eight rotations from their codes and dropped components, into columns (decodeSmallestThree: code i over
 // the range of component kKeptComponents[largest][i]; rebuildQuat's operations in its order,
 // so the same bits).
+// kDropsW: every lane drops w (codes x, y, z in order): no component to pick.
+template <bool kDropsW>
 RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeQuatLanes8(const Lanes& l, uint32_t j, __m256i q0, __m256i q1, __m256i q2, __m256i largest,
                                                        float* out, size_t column) {
+    if constexpr (kDropsW) {
+        const __m256 a = dequantize8(laneF(l, Lanes::Min0, j), q0, laneF(l, Lanes::Scale0, j));
+        const __m256 b = dequantize8(laneF(l, Lanes::Min1, j), q1, laneF(l, Lanes::Scale1, j));
+        const __m256 c = dequantize8(laneF(l, Lanes::Min2, j), q2, laneF(l, Lanes::Scale2, j));
+        const __m256 one = _mm256_set1_ps(1.0f);
+        const __m256 sum = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a, a), _mm256_mul_ps(b, b)), _mm256_mul_ps(c, c));
+        _mm256_storeu_ps(out + j, a);
+        _mm256_storeu_ps(out + column + j, b);
+        _mm256_storeu_ps(out + 2 * column + j, c);
+        _mm256_storeu_ps(out + 3 * column + j, _mm256_sqrt_ps(_mm256_and_ps(_mm256_cmp_ps(sum, one, _CMP_LT_OQ), _mm256_sub_ps(one, sum))));
+        return;
+    }
     const __m256 eq0 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(largest, _mm256_setzero_si256()));
     const __m256 eq1 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(largest, _mm256_set1_epi32(1)));
     const __m256 eq2 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(largest, _mm256_set1_epi32(2)));
@@ -700,37 +747,59 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaStep8(const uint8_t* stream, __m256i
     storeU(l, Lanes::Next, j, _mm256_add_epi32(next, laneU(l, Lanes::Stride, j)));
 }
 
-// A delta-coded lane's cursor at the first key of block b (deltaSeekBlock, into the columns).
-void deltaSeekLane(const uint8_t* stream, const KeyedChannel& ch, uint32_t indexBits, uint32_t b, Lanes& l, uint32_t j) {
-    DeltaCursor c;
-    deltaSeekBlock(stream, ch, indexBits, b, c);
-    l.col(Lanes::Next)[j] = static_cast<uint32_t>(c.next);
-    l.col(Lanes::Stride)[j] = c.stride;
-    l.col(Lanes::Shift1)[j] = c.shift[0];
-    l.col(Lanes::Shift2)[j] = c.shift[1];
-    l.col(Lanes::Shift3)[j] = c.shift[2];
-    l.col(Lanes::IndexMask)[j] = indexBits ? 3u : 0u;
-    l.col(Lanes::Index)[j] = c.largest;
+// A field of at most 25 bits at bit `pos` of each lane, masked: one 32-bit read a lane (the
+// stream's padding keeps it inside).
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i bits8(const uint8_t* stream, __m256i pos, __m256i mask) {
+    const __m256i w = _mm256_i32gather_epi32(reinterpret_cast<const int*>(stream), _mm256_srli_epi32(pos, 3), 1);
+    return _mm256_and_si256(_mm256_srlv_epi32(w, _mm256_and_si256(pos, _mm256_set1_epi32(7))), mask);
+}
+
+// The header field at column `pos`'s place in each lane's header (from bit `head`).
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i headerField(const uint8_t* stream, const Lanes& l, uint32_t j, __m256i head, Lanes::U pos,
+                                                      __m256i mask) {
+    return bits8(stream, _mm256_add_epi32(head, laneU(l, pos, j)), mask);
+}
+
+// Eight delta-coded lanes' cursors at the first key of block b: deltaSeekBlock's reads, each
+// field of the eight headers at once (its place in a header is the lane's, from bind()).
+// Lanes past the list have zero columns: they read the stream's first bits, harmlessly.
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaSeek8(const uint8_t* stream, Lanes& l, uint32_t j, uint32_t b) {
+    const __m256i head = _mm256_add_epi32(laneU(l, Lanes::HeadBase, j),
+                                          _mm256_mullo_epi32(laneU(l, Lanes::HeadBits, j), _mm256_set1_epi32(static_cast<int>(b))));
+    storeU(l, Lanes::Next, j, _mm256_add_epi32(laneU(l, Lanes::RecordBase, j), bits8(stream, head, laneU(l, Lanes::OffsetMask, j))));
     for (int i = 0; i < 3; ++i) {
-        l.col(Lanes::U(Lanes::Mask0 + i))[j] = c.mask[i];
-        l.col(Lanes::U(Lanes::Dmin0 + i))[j] = static_cast<uint32_t>(c.dmin[i]);
-        l.col(Lanes::U(Lanes::Code0 + i))[j] = c.codes[i];
+        const __m256i codeMask = laneU(l, Lanes::U(Lanes::CodeMask0 + i), j);
+        storeU(l, Lanes::U(Lanes::Code0 + i), j, headerField(stream, l, j, head, Lanes::U(Lanes::PosCode0 + i), codeMask));
+        storeU(l, Lanes::U(Lanes::Dmin0 + i), j,
+               _mm256_sub_epi32(headerField(stream, l, j, head, Lanes::U(Lanes::PosDmin0 + i), laneU(l, Lanes::U(Lanes::DminMask0 + i), j)), codeMask));
     }
+    const __m256i indexMask = laneU(l, Lanes::IndexMask, j);
+    storeU(l, Lanes::Index, j, headerField(stream, l, j, head, Lanes::PosIndex, indexMask));
+    const __m256i five = _mm256_set1_epi32(static_cast<int>(kDeltaWidthBits)), widthMask = _mm256_set1_epi32((1 << kDeltaWidthBits) - 1);
+    const __m256i widths = _mm256_add_epi32(head, laneU(l, Lanes::PosWidths, j));
+    const __m256i w0 = bits8(stream, widths, widthMask);
+    const __m256i w1 = bits8(stream, _mm256_add_epi32(widths, five), widthMask);
+    const __m256i w2 = bits8(stream, _mm256_add_epi32(widths, _mm256_add_epi32(five, five)), widthMask);
+    const __m256i one = _mm256_set1_epi32(1);
+    storeU(l, Lanes::Mask0, j, _mm256_sub_epi32(_mm256_sllv_epi32(one, w0), one));
+    storeU(l, Lanes::Mask1, j, _mm256_sub_epi32(_mm256_sllv_epi32(one, w1), one));
+    storeU(l, Lanes::Mask2, j, _mm256_sub_epi32(_mm256_sllv_epi32(one, w2), one));
+    const __m256i s2 = _mm256_add_epi32(w0, w1), s3 = _mm256_add_epi32(s2, w2);
+    storeU(l, Lanes::Shift1, j, w0);
+    storeU(l, Lanes::Shift2, j, s2);
+    storeU(l, Lanes::Shift3, j, s3);
+    // The record's index bits: 2 where the index varies (IndexMask 3), else none.
+    storeU(l, Lanes::Stride, j, _mm256_add_epi32(s3, _mm256_and_si256(indexMask, _mm256_set1_epi32(2))));
 }
 
 // Every delta-coded lane [from, to) at key k: all of them hold the same key (full channels
 // share their key times, so their blocks start together), read on from there, or from k's
 // block's first key.
 RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaLanesTo(const uint8_t* stream, __m256i limit, Lanes& l, uint32_t from, uint32_t to,
-                                                    uint32_t k, const CompressedSamplingCache::Full* list,
-                                                    const Vec3Channel* vec3, const QuatChannel* quat, const QuatDecoder* range) {
+                                                    uint32_t k) {
     uint32_t& key = l.deltaKey;
     if (key == UINT32_MAX || k < key || k / kDeltaBlock != key / kDeltaBlock) {
-        for (uint32_t j = from; j < to; ++j) {
-            const uint32_t ch = list[j].channel;
-            if (quat) deltaSeekLane(stream, quat[ch].key, range[ch].fixed < 0 ? 2u : 0u, k / kDeltaBlock, l, j);
-            else deltaSeekLane(stream, vec3[ch].key, 0u, k / kDeltaBlock, l, j);
-        }
+        for (uint32_t j = from; j < to; j += 8) deltaSeek8(stream, l, j, k / kDeltaBlock);
         key = k / kDeltaBlock * kDeltaBlock;
     }
     for (; key < k; ++key) {
@@ -751,8 +820,7 @@ RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSampling
             storeVec3Lanes8(lv, j, q.q[0], q.q[1], q.q[2], v3, cache.vec3Column);
         }
         if (cache.fullVec3Count > cache.fullVec3Plain) {
-            deltaLanesTo(stream, limit, lv, cache.fullVec3Plain, cache.fullVec3Count, k, cache.fullVec3.data(), c.vec3Channels.data(),
-                         nullptr, nullptr);
+            deltaLanesTo(stream, limit, lv, cache.fullVec3Plain, cache.fullVec3Count, k);
             for (uint32_t j = cache.fullVec3Plain; j < cache.fullVec3Count; j += 8) {
                 storeVec3Lanes8(lv, j, laneU(lv, Lanes::Code0, j), laneU(lv, Lanes::Code1, j), laneU(lv, Lanes::Code2, j), v3,
                                 cache.vec3Column);
@@ -764,14 +832,22 @@ RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSampling
         const __m256i limit = streamLimit(c.quatBits);
         for (uint32_t j = 0; j < cache.fullQuatPlain; j += 8) {
             const Codes8 q = plainCodes8(stream, limit, lq, j, k);
-            storeQuatLanes8(lq, j, q.q[0], q.q[1], q.q[2], q.largest, q4, cache.quatColumn);
+            if (std::min(j + 8, cache.fullQuatPlain) <= cache.quatDropsWEnd[0]) {
+                storeQuatLanes8<true>(lq, j, q.q[0], q.q[1], q.q[2], q.largest, q4, cache.quatColumn);
+            } else {
+                storeQuatLanes8<false>(lq, j, q.q[0], q.q[1], q.q[2], q.largest, q4, cache.quatColumn);
+            }
         }
         if (cache.fullQuatCount > cache.fullQuatPlain) {
-            deltaLanesTo(stream, limit, lq, cache.fullQuatPlain, cache.fullQuatCount, k, cache.fullQuat.data(), nullptr,
-                         c.quatChannels.data(), cache.ranges.data());
+            deltaLanesTo(stream, limit, lq, cache.fullQuatPlain, cache.fullQuatCount, k);
             for (uint32_t j = cache.fullQuatPlain; j < cache.fullQuatCount; j += 8) {
-                storeQuatLanes8(lq, j, laneU(lq, Lanes::Code0, j), laneU(lq, Lanes::Code1, j), laneU(lq, Lanes::Code2, j),
-                                _mm256_or_si256(laneU(lq, Lanes::Largest, j), laneU(lq, Lanes::Index, j)), q4, cache.quatColumn);
+                const __m256i q0 = laneU(lq, Lanes::Code0, j), q1 = laneU(lq, Lanes::Code1, j), q2 = laneU(lq, Lanes::Code2, j);
+                if (std::min(j + 8, cache.fullQuatCount) <= cache.quatDropsWEnd[1]) {
+                    storeQuatLanes8<true>(lq, j, q0, q1, q2, _mm256_setzero_si256(), q4, cache.quatColumn);
+                } else {
+                    storeQuatLanes8<false>(lq, j, q0, q1, q2, _mm256_or_si256(laneU(lq, Lanes::Largest, j), laneU(lq, Lanes::Index, j)), q4,
+                                           cache.quatColumn);
+                }
             }
         }
     }

@@ -462,9 +462,17 @@ struct CompressedSamplingCache {
     // the next group's channels or zeros; their reads stay inside the stream and their results
     // are overwritten or unused (8 lanes of room past the last channel).
     struct Lanes {
+        // The delta-coded lanes' blocks (DeltaLayout), so that a block's eight headers are read
+        // at once (deltaSeek8): where the headers start (HeadBase), each one's bits (HeadBits),
+        // where the records start (RecordBase), and each field's place in a header (Pos*) and
+        // mask (OffsetMask, CodeMask* for the codes, the bias of the smallest differences and
+        // DminMask* for those).
         enum U {
             Offset, Stride, Shift1, Shift2, Shift3, Mask0, Mask1, Mask2, IndexMask, Largest,
-            Next, Dmin0, Dmin1, Dmin2, Code0, Code1, Code2, Index, kU
+            Next, Dmin0, Dmin1, Dmin2, Code0, Code1, Code2, Index,
+            HeadBase, HeadBits, RecordBase, OffsetMask, PosCode0, PosCode1, PosCode2, PosIndex,
+            PosDmin0, PosDmin1, PosDmin2, PosWidths, CodeMask0, CodeMask1, CodeMask2,
+            DminMask0, DminMask1, DminMask2, kU
         };
         enum F { Min0, Min1, Min2, Min3, Scale0, Scale1, Scale2, Scale3, kF };
         size_t capacity = 0;
@@ -482,6 +490,9 @@ struct CompressedSamplingCache {
         const float* col(F c) const { return f.data() + c * capacity; }
     };
     Lanes vec3Lanes, quatLanes;  // fullVec3 and fullQuat, lane for lane
+    // The full rotations that drop w in every key lead each group (plain-coded, delta-coded):
+    // lanes [0, quatDropsWEnd[0]) and [fullQuatPlain, quatDropsWEnd[1]).
+    uint32_t quatDropsWEnd[2] = {0, 0};
     bool lanes = false;          // the streams are short enough for 32-bit bit positions
     uint32_t heldFrame[2] = {UINT32_MAX, UINT32_MAX};  // the frame each buffer holds
     // A walked track: its index, and per channel its keyed channel's index and delta cursor.
