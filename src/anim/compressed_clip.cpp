@@ -622,13 +622,24 @@ namespace {
 #if RIG_HAVE_AVX2_PATH
 using Lanes = CompressedSamplingCache::Lanes;
 
-RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i laneU(const Lanes& l, Lanes::U c, uint32_t j) {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(l.col(c) + j));
+// A Lanes' columns as plain pointers, held in registers by the kernels below: reached through
+// the vectors, every vector store (which may alias anything) would make the compiler load
+// their data pointers again.
+struct LaneCols {
+    uint32_t* u;
+    float* f;
+    size_t capacity;
+    explicit LaneCols(Lanes& l) : u(l.u.data()), f(l.f.data()), capacity(l.capacity) {}
+};
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i laneU(const LaneCols& l, Lanes::U c, uint32_t j) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(l.u + c * l.capacity + j));
 }
-RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeU(Lanes& l, Lanes::U c, uint32_t j, __m256i v) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(l.col(c) + j), v);
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeU(const LaneCols& l, Lanes::U c, uint32_t j, __m256i v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(l.u + c * l.capacity + j), v);
 }
-RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256 laneF(const Lanes& l, Lanes::F c, uint32_t j) { return _mm256_loadu_ps(l.col(c) + j); }
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256 laneF(const LaneCols& l, Lanes::F c, uint32_t j) {
+    return _mm256_loadu_ps(l.f + c * l.capacity + j);
+}
 // Lanes 0-3 / 4-7 of eight 32-bit values, widened to 64 bits.
 RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i wideLo(__m256i x) { return _mm256_cvtepu32_epi64(_mm256_castsi256_si128(x)); }
 RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i wideHi(__m256i x) { return _mm256_cvtepu32_epi64(_mm256_extracti128_si256(x, 1)); }
@@ -662,7 +673,7 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i streamLimit(const std::vector<uint8_t>
 }
 
 // Eight vec3 keys from their codes (decodeVec3Codes), into columns.
-RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeVec3Lanes8(const Lanes& l, uint32_t j, __m256i q0, __m256i q1, __m256i q2, float* out,
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeVec3Lanes8(const LaneCols& l, uint32_t j, __m256i q0, __m256i q1, __m256i q2, float* out,
                                                        size_t column) {
     _mm256_storeu_ps(out + j, dequantize8(laneF(l, Lanes::Min0, j), q0, laneF(l, Lanes::Scale0, j)));
     _mm256_storeu_ps(out + column + j, dequantize8(laneF(l, Lanes::Min1, j), q1, laneF(l, Lanes::Scale1, j)));
@@ -674,7 +685,7 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeVec3Lanes8(const Lanes& l, uint32_t 
 // so the same bits).
 // kDropsW: every lane drops w (codes x, y, z in order): no component to pick.
 template <bool kDropsW>
-RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeQuatLanes8(const Lanes& l, uint32_t j, __m256i q0, __m256i q1, __m256i q2, __m256i largest,
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeQuatLanes8(const LaneCols& l, uint32_t j, __m256i q0, __m256i q1, __m256i q2, __m256i largest,
                                                        float* out, size_t column) {
     if constexpr (kDropsW) {
         const __m256 a = dequantize8(laneF(l, Lanes::Min0, j), q0, laneF(l, Lanes::Scale0, j));
@@ -716,7 +727,7 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeQuatLanes8(const Lanes& l, uint32_t 
 struct Codes8 {
     __m256i q[3], largest;
 };
-RIG_TARGET_AVX2 RIG_ALWAYS_INLINE Codes8 plainCodes8(const uint8_t* stream, __m256i limit, const Lanes& l, uint32_t j, uint32_t k) {
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE Codes8 plainCodes8(const uint8_t* stream, __m256i limit, const LaneCols& l, uint32_t j, uint32_t k) {
     const __m256i pos = _mm256_add_epi32(laneU(l, Lanes::Offset, j),
                                          _mm256_mullo_epi32(laneU(l, Lanes::Stride, j), _mm256_set1_epi32(static_cast<int>(k))));
     const Words8 w = readWords8(stream, pos, limit);
@@ -730,7 +741,7 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE Codes8 plainCodes8(const uint8_t* stream, __m2
 
 // One record on, for eight delta-coded lanes (deltaStep): each code plus its block's bias plus
 // the record's difference, kept to 16 bits; the dropped component where the records hold it.
-RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaStep8(const uint8_t* stream, __m256i limit, Lanes& l, uint32_t j) {
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaStep8(const uint8_t* stream, __m256i limit, const LaneCols& l, uint32_t j) {
     const __m256i next = laneU(l, Lanes::Next, j);
     const Words8 w = readWords8(stream, next, limit);
     const __m256i low16 = _mm256_set1_epi32(0xFFFF);
@@ -755,7 +766,7 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i bits8(const uint8_t* stream, __m256i p
 }
 
 // The header field at column `pos`'s place in each lane's header (from bit `head`).
-RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i headerField(const uint8_t* stream, const Lanes& l, uint32_t j, __m256i head, Lanes::U pos,
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i headerField(const uint8_t* stream, const LaneCols& l, uint32_t j, __m256i head, Lanes::U pos,
                                                       __m256i mask) {
     return bits8(stream, _mm256_add_epi32(head, laneU(l, pos, j)), mask);
 }
@@ -763,7 +774,7 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i headerField(const uint8_t* stream, con
 // Eight delta-coded lanes' cursors at the first key of block b: deltaSeekBlock's reads, each
 // field of the eight headers at once (its place in a header is the lane's, from bind()).
 // Lanes past the list have zero columns: they read the stream's first bits, harmlessly.
-RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaSeek8(const uint8_t* stream, Lanes& l, uint32_t j, uint32_t b) {
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaSeek8(const uint8_t* stream, const LaneCols& l, uint32_t j, uint32_t b) {
     const __m256i head = _mm256_add_epi32(laneU(l, Lanes::HeadBase, j),
                                           _mm256_mullo_epi32(laneU(l, Lanes::HeadBits, j), _mm256_set1_epi32(static_cast<int>(b))));
     storeU(l, Lanes::Next, j, _mm256_add_epi32(laneU(l, Lanes::RecordBase, j), bits8(stream, head, laneU(l, Lanes::OffsetMask, j))));
@@ -797,21 +808,24 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaSeek8(const uint8_t* stream, Lanes& 
 // block's first key.
 RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaLanesTo(const uint8_t* stream, __m256i limit, Lanes& l, uint32_t from, uint32_t to,
                                                     uint32_t k) {
-    uint32_t& key = l.deltaKey;
+    uint32_t key = l.deltaKey;
+    const LaneCols cols(l);
     if (key == UINT32_MAX || k < key || k / kDeltaBlock != key / kDeltaBlock) {
-        for (uint32_t j = from; j < to; j += 8) deltaSeek8(stream, l, j, k / kDeltaBlock);
+        for (uint32_t j = from; j < to; j += 8) deltaSeek8(stream, cols, j, k / kDeltaBlock);
         key = k / kDeltaBlock * kDeltaBlock;
     }
     for (; key < k; ++key) {
-        for (uint32_t j = from; j < to; j += 8) deltaStep8(stream, limit, l, j);
+        for (uint32_t j = from; j < to; j += 8) deltaStep8(stream, limit, cols, j);
     }
+    l.deltaKey = key;
 }
 
 // Frame k of every full channel, eight lanes at a time (the plain-coded groups read in place,
 // the delta-coded ones through their cursors).
 RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSamplingCache& cache, uint32_t k, float* v3, float* q4) {
-    Lanes& lv = cache.vec3Lanes;
-    Lanes& lq = cache.quatLanes;
+    Lanes& lanesV = cache.vec3Lanes;
+    Lanes& lanesQ = cache.quatLanes;
+    const LaneCols lv(lanesV), lq(lanesQ);
     if (cache.fullVec3Count) {
         const uint8_t* stream = c.vec3Bits.data();
         const __m256i limit = streamLimit(c.vec3Bits);
@@ -820,7 +834,7 @@ RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSampling
             storeVec3Lanes8(lv, j, q.q[0], q.q[1], q.q[2], v3, cache.vec3Column);
         }
         if (cache.fullVec3Count > cache.fullVec3Plain) {
-            deltaLanesTo(stream, limit, lv, cache.fullVec3Plain, cache.fullVec3Count, k);
+            deltaLanesTo(stream, limit, lanesV, cache.fullVec3Plain, cache.fullVec3Count, k);
             for (uint32_t j = cache.fullVec3Plain; j < cache.fullVec3Count; j += 8) {
                 storeVec3Lanes8(lv, j, laneU(lv, Lanes::Code0, j), laneU(lv, Lanes::Code1, j), laneU(lv, Lanes::Code2, j), v3,
                                 cache.vec3Column);
@@ -839,7 +853,7 @@ RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSampling
             }
         }
         if (cache.fullQuatCount > cache.fullQuatPlain) {
-            deltaLanesTo(stream, limit, lq, cache.fullQuatPlain, cache.fullQuatCount, k);
+            deltaLanesTo(stream, limit, lanesQ, cache.fullQuatPlain, cache.fullQuatCount, k);
             for (uint32_t j = cache.fullQuatPlain; j < cache.fullQuatCount; j += 8) {
                 const __m256i q0 = laneU(lq, Lanes::Code0, j), q1 = laneU(lq, Lanes::Code1, j), q2 = laneU(lq, Lanes::Code2, j);
                 if (std::min(j + 8, cache.fullQuatCount) <= cache.quatDropsWEnd[1]) {
