@@ -552,7 +552,7 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
     lanes = c.vec3Bits.size() < (size_t(1) << 28) && c.quatBits.size() < (size_t(1) << 28) &&
             vec3Lanes.capacity >= fullVec3Count + 8 && quatLanes.capacity >= fullQuatCount + 8;
     if (lanes) {
-        vec3Lanes.deltaKey = quatLanes.deltaKey = UINT32_MAX;
+        vec3Lanes.deltaKey = quatLanes.deltaKey = vec3Lanes.windowKey = quatLanes.windowKey = UINT32_MAX;
         auto setCodes = [](Lanes& l, uint32_t j, const KeyedChannel& key, uint32_t stride, uint32_t indexBits) {
             const uint32_t w0 = key.width(0), w1 = key.width(1), w2 = key.width(2);
             if (key.flags & kChannelDelta) {  // deltaSeekBlock's fields, in its order
@@ -631,6 +631,12 @@ struct LaneCols {
     size_t capacity;
     explicit LaneCols(Lanes& l) : u(l.u.data()), f(l.f.data()), capacity(l.capacity) {}
 };
+// Window slot s of a Lanes as columns 0-3 (codes 0-2, index) of a LaneCols.
+inline LaneCols windowCols(Lanes& l, uint32_t s) {
+    LaneCols w(l);
+    w.u = l.window.data() + 4 * s * l.capacity;
+    return w;
+}
 RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i laneU(const LaneCols& l, Lanes::U c, uint32_t j) {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(l.u + c * l.capacity + j));
 }
@@ -739,25 +745,6 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE Codes8 plainCodes8(const uint8_t* stream, __m2
     return c;
 }
 
-// One record on, for eight delta-coded lanes (deltaStep): each code plus its block's bias plus
-// the record's difference, kept to 16 bits; the dropped component where the records hold it.
-RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaStep8(const uint8_t* stream, __m256i limit, const LaneCols& l, uint32_t j) {
-    const __m256i next = laneU(l, Lanes::Next, j);
-    const Words8 w = readWords8(stream, next, limit);
-    const __m256i low16 = _mm256_set1_epi32(0xFFFF);
-    const __m256i d0 = _mm256_and_si256(packLow(w.lo, w.hi), laneU(l, Lanes::Mask0, j));
-    const __m256i d1 = field(w, laneU(l, Lanes::Shift1, j), laneU(l, Lanes::Mask1, j));
-    const __m256i d2 = field(w, laneU(l, Lanes::Shift2, j), laneU(l, Lanes::Mask2, j));
-    const __m256i di[3] = {d0, d1, d2};
-    for (int i = 0; i < 3; ++i) {
-        const Lanes::U code = Lanes::U(Lanes::Code0 + i), dmin = Lanes::U(Lanes::Dmin0 + i);
-        storeU(l, code, j, _mm256_and_si256(_mm256_add_epi32(_mm256_add_epi32(laneU(l, code, j), laneU(l, dmin, j)), di[i]), low16));
-    }
-    // Lanes whose records hold no index have IndexMask 0 and Index 0 (deltaSeekBlock reads 0 bits).
-    storeU(l, Lanes::Index, j, field(w, laneU(l, Lanes::Shift3, j), laneU(l, Lanes::IndexMask, j)));
-    storeU(l, Lanes::Next, j, _mm256_add_epi32(next, laneU(l, Lanes::Stride, j)));
-}
-
 // A field of at most 25 bits at bit `pos` of each lane, masked: one 32-bit read a lane (the
 // stream's padding keeps it inside).
 RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i bits8(const uint8_t* stream, __m256i pos, __m256i mask) {
@@ -803,21 +790,75 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaSeek8(const uint8_t* stream, const L
     storeU(l, Lanes::Stride, j, _mm256_add_epi32(s3, _mm256_and_si256(indexMask, _mm256_set1_epi32(2))));
 }
 
-// Every delta-coded lane [from, to) at key k: all of them hold the same key (full channels
-// share their key times, so their blocks start together), read on from there, or from k's
-// block's first key.
-RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaLanesTo(const uint8_t* stream, __m256i limit, Lanes& l, uint32_t from, uint32_t to,
-                                                    uint32_t k) {
-    uint32_t key = l.deltaKey;
+// Eight delta-coded lanes read on through `steps` records from their cursors (key `key`), the
+// codes of each key after the first `skip` stored in the window from slot 0 on (deltaStep's
+// operations for eight lanes, with the cursor kept in registers between records).
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaRun8(const uint8_t* stream, __m256i limit, const LaneCols& l, uint32_t* window,
+                                                 uint32_t j, uint32_t skip, uint32_t steps) {
+    __m256i next = laneU(l, Lanes::Next, j);
+    __m256i code[3] = {laneU(l, Lanes::Code0, j), laneU(l, Lanes::Code1, j), laneU(l, Lanes::Code2, j)};
+    __m256i index = laneU(l, Lanes::Index, j);
+    const __m256i stride = laneU(l, Lanes::Stride, j), mask0 = laneU(l, Lanes::Mask0, j);
+    const __m256i dmin[3] = {laneU(l, Lanes::Dmin0, j), laneU(l, Lanes::Dmin1, j), laneU(l, Lanes::Dmin2, j)};
+    const __m256i shift1 = laneU(l, Lanes::Shift1, j), shift2 = laneU(l, Lanes::Shift2, j), shift3 = laneU(l, Lanes::Shift3, j);
+    const __m256i s1lo = wideLo(shift1), s1hi = wideHi(shift1), s2lo = wideLo(shift2), s2hi = wideHi(shift2);
+    const __m256i s3lo = wideLo(shift3), s3hi = wideHi(shift3);
+    const __m256i mask1 = laneU(l, Lanes::Mask1, j), mask2 = laneU(l, Lanes::Mask2, j), indexMask = laneU(l, Lanes::IndexMask, j);
+    const __m256i low16 = _mm256_set1_epi32(0xFFFF);
+    const size_t cap = l.capacity;
+    for (uint32_t s = 0; s < steps; ++s) {
+        const Words8 w = readWords8(stream, next, limit);
+        next = _mm256_add_epi32(next, stride);
+        const __m256i d[3] = {_mm256_and_si256(packLow(w.lo, w.hi), mask0),
+                              _mm256_and_si256(packLow(_mm256_srlv_epi64(w.lo, s1lo), _mm256_srlv_epi64(w.hi, s1hi)), mask1),
+                              _mm256_and_si256(packLow(_mm256_srlv_epi64(w.lo, s2lo), _mm256_srlv_epi64(w.hi, s2hi)), mask2)};
+        for (int i = 0; i < 3; ++i) code[i] = _mm256_and_si256(_mm256_add_epi32(_mm256_add_epi32(code[i], dmin[i]), d[i]), low16);
+        // Lanes whose records hold no index have IndexMask 0 and Index 0 (deltaSeekBlock reads 0 bits).
+        index = _mm256_and_si256(packLow(_mm256_srlv_epi64(w.lo, s3lo), _mm256_srlv_epi64(w.hi, s3hi)), indexMask);
+        if (s >= skip) {
+            uint32_t* slot = window + 4 * (s - skip) * cap + j;
+            for (int i = 0; i < 3; ++i) _mm256_storeu_si256(reinterpret_cast<__m256i*>(slot + i * cap), code[i]);
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(slot + 3 * cap), index);
+        }
+    }
+    storeU(l, Lanes::Next, j, next);
+    for (int i = 0; i < 3; ++i) storeU(l, Lanes::U(Lanes::Code0 + i), j, code[i]);
+    storeU(l, Lanes::Index, j, index);
+}
+
+// The window slot holding key k's codes of every delta-coded lane [from, to) (Lanes::window),
+// filled when k is outside it. The lanes' cursors hold the same key (full channels share
+// their key times, so their blocks start together): a window is read on from there when it
+// lies ahead in the same block, else from its block's first key.
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE uint32_t deltaLanesTo(const uint8_t* stream, __m256i limit, Lanes& l, uint32_t from, uint32_t to,
+                                                        uint32_t k) {
+    constexpr uint32_t W = Lanes::kWindow;
+    const uint32_t start = k / W * W;
+    if (l.windowKey == start) return k - start;
     const LaneCols cols(l);
-    if (key == UINT32_MAX || k < key || k / kDeltaBlock != key / kDeltaBlock) {
+    uint32_t key = l.deltaKey;
+    if (key == UINT32_MAX || start <= key || k / kDeltaBlock != key / kDeltaBlock) {
         for (uint32_t j = from; j < to; j += 8) deltaSeek8(stream, cols, j, k / kDeltaBlock);
         key = k / kDeltaBlock * kDeltaBlock;
     }
-    for (; key < k; ++key) {
-        for (uint32_t j = from; j < to; j += 8) deltaStep8(stream, limit, cols, j);
+    // The window's first key is the cursor's own (a block's first) or lies ahead of it.
+    uint32_t* window = l.window.data();
+    const size_t cap = l.capacity;
+    const uint32_t skip = start > key ? start - key - 1 : 0;
+    if (start == key) {  // slot 0: the codes the cursor holds
+        for (uint32_t j = from; j < to; j += 8) {
+            for (int i = 0; i < 3; ++i) {
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(window + i * cap + j), laneU(cols, Lanes::U(Lanes::Code0 + i), j));
+            }
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(window + 3 * cap + j), laneU(cols, Lanes::Index, j));
+        }
     }
-    l.deltaKey = key;
+    uint32_t* first = start == key ? window + 4 * cap : window;
+    const uint32_t steps = start + W - 1 - key;
+    for (uint32_t j = from; j < to; j += 8) deltaRun8(stream, limit, cols, first, j, skip, steps);
+    l.deltaKey = start + W - 1;
+    l.windowKey = start;
+    return k - start;
 }
 
 // Frame k of every full channel, eight lanes at a time (the plain-coded groups read in place,
@@ -834,10 +875,10 @@ RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSampling
             storeVec3Lanes8(lv, j, q.q[0], q.q[1], q.q[2], v3, cache.vec3Column);
         }
         if (cache.fullVec3Count > cache.fullVec3Plain) {
-            deltaLanesTo(stream, limit, lanesV, cache.fullVec3Plain, cache.fullVec3Count, k);
+            const uint32_t slot = deltaLanesTo(stream, limit, lanesV, cache.fullVec3Plain, cache.fullVec3Count, k);
+            const LaneCols w = windowCols(lanesV, slot);
             for (uint32_t j = cache.fullVec3Plain; j < cache.fullVec3Count; j += 8) {
-                storeVec3Lanes8(lv, j, laneU(lv, Lanes::Code0, j), laneU(lv, Lanes::Code1, j), laneU(lv, Lanes::Code2, j), v3,
-                                cache.vec3Column);
+                storeVec3Lanes8(lv, j, laneU(w, Lanes::U(0), j), laneU(w, Lanes::U(1), j), laneU(w, Lanes::U(2), j), v3, cache.vec3Column);
             }
         }
     }
@@ -853,13 +894,14 @@ RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSampling
             }
         }
         if (cache.fullQuatCount > cache.fullQuatPlain) {
-            deltaLanesTo(stream, limit, lanesQ, cache.fullQuatPlain, cache.fullQuatCount, k);
+            const uint32_t slot = deltaLanesTo(stream, limit, lanesQ, cache.fullQuatPlain, cache.fullQuatCount, k);
+            const LaneCols w = windowCols(lanesQ, slot);
             for (uint32_t j = cache.fullQuatPlain; j < cache.fullQuatCount; j += 8) {
-                const __m256i q0 = laneU(lq, Lanes::Code0, j), q1 = laneU(lq, Lanes::Code1, j), q2 = laneU(lq, Lanes::Code2, j);
+                const __m256i q0 = laneU(w, Lanes::U(0), j), q1 = laneU(w, Lanes::U(1), j), q2 = laneU(w, Lanes::U(2), j);
                 if (std::min(j + 8, cache.fullQuatCount) <= cache.quatDropsWEnd[1]) {
                     storeQuatLanes8<true>(lq, j, q0, q1, q2, _mm256_setzero_si256(), q4, cache.quatColumn);
                 } else {
-                    storeQuatLanes8<false>(lq, j, q0, q1, q2, _mm256_or_si256(laneU(lq, Lanes::Largest, j), laneU(lq, Lanes::Index, j)), q4,
+                    storeQuatLanes8<false>(lq, j, q0, q1, q2, _mm256_or_si256(laneU(lq, Lanes::Largest, j), laneU(w, Lanes::U(3), j)), q4,
                                            cache.quatColumn);
                 }
             }

@@ -479,10 +479,18 @@ struct CompressedSamplingCache {
         std::vector<uint32_t> u;  // column c at u[c * capacity]
         std::vector<float> f;
         uint32_t deltaKey = UINT32_MAX;  // the key the delta-coded lanes' cursors hold
+        // The delta-coded lanes' codes of kWindow keys in a row (from windowKey, a multiple
+        // of kWindow, so a window lies inside one block), read in one pass per group with the
+        // cursors in registers: code i of key windowKey + s at window[(4 s + i) * capacity]
+        // (i = 3: the dropped component's index). The cursors then hold the window's last key.
+        static constexpr uint32_t kWindow = 8;
+        std::vector<uint32_t> window;
+        uint32_t windowKey = UINT32_MAX;
         void reserve(size_t n) {
             capacity = n + 8;
             u.assign(kU * capacity, 0u);
             f.assign(kF * capacity, 0.0f);
+            window.assign(4 * kWindow * capacity, 0u);
         }
         uint32_t* col(U c) { return u.data() + c * capacity; }
         float* col(F c) { return f.data() + c * capacity; }
