@@ -421,7 +421,7 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
     const size_t n = c.tracks.size();
     if (entries.size() < 3 * n || ranges.size() < c.quatChannels.size() || deltas.size() < 3 * n || fullVec3.size() < 2 * n ||
         fullQuat.size() < n || vec3Column < 2 * n + 8 || quatColumn < n + 8 || walked.size() < n ||
-        constVec3.size() < 2 * n || constQuat.size() < n || bindVec3.size() < 2 * n || bindQuat.size() < n) {
+        constVec3.size() < 2 * n || constQuat.size() < n || bindNodes.size() < n) {
         return false;
     }
     std::fill(entries.begin(), entries.begin() + 3 * n, CompressedKeyCache{});
@@ -432,7 +432,7 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
     poseSize = 0;
     for (size_t j = 0; j < c.quatChannels.size(); ++j) ranges[j] = quatDecoder(c.quatChannels[j]);
     fullVec3Count = fullVec3Plain = fullQuatCount = fullQuatPlain = 0;
-    walkedCount = constVec3Count = constQuatCount = bindVec3Count = bindQuatCount = 0;
+    walkedCount = constVec3Count = constQuatCount = bindNodeCount = 0;
     deltaCoded = false;
 
     // A keyed channel is full when it holds a key at every time of the table; a full channel
@@ -500,8 +500,8 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
             const ChannelKind kind = tr.kind(ch);
             const uint32_t dst = static_cast<uint32_t>(tr.node * sizeof(Transform) + kOffset[ch]);
             if (kind == ChannelKind::Absent) {
-                if (ch == 1) bindQuat[bindQuatCount++] = dst;
-                else bindVec3[bindVec3Count++] = dst;
+                const uint32_t node = static_cast<uint32_t>(tr.node * sizeof(Transform));
+                if (!bindNodeCount || bindNodes[bindNodeCount - 1] != node) bindNodes[bindNodeCount++] = node;
                 continue;
             }
             if (kind != ChannelKind::Keyed) {  // a constant, decoded once, here
@@ -1129,6 +1129,8 @@ RIG_ALWAYS_INLINE void decodeFullFrame(const CompressedClip& c, CompressedSampli
 template <bool Delta, bool kWide>
 RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
                                         CompressedSamplingCache& cache, RotationBlend blend) {
+    // Bind values first: every other write of the tick lands over them.
+    for (uint32_t j = 0; j < cache.bindNodeCount; ++j) at<Transform>(local, cache.bindNodes[j]) = at<Transform>(bindLocal, cache.bindNodes[j]);
     detail::RotationBatch batch;
     int queued = 0;
     const TableSegment segment = tableSegment(clip, t, cache.frame);
@@ -1191,7 +1193,7 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
             out.scale = blendVec3(S.key, e[2], f[2]);
         }
     }
-    // Constants (decoded at bind) and bind values.
+    // Constants (decoded at bind).
     const CompressedKeyCache* entries = cache.entries.data();
     for (uint32_t j = 0; j < cache.constVec3Count; ++j) {
         at<glm::vec3>(local, cache.constVec3[j].dst) = glm::vec3(entries[cache.constVec3[j].entry].a);
@@ -1199,8 +1201,6 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
     for (uint32_t j = 0; j < cache.constQuatCount; ++j) {
         at<glm::quat>(local, cache.constQuat[j].dst) = asQuat(entries[cache.constQuat[j].entry].a);
     }
-    for (uint32_t j = 0; j < cache.bindVec3Count; ++j) at<glm::vec3>(local, cache.bindVec3[j]) = at<glm::vec3>(bindLocal, cache.bindVec3[j]);
-    for (uint32_t j = 0; j < cache.bindQuatCount; ++j) at<glm::quat>(local, cache.bindQuat[j]) = at<glm::quat>(bindLocal, cache.bindQuat[j]);
 #if RIG_HAVE_AVX2_PATH
     if constexpr (kWide) {
         blendRotationsWide(cache, aq, bq, segment.alpha, local, batch, queued, blend);

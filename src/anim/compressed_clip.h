@@ -512,15 +512,17 @@ struct CompressedSamplingCache {
     };
     std::vector<Walked> walked;
     uint32_t walkedCount = 0;
-    // Constants (dst and the entry holding the decoded value) and bind values (dst, which is
-    // also the offset of the bind value in the bind pose).
+    // Constants (dst and the entry holding the decoded value).
     struct Copy {
         uint32_t dst = 0, entry = 0;
     };
     std::vector<Copy> constVec3, constQuat;
     uint32_t constVec3Count = 0, constQuatCount = 0;
-    std::vector<uint32_t> bindVec3, bindQuat;
-    uint32_t bindVec3Count = 0, bindQuatCount = 0;
+    // The nodes of tracks with a channel at its bind value (byte offsets of their Transforms,
+    // in the pose and in the bind pose): a tick first copies each one's whole bind transform
+    // (one 40-byte copy, not one per channel), then writes the track's other channels over it.
+    std::vector<uint32_t> bindNodes;
+    uint32_t bindNodeCount = 0;
 
     // Room for a clip of `tracks` tracks (allocates; call at load, not per tick). Unbinds: the
     // next bind() checks the room again and starts afresh.
@@ -544,8 +546,7 @@ struct CompressedSamplingCache {
         walked.resize(tracks);
         constVec3.resize(2 * tracks);
         constQuat.resize(tracks);
-        bindVec3.resize(2 * tracks);
-        bindQuat.resize(tracks);
+        bindNodes.resize(tracks);
     }
     // Bind to `c` (forgetting every entry when it is another clip). Allocates nothing; false if
     // the entries are too few for `c`.
