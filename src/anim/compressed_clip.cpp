@@ -667,6 +667,16 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE Words8 readWords8(const uint8_t* stream, __m25
     return {_mm256_srlv_epi64(_mm256_i32gather_epi64(base, _mm256_castsi256_si128(byte), 1), wideLo(bit)),
             _mm256_srlv_epi64(_mm256_i32gather_epi64(base, _mm256_extracti128_si256(byte, 1), 1), wideHi(bit))};
 }
+// readWords8 of lanes 0-3 alone (lanes 4-7 read as 0): one gather, for a group's last
+// lanes (a gather costs by the element here).
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE Words8 readWords4(const uint8_t* stream, __m256i pos, __m256i limit) {
+    pos = _mm256_min_epu32(pos, limit);
+    const __m128i byte = _mm_srli_epi32(_mm256_castsi256_si128(pos), 3);
+    const __m256i bit = _mm256_and_si256(pos, _mm256_set1_epi32(7));
+    const long long* base = reinterpret_cast<const long long*>(stream);
+    return {_mm256_srlv_epi64(_mm256_i32gather_epi64(base, byte, 1), wideLo(bit)), _mm256_setzero_si256()};
+}
+
 // (w >> shift) & mask per lane.
 RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i field(const Words8& w, __m256i shift, __m256i mask) {
     return _mm256_and_si256(packLow(_mm256_srlv_epi64(w.lo, wideLo(shift)), _mm256_srlv_epi64(w.hi, wideHi(shift))), mask);
@@ -793,6 +803,8 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaSeek8(const uint8_t* stream, const L
 // Eight delta-coded lanes read on through `steps` records from their cursors (key `key`), the
 // codes of each key after the first `skip` stored in the window from slot 0 on (deltaStep's
 // operations for eight lanes, with the cursor kept in registers between records).
+// kHalf: only the first four lanes are live (the upper four are not read).
+template <bool kHalf>
 RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaRun8(const uint8_t* stream, __m256i limit, const LaneCols& l, uint32_t* window,
                                                  uint32_t j, uint32_t skip, uint32_t steps) {
     __m256i next = laneU(l, Lanes::Next, j);
@@ -807,7 +819,7 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaRun8(const uint8_t* stream, __m256i 
     const __m256i low16 = _mm256_set1_epi32(0xFFFF);
     const size_t cap = l.capacity;
     for (uint32_t s = 0; s < steps; ++s) {
-        const Words8 w = readWords8(stream, next, limit);
+        const Words8 w = kHalf ? readWords4(stream, next, limit) : readWords8(stream, next, limit);
         next = _mm256_add_epi32(next, stride);
         const __m256i d[3] = {_mm256_and_si256(packLow(w.lo, w.hi), mask0),
                               _mm256_and_si256(packLow(_mm256_srlv_epi64(w.lo, s1lo), _mm256_srlv_epi64(w.hi, s1hi)), mask1),
@@ -855,7 +867,9 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE uint32_t deltaLanesTo(const uint8_t* stream, _
     }
     uint32_t* first = start == key ? window + 4 * cap : window;
     const uint32_t steps = start + W - 1 - key;
-    for (uint32_t j = from; j < to; j += 8) deltaRun8(stream, limit, cols, first, j, skip, steps);
+    uint32_t j = from;
+    for (; j < to && to - j > 4; j += 8) deltaRun8<false>(stream, limit, cols, first, j, skip, steps);
+    if (j < to) deltaRun8<true>(stream, limit, cols, first, j, skip, steps);
     l.deltaKey = start + W - 1;
     l.windowKey = start;
     return k - start;
