@@ -417,7 +417,10 @@ struct CompressedKeyCache {
 // side by side (frame k in buffer k & 1, each the full channels' keys in list order), and a
 // tick that moves to the next segment decodes one frame in a flat loop over them; then every
 // full channel interpolates from the two frames, as the plain sampler does its frame-by-frame
-// runs. Constants and channels left at their bind value are copied from flat lists. Tracks
+// runs. In the AVX2 form the delta-coded full channels' codes are read eight keys ahead into
+// a small window (Lanes::window: 8 keys of each such channel, 128 bytes a channel, not the
+// clip's keys), so that reading the differences runs in one tight pass per eight keys.
+// Constants and channels left at their bind value are copied from flat lists. Tracks
 // with other keyed channels (keys over part of the table, or at their own times) are walked
 // one by one, with each channel's own two keys cached (`entries`).
 struct CompressedSamplingCache {
