@@ -152,26 +152,19 @@ inline glm::quat sampleQuatChannel(const CompressedClip& c, const QuatChannel& c
 // Put `c` at the first key of block b.
 __attribute__((noinline)) void deltaSeekBlock(const uint8_t* stream, const KeyedChannel& ch, uint32_t indexBits, uint32_t b, DeltaCursor& c) {
     const DeltaLayout l = deltaLayout(ch, indexBits);
-    uint64_t pos = ch.offset + uint64_t(b) * l.headerBits;
+    const uint64_t head = ch.offset + uint64_t(b) * l.headerBits;
     c.key = b * kDeltaBlock;
     c.end = c.key + kDeltaBlock;
-    c.next = ch.offset + uint64_t(l.blocks) * l.headerBits + readBits(stream, pos, l.offsetBits);
-    pos += l.offsetBits;
-    for (int i = 0; i < 3; ++i) {
-        c.codes[i] = static_cast<uint16_t>(readBits(stream, pos, ch.width(i)));
-        pos += ch.width(i);
-    }
-    c.largest = static_cast<uint8_t>(readBits(stream, pos, indexBits));
-    pos += indexBits;
+    c.next = ch.offset + uint64_t(l.blocks) * l.headerBits + readBits(stream, head, l.offsetBits);
+    for (int i = 0; i < 3; ++i) c.codes[i] = static_cast<uint16_t>(readBits(stream, head + l.posCode[i], ch.width(i)));
+    c.largest = static_cast<uint8_t>(readBits(stream, head + l.posIndex, indexBits));
     for (int i = 0; i < 3; ++i) {
         const uint32_t w = ch.width(i);
-        c.dmin[i] = static_cast<int32_t>(readBits(stream, pos, w + 1)) - static_cast<int32_t>((1u << w) - 1u);
-        pos += w + 1;
+        c.dmin[i] = static_cast<int32_t>(readBits(stream, head + l.posDmin[i], w + 1)) - static_cast<int32_t>((1u << w) - 1u);
     }
     uint32_t at = 0;
     for (int i = 0; i < 3; ++i) {
-        const uint32_t w = readBits(stream, pos, kDeltaWidthBits);
-        pos += kDeltaWidthBits;
+        const uint32_t w = readBits(stream, head + l.posWidths + i * kDeltaWidthBits, kDeltaWidthBits);
         c.mask[i] = static_cast<uint32_t>((uint64_t(1) << w) - 1);
         if (i > 0) c.shift[i - 1] = static_cast<uint8_t>(at);
         at += w;
@@ -555,27 +548,20 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
         vec3Lanes.deltaKey = quatLanes.deltaKey = vec3Lanes.windowKey = quatLanes.windowKey = UINT32_MAX;
         auto setCodes = [](Lanes& l, uint32_t j, const KeyedChannel& key, uint32_t stride, uint32_t indexBits) {
             const uint32_t w0 = key.width(0), w1 = key.width(1), w2 = key.width(2);
-            if (key.flags & kChannelDelta) {  // deltaSeekBlock's fields, in its order
+            if (key.flags & kChannelDelta) {  // the header's layout, as deltaSeekBlock reads it
                 const DeltaLayout d = deltaLayout(key, indexBits);
                 l.col(Lanes::HeadBase)[j] = key.offset;
                 l.col(Lanes::HeadBits)[j] = d.headerBits;
                 l.col(Lanes::RecordBase)[j] = key.offset + d.blocks * d.headerBits;
                 l.col(Lanes::OffsetMask)[j] = (1u << d.offsetBits) - 1u;
-                uint32_t pos = d.offsetBits;
-                const uint32_t w[3] = {w0, w1, w2};
                 for (int i = 0; i < 3; ++i) {
-                    l.col(Lanes::U(Lanes::PosCode0 + i))[j] = pos;
-                    l.col(Lanes::U(Lanes::CodeMask0 + i))[j] = (1u << w[i]) - 1u;
-                    pos += w[i];
+                    l.col(Lanes::U(Lanes::PosCode0 + i))[j] = d.posCode[i];
+                    l.col(Lanes::U(Lanes::CodeMask0 + i))[j] = (1u << key.width(i)) - 1u;
+                    l.col(Lanes::U(Lanes::PosDmin0 + i))[j] = d.posDmin[i];
+                    l.col(Lanes::U(Lanes::DminMask0 + i))[j] = (2u << key.width(i)) - 1u;
                 }
-                l.col(Lanes::PosIndex)[j] = pos;
-                pos += indexBits;
-                for (int i = 0; i < 3; ++i) {
-                    l.col(Lanes::U(Lanes::PosDmin0 + i))[j] = pos;
-                    l.col(Lanes::U(Lanes::DminMask0 + i))[j] = (2u << w[i]) - 1u;
-                    pos += w[i] + 1;
-                }
-                l.col(Lanes::PosWidths)[j] = pos;
+                l.col(Lanes::PosIndex)[j] = d.posIndex;
+                l.col(Lanes::PosWidths)[j] = d.posWidths;
             }
             l.col(Lanes::Offset)[j] = key.offset;
             l.col(Lanes::Stride)[j] = stride;
@@ -660,26 +646,24 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i packLow(__m256i a, __m256i b) {
 struct Words8 {
     __m256i lo, hi;
 };
+// kHalf: lanes 0-3 alone (lanes 4-7 read as 0), one gather, for a group's last lanes (a
+// gather costs by the element here).
+template <bool kHalf = false>
 RIG_TARGET_AVX2 RIG_ALWAYS_INLINE Words8 readWords8(const uint8_t* stream, __m256i pos, __m256i limit) {
     pos = _mm256_min_epu32(pos, limit);
     const __m256i byte = _mm256_srli_epi32(pos, 3), bit = _mm256_and_si256(pos, _mm256_set1_epi32(7));
     const long long* base = reinterpret_cast<const long long*>(stream);
-    return {_mm256_srlv_epi64(_mm256_i32gather_epi64(base, _mm256_castsi256_si128(byte), 1), wideLo(bit)),
-            _mm256_srlv_epi64(_mm256_i32gather_epi64(base, _mm256_extracti128_si256(byte, 1), 1), wideHi(bit))};
-}
-// readWords8 of lanes 0-3 alone (lanes 4-7 read as 0): one gather, for a group's last
-// lanes (a gather costs by the element here).
-RIG_TARGET_AVX2 RIG_ALWAYS_INLINE Words8 readWords4(const uint8_t* stream, __m256i pos, __m256i limit) {
-    pos = _mm256_min_epu32(pos, limit);
-    const __m128i byte = _mm_srli_epi32(_mm256_castsi256_si128(pos), 3);
-    const __m256i bit = _mm256_and_si256(pos, _mm256_set1_epi32(7));
-    const long long* base = reinterpret_cast<const long long*>(stream);
-    return {_mm256_srlv_epi64(_mm256_i32gather_epi64(base, byte, 1), wideLo(bit)), _mm256_setzero_si256()};
+    const __m256i lo = _mm256_srlv_epi64(_mm256_i32gather_epi64(base, _mm256_castsi256_si128(byte), 1), wideLo(bit));
+    if constexpr (kHalf) return {lo, _mm256_setzero_si256()};
+    return {lo, _mm256_srlv_epi64(_mm256_i32gather_epi64(base, _mm256_extracti128_si256(byte, 1), 1), wideHi(bit))};
 }
 
-// (w >> shift) & mask per lane.
+// (w >> shift) & mask per lane; fieldWide takes the shifts already widened (wideLo, wideHi).
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i fieldWide(const Words8& w, __m256i shiftLo, __m256i shiftHi, __m256i mask) {
+    return _mm256_and_si256(packLow(_mm256_srlv_epi64(w.lo, shiftLo), _mm256_srlv_epi64(w.hi, shiftHi)), mask);
+}
 RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256i field(const Words8& w, __m256i shift, __m256i mask) {
-    return _mm256_and_si256(packLow(_mm256_srlv_epi64(w.lo, wideLo(shift)), _mm256_srlv_epi64(w.hi, wideHi(shift))), mask);
+    return fieldWide(w, wideLo(shift), wideHi(shift), mask);
 }
 RIG_TARGET_AVX2 RIG_ALWAYS_INLINE __m256 dequantize8(__m256 min, __m256i code, __m256 scale) {
     return _mm256_add_ps(min, _mm256_mul_ps(_mm256_cvtepi32_ps(code), scale));
@@ -819,14 +803,13 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaRun8(const uint8_t* stream, __m256i 
     const __m256i low16 = _mm256_set1_epi32(0xFFFF);
     const size_t cap = l.capacity;
     for (uint32_t s = 0; s < steps; ++s) {
-        const Words8 w = kHalf ? readWords4(stream, next, limit) : readWords8(stream, next, limit);
+        const Words8 w = readWords8<kHalf>(stream, next, limit);
         next = _mm256_add_epi32(next, stride);
-        const __m256i d[3] = {_mm256_and_si256(packLow(w.lo, w.hi), mask0),
-                              _mm256_and_si256(packLow(_mm256_srlv_epi64(w.lo, s1lo), _mm256_srlv_epi64(w.hi, s1hi)), mask1),
-                              _mm256_and_si256(packLow(_mm256_srlv_epi64(w.lo, s2lo), _mm256_srlv_epi64(w.hi, s2hi)), mask2)};
+        const __m256i d[3] = {_mm256_and_si256(packLow(w.lo, w.hi), mask0), fieldWide(w, s1lo, s1hi, mask1),
+                              fieldWide(w, s2lo, s2hi, mask2)};
         for (int i = 0; i < 3; ++i) code[i] = _mm256_and_si256(_mm256_add_epi32(_mm256_add_epi32(code[i], dmin[i]), d[i]), low16);
         // Lanes whose records hold no index have IndexMask 0 and Index 0 (deltaSeekBlock reads 0 bits).
-        index = _mm256_and_si256(packLow(_mm256_srlv_epi64(w.lo, s3lo), _mm256_srlv_epi64(w.hi, s3hi)), indexMask);
+        index = fieldWide(w, s3lo, s3hi, indexMask);
         if (s >= skip) {
             uint32_t* slot = window + 4 * (s - skip) * cap + j;
             for (int i = 0; i < 3; ++i) _mm256_storeu_si256(reinterpret_cast<__m256i*>(slot + i * cap), code[i]);

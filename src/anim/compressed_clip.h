@@ -264,9 +264,12 @@ inline constexpr uint32_t kDeltaWidthBits = 5;
 // The fewest bits that count to n (0 for n = 0).
 inline uint32_t bitsToCount(uint64_t n) { return static_cast<uint32_t>(std::bit_width(n)); }
 
-// `indexBits`: 2 for a rotation whose dropped component varies, else 0.
+// `indexBits`: 2 for a rotation whose dropped component varies, else 0. The header's fields
+// start at these bits of it (the records' offset at 0): the first key's codes, its index, the
+// smallest differences and the three difference widths (kDeltaWidthBits apart).
 struct DeltaLayout {
     uint32_t blocks = 0, offsetBits = 0, headerBits = 0;
+    uint32_t posCode[3] = {0, 0, 0}, posIndex = 0, posDmin[3] = {0, 0, 0}, posWidths = 0;
 };
 inline DeltaLayout deltaLayout(const KeyedChannel& ch, uint32_t indexBits) {
     DeltaLayout l;
@@ -274,6 +277,18 @@ inline DeltaLayout deltaLayout(const KeyedChannel& ch, uint32_t indexBits) {
     // Bound of the records' bits: each difference fits its code's width + 1.
     l.offsetBits = bitsToCount(uint64_t(ch.count) * (ch.codeBits() + 3 + indexBits));
     l.headerBits = l.offsetBits + 2 * ch.codeBits() + 3 + indexBits + 3 * kDeltaWidthBits;
+    uint32_t pos = l.offsetBits;
+    for (int i = 0; i < 3; ++i) {
+        l.posCode[i] = pos;
+        pos += ch.width(i);
+    }
+    l.posIndex = pos;
+    pos += indexBits;
+    for (int i = 0; i < 3; ++i) {
+        l.posDmin[i] = pos;
+        pos += ch.width(i) + 1;
+    }
+    l.posWidths = pos;
     return l;
 }
 
