@@ -339,7 +339,8 @@ std::vector<uint8_t> reseal(std::vector<uint8_t> bytes) {
 
 TEST(ModelIo, ForgedBuffersWithValidChecksumsAreRejectedOrValid) {
     // Random byte changes with the checksum recomputed: the reader's own checks must catch
-    // every lie about counts and indices; whatever it accepts passes validateModel.
+    // every lie about counts and indices; whatever it accepts passes validateModel and writes
+    // back to the same bytes (a flag byte of 2 read as "true" would not).
     const std::vector<uint8_t> good = serializeModel(everyField());
     std::mt19937 rng(12345);
     size_t rejected = 0;
@@ -347,12 +348,14 @@ TEST(ModelIo, ForgedBuffersWithValidChecksumsAreRejectedOrValid) {
         std::vector<uint8_t> bad = good;
         const int edits = 1 + static_cast<int>(rng() % 4);
         for (int e = 0; e < edits; ++e) bad[28 + rng() % (bad.size() - 28)] = static_cast<uint8_t>(rng());
-        Result<Model> r = deserializeModel(reseal(bad));
+        const std::vector<uint8_t> sealed = reseal(bad);
+        Result<Model> r = deserializeModel(sealed);
         if (!r.ok()) {
             ++rejected;
             continue;
         }
         EXPECT_TRUE(validateModel(r.value()).ok());
+        EXPECT_TRUE(serializeModel(r.value()) == sealed) << "trial " << trial << " reads but does not write back";
     }
     EXPECT_GT(rejected, 1000u);
 }

@@ -82,6 +82,13 @@ public:
         }
         return static_cast<size_t>(n);
     }
+    // A bool written as one byte: 0 or 1, anything else is a forgery (reading it as "not zero"
+    // would accept bytes that do not write back the same).
+    bool flag() {
+        const uint8_t v = pod<uint8_t>();
+        if (v > 1) fail("a flag is neither 0 nor 1");
+        return v == 1;
+    }
     std::string str() {
         const size_t n = count(1);
         std::string s(reinterpret_cast<const char*>(p_), n);
@@ -199,9 +206,7 @@ void read(Reader& r, Mesh& m) {
     r.podVec(m.uvs);
     r.podVec(m.colors);
     r.podVec(m.indices);
-    const uint8_t skinned = r.pod<uint8_t>();
-    if (skinned > 1) r.fail("a flag is neither 0 nor 1");
-    m.skinned = skinned == 1;
+    m.skinned = r.flag();
     r.podVec(m.skin.joints);
     r.podVec(m.skin.inverseBind);
     r.podVec(m.skin.offsetComputed);
@@ -284,9 +289,7 @@ void read(Reader& r, Clip& c) {
     c.startTime = r.pod<float>();
     c.sampleRate = r.pod<float>();
     c.ticksPerSecond = r.pod<double>();
-    const uint8_t fromFile = r.pod<uint8_t>();
-    if (fromFile > 1) r.fail("a flag is neither 0 nor 1");
-    c.ticksPerSecondFromFile = fromFile == 1;
+    c.ticksPerSecondFromFile = r.flag();
     c.tracks.resize(r.count(4 + 3 * 13));
     for (Track& t : c.tracks) {
         t.node = r.pod<int32_t>();
@@ -368,7 +371,7 @@ void read(Reader& r, ImportStats& s) {
         r.podVec(b.candidates);
         b.chosen = r.pod<int32_t>();
         b.rule = r.str();
-        b.safe = r.pod<uint8_t>() != 0;
+        b.safe = r.flag();
     }
 }
 
@@ -404,7 +407,7 @@ void read(Reader& r, Model& m) {
     m.units.file = r.str();
     m.units.metresPerUnit = r.pod<double>();
     m.units.scaleApplied = r.pod<double>();
-    m.units.appliedAtRoot = r.pod<uint8_t>() != 0;
+    m.units.appliedAtRoot = r.flag();
     m.units.source = r.str();
     read(r, m.skeleton);
     // Minimum encoded sizes (all strings and vectors empty) bound the counts.

@@ -47,6 +47,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)m.jointNodes();
     (void)m.paletteSize();
     const std::vector<uint8_t> again = rig::serializeModel(m);
+    if (again != bytes) {
+        size_t at = kHeader;
+        while (at < again.size() && at < bytes.size() && again[at] == bytes[at]) ++at;
+        std::fprintf(stderr, "model_io_fuzz: %zu bytes read, %zu written, first difference at %zu\n",
+                     bytes.size(), again.size(), at);
+    }
     require(again == bytes, "writing the model again changes its bytes");
     return 0;
 }
