@@ -107,8 +107,16 @@ void expectSamplingMatchesDecodedHere(const Model& model, const CompressedClip& 
     std::mt19937 rng(7);
     std::uniform_real_distribution<float> u(cc.startTime - 0.5f, cc.duration + 0.5f);
     for (int i = 0; i < 200; ++i) times.push_back(u(rng));
+    // Before each sample every tracked node of the three poses is poisoned (all bits set, a
+    // NaN), so each sampler must write all of a tracked node's transform, bind values included.
+    auto poison = [&](std::vector<Transform>& pose) {
+        for (const CompressedTrack& tr : cc.tracks) std::memset(static_cast<void*>(&pose[tr.node]), 0xFF, sizeof(Transform));
+    };
     for (RotationBlend blend : {RotationBlend::Slerp, RotationBlend::Nlerp}) {
         for (float t : times) {
+            poison(a);
+            poison(b);
+            poison(c3);
             SamplingJob sa;
             sa.clip = &decoded;
             sa.time = t;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 
 #include "anim/rotation_batch.h"
 
@@ -425,7 +426,7 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
     poseSize = 0;
     for (size_t j = 0; j < c.quatChannels.size(); ++j) ranges[j] = quatDecoder(c.quatChannels[j]);
     fullVec3Count = fullVec3Plain = fullQuatCount = fullQuatPlain = 0;
-    walkedCount = constVec3Count = constQuatCount = bindNodeCount = 0;
+    walkedCount = constVec3Count = constQuatCount = bindNodeCount = bindNodeWide = 0;
     deltaCoded = false;
 
     // A keyed channel is full when it holds a key at every time of the table; a full channel
@@ -483,10 +484,14 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
     quatDropsWEnd[1] = quatGroups[0] + quatDropsW[1];
     // Delta cursors: the full channels' first (vec3 then quat, in list order), then the walk's.
     uint32_t walkCursor = vec3Groups[1] + quatGroups[1];
+    // Bind nodes: those copied in every form from the front, those of whole rotations from
+    // the back (moved after the others below).
+    uint32_t wholeNodes = 0;
     vec3Index = quatIndex = 0;
     for (size_t i = 0; i < n; ++i) {
         const CompressedTrack& tr = c.tracks[i];
         const uint8_t bits = fullBits(tr, vec3Index, quatIndex);
+        const bool whole = (bits & 2u) && tr.kind(0) == ChannelKind::Absent && tr.kind(2) == ChannelKind::Absent;
         Walked walk;
         walk.track = static_cast<uint32_t>(i);
         for (int ch = 0; ch < 3; ++ch) {
@@ -494,7 +499,11 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
             const uint32_t dst = static_cast<uint32_t>(tr.node * sizeof(Transform) + kOffset[ch]);
             if (kind == ChannelKind::Absent) {
                 const uint32_t node = static_cast<uint32_t>(tr.node * sizeof(Transform));
-                if (!bindNodeCount || bindNodes[bindNodeCount - 1] != node) bindNodes[bindNodeCount++] = node;
+                if (whole) {
+                    if (ch == 0) bindNodes[n - ++wholeNodes] = node;
+                } else if (!bindNodeWide || bindNodes[bindNodeWide - 1] != node) {
+                    bindNodes[bindNodeWide++] = node;
+                }
                 continue;
             }
             if (kind != ChannelKind::Keyed) {  // a constant, decoded once, here
@@ -517,6 +526,7 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
                 f.channel = j;
                 f.dst = dst;
                 f.interpolation = key.interpolation();
+                f.whole = ch == 1 && whole;
                 const int g = group(key);
                 if (ch == 1) {
                     uint32_t& at = dropsW(j) ? quatWAt[g] : quatAt[g];
@@ -539,6 +549,9 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
         }
         if (walk.keyed) walked[walkedCount++] = walk;
     }
+    std::copy(bindNodes.begin() + static_cast<std::ptrdiff_t>(n - wholeNodes), bindNodes.begin() + static_cast<std::ptrdiff_t>(n),
+              bindNodes.begin() + bindNodeWide);
+    bindNodeCount = bindNodeWide + wholeNodes;
     std::fill_n(fullVec3Step.begin() + fullVec3Count, 8, 0u);
     std::fill_n(fullQuatStep.begin() + fullQuatCount, 8, 0u);
     // The full channels' lanes (decodeFullLanes), and eight lanes of zeros after each list.
@@ -604,6 +617,34 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
 }
 
 namespace {
+
+template <class T>
+RIG_ALWAYS_INLINE T& at(void* base, uint32_t offset) {
+    return *reinterpret_cast<T*>(static_cast<char*>(base) + offset);
+}
+template <class T>
+RIG_ALWAYS_INLINE const T& at(const void* base, uint32_t offset) {
+    return *reinterpret_cast<const T*>(static_cast<const char*>(base) + offset);
+}
+
+// Rotation j of a frame kept as columns (CompressedSamplingCache::frameQuat).
+RIG_ALWAYS_INLINE void setColumns(float* f, size_t column, uint32_t j, const glm::quat& q) {
+    f[j] = q.x;
+    f[column + j] = q.y;
+    f[2 * column + j] = q.z;
+    f[3 * column + j] = q.w;
+}
+RIG_ALWAYS_INLINE glm::quat fromColumns(const float* f, size_t column, uint32_t j) {
+    return glm::quat(f[3 * column + j], f[j], f[column + j], f[2 * column + j]);
+}
+RIG_ALWAYS_INLINE void setColumns(float* f, size_t column, uint32_t j, const glm::vec3& v) {
+    f[j] = v.x;
+    f[column + j] = v.y;
+    f[2 * column + j] = v.z;
+}
+RIG_ALWAYS_INLINE glm::vec3 vec3FromColumns(const float* f, size_t column, uint32_t j) {
+    return glm::vec3(f[j], f[column + j], f[2 * column + j]);
+}
 
 #if RIG_HAVE_AVX2_PATH
 using Lanes = CompressedSamplingCache::Lanes;
@@ -858,6 +899,11 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE uint32_t deltaLanesTo(const uint8_t* stream, _
     return k - start;
 }
 
+// Up to this many delta-coded full translations and scales are read one by one, each through
+// its own cursor (DeltaCursor), not as a group of eight lanes: a group's window and header
+// reads cost the same for one live lane as for eight.
+constexpr uint32_t kScalarDeltaLanes = 2;
+
 // Frame k of every full channel, eight lanes at a time (the plain-coded groups read in place,
 // the delta-coded ones through their cursors).
 RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSamplingCache& cache, uint32_t k, float* v3, float* q4) {
@@ -871,7 +917,16 @@ RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSampling
             const Codes8 q = plainCodes8(stream, limit, lv, j, k);
             storeVec3Lanes8(lv, j, q.q[0], q.q[1], q.q[2], v3, cache.vec3Column);
         }
-        if (cache.fullVec3Count > cache.fullVec3Plain) {
+        if (cache.fullVec3Count - cache.fullVec3Plain <= kScalarDeltaLanes) {
+            // A few delta-coded lanes (a root's translation): each through its own cursor.
+            const CompressedSamplingCache::Full* F = cache.fullVec3.data();
+            for (uint32_t j = cache.fullVec3Plain; j < cache.fullVec3Count; ++j) {
+                const Vec3Channel& ch = c.vec3Channels[F[j].channel];
+                DeltaCursor& d = cache.deltas[F[j].cursor];
+                deltaMoveTo(stream, ch.key, 0, k, d);
+                setColumns(v3, cache.vec3Column, j, decodeVec3Codes(ch, d.codes));
+            }
+        } else {
             const uint32_t slot = deltaLanesTo(stream, limit, lanesV, cache.fullVec3Plain, cache.fullVec3Count, k);
             const LaneCols w = windowCols(lanesV, slot);
             for (uint32_t j = cache.fullVec3Plain; j < cache.fullVec3Count; j += 8) {
@@ -907,34 +962,6 @@ RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSampling
 }
 #endif
 
-template <class T>
-RIG_ALWAYS_INLINE T& at(void* base, uint32_t offset) {
-    return *reinterpret_cast<T*>(static_cast<char*>(base) + offset);
-}
-template <class T>
-RIG_ALWAYS_INLINE const T& at(const void* base, uint32_t offset) {
-    return *reinterpret_cast<const T*>(static_cast<const char*>(base) + offset);
-}
-
-// Rotation j of a frame kept as columns (CompressedSamplingCache::frameQuat).
-RIG_ALWAYS_INLINE void setColumns(float* f, size_t column, uint32_t j, const glm::quat& q) {
-    f[j] = q.x;
-    f[column + j] = q.y;
-    f[2 * column + j] = q.z;
-    f[3 * column + j] = q.w;
-}
-RIG_ALWAYS_INLINE glm::quat fromColumns(const float* f, size_t column, uint32_t j) {
-    return glm::quat(f[3 * column + j], f[j], f[column + j], f[2 * column + j]);
-}
-RIG_ALWAYS_INLINE void setColumns(float* f, size_t column, uint32_t j, const glm::vec3& v) {
-    f[j] = v.x;
-    f[column + j] = v.y;
-    f[2 * column + j] = v.z;
-}
-RIG_ALWAYS_INLINE glm::vec3 vec3FromColumns(const float* f, size_t column, uint32_t j) {
-    return glm::vec3(f[j], f[column + j], f[2 * column + j]);
-}
-
 // Every full translation and scale at factor alpha from the segment's two frames a and b
 // (columns): lerpPair of the plain sampler, each written to its dst.
 RIG_ALWAYS_INLINE void blendFullVec3(const CompressedSamplingCache& cache, const float* a, const float* b, float alpha, Transform* local) {
@@ -949,13 +976,22 @@ RIG_ALWAYS_INLINE void blendFullVec3(const CompressedSamplingCache& cache, const
 // Every full rotation at factor alpha from the segment's two frames a and b (columns): what
 // the plain sampler gives (queuePair: a step channel or alpha at an end takes a key as it is,
 // equal keys give that key, the others slerpInline / nlerpShortest), each written to its dst.
+// `bindLocal` (the AVX2 form): the whole rotations' nodes get their bind translation and scale
+// too (Full::whole); null: the rotations alone.
 RIG_ALWAYS_INLINE void blendFullQuats(const CompressedSamplingCache& cache, const float* a, const float* b, float alpha,
-                                      Transform* local, RotationBlend blend) {
+                                      Transform* local, RotationBlend blend, const Transform* bindLocal = nullptr) {
     const size_t column = cache.quatColumn;
     const CompressedSamplingCache::Full* Q = cache.fullQuat.data();
     for (uint32_t j = 0; j < cache.fullQuatCount; ++j) {
-        at<glm::quat>(local, Q[j].dst) =
-            detail::blendPair(fromColumns(a, column, j), fromColumns(b, column, j), Q[j].interpolation, alpha, blend);
+        const glm::quat q = detail::blendPair(fromColumns(a, column, j), fromColumns(b, column, j), Q[j].interpolation, alpha, blend);
+        if (bindLocal && Q[j].whole) {
+            const uint32_t node = Q[j].dst - static_cast<uint32_t>(offsetof(Transform, rotation));
+            Transform& out = at<Transform>(local, node);
+            const Transform& bind = at<Transform>(bindLocal, node);
+            out.translation = bind.translation;
+            out.scale = bind.scale;
+        }
+        at<glm::quat>(local, Q[j].dst) = q;
     }
 }
 
@@ -1000,6 +1036,24 @@ RIG_TARGET_AVX2 void blendFullVec3Wide(const CompressedSamplingCache& cache, con
     }
 }
 
+// A full rotation q (x, y, z, w) to its place: a whole one (Full::whole) with its node's bind
+// translation and scale, as one 32-byte and one 8-byte store (the bind transform's first 32
+// bytes with the rotation, bytes 12-27, blended in; then its last 8).
+static_assert(offsetof(Transform, rotation) == 12 && sizeof(Transform) == 40, "Transform: T (12 bytes), R (x, y, z, w), S");
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeFullRotation(const CompressedSamplingCache::Full& f, __m128 q, const Transform* bindLocal,
+                                                         Transform* local) {
+    if (!f.whole) {
+        _mm_storeu_ps(&at<glm::quat>(local, f.dst).x, q);
+        return;
+    }
+    const uint32_t node = f.dst - static_cast<uint32_t>(offsetof(Transform, rotation));
+    const auto* src = reinterpret_cast<const uint8_t*>(bindLocal) + node;
+    auto* dst = reinterpret_cast<uint8_t*>(local) + node;
+    const __m256 placed = _mm256_permutevar8x32_ps(_mm256_castps128_ps256(q), _mm256_setr_epi32(0, 0, 0, 0, 1, 2, 3, 0));
+    _mm256_storeu_ps(reinterpret_cast<float*>(dst), _mm256_blend_ps(_mm256_loadu_ps(reinterpret_cast<const float*>(src)), placed, 0x78));
+    std::memcpy(dst + 32, src + 32, 8);
+}
+
 // G groups of eight rotations blended together (blendGroups): first the full rotations from
 // lane j on (`nFull` of them live, at `alpha`, strictly between 0 and 1), straight from the
 // frames' columns, a step channel's lane taking key a; then the groups of the queue
@@ -1008,7 +1062,7 @@ RIG_TARGET_AVX2 void blendFullVec3Wide(const CompressedSamplingCache& cache, con
 template <int G>
 RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void blendMixedGroups(const CompressedSamplingCache& cache, const float* a, const float* b, uint32_t j,
                                                         int nFull, __m256 alpha, const detail::RotationBatch& batch, int queued,
-                                                        Transform* local, RotationBlend blend) {
+                                                        const Transform* bindLocal, Transform* local, RotationBlend blend) {
     const size_t column = cache.quatColumn;
     const int fullGroups = (nFull + 7) / 8;
     detail::Quat8 qa[G], qb[G], r[G];
@@ -1039,13 +1093,18 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void blendMixedGroups(const CompressedSampling
         r[g].w = _mm256_blendv_ps(r[g].w, qa[g].w, step);
         const uint32_t lane0 = static_cast<uint32_t>(8 * g);
         const float t = _mm256_cvtss_f32(alpha);
-        detail::storeRotations8(
-            r[g], nFull - 8 * g < 8 ? nFull - 8 * g : 8, wide[g] & ~_mm256_movemask_ps(step),
-            [&](int i) { return &at<glm::quat>(local, Q[lane0 + i].dst); },
-            [&](int i) {
+        const int count = nFull - 8 * g < 8 ? nFull - 8 * g : 8, slerped = wide[g] & ~_mm256_movemask_ps(step);
+        __m128 q[8];
+        detail::transposeQuat8(r[g], q);  // one quaternion (x, y, z, w) per register
+        for (int i = 0; i < count; ++i) {
+            const CompressedSamplingCache::Full& f = Q[lane0 + static_cast<uint32_t>(i)];
+            if (slerped & (1 << i)) {  // storeRotations8's rule: these lanes take slerpInline
                 const uint32_t lane = j + lane0 + static_cast<uint32_t>(i);
-                return detail::slerpInline(fromColumns(a, column, lane), fromColumns(b, column, lane), t);
-            });
+                const glm::quat s = detail::slerpInline(fromColumns(a, column, lane), fromColumns(b, column, lane), t);
+                q[i] = _mm_setr_ps(s.x, s.y, s.z, s.w);
+            }
+            storeFullRotation(f, q[i], bindLocal, local);
+        }
     }
 }
 
@@ -1053,10 +1112,11 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void blendMixedGroups(const CompressedSampling
 // a, b null: none this tick) and the queue, in as few passes as hold them, so that a clip with
 // a few of each fills one pass's groups instead of running two short chains. Empties the queue.
 RIG_TARGET_AVX2 void blendRotationsWide(const CompressedSamplingCache& cache, const float* a, const float* b, float alpha,
-                                        Transform* local, detail::RotationBatch& batch, int queued, RotationBlend blend) {
+                                        const Transform* bindLocal, Transform* local, detail::RotationBatch& batch, int queued,
+                                        RotationBlend blend) {
     int full = a ? static_cast<int>(cache.fullQuatCount) : 0;
     if (full && !(alpha > 0.0f && alpha < 1.0f)) {  // every full rotation takes a key as it is
-        blendFullQuats(cache, a, b, alpha, local, blend);
+        blendFullQuats(cache, a, b, alpha, local, blend, bindLocal);
         full = 0;
     }
     const __m256 al = _mm256_set1_ps(alpha);
@@ -1065,18 +1125,18 @@ RIG_TARGET_AVX2 void blendRotationsWide(const CompressedSamplingCache& cache, co
     // Passes of full rotations alone while the rest and the queue exceed one pass.
     while ((full - static_cast<int>(j) + 7) / 8 + queueGroups > 4) {
         const int m = full - static_cast<int>(j) < 32 ? full - static_cast<int>(j) : 32;
-        if (m > 24) blendMixedGroups<4>(cache, a, b, j, m, al, batch, 0, local, blend);
-        else if (m > 16) blendMixedGroups<3>(cache, a, b, j, m, al, batch, 0, local, blend);
-        else if (m > 8) blendMixedGroups<2>(cache, a, b, j, m, al, batch, 0, local, blend);
-        else blendMixedGroups<1>(cache, a, b, j, m, al, batch, 0, local, blend);
+        if (m > 24) blendMixedGroups<4>(cache, a, b, j, m, al, batch, 0, bindLocal, local, blend);
+        else if (m > 16) blendMixedGroups<3>(cache, a, b, j, m, al, batch, 0, bindLocal, local, blend);
+        else if (m > 8) blendMixedGroups<2>(cache, a, b, j, m, al, batch, 0, bindLocal, local, blend);
+        else blendMixedGroups<1>(cache, a, b, j, m, al, batch, 0, bindLocal, local, blend);
         j += static_cast<uint32_t>(m);
     }
     const int rest = full - static_cast<int>(j);
     switch ((rest + 7) / 8 + queueGroups) {
-        case 4: blendMixedGroups<4>(cache, a, b, j, rest, al, batch, queued, local, blend); break;
-        case 3: blendMixedGroups<3>(cache, a, b, j, rest, al, batch, queued, local, blend); break;
-        case 2: blendMixedGroups<2>(cache, a, b, j, rest, al, batch, queued, local, blend); break;
-        case 1: blendMixedGroups<1>(cache, a, b, j, rest, al, batch, queued, local, blend); break;
+        case 4: blendMixedGroups<4>(cache, a, b, j, rest, al, batch, queued, bindLocal, local, blend); break;
+        case 3: blendMixedGroups<3>(cache, a, b, j, rest, al, batch, queued, bindLocal, local, blend); break;
+        case 2: blendMixedGroups<2>(cache, a, b, j, rest, al, batch, queued, bindLocal, local, blend); break;
+        case 1: blendMixedGroups<1>(cache, a, b, j, rest, al, batch, queued, bindLocal, local, blend); break;
         default: break;
     }
 }
@@ -1126,8 +1186,10 @@ RIG_ALWAYS_INLINE void decodeFullFrame(const CompressedClip& c, CompressedSampli
 template <bool Delta, bool kWide>
 RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
                                         CompressedSamplingCache& cache, RotationBlend blend) {
-    // Bind values first: every other write of the tick lands over them.
-    for (uint32_t j = 0; j < cache.bindNodeCount; ++j) at<Transform>(local, cache.bindNodes[j]) = at<Transform>(bindLocal, cache.bindNodes[j]);
+    // Bind values first: every other write of the tick lands over them (the AVX2 form writes
+    // the whole rotations' nodes with their rotations).
+    const uint32_t bindNodes = kWide ? cache.bindNodeWide : cache.bindNodeCount;
+    for (uint32_t j = 0; j < bindNodes; ++j) at<Transform>(local, cache.bindNodes[j]) = at<Transform>(bindLocal, cache.bindNodes[j]);
     detail::RotationBatch batch;
     int queued = 0;
     const TableSegment segment = tableSegment(clip, t, cache.frame);
@@ -1200,7 +1262,7 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
     }
 #if RIG_HAVE_AVX2_PATH
     if constexpr (kWide) {
-        blendRotationsWide(cache, aq, bq, segment.alpha, local, batch, queued, blend);
+        blendRotationsWide(cache, aq, bq, segment.alpha, bindLocal, local, batch, queued, blend);
         return;
     }
 #endif

@@ -457,9 +457,13 @@ struct CompressedSamplingCache {
     // A full channel: `channel` indexes vec3Channels / quatChannels; `dst` is the byte offset
     // of its value in the pose (node * sizeof(Transform) + the member's offset); `cursor`
     // indexes `deltas` (delta-coded channels only).
+    // `whole` (rotations): the track's translation and scale are at their bind values, so the
+    // AVX2 form writes the node's whole transform with the rotation (bind translation,
+    // rotation, bind scale: two stores, not a bind copy of three and the rotation's fourth).
     struct Full {
         uint32_t channel = 0, dst = 0, cursor = 0;
         Interpolation interpolation = Interpolation::Linear;
+        bool whole = false;
     };
     // Translations and scales, and rotations: plain-coded ones first, then delta-coded ones.
     std::vector<Full> fullVec3, fullQuat;
@@ -539,8 +543,10 @@ struct CompressedSamplingCache {
     // The nodes of tracks with a channel at its bind value (byte offsets of their Transforms,
     // in the pose and in the bind pose): a tick first copies each one's whole bind transform
     // (one 40-byte copy, not one per channel), then writes the track's other channels over it.
+    // The AVX2 form copies the first bindNodeWide alone: the rest are the nodes of the full
+    // rotations written whole (Full::whole).
     std::vector<uint32_t> bindNodes;
-    uint32_t bindNodeCount = 0;
+    uint32_t bindNodeCount = 0, bindNodeWide = 0;
 
     // Room for a clip of `tracks` tracks (allocates; call at load, not per tick). Unbinds: the
     // next bind() checks the room again and starts afresh.
