@@ -904,9 +904,13 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE uint32_t deltaLanesTo(const uint8_t* stream, _
 // reads cost the same for one live lane as for eight.
 constexpr uint32_t kScalarDeltaLanes = 2;
 
-// Frame k of every full channel, eight lanes at a time (the plain-coded groups read in place,
-// the delta-coded ones through their cursors).
-RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSamplingCache& cache, uint32_t k, float* v3, float* q4) {
+// Frames k .. k + kFrames - 1 of every full channel (frame k + f into v3[f] and q4[f]), eight
+// lanes at a time (the plain-coded groups read in place, the delta-coded ones from their
+// window). With two frames, each group decodes both in one pass, so that the two rebuilds
+// (a square root each) overlap; both must then lie in one window (k % kWindow < kWindow - 1).
+template <int kFrames>
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void decodeFullLanes(const CompressedClip& c, CompressedSamplingCache& cache, uint32_t k,
+                                                       float* const* v3, float* const* q4) {
     Lanes& lanesV = cache.vec3Lanes;
     Lanes& lanesQ = cache.quatLanes;
     const LaneCols lv(lanesV), lq(lanesQ);
@@ -914,8 +918,10 @@ RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSampling
         const uint8_t* stream = c.vec3Bits.data();
         const __m256i limit = streamLimit(c.vec3Bits);
         for (uint32_t j = 0; j < cache.fullVec3Plain; j += 8) {
-            const Codes8 q = plainCodes8(stream, limit, lv, j, k);
-            storeVec3Lanes8(lv, j, q.q[0], q.q[1], q.q[2], v3, cache.vec3Column);
+            for (int f = 0; f < kFrames; ++f) {
+                const Codes8 q = plainCodes8(stream, limit, lv, j, k + f);
+                storeVec3Lanes8(lv, j, q.q[0], q.q[1], q.q[2], v3[f], cache.vec3Column);
+            }
         }
         if (cache.fullVec3Count - cache.fullVec3Plain <= kScalarDeltaLanes) {
             // A few delta-coded lanes (a root's translation): each through its own cursor.
@@ -923,14 +929,19 @@ RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSampling
             for (uint32_t j = cache.fullVec3Plain; j < cache.fullVec3Count; ++j) {
                 const Vec3Channel& ch = c.vec3Channels[F[j].channel];
                 DeltaCursor& d = cache.deltas[F[j].cursor];
-                deltaMoveTo(stream, ch.key, 0, k, d);
-                setColumns(v3, cache.vec3Column, j, decodeVec3Codes(ch, d.codes));
+                for (int f = 0; f < kFrames; ++f) {
+                    deltaMoveTo(stream, ch.key, 0, k + f, d);
+                    setColumns(v3[f], cache.vec3Column, j, decodeVec3Codes(ch, d.codes));
+                }
             }
         } else {
             const uint32_t slot = deltaLanesTo(stream, limit, lanesV, cache.fullVec3Plain, cache.fullVec3Count, k);
-            const LaneCols w = windowCols(lanesV, slot);
             for (uint32_t j = cache.fullVec3Plain; j < cache.fullVec3Count; j += 8) {
-                storeVec3Lanes8(lv, j, laneU(w, Lanes::U(0), j), laneU(w, Lanes::U(1), j), laneU(w, Lanes::U(2), j), v3, cache.vec3Column);
+                for (int f = 0; f < kFrames; ++f) {
+                    const LaneCols w = windowCols(lanesV, slot + f);
+                    storeVec3Lanes8(lv, j, laneU(w, Lanes::U(0), j), laneU(w, Lanes::U(1), j), laneU(w, Lanes::U(2), j), v3[f],
+                                    cache.vec3Column);
+                }
             }
         }
     }
@@ -938,27 +949,38 @@ RIG_TARGET_AVX2 void decodeFullLanes(const CompressedClip& c, CompressedSampling
         const uint8_t* stream = c.quatBits.data();
         const __m256i limit = streamLimit(c.quatBits);
         for (uint32_t j = 0; j < cache.fullQuatPlain; j += 8) {
-            const Codes8 q = plainCodes8(stream, limit, lq, j, k);
-            if (std::min(j + 8, cache.fullQuatPlain) <= cache.quatDropsWEnd[0]) {
-                storeQuatLanes8<true>(lq, j, q.q[0], q.q[1], q.q[2], q.largest, q4, cache.quatColumn);
-            } else {
-                storeQuatLanes8<false>(lq, j, q.q[0], q.q[1], q.q[2], q.largest, q4, cache.quatColumn);
+            const bool dropsW = std::min(j + 8, cache.fullQuatPlain) <= cache.quatDropsWEnd[0];
+            for (int f = 0; f < kFrames; ++f) {
+                const Codes8 q = plainCodes8(stream, limit, lq, j, k + f);
+                if (dropsW) storeQuatLanes8<true>(lq, j, q.q[0], q.q[1], q.q[2], q.largest, q4[f], cache.quatColumn);
+                else storeQuatLanes8<false>(lq, j, q.q[0], q.q[1], q.q[2], q.largest, q4[f], cache.quatColumn);
             }
         }
         if (cache.fullQuatCount > cache.fullQuatPlain) {
             const uint32_t slot = deltaLanesTo(stream, limit, lanesQ, cache.fullQuatPlain, cache.fullQuatCount, k);
-            const LaneCols w = windowCols(lanesQ, slot);
             for (uint32_t j = cache.fullQuatPlain; j < cache.fullQuatCount; j += 8) {
-                const __m256i q0 = laneU(w, Lanes::U(0), j), q1 = laneU(w, Lanes::U(1), j), q2 = laneU(w, Lanes::U(2), j);
-                if (std::min(j + 8, cache.fullQuatCount) <= cache.quatDropsWEnd[1]) {
-                    storeQuatLanes8<true>(lq, j, q0, q1, q2, _mm256_setzero_si256(), q4, cache.quatColumn);
-                } else {
-                    storeQuatLanes8<false>(lq, j, q0, q1, q2, _mm256_or_si256(laneU(lq, Lanes::Largest, j), laneU(w, Lanes::U(3), j)), q4,
-                                           cache.quatColumn);
+                const bool dropsW = std::min(j + 8, cache.fullQuatCount) <= cache.quatDropsWEnd[1];
+                for (int f = 0; f < kFrames; ++f) {
+                    const LaneCols w = windowCols(lanesQ, slot + f);
+                    const __m256i q0 = laneU(w, Lanes::U(0), j), q1 = laneU(w, Lanes::U(1), j), q2 = laneU(w, Lanes::U(2), j);
+                    if (dropsW) {
+                        storeQuatLanes8<true>(lq, j, q0, q1, q2, _mm256_setzero_si256(), q4[f], cache.quatColumn);
+                    } else {
+                        storeQuatLanes8<false>(lq, j, q0, q1, q2, _mm256_or_si256(laneU(lq, Lanes::Largest, j), laneU(w, Lanes::U(3), j)),
+                                               q4[f], cache.quatColumn);
+                    }
                 }
             }
         }
     }
+}
+RIG_TARGET_AVX2 void decodeFullLanes1(const CompressedClip& c, CompressedSamplingCache& cache, uint32_t k, float* v3, float* q4) {
+    decodeFullLanes<1>(c, cache, k, &v3, &q4);
+}
+RIG_TARGET_AVX2 void decodeFullLanes2(const CompressedClip& c, CompressedSamplingCache& cache, uint32_t k) {
+    float* v3[2] = {cache.frameVec3[k & 1].data(), cache.frameVec3[(k + 1) & 1].data()};
+    float* q4[2] = {cache.frameQuat[k & 1].data(), cache.frameQuat[(k + 1) & 1].data()};
+    decodeFullLanes<2>(c, cache, k, v3, q4);
 }
 #endif
 
@@ -1159,7 +1181,7 @@ RIG_ALWAYS_INLINE void decodeFullFrame(const CompressedClip& c, CompressedSampli
 #if RIG_HAVE_AVX2_PATH
     if constexpr (kWide) {
         if (cache.lanes) {
-            decodeFullLanes(c, cache, k, v3, q4);
+            decodeFullLanes1(c, cache, k, v3, q4);
             cache.heldFrame[k & 1] = k;
             return;
         }
@@ -1199,6 +1221,15 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
     const float* bq = nullptr;
     if (cache.fullVec3Count + cache.fullQuatCount) {
         const uint32_t k = segment.frame;
+        const bool needA = cache.heldFrame[k & 1] != k, needB = cache.heldFrame[(k + 1) & 1] != k + 1;
+#if RIG_HAVE_AVX2_PATH
+        // Both frames new (a take played at half its key rate or slower): decoded together.
+        if (kWide && needA && needB && cache.lanes && k % CompressedSamplingCache::Lanes::kWindow + 1 < CompressedSamplingCache::Lanes::kWindow) {
+            decodeFullLanes2(clip, cache, k);
+            cache.heldFrame[k & 1] = k;
+            cache.heldFrame[(k + 1) & 1] = k + 1;
+        }
+#endif
         if (cache.heldFrame[k & 1] != k) decodeFullFrame<kWide>(clip, cache, k);
         if (cache.heldFrame[(k + 1) & 1] != k + 1) decodeFullFrame<kWide>(clip, cache, k + 1);
         const float* a3 = cache.frameVec3[k & 1].data();
