@@ -439,8 +439,10 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
     uint32_t vec3Index = 0, quatIndex = 0;
     ConstWalk w;
     uint32_t vec3Groups[2] = {0, 0}, quatGroups[2] = {0, 0};
-    // Within each group of rotations, those that drop w in every key come first, so that their
-    // lanes decode without picking each code's component (storeQuatLanes8's kDropsW form).
+    // Within each group of rotations, those that drop w in every key come last, so that their
+    // lanes decode without picking each code's component (storeQuatLanes8's kDropsW form) and
+    // read no index (deltaRun8); last, so that the others share as few groups of eight as they
+    // can fill (CMU 01_01: 5 + 3 of 22, then 8, 8 and 3: one group of the general form, not two).
     uint32_t quatDropsW[2] = {0, 0};
     auto dropsW = [&](uint32_t j) { return ranges[j].fixed == 3; };
     auto group = [](const KeyedChannel& k) { return (k.flags & kChannelDelta) ? 1 : 0; };
@@ -475,13 +477,14 @@ bool CompressedSamplingCache::bind(const CompressedClip& c) {
         }
     }
     uint32_t vec3At[2] = {0, vec3Groups[0]};
-    uint32_t quatWAt[2] = {0, quatGroups[0]}, quatAt[2] = {quatDropsW[0], quatGroups[0] + quatDropsW[1]};
+    uint32_t quatAt[2] = {0, quatGroups[0]};
+    uint32_t quatWAt[2] = {quatGroups[0] - quatDropsW[0], quatGroups[0] + quatGroups[1] - quatDropsW[1]};
     fullVec3Count = vec3Groups[0] + vec3Groups[1];
     fullVec3Plain = vec3Groups[0];
     fullQuatCount = quatGroups[0] + quatGroups[1];
     fullQuatPlain = quatGroups[0];
-    quatDropsWEnd[0] = quatDropsW[0];
-    quatDropsWEnd[1] = quatGroups[0] + quatDropsW[1];
+    quatDropsWFrom[0] = quatWAt[0];
+    quatDropsWFrom[1] = quatWAt[1];
     // Delta cursors: the full channels' first (vec3 then quat, in list order), then the walk's.
     uint32_t walkCursor = vec3Groups[1] + quatGroups[1];
     // Bind nodes: those copied in every form from the front, those of whole rotations from
@@ -836,8 +839,9 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaSeek8(const uint8_t* stream, __m256i
 // Eight delta-coded lanes read on through `steps` records from their cursors (key `key`), the
 // codes of each key after the first `skip` stored in the window from slot 0 on (deltaStep's
 // operations for eight lanes, with the cursor kept in registers between records).
-// kHalf: only the first four lanes are live (the upper four are not read).
-template <bool kHalf>
+// kHalf: only the first four lanes are live (the upper four are not read). kIndex: some lane's
+// records hold the dropped component's index (else none is read or stored).
+template <bool kHalf, bool kIndex>
 RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaRun8(const uint8_t* stream, __m256i limit, const LaneCols& l, uint32_t* window,
                                                  uint32_t j, uint32_t skip, uint32_t steps) {
     __m256i next = laneU(l, Lanes::Next, j);
@@ -858,24 +862,25 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaRun8(const uint8_t* stream, __m256i 
                               fieldWide(w, s2lo, s2hi, mask2)};
         for (int i = 0; i < 3; ++i) code[i] = _mm256_and_si256(_mm256_add_epi32(_mm256_add_epi32(code[i], dmin[i]), d[i]), low16);
         // Lanes whose records hold no index have IndexMask 0 and Index 0 (deltaSeekBlock reads 0 bits).
-        index = fieldWide(w, s3lo, s3hi, indexMask);
+        if constexpr (kIndex) index = fieldWide(w, s3lo, s3hi, indexMask);
         if (s >= skip) {
             uint32_t* slot = window + 4 * (s - skip) * cap + j;
             for (int i = 0; i < 3; ++i) _mm256_storeu_si256(reinterpret_cast<__m256i*>(slot + i * cap), code[i]);
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(slot + 3 * cap), index);
+            if constexpr (kIndex) _mm256_storeu_si256(reinterpret_cast<__m256i*>(slot + 3 * cap), index);
         }
     }
     storeU(l, Lanes::Next, j, next);
     for (int i = 0; i < 3; ++i) storeU(l, Lanes::U(Lanes::Code0 + i), j, code[i]);
-    storeU(l, Lanes::Index, j, index);
+    if constexpr (kIndex) storeU(l, Lanes::Index, j, index);
 }
 
 // The window slot holding key k's codes of every delta-coded lane [from, to) (Lanes::window),
-// filled when k is outside it. The lanes' cursors hold the same key (full channels share
+// filled when k is outside it; the groups from `indexEnd` on hold no dropped component's index
+// (their window's index slots are left as they are). The lanes' cursors hold the same key (full channels share
 // their key times, so their blocks start together): a window is read on from there when it
 // lies ahead in the same block, else from its block's first key.
 RIG_TARGET_AVX2 RIG_ALWAYS_INLINE uint32_t deltaLanesTo(const uint8_t* stream, __m256i limit, Lanes& l, uint32_t from, uint32_t to,
-                                                        uint32_t k) {
+                                                        uint32_t indexEnd, uint32_t k) {
     constexpr uint32_t W = Lanes::kWindow;
     const uint32_t start = k / W * W;
     if (l.windowKey == start) return k - start;
@@ -900,8 +905,14 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE uint32_t deltaLanesTo(const uint8_t* stream, _
     uint32_t* first = start == key ? window + 4 * cap : window;
     const uint32_t steps = start + W - 1 - key;
     uint32_t j = from;
-    for (; j < to && to - j > 4; j += 8) deltaRun8<false>(stream, limit, cols, first, j, skip, steps);
-    if (j < to) deltaRun8<true>(stream, limit, cols, first, j, skip, steps);
+    for (; j < to && to - j > 4; j += 8) {
+        if (j < indexEnd) deltaRun8<false, true>(stream, limit, cols, first, j, skip, steps);
+        else deltaRun8<false, false>(stream, limit, cols, first, j, skip, steps);
+    }
+    if (j < to) {
+        if (j < indexEnd) deltaRun8<true, true>(stream, limit, cols, first, j, skip, steps);
+        else deltaRun8<true, false>(stream, limit, cols, first, j, skip, steps);
+    }
     l.deltaKey = start + W - 1;
     l.windowKey = start;
     return k - start;
@@ -940,7 +951,7 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void decodeFullLanes(const CompressedClip& c, 
                 for (int f = 0; f < kFrames; ++f) deltaVec3ToColumns(stream, ch, d, k + f, j, v3[f], cache.vec3Column);
             }
         } else {
-            const uint32_t slot = deltaLanesTo(stream, limit, lanesV, cache.fullVec3Plain, cache.fullVec3Count, k);
+            const uint32_t slot = deltaLanesTo(stream, limit, lanesV, cache.fullVec3Plain, cache.fullVec3Count, cache.fullVec3Plain, k);
             for (uint32_t j = cache.fullVec3Plain; j < cache.fullVec3Count; j += 8) {
                 for (int f = 0; f < kFrames; ++f) {
                     const LaneCols w = windowCols(lanesV, slot + f);
@@ -954,7 +965,7 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void decodeFullLanes(const CompressedClip& c, 
         const uint8_t* stream = c.quatBits.data();
         const __m256i limit = streamLimit(c.quatBits);
         for (uint32_t j = 0; j < cache.fullQuatPlain; j += 8) {
-            const bool dropsW = std::min(j + 8, cache.fullQuatPlain) <= cache.quatDropsWEnd[0];
+            const bool dropsW = j >= cache.quatDropsWFrom[0];
             for (int f = 0; f < kFrames; ++f) {
                 const Codes8 q = plainCodes8(stream, limit, lq, j, k + f);
                 if (dropsW) storeQuatLanes8<true>(lq, j, q.q[0], q.q[1], q.q[2], q.largest, q4[f], cache.quatColumn);
@@ -962,9 +973,9 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void decodeFullLanes(const CompressedClip& c, 
             }
         }
         if (cache.fullQuatCount > cache.fullQuatPlain) {
-            const uint32_t slot = deltaLanesTo(stream, limit, lanesQ, cache.fullQuatPlain, cache.fullQuatCount, k);
+            const uint32_t slot = deltaLanesTo(stream, limit, lanesQ, cache.fullQuatPlain, cache.fullQuatCount, cache.quatDropsWFrom[1], k);
             for (uint32_t j = cache.fullQuatPlain; j < cache.fullQuatCount; j += 8) {
-                const bool dropsW = std::min(j + 8, cache.fullQuatCount) <= cache.quatDropsWEnd[1];
+                const bool dropsW = j >= cache.quatDropsWFrom[1];
                 for (int f = 0; f < kFrames; ++f) {
                     const LaneCols w = windowCols(lanesQ, slot + f);
                     const __m256i q0 = laneU(w, Lanes::U(0), j), q1 = laneU(w, Lanes::U(1), j), q2 = laneU(w, Lanes::U(2), j);

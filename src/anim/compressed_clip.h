@@ -520,9 +520,9 @@ struct CompressedSamplingCache {
         const float* col(F c) const { return f.data() + c * capacity; }
     };
     Lanes vec3Lanes, quatLanes;  // fullVec3 and fullQuat, lane for lane
-    // The full rotations that drop w in every key lead each group (plain-coded, delta-coded):
-    // lanes [0, quatDropsWEnd[0]) and [fullQuatPlain, quatDropsWEnd[1]).
-    uint32_t quatDropsWEnd[2] = {0, 0};
+    // The full rotations that drop w in every key close each group (plain-coded, delta-coded):
+    // lanes [quatDropsWFrom[0], fullQuatPlain) and [quatDropsWFrom[1], fullQuatCount).
+    uint32_t quatDropsWFrom[2] = {0, 0};
     bool lanes = false;          // the streams are short enough for 32-bit bit positions
     uint32_t heldFrame[2] = {UINT32_MAX, UINT32_MAX};  // the frame each buffer holds
     // A walked track: its index, and per channel its keyed channel's index and delta cursor.
