@@ -734,17 +734,33 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeVec3Lanes8(const LaneCols& l, uint32
     _mm256_storeu_ps(out + 2 * column + j, dequantize8(laneF(l, Lanes::Min2, j), q2, laneF(l, Lanes::Scale2, j)));
 }
 
+// A group's ranges per component (x, y, z, w), loaded once for the frames it decodes (the
+// frames' stores may alias the lanes' columns, so the compiler would load them again).
+struct Ranges8 {
+    __m256 min[4], scale[4];
+};
+template <bool kDropsW>
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE Ranges8 ranges8(const LaneCols& l, uint32_t j) {
+    Ranges8 r;
+    for (int c = 0; c < (kDropsW ? 3 : 4); ++c) {
+        r.min[c] = laneF(l, Lanes::F(Lanes::Min0 + c), j);
+        r.scale[c] = laneF(l, Lanes::F(Lanes::Scale0 + c), j);
+    }
+    if constexpr (kDropsW) r.min[3] = r.scale[3] = _mm256_setzero_ps();
+    return r;
+}
+
 // Eight rotations from their codes and dropped components, into columns (decodeSmallestThree: code i over
 // the range of component kKeptComponents[largest][i]; rebuildQuat's operations in its order,
 // so the same bits).
 // kDropsW: every lane drops w (codes x, y, z in order): no component to pick.
 template <bool kDropsW>
-RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeQuatLanes8(const LaneCols& l, uint32_t j, __m256i q0, __m256i q1, __m256i q2, __m256i largest,
+RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeQuatLanes8(const Ranges8& r, uint32_t j, __m256i q0, __m256i q1, __m256i q2, __m256i largest,
                                                        float* out, size_t column) {
     if constexpr (kDropsW) {
-        const __m256 a = dequantize8(laneF(l, Lanes::Min0, j), q0, laneF(l, Lanes::Scale0, j));
-        const __m256 b = dequantize8(laneF(l, Lanes::Min1, j), q1, laneF(l, Lanes::Scale1, j));
-        const __m256 c = dequantize8(laneF(l, Lanes::Min2, j), q2, laneF(l, Lanes::Scale2, j));
+        const __m256 a = dequantize8(r.min[0], q0, r.scale[0]);
+        const __m256 b = dequantize8(r.min[1], q1, r.scale[1]);
+        const __m256 c = dequantize8(r.min[2], q2, r.scale[2]);
         const __m256 one = _mm256_set1_ps(1.0f);
         const __m256 sum = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a, a), _mm256_mul_ps(b, b)), _mm256_mul_ps(c, c));
         _mm256_storeu_ps(out + j, a);
@@ -758,12 +774,9 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void storeQuatLanes8(const LaneCols& l, uint32
     const __m256 eq2 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(largest, _mm256_set1_epi32(2)));
     const __m256 eq3 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(largest, _mm256_set1_epi32(3)));
     const __m256 le1 = _mm256_or_ps(eq0, eq1);
-    const __m256 a = dequantize8(_mm256_blendv_ps(laneF(l, Lanes::Min0, j), laneF(l, Lanes::Min1, j), eq0), q0,
-                                 _mm256_blendv_ps(laneF(l, Lanes::Scale0, j), laneF(l, Lanes::Scale1, j), eq0));
-    const __m256 b = dequantize8(_mm256_blendv_ps(laneF(l, Lanes::Min1, j), laneF(l, Lanes::Min2, j), le1), q1,
-                                 _mm256_blendv_ps(laneF(l, Lanes::Scale1, j), laneF(l, Lanes::Scale2, j), le1));
-    const __m256 c = dequantize8(_mm256_blendv_ps(laneF(l, Lanes::Min3, j), laneF(l, Lanes::Min2, j), eq3), q2,
-                                 _mm256_blendv_ps(laneF(l, Lanes::Scale3, j), laneF(l, Lanes::Scale2, j), eq3));
+    const __m256 a = dequantize8(_mm256_blendv_ps(r.min[0], r.min[1], eq0), q0, _mm256_blendv_ps(r.scale[0], r.scale[1], eq0));
+    const __m256 b = dequantize8(_mm256_blendv_ps(r.min[1], r.min[2], le1), q1, _mm256_blendv_ps(r.scale[1], r.scale[2], le1));
+    const __m256 c = dequantize8(_mm256_blendv_ps(r.min[3], r.min[2], eq3), q2, _mm256_blendv_ps(r.scale[3], r.scale[2], eq3));
     const __m256 one = _mm256_set1_ps(1.0f);
     const __m256 sum = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a, a), _mm256_mul_ps(b, b)), _mm256_mul_ps(c, c));
     const __m256 big = _mm256_sqrt_ps(_mm256_and_ps(_mm256_cmp_ps(sum, one, _CMP_LT_OQ), _mm256_sub_ps(one, sum)));
@@ -966,23 +979,25 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void decodeFullLanes(const CompressedClip& c, 
         const __m256i limit = streamLimit(c.quatBits);
         for (uint32_t j = 0; j < cache.fullQuatPlain; j += 8) {
             const bool dropsW = j >= cache.quatDropsWFrom[0];
+            const Ranges8 r = dropsW ? ranges8<true>(lq, j) : ranges8<false>(lq, j);
             for (int f = 0; f < kFrames; ++f) {
                 const Codes8 q = plainCodes8(stream, limit, lq, j, k + f);
-                if (dropsW) storeQuatLanes8<true>(lq, j, q.q[0], q.q[1], q.q[2], q.largest, q4[f], cache.quatColumn);
-                else storeQuatLanes8<false>(lq, j, q.q[0], q.q[1], q.q[2], q.largest, q4[f], cache.quatColumn);
+                if (dropsW) storeQuatLanes8<true>(r, j, q.q[0], q.q[1], q.q[2], q.largest, q4[f], cache.quatColumn);
+                else storeQuatLanes8<false>(r, j, q.q[0], q.q[1], q.q[2], q.largest, q4[f], cache.quatColumn);
             }
         }
         if (cache.fullQuatCount > cache.fullQuatPlain) {
             const uint32_t slot = deltaLanesTo(stream, limit, lanesQ, cache.fullQuatPlain, cache.fullQuatCount, cache.quatDropsWFrom[1], k);
             for (uint32_t j = cache.fullQuatPlain; j < cache.fullQuatCount; j += 8) {
                 const bool dropsW = j >= cache.quatDropsWFrom[1];
+                const Ranges8 r = dropsW ? ranges8<true>(lq, j) : ranges8<false>(lq, j);
                 for (int f = 0; f < kFrames; ++f) {
                     const LaneCols w = windowCols(lanesQ, slot + f);
                     const __m256i q0 = laneU(w, Lanes::U(0), j), q1 = laneU(w, Lanes::U(1), j), q2 = laneU(w, Lanes::U(2), j);
                     if (dropsW) {
-                        storeQuatLanes8<true>(lq, j, q0, q1, q2, _mm256_setzero_si256(), q4[f], cache.quatColumn);
+                        storeQuatLanes8<true>(r, j, q0, q1, q2, _mm256_setzero_si256(), q4[f], cache.quatColumn);
                     } else {
-                        storeQuatLanes8<false>(lq, j, q0, q1, q2, _mm256_or_si256(laneU(lq, Lanes::Largest, j), laneU(w, Lanes::U(3), j)),
+                        storeQuatLanes8<false>(r, j, q0, q1, q2, _mm256_or_si256(laneU(lq, Lanes::Largest, j), laneU(w, Lanes::U(3), j)),
                                                q4[f], cache.quatColumn);
                     }
                 }
