@@ -821,14 +821,16 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaSeek8(const uint8_t* stream, __m256i
     const Words8 h1 = readWords8(stream, _mm256_add_epi32(head, at1), limit);
     const Words8 h2 = readWords8(stream, _mm256_add_epi32(head, at2), limit);
     const __m256i codeMask[3] = {laneU(l, Lanes::CodeMask0, j), laneU(l, Lanes::CodeMask1, j), laneU(l, Lanes::CodeMask2, j)};
-    storeU(l, Lanes::Next, j, _mm256_add_epi32(laneU(l, Lanes::RecordBase, j), _mm256_and_si256(packLow(h0.lo, h0.hi), laneU(l, Lanes::OffsetMask, j))));
+    const __m256i offset = _mm256_and_si256(packLow(h0.lo, h0.hi), laneU(l, Lanes::OffsetMask, j));
+    storeU(l, Lanes::Next, j, _mm256_add_epi32(laneU(l, Lanes::RecordBase, j), offset));
     storeU(l, Lanes::Code0, j, field(h0, laneU(l, Lanes::PosCode0, j), codeMask[0]));
     storeU(l, Lanes::Code1, j, field(h0, laneU(l, Lanes::PosCode1, j), codeMask[1]));
     storeU(l, Lanes::Code2, j, _mm256_and_si256(packLow(h1.lo, h1.hi), codeMask[2]));
     const __m256i indexMask = laneU(l, Lanes::IndexMask, j);
     storeU(l, Lanes::Index, j, field(h1, _mm256_sub_epi32(laneU(l, Lanes::PosIndex, j), at1), indexMask));
     for (int i = 0; i < 2; ++i) {
-        const __m256i dmin = field(h1, _mm256_sub_epi32(laneU(l, Lanes::U(Lanes::PosDmin0 + i), j), at1), laneU(l, Lanes::U(Lanes::DminMask0 + i), j));
+        const __m256i at = _mm256_sub_epi32(laneU(l, Lanes::U(Lanes::PosDmin0 + i), j), at1);
+        const __m256i dmin = field(h1, at, laneU(l, Lanes::U(Lanes::DminMask0 + i), j));
         storeU(l, Lanes::U(Lanes::Dmin0 + i), j, _mm256_sub_epi32(dmin, codeMask[i]));
     }
     storeU(l, Lanes::Dmin2, j, _mm256_sub_epi32(_mm256_and_si256(packLow(h2.lo, h2.hi), laneU(l, Lanes::DminMask2, j)), codeMask[2]));
@@ -889,9 +891,10 @@ RIG_TARGET_AVX2 RIG_ALWAYS_INLINE void deltaRun8(const uint8_t* stream, __m256i 
 
 // The window slot holding key k's codes of every delta-coded lane [from, to) (Lanes::window),
 // filled when k is outside it; the groups from `indexEnd` on hold no dropped component's index
-// (their window's index slots are left as they are). The lanes' cursors hold the same key (full channels share
-// their key times, so their blocks start together): a window is read on from there when it
-// lies ahead in the same block, else from its block's first key.
+// (their window's index slots are left as they are; `from`: none holds one). The lanes'
+// cursors hold the same key (full channels share their key times, so their blocks start
+// together): a window is read on from there when it lies ahead in the same block, else from
+// its block's first key.
 RIG_TARGET_AVX2 RIG_ALWAYS_INLINE uint32_t deltaLanesTo(const uint8_t* stream, __m256i limit, Lanes& l, uint32_t from, uint32_t to,
                                                         uint32_t indexEnd, uint32_t k) {
     constexpr uint32_t W = Lanes::kWindow;
