@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "anim/jobs/compressed_sampling_job.h"
-#include "anim/jobs/sampling_job.h"
+#include "anim/runtime/compressed_sampling_job.h"
+#include "anim/runtime/sampling_job.h"
 #include "anim/offline/compress.h"
 #include "import/import.h"
 #include "support/rigs.h"

@@ -3,7 +3,7 @@
 // is one frame of the whole crowd. Run: build/bench/crowd_bench (see README "Performance").
 #include <benchmark/benchmark.h>
 
-#include "anim/crowd.h"
+#include "anim/control/crowd.h"
 #include "support/rigs.h"
 
 namespace rig {

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "anim/crowd.h"
+#include "anim/control/crowd.h"
 #include "import/import.h"
 #include "platform/headless.h"
 #include "render/crowd_renderer.h"

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "anim/ik.h"
-#include "anim/layer_clock.h"
-#include "anim/pose.h"
+#include "anim/runtime/ik.h"
+#include "anim/control/layer_clock.h"
+#include "anim/runtime/pose.h"
 #include "import/import.h"
 #include "support/rigs.h"
 

@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "anim/controller.h"
-#include "anim/jobs/local_to_model_job.h"
-#include "anim/jobs/sampling_job.h"
-#include "anim/jobs/skinning_matrix_job.h"
-#include "anim/layer_clock.h"
-#include "anim/pose.h"
+#include "anim/control/controller.h"
+#include "anim/runtime/local_to_model_job.h"
+#include "anim/runtime/sampling_job.h"
+#include "anim/runtime/skinning_matrix_job.h"
+#include "anim/control/layer_clock.h"
+#include "anim/runtime/pose.h"
 #include "import/import.h"
 
 namespace rig {

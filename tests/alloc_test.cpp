@@ -5,14 +5,14 @@
 #include <vector>
 
 
-#include "anim/layer_clock.h"
-#include "anim/crowd.h"
-#include "anim/ik.h"
-#include "anim/jobs/compressed_sampling_job.h"
+#include "anim/control/layer_clock.h"
+#include "anim/control/crowd.h"
+#include "anim/runtime/ik.h"
+#include "anim/runtime/compressed_sampling_job.h"
 #include "anim/offline/compress.h"
-#include "anim/pose.h"
-#include "anim/skinning.h"
-#include "anim/transform.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
+#include "anim/runtime/transform.h"
 #include "support/alloc_counter.h"
 #include "support/rigs.h"
 

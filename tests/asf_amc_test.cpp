@@ -12,7 +12,7 @@
 
 #include <unistd.h>
 
-#include "anim/pose.h"
+#include "anim/runtime/pose.h"
 #include "import/asf_amc.h"
 
 namespace rig {

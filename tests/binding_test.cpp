@@ -6,8 +6,8 @@
 #include <fstream>
 #include <string>
 
-#include "anim/pose.h"
-#include "anim/skinning.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 #include "check/diagnostics.h"
 #include "import/import.h"
 

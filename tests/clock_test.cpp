@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "anim/clock.h"
-#include "anim/layer_clock.h"
+#include "anim/control/clock.h"
+#include "anim/control/layer_clock.h"
 
 namespace rig {
 namespace {

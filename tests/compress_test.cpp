@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "anim/compressed_clip.h"
-#include "anim/isa.h"
-#include "anim/jobs/compressed_sampling_job.h"
-#include "anim/jobs/sampling_job.h"
+#include "anim/runtime/compressed_clip.h"
+#include "anim/runtime/isa.h"
+#include "anim/runtime/compressed_sampling_job.h"
+#include "anim/runtime/sampling_job.h"
 #include "anim/offline/compress.h"
-#include "anim/pose.h"
-#include "anim/skinning.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 #include "import/import.h"
 #include "support/rigs.h"
 #include "support/run.h"

@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 
-#include "anim/controller.h"
+#include "anim/control/controller.h"
 #include "anim/offline/clip_tools.h"
-#include "anim/pose.h"
+#include "anim/runtime/pose.h"
 #include "support/alloc_counter.h"
 #include "support/rigs.h"
 

@@ -9,11 +9,11 @@
 
 #include <glm/gtc/quaternion.hpp>
 
-#include "anim/blend.h"
+#include "anim/runtime/blend.h"
 #include "anim/offline/clip_tools.h"
-#include "anim/clock.h"
-#include "anim/controller.h"
-#include "anim/pose.h"
+#include "anim/control/clock.h"
+#include "anim/control/controller.h"
+#include "anim/runtime/pose.h"
 #include "support/rigs.h"
 
 namespace rig {

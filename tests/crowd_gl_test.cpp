@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "anim/crowd.h"
-#include "anim/pose.h"
-#include "anim/skinning.h"
+#include "anim/control/crowd.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 #include "import/import.h"
 #include "platform/headless.h"
 #include "support/gl_environment.h"

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "anim/crowd.h"
-#include "anim/pose.h"
+#include "anim/control/crowd.h"
+#include "anim/runtime/pose.h"
 #include "import/import.h"
 
 namespace rig {

@@ -8,8 +8,8 @@
 #include <sstream>
 #include <string>
 
-#include "anim/pose.h"
-#include "anim/skinning.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 #include "import/import.h"
 #include "support/run.h"
 

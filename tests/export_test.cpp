@@ -19,9 +19,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "anim/blend.h"
-#include "anim/pose.h"
-#include "anim/skinning.h"
+#include "anim/runtime/blend.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 #include "import/gltf_export.h"
 #include "import/import.h"
 #include "support/rigs.h"

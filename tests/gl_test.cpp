@@ -9,16 +9,16 @@
 #include <string>
 #include <vector>
 
-#include "anim/clock.h"
-#include "anim/pose.h"
-#include "anim/skinning.h"
+#include "anim/control/clock.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 #include "import/import.h"
 #include "platform/headless.h"
 #include "support/gl_environment.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render/skin_capture.h"
-#include "anim/ik.h"
+#include "anim/runtime/ik.h"
 #include "support/rigs.h"
 
 namespace rig {

@@ -12,12 +12,12 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 
-#include "anim/ik.h"
-#include "anim/jobs/ik_aim_job.h"
-#include "anim/jobs/ik_two_bone_job.h"
-#include "anim/jobs/local_to_model_job.h"
-#include "anim/pose.h"
-#include "anim/skinning.h"
+#include "anim/runtime/ik.h"
+#include "anim/runtime/ik_aim_job.h"
+#include "anim/runtime/ik_two_bone_job.h"
+#include "anim/runtime/local_to_model_job.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 #include "support/rigs.h"
 
 using namespace rig;

@@ -10,9 +10,9 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "anim/layer_clock.h"
-#include "anim/pose.h"
-#include "anim/skinning.h"
+#include "anim/control/layer_clock.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 #include "import/import.h"
 #include "import/off_header.h"
 

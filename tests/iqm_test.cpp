@@ -15,8 +15,8 @@
 
 #include <glm/gtc/quaternion.hpp>
 
-#include "anim/pose.h"
-#include "anim/skinning.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 #include "import/import.h"
 #include "import/iqm.h"
 #include "support/iqm_writer.h"

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "anim/controller.h"
-#include "anim/isa.h"
-#include "anim/jobs/local_to_model_job.h"
-#include "anim/jobs/sampling_job.h"
-#include "anim/pose.h"
+#include "anim/control/controller.h"
+#include "anim/runtime/isa.h"
+#include "anim/runtime/local_to_model_job.h"
+#include "anim/runtime/sampling_job.h"
+#include "anim/runtime/pose.h"
 #include "import/import.h"
 
 namespace rig {

@@ -10,13 +10,13 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 
-#include "anim/crowd.h"
-#include "anim/isa.h"
-#include "anim/jobs/local_to_model_job.h"
-#include "anim/jobs/sampling_job.h"
-#include "anim/jobs/skinning_matrix_job.h"
-#include "anim/pose.h"
-#include "anim/skinning.h"
+#include "anim/control/crowd.h"
+#include "anim/runtime/isa.h"
+#include "anim/runtime/local_to_model_job.h"
+#include "anim/runtime/sampling_job.h"
+#include "anim/runtime/skinning_matrix_job.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 #include "support/rigs.h"
 
 using namespace rig;

@@ -4,11 +4,11 @@
 // between two states, smooth and frozen) and the log wrapping around.
 #include <gtest/gtest.h>
 
-#include "anim/controller.h"
+#include "anim/control/controller.h"
 #include "anim/offline/clip_tools.h"
-#include "anim/machine_json.h"
-#include "anim/pose.h"
-#include "anim/state_machine.h"
+#include "import/machine_json.h"
+#include "anim/runtime/pose.h"
+#include "anim/control/state_machine.h"
 #include "support/alloc_counter.h"
 #include "support/rigs.h"
 

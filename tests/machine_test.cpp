@@ -14,11 +14,11 @@
 #include <glm/gtc/quaternion.hpp>
 #include <nlohmann/json.hpp>
 
-#include "anim/blend.h"
-#include "anim/controller.h"
+#include "anim/runtime/blend.h"
+#include "anim/control/controller.h"
 #include "anim/offline/clip_tools.h"
-#include "anim/machine_json.h"
-#include "anim/state_machine.h"
+#include "import/machine_json.h"
+#include "anim/control/state_machine.h"
 #include "import/import.h"
 #include "support/rigs.h"
 #include "support/run.h"

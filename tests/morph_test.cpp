@@ -14,8 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "anim/pose.h"
-#include "anim/skinning.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 #include "import/import.h"
 #include "support/morph_rig.h"
 

@@ -24,8 +24,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "anim/pose.h"
-#include "anim/skinning.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 #include "import/import.h"
 
 namespace rig {

@@ -17,8 +17,8 @@
 #include <glm/gtc/quaternion.hpp>
 #include <nlohmann/json.hpp>
 
-#include "anim/pose.h"
-#include "anim/skinning.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 #include "check/diagnostics.h"
 #include "import/import.h"
 #include "import/scene_repair.h"

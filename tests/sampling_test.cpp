@@ -8,9 +8,9 @@
 
 #include <glm/gtc/quaternion.hpp>
 
-#include "anim/clip.h"
-#include "anim/isa.h"
-#include "anim/rotation_batch.h"
+#include "anim/runtime/clip.h"
+#include "anim/runtime/isa.h"
+#include "anim/runtime/rotation_batch.h"
 #include "support/rigs.h"
 
 namespace rig {

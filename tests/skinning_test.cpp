@@ -4,8 +4,8 @@
 #include <cmath>
 #include <vector>
 
-#include "anim/pose.h"
-#include "anim/skinning.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 #include "support/rigs.h"
 
 namespace rig {

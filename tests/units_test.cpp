@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "anim/pose.h"
+#include "anim/runtime/pose.h"
 #include "import/import.h"
 
 namespace rig {

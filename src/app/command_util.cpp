@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "anim/clock.h"
+#include "anim/control/clock.h"
 #include "import/import.h"
 #include "util/output_file.h"
 #include "util/paths.h"

@@ -13,12 +13,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "anim/clock.h"
-#include "anim/controller.h"
-#include "anim/crowd.h"
-#include "anim/isa.h"
-#include "anim/pose.h"
-#include "anim/skinning.h"
+#include "anim/control/clock.h"
+#include "anim/control/controller.h"
+#include "anim/control/crowd.h"
+#include "anim/runtime/isa.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 #include "app/command_util.h"
 #include "app/pose_json.h"
 #include "app/exit_codes.h"

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "anim/model.h"
+#include "anim/runtime/model.h"
 #include "check/diagnostics.h"
 
 namespace rig {

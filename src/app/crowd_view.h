@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "anim/crowd.h"
+#include "anim/control/crowd.h"
 #include "render/crowd_renderer.h"
 #include "ui/viewer_state.h"
 

@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "anim/ik.h"
-#include "anim/model.h"
+#include "anim/runtime/ik.h"
+#include "anim/runtime/model.h"
 
 namespace rig {
 

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "anim/controller.h"
-#include "anim/machine_json.h"
-#include "anim/state_machine.h"
+#include "anim/control/controller.h"
+#include "import/machine_json.h"
+#include "anim/control/state_machine.h"
 #include "app/command_util.h"
 #include "app/exit_codes.h"
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "anim/model.h"
-#include "anim/pose.h"
+#include "anim/runtime/model.h"
+#include "anim/runtime/pose.h"
 
 namespace rig {
 

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "anim/skinning.h"
+#include "anim/runtime/skinning.h"
 
 namespace rig {
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "anim/model.h"
-#include "anim/pose.h"
+#include "anim/runtime/model.h"
+#include "anim/runtime/pose.h"
 #include "util/json_out.h"
 
 namespace rig {

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <iostream>
 
-#include "anim/crowd.h"
-#include "anim/pose.h"
+#include "anim/control/crowd.h"
+#include "anim/runtime/pose.h"
 #include "app/command_util.h"
 #include "app/commands.h"
 #include "app/exit_codes.h"

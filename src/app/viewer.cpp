@@ -16,11 +16,11 @@
 
 #include "check/diagnostics.h"
 #include "check/vertex_views.h"
-#include "anim/machine_json.h"
+#include "import/machine_json.h"
 #include "import/import.h"
 #include "ui/ik_panel.h"
 #include "platform/import_worker.h"
-#include "anim/skinning.h"
+#include "anim/runtime/skinning.h"
 #include "ui/state_machine_panel.h"
 #include "render/offscreen.h"
 #include "ui/file_browser.h"

@@ -9,9 +9,9 @@
 #include <memory>
 #include <string>
 
-#include "anim/controller.h"
-#include "anim/result.h"
-#include "anim/state_machine.h"
+#include "anim/control/controller.h"
+#include "anim/runtime/result.h"
+#include "anim/control/state_machine.h"
 #include "app/input_queue.h"
 #include "platform/window.h"
 #include "render/gpu_model.h"

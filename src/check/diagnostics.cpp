@@ -10,7 +10,7 @@
 #include <unordered_map>
 
 #include "anim/offline/compress.h"
-#include "anim/pose.h"
+#include "anim/runtime/pose.h"
 #include "check/vertex_views.h"
 #include "util/paths.h"
 

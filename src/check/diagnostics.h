@@ -112,7 +112,7 @@
 #include <string>
 #include <vector>
 
-#include "anim/model.h"
+#include "anim/runtime/model.h"
 
 namespace rig {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "anim/pose.h"
-#include "anim/skinning.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 
 namespace rig {
 

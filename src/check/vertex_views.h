@@ -8,7 +8,7 @@
 
 #include <glm/glm.hpp>
 
-#include "anim/model.h"
+#include "anim/runtime/model.h"
 
 namespace rig {
 

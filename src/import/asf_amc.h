@@ -39,8 +39,8 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
-#include "anim/model.h"
-#include "anim/result.h"
+#include "anim/runtime/model.h"
+#include "anim/runtime/result.h"
 
 namespace rig {
 

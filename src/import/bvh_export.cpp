@@ -10,7 +10,7 @@
 #include <sstream>
 #include <vector>
 
-#include "anim/clip.h"
+#include "anim/runtime/clip.h"
 #include "util/output_file.h"
 
 namespace rig {

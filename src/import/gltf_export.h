@@ -7,7 +7,7 @@
 #include <span>
 #include <string>
 
-#include "anim/model.h"
+#include "anim/runtime/model.h"
 
 namespace rig {
 

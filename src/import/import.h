@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "anim/model.h"
-#include "anim/result.h"
+#include "anim/runtime/model.h"
+#include "anim/runtime/result.h"
 #include "import/regular_file.h"
 
 namespace rig {

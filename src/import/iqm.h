@@ -36,8 +36,8 @@
 #include <cstdint>
 #include <string>
 
-#include "anim/model.h"
-#include "anim/result.h"
+#include "anim/runtime/model.h"
+#include "anim/runtime/result.h"
 
 namespace rig {
 

@@ -16,8 +16,8 @@
 #include <span>
 #include <vector>
 
-#include "anim/model.h"
-#include "anim/result.h"
+#include "anim/runtime/model.h"
+#include "anim/runtime/result.h"
 
 namespace rig {
 

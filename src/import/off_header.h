@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "anim/result.h"
+#include "anim/runtime/result.h"
 
 namespace rig {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "anim/result.h"
+#include "anim/runtime/result.h"
 
 namespace rig {
 

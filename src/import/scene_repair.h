@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "anim/model.h"
+#include "anim/runtime/model.h"
 
 struct aiScene;
 

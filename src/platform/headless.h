@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "anim/result.h"
+#include "anim/runtime/result.h"
 
 namespace rig {
 

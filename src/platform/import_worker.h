@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "anim/model.h"
-#include "anim/result.h"
+#include "anim/runtime/model.h"
+#include "anim/runtime/result.h"
 
 namespace rig {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "anim/result.h"
+#include "anim/runtime/result.h"
 
 struct GLFWwindow;
 

@@ -15,8 +15,8 @@
 
 #include <glm/glm.hpp>
 
-#include "anim/crowd.h"
-#include "anim/result.h"
+#include "anim/control/crowd.h"
+#include "anim/runtime/result.h"
 #include "render/camera.h"
 #include "render/gl_state.h"
 #include "render/gpu_model.h"

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <filesystem>
 
-#include "anim/dual_quat.h"
-#include "anim/skinning.h"
+#include "anim/runtime/dual_quat.h"
+#include "anim/runtime/skinning.h"
 #include "render/layout.h"
 #include "util/paths.h"
 

@@ -8,10 +8,10 @@
 
 #include <glm/glm.hpp>
 
-#include "anim/model.h"
-#include "anim/pose.h"
-#include "anim/result.h"
-#include "anim/skinning.h"
+#include "anim/runtime/model.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/result.h"
+#include "anim/runtime/skinning.h"
 #include "platform/gl.h"
 
 namespace rig {

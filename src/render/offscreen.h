@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "anim/result.h"
+#include "anim/runtime/result.h"
 #include "platform/gl.h"
 
 namespace rig {

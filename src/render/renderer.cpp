@@ -5,7 +5,7 @@
 
 #include <glm/gtc/type_ptr.hpp>
 
-#include "anim/skinning.h"
+#include "anim/runtime/skinning.h"
 #include "render/gl_state.h"
 #include "render/layout.h"
 

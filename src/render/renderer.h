@@ -7,8 +7,8 @@
 
 #include <glm/glm.hpp>
 
-#include "anim/pose.h"
-#include "anim/result.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/result.h"
 #include "render/camera.h"
 #include "render/gpu_model.h"
 #include "render/shader.h"

@@ -8,7 +8,7 @@
 
 #include <glm/glm.hpp>
 
-#include "anim/result.h"
+#include "anim/runtime/result.h"
 #include "render/gl_state.h"
 #include "render/gpu_model.h"
 #include "render/shader.h"

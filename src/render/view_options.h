@@ -4,7 +4,7 @@
 
 #include <glm/glm.hpp>
 
-#include "anim/skinning.h"
+#include "anim/runtime/skinning.h"
 
 namespace rig {
 

@@ -8,8 +8,8 @@
 
 #include <glm/glm.hpp>
 
-#include "anim/ik.h"
-#include "anim/model.h"
+#include "anim/runtime/ik.h"
+#include "anim/runtime/model.h"
 
 namespace rig {
 

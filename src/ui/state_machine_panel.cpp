@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <string>
 
-#include "anim/controller.h"
-#include "anim/state_machine.h"
+#include "anim/control/controller.h"
+#include "anim/control/state_machine.h"
 
 namespace rig {
 

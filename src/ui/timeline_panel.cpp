@@ -11,7 +11,7 @@
 
 #include <imgui_internal.h>
 
-#include "anim/controller.h"
+#include "anim/control/controller.h"
 
 namespace rig {
 

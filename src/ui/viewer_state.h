@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "anim/clock.h"
-#include "anim/model.h"
-#include "anim/pose.h"
+#include "anim/control/clock.h"
+#include "anim/runtime/model.h"
+#include "anim/runtime/pose.h"
 #include "check/diagnostics.h"
 #include "render/camera.h"
 #include "render/view_options.h"

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "anim/clip.h"
+#include "anim/runtime/clip.h"
 #include "import/asf_amc.h"
 
 namespace {

@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "anim/model.h"
+#include "anim/runtime/model.h"
 #include "import/gltf_interpolation.h"
 #include "util/json_out.h"
 #include "util/text.h"

@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "anim/model.h"
+#include "anim/runtime/model.h"
 #include "import/gltf_interpolation.h"
 
 namespace {

@@ -28,7 +28,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "anim/pose.h"
+#include "anim/runtime/pose.h"
 #include "app/pose_json.h"
 #include "check/diagnostics.h"
 #include "import/model_io.h"

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "anim/pose.h"
-#include "anim/skinning.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 #include "import/iqm.h"
 
 namespace {

@@ -13,11 +13,11 @@
 #include <string>
 #include <string_view>
 
-#include "anim/blend.h"
-#include "anim/controller.h"
+#include "anim/runtime/blend.h"
+#include "anim/control/controller.h"
 #include "anim/offline/clip_tools.h"
-#include "anim/machine_json.h"
-#include "anim/state_machine.h"
+#include "import/machine_json.h"
+#include "anim/control/state_machine.h"
 #include "support/rigs.h"
 
 namespace {

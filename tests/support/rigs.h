@@ -1,7 +1,7 @@
 // Synthetic rigs for tests and benchmarks, built directly as anim/ data (no file, no Assimp).
 #pragma once
 
-#include "anim/model.h"
+#include "anim/runtime/model.h"
 
 namespace rig::testing {
 

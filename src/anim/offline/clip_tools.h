@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "anim/clip.h"
-#include "anim/skeleton.h"
+#include "anim/runtime/clip.h"
+#include "anim/runtime/skeleton.h"
 
 namespace rig {
 

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "anim/pose.h"
-#include "anim/skinning.h"
+#include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 
 namespace rig {
 

@@ -28,9 +28,9 @@
 #include <cstdint>
 #include <string>
 
-#include "anim/compressed_clip.h"
-#include "anim/model.h"
-#include "anim/result.h"
+#include "anim/runtime/compressed_clip.h"
+#include "anim/runtime/model.h"
+#include "anim/runtime/result.h"
 
 namespace rig {
 

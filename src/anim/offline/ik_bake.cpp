@@ -3,9 +3,9 @@
 #include <cmath>
 #include <vector>
 
-#include "anim/blend.h"
+#include "anim/runtime/blend.h"
 #include "anim/offline/clip_tools.h"
-#include "anim/pose.h"
+#include "anim/runtime/pose.h"
 
 namespace rig {
 

@@ -7,9 +7,9 @@
 // without any IK at run time.
 #pragma once
 
-#include "anim/clip.h"
-#include "anim/ik.h"
-#include "anim/model.h"
+#include "anim/runtime/clip.h"
+#include "anim/runtime/ik.h"
+#include "anim/runtime/model.h"
 
 namespace rig {
 

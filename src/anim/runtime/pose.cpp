@@ -1,0 +1,363 @@
+#include "anim/runtime/pose.h"
+
+#include "anim/runtime/isa.h"
+
+#include "anim/runtime/ik.h"
+#include "anim/runtime/local_to_model_job.h"
+#include "anim/runtime/sampling_job.h"
+#include "anim/runtime/skinning_matrix_job.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace rig {
+
+glm::mat4 safeAffineInverse(const glm::mat4& m) {
+    const glm::mat3 a(m);
+    const float det = glm::determinant(a);
+    if (!std::isfinite(det) || std::fabs(det) < 1e-30f) return glm::mat4(1.0f);
+    const glm::mat3 ai = glm::inverse(a);
+    glm::mat4 r(ai);
+    r[3] = glm::vec4(-(ai * glm::vec3(m[3])), 1.0f);
+    return r;
+}
+
+namespace {
+
+bool isIdentity(const glm::mat4& m) {
+    return m == glm::mat4(1.0f);
+}
+
+// A rigid motion: orthonormal axes (to 1e-6), right-handed, affine last row. Dual quaternion
+// skinning drops scale and shear from each palette entry, so a mesh node's world matrix may
+// leave the palette (model-space palette) only when it has none to within what rounding of a
+// unit quaternion's matrix leaves (about 1e-7).
+bool isRigid(const glm::mat4& m) {
+    if (m[0][3] != 0.0f || m[1][3] != 0.0f || m[2][3] != 0.0f || m[3][3] != 1.0f) return false;
+    const glm::vec3 x(m[0]), y(m[1]), z(m[2]), t(m[3]);
+    if (!std::isfinite(glm::dot(x + y + z, x + y + z)) || !std::isfinite(glm::dot(t, t))) return false;
+    constexpr float kTol = 2e-6f;
+    const bool unit = std::fabs(glm::dot(x, x) - 1.0f) <= kTol && std::fabs(glm::dot(y, y) - 1.0f) <= kTol &&
+                      std::fabs(glm::dot(z, z) - 1.0f) <= kTol;
+    const bool orthogonal =
+        std::fabs(glm::dot(x, y)) <= kTol && std::fabs(glm::dot(x, z)) <= kTol && std::fabs(glm::dot(y, z)) <= kTol;
+    return unit && orthogonal && glm::dot(glm::cross(x, y), z) > 0.0f;
+}
+
+}  // namespace
+
+Animator::Animator(const Model& model) : model_(&model), order_(model.skeleton.parent) {
+    const Skeleton& sk = model.skeleton;
+    local_ = sk.bindLocalSqt;
+    world_ = sk.bindModel;
+    useLocal_.assign(sk.size(), 0);
+    poseMask_.assign(sk.size(), 0);
+    steadyMask_.assign(sk.size(), 0);
+    steadyLocal_ = sk.bindLocal;
+    roots_.assign(sk.size(), -1);
+    // One palette per skin: meshes hanging from the same node with the same joints and
+    // inverse binds (BCN_Epileptic's three meshes) share the first one's palette.
+    paletteOffset_.assign(model.meshes.size(), 0);
+    ownerOf_.assign(model.meshes.size(), -1);
+    uint32_t off = 0;
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        const Mesh& mesh = model.meshes[m];
+        paletteOffset_[m] = off;
+        if (!mesh.skinned) continue;
+        bool shared = false;
+        for (size_t k = 0; k < paletteOwners_.size(); ++k) {
+            const Mesh& o = model.meshes[paletteOwners_[k]];
+            if (o.node == mesh.node && o.skin.joints == mesh.skin.joints && o.skin.inverseBind == mesh.skin.inverseBind) {
+                paletteOffset_[m] = paletteOffset_[paletteOwners_[k]];
+                ownerOf_[m] = static_cast<int32_t>(k);
+                shared = true;
+                break;
+            }
+        }
+        if (shared) continue;
+        ownerOf_[m] = static_cast<int32_t>(paletteOwners_.size());
+        paletteOwners_.push_back(m);
+        corrections_.emplace_back();
+        jointRanges_.emplace_back(mesh.skin.joints);
+        off += static_cast<uint32_t>(mesh.skin.paletteSize());
+    }
+    palette_.assign(off, glm::mat4(1.0f));
+    size_t maxTracks = 0;
+    for (const Clip& c : model.clips) maxTracks = std::max(maxTracks, c.tracks.size());
+    cursors_.assign(3 * maxTracks, 0);
+    plans_.reserve(model.clips.size());
+    for (const Clip& c : model.clips) plans_.push_back(buildSamplingPlan(c, sk.size()));
+    morphOffset_.assign(model.meshes.size(), 0);
+    uint32_t morphs = 0;
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        morphOffset_[m] = morphs;
+        morphs += static_cast<uint32_t>(model.meshes[m].morphTargets.size());
+    }
+    morphWeights_.assign(morphs, 0.0f);
+    morphOverride_.assign(morphs, std::numeric_limits<float>::quiet_NaN());
+    size_t maxMorphTracks = 0;
+    for (const Clip& c : model.clips) maxMorphTracks = std::max(maxMorphTracks, c.morphTracks.size());
+    morphCursors_.assign(maxMorphTracks, 0);
+    evaluateMorphs(-1, 0.0f);
+}
+
+void sampleMorphWeights(const Model& model, int32_t clipIndex, float t, uint32_t* cursors, float* out) {
+    const Clip* clip = clipIndex >= 0 && static_cast<size_t>(clipIndex) < model.clips.size() ? &model.clips[clipIndex] : nullptr;
+    const size_t tracks = clip ? clip->morphTracks.size() : 0;
+    size_t k = 0;
+    float* w = out;
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        const Mesh& mesh = model.meshes[m];
+        const size_t nt = mesh.morphTargets.size();
+        for (size_t i = 0; i < nt; ++i) w[i] = i < mesh.morphDefaultWeights.size() ? mesh.morphDefaultWeights[i] : 0.0f;
+        // Tracks are sorted by mesh: those of mesh m come next.
+        while (k < tracks && clip->morphTracks[k].mesh < static_cast<int32_t>(m)) ++k;
+        for (; k < tracks && clip->morphTracks[k].mesh == static_cast<int32_t>(m); ++k) {
+            const MorphTrack& tr = clip->morphTracks[k];
+            if (tr.targets == nt) sampleMorphTrack(*clip, tr, t, cursors[k], w);
+        }
+        w += nt;
+    }
+}
+
+size_t morphWeightCount(const Model& model) {
+    size_t n = 0;
+    for (const Mesh& m : model.meshes) n += m.morphTargets.size();
+    return n;
+}
+
+void Animator::evaluateMorphs(int32_t clipIndex, float t) {
+    if (morphWeights_.empty()) return;
+    if (clipIndex != lastMorphClip_) {
+        std::fill(morphCursors_.begin(), morphCursors_.end(), 0u);
+        lastMorphClip_ = clipIndex;
+    }
+    sampleMorphWeights(*model_, clipIndex, t, morphCursors_.data(), morphWeights_.data());
+    setMorphWeights(morphWeights_.data());
+}
+
+void Animator::setMorphWeights(const float* weights) {
+    float* w = morphWeights_.data();
+    const float* ov = morphOverride_.data();
+    for (size_t i = 0; i < morphWeights_.size(); ++i) w[i] = std::isnan(ov[i]) ? weights[i] : ov[i];
+}
+
+void Animator::setMorphOverride(size_t mesh, size_t target, float weight) {
+    if (mesh >= model_->meshes.size() || target >= model_->meshes[mesh].morphTargets.size()) return;
+    morphOverride_[morphOffset_[mesh] + target] = std::isinf(weight) ? std::numeric_limits<float>::quiet_NaN() : weight;
+}
+
+void Animator::clearMorphOverrides() {
+    std::fill(morphOverride_.begin(), morphOverride_.end(), std::numeric_limits<float>::quiet_NaN());
+}
+
+float Animator::morphOverride(size_t mesh, size_t target) const {
+    if (mesh >= model_->meshes.size() || target >= model_->meshes[mesh].morphTargets.size()) {
+        return std::numeric_limits<float>::quiet_NaN();
+    }
+    return morphOverride_[morphOffset_[mesh] + target];
+}
+
+void Animator::evaluate(int32_t clipIndex, float t) {
+    if (clipIndex != lastClip_) {
+        std::fill(cursors_.begin(), cursors_.end(), 0u);
+        lastClip_ = clipIndex;
+    }
+    evaluateWith(clipIndex, t, cursors_.data(), palette_.data(), nullptr, corrections_.data());
+    evaluateMorphs(clipIndex >= 0 && static_cast<size_t>(clipIndex) < model_->clips.size() ? clipIndex : -1, t);
+}
+
+void Animator::evaluateInto(int32_t clipIndex, float t, const InstanceBuffers& out) {
+    if (out.cursors.size() != cursors_.size() || out.skins.size() != corrections_.size() ||
+        out.rows.size() != instanceRows()) {
+        return;
+    }
+    evaluateWith(clipIndex, t, out.cursors.data(), nullptr, out.rows.data(), out.skins.data());
+    glm::vec4* meshRows = out.rows.data() + 3 * palette_.size();
+    for (size_t m = 0; m < model_->meshes.size(); ++m) {
+        const int32_t k = ownerOf_[m];
+        storeAffineRows(k >= 0 && out.skins[k].modelSpace ? identity_ : world_[model_->meshes[m].node], meshRows + 3 * m);
+    }
+}
+
+void Animator::evaluateWith(int32_t clipIndex, float t, uint32_t* cursors, glm::mat4* palette, glm::vec4* rows,
+                            SkinCorrection* corrections) {
+    const Model& model = *model_;
+    const Skeleton& sk = model.skeleton;
+    const Clip* clip = nullptr;
+    if (clipIndex >= 0 && static_cast<size_t>(clipIndex) < model.clips.size()) {
+        clip = &model.clips[clipIndex];
+    }
+    const size_t n = sk.size();
+    const int32_t ov = overrideNode_ >= 0 && static_cast<size_t>(overrideNode_) < n ? overrideNode_ : -1;
+    const int32_t maskClip = clip ? clipIndex : -1;
+    if (maskClip != maskClip_ || ov != maskOverride_) {
+        // Which nodes take the sampled pose (a track or the override) and which keep the
+        // file's exact to-parent matrix: rebuilt only when the clip or the override changes.
+        const int32_t* trackOf = clip ? clip->trackOfNode.data() : nullptr;
+        for (size_t i = 0; i < n; ++i) useLocal_[i] = trackOf && trackOf[i] >= 0 ? 1 : 0;
+        if (ov >= 0) useLocal_[ov] = 1;
+        maskClip_ = maskClip;
+        maskOverride_ = ov;
+    }
+    if (clip) {
+        SamplingJob sampling;
+        sampling.clip = clip;
+        sampling.time = t;
+        sampling.blend = blend_;
+        sampling.bindLocal = sk.bindLocalSqt;
+        sampling.cursors = {cursors, cursors_.size()};
+        sampling.local = local_;
+        if (static_cast<size_t>(clipIndex) < plans_.size() && plans_[clipIndex].validFor(*clip)) sampling.plan = &plans_[clipIndex];
+        sampling.run();  // sizes fixed at construction; tracks validated at import
+        if (ov >= 0) {
+            const Transform& base = clip->trackOfNode[ov] >= 0 ? local_[ov] : sk.bindLocalSqt[ov];
+            local_[ov] = base;
+            local_[ov].rotation = base.rotation * overrideRotation_;
+        }
+    } else {
+        // A still pose: the file's node transforms, or the skins' bind pose.
+        const std::vector<Transform>& poseSqt = clipIndex == kFilePose ? sk.bindLocalSqt : sk.bindPoseLocalSqt();
+        if (ov >= 0) {
+            local_[ov] = poseSqt[ov];
+            local_[ov].rotation = local_[ov].rotation * overrideRotation_;
+        }
+    }
+    // Nodes without a sampled pose keep exact matrices: the file's to-parent transforms, or
+    // in the bind pose the skins' bind-pose ones.
+    if (clip) {
+        localToModelSteady(clipIndex, useLocal_.data(), ov);
+    } else {
+        localToModel(useLocal_.data(), clipIndex == kFilePose ? sk.bindLocal : sk.bindPoseLocal());
+    }
+    if (post_) post_->run(world_);
+    updatePalettes(palette, rows, corrections);
+}
+
+void Animator::localToModel(const uint8_t* useLocal, std::span<const glm::mat4> fixedLocal) {
+    const Skeleton& sk = model_->skeleton;
+    const size_t n = sk.size();
+    LocalToModelJob job;
+    job.parent = sk.parent;
+    job.local = local_;
+    if (useLocal) {
+        job.bindLocal = fixedLocal;
+        job.useLocal = {useLocal, n};
+    }
+    job.model = world_;
+    if (!order_.empty()) job.order = &order_;
+    job.run();  // sizes fixed at construction, parents validated at import
+}
+
+void Animator::localToModelSteady(int32_t clip, const uint8_t* useSqt, int32_t ov) {
+    const Skeleton& sk = model_->skeleton;
+    const SamplingPlan* plan = clip >= 0 && static_cast<size_t>(clip) < plans_.size() && plans_[clip].validFor(model_->clips[clip])
+                                   ? &plans_[clip]
+                                   : nullptr;
+    if (!plan) {
+        localToModel(useSqt, sk.bindLocal);
+        return;
+    }
+    const isa::Level level = isa::level();
+    if (clip != steadyClip_ || ov != steadyOverride_ || useSqt != steadyFrom_ || level != steadyLevel_) {
+        // Every node's local matrix as the job makes it (each node a root: the same kernel, so
+        // the same bits as its own local matrices), then the file's where local_ is not used.
+        LocalToModelJob locals;
+        locals.parent = roots_;
+        locals.local = local_;
+        locals.model = steadyLocal_;
+        locals.run();
+        // Which nodes change: those with a keyed component in the plan (and the override).
+        uint8_t* changes = steadyMask_.data();
+        std::fill(steadyMask_.begin(), steadyMask_.end(), uint8_t{0});
+        for (const auto* list : {&plan->translations, &plan->rotations, &plan->scales}) {
+            for (const SamplingPlan::Keyed& k : *list) changes[k.node] = 1;
+        }
+        if (ov >= 0) changes[ov] = 1;
+        for (size_t i = 0; i < sk.size(); ++i) {
+            if (!useSqt[i]) {
+                changes[i] = 0;
+                steadyLocal_[i] = sk.bindLocal[i];
+            }
+        }
+        steadyClip_ = clip;
+        steadyLevel_ = level;
+        steadyOverride_ = ov;
+        steadyFrom_ = useSqt;
+    }
+    localToModel(steadyMask_.data(), steadyLocal_);
+}
+
+void Animator::updatePalettes(glm::mat4* palette, glm::vec4* rows, SkinCorrection* corrections) {
+    const Model& model = *model_;
+    const glm::mat4* world = world_.data();
+    for (size_t k = 0; k < paletteOwners_.size(); ++k) {
+        const Mesh& mesh = model.meshes[paletteOwners_[k]];
+        const size_t first = paletteOffset_[paletteOwners_[k]], nj = mesh.skin.joints.size();
+        SkinningMatrixJob job;
+        job.model = world_;
+        job.joints = mesh.skin.joints;
+        job.inverseBind = mesh.skin.inverseBind;
+        job.range = &jointRanges_[k];
+        if (palette) {
+            job.palette = {palette + first, nj};
+        } else {
+            job.rows = {rows + 3 * first, 3 * nj};
+        }
+        const glm::mat4& meshWorld = world[mesh.node];
+        SkinCorrection& c = corrections[k];
+        if (std::memcmp(&c.world, &meshWorld, sizeof(glm::mat4)) != 0) {
+            c.world = meshWorld;
+            c.identity = isIdentity(meshWorld);
+            c.modelSpace = !c.identity && isRigid(meshWorld);
+            c.inverse = c.identity || c.modelSpace ? glm::mat4(1.0f) : safeAffineInverse(meshWorld);
+        }
+        // Model space: the mesh node's rigid motion stays out of the palette (the consumers
+        // draw with skinToModel, the identity) and the entry is one product. Mesh space: the
+        // inverse of a scaled, sheared or singular mesh node's matrix on the left.
+        if (!c.identity && !c.modelSpace) job.correction = &c.inverse;
+        job.run();
+        // The entry after the joints (the rigid slot): what unweighted vertices follow.
+        const glm::mat4& rigid = c.modelSpace ? meshWorld : identity_;
+        if (palette) {
+            palette[first + nj] = rigid;
+        } else {
+            storeAffineRows(rigid, rows + 3 * (first + nj));
+        }
+    }
+}
+
+void Animator::evaluatePose(const std::vector<Transform>& local, const std::vector<uint8_t>* animated, int32_t steadyClip) {
+    const Model& model = *model_;
+    const Skeleton& sk = model.skeleton;
+    const size_t n = sk.size();
+    if (local.size() != n) {
+        evaluate(-1, 0.0f);
+        return;
+    }
+    std::copy(local.begin(), local.end(), local_.begin());
+    const uint8_t* anim = animated && animated->size() == n ? animated->data() : nullptr;
+    const int32_t ov = overrideNode_ >= 0 && static_cast<size_t>(overrideNode_) < n ? overrideNode_ : -1;
+    if (ov >= 0) local_[ov].rotation = local_[ov].rotation * overrideRotation_;
+    const uint8_t* mask = nullptr;
+    if (anim) {
+        if (ov >= 0 && !anim[ov]) {
+            std::copy(anim, anim + n, poseMask_.begin());
+            poseMask_[ov] = 1;
+            mask = poseMask_.data();
+        } else {
+            mask = anim;
+        }
+    }
+    if (mask && steadyClip >= 0) {
+        localToModelSteady(steadyClip, mask, ov);
+    } else {
+        localToModel(mask, model_->skeleton.bindLocal);
+    }
+    if (post_) post_->run(world_);
+    updatePalettes(palette_.data(), nullptr, corrections_.data());
+}
+
+}  // namespace rig
