@@ -12,6 +12,14 @@ double wrapTime(double t, double duration) {
     return r;
 }
 
+double pingPongTime(double t, double duration, bool& reflected) {
+    const double period = 2.0 * duration;
+    double r = std::fmod(t, period);
+    if (r < 0.0) r += period;
+    reflected = r > duration;
+    return reflected ? period - r : r;
+}
+
 double seekTime(double t, double duration, LoopMode mode, int& direction) {
     if (!std::isfinite(t) || !(duration > 0.0)) return 0.0;
     const double d = duration;
@@ -24,12 +32,9 @@ double seekTime(double t, double duration, LoopMode mode, int& direction) {
             if (t <= 0.0) return 0.0;
             return t >= d ? d : t;
         case LoopMode::PingPong: {
-            double r = std::fmod(t, 2.0 * d);
-            if (r < 0.0) r += 2.0 * d;
-            if (r > d) {
-                direction = -direction;
-                return 2.0 * d - r;
-            }
+            bool reflected = false;
+            const double r = pingPongTime(t, d, reflected);
+            if (reflected) direction = -direction;
             return r;
         }
     }

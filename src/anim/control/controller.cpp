@@ -466,9 +466,7 @@ void Controller::stepFrames(int frames) {
         const double lo = info.hasRange ? std::ceil(info.rangeStart * rate - 1e-4) : firstFrame;
         const double hi = info.hasRange ? std::floor(info.rangeEnd * rate + 1e-4) : info.lastFrame;
         const double n = std::max(1.0, hi - lo + 1.0);
-        double r = std::fmod(f - lo, n);
-        if (r < 0.0) r += n;
-        f = lo + r;
+        f = lo + wrapTime(f - lo, n);
     }
     double t = std::clamp(f / rate, info.start, info.end);
     current_.clock.seek(toClock(info, current_.clock.duration(), t));

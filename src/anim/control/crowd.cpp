@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "anim/control/clock.h"
+
 namespace rig {
 
 Crowd::Crowd(const Model& model, size_t instances, int32_t clip, unsigned threads) : model_(&model) {
@@ -70,9 +72,7 @@ void Crowd::updateInstance(Animator& scratch, size_t i, double t) {
     InstanceState& s = state_[i];
     double local = s.phase + s.rate * t;
     if (s.length > 0.0) {
-        local = std::fmod(local, s.length);
-        if (local < 0.0) local += s.length;
-        local += s.start;
+        local = wrapTime(local, s.length) + s.start;
     } else if (s.clip >= 0) {
         local = s.start;
     }

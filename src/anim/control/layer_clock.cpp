@@ -129,10 +129,7 @@ WalkEnd walk(const ClockAdvance& a, Emit emit) {
                 end.finished = true;
                 return end;
             }
-            double r = std::fmod(t, d);
-            if (r < 0.0) r += d;
-            if (r >= d) r = 0.0;
-            r += 0.0;  // -0 -> +0
+            const double r = wrapTime(t, d) + 0.0;  // -0 -> +0
             emit(startEdge, r, s, true);
             end.pos = r;
             end.passes = wraps;
@@ -168,10 +165,8 @@ WalkEnd walk(const ClockAdvance& a, Emit emit) {
                 end.finished = true;
                 return end;
             }
-            double r = std::fmod(t, 2.0 * d);
-            if (r < 0.0) r += 2.0 * d;
-            if (r > d) r = 2.0 * d - r;
-            r += 0.0;
+            bool reflected = false;
+            const double r = pingPongTime(t, d, reflected) + 0.0;  // -0 -> +0
             emit(pos, r, dir, false);
             end.pos = r;
             end.passes = bounces;
