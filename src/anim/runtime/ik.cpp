@@ -147,10 +147,11 @@ void IkStage::runTwoBone(TwoBoneChain& c, std::span<glm::mat4> model) {
         const float h = glm::dot(world, up) - f.ground;
         const float speed = c.hasPrevious && dt_ > 0.0f ? glm::length(world - c.previous) / dt_ : INFINITY;
         const bool contact = h < f.height && speed < f.speed;
-        if (contact && !c.locked) {
+        const bool held = dt_ <= 0.0f && c.hasPrevious;  // no time passed (paused): the lock holds
+        if (!held && contact && !c.locked) {
             c.lockPosition = world - up * std::min(h, 0.0f);  // never below the ground
             c.locked = true;
-        } else if (!contact) {
+        } else if (!held && !contact) {
             c.locked = false;
         }
         const float step = f.blend > 0.0f ? dt_ / f.blend : 1.0f;

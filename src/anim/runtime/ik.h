@@ -104,11 +104,14 @@ public:
 
     // --- Per tick (no allocation) ---
     // Seconds since the last run and the reference offset (see FootLockSettings), for foot
-    // locking; call before the evaluation that runs the stage.
+    // locking; call before the evaluation that runs the stage. dt 0: no time passed (a paused
+    // pipeline), foot locks hold as they are.
     void advance(float dt, const glm::vec3& referenceOffset = glm::vec3(0.0f)) {
         dt_ = dt;
         offset_ = referenceOffset;
     }
+    // The dt of the last advance().
+    float dt() const { return dt_; }
     // Apply every enabled chain, in order, to `model` (the skeleton's model-space matrices).
     // False (nothing changed) when `model` is not the skeleton's size.
     bool run(std::span<glm::mat4> model);
