@@ -16,6 +16,7 @@
 #include "anim/control/clock.h"
 #include "anim/control/controller.h"
 #include "anim/control/crowd.h"
+#include "anim/control/playback_tick_job.h"
 #include "anim/runtime/isa.h"
 #include "anim/runtime/pose.h"
 #include "anim/runtime/skinning.h"
@@ -359,15 +360,24 @@ namespace {
 // clip at N phases) on T threads; the median frame gives ms per frame.
 int runCrowdBench(const BenchOptions& o, const Model& model, int32_t clip) {
     Crowd crowd(model, static_cast<size_t>(o.instances), clip, static_cast<unsigned>(o.threads));
+    // The playback pipeline as the viewer runs it: one controller's clock, the crowd posed at it.
+    Controller controller(model);
+    if (clip >= 0) controller.play(MotionSource::clip(clip));
+    PlaybackTickJob tick;
+    tick.dt = 1.0 / 60.0;
+    tick.controller = &controller;
     using Clock = std::chrono::steady_clock;
     const int64_t frames = std::max<int64_t>(3, std::min<int64_t>(o.ticks, 200000000 / std::max<int64_t>(1, o.instances * static_cast<int64_t>(model.skeleton.size()))));
     std::vector<double> perFrame;
     perFrame.reserve(static_cast<size_t>(frames));
-    double t = 0.0;
-    for (int w = 0; w < 3; ++w) crowd.update(t += 1.0 / 60.0);  // warm-up
+    for (int w = 0; w < 3; ++w) {  // warm-up
+        tick.run();
+        crowd.update(motionTime(controller));
+    }
     for (int64_t f = 0; f < frames; ++f) {
         const auto start = Clock::now();
-        crowd.update(t += 1.0 / 60.0);
+        tick.run();
+        crowd.update(motionTime(controller));
         perFrame.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
     }
     std::nth_element(perFrame.begin(), perFrame.begin() + perFrame.size() / 2, perFrame.end());
@@ -415,10 +425,14 @@ int runBench(const BenchOptions& o) {
     int32_t clip = -1;
     if (!resolveClip(model, o.clip, clip)) return exitcode::kUsage;
     if (o.instances > 0) return runCrowdBench(o, model, clip);
-    // The controller owns time here as in the viewer: the clip plays on its motion clock.
+    // The playback pipeline's tick as the viewer runs it: the clip plays on the controller's clock.
     Controller controller(model);
     if (clip >= 0) controller.play(MotionSource::clip(clip));
     Animator anim(model);
+    PlaybackTickJob tick;
+    tick.dt = 1.0 / 60.0;
+    tick.controller = &controller;
+    tick.animator = &anim;
     using Clock = std::chrono::steady_clock;
     // Batches of ticks, each timed as a whole (the clock read costs more than a small rig's
     // tick); the median batch gives ns per tick.
@@ -426,16 +440,10 @@ int runBench(const BenchOptions& o) {
     const int64_t batches = std::max<int64_t>(1, (o.ticks + kBatch - 1) / kBatch);
     std::vector<double> perTick;
     perTick.reserve(static_cast<size_t>(batches));
-    for (int64_t w = 0; w < kBatch * 4; ++w) {  // warm-up
-        controller.update(1.0 / 60.0);
-        controller.evaluate(anim);
-    }
+    for (int64_t w = 0; w < kBatch * 4; ++w) tick.run();  // warm-up
     for (int64_t b = 0; b < batches; ++b) {
         const auto start = Clock::now();
-        for (int64_t k = 0; k < kBatch; ++k) {
-            controller.update(1.0 / 60.0);
-            controller.evaluate(anim);
-        }
+        for (int64_t k = 0; k < kBatch; ++k) tick.run();
         const auto end = Clock::now();
         perTick.push_back(std::chrono::duration<double, std::nano>(end - start).count() / kBatch);
     }

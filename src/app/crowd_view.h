@@ -1,11 +1,12 @@
-// CrowdView: the viewer's crowd (the Crowd panel's settings, ui/crowd_state.h) built as a
-// rig::Crowd over the model on screen, updated on its thread pool and drawn instanced by a
-// CrowdRenderer. Rebuilt only when a setting or the model changes; a frame with no change
-// allocates nothing.
+// CrowdView: the viewer's crowd drawn instanced by a CrowdRenderer. The crowd itself (a
+// rig::Crowd over the model on screen, its instances' clips, phases and rates) belongs to the
+// playback pipeline (app/playback.h), which poses it at the controller's time; this lays the
+// instances out on a grid (the Crowd panel's spacing, ui/crowd_state.h), frames the camera on
+// it when asked, and draws it. The grid is recomputed only when a setting or the model
+// changes; a frame with no change allocates nothing.
 #pragma once
 
 #include <memory>
-#include <random>
 #include <vector>
 
 #include "anim/control/crowd.h"
@@ -19,21 +20,20 @@ public:
     // Needs a current GL context.
     static Result<std::unique_ptr<CrowdView>> create();
 
-    // Pose and draw the crowd for the viewer's state (clock time, clip, camera, view
-    // options) into the bound framebuffer; fills s.crowd's numbers. Frames the camera on
-    // the grid when s.crowd.frameRequested.
-    void frame(ViewerState& s, GpuModel& gpu, int width, int height);
+    // Draw `crowd` (posed this frame for s's model) with the viewer's camera and view options
+    // into the bound framebuffer; fills s.crowd's numbers. Frames the camera on the grid when
+    // s.crowd.frameRequested.
+    void frame(ViewerState& s, const Crowd& crowd, GpuModel& gpu, int width, int height);
 
 private:
     CrowdView() = default;
-    void rebuild(ViewerState& s);
+    void layOut(ViewerState& s, size_t instances);
 
     std::unique_ptr<CrowdRenderer> renderer_;
-    std::unique_ptr<Crowd> crowd_;
-    std::shared_ptr<const Model> model_;  // what crowd_ was built for
-    int instances_ = 0, threads_ = 0, clip_ = -3;
-    CrowdClips clips_ = CrowdClips::Same;
-    float phaseSpread_ = -1.0f, rateSpread_ = -1.0f, spacing_ = -1.0f;
+    std::shared_ptr<const Model> model_;  // what the grid was laid out for
+    int clip_ = -3;
+    size_t instances_ = 0;
+    float spacing_ = -1.0f;
     bool zUp_ = false;
     Bounds one_;
     std::vector<glm::vec3> offsets_;

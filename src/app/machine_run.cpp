@@ -6,8 +6,9 @@
 #include <cstdlib>
 
 #include "anim/control/controller.h"
-#include "import/machine_json.h"
+#include "anim/control/playback_tick_job.h"
 #include "anim/control/state_machine.h"
+#include "import/machine_json.h"
 #include "app/command_util.h"
 #include "app/exit_codes.h"
 
@@ -70,16 +71,23 @@ int poseWithMachine(const Model& model, const std::string& file, const std::vect
             }
         }
     }
+    // The playback pipeline's tick, as the viewer runs it: the machine drives the controller.
     const double dt = 1.0 / kMachineTicksPerSecond;
     sm.start();
+    PlaybackTickJob tick;
+    tick.controller = &controller;
+    tick.machine = &sm;
     double t = 0.0;
     while (t < seconds) {
-        const double step = std::min(dt, seconds - t);
-        sm.update(step);
-        t += step;
+        tick.dt = std::min(dt, seconds - t);
+        tick.run();
+        t += tick.dt;
         if (seconds - t < 1e-9) break;
     }
-    controller.evaluate(animator);
+    // A tick of 0 (nothing moves) poses the animator.
+    tick.dt = 0.0;
+    tick.animator = &animator;
+    tick.run();
     const MotionSource m = controller.currentMotion();
     clip = m.kind == MotionSource::Kind::Clip ? m.index : -1;
     return exitcode::kOk;

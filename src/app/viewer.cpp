@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <span>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -163,16 +162,6 @@ void Viewer::applyLoadResult() {
     state_.animator = std::make_unique<Animator>(*model);
     for (const Mesh& mesh : model->meshes) state_.panels.morphs = state_.panels.morphs || !mesh.morphTargets.empty();
     ghost_ = std::make_unique<Animator>(*model);
-    controller_ = std::make_unique<Controller>(*model);
-    maskLayer_ = controller_->addLayer(LayerBlend::Override);
-    additiveLayer_ = controller_->addLayer(LayerBlend::Additive);
-    markers_.clear();
-    spaceNames_.clear();
-    spaceClips_.clear();
-    layerNames_.assign(controller_->layerCount(), std::string());
-    layerNames_[maskLayer_] = "mask: off";
-    layerNames_[additiveLayer_] = "additive: off";
-    state_.blend = BlendState{};
     state_.checks.report = std::move(loaded.report);
     state_.checks.colorsForModel = nullptr;  // recompute the colour view
     state_.checks.hoverMesh = state_.checks.hoverVertex = -1;
@@ -189,17 +178,8 @@ void Viewer::applyLoadResult() {
     int clip = model->clips.empty() ? -1 : 0;
     if (reload && !previousClip.empty() && model->findClip(previousClip) >= 0) clip = model->findClip(previousClip);
     state_.clip = clip;
-    // The controller is the one clock: the clip plays on its base motion.
     state_.keyTimes = KeyTimesCache{};
     state_.timeline.viewStart = state_.timeline.viewEnd = 0.0;
-    if (clip >= 0) {
-        ClipTiming t;
-        t.mode = previousMode;
-        t.rate = previousRate;
-        controller_->play(MotionSource::clip(clip), t);
-        if (reload) controller_->seek(previousTime);
-    }
-    syncTimeline();
     state_.bounds = animatedBounds(*model, clip, 12);
     // The first model keeps a camera restored from the settings; later ones are framed.
     if (!reload && !keepCamera_) state_.requests.frameModel = true;
@@ -211,7 +191,11 @@ void Viewer::applyLoadResult() {
         state_.error = path + ": missing texture " + gpu_->missingTextures().front();
     }
     state_.warning = model->stats.formatLimitation.empty() ? std::string() : path + ": " + model->stats.formatLimitation;
-    loadMachine(path, reload);
+    // The pipeline's controller plays the clip on its base motion (a reload keeps the time);
+    // --machine for the model it was given with, else <stem>.machine.json beside the model.
+    const bool givenMachine = !config_.machine.empty() && path == config_.model;
+    playback_.setModel(reload, previousTime, previousMode, previousRate,
+                       givenMachine ? config_.machine : machinePathBeside(path), givenMachine);
     if (!model->stats.refusedPaths.empty()) {
         state_.error = path + ": not read, outside the model's folder: " + model->stats.refusedPaths.front() +
                        " (--allow-external-paths allows it)";
@@ -299,25 +283,10 @@ void Viewer::applyRequests() {
         reloading_ = true;
         startLoad(state_.path);
     }
-    if (m && q.selectClip >= 0 && static_cast<size_t>(q.selectClip) < m->clips.size()) {
-        state_.clip = q.selectClip;
-        // The Clips panel sets what the controller plays (and takes it back from the machine).
-        if (controller_) {
-            ClipTiming t;
-            t.mode = state_.timeline.mode;
-            t.rate = state_.timeline.rate;
-            if (state_.blend.active) {
-                t.syncPhase = false;
-                controller_->crossFadeTo(MotionSource::clip(q.selectClip), state_.blend.fadeSeconds, FadeMode::Smooth, Ease{}, t);
-            } else {
-                controller_->play(MotionSource::clip(q.selectClip), t);
-            }
-        }
-        state_.machine.active = false;
-        state_.bindPose = false;
-        state_.bounds = animatedBounds(*m, state_.clip, 12);
-    }
-    q.selectClip = -1;
+    // What plays: the Clips, Timeline, Blend and State Machine panels' requests.
+    const bool clipSelected = m && q.selectClip >= 0 && static_cast<size_t>(q.selectClip) < m->clips.size();
+    playback_.applyRequests();
+    if (clipSelected) state_.bounds = animatedBounds(*m, state_.clip, 12);
     if (q.morph && state_.animator) {
         state_.animator->setMorphOverride(static_cast<size_t>(std::max(q.morph->mesh, 0)),
                                           static_cast<size_t>(std::max(q.morph->target, 0)), q.morph->weight);
@@ -325,7 +294,6 @@ void Viewer::applyRequests() {
     q.morph.reset();
     if (q.releaseMorphs && state_.animator) state_.animator->clearMorphOverrides();
     q.releaseMorphs = false;
-    if (Controller* c = timeController()) applyTimeRequests(*c);
     const int w = std::max(1, static_cast<int>(ImGui::GetIO().DisplaySize.x));
     const int h = std::max(1, static_cast<int>(ImGui::GetIO().DisplaySize.y));
     if (q.resetCamera) {
@@ -337,8 +305,6 @@ void Viewer::applyRequests() {
         q.frameModel = true;
     }
     if (q.focusFinding >= 0) focusFinding(q.focusFinding);
-    applyBlendRequests();
-    applyMachineRequests();
     if (q.frameModel && state_.bounds.valid()) {
         // Panels cover the sides of the window: leave room around the model.
         state_.camera.frame(state_.bounds, static_cast<float>(w) / static_cast<float>(h), 1.35f);
@@ -419,20 +385,8 @@ void Viewer::frame(double dt) {
     window_->framebufferSize(w, h);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (state_.model && gpu_ && state_.animator) {
-        updateRangeOfMotion(dt);
         updateColorView();
-        prepareIk(state_, static_cast<float>(dt));
-        const auto t0 = std::chrono::steady_clock::now();
-        if (state_.machine.active && machine_) {
-            tickMachine(dt);
-        } else if (controller_ && !state_.bindPose) {
-            tickController(dt);
-        } else {
-            state_.animator->evaluate(state_.stillPose(), 0.0f);
-        }
-        syncTimeline();
-        const auto t1 = std::chrono::steady_clock::now();
-        state_.stats.paletteUs = std::chrono::duration<float, std::micro>(t1 - t0).count();
+        playback_.advance(dt);  // the frame's one advance: nothing else here receives dt
         state_.view.highlightJoint = state_.selectedJoint;
         if (!drawCrowd(w, h)) {
             renderer_->draw(*gpu_, *state_.animator, state_.camera, state_.view, w, h, &state_.bounds);
@@ -525,7 +479,8 @@ bool Viewer::drawCrowd(int w, int h) {
         }
         crowdView_ = std::move(v.value());
     }
-    crowdView_->frame(state_, *gpu_, w, h);
+    if (!playback_.crowd()) return false;
+    crowdView_->frame(state_, *playback_.crowd(), *gpu_, w, h);
     return true;
 }
 
@@ -708,30 +663,6 @@ void Viewer::writeScreenshot(const std::vector<uint8_t>& rgba, int w, int h) {
     state_.ui.statusUntil = glfwGetTime() + 4.0;
 }
 
-void Viewer::updateRangeOfMotion(double dt) {
-    CheckViewState& c = state_.checks;
-    if (!c.rom) {
-        c.romJoint = -1;
-        state_.animator->setRotationOverride(-1, glm::quat(1, 0, 0, 0));
-        return;
-    }
-    c.romTime += dt;
-    const double period = std::max(0.2f, c.romPeriod);
-    const int step = static_cast<int>(std::floor(c.romTime / period));
-    c.romAxis = step % 3;
-    if (c.romAll) {
-        const std::vector<int32_t>& joints = state_.joints;
-        c.romJoint = joints.empty() ? -1 : joints[static_cast<size_t>(step / 3) % joints.size()];
-    } else {
-        c.romJoint = state_.selectedJoint;
-    }
-    const double phase = std::fmod(c.romTime, period) / period;
-    const float angle = glm::radians(c.romDegrees) * static_cast<float>(std::sin(2.0 * 3.14159265358979 * phase));
-    glm::vec3 axis(0.0f);
-    axis[c.romAxis] = 1.0f;
-    state_.animator->setRotationOverride(c.romJoint, glm::angleAxis(angle, axis));
-}
-
 void Viewer::drawGhosts(int w, int h) {
     const CheckViewState& c = state_.checks;
     if (!ghost_) return;
@@ -839,357 +770,6 @@ void Viewer::focusFinding(int index) {
             const ImGuiIO& io = ImGui::GetIO();
             state_.camera.frame(b, io.DisplaySize.x / std::max(io.DisplaySize.y, 1.0f), 1.3f);
         }
-    }
-}
-
-void Viewer::applyBlendRequests() {
-    BlendRequests& q = state_.requests.blend;
-    BlendState& b = state_.blend;
-    if (!controller_ || !state_.model) {
-        q = BlendRequests{};
-        return;
-    }
-    Controller& c = *controller_;
-    const Model& m = *state_.model;
-    const int32_t nclips = static_cast<int32_t>(m.clips.size());
-    auto validClip = [&](int clip) { return clip >= 0 && clip < nclips; };
-    if (q.start && validClip(state_.clip)) {
-        b.active = true;
-        // The controller already plays the timeline's clip: the Blend panel goes on from there.
-        if (c.currentMotion().kind != MotionSource::Kind::Clip || c.currentMotion().index != state_.clip) {
-            ClipTiming t;
-            t.mode = state_.timeline.mode;
-            t.rate = state_.timeline.rate;
-            c.play(MotionSource::clip(state_.clip), t);
-        }
-        b.fadeTarget = b.blendA = state_.clip;
-        b.blendB = (state_.clip + 1) % nclips;
-        b.rootPath = rootMotionPath(m, state_.clip, 200);
-    }
-    if (q.stop && b.active) {
-        b.active = false;
-        // Back to the timeline's clip, in step with what played.
-        if (validClip(state_.clip)) {
-            ClipTiming t;
-            t.mode = state_.timeline.mode;
-            t.rate = state_.timeline.rate;
-            t.syncPhase = true;
-            c.play(MotionSource::clip(state_.clip), t);
-        }
-    }
-    if (q.start && b.active) state_.machine.active = false;  // one driver at a time
-    if (b.active) {
-        if (q.crossFade && validClip(b.fadeTarget)) {
-            Ease ease;
-            ease.curve = static_cast<EaseCurve>(std::clamp(b.ease, 0, 4));
-            ClipTiming t;
-            t.syncPhase = true;
-            c.crossFadeTo(MotionSource::clip(b.fadeTarget), b.fadeSeconds,
-                          b.fadeMode == 1 ? FadeMode::Frozen : FadeMode::Smooth, ease, t);
-            b.rootPath = rootMotionPath(m, b.fadeTarget, 200);
-        }
-        if (q.blend && validClip(b.blendA) && validClip(b.blendB)) {
-            b.blendSpace = c.addBlendSpace(BlendSpace1D::twoClip(b.blendA, b.blendB));
-            if (b.blendSpace >= 0) {
-                spaceNames_.resize(static_cast<size_t>(b.blendSpace) + 1);
-                spaceClips_.resize(static_cast<size_t>(b.blendSpace) + 1);
-                spaceNames_[b.blendSpace] = m.clips[b.blendA].name + " | " + m.clips[b.blendB].name;
-                spaceClips_[b.blendSpace] = {b.blendA, b.blendB};
-            }
-            c.setBlendParameter(b.blendSpace, b.blendParam);
-            ClipTiming t;
-            t.syncPhase = true;
-            Ease smooth;
-            smooth.curve = EaseCurve::SmoothStep;
-            c.crossFadeTo(MotionSource::blendSpace(b.blendSpace), 0.3f, FadeMode::Smooth, smooth, t);
-        }
-        if (q.blendParam && b.blendSpace >= 0) c.setBlendParameter(b.blendSpace, *q.blendParam);
-        if (q.mask && validClip(b.maskClip) && state_.selectedJoint >= 0) {
-            // A new mask is a new layer (configuration, may allocate); the old one fades out.
-            if (b.maskJoint >= 0) c.setLayerWeight(maskLayer_, 0.0f, 0.2f);
-            maskLayer_ = c.addLayer(LayerBlend::Override, maskFromSubtree(m.skeleton, state_.selectedJoint));
-            layerNames_.resize(c.layerCount());
-            layerNames_[maskLayer_] = "mask: " + m.clips[b.maskClip].name + " on " + m.skeleton.names[state_.selectedJoint];
-            c.playLayer(maskLayer_, MotionSource::clip(b.maskClip));
-            c.setLayerWeight(maskLayer_, 0.0f);
-            c.setLayerWeight(maskLayer_, b.maskWeight, 0.3f);
-            b.maskJoint = state_.selectedJoint;
-        }
-        if (q.maskWeight && b.maskJoint >= 0) c.setLayerWeight(maskLayer_, *q.maskWeight, 0.1f);
-        if (q.maskOff) {
-            c.setLayerWeight(maskLayer_, 0.0f, 0.3f);
-            b.maskJoint = -1;
-        }
-        if (q.additive && validClip(b.addSource) && validClip(b.addReference)) {
-            c.playAdditive(additiveLayer_, b.addSource, b.addReference);
-            layerNames_.resize(c.layerCount());
-            layerNames_[additiveLayer_] = "additive: " + m.clips[b.addSource].name + " - " + m.clips[b.addReference].name;
-            c.setLayerWeight(additiveLayer_, b.addWeight, 0.3f);
-        }
-        if (q.addWeight) c.setLayerWeight(additiveLayer_, *q.addWeight, 0.1f);
-        if (q.additiveOff) c.setLayerWeight(additiveLayer_, 0.0f, 0.3f);
-        if (q.rootMotion) c.setRootMotion(b.inPlace ? RootMotion::InPlace : RootMotion::Travel);
-        if (q.addMarker && c.currentMotion().kind == MotionSource::Kind::Clip) {
-            const int32_t clip = c.currentMotion().index;
-            const float t = c.clipTime(clip);
-            if (t >= 0.0f) {
-                markers_.push_back({"marker" + std::to_string(markers_.size() + 1), t});
-                c.setMarkers(clip, markers_);
-            }
-        }
-    }
-    q = BlendRequests{};
-}
-
-Controller* Viewer::timeController() {
-    if (state_.machine.active && machine_ && machineController_) return machineController_.get();
-    return controller_.get();
-}
-
-void Viewer::applyTimeRequests(Controller& c) {
-    ViewerRequests& q = state_.requests;
-    if (q.togglePlay) {
-        if (c.playing()) c.pause();
-        else c.resume();  // Once at the end: from the start again
-    }
-    if (q.loopMode) c.setLoopMode(*q.loopMode);
-    if (q.cycleLoopMode) c.setLoopMode(static_cast<LoopMode>((static_cast<int>(c.loopMode()) + 1) % 3));
-    if (q.rate) c.setRate(*q.rate);
-    if (q.previewRange) c.setPreviewRange(q.previewRange->first, q.previewRange->second);
-    if (q.clearPreviewRange) c.clearPreviewRange();
-    if (q.seek) c.seek(*q.seek);
-    const Controller::TimelineInfo info = c.timeline();
-    if (q.jumpStart) c.seek(info.hasRange ? info.rangeStart : info.start);
-    if (q.jumpEnd) c.seek(info.hasRange ? info.rangeEnd : info.end);
-    if (q.step != 0) c.stepFrames(q.step);
-    if (q.key != 0) {
-        // The next / previous key of the selected joint (or of any joint), on the clip shown.
-        refreshKeyTimes(state_);
-        const KeyTimesCache& k = state_.keyTimes;
-        const int j = state_.selectedJoint;
-        const std::vector<float>& keys =
-            j >= 0 && static_cast<size_t>(j) < k.perNode.size() && !k.perNode[j].empty() ? k.perNode[j] : k.all;
-        const double t = adjacentKey(keys, info.time, q.key);
-        if (std::isfinite(t)) {
-            c.pause();
-            c.seek(t);
-        }
-    }
-}
-
-std::string Viewer::motionName(MotionSource m) const {
-    const Model& model = *state_.model;
-    if (m.kind == MotionSource::Kind::Clip && m.index >= 0 && static_cast<size_t>(m.index) < model.clips.size()) {
-        return model.clips[m.index].name;
-    }
-    if (m.kind == MotionSource::Kind::BlendSpace && m.index >= 0 && static_cast<size_t>(m.index) < spaceNames_.size()) {
-        return spaceNames_[m.index];
-    }
-    return m.kind == MotionSource::Kind::None ? "bind pose" : "blend space";
-}
-
-std::string Viewer::layerName(size_t layer) const {
-    return layer < layerNames_.size() && !layerNames_[layer].empty() ? layerNames_[layer] : "layer (unused)";
-}
-
-void Viewer::syncTimeline() {
-    TimelineState& tl = state_.timeline;
-    const Controller* c = timeController();
-    const Model* m = state_.model.get();
-    if (!c || !m) {
-        tl.driver = nullptr;
-        tl.name.clear();
-        tl.clip = -1;
-        tl.start = tl.end = tl.time = 0.0;
-        tl.frame = tl.firstFrame = tl.lastFrame = 0;
-        tl.playing = false;
-        tl.hasRange = false;
-        return;
-    }
-    const Controller::TimelineInfo info = c->timeline();
-    const MotionSource cur = c->currentMotion();
-    tl.driver = c;
-    tl.start = info.start;
-    tl.end = info.end;
-    tl.time = info.time;
-    tl.sampleRate = info.sampleRate;
-    tl.frame = info.frame;
-    tl.firstFrame = static_cast<int>(std::ceil(info.start * info.sampleRate - 1e-4));
-    tl.lastFrame = info.lastFrame;
-    tl.playing = c->playing();
-    tl.rate = c->rate();
-    tl.mode = c->loopMode();
-    tl.phase = c->phase();
-    tl.fading = c->fading();
-    tl.fade = c->fadeWeight();
-    tl.hasRange = info.hasRange;
-    tl.rangeStart = info.rangeStart;
-    tl.rangeEnd = info.rangeEnd;
-    tl.blendSpace = cur.kind == MotionSource::Kind::BlendSpace;
-    tl.clipShare.assign(m->clips.size(), 0.0f);
-    if (cur.kind == MotionSource::Kind::Clip) {
-        tl.clip = cur.index;
-        tl.clipShare[cur.index] = 1.0f;
-    } else if (cur.kind == MotionSource::Kind::BlendSpace) {
-        const std::vector<float>& w = c->blendWeights(cur.index);
-        tl.clip = -1;
-        float best = -1.0f;
-        // The blend space's clips by their weights; the heaviest one's keys on the ruler.
-        if (c == controller_.get() && cur.index >= 0 && static_cast<size_t>(cur.index) < spaceClips_.size()) {
-            const std::vector<int32_t>& clips = spaceClips_[cur.index];
-            for (size_t i = 0; i < clips.size() && i < w.size(); ++i) {
-                tl.clipShare[clips[i]] += w[i];
-                if (w[i] > best) {
-                    best = w[i];
-                    tl.clip = clips[i];
-                }
-            }
-        }
-    } else {
-        tl.clip = -1;
-    }
-    if (state_.machine.active && machine_) {
-        const StateMachine& sm = *machine_;
-        tl.name = sm.layerCount() > 0 ? sm.def().layers[0].name + ": " + sm.activeStateDef(0).name : "state machine";
-    } else {
-        tl.name = motionName(cur);
-    }
-    if (tl.fading) tl.name += " (fading in)";
-    // The Clips panel highlights what plays.
-    if (cur.kind == MotionSource::Kind::Clip && c == controller_.get()) state_.clip = cur.index;
-}
-
-void Viewer::tickController(double dt) {
-    Controller& c = *controller_;
-    c.update(dt);
-    c.evaluate(*state_.animator);
-    const size_t n = c.events(std::span<AnimEvent>(events_.data(), events_.size()));
-    auto& log = state_.blend.eventLog;
-    for (size_t i = 0; i < n; ++i) {
-        const AnimEvent& e = events_[i];
-        char line[160];
-        std::snprintf(line, sizeof line, "%.2f s  %.*s  (%s, %s)", c.time(), static_cast<int>(e.name.size()),
-                      e.name.data(), state_.model->clips[e.clip].name.c_str(),
-                      e.direction > 0 ? "forward" : "backward");
-        log.insert(log.begin(), line);
-    }
-    if (log.size() > 8) log.resize(8);
-    // Rows for the timeline: the base motion (and the one fading out), then the layers.
-    auto& rows = state_.blend.rows;
-    rows.resize(1 + c.layerCount());
-    const MotionSource cur = c.currentMotion();
-    rows[0].label = motionName(cur);
-    if (c.fading()) rows[0].label += " (fading in)";
-    rows[0].phase = c.phase();
-    rows[0].weight = c.fadeWeight();
-    for (size_t l = 0; l < c.layerCount(); ++l) {
-        const LayerClock* lc = c.layerClock(static_cast<int32_t>(l));
-        rows[1 + l].label = layerName(l);
-        rows[1 + l].phase = lc ? static_cast<float>(lc->phase()) : 0.0f;
-        rows[1 + l].weight = c.layerWeight(static_cast<int32_t>(l));
-    }
-}
-
-void Viewer::loadMachine(const std::string& modelPath, bool reload) {
-    MachinePanelState& ms = state_.machine;
-    const bool wasActive = ms.active;
-    machine_.reset();
-    machineController_.reset();
-    machineDef_.reset();
-    ms = MachinePanelState{};
-    // --machine for the model it was given with; else <stem>.machine.json beside the model.
-    const bool given = !config_.machine.empty() && modelPath == config_.model;
-    const std::string file = given ? config_.machine : machinePathBeside(modelPath);
-    std::error_code ec;
-    if (!given && !fs::exists(file, ec)) return;
-    Result<MachineDef> def = loadMachineFile(file, *state_.model);
-    if (!def) {
-        ms.error = def.error().message;
-        state_.error = def.error().message;
-        state_.panels.machine = true;
-        return;
-    }
-    machineDef_ = std::make_unique<MachineDef>(std::move(def.value()));
-    machineController_ = std::make_unique<Controller>(*state_.model);
-    machine_ = std::make_unique<StateMachine>(*machineDef_, *machineController_);
-    if (!machine_->ok()) {  // loadMachineFile validates; kept for hand-made definitions
-        ms.error = file + ": " + machine_->error();
-        machine_.reset();
-        return;
-    }
-    ms.path = file;
-    ms.runtime = machine_.get();
-    ms.controller = machineController_.get();
-    ms.active = given || (reload && wasActive);
-    if (ms.active) state_.blend.active = false;
-    state_.panels.machine = true;
-}
-
-void Viewer::applyMachineRequests() {
-    MachineRequests& q = state_.requests.machine;
-    MachinePanelState& ms = state_.machine;
-    if (q.reload && state_.model) loadMachine(state_.path, true);
-    if (machine_) {
-        StateMachine& sm = *machine_;
-        for (const auto& [param, value] : q.values) {
-            if (param < 0 || static_cast<size_t>(param) >= sm.def().params.size()) continue;
-            if (sm.def().params[param].type == ParamType::Bool) sm.setBool(param, value != 0.0f);
-            else sm.setFloat(param, value);
-        }
-        for (int32_t t : q.triggers) sm.setTrigger(t);
-        if (q.restart) {
-            // A fresh runtime on a fresh controller: parameters back to their defaults.
-            machineController_ = std::make_unique<Controller>(*state_.model);
-            machine_ = std::make_unique<StateMachine>(*machineDef_, *machineController_);
-            ms.runtime = machine_.get();
-            ms.controller = machineController_.get();
-            ms.log.clear();
-            ms.logSeen = 0;
-        }
-        if (q.drive) {
-            ms.active = true;
-            state_.blend.active = false;  // one driver at a time
-        }
-    }
-    if (q.stop) ms.active = false;
-    q = MachineRequests{};
-}
-
-void Viewer::tickMachine(double dt) {
-    StateMachine& sm = *machine_;
-    Controller& c = *machineController_;
-    sm.update(dt);
-    c.evaluate(*state_.animator);
-    MachinePanelState& ms = state_.machine;
-    // New log entries, newest first (the ring keeps the last StateMachine::kLogSize).
-    const uint64_t fired = sm.transitionsFired();
-    const size_t kept = sm.logCount();
-    const uint64_t firstKept = fired - kept;
-    for (uint64_t n = std::max(ms.logSeen, firstKept); n < fired; ++n) {
-        const TransitionLogEntry& e = sm.logEntry(static_cast<size_t>(n - firstKept));
-        const MachineDef& def = sm.def();
-        const SubMachine& m = def.machines[e.machine];
-        auto name = [&](int32_t s) -> std::string {
-            if (s == MachineTransition::kExit) return "exit";
-            return s >= 0 && static_cast<size_t>(s) < m.states.size() ? m.states[s].name : "-";
-        };
-        char line[256];
-        std::snprintf(line, sizeof line, "%7.2f s  %s: %s -> %s  (%s)", e.time, def.layers[e.layer].name.c_str(),
-                      name(e.from).c_str(), name(e.to).c_str(), transitionWhyName(e.why));
-        ms.log.insert(ms.log.begin(), line);
-    }
-    ms.logSeen = fired;
-    if (ms.log.size() > 12) ms.log.resize(12);
-    // Rows for the timeline (as the Blend panel's): each layer's playing state.
-    auto& rows = state_.blend.rows;
-    rows.resize(sm.layerCount());
-    for (size_t l = 0; l < sm.layerCount(); ++l) {
-        const MachineLayer& L = sm.def().layers[l];
-        const MachineState& st = sm.activeStateDef(l);
-        rows[l].label = L.name + ": " + st.name;
-        if (L.base && c.fading()) rows[l].label += " (fading in)";
-        rows[l].phase = static_cast<float>(sm.normalizedTime(l) - std::floor(sm.normalizedTime(l)));
-        rows[l].weight = L.base ? c.fadeWeight() : c.layerWeight(sm.controllerLayer(l));
     }
 }
 

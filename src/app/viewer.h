@@ -1,18 +1,17 @@
-// Viewer: the interactive rigview. Owns the window, the renderer, the UI state and the
-// background import; one call to frame() is one frame (events, requests, tick, draw, UI).
+// Viewer: the interactive rigview. Owns the window, the renderer, the UI state, the playback
+// pipeline (app/playback.h: the one owner of time) and the background import; one call to
+// frame() is one frame (events, UI, requests, the pipeline's one advance, draw).
 #pragma once
 
-#include <array>
 #include <atomic>
 #include <functional>
 #include <future>
 #include <memory>
 #include <string>
 
-#include "anim/control/controller.h"
 #include "anim/runtime/result.h"
-#include "anim/control/state_machine.h"
 #include "app/input_queue.h"
+#include "app/playback.h"
 #include "platform/window.h"
 #include "render/gpu_model.h"
 #include "render/renderer.h"
@@ -81,23 +80,10 @@ private:
     void saveSettings();      // writes the settings file if they changed since the last write
     void placeLayout();       // the panel areas for this frame; the camera's view rectangle
     void updateColorView();
-    void updateRangeOfMotion(double dt);
     void drawGhosts(int w, int h);
     void pickVertex(const glm::mat4& viewProj, float w, float h);
     void clickSelectJoint(const glm::mat4& viewProj, float w, float h);
     void focusFinding(int index);
-    void applyBlendRequests();
-    void tickController(double dt);
-    // The controller whose base motion the Timeline shows and drives: the state machine's
-    // while it drives, else the viewer's (the Clips and Blend panels play on it).
-    Controller* timeController();
-    void applyTimeRequests(Controller& c);
-    void syncTimeline();
-    std::string motionName(MotionSource m) const;
-    std::string layerName(size_t layer) const;
-    void loadMachine(const std::string& modelPath, bool reload);
-    void applyMachineRequests();
-    void tickMachine(double dt);
     void processKeys();
     void applyUiScale();
     void drawFlaggedPoints(int w, int h);
@@ -108,6 +94,7 @@ private:
     std::unique_ptr<Renderer> renderer_;
     std::unique_ptr<GpuModel> gpu_;
     ViewerState state_;
+    Playback playback_{state_};  // the one owner of time: advanced once per frame
     UiProbe probe_;
     bool probeOn_ = false;
     std::function<void(ImGuiIO&)> inputHook_;
@@ -118,20 +105,9 @@ private:
     std::future<Loaded> pending_;
     std::atomic<bool> cancelLoad_{false};   // set to stop the running import (kills its worker)
     std::unique_ptr<Animator> ghost_;  // poses the bind-pose ghost and onion skins
-    std::unique_ptr<Controller> controller_;  // drives the pose when the Blend panel is on
-    std::unique_ptr<CrowdView> crowdView_;    // the Crowd panel's instanced crowd, made when first shown
+    std::unique_ptr<CrowdView> crowdView_;    // draws the pipeline's crowd, made when first shown
     bool drawCrowd(int w, int h);             // false: the crowd is off (or cannot be drawn)
-    int32_t maskLayer_ = -1, additiveLayer_ = -1;
-    std::vector<Marker> markers_;            // of the current clip
-    // The State Machine panel's machine: its definition, its own controller, the runtime.
-    std::unique_ptr<MachineDef> machineDef_;
-    std::unique_ptr<Controller> machineController_;
-    std::vector<std::string> spaceNames_;             // per blend space id: "walk | run"
-    std::vector<std::vector<int32_t>> spaceClips_;    // per blend space id: its clips
-    std::vector<std::string> layerNames_;             // per layer: what it plays
-    std::unique_ptr<StateMachine> machine_;
     std::vector<std::string> anims_;         // files whose clips are added to the model
-    std::array<AnimEvent, 16> events_{};
     std::vector<glm::vec3> scratch_;   // CPU-skinned positions for vertex picking
     ImVec2 pressPos_{0, 0};
     double lastTime_ = 0.0;

@@ -1,5 +1,6 @@
-// The Crowd panel's settings and the numbers it shows (ViewerState::crowd). The viewer's
-// CrowdView (app/crowd_view.h) builds a rig::Crowd from them and draws it instanced.
+// The Crowd panel's settings and the numbers it shows (ViewerState::crowd). The playback
+// pipeline (app/playback.h) builds a rig::Crowd from them and poses it at the controller's
+// time; the viewer's CrowdView (app/crowd_view.h) draws it instanced.
 #pragma once
 
 #include <cstddef>

@@ -17,7 +17,7 @@ struct MachinePanelState {
     bool active = false;                     // the machine drives the pose (not the timeline)
     std::string path;                        // the machine file loaded ("" when none)
     std::string error;                       // why the last machine file did not load
-    const StateMachine* runtime = nullptr;   // owned by the viewer; null when none is loaded
+    const StateMachine* runtime = nullptr;   // owned by app/playback; null when none is loaded
     const Controller* controller = nullptr;  // the controller it drives
     std::vector<std::string> log;            // transitions, newest first (formatted)
     uint64_t logSeen = 0;                    // runtime->transitionsFired() already formatted
