@@ -40,9 +40,11 @@ public:
     // once per frame before advance().
     void applyRequests();
 
-    // The frame's one advance: dt seconds of the pipeline's clock (none while paused), through
-    // the driver, the IK stage and the pose; then the range-of-motion sweep, the crowd and what
-    // the panels read (timeline, rows, logs, stats) follow.
+    // The frame's one advance by dt seconds (0 while paused): the range-of-motion sweep moves by
+    // that step (a rotation override the pose picks up) and the IK stage is set up; one
+    // PlaybackTickJob advances the driver and the IK stage by it and poses the animator (the
+    // still pose instead while ViewerState::bindPose, time running on); then the crowd is posed
+    // at the controller's time and what the panels read (timeline, rows, logs, stats) is copied.
     void advance(double dt);
 
     // The seconds the last advance() moved the pipeline by: dt, or 0 while paused.
