@@ -231,6 +231,36 @@ TEST(Playback, TheStateMachineDrivesTheOneControllerAndPausesAndStepsWithIt) {
     EXPECT_EQ(sm.activeStateDef(0).name, "idle");
 }
 
+// Changing driver makes the one controller again: the machine keeps the parameters set before
+// it drives, gives the timeline's clip back on Stop (the panel still shows it, not driving) and
+// starts over from its defaults on Restart.
+TEST(Playback, DriveStopAndRestartRemakeTheOneController) {
+    Pipeline p(true);
+    ASSERT_NE(p.playback.machine(), nullptr);
+    const int32_t speed = p.playback.machine()->def().findParam("speed");
+    p.s.requests.machine.values = {{speed, 1.5f}};
+    p.frame(1.0 / 60.0);
+    p.s.requests.machine.drive = true;
+    p.frames(30);
+    ASSERT_TRUE(p.s.machine.active);
+    EXPECT_EQ(p.playback.machine()->value(speed), 1.5f);
+    EXPECT_EQ(p.playback.machine()->activeStateDef(0).name, "walk");
+    p.s.requests.machine.stop = true;
+    p.frames(2);
+    EXPECT_FALSE(p.s.machine.active);
+    ASSERT_NE(p.s.machine.runtime, nullptr);
+    EXPECT_EQ(p.s.machine.controller, p.playback.controller());
+    EXPECT_EQ(p.s.timeline.clip, p.s.model->findClip("walk"));
+    EXPECT_EQ(p.s.timeline.name, "walk");
+    p.s.requests.machine.drive = true;
+    p.frame(1.0 / 60.0);
+    p.s.requests.machine.restart = true;
+    p.frames(2);
+    ASSERT_TRUE(p.s.machine.active);
+    EXPECT_EQ(p.playback.machine()->value(speed), 0.0f);
+    EXPECT_EQ(p.playback.machine()->activeStateDef(0).name, "idle");
+}
+
 // A frame step (the Timeline's > button) while paused moves the clock one frame on its frame
 // grid, and the crowd with it; the pipeline stays paused.
 TEST(Playback, AFrameStepMovesTheClockAndTheCrowdOneFrame) {
