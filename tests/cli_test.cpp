@@ -166,6 +166,25 @@ TEST(Cli, CheckExitCodesAndJson) {
     EXPECT_EQ(json::parse(info.out)["worst"], "none");
 }
 
+// `check --list-codes` prints the table of finding codes that README.md carries (check_tests
+// compares that with the table in the code), and checks nothing; `check` with no file is a usage error.
+TEST(Cli, CheckListCodesPrintsTheReadmeTable) {
+    RunResult r = run(kExe, {"check", "--list-codes"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string readme = slurp(std::string(RIGVIEW_SOURCE_DIR) + "/README.md");
+    const std::string begin = "<!-- check-codes:begin -->\n";
+    const size_t b = readme.find(begin), e = readme.find("<!-- check-codes:end -->");
+    ASSERT_NE(b, std::string::npos);
+    ASSERT_NE(e, std::string::npos);
+    EXPECT_EQ(r.out, readme.substr(b + begin.size(), e - b - begin.size()));
+    EXPECT_EQ(r.out.rfind("| code | severity | meaning |\n", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("| `loop-seam` | warning | "), std::string::npos) << r.out;
+    RunResult none = run(kExe, {"check"});
+    EXPECT_EQ(none.exitCode, 2);
+    EXPECT_EQ(lines(none.err), 1) << none.err;
+    EXPECT_TRUE(none.out.empty()) << none.out;
+}
+
 TEST(Cli, CheckFoldersInParallelWithOneReport) {
     RunResult r = run(kExe, {"check", kModels + "X", kModels + "BVH/01_01.bvh", "--json"});
     EXPECT_EQ(r.exitCode, 1) << r.err;  // anim_test.x has errors (bones missing from its hierarchy)

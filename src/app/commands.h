@@ -38,6 +38,7 @@ struct CheckOptions {
     int jobs = 0;                    // 0: all cores
     bool jsonLines = false;          // one JSON object per file as it finishes, then the summary
     std::string shard;               // "I/N": every N-th file of the sorted list, from the I-th
+    bool listCodes = false;          // --list-codes: print the table of finding codes, check nothing
 };
 
 struct BenchOptions {
