@@ -78,6 +78,40 @@ TEST(Isolation, WorkerGivesTheSameModelAsAnInProcessImport) {
     }
 }
 
+// ImportOptions reach the worker on its command line (workerImportArgs) and come back as the
+// same import an in-process call makes: units, and the AMC frame rate (the second frame of a
+// motion at 1/fps seconds).
+TEST(Isolation, ImportOptionsReachTheWorker) {
+    EXPECT_EQ(workerImportArgs(ImportOptions{UnitMode::File, 60.0f}),
+              (std::vector<std::string>{"--units=file", "--amc-fps=60"}));
+    EXPECT_EQ(workerImportArgs(ImportOptions{}), (std::vector<std::string>{"--units=metres", "--amc-fps=120"}));
+    const std::string dir = testing::tempDir();
+    std::ofstream(dir + "/07.asf") << ":version 1.10\n:name VICON\n:units\n  mass 1.0\n  length 1\n  angle deg\n"
+                                      ":root\n   order TX TY TZ RX RY RZ\n   axis XYZ\n   position 0 0 0\n   orientation 0 0 0\n"
+                                      ":bonedata\n  begin\n     id 1\n     name upper\n     direction 0 1 0\n     length 2\n"
+                                      "     axis 0 0 0  XYZ\n    dof rz\n  end\n:hierarchy\n  begin\n    root upper\n  end\n";
+    std::ofstream(dir + "/07_01.amc") << ":FULLY-SPECIFIED\n:DEGREES\n1\nroot 1 0 0 0 0 0\nupper 0\n2\nroot 1 0 0 0 0 0\nupper 90\n";
+    const std::string fbx = kModels + "FBX/huesitos.fbx", amc = dir + "/07_01.amc";
+    for (const bool isolated : {true, false}) {
+        IsolationConfig config;
+        config.enabled = isolated;
+        config.workerExe = kExe;
+        setIsolation(config);
+        ImportOutcome metres = importIsolated(fbx, {}, ImportOptions{UnitMode::Metres});
+        ImportOutcome file = importIsolated(fbx, {}, ImportOptions{UnitMode::File});
+        ImportOutcome at60 = importIsolated(amc, {}, ImportOptions{UnitMode::Metres, 60.0f});
+        ImportOutcome at120 = importIsolated(amc, {}, ImportOptions{});
+        ASSERT_TRUE(metres.model && file.model && at60.model && at120.model) << isolated;
+        EXPECT_DOUBLE_EQ(metres.model->units.scaleApplied, 0.01) << isolated;
+        EXPECT_DOUBLE_EQ(file.model->units.scaleApplied, 1.0) << isolated;
+        ASSERT_EQ(at60.model->clips.size(), 1u);
+        ASSERT_EQ(at120.model->clips.size(), 1u);
+        EXPECT_FLOAT_EQ(at60.model->clips[0].duration, 1.0f / 60.0f) << isolated;
+        EXPECT_FLOAT_EQ(at120.model->clips[0].duration, 1.0f / 120.0f) << isolated;
+    }
+    setIsolation(IsolationConfig{});
+}
+
 TEST(Isolation, CrashingWorkerIsOneErrorLine) {
     const std::string dir = testing::tempDir();
     const std::string segv = script(dir, "segv.sh", "echo 'AddressSanitizer chatter that must not spill' >&2\nkill -SEGV $$");

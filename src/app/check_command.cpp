@@ -274,7 +274,7 @@ int runCheck(const CheckOptions& o) {
             for (size_t i = next++; i < files.size(); i = next++) {
                 FileResult& r = results[i];
                 r.path = files[i];
-                ImportOutcome m = importIsolated(files[i], o.anims);
+                ImportOutcome m = importIsolated(files[i], o.anims, o.import);
                 if (!m.model) {
                     r.error = m.model.error().message;
                     r.errorCode = m.model.error().code;
