@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,7 @@
 
 #include "anim/runtime/pose.h"
 #include "anim/runtime/skinning.h"
+#include "check/codes.h"
 #include "check/diagnostics.h"
 #include "check/vertex_views.h"
 #include "import/import.h"
@@ -1363,6 +1366,70 @@ TEST(Check, RedundantKeysSilentOnSparseKeys) {
     g::Document w = cleanRig();
     w.animations.push_back(walkClip());
     EXPECT_FALSE(has(check(w), "redundant-keys")) << describe(check(w));
+}
+
+// ---- the table of codes ------------------------------------------------------------------
+
+TEST(CheckCodes, TableIsWellFormed) {
+    std::set<std::pair<std::string, Severity>> rows;
+    for (const CodeInfo& c : codeTable()) {
+        const std::string code = c.code, meaning = c.meaning;
+        EXPECT_FALSE(code.empty());
+        EXPECT_EQ(code.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-"), std::string::npos) << code;
+        EXPECT_FALSE(meaning.empty()) << code;
+        EXPECT_EQ(meaning.find_first_of("|\n"), std::string::npos) << code << ": " << meaning;
+        EXPECT_TRUE(rows.insert({code, c.severity}).second) << "two rows for " << code << " " << severityName(c.severity);
+        EXPECT_EQ(&codeInfo(c.id), &c);
+        EXPECT_EQ(findCode(code, c.severity), &c);
+        const Finding f = makeFinding(c.id, "m", 1, "s");
+        EXPECT_EQ(f.code, code);
+        EXPECT_EQ(f.severity, c.severity);
+    }
+    EXPECT_EQ(findCode("weights-not-normalized", Severity::Error), nullptr);
+    EXPECT_EQ(findCode("no-such-code", Severity::Warning), nullptr);
+}
+
+// README.md carries the table exactly as `rigview check --list-codes` prints it.
+TEST(CheckCodes, ReadmeCarriesTheTable) {
+    std::ifstream in(RIGVIEW_SOURCE_DIR "/README.md");
+    ASSERT_TRUE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string readme = text.str();
+    const std::string begin = "<!-- check-codes:begin -->\n", end = "<!-- check-codes:end -->";
+    const size_t b = readme.find(begin), e = readme.find(end);
+    ASSERT_NE(b, std::string::npos);
+    ASSERT_NE(e, std::string::npos);
+    ASSERT_LT(b, e);
+    EXPECT_EQ(readme.substr(b + begin.size(), e - b - begin.size()), codesMarkdown())
+        << "README.md's table of check codes differs from src/check/codes.cpp; regenerate it with "
+           "`rigview check --list-codes`:\n"
+        << codesMarkdown();
+}
+
+// Every finding that the checks give on real files, the demo and rigs with problems has its
+// row in the table (its code at its severity).
+TEST(CheckCodes, EveryEmittedCodeIsInTheTable) {
+    std::vector<Report> reports;
+    for (const char* rel : {"X/BCN_Epileptic.X", "X/Testwuson.X", "FBX/animation_with_skeleton.fbx", "FBX/huesitos.fbx",
+                            "glTF2/simple_skin/simple_skin.gltf", "BVH/01_01.bvh", "Collada/duck.dae"}) {
+        reports.push_back(checkModel(loadFile(kModels + rel)));
+    }
+    reports.push_back(checkModel(loadFile(kDemo)));
+    g::Document loops = cleanRig();
+    loops.animations[0].channels[0].values[0] = 0.5f;  // spine's first key: a seam, and not unit
+    g::Animation idle = walkClip("idle");
+    idle.channels[1].values[1] = 0.7f;
+    loops.animations.push_back(idle);
+    reports.push_back(check(loops));
+    size_t findings = 0;
+    for (const Report& r : reports) {
+        for (const Finding& f : r.findings) {
+            ++findings;
+            EXPECT_NE(findCode(f.code, f.severity), nullptr) << severityName(f.severity) << " [" << f.code << "] " << f.message;
+        }
+    }
+    EXPECT_GT(findings, 10u);
 }
 
 }  // namespace rig

@@ -11,6 +11,7 @@
 #include <glm/glm.hpp>
 #include <nlohmann/json.hpp>
 
+#include "support/acclaim_files.h"
 #include "support/run.h"
 
 namespace rig {
@@ -166,6 +167,25 @@ TEST(Cli, CheckExitCodesAndJson) {
     EXPECT_EQ(json::parse(info.out)["worst"], "none");
 }
 
+// `check --list-codes` prints the table of finding codes that README.md carries (check_tests
+// compares that with the table in the code), and checks nothing; `check` with no file is a usage error.
+TEST(Cli, CheckListCodesPrintsTheReadmeTable) {
+    RunResult r = run(kExe, {"check", "--list-codes"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string readme = slurp(std::string(RIGVIEW_SOURCE_DIR) + "/README.md");
+    const std::string begin = "<!-- check-codes:begin -->\n";
+    const size_t b = readme.find(begin), e = readme.find("<!-- check-codes:end -->");
+    ASSERT_NE(b, std::string::npos);
+    ASSERT_NE(e, std::string::npos);
+    EXPECT_EQ(r.out, readme.substr(b + begin.size(), e - b - begin.size()));
+    EXPECT_EQ(r.out.rfind("| code | severity | meaning |\n", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("| `loop-seam` | warning | "), std::string::npos) << r.out;
+    RunResult none = run(kExe, {"check"});
+    EXPECT_EQ(none.exitCode, 2);
+    EXPECT_EQ(lines(none.err), 1) << none.err;
+    EXPECT_TRUE(none.out.empty()) << none.out;
+}
+
 TEST(Cli, CheckFoldersInParallelWithOneReport) {
     RunResult r = run(kExe, {"check", kModels + "X", kModels + "BVH/01_01.bvh", "--json"});
     EXPECT_EQ(r.exitCode, 1) << r.err;  // anim_test.x has errors (bones missing from its hierarchy)
@@ -216,11 +236,7 @@ TEST(Cli, AnimAddsClipsOfAnotherFileByJointName) {
 
 TEST(Cli, AsfModelTakesAmcMotions) {
     const std::string dir = testing::tempDir();
-    std::ofstream(dir + "/07.asf") << ":version 1.10\n:name VICON\n:units\n  mass 1.0\n  length 1\n  angle deg\n"
-                                      ":root\n   order TX TY TZ RX RY RZ\n   axis XYZ\n   position 0 0 0\n   orientation 0 0 0\n"
-                                      ":bonedata\n  begin\n     id 1\n     name upper\n     direction 0 1 0\n     length 2\n"
-                                      "     axis 0 0 0  XYZ\n    dof rz\n  end\n:hierarchy\n  begin\n    root upper\n  end\n";
-    std::ofstream(dir + "/07_01.amc") << ":FULLY-SPECIFIED\n:DEGREES\n1\nroot 1 0 0 0 0 0\nupper 0\n2\nroot 1 0 0 0 0 0\nupper 90\n";
+    testing::writeOneBoneAsfAmc(dir);
     RunResult asf = run(kExe, {"info", dir + "/07.asf", "--anim", dir + "/07_01.amc", "--json"});
     ASSERT_EQ(asf.exitCode, 0) << asf.err;
     EXPECT_EQ(json::parse(asf.out)["clips"].size(), 1u);

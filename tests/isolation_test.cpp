@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/import_worker.h"
+#include "support/acclaim_files.h"
 #include "support/run.h"
 
 namespace rig {
@@ -76,6 +77,36 @@ TEST(Isolation, WorkerGivesTheSameModelAsAnInProcessImport) {
         jb.erase("import");
         EXPECT_EQ(ja, jb) << file;
     }
+}
+
+// ImportOptions reach the worker on its command line (workerImportArgs) and come back as the
+// same import an in-process call makes: units, and the AMC frame rate (the second frame of a
+// motion at 1/fps seconds).
+TEST(Isolation, ImportOptionsReachTheWorker) {
+    EXPECT_EQ(workerImportArgs(ImportOptions{UnitMode::File, 60.0f}),
+              (std::vector<std::string>{"--units=file", "--amc-fps=60"}));
+    EXPECT_EQ(workerImportArgs(ImportOptions{}), (std::vector<std::string>{"--units=metres", "--amc-fps=120"}));
+    const std::string dir = testing::tempDir();
+    testing::writeOneBoneAsfAmc(dir);
+    const std::string fbx = kModels + "FBX/huesitos.fbx", amc = dir + "/07_01.amc";
+    for (const bool isolated : {true, false}) {
+        IsolationConfig config;
+        config.enabled = isolated;
+        config.workerExe = kExe;
+        setIsolation(config);
+        ImportOutcome metres = importIsolated(fbx, {}, ImportOptions{UnitMode::Metres});
+        ImportOutcome file = importIsolated(fbx, {}, ImportOptions{UnitMode::File});
+        ImportOutcome at60 = importIsolated(amc, {}, ImportOptions{UnitMode::Metres, 60.0f});
+        ImportOutcome at120 = importIsolated(amc, {}, ImportOptions{});
+        ASSERT_TRUE(metres.model && file.model && at60.model && at120.model) << isolated;
+        EXPECT_DOUBLE_EQ(metres.model->units.scaleApplied, 0.01) << isolated;
+        EXPECT_DOUBLE_EQ(file.model->units.scaleApplied, 1.0) << isolated;
+        ASSERT_EQ(at60.model->clips.size(), 1u);
+        ASSERT_EQ(at120.model->clips.size(), 1u);
+        EXPECT_FLOAT_EQ(at60.model->clips[0].duration, 1.0f / 60.0f) << isolated;
+        EXPECT_FLOAT_EQ(at120.model->clips[0].duration, 1.0f / 120.0f) << isolated;
+    }
+    setIsolation(IsolationConfig{});
 }
 
 TEST(Isolation, CrashingWorkerIsOneErrorLine) {

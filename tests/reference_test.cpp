@@ -65,8 +65,7 @@ struct TempCleanup {
 } cleanup;
 
 Model load(const std::string& path) {
-    setUnitMode(UnitMode::Metres);
-    Result<Model> r = importModel(path);
+    Result<Model> r = importModel(path, ImportOptions{UnitMode::Metres});
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
     return r.ok() ? std::move(r.value()) : Model{};
 }

@@ -14,9 +14,9 @@ namespace {
 const std::string kModels = "/usr/share/assimp/models/";
 
 Model load(const std::string& path, UnitMode mode) {
-    setUnitMode(mode);
-    Result<Model> r = importModel(path);
-    setUnitMode(UnitMode::Metres);
+    ImportOptions options;
+    options.units = mode;
+    Result<Model> r = importModel(path, options);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
     return r.ok() ? std::move(r.value()) : Model{};
 }

@@ -21,6 +21,7 @@
 #include "app/commands.h"
 #include "app/contact_sheet.h"
 #include "app/exit_codes.h"
+#include "check/codes.h"
 #include "check/diagnostics.h"
 #include "import/import.h"
 #include "util/json_out.h"
@@ -46,13 +47,10 @@ struct FileResult {
 // A crash or time-out of the importer as a finding (the file is still unreadable).
 void addImporterFinding(FileResult& r) {
     if (r.failure != ImportFailure::Crashed && r.failure != ImportFailure::TimedOut) return;
-    Finding f;
-    f.code = r.failure == ImportFailure::Crashed ? "importer-crashed" : "importer-timeout";
-    f.severity = Severity::Error;
     const std::string prefix = r.path + ": ";
-    f.message = r.error.rfind(prefix, 0) == 0 ? r.error.substr(prefix.size()) : r.error;
-    f.count = 1;
-    r.report.findings.push_back(std::move(f));
+    r.report.findings.push_back(makeFinding(r.failure == ImportFailure::Crashed ? CheckCode::ImporterCrashed
+                                                                                : CheckCode::ImporterTimeout,
+                                            r.error.rfind(prefix, 0) == 0 ? r.error.substr(prefix.size()) : r.error, 1, ""));
 }
 
 // --shard I/N: 1 <= I <= N.
@@ -121,8 +119,9 @@ json fileJsonRaw(const FileResult& r, bool strict) {
         j["worst"] = "error";
         j["passed"] = false;
         j["findings"] = json::array();
-        if (!r.errorCode.empty()) {
-            j["findings"].push_back(findingJson({r.errorCode, Severity::Error, r.error, 1, "files", {}, {}}));
+        // An import error that names a finding code (external-path-refused) is that code's error row.
+        if (const CodeInfo* code = findCode(r.errorCode, Severity::Error)) {
+            j["findings"].push_back(findingJson(makeFinding(code->id, r.error, 1, "files")));
         }
         for (const Finding& f : r.report.findings) j["findings"].push_back(findingJson(f));
         return j;
@@ -140,10 +139,9 @@ json fileJson(const FileResult& r, bool strict) {
     jsonout::Stats st;
     json j = jsonout::sanitized(fileJsonRaw(r, strict), st);
     if (st.nonFinite) {
-        Finding f{"non-finite-output", Severity::Warning,
-                  std::to_string(st.nonFinite) + " values of this report are NaN or infinite and written as null",
-                  static_cast<uint64_t>(st.nonFinite), "values", {}, {}};
-        j["findings"].push_back(findingJson(f));
+        j["findings"].push_back(findingJson(makeFinding(
+            CheckCode::NonFiniteOutput, std::to_string(st.nonFinite) + " values of this report are NaN or infinite and written as null",
+            static_cast<uint64_t>(st.nonFinite), "values")));
     }
     return j;
 }
@@ -224,6 +222,14 @@ json summaryJson(const std::vector<FileResult>& results, bool strict) {
 }  // namespace
 
 int runCheck(const CheckOptions& o) {
+    if (o.listCodes) {
+        std::cout << codesMarkdown();
+        return exitcode::kOk;
+    }
+    if (o.paths.empty()) {
+        cmd::printError("check: give model files or folders (or --list-codes)");
+        return exitcode::kUsage;
+    }
     std::vector<std::string> files;
     if (!expand(o.paths, files)) {
         cmd::printError("no model files found in " + (o.paths.empty() ? std::string("(nothing)") : o.paths.front()));
@@ -268,7 +274,7 @@ int runCheck(const CheckOptions& o) {
             for (size_t i = next++; i < files.size(); i = next++) {
                 FileResult& r = results[i];
                 r.path = files[i];
-                ImportOutcome m = importIsolated(files[i], o.anims);
+                ImportOutcome m = importIsolated(files[i], o.anims, o.import);
                 if (!m.model) {
                     r.error = m.model.error().message;
                     r.errorCode = m.model.error().code;

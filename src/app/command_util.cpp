@@ -15,8 +15,8 @@ namespace rig::cmd {
 
 void printError(const std::string& line) { std::cerr << "rigview: " << text::forTerminal(line) << "\n"; }
 
-bool load(const std::string& path, const std::vector<std::string>& anims, Model& out) {
-    Result<Model> r = std::move(importIsolated(path, anims).model);
+bool load(const std::string& path, const std::vector<std::string>& anims, const ImportOptions& options, Model& out) {
+    Result<Model> r = std::move(importIsolated(path, anims, options).model);
     if (!r) {
         printError(r.error().message);
         return false;

@@ -6,14 +6,16 @@
 #include <vector>
 
 #include "anim/runtime/model.h"
+#include "import/import_options.h"
 
 namespace rig::cmd {
 
 // One line on stderr: "rigview: <line>", made terminal-safe (text::forTerminal).
 void printError(const std::string& line);
-// Import `path` with the clips of `anims` (--anim), or print the error; false on failure.
-// A model that loaded with refused resources (outside its folder) gets one warning line.
-bool load(const std::string& path, const std::vector<std::string>& anims, Model& out);
+// Import `path` with the clips of `anims` (--anim) and `options` (--units, --amc-fps), or print
+// the error; false on failure. A model that loaded with refused resources (outside its folder)
+// gets one warning line.
+bool load(const std::string& path, const std::vector<std::string>& anims, const ImportOptions& options, Model& out);
 // That warning line (nothing when no path was refused).
 void warnRefusedPaths(const Model& model);
 // --clip: empty means the first clip, or the bind pose (-1) when there is none; a name or

@@ -125,7 +125,7 @@ json morphInfoJson(const Model& model, size_t m) {
 
 int runInfo(const InfoOptions& o) {
     Model model;
-    if (!load(o.model, o.anims, model)) return exitcode::kBadInput;
+    if (!load(o.model, o.anims, o.import, model)) return exitcode::kBadInput;
     const std::vector<int32_t> joints = model.jointNodes();
     size_t vertices = 0, triangles = 0, skinned = 0;
     uint32_t maxInfl = 0;
@@ -258,7 +258,7 @@ int runPose(const PoseOptions& o) {
     }
     if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims)) return exitcode::kUsage;
     Model model;
-    if (!load(o.model, o.anims, model)) return exitcode::kBadInput;
+    if (!load(o.model, o.anims, o.import, model)) return exitcode::kBadInput;
     int32_t clip = o.filePose ? kFilePose : kBindPose;
     if (!o.sets.empty() && o.machine.empty()) {
         printError("--set needs --machine");
@@ -421,7 +421,7 @@ int runBench(const BenchOptions& o) {
         return exitcode::kUsage;
     }
     Model model;
-    if (!load(o.model, o.anims, model)) return exitcode::kBadInput;
+    if (!load(o.model, o.anims, o.import, model)) return exitcode::kBadInput;
     int32_t clip = -1;
     if (!resolveClip(model, o.clip, clip)) return exitcode::kUsage;
     if (o.instances > 0) return runCrowdBench(o, model, clip);
@@ -550,7 +550,7 @@ int runExport(const ExportOptions& o) {
     }
     if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims)) return exitcode::kUsage;
     Model model;
-    if (!load(o.model, o.anims, model)) return exitcode::kBadInput;
+    if (!load(o.model, o.anims, o.import, model)) return exitcode::kBadInput;
     if (gltf) return exportGltf(o, model, ext == ".glb");
     int32_t clip = -1;
     if (!resolveClip(model, o.clip, clip)) return exitcode::kUsage;

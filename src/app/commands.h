@@ -7,17 +7,20 @@
 #include <vector>
 
 #include "app/ik_options.h"
+#include "import/import_options.h"
 
 namespace rig {
 
 struct InfoOptions {
     std::vector<std::string> anims;  // --anim: clips of other files, bound by joint name
+    ImportOptions import;            // --units, --amc-fps (main fills it)
     std::string model;
     bool json = false;
 };
 
 struct PoseOptions {
     std::vector<std::string> anims;  // --anim: clips of other files, bound by joint name
+    ImportOptions import;            // --units, --amc-fps (main fills it)
     std::string model;
     std::string output;      // .json or .obj
     std::string clip;        // name or index; empty: the first clip (bind pose if none)
@@ -31,6 +34,7 @@ struct PoseOptions {
 
 struct CheckOptions {
     std::vector<std::string> anims;  // --anim: clips of other files, bound by joint name
+    ImportOptions import;            // --units, --amc-fps (main fills it)
     std::vector<std::string> paths;  // files, or folders searched recursively for models
     bool json = false;
     bool strict = false;
@@ -38,10 +42,12 @@ struct CheckOptions {
     int jobs = 0;                    // 0: all cores
     bool jsonLines = false;          // one JSON object per file as it finishes, then the summary
     std::string shard;               // "I/N": every N-th file of the sorted list, from the I-th
+    bool listCodes = false;          // --list-codes: print the table of finding codes, check nothing
 };
 
 struct BenchOptions {
     std::vector<std::string> anims;  // --anim: clips of other files, bound by joint name
+    ImportOptions import;            // --units, --amc-fps (main fills it)
     std::string model;
     std::string clip;
     int64_t ticks = 6000;
@@ -52,6 +58,7 @@ struct BenchOptions {
 
 struct RenderOptions {
     std::vector<std::string> anims;  // --anim: clips of other files, bound by joint name
+    ImportOptions import;            // --units, --amc-fps (main fills it)
     std::string model;
     std::string output;          // .png
     std::string clip;            // name or index; empty: the first clip
@@ -76,6 +83,7 @@ struct RenderOptions {
 
 struct ExportOptions {
     std::vector<std::string> anims;
+    ImportOptions import;            // --units, --amc-fps (main fills it)
     std::string model;
     std::string output;      // .bvh, .gltf or .glb
     std::string clip;        // name or index; empty: BVH the first clip, glTF every clip
@@ -87,6 +95,7 @@ struct ExportOptions {
 
 struct CompressOptions {
     std::vector<std::string> anims;  // --anim: clips of other files, bound by joint name
+    ImportOptions import;            // --units, --amc-fps (main fills it)
     std::string model;
     std::string output;          // .gltf or .glb
     double toleranceMm = 0.1;    // --tolerance: millimetres at joints and skinned vertices

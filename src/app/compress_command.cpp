@@ -64,13 +64,13 @@ int runCompress(const CompressOptions& o) {
     }
     if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims)) return exitcode::kUsage;
     Model model;
-    if (!cmd::load(o.model, o.anims, model)) return exitcode::kBadInput;
+    if (!cmd::load(o.model, o.anims, o.import, model)) return exitcode::kBadInput;
     if (model.clips.empty()) {
         printError(model.path + ": has no clip to compress");
         return exitcode::kUsage;
     }
     // Model units: metres, unless --units file kept the file's own (then its unit, when known).
-    const bool fileUnits = unitMode() == UnitMode::File && model.units.metresPerUnit > 0.0;
+    const bool fileUnits = o.import.units == UnitMode::File && model.units.metresPerUnit > 0.0;
     const double metresPerUnit = fileUnits ? model.units.metresPerUnit : 1.0;
     CompressSettings settings;
     settings.tolerance = static_cast<float>(o.toleranceMm * 1e-3 / metresPerUnit);

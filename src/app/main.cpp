@@ -50,23 +50,21 @@ int main(int argc, char** argv) {
     std::signal(SIGXFSZ, SIG_IGN);
     rig::IsolationConfig& isolation = settings.isolation;
     isolation.memoryLimitMb = rig::applyMemoryLimit();
-    rig::setAmcFramesPerSecond(settings.amcFps);
-    rig::setUnitMode(settings.units == "file" ? rig::UnitMode::File : rig::UnitMode::Metres);
     isolation.enabled = !settings.noIsolation;
-    // Options in the import group change what an import produces: they are passed on to the
-    // import worker process as given, so a new one needs nothing more.
-    for (const CLI::Option* opt : app.get_options([&](const CLI::Option* o) { return o->get_group() == rig::cli::kImportGroup; })) {
-        for (size_t n = 0; n < opt->count() && opt->get_expected_min() == 0; ++n) isolation.forwardedArgs.push_back(opt->get_name());
-        if (opt->get_expected_min() == 0) continue;
-        for (const std::string& v : opt->results()) isolation.forwardedArgs.push_back(opt->get_name() + "=" + v);
-    }
     // Given on the subcommand or before it: the worker gets it in one place.
     if (settings.allowExternalPaths) isolation.forwardedArgs.push_back("--allow-external-paths");
-    if (settings.units == "file") isolation.forwardedArgs.push_back("--units=file");
     rig::setIsolation(isolation);
+    // What an import produces: passed to every import (and by it to the import worker).
+    const rig::ImportOptions import{settings.units == "file" ? rig::UnitMode::File : rig::UnitMode::Metres, settings.amcFps};
+    for (rig::ImportOptions* o : {&settings.viewer.import, &settings.info.import, &settings.pose.import, &settings.check.import,
+                                  &settings.render.import, &settings.exportOpts.import, &settings.bench.import,
+                                  &settings.compress.import}) {
+        *o = import;
+    }
     try {
         if (*cmd[Command::ImportWorker]) {
-            return rig::runImportWorker(settings.workerModel, settings.workerAnims, settings.workerFd, settings.workerParent);
+            return rig::runImportWorker(settings.workerModel, settings.workerAnims, import, settings.workerFd,
+                                        settings.workerParent);
         }
         if (*cmd[Command::Info]) return rig::runInfo(settings.info);
         if (*cmd[Command::Pose]) return rig::runPose(settings.pose);

@@ -59,7 +59,7 @@ std::vector<OptionSpec> makeTable() {
                   {Bench, RIG_FIELD(bench.model), nullptr, true},
                   {Compress, RIG_FIELD(compress.model), nullptr, true}}});
     t.push_back({"paths", "Model files, or folders searched recursively for models", "", {}, {},
-                 {{Check, RIG_FIELD(check.paths), nullptr, true}}});
+                 {{Check, RIG_FIELD(check.paths)}}});
     // Shared by several subcommands.
     t.push_back({"-o,--output", "Output file (pose: .json or .obj; render: .png; export: .bvh, .gltf or .glb; compress: .gltf or .glb)", "", {}, {},
                  {{Pose, RIG_FIELD(pose.output), "Output file: .json (positions + joint matrices) or .obj", true},
@@ -129,6 +129,8 @@ std::vector<OptionSpec> makeTable() {
                  {{Check, RIG_FIELD(check.sheet)}}});
     t.push_back({"--jobs", "Import worker processes at once (0: all cores)", "", {CLI::Range(0, 1024)}, {},
                  {{Check, RIG_FIELD(check.jobs)}}});
+    t.push_back({"--list-codes", "Print the finding codes (code, severity, meaning) as a Markdown table and exit", "", {}, {},
+                 {{Check, RIG_FIELD(check.listCodes)}}});
     // render.
     t.push_back({"--size", "Image size WIDTHxHEIGHT", "", {}, {}, {{Render, RIG_FIELD(render.size)}}});
     t.push_back({"--skinning", "gpu (vertex shader) or cpu (reference path)", "", {}, {}, {{Render, RIG_FIELD(render.skinning)}}});

@@ -70,8 +70,8 @@ struct OptionSpec {
     std::vector<Target> targets;
 };
 
-// Options in this group change what an import produces: main forwards them to the import
-// worker process as given.
+// Options in this group change what an import produces: main puts them in each command's
+// ImportOptions (with --units), which every import passes on to the import worker process.
 inline constexpr const char* kImportGroup = "Import options (before the subcommand)";
 
 // The table: every option once.

@@ -87,7 +87,7 @@ int runRender(const RenderOptions& o) {
     }
     if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims)) return exitcode::kUsage;
     Model model;
-    if (!cmd::load(o.model, o.anims, model)) return exitcode::kBadInput;
+    if (!cmd::load(o.model, o.anims, o.import, model)) return exitcode::kBadInput;
     int32_t clip = o.filePose ? kFilePose : kBindPose;
     IkStage ik;
     if (!setupIk(model, o.ik, o.model, ik)) return exitcode::kUsage;

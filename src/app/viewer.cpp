@@ -119,7 +119,7 @@ void Viewer::startLoad(const std::string& path) {
     pending_ = std::async(std::launch::async, [this, path, anims] {
         // In the import worker process: a file that crashes or hangs the importer is an error
         // shown in the viewer, which keeps its last good model.
-        Loaded l{std::move(importIsolated(path, anims, &cancelLoad_).model), Report{}};
+        Loaded l{std::move(importIsolated(path, anims, config_.import, &cancelLoad_).model), Report{}};
         if (l.model) l.report = checkModel(l.model.value());
         return l;
     });

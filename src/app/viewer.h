@@ -12,6 +12,7 @@
 #include "anim/runtime/result.h"
 #include "app/input_queue.h"
 #include "app/playback.h"
+#include "import/import_options.h"
 #include "platform/window.h"
 #include "render/gpu_model.h"
 #include "render/renderer.h"
@@ -27,6 +28,7 @@ namespace rig {
 struct ViewerConfig {
     std::string model;       // opened at start (in the background)
     std::vector<std::string> anims;  // --anim files whose clips are added to `model`
+    ImportOptions import;    // --units, --amc-fps: every import (reloads, dropped files) uses them
     std::string machine;     // --machine: a state machine file for `model`, driving from the start
                              // (else <model stem>.machine.json beside a model loads, not driving)
     int width = 1280, height = 800;

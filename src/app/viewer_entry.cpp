@@ -36,6 +36,7 @@ int runViewer(const ViewerLaunch& launch) {
         return exitcode::kUsage;
     }
     cfg.anims = launch.anims;
+    cfg.import = launch.import;
     cfg.machine = launch.machine;
     cfg.width = launch.width;
     cfg.height = launch.height;

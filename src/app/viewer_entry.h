@@ -4,11 +4,14 @@
 #include <string>
 #include <vector>
 
+#include "import/import_options.h"
+
 namespace rig {
 
 struct ViewerLaunch {
     std::string model;        // empty: the bundled demo
     std::vector<std::string> anims;  // --anim files
+    ImportOptions import;            // --units, --amc-fps (main fills it)
     std::string clip;         // clip to start with (name or index)
     std::string machine;      // --machine: a state machine file driving the model from the start
     std::string screenshot;   // if set: run `frames` frames, save the window as PNG, exit

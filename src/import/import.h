@@ -7,6 +7,7 @@
 
 #include "anim/runtime/model.h"
 #include "anim/runtime/result.h"
+#include "import/import_options.h"
 #include "import/regular_file.h"
 
 namespace rig {
@@ -14,27 +15,16 @@ namespace rig {
 // Ticks per second assumed when a clip gives none (0): Assimp's own viewer uses 25.
 inline constexpr double kDefaultTicksPerSecond = 25.0;
 
-// Read `path`. Errors name the file and what is wrong with it. Safe to call from several
-// threads at once (each call has its own Assimp importer).
-Result<Model> importModel(const std::string& path);
+// Read `path`, with `options` (units, AMC frame rate). Errors name the file and what is wrong
+// with it. Safe to call from several threads at once (each call has its own Assimp importer).
+Result<Model> importModel(const std::string& path, const ImportOptions& options = {});
 
 // `path`, plus the clips of other files (`--anim`) bound to its skeleton by joint name (seed
 // 001's retargeting rule: joints missing on either side are skipped and listed in
 // Model::stats.retargetNotes). An .asf model takes .amc motions directly. A clip whose name
 // is taken gets the file's name in front ("01_02:walk").
-Result<Model> importModelWithAnims(const std::string& path, const std::vector<std::string>& animPaths);
-
-// Frames per second of AMC motions (CMU's are 120; some are 60). Process-wide, set once
-// from the command line (`rigview --amc-fps 60 ...`) before importing.
-void setAmcFramesPerSecond(float fps);
-float amcFramesPerSecond();
-
-// Lengths: converted to metres (the default; FBX UnitScaleFactor, COLLADA <unit meter>, glTF is
-// metres already) or kept as the file's numbers (`--units file`). Process-wide, set once from the
-// command line before importing.
-enum class UnitMode { Metres, File };
-void setUnitMode(UnitMode mode);
-UnitMode unitMode();
+Result<Model> importModelWithAnims(const std::string& path, const std::vector<std::string>& animPaths,
+                                   const ImportOptions& options = {});
 
 // Whether a file's extension is one Assimp reads (for searching folders).
 bool isModelFile(const std::string& path);

@@ -1,5 +1,6 @@
 #include "import/model_io.h"
 
+#include <concepts>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -10,6 +11,18 @@ namespace {
 
 constexpr char kMagic[8] = {'R', 'I', 'G', 'V', 'M', 'D', 'L', '\0'};
 constexpr size_t kHeaderSize = 8 + 4 + 8 + 8;
+
+// The format is written once, as one visit function per struct (below) that both archives
+// walk: Writer appends each field it is shown, Reader fills each field it is shown from the
+// bytes. Both have the same operations:
+//   pod(x)        a number, glm vector or matrix, as its bytes
+//   flag(b)       a bool as one byte, 0 or 1
+//   enumByte(e, max, what)   an enum as one byte, at most `max`
+//   str(s)        u64 length, then the characters
+//   podVec(v)     u64 count, then the elements' bytes
+//   strVec(v)     u64 count, then each string
+//   list(v, minBytes, each)  u64 count, then each element as `each` visits it; minBytes is the
+//                 least an element can take, so that a reader can bound a forged count
 
 // Appends fields to a byte buffer.
 class Writer {
@@ -22,7 +35,11 @@ public:
         const auto* p = reinterpret_cast<const uint8_t*>(&v);
         bytes.insert(bytes.end(), p, p + sizeof(T));
     }
-    void count(size_t n) { pod(static_cast<uint64_t>(n)); }
+    void flag(bool b) { pod(static_cast<uint8_t>(b)); }
+    template <typename E>
+    void enumByte(E e, E, const char*) {
+        pod(static_cast<uint8_t>(e));
+    }
     void str(const std::string& s) {
         count(s.size());
         bytes.insert(bytes.end(), s.begin(), s.end());
@@ -40,60 +57,56 @@ public:
         count(v.size());
         for (const std::string& s : v) str(s);
     }
+    template <typename T, typename Each>
+    void list(const std::vector<T>& v, size_t, Each each) {
+        count(v.size());
+        for (const T& x : v) each(x);
+    }
+
+private:
+    void count(size_t n) { pod(static_cast<uint64_t>(n)); }
 };
 
 // Reads fields back; every read is checked against the bytes left, and the first failure
-// sticks (later reads return zeros), so decoding code reads straight through and checks once.
+// sticks (later reads give zeros and empty containers), so decoding reads straight through
+// and checks once.
 class Reader {
 public:
     Reader(const uint8_t* p, size_t n) : p_(p), end_(p + n) {}
     bool ok() const { return error_.empty(); }
     const std::string& error() const { return error_; }
     size_t left() const { return static_cast<size_t>(end_ - p_); }
-    void fail(const std::string& what) {
-        if (error_.empty()) error_ = what;
-        p_ = end_;
-    }
 
     template <typename T>
-    T pod() {
+    void pod(T& v) {
         static_assert(std::is_trivially_copyable_v<T>);
-        T v{};
+        v = T{};
         if (left() < sizeof(T)) {
             fail("truncated");
-            return v;
+            return;
         }
         std::memcpy(&v, p_, sizeof(T));
         p_ += sizeof(T);
-        return v;
-    }
-    // A count of elements of at least `minBytes` bytes each: never more than the bytes left
-    // could hold, so a forged count cannot make us allocate.
-    size_t count(size_t minBytes) {
-        const uint64_t n = pod<uint64_t>();
-        if (!ok()) return 0;
-        if (minBytes > 0 && n > left() / minBytes) {
-            fail("a count of " + std::to_string(n) + " exceeds the data left");
-            return 0;
-        }
-        if (minBytes == 0 && n > (uint64_t{1} << 32)) {
-            fail("a count of " + std::to_string(n) + " is implausible");
-            return 0;
-        }
-        return static_cast<size_t>(n);
     }
     // A bool written as one byte: 0 or 1, anything else is a forgery (reading it as "not zero"
     // would accept bytes that do not write back the same).
-    bool flag() {
-        const uint8_t v = pod<uint8_t>();
+    void flag(bool& b) {
+        uint8_t v = 0;
+        pod(v);
         if (v > 1) fail("a flag is neither 0 nor 1");
-        return v == 1;
+        b = v == 1;
     }
-    std::string str() {
+    template <typename E>
+    void enumByte(E& e, E max, const char* what) {
+        uint8_t v = 0;
+        pod(v);
+        if (v > static_cast<uint8_t>(max)) fail(what + std::to_string(v));
+        e = static_cast<E>(v);
+    }
+    void str(std::string& s) {
         const size_t n = count(1);
-        std::string s(reinterpret_cast<const char*>(p_), n);
+        s.assign(reinterpret_cast<const char*>(p_), n);
         p_ += n;
-        return s;
     }
     template <typename T>
     void podVec(std::vector<T>& v) {
@@ -106,329 +119,200 @@ public:
     void strVec(std::vector<std::string>& v) {
         const size_t n = count(8);  // each string has at least its 8-byte length
         v.resize(n);
-        for (std::string& s : v) s = str();
+        for (std::string& s : v) str(s);
+    }
+    template <typename T, typename Each>
+    void list(std::vector<T>& v, size_t minBytes, Each each) {
+        v.resize(count(minBytes));
+        for (T& x : v) each(x);
     }
 
 private:
+    void fail(const std::string& what) {
+        if (error_.empty()) error_ = what;
+        p_ = end_;
+    }
+    // A count of elements of at least `minBytes` bytes each: never more than the bytes left
+    // could hold, so a forged count cannot make us allocate.
+    size_t count(size_t minBytes) {
+        uint64_t n = 0;
+        pod(n);
+        if (!ok()) return 0;
+        if (minBytes > 0 && n > left() / minBytes) {
+            fail("a count of " + std::to_string(n) + " exceeds the data left");
+            return 0;
+        }
+        if (minBytes == 0 && n > (uint64_t{1} << 32)) {
+            fail("a count of " + std::to_string(n) + " is implausible");
+            return 0;
+        }
+        return static_cast<size_t>(n);
+    }
+
     const uint8_t* p_;
     const uint8_t* end_;
     std::string error_;
 };
 
-// ---- one writer and one reader per struct of anim/model.h, fields in declaration order ----
+// `S` is `T` (read into) or `const T` (written from).
+template <typename S, typename T>
+concept Of = std::same_as<std::remove_const_t<S>, T>;
 
-void write(Writer& w, const Skeleton& s) {
-    w.strVec(s.names);
-    w.podVec(s.parent);
-    w.podVec(s.bindLocal);
-    w.podVec(s.bindLocalSqt);
-    w.podVec(s.bindModel);
-    w.podVec(s.restLocal);
-    w.podVec(s.restLocalSqt);
-    w.podVec(s.restModel);
-}
-void read(Reader& r, Skeleton& s) {
-    r.strVec(s.names);
-    r.podVec(s.parent);
-    r.podVec(s.bindLocal);
-    r.podVec(s.bindLocalSqt);
-    r.podVec(s.bindModel);
-    r.podVec(s.restLocal);
-    r.podVec(s.restLocalSqt);
-    r.podVec(s.restModel);
+// ---- one visit per struct of anim/runtime/model.h, fields in declaration order ----
+
+template <typename Ar, Of<Skeleton> S>
+void visit(Ar& ar, S& s) {
+    ar.strVec(s.names);
+    ar.podVec(s.parent);
+    ar.podVec(s.bindLocal);
+    ar.podVec(s.bindLocalSqt);
+    ar.podVec(s.bindModel);
+    ar.podVec(s.restLocal);
+    ar.podVec(s.restLocalSqt);
+    ar.podVec(s.restModel);
 }
 
-void write(Writer& w, const WeightStats& s) {
-    w.pod(s.maxInfluences);
-    w.pod(s.truncatedVertices);
-    w.pod(s.unweightedVertices);
-    w.pod(s.unnormalizedVertices);
-    w.pod(s.invalidWeights);
-    w.podVec(s.truncatedExamples);
-    w.podVec(s.unweightedExamples);
-    w.podVec(s.unnormalizedExamples);
-    w.pod(s.worstSumError);
-}
-void read(Reader& r, WeightStats& s) {
-    s.maxInfluences = r.pod<uint32_t>();
-    s.truncatedVertices = r.pod<uint32_t>();
-    s.unweightedVertices = r.pod<uint32_t>();
-    s.unnormalizedVertices = r.pod<uint32_t>();
-    s.invalidWeights = r.pod<uint32_t>();
-    r.podVec(s.truncatedExamples);
-    r.podVec(s.unweightedExamples);
-    r.podVec(s.unnormalizedExamples);
-    s.worstSumError = r.pod<float>();
+template <typename Ar, Of<WeightStats> S>
+void visit(Ar& ar, S& s) {
+    ar.pod(s.maxInfluences);
+    ar.pod(s.truncatedVertices);
+    ar.pod(s.unweightedVertices);
+    ar.pod(s.unnormalizedVertices);
+    ar.pod(s.invalidWeights);
+    ar.podVec(s.truncatedExamples);
+    ar.podVec(s.unweightedExamples);
+    ar.podVec(s.unnormalizedExamples);
+    ar.pod(s.worstSumError);
 }
 
-void write(Writer& w, const Mesh& m) {
-    w.str(m.name);
-    w.pod(m.node);
-    w.pod(m.material);
-    w.podVec(m.positions);
-    w.podVec(m.normals);
-    w.podVec(m.uvs);
-    w.podVec(m.colors);
-    w.podVec(m.indices);
-    w.pod(static_cast<uint8_t>(m.skinned));
-    w.podVec(m.skin.joints);
-    w.podVec(m.skin.inverseBind);
-    w.podVec(m.skin.offsetComputed);
-    w.podVec(m.joints);
-    w.podVec(m.weights);
-    write(w, m.weightStats);
-    w.podVec(m.originalInfluenceCount);
-    w.podVec(m.originalWeightSum);
-    w.count(m.truncated.size());
-    for (const FullInfluences& f : m.truncated) {
-        w.pod(f.vertex);
-        w.count(f.influences.size());
-        for (const auto& [slot, weight] : f.influences) {
-            w.pod(slot);
-            w.pod(weight);
-        }
-    }
-    w.strVec(m.missingBones);
-    w.count(m.morphTargets.size());
-    for (const MorphTarget& t : m.morphTargets) {
-        w.str(t.name);
-        w.podVec(t.positionDeltas);
-        w.podVec(t.normalDeltas);
-    }
-    w.podVec(m.morphDefaultWeights);
-}
-void read(Reader& r, Mesh& m) {
-    m.name = r.str();
-    m.node = r.pod<int32_t>();
-    m.material = r.pod<uint32_t>();
-    r.podVec(m.positions);
-    r.podVec(m.normals);
-    r.podVec(m.uvs);
-    r.podVec(m.colors);
-    r.podVec(m.indices);
-    m.skinned = r.flag();
-    r.podVec(m.skin.joints);
-    r.podVec(m.skin.inverseBind);
-    r.podVec(m.skin.offsetComputed);
-    r.podVec(m.joints);
-    r.podVec(m.weights);
-    read(r, m.weightStats);
-    r.podVec(m.originalInfluenceCount);
-    r.podVec(m.originalWeightSum);
-    m.truncated.resize(r.count(4 + 8));
-    for (FullInfluences& f : m.truncated) {
-        f.vertex = r.pod<uint32_t>();
-        f.influences.resize(r.count(2 + 4));
-        for (auto& [slot, weight] : f.influences) {
-            slot = r.pod<uint16_t>();
-            weight = r.pod<float>();
-        }
-    }
-    r.strVec(m.missingBones);
-    m.morphTargets.resize(r.count(3 * 8));  // a name and two arrays, each at least its length
-    for (MorphTarget& t : m.morphTargets) {
-        t.name = r.str();
-        r.podVec(t.positionDeltas);
-        r.podVec(t.normalDeltas);
-    }
-    r.podVec(m.morphDefaultWeights);
+template <typename Ar, Of<Mesh> M>
+void visit(Ar& ar, M& m) {
+    ar.str(m.name);
+    ar.pod(m.node);
+    ar.pod(m.material);
+    ar.podVec(m.positions);
+    ar.podVec(m.normals);
+    ar.podVec(m.uvs);
+    ar.podVec(m.colors);
+    ar.podVec(m.indices);
+    ar.flag(m.skinned);
+    ar.podVec(m.skin.joints);
+    ar.podVec(m.skin.inverseBind);
+    ar.podVec(m.skin.offsetComputed);
+    ar.podVec(m.joints);
+    ar.podVec(m.weights);
+    visit(ar, m.weightStats);
+    ar.podVec(m.originalInfluenceCount);
+    ar.podVec(m.originalWeightSum);
+    ar.list(m.truncated, 4 + 8, [&](auto& f) {
+        ar.pod(f.vertex);
+        ar.list(f.influences, 2 + 4, [&](auto& influence) {
+            ar.pod(influence.first);   // joint slot
+            ar.pod(influence.second);  // weight
+        });
+    });
+    ar.strVec(m.missingBones);
+    ar.list(m.morphTargets, 3 * 8, [&](auto& t) {  // a name and two arrays, each at least its length
+        ar.str(t.name);
+        ar.podVec(t.positionDeltas);
+        ar.podVec(t.normalDeltas);
+    });
+    ar.podVec(m.morphDefaultWeights);
 }
 
-void write(Writer& w, const Channel& c) {
-    w.pod(c.times);
-    w.pod(c.values);
-    w.pod(c.count);
-    w.pod(static_cast<uint8_t>(c.interpolation));
-}
-void read(Reader& r, Channel& c) {
-    c.times = r.pod<uint32_t>();
-    c.values = r.pod<uint32_t>();
-    c.count = r.pod<uint32_t>();
-    const uint8_t mode = r.pod<uint8_t>();
-    if (mode > static_cast<uint8_t>(Interpolation::Step)) r.fail("unknown interpolation mode " + std::to_string(mode));
-    c.interpolation = static_cast<Interpolation>(mode);
+template <typename Ar, Of<Channel> C>
+void visit(Ar& ar, C& c) {
+    ar.pod(c.times);
+    ar.pod(c.values);
+    ar.pod(c.count);
+    ar.enumByte(c.interpolation, Interpolation::Step, "unknown interpolation mode ");
 }
 
-void write(Writer& w, const Clip& c) {
-    w.str(c.name);
-    w.pod(c.duration);
-    w.pod(c.startTime);
-    w.pod(c.sampleRate);
-    w.pod(c.ticksPerSecond);
-    w.pod(static_cast<uint8_t>(c.ticksPerSecondFromFile));
-    w.count(c.tracks.size());
-    for (const Track& t : c.tracks) {
-        w.pod(t.node);
-        write(w, t.translation);
-        write(w, t.rotation);
-        write(w, t.scale);
-    }
-    w.podVec(c.times);
-    w.podVec(c.vec3Keys);
-    w.podVec(c.quatKeys);
-    w.podVec(c.trackOfNode);
-    w.count(c.morphTracks.size());
-    for (const MorphTrack& t : c.morphTracks) {
-        w.pod(t.mesh);
-        w.pod(t.targets);
-        w.pod(t.times);
-        w.pod(t.values);
-        w.pod(t.count);
-        w.pod(static_cast<uint8_t>(t.interpolation));
-    }
-    w.podVec(c.morphKeys);
-    w.pod(c.curveStats.nonUnitRotationKeys);
-    w.pod(c.curveStats.duplicateKeyTimes);
-    w.pod(c.curveStats.unsortedChannels);
-    w.pod(c.curveStats.nonFiniteKeys);
-    w.strVec(c.curveStats.examples);
-}
-void read(Reader& r, Clip& c) {
-    c.name = r.str();
-    c.duration = r.pod<float>();
-    c.startTime = r.pod<float>();
-    c.sampleRate = r.pod<float>();
-    c.ticksPerSecond = r.pod<double>();
-    c.ticksPerSecondFromFile = r.flag();
-    c.tracks.resize(r.count(4 + 3 * 13));
-    for (Track& t : c.tracks) {
-        t.node = r.pod<int32_t>();
-        read(r, t.translation);
-        read(r, t.rotation);
-        read(r, t.scale);
-    }
-    r.podVec(c.times);
-    r.podVec(c.vec3Keys);
-    r.podVec(c.quatKeys);
-    r.podVec(c.trackOfNode);
-    c.morphTracks.resize(r.count(4 * 5 + 1));
-    for (MorphTrack& t : c.morphTracks) {
-        t.mesh = r.pod<int32_t>();
-        t.targets = r.pod<uint32_t>();
-        t.times = r.pod<uint32_t>();
-        t.values = r.pod<uint32_t>();
-        t.count = r.pod<uint32_t>();
-        const uint8_t mode = r.pod<uint8_t>();
-        if (mode > static_cast<uint8_t>(WeightInterpolation::CubicSpline)) r.fail("unknown morph interpolation " + std::to_string(mode));
-        t.interpolation = static_cast<WeightInterpolation>(mode);
-    }
-    r.podVec(c.morphKeys);
-    c.curveStats.nonUnitRotationKeys = r.pod<uint32_t>();
-    c.curveStats.duplicateKeyTimes = r.pod<uint32_t>();
-    c.curveStats.unsortedChannels = r.pod<uint32_t>();
-    c.curveStats.nonFiniteKeys = r.pod<uint32_t>();
-    r.strVec(c.curveStats.examples);
+template <typename Ar, Of<Clip> C>
+void visit(Ar& ar, C& c) {
+    ar.str(c.name);
+    ar.pod(c.duration);
+    ar.pod(c.startTime);
+    ar.pod(c.sampleRate);
+    ar.pod(c.ticksPerSecond);
+    ar.flag(c.ticksPerSecondFromFile);
+    ar.list(c.tracks, 4 + 3 * 13, [&](auto& t) {
+        ar.pod(t.node);
+        visit(ar, t.translation);
+        visit(ar, t.rotation);
+        visit(ar, t.scale);
+    });
+    ar.podVec(c.times);
+    ar.podVec(c.vec3Keys);
+    ar.podVec(c.quatKeys);
+    ar.podVec(c.trackOfNode);
+    ar.list(c.morphTracks, 4 * 5 + 1, [&](auto& t) {
+        ar.pod(t.mesh);
+        ar.pod(t.targets);
+        ar.pod(t.times);
+        ar.pod(t.values);
+        ar.pod(t.count);
+        ar.enumByte(t.interpolation, WeightInterpolation::CubicSpline, "unknown morph interpolation ");
+    });
+    ar.podVec(c.morphKeys);
+    ar.pod(c.curveStats.nonUnitRotationKeys);
+    ar.pod(c.curveStats.duplicateKeyTimes);
+    ar.pod(c.curveStats.unsortedChannels);
+    ar.pod(c.curveStats.nonFiniteKeys);
+    ar.strVec(c.curveStats.examples);
 }
 
-void write(Writer& w, const ImportStats& s) {
-    w.pod(s.skippedChannels);
-    w.strVec(s.skippedChannelNames);
-    w.pod(s.duplicateChannels);
-    w.pod(s.unsortedKeyChannels);
-    w.pod(s.nonFiniteKeys);
-    w.pod(s.nonFiniteVertices);
-    w.pod(s.skippedMeshes);
-    w.pod(s.clipsWithoutTicksPerSecond);
-    w.strVec(s.retargetNotes);
-    w.count(s.repairs.size());
-    for (const ImportRepair& rep : s.repairs) {
-        w.str(rep.code);
-        w.str(rep.what);
-    }
-    w.str(s.formatLimitation);
-    w.strVec(s.refusedPaths);
-    w.count(s.nameBindings.size());
-    for (const NameBinding& b : s.nameBindings) {
-        w.str(b.name);
-        w.str(b.usedBy);
-        w.podVec(b.candidates);
-        w.pod(b.chosen);
-        w.str(b.rule);
-        w.pod(static_cast<uint8_t>(b.safe));
-    }
-}
-void read(Reader& r, ImportStats& s) {
-    s.skippedChannels = r.pod<uint32_t>();
-    r.strVec(s.skippedChannelNames);
-    s.duplicateChannels = r.pod<uint32_t>();
-    s.unsortedKeyChannels = r.pod<uint32_t>();
-    s.nonFiniteKeys = r.pod<uint32_t>();
-    s.nonFiniteVertices = r.pod<uint32_t>();
-    s.skippedMeshes = r.pod<uint32_t>();
-    s.clipsWithoutTicksPerSecond = r.pod<uint32_t>();
-    r.strVec(s.retargetNotes);
-    s.repairs.resize(r.count(8 + 8));  // two strings, each at least its 8-byte length
-    for (ImportRepair& rep : s.repairs) {
-        rep.code = r.str();
-        rep.what = r.str();
-    }
-    s.formatLimitation = r.str();
-    r.strVec(s.refusedPaths);
-    s.nameBindings.resize(r.count(8 + 8 + 8 + 4 + 8 + 1));  // strings and vector lengths, chosen, safe
-    for (NameBinding& b : s.nameBindings) {
-        b.name = r.str();
-        b.usedBy = r.str();
-        r.podVec(b.candidates);
-        b.chosen = r.pod<int32_t>();
-        b.rule = r.str();
-        b.safe = r.flag();
-    }
+template <typename Ar, Of<ImportStats> S>
+void visit(Ar& ar, S& s) {
+    ar.pod(s.skippedChannels);
+    ar.strVec(s.skippedChannelNames);
+    ar.pod(s.duplicateChannels);
+    ar.pod(s.unsortedKeyChannels);
+    ar.pod(s.nonFiniteKeys);
+    ar.pod(s.nonFiniteVertices);
+    ar.pod(s.skippedMeshes);
+    ar.pod(s.clipsWithoutTicksPerSecond);
+    ar.strVec(s.retargetNotes);
+    ar.list(s.repairs, 8 + 8, [&](auto& rep) {  // two strings, each at least its 8-byte length
+        ar.str(rep.code);
+        ar.str(rep.what);
+    });
+    ar.str(s.formatLimitation);
+    ar.strVec(s.refusedPaths);
+    ar.list(s.nameBindings, 8 + 8 + 8 + 4 + 8 + 1, [&](auto& b) {  // strings and vector lengths, chosen, safe
+        ar.str(b.name);
+        ar.str(b.usedBy);
+        ar.podVec(b.candidates);
+        ar.pod(b.chosen);
+        ar.str(b.rule);
+        ar.flag(b.safe);
+    });
 }
 
-void write(Writer& w, const Model& m) {
-    w.str(m.path);
-    w.str(m.units.file);
-    w.pod(m.units.metresPerUnit);
-    w.pod(m.units.scaleApplied);
-    w.pod(static_cast<uint8_t>(m.units.appliedAtRoot));
-    w.str(m.units.source);
-    write(w, m.skeleton);
-    w.count(m.meshes.size());
-    for (const Mesh& mesh : m.meshes) write(w, mesh);
-    w.count(m.materials.size());
-    for (const Material& mat : m.materials) {
-        w.str(mat.name);
-        w.pod(mat.baseColor);
-        w.str(mat.baseColorTexture);
-    }
-    w.count(m.textures.size());
-    for (const EmbeddedTexture& t : m.textures) {
-        w.str(t.name);
-        w.pod(t.width);
-        w.pod(t.height);
-        w.podVec(t.data);
-    }
-    w.count(m.clips.size());
-    for (const Clip& c : m.clips) write(w, c);
-    write(w, m.stats);
-}
-void read(Reader& r, Model& m) {
-    m.path = r.str();
-    m.units.file = r.str();
-    m.units.metresPerUnit = r.pod<double>();
-    m.units.scaleApplied = r.pod<double>();
-    m.units.appliedAtRoot = r.flag();
-    m.units.source = r.str();
-    read(r, m.skeleton);
+template <typename Ar, Of<Model> M>
+void visit(Ar& ar, M& m) {
+    ar.str(m.path);
+    ar.str(m.units.file);
+    ar.pod(m.units.metresPerUnit);
+    ar.pod(m.units.scaleApplied);
+    ar.flag(m.units.appliedAtRoot);
+    ar.str(m.units.source);
+    visit(ar, m.skeleton);
     // Minimum encoded sizes (all strings and vectors empty) bound the counts.
-    m.meshes.resize(r.count(150));
-    for (Mesh& mesh : m.meshes) read(r, mesh);
-    m.materials.resize(r.count(8 + 16 + 8));
-    for (Material& mat : m.materials) {
-        mat.name = r.str();
-        mat.baseColor = r.pod<glm::vec4>();
-        mat.baseColorTexture = r.str();
-    }
-    m.textures.resize(r.count(8 + 4 + 4 + 8));
-    for (EmbeddedTexture& t : m.textures) {
-        t.name = r.str();
-        t.width = r.pod<uint32_t>();
-        t.height = r.pod<uint32_t>();
-        r.podVec(t.data);
-    }
-    m.clips.resize(r.count(8 + 12 + 8 + 1 + 8 * 5 + 16));
-    for (Clip& c : m.clips) read(r, c);
-    read(r, m.stats);
+    ar.list(m.meshes, 150, [&](auto& mesh) { visit(ar, mesh); });
+    ar.list(m.materials, 8 + 16 + 8, [&](auto& mat) {
+        ar.str(mat.name);
+        ar.pod(mat.baseColor);
+        ar.str(mat.baseColorTexture);
+    });
+    ar.list(m.textures, 8 + 4 + 4 + 8, [&](auto& t) {
+        ar.str(t.name);
+        ar.pod(t.width);
+        ar.pod(t.height);
+        ar.podVec(t.data);
+    });
+    ar.list(m.clips, 8 + 12 + 8 + 1 + 8 * 5 + 16, [&](auto& c) { visit(ar, c); });
+    visit(ar, m.stats);
 }
 
 std::string indexError(const std::string& what, int64_t value, size_t limit) {
@@ -449,7 +333,7 @@ uint64_t fnv1a64(const uint8_t* data, size_t size) {
 std::vector<uint8_t> serializeModel(const Model& model) {
     Writer w;
     w.bytes.resize(kHeaderSize);
-    write(w, model);
+    visit(w, model);
     const uint64_t size = w.bytes.size() - kHeaderSize;
     const uint64_t sum = fnv1a64(w.bytes.data() + kHeaderSize, size);
     uint8_t* h = w.bytes.data();
@@ -481,7 +365,7 @@ Result<Model> deserializeModel(std::span<const uint8_t> bytes) {
     if (fnv1a64(payload, size) != sum) return Error{"serialized model damaged (checksum mismatch)"};
     Reader r(payload, size);
     Model m;
-    read(r, m);
+    visit(r, m);
     if (!r.ok()) return Error{"serialized model malformed: " + r.error()};
     if (r.left() != 0) return Error{"serialized model malformed: " + std::to_string(r.left()) + " bytes left over"};
     Result<bool> valid = validateModel(m);

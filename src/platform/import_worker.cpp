@@ -192,10 +192,10 @@ ImportOutcome failed(ImportFailure kind, std::string message, std::string err = 
     return o;
 }
 
-ImportOutcome importInProcess(const std::string& path, const std::vector<std::string>& anims) {
+ImportOutcome importInProcess(const std::string& path, const std::vector<std::string>& anims, const ImportOptions& options) {
     ImportOutcome o;
     try {
-        o.model = importModelWithAnims(path, anims);
+        o.model = importModelWithAnims(path, anims, options);
         o.failure = o.model ? ImportFailure::None : ImportFailure::Error;
     } catch (const std::bad_alloc&) {
         o = failed(ImportFailure::OutOfMemory, path + ": out of memory while importing (limit " +
@@ -230,8 +230,14 @@ std::string sandboxDescription() {
 #endif
 }
 
+std::vector<std::string> workerImportArgs(const ImportOptions& options) {
+    char fps[32];
+    std::snprintf(fps, sizeof fps, "%.9g", static_cast<double>(options.amcFramesPerSecond));
+    return {std::string("--units=") + (options.units == UnitMode::File ? "file" : "metres"), std::string("--amc-fps=") + fps};
+}
+
 ImportOutcome importIsolated(const std::string& path, const std::vector<std::string>& anims,
-                             const std::atomic<bool>* cancel) {
+                             const ImportOptions& options, const std::atomic<bool>* cancel) {
     IsolationConfig config;
     {
         std::lock_guard<std::mutex> lock(gConfigMutex);
@@ -242,7 +248,7 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
     for (const std::string& a : anims) {
         if (Result<bool> regular = checkRegularFile(a); !regular) return failed(ImportFailure::Error, regular.error().message);
     }
-    if (!config.enabled) return importInProcess(path, anims);
+    if (!config.enabled) return importInProcess(path, anims, options);
 
     int result[2], err[2];
     if (::pipe2(result, O_CLOEXEC) != 0) return failed(ImportFailure::Error, path + ": cannot start the import worker (pipe)");
@@ -257,6 +263,8 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
     const std::string exe = workerExecutable(config);
     std::vector<std::string> args = {exe};
     args.insert(args.end(), config.forwardedArgs.begin(), config.forwardedArgs.end());
+    const std::vector<std::string> importArgs = workerImportArgs(options);
+    args.insert(args.end(), importArgs.begin(), importArgs.end());
     // Paths as --opt=value, so a file named "-x.fbx" stays a file.
     args.insert(args.end(), {"__import-worker", "--result-fd=3", "--parent=" + std::to_string(::getpid()), "--model=" + path});
     for (const std::string& a : anims) args.push_back("--anim=" + a);
@@ -411,7 +419,8 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
     return o;
 }
 
-int runImportWorker(const std::string& path, const std::vector<std::string>& anims, int resultFd, long parentPid) {
+int runImportWorker(const std::string& path, const std::vector<std::string>& anims, const ImportOptions& options,
+                    int resultFd, long parentPid) {
     // Die with the parent, so a worker never outlives the command or viewer that wanted it.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (parentPid > 0 && ::getppid() != parentPid) return 1;
@@ -425,7 +434,7 @@ int runImportWorker(const std::string& path, const std::vector<std::string>& ani
     if (!paths::allowExternal()) restrictFileAccess(folders);
 
     try {
-        Result<Model> r = importModelWithAnims(path, anims);
+        Result<Model> r = importModelWithAnims(path, anims, options);
         if (!r) return writeError(resultFd, kKindError, r.error().message, r.error().code) ? 0 : 1;
         const std::vector<uint8_t> bytes = serializeModel(r.value());
         return writeAll(resultFd, bytes.data(), bytes.size()) ? 0 : 1;

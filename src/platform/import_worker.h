@@ -17,6 +17,7 @@
 
 #include "anim/runtime/model.h"
 #include "anim/runtime/result.h"
+#include "import/import_options.h"
 
 namespace rig {
 
@@ -25,7 +26,7 @@ struct IsolationConfig {
     bool enabled = false;          // main turns it on; --no-isolation (and library users) import in-process
     double timeoutSeconds = 120.0; // --import-timeout: the child is killed after this long
     std::string workerExe;         // the rigview binary (empty: $RIGVIEW_WORKER, else /proc/self/exe)
-    std::vector<std::string> forwardedArgs;  // global import options for the child ("--amc-fps", "60")
+    std::vector<std::string> forwardedArgs;  // other global options the child needs ("--allow-external-paths")
     uint64_t memoryLimitMb = 0;    // the budget applied (app/memory_limit), for messages
 };
 void setIsolation(const IsolationConfig& config);
@@ -47,16 +48,22 @@ struct ImportOutcome {
     std::string workerStderr;  // the last 64 KiB the worker wrote to stderr (for debugging)
 };
 
-// Import `path` with the clips of `anims` (importModelWithAnims), isolated when isolation() is
-// enabled, in this process otherwise. `cancel`, when given, is polled: once it is true the
-// worker is killed and the outcome is Cancelled. Thread-safe: each call has its own worker.
+// Import `path` with the clips of `anims` and `options` (importModelWithAnims), isolated when
+// isolation() is enabled (the worker gets `options` on its command line: workerImportArgs), in
+// this process otherwise. `cancel`, when given, is polled: once it is true the worker is killed
+// and the outcome is Cancelled. Thread-safe: each call has its own worker.
 ImportOutcome importIsolated(const std::string& path, const std::vector<std::string>& anims,
-                             const std::atomic<bool>* cancel = nullptr);
+                             const ImportOptions& options, const std::atomic<bool>* cancel = nullptr);
 
-// The child's side (`rigview __import-worker`): restrict itself, import, write the serialized
-// model (or an error frame) to `resultFd`. `parentPid` is the parent that must still be
-// alive. Returns the process exit code.
-int runImportWorker(const std::string& path, const std::vector<std::string>& anims, int resultFd, long parentPid);
+// `options` as the worker's command-line arguments ("--units=file", "--amc-fps=60"), which the
+// worker's command line parses back into the same ImportOptions.
+std::vector<std::string> workerImportArgs(const ImportOptions& options);
+
+// The child's side (`rigview __import-worker`): restrict itself, import with `options`, write
+// the serialized model (or an error frame) to `resultFd`. `parentPid` is the parent that must
+// still be alive. Returns the process exit code.
+int runImportWorker(const std::string& path, const std::vector<std::string>& anims, const ImportOptions& options,
+                    int resultFd, long parentPid);
 
 // Restrict this process for good (Landlock): reads beneath `folders` and the system's libraries
 // only, no writes but /dev/null. Returns false where the kernel has no Landlock (the process

@@ -134,7 +134,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
     }
     require(writeFile(path, body), "cannot write the model file");
-    rig::ImportOutcome outcome = rig::importIsolated(path, anims);
+    rig::ImportOutcome outcome = rig::importIsolated(path, anims, rig::ImportOptions{});
     std::remove(path.c_str());
     for (const std::string& a : anims) std::remove(a.c_str());
     if (!outcome.model) {

@@ -1,0 +1,21 @@
+// Units (internal to import/): every file in metres, or the file's own numbers with
+// `--units file` (ImportOptions::units).
+#pragma once
+
+#include <string>
+
+#include <assimp/scene.h>
+
+#include "anim/runtime/model.h"
+#include "import/import_options.h"
+
+namespace rig::scene {
+
+// Work out the file's unit, undo Assimp's own COLLADA root scale, and (unless --units file)
+// convert to metres: baked into the data (joints stay as rigid as the file made them), or,
+// where the file's own nodes carry the inverse of the unit's scale (Blender's FBX export puts
+// 100 on every object of a centimetre file), as a scale on the root, which cancels it and
+// leaves the joints rigid. Vertices land in the same place either way.
+Units applyUnits(aiScene* scene, const std::string& path, const std::string& ext, UnitMode mode);
+
+}  // namespace rig::scene
