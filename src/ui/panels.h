@@ -1,5 +1,7 @@
-// The viewer's Dear ImGui panels. One function per panel taking `bool* open`; they read
-// ViewerState and post ViewerRequests, never touching time themselves.
+// The viewer's Dear ImGui panels. One function per panel taking `bool* open`, each in its own
+// file (ui/<name>_panel.cpp; the menu bar in ui/menu_bar.cpp, what is drawn over the viewport in
+// ui/viewport_overlays.cpp, shared widgets in ui/widgets.h); they read ViewerState and post
+// ViewerRequests, never touching time themselves.
 #pragma once
 
 #include <map>
