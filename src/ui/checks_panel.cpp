@@ -32,12 +32,10 @@ void drawChecksPanel(ViewerState& s, bool* open, UiProbe* probe) {
             drawLegend(legendFor(c.colorView, in));
             probeItem(probe, "legend");
         }
-        int method = static_cast<int>(s.view.method);
-        ImGui::SetNextItemWidth(-90);
-        if (ImGui::Combo("Skinning", &method, "linear blend\0stitching (1 bone)\0dual quaternion\0")) {
-            s.view.method = static_cast<SkinningMethod>(method);
+        // The view options placed here (the skinning method).
+        for (const ViewOptionSpec& o : viewOptionTable()) {
+            if (o.panel == ViewPanelSlot::Checks) drawViewOption(o, s.view, -90, probe);
         }
-        probeItem(probe, "method");
         ImGui::Checkbox("Bind pose ghost", &c.bindGhost);
         probeItem(probe, "bindghost");
         ImGui::Checkbox("Onion skin", &c.onion);

@@ -42,7 +42,7 @@ void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe);
 // Loading indicator and the last error, over the viewport.
 void drawStatusOverlay(ViewerState& s, double now);
 // Joint names at their projected positions: the selected joint with its parent and children,
-// all joints, or none (ViewerUiState::jointNameMode).
+// all joints, or none (ViewOptions::jointNames).
 // Returns how many names it drew.
 int drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorld, const glm::mat4& viewProj,
                    float width, float height);

@@ -45,7 +45,7 @@ void drawStatusOverlay(ViewerState& s, double now) {
 
 int drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorld, const glm::mat4& viewProj,
                    float width, float height) {
-    if (!s.model || s.ui.jointNameMode == 2) return 0;
+    if (!s.model || s.view.jointNames == JointNameMode::None) return 0;
     int drawn = 0;
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
     const Skeleton& sk = s.model->skeleton;
@@ -59,7 +59,7 @@ int drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorl
         dl->AddText(ImVec2(at.x + 4, at.y - 7), color, name);
         ++drawn;
     };
-    if (s.ui.jointNameMode == 1) {
+    if (s.view.jointNames == JointNameMode::All) {
         for (int32_t j : s.joints) {
             if (j != s.selectedJoint) label(j, IM_COL32(230, 230, 230, 220));
         }
