@@ -50,7 +50,7 @@ struct ViewChoice {
 struct ViewOptionSpec {
     const char* key;                      // its name: the settings file's key under "view"
     ViewOptionType type;
-    const char* help;                     // one line: `render --help`, the tooltip, the F1 overlay
+    const char* help;                     // one line: `render --help` and the F1 overlay
     bool ViewOptions::*flag = nullptr;
     float ViewOptions::*number = nullptr;
     glm::vec4 ViewOptions::*color = nullptr;  // RGB edited and saved; alpha stays
@@ -60,7 +60,7 @@ struct ViewOptionSpec {
     bool savedByName = false;             // Choice: the settings file holds the name (else the index)
     float min = 0.0f, max = 0.0f;         // Number: the slider's range; a settings file is clamped to it
     const char* format = "%.3f";          // Number: the slider's format
-    const char* cliFlag = nullptr;        // `rigview render`'s flag, e.g. "--wireframe"; nullptr: none
+    const char* cliFlag = nullptr;        // `rigview render`'s flag, e.g. "--wireframe" (not for a Color); nullptr: none
     ViewPanelSlot panel = ViewPanelSlot::None;
     const char* label = nullptr;          // the widget's label
     const char* probe = nullptr;          // the widget's probe name (radio buttons: probe:choice name)
