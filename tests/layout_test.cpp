@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <string>
 
 #include "app/viewer_settings.h"
+#include "render/view_options.h"
 #include "ui/layout.h"
 
 namespace rig {
@@ -293,6 +296,107 @@ TEST(ViewerSettings, CorruptOrUnknownFilesChangeNothing) {
         EXPECT_FALSE(hasCamera);
         EXPECT_EQ(settingsToJson(b), before) << text;
     }
+}
+
+// The view option table (render/view_options.h): names, flags, probes and keys are each used
+// once, and each option is of one kind, in range at its default.
+TEST(ViewOptionTable, EachOptionIsDeclaredOnceAndConsistently) {
+    std::set<std::string> keys, flags, probes, shortcuts;
+    const ViewOptions defaults;
+    for (const ViewOptionSpec& o : viewOptionTable()) {
+        EXPECT_TRUE(keys.insert(o.key).second) << o.key << " twice";
+        EXPECT_NE(std::string(o.help), "") << o.key;
+        EXPECT_EQ(findViewOption(o.key), &o);
+        if (o.cliFlag) EXPECT_TRUE(flags.insert(o.cliFlag).second) << o.cliFlag << " twice";
+        if (o.shortcut) {
+            EXPECT_TRUE(shortcuts.insert(o.shortcut).second) << o.shortcut << " twice";
+            EXPECT_TRUE(std::string(o.shortcut).size() == 1 && o.shortcut[0] >= 'A' && o.shortcut[0] <= 'Z') << o.key;
+        }
+        if (o.panel != ViewPanelSlot::None) {
+            EXPECT_TRUE(o.label && o.probe) << o.key << " is shown without a label or a probe name";
+            if (o.probe) EXPECT_TRUE(probes.insert(o.probe).second) << o.probe << " twice";
+        }
+        const int kinds = (o.flag != nullptr) + (o.number != nullptr) + (o.color != nullptr) + (o.choiceOf != nullptr);
+        EXPECT_EQ(kinds, 1) << o.key;
+        switch (o.type) {
+            case ViewOptionType::Flag: EXPECT_NE(o.flag, nullptr) << o.key; break;
+            case ViewOptionType::Number:
+                ASSERT_NE(o.number, nullptr) << o.key;
+                EXPECT_LT(o.min, o.max) << o.key;
+                EXPECT_GE(defaults.*o.number, o.min) << o.key;
+                EXPECT_LE(defaults.*o.number, o.max) << o.key;
+                break;
+            case ViewOptionType::Color: EXPECT_NE(o.color, nullptr) << o.key; break;
+            case ViewOptionType::Choice:
+                ASSERT_NE(o.choiceOf, nullptr) << o.key;
+                EXPECT_NE(o.setChoice, nullptr) << o.key;
+                EXPECT_GE(o.choices.size(), 2u) << o.key;
+                for (size_t i = 0; i < o.choices.size(); ++i) EXPECT_EQ(choiceIndex(o, o.choices[i].name), static_cast<int>(i));
+                break;
+        }
+    }
+    EXPECT_EQ(findViewOption("no such option"), nullptr);
+}
+
+// A value of option `o` other than its default.
+ViewOptions otherThanDefault(const ViewOptionSpec& o) {
+    ViewOptions v;
+    switch (o.type) {
+        case ViewOptionType::Flag: v.*o.flag = !(v.*o.flag); break;
+        case ViewOptionType::Choice: stepViewOption(o, v); break;
+        case ViewOptionType::Number: v.*o.number = v.*o.number == o.max ? o.min : o.max; break;
+        case ViewOptionType::Color: v.*o.color = glm::vec4(0.25f, 0.5f, 0.75f, 1.0f); break;
+    }
+    return v;
+}
+
+bool sameValue(const ViewOptionSpec& o, const ViewOptions& a, const ViewOptions& b) {
+    switch (o.type) {
+        case ViewOptionType::Flag: return a.*o.flag == b.*o.flag;
+        case ViewOptionType::Choice: return o.choiceOf(a) == o.choiceOf(b);
+        case ViewOptionType::Number: return a.*o.number == b.*o.number;
+        case ViewOptionType::Color: return a.*o.color == b.*o.color;
+    }
+    return false;
+}
+
+// Every option of the table is saved under its key and read back; a file without it keeps
+// what the viewer has.
+TEST(ViewerSettings, EveryViewOptionRoundTripsUnderItsKey) {
+    for (const ViewOptionSpec& o : viewOptionTable()) {
+        ViewerState a;
+        a.view = otherThanDefault(o);
+        ASSERT_FALSE(sameValue(o, a.view, ViewOptions{})) << o.key;
+        const std::string text = settingsToJson(a);
+        EXPECT_NE(text.find(std::string("\"") + o.key + "\":"), std::string::npos) << o.key << " not saved:\n" << text;
+        ViewerState b;
+        bool hasCamera = false;
+        std::string why;
+        ASSERT_TRUE(applySettingsJson(text, b, hasCamera, why)) << o.key << ": " << why;
+        EXPECT_TRUE(sameValue(o, b.view, a.view)) << o.key << " did not come back";
+        EXPECT_EQ(settingsToJson(b), text) << o.key;
+    }
+}
+
+// The settings file as older rigviews wrote it still reads: the skinning by name, the method
+// and the joint names by index; out-of-range values are clamped.
+TEST(ViewerSettings, ViewOptionsKeepTheirFileFormat) {
+    ViewerState s;
+    bool hasCamera = false;
+    std::string why;
+    ASSERT_TRUE(applySettingsJson(R"({"version": 1, "view": {"skinning": "cpu", "method": 2, "jointNames": 1,
+        "ambient": 7.5, "background": [0.5, 0.25, 0.125], "axes": true}})",
+                                  s, hasCamera, why))
+        << why;
+    EXPECT_EQ(s.view.skinning, SkinningMode::Cpu);
+    EXPECT_EQ(s.view.method, SkinningMethod::DualQuat);
+    EXPECT_EQ(s.view.jointNames, JointNameMode::All);
+    EXPECT_FLOAT_EQ(s.view.ambient, 1.0f);
+    EXPECT_EQ(s.view.background, glm::vec4(0.5f, 0.25f, 0.125f, 1.0f));
+    EXPECT_TRUE(s.view.axes);
+    ASSERT_TRUE(applySettingsJson(R"({"version": 1, "view": {"skinning": "magic", "method": 9}})", s, hasCamera, why)) << why;
+    EXPECT_EQ(s.view.skinning, SkinningMode::Gpu);
+    EXPECT_EQ(s.view.method, SkinningMethod::DualQuat);
 }
 
 }  // namespace

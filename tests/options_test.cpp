@@ -219,3 +219,54 @@ TEST(CliOptions, ReadmeOptionReferenceIsTheTable) {
         if (visible) EXPECT_NE(table.find("`" + rig::cli::primaryName(spec) + "`"), std::string::npos) << spec.names;
     }
 }
+
+// The view option table (render/view_options.h): each option with a flag is on `render`'s
+// command line under that flag with the table's help, and the flag sets the option.
+TEST(ViewOptionFlags, EveryFlagInTheTableIsRendersAndSetsItsOption) {
+    std::map<std::string, const rig::cli::OptionSpec*> byName;
+    for (const rig::cli::OptionSpec& spec : rig::cli::optionTable()) byName[rig::cli::primaryName(spec)] = &spec;
+    int flags = 0;
+    for (const rig::ViewOptionSpec& o : rig::viewOptionTable()) {
+        if (!o.cliFlag) continue;
+        ++flags;
+        ASSERT_TRUE(byName.count(o.cliFlag)) << o.cliFlag << " is not in the option table";
+        const rig::cli::OptionSpec& spec = *byName[o.cliFlag];
+        EXPECT_EQ(spec.help, o.help) << o.cliFlag;
+        ASSERT_EQ(spec.targets.size(), 1u) << o.cliFlag;
+        EXPECT_EQ(spec.targets[0].command, Command::Render) << o.cliFlag;
+        const rig::ViewOptions start = rig::renderViewDefaults();
+        if (o.type == rig::ViewOptionType::Flag) {
+            EXPECT_FALSE(start.*o.flag) << o.cliFlag << ": render starts with it off, the flag turns it on";
+            CLI::App app{"", "rigview"};
+            rig::cli::Settings s;
+            rig::cli::build(app, s);
+            ASSERT_EQ(parse(app, {"render", "m.fbx", "-o", "r.png", o.cliFlag}), 0) << o.cliFlag;
+            EXPECT_TRUE(s.render.view.*o.flag) << o.cliFlag;
+        } else if (o.type == rig::ViewOptionType::Choice) {
+            for (size_t i = 0; i < o.choices.size(); ++i) {
+                CLI::App app{"", "rigview"};
+                rig::cli::Settings s;
+                rig::cli::build(app, s);
+                ASSERT_EQ(parse(app, {"render", "m.fbx", "-o", "r.png", o.cliFlag, o.choices[i].name}), 0) << o.cliFlag;
+                EXPECT_EQ(o.choiceOf(s.render.view), static_cast<int>(i)) << o.cliFlag << " " << o.choices[i].name;
+            }
+            CLI::App app{"", "rigview"};
+            rig::cli::Settings s;
+            rig::cli::build(app, s);
+            EXPECT_EQ(parse(app, {"render", "m.fbx", "-o", "r.png", o.cliFlag, "no-such-choice"}), 2) << o.cliFlag;
+        } else {
+            ADD_FAILURE() << o.cliFlag << ": only flags and choices have command-line flags";
+        }
+    }
+    EXPECT_EQ(flags, 4);  // --skinning, --bones, --grid, --wireframe
+}
+
+// Everything else render draws with is the viewer's default.
+TEST(ViewOptionFlags, RenderStartsFromTheViewersDefaultsWithItsFlagsOff) {
+    const rig::ViewOptions viewer, render = rig::renderViewDefaults();
+    EXPECT_TRUE(viewer.grid);
+    EXPECT_FALSE(render.grid);
+    EXPECT_EQ(render.skinning, viewer.skinning);
+    EXPECT_EQ(render.lighting, viewer.lighting);
+    EXPECT_FLOAT_EQ(render.ambient, viewer.ambient);
+}

@@ -1247,6 +1247,32 @@ TEST_F(ViewerSmoke, JointNamesForTheSelectionAndItsNeighbours) {
     EXPECT_EQ(s.ui.namesDrawn, 0);
 }
 
+// Every view option the view option table (render/view_options.h) places in a panel is drawn
+// there under its probe name, and a click on its checkbox or radio buttons changes it.
+TEST_F(ViewerSmoke, EveryViewOptionInAPanelHasItsWidget) {
+    ViewerState& s = viewer->state();
+    frames(1);
+    int shown = 0;
+    for (const ViewOptionSpec& o : viewOptionTable()) {
+        if (o.panel == ViewPanelSlot::None) continue;
+        ++shown;
+        if (o.type == ViewOptionType::Flag) {
+            const bool before = s.view.*o.flag;
+            click(o.probe);
+            EXPECT_NE(s.view.*o.flag, before) << o.key;
+            s.view.*o.flag = before;  // the next option is drawn as it was
+        } else if (o.type == ViewOptionType::Choice && o.radio) {
+            for (size_t i = o.choices.size(); i-- > 0;) {  // the last first: it starts at the first
+                click(std::string(o.probe) + ":" + o.choices[i].name);
+                EXPECT_EQ(o.choiceOf(s.view), static_cast<int>(i)) << o.key << " " << o.choices[i].name;
+            }
+        } else {
+            EXPECT_TRUE(viewer->probe().rects.count(o.probe)) << o.key << ": no widget '" << o.probe << "' on screen";
+        }
+    }
+    EXPECT_GT(shown, 0);
+}
+
 // The Crowd panel: its checkbox turns the crowd on (framed whole: every instance drawn),
 // a close camera culls most of them, more instances are drawn after a change, and the
 // checkbox turns it off again; the frame on screen changes with it.

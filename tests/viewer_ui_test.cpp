@@ -100,6 +100,37 @@ TEST(Shortcuts, TheTableIsUnambiguousAndEveryActionIsReachable) {
     EXPECT_EQ(findShortcut(GLFW_KEY_SLASH, 0, false), nullptr);
 }
 
+// Each view option with a key in the view option table (render/view_options.h) has that key,
+// listed with the option's help, and pressing it flips the flag or steps the choice round.
+TEST(Shortcuts, EveryViewOptionKeyIsBoundAndActsOnItsOption) {
+    int bound = 0;
+    for (const ViewOptionSpec& o : viewOptionTable()) {
+        if (!o.shortcut) continue;
+        ++bound;
+        const Shortcut* sc = findShortcut(GLFW_KEY_A + (o.shortcut[0] - 'A'), 0, false);
+        ASSERT_NE(sc, nullptr) << o.key << ": " << o.shortcut << " is not bound";
+        EXPECT_EQ(sc->option, &o) << o.shortcut;
+        EXPECT_STREQ(sc->keys, o.shortcut);
+        EXPECT_STREQ(sc->what, o.help);
+        ViewerState s;
+        if (o.type == ViewOptionType::Flag) {
+            const bool before = s.view.*o.flag;
+            applyShortcut(s, *sc);
+            EXPECT_NE(s.view.*o.flag, before) << o.shortcut;
+            applyShortcut(s, *sc);
+            EXPECT_EQ(s.view.*o.flag, before) << o.shortcut;
+        } else {
+            ASSERT_EQ(o.type, ViewOptionType::Choice) << o.key << ": a key flips a flag or steps a choice";
+            const int first = o.choiceOf(s.view);
+            for (size_t i = 1; i <= o.choices.size(); ++i) {
+                applyShortcut(s, *sc);
+                EXPECT_EQ(o.choiceOf(s.view), static_cast<int>((first + i) % o.choices.size())) << o.shortcut;
+            }
+        }
+    }
+    EXPECT_EQ(bound, 4);  // B, N, G, W
+}
+
 TEST(Shortcuts, ApplyingPostsRequests) {
     ViewerState s;
     applyShortcut(s, ShortcutAction::StepForward);

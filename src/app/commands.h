@@ -8,6 +8,7 @@
 
 #include "app/ik_options.h"
 #include "import/import_options.h"
+#include "render/view_options.h"
 
 namespace rig {
 
@@ -68,10 +69,7 @@ struct RenderOptions {
     std::string machine;     // --machine: a state machine file run from 0 to `time`
     std::vector<std::string> sets;  // --set NAME=VALUE (or NAME for a trigger), with --machine
     std::string size = "800x600";
-    std::string skinning = "gpu";  // gpu | cpu
-    bool bones = false;
-    bool grid = false;
-    bool wireframe = false;
+    ViewOptions view = renderViewDefaults();  // the view option table's flags (render/view_options.h)
     float azimuth = 30.0f;
     float elevation = 15.0f;
     int samples = 4;

@@ -3,6 +3,7 @@
 #include "app/options.h"
 
 #include <sstream>
+#include <stdexcept>
 #include <type_traits>
 
 namespace rig::cli {
@@ -37,6 +38,17 @@ static_assert(std::size(kCommandSpecs) == std::size(kCommands));
 const char* kIsolationGroup = "Isolation (before the subcommand)";
 const char* kMachineHelp = "A state machine file (*.machine.json) run from 0 to --time at 60 ticks per second; replaces --clip";
 const char* kClipHelp = "Clip name or index (default: the first clip)";
+
+// Where `render`'s flag of view option `o` writes: its member of RenderOptions::view.
+std::function<Field(Settings&)> viewOptionField(const ViewOptionSpec& o) {
+    switch (o.type) {
+        case ViewOptionType::Flag: return [&o](Settings& s) -> Field { return &(s.render.view.*o.flag); };
+        case ViewOptionType::Number: return [&o](Settings& s) -> Field { return &(s.render.view.*o.number); };
+        case ViewOptionType::Choice: return [&o](Settings& s) -> Field { return ViewChoiceField{&o, &s.render.view}; };
+        case ViewOptionType::Color: break;
+    }
+    throw std::logic_error(std::string("view option ") + o.key + ": a colour takes no command-line flag");
+}
 
 // The viewer and every user-facing subcommand, all writing `field`.
 std::vector<Target> everywhere(Field (*field)(Settings&)) {
@@ -133,10 +145,10 @@ std::vector<OptionSpec> makeTable() {
                  {{Check, RIG_FIELD(check.listCodes)}}});
     // render.
     t.push_back({"--size", "Image size WIDTHxHEIGHT", "", {}, {}, {{Render, RIG_FIELD(render.size)}}});
-    t.push_back({"--skinning", "gpu (vertex shader) or cpu (reference path)", "", {}, {}, {{Render, RIG_FIELD(render.skinning)}}});
-    t.push_back({"--bones", "Draw the skeleton on top", "", {}, {}, {{Render, RIG_FIELD(render.bones)}}});
-    t.push_back({"--grid", "Draw the ground grid", "", {}, {}, {{Render, RIG_FIELD(render.grid)}}});
-    t.push_back({"--wireframe", "Draw triangles as lines", "", {}, {}, {{Render, RIG_FIELD(render.wireframe)}}});
+    // The view options that have a flag, from the view option table (render/view_options.h).
+    for (const ViewOptionSpec& o : viewOptionTable()) {
+        if (o.cliFlag) t.push_back({o.cliFlag, o.help, "", {}, {}, {{Render, viewOptionField(o)}}});
+    }
     t.push_back({"--azimuth", "Camera azimuth in degrees around the up axis", "", {}, {}, {{Render, RIG_FIELD(render.azimuth)}}});
     t.push_back({"--elevation", "Camera elevation in degrees", "", {}, {}, {{Render, RIG_FIELD(render.elevation)}}});
     t.push_back({"--msaa", "Multisample count (0 = off)", "", {}, {}, {{Render, RIG_FIELD(render.samples)}}});
@@ -220,9 +232,11 @@ std::string helpFor(const OptionSpec& spec, const Target& t) { return t.help != 
 
 std::string defaultText(const Field& field) {
     return std::visit(
-        [](auto* p) -> std::string {
+        [](auto p) -> std::string {
             using T = std::remove_pointer_t<decltype(p)>;
-            if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::vector<std::string>>) {
+            if constexpr (std::is_same_v<T, ViewChoiceField>) {
+                return p.option->choices[static_cast<size_t>(p.option->choiceOf(*p.view))].name;
+            } else if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::vector<std::string>>) {
                 return "";  // flags and lists start off or empty
             } else if constexpr (std::is_same_v<T, std::string>) {
                 return *p;
@@ -253,9 +267,16 @@ Parser build(CLI::App& app, Settings& settings) {
             const Field field = t.field(settings);
             const std::string shown = defaultText(field);
             CLI::Option* opt = std::visit(
-                [&](auto* p) -> CLI::Option* {
+                [&](auto p) -> CLI::Option* {
                     using T = std::remove_pointer_t<decltype(p)>;
-                    if constexpr (std::is_same_v<T, bool>) {
+                    if constexpr (std::is_same_v<T, ViewChoiceField>) {
+                        std::vector<std::string> names;
+                        for (const ViewChoice& c : p.option->choices) names.push_back(c.name);
+                        CLI::Option* o = a->add_option_function<std::string>(
+                            spec.names, [p](const std::string& name) { p.option->setChoice(*p.view, choiceIndex(*p.option, name)); },
+                            help);
+                        return o->check(CLI::IsMember(names).description(""));  // the help names the choices
+                    } else if constexpr (std::is_same_v<T, bool>) {
                         return a->add_flag(spec.names, *p, help);
                     } else {
                         CLI::Option* o = a->add_option(spec.names, *p, help);
@@ -302,7 +323,8 @@ std::string optionsMarkdown() {
             const Field field = t.field(defaults);
             if (shown.empty()) shown = defaultText(field);
             if (value.empty() && !std::holds_alternative<bool*>(field)) {
-                if (std::holds_alternative<std::string*>(field) || std::holds_alternative<std::vector<std::string>*>(field)) {
+                if (std::holds_alternative<std::string*>(field) || std::holds_alternative<std::vector<std::string>*>(field) ||
+                    std::holds_alternative<ViewChoiceField>(field)) {
                     value = "TEXT";
                 } else if (std::holds_alternative<float*>(field) || std::holds_alternative<double*>(field)) {
                     value = "FLOAT";

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "app/commands.h"
 #include "app/viewer_entry.h"
 #include "platform/import_worker.h"
+#include "render/view_options.h"
 
 namespace rig::cli {
 
@@ -49,14 +51,20 @@ struct Settings {
     int64_t workerParent = 0;
 };
 
+// A view option with choices (render/view_options.h) in `view`: its value is given by name.
+struct ViewChoiceField {
+    const ViewOptionSpec* option;
+    ViewOptions* view;
+};
+
 // A field an option writes; its type decides the option's kind (bool: a flag, vector: a
 // repeatable option, anything else: one value).
-using Field = std::variant<bool*, std::string*, std::vector<std::string>*, int*, int64_t*, float*, double*>;
+using Field = std::variant<bool*, std::string*, std::vector<std::string>*, int*, int64_t*, float*, double*, ViewChoiceField>;
 
 // One subcommand taking an option: where its value goes, and what differs there.
 struct Target {
     Command command;
-    Field (*field)(Settings&);
+    std::function<Field(Settings&)> field;
     const char* help = nullptr;  // this subcommand's own help; null: the option's
     bool required = false;
 };

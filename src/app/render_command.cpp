@@ -57,10 +57,6 @@ int runRender(const RenderOptions& o) {
         printError("--size '" + o.size + "' must be WIDTHxHEIGHT, each 1..16384");
         return exitcode::kUsage;
     }
-    if (o.skinning != "gpu" && o.skinning != "cpu") {
-        printError("--skinning must be gpu or cpu, not '" + o.skinning + "'");
-        return exitcode::kUsage;
-    }
     if (!std::isfinite(o.time) || !std::isfinite(o.azimuth) || !std::isfinite(o.elevation)) {
         printError("--time, --azimuth and --elevation must be finite numbers");
         return exitcode::kUsage;
@@ -69,7 +65,7 @@ int runRender(const RenderOptions& o) {
         printError("--instances must be between 1 and " + std::to_string(kMaxInstances));
         return exitcode::kUsage;
     }
-    if (o.instancesGiven && o.skinning == "cpu") {
+    if (o.instancesGiven && o.view.skinning == SkinningMode::Cpu) {
         printError("--instances draws with GPU skinning only; --skinning cpu does not apply");
         return exitcode::kUsage;
     }
@@ -160,10 +156,8 @@ int runRender(const RenderOptions& o) {
         const float spacing = o.spacing > 0.0f ? o.spacing : 1.25f * footprint;
         const std::vector<glm::vec3> offsets = crowdGrid(crowd.size(), spacing, cam.zUp);
         cam.frame(crowdBounds(one, offsets), static_cast<float>(width) / static_cast<float>(height));
-        ViewOptions view;
-        view.wireframe = o.wireframe;
         (*target)->bind();
-        (*crowdRenderer)->draw(**gpu, crowd, offsets, one, cam, view, width, height);
+        (*crowdRenderer)->draw(**gpu, crowd, offsets, one, cam, o.view, width, height);
         return writeFrame(**target, o, width, height);
     }
     // Framed tightly on the pose drawn: its posed vertices (the silhouette, not the box) span
@@ -180,13 +174,8 @@ int runRender(const RenderOptions& o) {
                   static_cast<float>(width) / static_cast<float>(height), 0.85f);
     if (!poseBounds.valid()) cam.frame(bounds, static_cast<float>(width) / static_cast<float>(height));
 
-    ViewOptions view;
-    view.skinning = o.skinning == "cpu" ? SkinningMode::Cpu : SkinningMode::Gpu;
-    view.bones = o.bones;
-    view.grid = o.grid;
-    view.wireframe = o.wireframe;
     (*target)->bind();
-    (*renderer)->draw(**gpu, anim, cam, view, width, height, &bounds);
+    (*renderer)->draw(**gpu, anim, cam, o.view, width, height, &bounds);
     return writeFrame(**target, o, width, height);
 }
 

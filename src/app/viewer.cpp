@@ -617,7 +617,7 @@ void Viewer::processKeys() {
         // While a text field has the keys, only function keys and Ctrl combinations act.
         const bool global = (k.key >= GLFW_KEY_F1 && k.key <= GLFW_KEY_F25) || (sc->mods & GLFW_MOD_CONTROL);
         if (io.WantCaptureKeyboard && !global) continue;
-        applyShortcut(state_, sc->action);
+        applyShortcut(state_, *sc);
     }
 }
 

@@ -37,6 +37,57 @@ void read(const json& j, const char* key, T& out) {
     if (j.contains(key)) out = j.at(key).get<T>();  // a wrong type throws: the file is ignored
 }
 
+// The view options, each under its key from the view option table (render/view_options.h).
+json viewOptionsToJson(const ViewOptions& v) {
+    json out = json::object();
+    for (const ViewOptionSpec& o : viewOptionTable()) {
+        switch (o.type) {
+            case ViewOptionType::Flag: out[o.key] = v.*o.flag; break;
+            case ViewOptionType::Choice: {
+                const int i = o.choiceOf(v);
+                if (o.savedByName) {
+                    out[o.key] = o.choices[static_cast<size_t>(i)].name;
+                } else {
+                    out[o.key] = i;
+                }
+                break;
+            }
+            case ViewOptionType::Number: out[o.key] = v.*o.number; break;
+            case ViewOptionType::Color: {
+                const glm::vec4& c = v.*o.color;
+                out[o.key] = {c.r, c.g, c.b};
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+// Reads the view options `jv` holds into `v`; a wrongly typed value throws. A choice saved by
+// name that names none is the first choice; an index or a number past its range is clamped.
+void readViewOptions(const json& jv, ViewOptions& v) {
+    for (const ViewOptionSpec& o : viewOptionTable()) {
+        if (!jv.contains(o.key)) continue;
+        const json& x = jv.at(o.key);
+        switch (o.type) {
+            case ViewOptionType::Flag: v.*o.flag = x.get<bool>(); break;
+            case ViewOptionType::Choice:
+                o.setChoice(v, o.savedByName ? std::max(0, choiceIndex(o, x.get<std::string>())) : x.get<int>());
+                break;
+            case ViewOptionType::Number: {
+                const float f = x.get<float>();
+                if (std::isfinite(f)) v.*o.number = std::clamp(f, o.min, o.max);
+                break;
+            }
+            case ViewOptionType::Color: {
+                const auto c = x.get<std::vector<float>>();
+                if (c.size() == 3) v.*o.color = glm::vec4(c[0], c[1], c[2], 1.0f);
+                break;
+            }
+        }
+    }
+}
+
 }  // namespace
 
 fs::path settingsFolder() {
@@ -58,26 +109,14 @@ std::string settingsToJson(const ViewerState& s) {
         panels[panelName(id)] = p;
     }
     j["layout"] = {{"left", l.leftWidth}, {"right", l.rightWidth}, {"bottom", l.bottomHeight}, {"panels", panels}};
-    const ViewOptions& v = s.view;
-    j["view"] = {{"skinning", v.skinning == SkinningMode::Cpu ? "cpu" : "gpu"},
-                 {"method", static_cast<int>(v.method)},
-                 {"wireframe", v.wireframe},
-                 {"grid", v.grid},
-                 {"axes", v.axes},
-                 {"bounds", v.bounds},
-                 {"bones", v.bones},
-                 {"lighting", v.lighting},
-                 {"headlight", v.headlight},
-                 {"textures", v.textures},
-                 {"ambient", v.ambient},
-                 {"background", {v.background.r, v.background.g, v.background.b}},
-                 {"colorView", static_cast<int>(s.checks.colorView)},
-                 {"bindGhost", s.checks.bindGhost},
-                 {"onion", s.checks.onion},
-                 {"onionCount", s.checks.onionCount},
-                 {"onionStep", s.checks.onionStep},
-                 {"uiScale", s.ui.uiScale},
-                 {"jointNames", s.ui.jointNameMode}};
+    json view = viewOptionsToJson(s.view);
+    view["colorView"] = static_cast<int>(s.checks.colorView);
+    view["bindGhost"] = s.checks.bindGhost;
+    view["onion"] = s.checks.onion;
+    view["onionCount"] = s.checks.onionCount;
+    view["onionStep"] = s.checks.onionStep;
+    view["uiScale"] = s.ui.uiScale;
+    j["view"] = view;
     const OrbitCamera& c = s.camera;
     j["camera"] = {{"azimuth", c.azimuthDeg}, {"elevation", c.elevationDeg}, {"distance", c.distance},
                    {"target", {c.target.x, c.target.y, c.target.z}}, {"zUp", c.zUp},
@@ -134,28 +173,13 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
         }
         if (j.contains("view")) {
             const json& jv = j.at("view");
-            if (jv.contains("skinning")) v.skinning = jv.at("skinning").get<std::string>() == "cpu" ? SkinningMode::Cpu : SkinningMode::Gpu;
-            if (jv.contains("method")) v.method = static_cast<SkinningMethod>(std::clamp(jv.at("method").get<int>(), 0, 2));
-            read(jv, "wireframe", v.wireframe);
-            read(jv, "grid", v.grid);
-            read(jv, "axes", v.axes);
-            read(jv, "bounds", v.bounds);
-            read(jv, "bones", v.bones);
-            read(jv, "lighting", v.lighting);
-            read(jv, "headlight", v.headlight);
-            read(jv, "textures", v.textures);
-            read(jv, "ambient", v.ambient);
-            if (jv.contains("background")) {
-                const auto b = jv.at("background").get<std::vector<float>>();
-                if (b.size() == 3) v.background = glm::vec4(b[0], b[1], b[2], 1.0f);
-            }
+            readViewOptions(jv, v);
             if (jv.contains("colorView")) checks.colorView = static_cast<ColorView>(std::clamp(jv.at("colorView").get<int>(), 0, 5));
             read(jv, "bindGhost", checks.bindGhost);
             read(jv, "onion", checks.onion);
             read(jv, "onionCount", checks.onionCount);
             read(jv, "onionStep", checks.onionStep);
             read(jv, "uiScale", ui.uiScale);
-            read(jv, "jointNames", ui.jointNameMode);
         }
         if (j.contains("camera")) {
             const json& jc = j.at("camera");
@@ -189,7 +213,6 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
     s.checks.onionCount = std::clamp(checks.onionCount, 1, 16);
     s.checks.onionStep = std::clamp(checks.onionStep, 0.001f, 10.0f);
     s.ui.uiScale = std::clamp(std::isfinite(ui.uiScale) ? ui.uiScale : 1.0f, 0.5f, 3.0f);
-    s.ui.jointNameMode = std::clamp(ui.jointNameMode, 0, 2);
     s.camera = cam;
     s.recent = recent;
     return true;

@@ -1,6 +1,12 @@
-// ViewOptions: everything that changes how a frame is drawn, declared once and shared by
-// the renderer, the viewer's View panel and `rigview render`.
+// ViewOptions: everything that changes how a frame is drawn, shared by the renderer, the
+// viewer and `rigview render`; and the view option table, which declares each option once
+// (its settings-file key, type, range, help, `render` flag, View panel widget and shortcut).
+// The command line, the settings file, the View panel and the shortcuts are built from the
+// table; the default is the member's initializer below.
 #pragma once
+
+#include <span>
+#include <string_view>
 
 #include <glm/glm.hpp>
 
@@ -9,6 +15,8 @@
 namespace rig {
 
 enum class SkinningMode { Gpu, Cpu };
+// Which joint names the viewer writes at the joints.
+enum class JointNameMode { Selection, All, None };
 
 struct ViewOptions {
     SkinningMode skinning = SkinningMode::Gpu;
@@ -18,13 +26,62 @@ struct ViewOptions {
     bool axes = false;
     bool bounds = false;
     bool bones = false;        // skeleton overlay, drawn on top
-    bool jointNames = false;   // viewer only (ImGui text at the joints)
+    JointNameMode jointNames = JointNameMode::Selection;  // viewer only (ImGui text at the joints)
     bool lighting = true;
     bool headlight = true;
     bool textures = true;
     float ambient = 0.35f;
     glm::vec4 background{0.17f, 0.18f, 0.2f, 1.0f};
-    int highlightJoint = -1;   // skeleton node index drawn highlighted, -1 none
+    int highlightJoint = -1;   // skeleton node index drawn highlighted, -1 none (follows the selection)
 };
+
+enum class ViewOptionType { Flag, Choice, Number, Color };
+
+// Where the viewer draws an option's widget.
+enum class ViewPanelSlot { None, View, Checks };
+
+struct ViewChoice {
+    const char* name;   // on the command line, and in the settings file for options saved by name
+    const char* label;  // in the viewer
+};
+
+// One view option. Exactly one of flag / number / color / (choiceOf, setChoice) is set, the
+// one `type` names.
+struct ViewOptionSpec {
+    const char* key;                      // its name: the settings file's key under "view"
+    ViewOptionType type;
+    const char* help;                     // one line: `render --help` and the F1 overlay
+    bool ViewOptions::*flag = nullptr;
+    float ViewOptions::*number = nullptr;
+    glm::vec4 ViewOptions::*color = nullptr;  // RGB edited and saved; alpha stays
+    int (*choiceOf)(const ViewOptions&) = nullptr;
+    void (*setChoice)(ViewOptions&, int) = nullptr;
+    std::span<const ViewChoice> choices{};
+    bool savedByName = false;             // Choice: the settings file holds the name (else the index)
+    float min = 0.0f, max = 0.0f;         // Number: the slider's range; a settings file is clamped to it
+    const char* format = "%.3f";          // Number: the slider's format
+    const char* cliFlag = nullptr;        // `rigview render`'s flag, e.g. "--wireframe" (not for a Color); nullptr: none
+    ViewPanelSlot panel = ViewPanelSlot::None;
+    const char* label = nullptr;          // the widget's label
+    const char* probe = nullptr;          // the widget's probe name (radio buttons: probe:choice name)
+    bool radio = false;                   // Choice: radio buttons on one line (else a combo)
+    bool sameLine = false;                // on the line of the option before it
+    bool separatorBefore = false;
+    const char* shortcut = nullptr;       // one letter key, e.g. "W": toggles a flag, steps a choice
+};
+
+// Every view option, in the View panel's order.
+std::span<const ViewOptionSpec> viewOptionTable();
+// The option whose key is `key`, or nullptr.
+const ViewOptionSpec* findViewOption(std::string_view key);
+
+// The choice named `name` (case as written), or -1.
+int choiceIndex(const ViewOptionSpec& o, std::string_view name);
+// What a shortcut does: a flag flips, a choice steps to the next (after the last: the first).
+void stepViewOption(const ViewOptionSpec& o, ViewOptions& v);
+
+// `rigview render`'s starting options: ViewOptions' defaults with every flag that `render`
+// takes off (giving the flag turns it on).
+ViewOptions renderViewDefaults();
 
 }  // namespace rig

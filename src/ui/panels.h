@@ -1,5 +1,7 @@
-// The viewer's Dear ImGui panels. One function per panel taking `bool* open`; they read
-// ViewerState and post ViewerRequests, never touching time themselves.
+// The viewer's Dear ImGui panels. One function per panel taking `bool* open`, each in its own
+// file (ui/<name>_panel.cpp; the menu bar in ui/menu_bar.cpp, what is drawn over the viewport in
+// ui/viewport_overlays.cpp, shared widgets in ui/widgets.h); they read ViewerState and post
+// ViewerRequests, never touching time themselves.
 #pragma once
 
 #include <map>
@@ -40,7 +42,7 @@ void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe);
 // Loading indicator and the last error, over the viewport.
 void drawStatusOverlay(ViewerState& s, double now);
 // Joint names at their projected positions: the selected joint with its parent and children,
-// all joints, or none (ViewerUiState::jointNameMode).
+// all joints, or none (ViewOptions::jointNames).
 // Returns how many names it drew.
 int drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorld, const glm::mat4& viewProj,
                    float width, float height);

@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <array>
+#include <vector>
 
 namespace rig {
 
 namespace {
 
-constexpr std::array kShortcuts{
+// Before the view options' keys.
+constexpr std::array kPlaybackKeys{
     Shortcut{GLFW_KEY_SPACE, 0, false, ShortcutAction::TogglePlay, "Space", "play / pause"},
     // Blender's timeline keys. Shift+arrows first: a plain key tolerates Shift.
     Shortcut{GLFW_KEY_RIGHT, GLFW_MOD_SHIFT, true, ShortcutAction::RangeEnd, "Shift+Right", "end of the preview range (else of the clip)"},
@@ -21,11 +23,11 @@ constexpr std::array kShortcuts{
     Shortcut{GLFW_KEY_HOME, 0, false, ShortcutAction::JumpStart, "Home", "first frame (of the preview range)"},
     Shortcut{GLFW_KEY_END, 0, false, ShortcutAction::JumpEnd, "End", "last frame (of the preview range)"},
     Shortcut{GLFW_KEY_L, 0, false, ShortcutAction::CycleLoop, "L", "loop mode: loop, once, ping-pong"},
-    Shortcut{GLFW_KEY_W, 0, false, ShortcutAction::Wireframe, "W", "wireframe"},
-    Shortcut{GLFW_KEY_B, 0, false, ShortcutAction::Bones, "B", "bones"},
-    Shortcut{GLFW_KEY_G, 0, false, ShortcutAction::Grid, "G", "grid"},
+};
+
+// After the view options' keys.
+constexpr std::array kViewerKeys{
     Shortcut{GLFW_KEY_F, 0, false, ShortcutAction::FrameModel, "F", "frame the model"},
-    Shortcut{GLFW_KEY_N, 0, false, ShortcutAction::JointNames, "N", "joint names: selection, all, off"},
     Shortcut{GLFW_KEY_ESCAPE, 0, false, ShortcutAction::ClearSelection, "Esc", "clear the joint selection / close overlays"},
     Shortcut{GLFW_KEY_O, GLFW_MOD_CONTROL, false, ShortcutAction::OpenBrowser, "Ctrl+O", "open a file (file browser)"},
     Shortcut{GLFW_KEY_PAGE_DOWN, 0, false, ShortcutAction::NextFile, "PageDown", "next model file in the folder"},
@@ -36,6 +38,23 @@ constexpr std::array kShortcuts{
     Shortcut{GLFW_KEY_F1, 0, false, ShortcutAction::Help, "F1", "this list of shortcuts"},
     Shortcut{GLFW_KEY_SLASH, GLFW_MOD_SHIFT, false, ShortcutAction::HelpQuestion, "?", "this list of shortcuts"},
 };
+
+// The playback keys, a key per view option that has one (its letter: GLFW_KEY_A.._Z are the
+// letters' ASCII codes), then the viewer's keys.
+std::vector<Shortcut> makeShortcuts() {
+    std::vector<Shortcut> out(kPlaybackKeys.begin(), kPlaybackKeys.end());
+    for (const ViewOptionSpec& o : viewOptionTable()) {
+        if (!o.shortcut) continue;
+        out.push_back(Shortcut{GLFW_KEY_A + (o.shortcut[0] - 'A'), 0, false, ShortcutAction::ViewOption, o.shortcut, o.help, &o});
+    }
+    out.insert(out.end(), kViewerKeys.begin(), kViewerKeys.end());
+    return out;
+}
+
+const std::vector<Shortcut>& shortcutTable() {
+    static const std::vector<Shortcut> table = makeShortcuts();
+    return table;
+}
 
 constexpr std::array kGestures{
     MouseGesture{"left drag", "orbit"},
@@ -50,12 +69,12 @@ constexpr std::array kGestures{
 
 }  // namespace
 
-std::span<const Shortcut> shortcuts() { return kShortcuts; }
+std::span<const Shortcut> shortcuts() { return shortcutTable(); }
 std::span<const MouseGesture> mouseGestures() { return kGestures; }
 
 const Shortcut* findShortcut(int key, int mods, bool repeat) {
     const int held = mods & (GLFW_MOD_CONTROL | GLFW_MOD_SHIFT | GLFW_MOD_ALT | GLFW_MOD_SUPER);
-    for (const Shortcut& s : kShortcuts) {
+    for (const Shortcut& s : shortcutTable()) {
         if (s.key != key || (repeat && !s.repeats)) continue;
         // The modifiers it asks for must be held; Ctrl/Alt/Super not asked for must not be
         // (Shift alone is tolerated for plain keys, e.g. caps-style typing).
@@ -65,6 +84,14 @@ const Shortcut* findShortcut(int key, int mods, bool repeat) {
         return &s;
     }
     return nullptr;
+}
+
+void applyShortcut(ViewerState& s, const Shortcut& shortcut) {
+    if (shortcut.option) {
+        stepViewOption(*shortcut.option, s.view);
+    } else {
+        applyShortcut(s, shortcut.action);
+    }
 }
 
 void applyShortcut(ViewerState& s, ShortcutAction a) {
@@ -80,11 +107,8 @@ void applyShortcut(ViewerState& s, ShortcutAction a) {
         case ShortcutAction::RangeEnd:
         case ShortcutAction::JumpEnd: q.jumpEnd = true; break;
         case ShortcutAction::CycleLoop: q.cycleLoopMode = true; break;
-        case ShortcutAction::Wireframe: s.view.wireframe = !s.view.wireframe; break;
-        case ShortcutAction::Bones: s.view.bones = !s.view.bones; break;
-        case ShortcutAction::Grid: s.view.grid = !s.view.grid; break;
+        case ShortcutAction::ViewOption: break;  // needs its option: applyShortcut(s, shortcut)
         case ShortcutAction::FrameModel: q.frameModel = true; break;
-        case ShortcutAction::JointNames: s.ui.jointNameMode = (s.ui.jointNameMode + 1) % 3; break;
         case ShortcutAction::Help:
         case ShortcutAction::HelpQuestion: s.ui.help = !s.ui.help; break;
         case ShortcutAction::Screenshot: q.screenshot = true; break;

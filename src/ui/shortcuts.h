@@ -1,16 +1,18 @@
 // Keyboard shortcuts: one table that both the key handler and the F1 overlay read, so the
-// overlay cannot go stale.
+// overlay cannot go stale. The view options' keys come from the view option table
+// (render/view_options.h).
 #pragma once
 
 #include <span>
 
+#include "render/view_options.h"
 #include "ui/viewer_state.h"
 
 namespace rig {
 
 enum class ShortcutAction {
-    TogglePlay, StepForward, StepBack, NextKey, PreviousKey, RangeStart, RangeEnd, JumpStart, JumpEnd, CycleLoop, Wireframe, Bones, Grid, FrameModel,
-    JointNames, Help, HelpQuestion, Screenshot, OpenBrowser, NextFile, PreviousFile, UiScaleUp, UiScaleDown,
+    TogglePlay, StepForward, StepBack, NextKey, PreviousKey, RangeStart, RangeEnd, JumpStart, JumpEnd, CycleLoop,
+    ViewOption, FrameModel, Help, HelpQuestion, Screenshot, OpenBrowser, NextFile, PreviousFile, UiScaleUp, UiScaleDown,
     ClearSelection
 };
 
@@ -21,6 +23,7 @@ struct Shortcut {
     ShortcutAction action;
     const char* keys;     // as shown in the overlay
     const char* what;
+    const ViewOptionSpec* option = nullptr;  // ShortcutAction::ViewOption: the option it flips or steps
 };
 
 std::span<const Shortcut> shortcuts();
@@ -33,7 +36,9 @@ std::span<const MouseGesture> mouseGestures();
 
 // The shortcut a press matches, or nullptr.
 const Shortcut* findShortcut(int key, int mods, bool repeat);
-// Apply one shortcut to the state (posts requests; flips view options).
+// Apply one shortcut to the state (posts requests; flips or steps its view option).
+void applyShortcut(ViewerState& s, const Shortcut& shortcut);
+// The same for an action that needs no view option (every one but ShortcutAction::ViewOption).
 void applyShortcut(ViewerState& s, ShortcutAction a);
 
 }  // namespace rig

@@ -384,4 +384,13 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     }
 }
 
+void drawTimelinePanel(ViewerState& s, bool* open, UiProbe* probe) {
+    if (!*open) return;
+    const int panelFlags = placePanel(s.ui.layout, PanelId::Timeline);
+    if (ImGui::Begin("Timeline", open, panelFlags)) {
+        drawTimelineContent(s, probe);
+    }
+    ImGui::End();
+}
+
 }  // namespace rig

@@ -1,6 +1,6 @@
-// The Timeline panel's content (the panel's window is drawn by drawTimelinePanel in
-// panels.cpp): transport, speed presets, loop mode, preview range, and the frame ruler with
-// zoom / pan, markers, key diamonds and a dope sheet.
+// The Timeline panel (drawTimelinePanel, declared in ui/panels.h) and its content: transport,
+// speed presets, loop mode, preview range, and the frame ruler with zoom / pan, markers, key
+// diamonds and a dope sheet.
 #pragma once
 
 #include <vector>

@@ -168,7 +168,6 @@ struct ViewerUiState {
     float uiScale = 1.0f;              // the person's setting, times the monitor's content scale
     float contentScale = 1.0f;         // glfwGetWindowContentScale at start
     float appliedScale = 0.0f;         // what the font atlas was built for
-    int jointNameMode = 0;             // 0 selection and its neighbours, 1 all joints, 2 none
     bool scrollToSelection = false;    // the Hierarchy scrolls to the selected joint once
     std::string status;                // one line at the bottom (screenshot path, next file)
     double statusUntil = 0.0;

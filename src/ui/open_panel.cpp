@@ -1,0 +1,47 @@
+// The Open panel: a path field, the file browser, recent files, and adding another file's clips.
+#include "ui/panels.h"
+
+#include <cstdio>
+
+#include "ui/widgets.h"
+
+namespace rig {
+
+void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe) {
+    if (!*open) return;
+    const int panelFlags = placePanel(s.ui.layout, PanelId::Open);
+    if (ImGui::Begin("Open", open, panelFlags)) {
+        if (ImGui::Button("Browse...")) s.ui.fileBrowser = true;
+        probeItem(probe, "browse");
+        ImGui::SameLine();
+        char buf[1024];
+        std::snprintf(buf, sizeof buf, "%s", s.pathField.c_str());
+        ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Open Recent").x - 5.0f * ImGui::GetStyle().ItemSpacing.x -
+                                ImGui::GetFrameHeight());
+        const bool enter = ImGui::InputText("##path", buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue);
+        s.pathField = buf;
+        probeItem(probe, "path");
+        ImGui::SameLine();
+        if ((ImGui::Button("Open") || enter) && !s.pathField.empty()) s.requests.open = s.pathField;
+        probeItem(probe, "open");
+        ImGui::SameLine();
+        if (ImGui::BeginCombo("Recent", "Recent", ImGuiComboFlags_NoPreview)) {
+            for (const std::string& r : s.recent) {
+                if (ImGui::Selectable(r.c_str())) {
+                    s.pathField = r;
+                    s.requests.open = r;
+                }
+            }
+            ImGui::EndCombo();
+        }
+        if (ImGui::Button("Add its clips to this model") && !s.pathField.empty()) s.requests.addAnim = s.pathField;
+        probeItem(probe, "addanim");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("The other file's clips, bound to this model's joints by name");
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("Or drop a file on the window. Ctrl+O browses, PageDown / PageUp step through the folder.");
+        ImGui::PopStyleColor();
+    }
+    ImGui::End();
+}
+
+}  // namespace rig

@@ -1,0 +1,30 @@
+// The Stats panel: frame time, palette update time, the model's sizes, the GL renderer.
+#include "ui/panels.h"
+
+#include "ui/crowd_panel.h"
+
+namespace rig {
+
+void drawStatsPanel(ViewerState& s, bool* open) {
+    if (!*open) return;
+    const int panelFlags = placePanel(s.ui.layout, PanelId::Stats);
+    if (ImGui::Begin("Stats", open, panelFlags)) {
+        ImGui::Text("%.1f fps, %.2f ms per frame", s.stats.fps, s.stats.frameMs);
+        ImGui::Text("palette update %.2f us", s.stats.paletteUs);
+        if (s.model) {
+            size_t verts = 0, tris = 0;
+            for (const Mesh& m : s.model->meshes) {
+                verts += m.vertexCount();
+                tris += m.triangleCount();
+            }
+            ImGui::TextWrapped("%zu meshes, %zu vertices, %zu triangles", s.model->meshes.size(), verts, tris);
+            ImGui::TextWrapped("%zu nodes, %zu joints, %zu clips", s.model->skeleton.size(), s.joints.size(),
+                               s.model->clips.size());
+        }
+        ImGui::TextWrapped("%s", s.stats.glRenderer.c_str());
+        drawCrowdStats(s);
+    }
+    ImGui::End();
+}
+
+}  // namespace rig

@@ -1,0 +1,41 @@
+// The View panel: the view options (render/view_options.h) in the table's order, the UI scale
+// and the camera.
+#include "ui/panels.h"
+
+#include <algorithm>
+
+#include "ui/widgets.h"
+
+namespace rig {
+
+void drawViewPanel(ViewerState& s, bool* open, UiProbe* probe) {
+    if (!*open) return;
+    const int panelFlags = placePanel(s.ui.layout, PanelId::View);
+    if (ImGui::Begin("View", open, panelFlags)) {
+        // Combos, sliders and colours leave room for the longest of their labels (no "Backgrour").
+        float labelW = ImGui::CalcTextSize("UI scale").x;
+        for (const ViewOptionSpec& o : viewOptionTable()) {
+            if (o.panel == ViewPanelSlot::View && o.type != ViewOptionType::Flag && !o.radio) {
+                labelW = std::max(labelW, ImGui::CalcTextSize(o.label).x);
+            }
+        }
+        labelW += ImGui::GetStyle().ItemInnerSpacing.x;
+        for (const ViewOptionSpec& o : viewOptionTable()) {
+            if (o.panel != ViewPanelSlot::View) continue;
+            if (o.separatorBefore) ImGui::Separator();
+            if (o.sameLine) ImGui::SameLine();
+            drawViewOption(o, s.view, -labelW, probe);
+        }
+        ImGui::SetNextItemWidth(-labelW);
+        ImGui::SliderFloat("UI scale", &s.ui.uiScale, 0.75f, 3.0f, "%.2fx");
+        probeItem(probe, "uiscale");
+        ImGui::Separator();
+        ImGui::Checkbox("Z up", &s.camera.zUp);
+        if (ImGui::Button("Frame (F)")) s.requests.frameModel = true;
+        ImGui::SameLine();
+        if (ImGui::Button("Reset camera")) s.requests.resetCamera = true;
+    }
+    ImGui::End();
+}
+
+}  // namespace rig

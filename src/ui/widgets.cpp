@@ -1,0 +1,70 @@
+#include "ui/widgets.h"
+
+#include <glm/gtc/type_ptr.hpp>
+
+namespace rig {
+
+void UiProbe::recordLastItem(const std::string& name) {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    rects[name] = ImVec4(a.x, a.y, b.x, b.y);
+}
+
+void probeItem(UiProbe* probe, const std::string& name) {
+    if (probe) probe->recordLastItem(name);
+}
+
+const Clip* currentClip(const ViewerState& s) {
+    if (!s.model || s.clip < 0 || static_cast<size_t>(s.clip) >= s.model->clips.size()) return nullptr;
+    return &s.model->clips[s.clip];
+}
+
+namespace {
+
+bool choiceLabel(void* data, int i, const char** out) {
+    *out = static_cast<const ViewOptionSpec*>(data)->choices[static_cast<size_t>(i)].label;
+    return true;
+}
+
+bool drawChoice(const ViewOptionSpec& o, ViewOptions& v, float itemWidth, UiProbe* probe) {
+    int value = o.choiceOf(v);
+    bool changed = false;
+    if (o.radio) {
+        ImGui::TextUnformatted(o.label);
+        for (size_t i = 0; i < o.choices.size(); ++i) {
+            ImGui::SameLine();
+            changed |= ImGui::RadioButton(o.choices[i].label, &value, static_cast<int>(i));
+            probeItem(probe, std::string(o.probe) + ":" + o.choices[i].name);
+        }
+    } else {
+        ImGui::SetNextItemWidth(itemWidth);
+        changed = ImGui::Combo(o.label, &value, choiceLabel, const_cast<ViewOptionSpec*>(&o), static_cast<int>(o.choices.size()));
+        probeItem(probe, o.probe);
+    }
+    if (changed) o.setChoice(v, value);
+    return changed;
+}
+
+}  // namespace
+
+bool drawViewOption(const ViewOptionSpec& o, ViewOptions& v, float itemWidth, UiProbe* probe) {
+    bool changed = false;
+    switch (o.type) {
+        case ViewOptionType::Flag:
+            changed = ImGui::Checkbox(o.label, &(v.*o.flag));
+            break;
+        case ViewOptionType::Choice:
+            return drawChoice(o, v, itemWidth, probe);
+        case ViewOptionType::Number:
+            ImGui::SetNextItemWidth(itemWidth);
+            changed = ImGui::SliderFloat(o.label, &(v.*o.number), o.min, o.max, o.format);
+            break;
+        case ViewOptionType::Color:
+            ImGui::SetNextItemWidth(itemWidth);
+            changed = ImGui::ColorEdit3(o.label, glm::value_ptr(v.*o.color));
+            break;
+    }
+    probeItem(probe, o.probe);
+    return changed;
+}
+
+}  // namespace rig
