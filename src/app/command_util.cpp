@@ -1,6 +1,7 @@
 #include "app/command_util.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 
@@ -82,5 +83,25 @@ std::string extensionOf(const std::string& path) {
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
     return ext;
 }
+
+std::string fmt(double v, const char* format) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+bool writeFile(const std::string& path, const std::string& text) {
+    std::string error;
+    if (writeOutputFile(path, text, error)) return true;
+    printError(error);
+    return false;
+}
+
+void warnNonFinite(const std::string& what, size_t count) {
+    if (count == 0) return;
+    printError(what + ": warning: " + std::to_string(count) + " non-finite values (NaN or infinite) written as null");
+}
+
+std::string term(const std::string& s) { return text::forTerminal(s); }
 
 }  // namespace rig::cmd

@@ -1,4 +1,4 @@
-// Helpers shared by the subcommands (app/commands.cpp, app/render_command.cpp).
+// Helpers shared by the subcommands (app/<name>_command.cpp).
 #pragma once
 
 #include <cstdint>
@@ -31,5 +31,13 @@ bool outputIsNotAnInput(const std::string& output, const std::string& model, con
 bool isStreamOutput(const std::string& path);
 // Lower-case file extension with its dot (".json").
 std::string extensionOf(const std::string& path);
+// A number as printf formats it (default: enough digits to read the float back).
+std::string fmt(double v, const char* format = "%.9g");
+// `text` written to `path` (a temporary file renamed over it), or the error printed; false then.
+bool writeFile(const std::string& path, const std::string& text);
+// One warning line when a JSON output held NaN / Inf (written as null).
+void warnNonFinite(const std::string& what, size_t count);
+// A file's or clip's name made safe to print (text::forTerminal).
+std::string term(const std::string& s);
 
 }  // namespace rig::cmd
