@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "anim/offline/compress.h"
+#include "anim/offline/compress_codec.h"
 #include "app/command_util.h"
 #include "app/commands.h"
 #include "app/exit_codes.h"
