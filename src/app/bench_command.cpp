@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 
 #include "anim/control/controller.h"
 #include "anim/control/crowd.h"
+#include "anim/offline/compress.h"
 #include "anim/runtime/isa.h"
 #include "anim/runtime/pose.h"
 #include "app/command_util.h"
@@ -30,10 +32,46 @@ using cmd::term;
 using cmd::warnNonFinite;
 using cmd::writeFile;
 
+// The clips' memory: the shared clip data (plain, or the compressed set) and what each
+// instance keeps to play it, per instance and for all of them.
+struct ClipMemory {
+    size_t shared = 0, perInstance = 0, total = 0;
+    double maxErrorMm = 0.0;
+};
+ClipMemory clipMemory(const Model& model, const CompressedClipSet* compressed, size_t perInstance, size_t instances) {
+    ClipMemory m;
+    if (compressed) {
+        m.shared = compressed->byteSize();
+        for (size_t c = 0; c < model.clips.size(); ++c) m.shared += compressed->clip(static_cast<int32_t>(c)) ? 0 : clipByteSize(model.clips[c]);
+        m.maxErrorMm = compressed->maxError() * 1e3;
+    } else {
+        for (const Clip& c : model.clips) m.shared += clipByteSize(c);
+    }
+    m.perInstance = perInstance;
+    m.total = m.shared + perInstance * instances;
+    return m;
+}
+
+void addClipMemory(json& j, const Model& model, const CompressedClipSet* compressed, size_t perInstance, size_t instances) {
+    const ClipMemory m = clipMemory(model, compressed, perInstance, instances);
+    j["compressed"] = compressed != nullptr;
+    j["clip_bytes"] = m.total;
+    j["clip_bytes_shared"] = m.shared;
+    j["clip_bytes_per_instance"] = m.perInstance;
+    if (compressed) j["max_error_mm"] = m.maxErrorMm;
+}
+
+void printClipMemory(const Model& model, const CompressedClipSet* compressed, size_t perInstance, size_t instances) {
+    const ClipMemory m = clipMemory(model, compressed, perInstance, instances);
+    std::cout << "  clips " << (compressed ? "compressed (max error " + fmt(m.maxErrorMm, "%.4f") + " mm)" : std::string("plain"))
+              << ": " << m.shared << " bytes shared, " << m.perInstance << " per instance, " << m.total << " in all\n";
+}
+
 // `bench --instances N --threads T`: frames of a Crowd (N Animators sharing the model, the
 // clip at N phases) on T threads; the median frame gives ms per frame.
-int runCrowdBench(const BenchOptions& o, const Model& model, int32_t clip) {
+int runCrowdBench(const BenchOptions& o, const Model& model, int32_t clip, const CompressedClipSet* compressed) {
     Crowd crowd(model, static_cast<size_t>(o.instances), clip, static_cast<unsigned>(o.threads));
+    crowd.setCompressedClips(compressed);
     using Clock = std::chrono::steady_clock;
     const int64_t frames = std::max<int64_t>(3, std::min<int64_t>(o.ticks, 200000000 / std::max<int64_t>(1, o.instances * static_cast<int64_t>(model.skeleton.size()))));
     std::vector<double> perFrame;
@@ -53,6 +91,7 @@ int runCrowdBench(const BenchOptions& o, const Model& model, int32_t clip) {
     if (o.json) {
         json j{{"instances", o.instances}, {"threads", o.threads}, {"joints", joints},
                {"ms_per_frame", ms}, {"ns_per_tick", nsTick}, {"ns_per_joint", nsJoint}, {"isa", isa::name()}};
+        addClipMemory(j, model, compressed, crowd.clipStateBytesPerInstance(), static_cast<size_t>(o.instances));
         jsonout::Stats st;
         std::cout << jsonout::dump(std::move(j), -1, st) << "\n";
         warnNonFinite(o.model, st.nonFinite);
@@ -62,6 +101,7 @@ int runCrowdBench(const BenchOptions& o, const Model& model, int32_t clip) {
                   << frames << " frames\n"
                   << "  median " << fmt(ms, "%.3f") << " ms per frame, " << fmt(nsTick, "%.1f") << " ns per instance, "
                   << fmt(nsJoint, "%.2f") << " ns per joint (" << isa::name() << ")\n";
+        printClipMemory(model, compressed, crowd.clipStateBytesPerInstance(), static_cast<size_t>(o.instances));
     }
     return exitcode::kOk;
 }
@@ -89,9 +129,12 @@ int runBench(const BenchOptions& o) {
     if (!load(o.model, o.anims, model)) return exitcode::kBadInput;
     int32_t clip = -1;
     if (!resolveClip(model, o.clip, clip)) return exitcode::kUsage;
-    if (o.instances > 0) return runCrowdBench(o, model, clip);
+    std::unique_ptr<CompressedClipSet> compressed;
+    if (!cmd::compressedClipsFor(model, o.compressed, compressed)) return exitcode::kUsage;
+    if (o.instances > 0) return runCrowdBench(o, model, clip, compressed.get());
     // The controller owns time here as in the viewer: the clip plays on its motion clock.
     Controller controller(model);
+    controller.setCompressedClips(compressed.get());
     if (clip >= 0) controller.play(MotionSource::clip(clip));
     Animator anim(model);
     using Clock = std::chrono::steady_clock;
@@ -120,6 +163,7 @@ int runBench(const BenchOptions& o) {
     const double perJoint = joints ? ns / static_cast<double>(joints) : 0.0;
     if (o.json) {
         json j{{"joints", joints}, {"ns_per_tick", ns}, {"ns_per_joint", perJoint}, {"isa", isa::name()}};
+        if (compressed) addClipMemory(j, model, compressed.get(), controller.compressedStateBytes(), 1);
         jsonout::Stats st;
         std::cout << jsonout::dump(std::move(j), -1, st) << "\n";
         warnNonFinite(o.model, st.nonFinite);
@@ -128,6 +172,7 @@ int runBench(const BenchOptions& o) {
                   << ", " << joints << " nodes, " << batches * kBatch << " ticks at 60 Hz\n"
                   << "  median " << fmt(ns, "%.1f") << " ns per tick, " << fmt(perJoint, "%.2f") << " ns per joint ("
                   << isa::name() << ")\n";
+        if (compressed) printClipMemory(model, compressed.get(), controller.compressedStateBytes(), 1);
     }
     return exitcode::kOk;
 }

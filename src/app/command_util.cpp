@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -82,6 +83,33 @@ std::string extensionOf(const std::string& path) {
     std::string ext = std::filesystem::path(path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
     return ext;
+}
+
+CompressSettings compressSettingsFor(const Model& model, double toleranceMm) {
+    const bool fileUnits = unitMode() == UnitMode::File && model.units.metresPerUnit > 0.0;
+    const double metresPerUnit = fileUnits ? model.units.metresPerUnit : 1.0;
+    CompressSettings settings;
+    settings.tolerance = static_cast<float>(toleranceMm * 1e-3 / metresPerUnit);
+    settings.tipDistance = static_cast<float>(0.1 / metresPerUnit);
+    return settings;
+}
+
+bool compressedClipsFor(const Model& model, const std::string& mm, std::unique_ptr<CompressedClipSet>& out) {
+    out.reset();
+    if (mm.empty()) return true;
+    char* end = nullptr;
+    const double v = std::strtod(mm.c_str(), &end);
+    if (end == mm.c_str() || *end != '\0' || !(v >= 0.0 && v <= 1000.0)) {
+        printError("--compressed " + mm + ": must be a number of millimetres in [0, 1000]");
+        return false;
+    }
+    Result<CompressedClipSet> r = compressClips(model, compressSettingsFor(model, v));
+    if (!r) {
+        printError(model.path + ": " + r.error().message);
+        return false;
+    }
+    out = std::make_unique<CompressedClipSet>(std::move(r.value()));
+    return true;
 }
 
 std::string fmt(double v, const char* format) {

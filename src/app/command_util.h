@@ -5,6 +5,10 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
+#include "anim/offline/compress.h"
+#include "anim/runtime/compressed_clip_set.h"
 #include "anim/runtime/model.h"
 
 namespace rig::cmd {
@@ -31,6 +35,13 @@ bool outputIsNotAnInput(const std::string& output, const std::string& model, con
 bool isStreamOutput(const std::string& path);
 // Lower-case file extension with its dot (".json").
 std::string extensionOf(const std::string& path);
+// The settings `compress --tolerance MM` uses for `model`: MM in its units (metres, or the
+// file's own unit with --units file where it is known) and ozz's 10 cm virtual point.
+CompressSettings compressSettingsFor(const Model& model, double toleranceMm);
+// --compressed MM (pose, render, bench): every clip of `model` compressed at MM, for the
+// Animator, Controller or Crowd to play. Empty `mm`: none (`out` stays null). False after one
+// error line when MM is not a number of millimetres in [0, 1000].
+bool compressedClipsFor(const Model& model, const std::string& mm, std::unique_ptr<CompressedClipSet>& out);
 // A number as printf formats it (default: enough digits to read the float back).
 std::string fmt(double v, const char* format = "%.9g");
 // `text` written to `path` (a temporary file renamed over it), or the error printed; false then.

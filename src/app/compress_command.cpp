@@ -73,10 +73,8 @@ int runCompress(const CompressOptions& o) {
     // Model units: metres, unless --units file kept the file's own (then its unit, when known).
     const bool fileUnits = unitMode() == UnitMode::File && model.units.metresPerUnit > 0.0;
     const double metresPerUnit = fileUnits ? model.units.metresPerUnit : 1.0;
-    CompressSettings settings;
-    settings.tolerance = static_cast<float>(o.toleranceMm * 1e-3 / metresPerUnit);
+    CompressSettings settings = cmd::compressSettingsFor(model, o.toleranceMm);
     settings.deltaCoding = o.delta;
-    settings.tipDistance = static_cast<float>(0.1 / metresPerUnit);
     const double mmPerUnit = 1e3 * metresPerUnit;
 
     std::vector<CompressionResult> results;

@@ -2,6 +2,7 @@
 #include "app/commands.h"
 
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -56,7 +57,10 @@ int runPose(const PoseOptions& o) {
     float t = 0.0f;
     IkStage ik;
     if (!setupIk(model, o.ik, o.model, ik)) return exitcode::kUsage;
+    std::unique_ptr<CompressedClipSet> compressed;
+    if (!cmd::compressedClipsFor(model, o.compressed, compressed)) return exitcode::kUsage;
     Animator anim(model);
+    anim.setCompressedClips(compressed.get());
     if (o.ik.any()) anim.setPostProcess(&ik);  // IK on whatever drives the pose
     if (!o.machine.empty()) {
         // The state machine drives the pose: run from 0 to --time (app/machine_run.h).

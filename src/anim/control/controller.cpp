@@ -217,6 +217,12 @@ void Controller::setCompressedClips(const CompressedClipSet* set) {
     }
 }
 
+size_t Controller::compressedStateBytes() const {
+    size_t n = current_.compressed.byteSize() + previous_.compressed.byteSize();
+    for (const Layer& l : layers_) n += l.motion.compressed.byteSize() + l.previous.compressed.byteSize();
+    return n;
+}
+
 void Controller::setRootMotion(RootMotion mode, glm::vec3 up) {
     rootMotion_ = mode;
     const float len = glm::length(up);

@@ -123,6 +123,8 @@ public:
     // (each motion's sampler): call at load or configuration time.
     void setCompressedClips(const CompressedClipSet* set);
     const CompressedClipSet* compressedClips() const { return compressedClips_; }
+    // Bytes this Controller holds to play compressed (its motions' samplers; 0 when plain).
+    size_t compressedStateBytes() const;
     // Root motion for every clip sampled from now on. `up` is the model-space up axis; the
     // ground plane is perpendicular to it.
     void setRootMotion(RootMotion mode, glm::vec3 up = glm::vec3(0.0f, 1.0f, 0.0f));
@@ -327,9 +329,9 @@ private:
     std::vector<int32_t> untracked_;
     std::vector<SamplingPlan> plans_;  // per clip (buildSamplingPlan for the skeleton's nodes)
     const CompressedClipSet* compressedClips_ = nullptr;
-    // Clips each motion keeps decoded at once: a cross-fade's or an additive layer's two, or
-    // a blend space's nearest points.
-    static constexpr size_t kCompressedSlots = 3;
+    // Clips each motion keeps decoded at once: an additive layer's source and reference, or a
+    // blend space's two heaviest points (a third is rebound when sampled).
+    static constexpr size_t kCompressedSlots = 2;
     uint32_t cursorCount_ = 0;
     std::vector<uint8_t> animated_;
     std::vector<int32_t> rootNode_;        // per clip
