@@ -414,6 +414,7 @@ void Viewer::frame(double dt) {
     if (!handleIkMouse(state_, ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y)) handleCameraInput();
     input_.clear();
     applyRequests();
+    compressedView_.update(state_, {controller_.get(), machineController_.get()});
 
     int w = 0, h = 0;
     window_->framebufferSize(w, h);

@@ -16,6 +16,7 @@
 #include "platform/window.h"
 #include "render/gpu_model.h"
 #include "render/renderer.h"
+#include "app/compressed_view.h"
 #include "app/crowd_view.h"
 #include "ui/crowd_panel.h"
 #include "ui/help_overlay.h"
@@ -126,6 +127,7 @@ private:
     // The State Machine panel's machine: its definition, its own controller, the runtime.
     std::unique_ptr<MachineDef> machineDef_;
     std::unique_ptr<Controller> machineController_;
+    CompressedView compressedView_;  // the Clips panel's compressed playback (app/compressed_view.h)
     std::vector<std::string> spaceNames_;             // per blend space id: "walk | run"
     std::vector<std::vector<int32_t>> spaceClips_;    // per blend space id: its clips
     std::vector<std::string> layerNames_;             // per layer: what it plays

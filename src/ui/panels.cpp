@@ -1,5 +1,6 @@
 #include "ui/panels.h"
 
+#include "ui/compression_panel_section.h"
 #include "ui/crowd_panel.h"
 
 #include <GLFW/glfw3.h>
@@ -97,6 +98,7 @@ void drawClipsPanel(ViewerState& s, bool* open, UiProbe* probe) {
                 else ImGui::TextDisabled("%.2f s", c.duration);
             }
         }
+        drawCompressionSection(s, probe);
         ImGui::Checkbox("Bind pose", &s.bindPose);
         probeItem(probe, "bindpose");
         if (s.bindPose) {
@@ -269,6 +271,7 @@ void drawStatsPanel(ViewerState& s, bool* open) {
         }
         ImGui::TextWrapped("%s", s.stats.glRenderer.c_str());
         drawCrowdStats(s);
+        drawCompressionStats(s);
     }
     ImGui::End();
 }
