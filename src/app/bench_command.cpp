@@ -42,7 +42,9 @@ ClipMemory clipMemory(const Model& model, const CompressedClipSet* compressed, s
     ClipMemory m;
     if (compressed) {
         m.shared = compressed->byteSize();
-        for (size_t c = 0; c < model.clips.size(); ++c) m.shared += compressed->clip(static_cast<int32_t>(c)) ? 0 : clipByteSize(model.clips[c]);
+        for (size_t c = 0; c < model.clips.size(); ++c) {
+            if (!compressed->clip(static_cast<int32_t>(c))) m.shared += clipByteSize(model.clips[c]);  // plays plain
+        }
         m.maxErrorMm = compressed->maxError() * 1e3;
     } else {
         for (const Clip& c : model.clips) m.shared += clipByteSize(c);
