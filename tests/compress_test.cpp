@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "anim/offline/compress_codec.h"
 #include "anim/runtime/compressed_clip.h"
 #include "anim/runtime/isa.h"
 #include "anim/runtime/compressed_sampling_job.h"

@@ -1,12 +1,13 @@
 // The controller's per-tick path allocates nothing: count calls to operator new around
 // update / evaluate / events, with a cross-fade, a blend space, a partial layer, an additive
 // layer (cross-fading between two differences), markers and root motion all active, and requests (cross-fades, parameters, layer
-// weights) posted between ticks.
+// weights) posted between ticks; with plain clips and with compressed ones.
 #include <gtest/gtest.h>
 
 
 #include "anim/control/controller.h"
 #include "anim/offline/clip_tools.h"
+#include "anim/offline/compress.h"
 #include "anim/runtime/pose.h"
 #include "support/alloc_counter.h"
 #include "support/rigs.h"
@@ -14,7 +15,9 @@
 namespace rig {
 namespace {
 
-TEST(PerTick, ControllerAllocatesNothing) {
+// compressed: the clips play from a CompressedClipSet (each motion's sampler rebinds as the
+// blend space, the cross-fades and the additive layer move between clips).
+void expectNoAllocationPerTick(bool compressed) {
     for (Model m : {testing::makeChain(40, 90), testing::makeWideTree(120, 30)}) {
         // A few more clips: the first one retimed and resampled (different lengths).
         m.clips.push_back(resampleClip(m.clips[0], 20.0f));
@@ -31,6 +34,17 @@ TEST(PerTick, ControllerAllocatesNothing) {
         c.setRootMotion(RootMotion::InPlace);
         Animator anim(m);
         AnimEvent events[8];
+        CompressSettings settings;
+        settings.tolerance = 1e-3f;
+        settings.measureVertices = false;
+        settings.refinePasses = 0;
+        Result<CompressedClipSet> set = compressed ? compressClips(m, settings) : Result<CompressedClipSet>(CompressedClipSet{});
+        ASSERT_TRUE(set) << set.error().message;
+        if (compressed) {
+            c.setCompressedClips(&set.value());
+            ASSERT_NE(c.compressedClips(), nullptr);
+            for (size_t k = 0; k < m.clips.size(); ++k) ASSERT_NE(set->clip(static_cast<int32_t>(k)), nullptr) << "clip " << k;
+        }
 
         const long before = testing::allocations();
         c.play(MotionSource::blendSpace(walkRun));
@@ -56,6 +70,10 @@ TEST(PerTick, ControllerAllocatesNothing) {
         EXPECT_GT(seen, 0u) << m.path;
     }
 }
+
+TEST(PerTick, ControllerAllocatesNothing) { expectNoAllocationPerTick(false); }
+
+TEST(PerTick, ControllerPlayingCompressedClipsAllocatesNothing) { expectNoAllocationPerTick(true); }
 
 }  // namespace
 }  // namespace rig

@@ -1552,5 +1552,53 @@ TEST_F(ViewerLayout, ACorruptSettingsFileIsIgnoredWithOneWarning) {
     EXPECT_TRUE(applySettingsJson(text.str(), s, hasCamera, why)) << why;
 }
 
+// The Clips panel's "Compressed" toggle: the viewer plays the clips compressed (built in the
+// background), the character's pose within the tolerance of the plain clip's at the same time
+// (and not exactly it: the compressed clips played), the Stats' size and error filled in, and
+// the plain pose back when the toggle goes off.
+TEST(ViewerCompressed, TheTogglePlaysTheCompressedClipWithinTolerance) {
+    ViewerConfig cfg;
+    cfg.model = demoModelPath();
+    cfg.remember = false;
+    auto v = Viewer::create(cfg);
+    ASSERT_TRUE(v.ok()) << v.error().message;
+    Viewer& viewer = *v.value();
+    viewer.waitForLoad();
+    ViewerState& s = viewer.state();
+    ASSERT_TRUE(s.model && s.animator);
+    viewer.frame(1.0 / 60.0);
+    if (s.timeline.playing) s.requests.togglePlay = true;
+    s.requests.seek = 0.43;
+    viewer.frame(1.0 / 60.0);
+    ASSERT_FALSE(s.timeline.playing);
+    const std::vector<glm::mat4> plain = s.animator->world();
+    s.compression.toleranceMm = 0.1f;
+    s.compression.enabled = true;
+    const auto start = std::chrono::steady_clock::now();
+    while (!s.compression.active && std::chrono::steady_clock::now() - start < std::chrono::seconds(300)) {
+        viewer.frame(1.0 / 60.0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ASSERT_TRUE(s.compression.active) << s.compression.error;
+    EXPECT_GT(s.compression.compressedBytes, 0u);
+    EXPECT_LT(s.compression.compressedBytes, s.compression.plainBytes);
+    EXPECT_GT(s.compression.maxErrorMm, 0.0);
+    EXPECT_LE(s.compression.maxErrorMm, 0.1 + 1e-6);
+    viewer.frame(1.0 / 60.0);
+    EXPECT_NEAR(s.timeline.time, 0.43, 1e-6);
+    const std::vector<glm::mat4>& compressed = s.animator->world();
+    ASSERT_EQ(compressed.size(), plain.size());
+    double worst = 0.0;
+    for (size_t i = 0; i < plain.size(); ++i) {
+        worst = std::max(worst, static_cast<double>(glm::length(glm::vec3(compressed[i][3]) - glm::vec3(plain[i][3]))));
+    }
+    EXPECT_LE(worst, 1.5e-4);
+    EXPECT_GT(worst, 0.0) << "the viewer drew the plain pose with the toggle on";
+    s.compression.enabled = false;
+    viewer.frame(1.0 / 60.0);
+    EXPECT_FALSE(s.compression.active);
+    for (size_t i = 0; i < plain.size(); ++i) ASSERT_EQ(s.animator->world()[i], plain[i]) << "node " << i;
+}
+
 }  // namespace
 }  // namespace rig

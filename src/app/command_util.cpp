@@ -1,6 +1,8 @@
 #include "app/command_util.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -82,5 +84,56 @@ std::string extensionOf(const std::string& path) {
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
     return ext;
 }
+
+double metresPerModelUnit(const Model& model) {
+    const Units& u = model.units;
+    return u.metresPerUnit > 0.0 && u.scaleApplied > 0.0 ? u.metresPerUnit / u.scaleApplied : 1.0;
+}
+
+CompressSettings compressSettingsFor(const Model& model, double toleranceMm) {
+    const double metresPerUnit = metresPerModelUnit(model);
+    CompressSettings settings;
+    settings.tolerance = static_cast<float>(toleranceMm * 1e-3 / metresPerUnit);
+    settings.tipDistance = static_cast<float>(0.1 / metresPerUnit);
+    return settings;
+}
+
+bool compressedClipsFor(const Model& model, const std::string& mm, std::unique_ptr<CompressedClipSet>& out) {
+    out.reset();
+    if (mm.empty()) return true;
+    char* end = nullptr;
+    const double v = std::strtod(mm.c_str(), &end);
+    if (end == mm.c_str() || *end != '\0' || !(v >= 0.0 && v <= 1000.0)) {
+        printError("--compressed " + mm + ": must be a number of millimetres in [0, 1000]");
+        return false;
+    }
+    Result<CompressedClipSet> r = compressClips(model, compressSettingsFor(model, v));
+    if (!r) {
+        printError(model.path + ": " + r.error().message);
+        return false;
+    }
+    out = std::make_unique<CompressedClipSet>(std::move(r.value()));
+    return true;
+}
+
+std::string fmt(double v, const char* format) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+bool writeFile(const std::string& path, const std::string& text) {
+    std::string error;
+    if (writeOutputFile(path, text, error)) return true;
+    printError(error);
+    return false;
+}
+
+void warnNonFinite(const std::string& what, size_t count) {
+    if (count == 0) return;
+    printError(what + ": warning: " + std::to_string(count) + " non-finite values (NaN or infinite) written as null");
+}
+
+std::string term(const std::string& s) { return text::forTerminal(s); }
 
 }  // namespace rig::cmd

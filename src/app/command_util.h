@@ -1,10 +1,14 @@
-// Helpers shared by the subcommands (app/commands.cpp, app/render_command.cpp).
+// Helpers shared by the subcommands (app/<name>_command.cpp).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include <memory>
+
+#include "anim/offline/compress.h"
+#include "anim/runtime/compressed_clip_set.h"
 #include "anim/runtime/model.h"
 #include "import/import_options.h"
 
@@ -33,5 +37,23 @@ bool outputIsNotAnInput(const std::string& output, const std::string& model, con
 bool isStreamOutput(const std::string& path);
 // Lower-case file extension with its dot (".json").
 std::string extensionOf(const std::string& path);
+// Metres per unit of the model's lengths: 1 when import converted to metres (or the file
+// names no unit), the file's own unit where --units file kept its numbers.
+double metresPerModelUnit(const Model& model);
+// The settings `compress --tolerance MM` uses for `model`: MM in its units
+// (metresPerModelUnit) and ozz's 10 cm virtual point.
+CompressSettings compressSettingsFor(const Model& model, double toleranceMm);
+// --compressed MM (pose, render, bench): every clip of `model` compressed at MM, for the
+// Animator, Controller or Crowd to play. Empty `mm`: none (`out` stays null). False after one
+// error line when MM is not a number of millimetres in [0, 1000].
+bool compressedClipsFor(const Model& model, const std::string& mm, std::unique_ptr<CompressedClipSet>& out);
+// A number as printf formats it (default: enough digits to read the float back).
+std::string fmt(double v, const char* format = "%.9g");
+// `text` written to `path` (a temporary file renamed over it), or the error printed; false then.
+bool writeFile(const std::string& path, const std::string& text);
+// One warning line when a JSON output held NaN / Inf (written as null).
+void warnNonFinite(const std::string& what, size_t count);
+// A file's or clip's name made safe to print (text::forTerminal).
+std::string term(const std::string& s);
 
 }  // namespace rig::cmd

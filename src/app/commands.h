@@ -31,6 +31,7 @@ struct PoseOptions {
     std::string machine;     // --machine: a state machine file run from 0 to `time`
     std::vector<std::string> sets;  // --set NAME=VALUE (or NAME for a trigger), with --machine
     IkOptions ik;            // --ik-*: a two-bone chain solved before skinning
+    std::string compressed;  // --compressed MM: the clips played compressed at MM millimetres
 };
 
 struct CheckOptions {
@@ -55,6 +56,7 @@ struct BenchOptions {
     bool json = false;
     int64_t instances = 0;  // --instances N: a crowd of N sharing the model (0: one Animator)
     int64_t threads = 1;    // --threads T: workers of the crowd, the caller included
+    std::string compressed; // --compressed MM: the clips played compressed at MM millimetres
 };
 
 struct RenderOptions {
@@ -77,6 +79,7 @@ struct RenderOptions {
     bool instancesGiven = false;  // false: one model, no crowd
     float spacing = 0.0f;    // --spacing: grid step in metres (0: from the model's size)
     IkOptions ik;            // --ik-*: a two-bone chain solved before skinning
+    std::string compressed;  // --compressed MM: the clips played compressed at MM millimetres
 };
 
 struct ExportOptions {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "anim/offline/compress.h"
+#include "anim/offline/compress_codec.h"
 #include "app/command_util.h"
 #include "app/commands.h"
 #include "app/exit_codes.h"
@@ -71,11 +72,9 @@ int runCompress(const CompressOptions& o) {
     }
     // Model units: metres, unless --units file kept the file's own (then its unit, when known).
     const bool fileUnits = o.import.units == UnitMode::File && model.units.metresPerUnit > 0.0;
-    const double metresPerUnit = fileUnits ? model.units.metresPerUnit : 1.0;
-    CompressSettings settings;
-    settings.tolerance = static_cast<float>(o.toleranceMm * 1e-3 / metresPerUnit);
+    const double metresPerUnit = cmd::metresPerModelUnit(model);
+    CompressSettings settings = cmd::compressSettingsFor(model, o.toleranceMm);
     settings.deltaCoding = o.delta;
-    settings.tipDistance = static_cast<float>(0.1 / metresPerUnit);
     const double mmPerUnit = 1e3 * metresPerUnit;
 
     std::vector<CompressionResult> results;

@@ -1,5 +1,5 @@
 // rigview: the command line. Builds the subcommands and their options from the one option table
-// (app/options.cpp), then hands over to app/commands.cpp.
+// (app/options.cpp), then hands over to the subcommands (app/<name>_command.cpp).
 // Every error leaves as one line on stderr and an exit code.
 #include <csignal>
 #include <iostream>

@@ -163,6 +163,9 @@ std::vector<OptionSpec> makeTable() {
     t.push_back({"--ticks", "Ticks to time at 60 ticks per second", "", {}, {}, {{Bench, RIG_FIELD(bench.ticks)}}});
     t.push_back({"--threads", "Threads updating the crowd, this one included (with --instances)", "", {}, {},
                  {{Bench, RIG_FIELD(bench.threads)}}});
+    // Compressed playback (pose, render, bench).
+    t.push_back({"--compressed", "Play the clips compressed at this tolerance in millimetres (as compress --tolerance)", "", {}, {"--machine"},
+                 {{Pose, RIG_FIELD(pose.compressed)}, {Render, RIG_FIELD(render.compressed)}, {Bench, RIG_FIELD(bench.compressed)}}});
     // compress.
     t.push_back({"--tolerance", "Largest error in millimetres at joints and skinned vertices", "", {}, {},
                  {{Compress, RIG_FIELD(compress.toleranceMm)}}});

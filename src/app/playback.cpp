@@ -328,6 +328,9 @@ void Playback::applyMachineRequests() {
 void Playback::advance(double dt) {
     if (!s_.model || !s_.animator || !controller_) return;
     step_ = paused_ || !(dt > 0.0) || !std::isfinite(dt) ? 0.0 : dt;
+    // The Clips panel's compressed toggle: the one Controller (a new one too) and the crowd
+    // play the set it holds.
+    compressedView_.update(s_, {controller_.get()});
     sweepRangeOfMotion();
     const bool driving = machineDriving();
     PlaybackTickJob tick;
@@ -538,6 +541,7 @@ void Playback::updateCrowd() {
         crowdRateSpread_ != c.rateSpread) {
         rebuildCrowd(clip);
     }
+    if (crowd_->compressedClips() != compressedView_.playing()) crowd_->setCompressedClips(compressedView_.playing());
     // The crowd follows the controller's clock: each instance at its phase + rate x that time.
     const auto t0 = std::chrono::steady_clock::now();
     crowd_->update(motionTime(*controller_));

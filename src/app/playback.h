@@ -2,7 +2,8 @@
 // and what drives it (the Clips and Blend panels, or the state machine, which is made on that
 // same Controller), and each frame advances it once (advance(dt), a PlaybackTickJob): the
 // state machine, the IK stage (the pose's post-process), the range-of-motion sweep and the
-// crowd all follow from that one advance. A paused pipeline advances nothing; the panels post
+// crowd all follow from that one advance; with the Clips panel's compressed toggle on, the
+// Controller and the crowd play the clips compressed (app/compressed_view.h). A paused pipeline advances nothing; the panels post
 // requests (ViewerState::requests) that applyRequests() turns into Controller calls and read
 // what plays back from ViewerState (timeline, blend rows, machine log).
 //
@@ -19,6 +20,7 @@
 #include "anim/control/controller.h"
 #include "anim/control/crowd.h"
 #include "anim/control/state_machine.h"
+#include "app/compressed_view.h"
 #include "ui/viewer_state.h"
 
 namespace rig {
@@ -83,6 +85,8 @@ private:
 
     ViewerState& s_;
     std::unique_ptr<Controller> controller_;
+    CompressedView compressedView_;  // the Clips panel's compressed playback; made after (so
+                                     // destroyed before) the Controller it points at
     std::unique_ptr<MachineDef> machineDef_;
     std::unique_ptr<StateMachine> machine_;  // bound to controller_; null when no machine loaded
     std::string machineFile_;                // the model's machine file ("" when none)

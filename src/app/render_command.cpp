@@ -87,7 +87,10 @@ int runRender(const RenderOptions& o) {
     int32_t clip = o.filePose ? kFilePose : kBindPose;
     IkStage ik;
     if (!setupIk(model, o.ik, o.model, ik)) return exitcode::kUsage;
+    std::unique_ptr<CompressedClipSet> compressed;
+    if (!cmd::compressedClipsFor(model, o.compressed, compressed)) return exitcode::kUsage;
     Animator anim(model);
+    anim.setCompressedClips(compressed.get());
     if (o.ik.any()) anim.setPostProcess(&ik);  // IK on whatever drives the pose
     if (!o.sets.empty() && o.machine.empty()) {
         printError("--set needs --machine");
@@ -141,6 +144,7 @@ int runRender(const RenderOptions& o) {
             return exitcode::kRenderFailed;
         }
         Crowd crowd(model, static_cast<size_t>(o.instances), clip, 1);
+        crowd.setCompressedClips(compressed.get());
         if (!(*crowdRenderer)->fits(crowd)) {
             printError(o.model + ": cannot render: " + std::to_string(o.instances) +
                        " instances of this rig exceed the driver's texture buffer size");

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "ui/compression_panel_section.h"
 #include "ui/widgets.h"
 
 namespace rig {
@@ -27,6 +28,7 @@ void drawClipsPanel(ViewerState& s, bool* open, UiProbe* probe) {
                 else ImGui::TextDisabled("%.2f s", c.duration);
             }
         }
+        drawCompressionSection(s, probe);
         ImGui::Checkbox("Bind pose", &s.bindPose);
         probeItem(probe, "bindpose");
         if (s.bindPose) {

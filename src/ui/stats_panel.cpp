@@ -1,6 +1,7 @@
 // The Stats panel: frame time, palette update time, the model's sizes, the GL renderer.
 #include "ui/panels.h"
 
+#include "ui/compression_panel_section.h"
 #include "ui/crowd_panel.h"
 
 namespace rig {
@@ -23,6 +24,7 @@ void drawStatsPanel(ViewerState& s, bool* open) {
         }
         ImGui::TextWrapped("%s", s.stats.glRenderer.c_str());
         drawCrowdStats(s);
+        drawCompressionStats(s);
     }
     ImGui::End();
 }

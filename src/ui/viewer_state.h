@@ -138,6 +138,20 @@ struct CheckViewState {
     float truncationMax = 0.0f;    // largest truncation error shown (model units)
 };
 
+// Compressed playback (the Clips panel's "Compressed" toggle and tolerance): the panel sets the
+// request fields, app/compressed_view.h builds the compressed clips off the UI path, hands them
+// to the playback and fills in what plays.
+struct CompressionViewState {
+    bool enabled = false;          // request: play the clips compressed
+    float toleranceMm = 0.1f;      // request: at this tolerance (millimetres, as compress --tolerance)
+    bool building = false;         // a set is being compressed
+    bool active = false;           // the playback samples a compressed set
+    float activeToleranceMm = 0.0f;
+    size_t plainBytes = 0, compressedBytes = 0;  // of the clips that play compressed
+    double maxErrorMm = 0.0;       // the compressor's measured maximum
+    std::string error;
+};
+
 struct ViewerStats {
     float fps = 0.0f;
     float frameMs = 0.0f;
@@ -247,6 +261,7 @@ struct ViewerState {
     MorphPanelState morphs;
     CrowdState crowd;               // the Crowd panel (app/crowd_view.h draws it)
     IkViewState ik;                   // the IK panel (ui/ik_panel.h)
+    CompressionViewState compression;  // compressed playback (ui/compression_panel_section.h)
     PanelVisibility panels;
     ViewerStats stats;
     ViewerRequests requests;

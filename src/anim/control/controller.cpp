@@ -202,8 +202,25 @@ int32_t Controller::addLayer(LayerBlend blend, JointMask mask) {
     }
     l.motion.cursors.assign(cursorCount_, 0u);
     l.previous.cursors.assign(cursorCount_, 0u);
+    l.motion.compressed.reset(compressedClips_, kCompressedSlots);
+    l.previous.compressed.reset(compressedClips_, kCompressedSlots);
     layers_.push_back(std::move(l));
     return static_cast<int32_t>(layers_.size() - 1);
+}
+
+void Controller::setCompressedClips(const CompressedClipSet* set) {
+    compressedClips_ = set && set->skeletonSize == model_->skeleton.size() ? set : nullptr;
+    for (MotionState* m : {&current_, &previous_}) m->compressed.reset(compressedClips_, kCompressedSlots);
+    for (Layer& l : layers_) {
+        l.motion.compressed.reset(compressedClips_, kCompressedSlots);
+        l.previous.compressed.reset(compressedClips_, kCompressedSlots);
+    }
+}
+
+size_t Controller::compressedStateBytes() const {
+    size_t n = current_.compressed.byteSize() + previous_.compressed.byteSize();
+    for (const Layer& l : layers_) n += l.motion.compressed.byteSize() + l.previous.compressed.byteSize();
+    return n;
 }
 
 void Controller::setRootMotion(RootMotion mode, glm::vec3 up) {
@@ -554,15 +571,20 @@ void Controller::update(double dt) {
     }
 }
 
-void Controller::sampleClipInto(int32_t clip, float t, uint32_t* cursors, Transform* out) {
+void Controller::sampleClipInto(MotionState& m, int32_t clip, float t, Transform* out) {
     // As samplePose(), with the bind pose copied only where the clip has no track.
     const Transform* bind = model_->skeleton.bindLocalSqt.data();
     for (uint32_t k = untrackedOffset_[clip], e = untrackedOffset_[clip + 1]; k < e; ++k) out[untracked_[k]] = bind[untracked_[k]];
-    const Clip& c = model_->clips[clip];
-    if (plans_[clip].validFor(c)) {
-        sampleClip(plans_[clip], t, bind, out, cursors, options_.rotationBlend);
-    } else {
-        sampleClip(c, t, bind, out, cursors, options_.rotationBlend);
+    const size_t n = model_->skeleton.size();
+    if (!compressedClips_ ||
+        !m.compressed.sample(clip, t, {bind, n}, {out, n}, options_.rotationBlend)) {
+        uint32_t* cursors = m.cursors.data() + cursorOffset_[clip];
+        const Clip& c = model_->clips[clip];
+        if (plans_[clip].validFor(c)) {
+            sampleClip(plans_[clip], t, bind, out, cursors, options_.rotationBlend);
+        } else {
+            sampleClip(c, t, bind, out, cursors, options_.rotationBlend);
+        }
     }
     if (rootMotion_ != RootMotion::InPlace) return;
     const int32_t r = rootNode_[clip];
@@ -617,7 +639,7 @@ void Controller::evalMotion(MotionState& m, Transform* out, Transform* scratch) 
     evalSource(
         m,
         [&](int32_t c, float t, bool toScratch) {
-            sampleClipInto(c, t, m.cursors.data() + cursorOffset_[c], toScratch ? scratch : out);
+            sampleClipInto(m, c, t, toScratch ? scratch : out);
         },
         [&](float f) {
             blendPoses(std::span<const Transform>(out, n), std::span<const Transform>(scratch, n), f,
@@ -631,8 +653,8 @@ void Controller::evalDifference(MotionState& m, Transform* out, Transform* scrat
     const int32_t src = m.source.index, ref = m.referenceClip;
     const double ts = static_cast<double>(model_->clips[src].startTime) + m.clock.time();
     const double tr = static_cast<double>(model_->clips[ref].startTime) + m.clock.phase() * clipLength(ref);
-    sampleClipInto(src, static_cast<float>(ts), m.cursors.data() + cursorOffset_[src], out);
-    sampleClipInto(ref, static_cast<float>(tr), m.cursors.data() + cursorOffset_[ref], scratch);
+    sampleClipInto(m, src, static_cast<float>(ts), out);
+    sampleClipInto(m, ref, static_cast<float>(tr), scratch);
     makeDifference(std::span<const Transform>(out, n), std::span<const Transform>(scratch, n), std::span<Transform>(out, n));
 }
 
@@ -704,7 +726,9 @@ int32_t Controller::plainClip() const {
 bool Controller::evaluate(Animator& animator) {
     if (&animator.model() != model_) return false;
     computePose();
-    animator.evaluatePose(pose_, &animated_, plainClip());
+    const int32_t steady = plainClip();
+    const CompressedClipSet* from = steady >= 0 && compressedClips_ && compressedClips_->clip(steady) ? compressedClips_ : nullptr;
+    animator.evaluatePose(pose_, &animated_, steady, from);
     computeMorphs();
     if (morphPose_.size() == animator.morphWeights().size()) animator.setMorphWeights(morphPose_.data());
     return true;

@@ -116,6 +116,15 @@ public:
     // pose by their own where the mask says (weight x mask per joint); additive layers add a
     // difference clip. An empty mask means the whole skeleton. Returns the layer's index.
     int32_t addLayer(LayerBlend blend, JointMask mask = {});
+    // Play the clips `set` holds from their compressed form (anim/runtime/compressed_clip_set.h;
+    // null: every clip plain): every motion, layer and blend space samples them compressed, and
+    // everything after sampling (blends, root motion, events, morph weights from the plain
+    // clips) is unchanged. `set` must be built for this model and outlive its use. Allocates
+    // (each motion's sampler): call at load or configuration time.
+    void setCompressedClips(const CompressedClipSet* set);
+    const CompressedClipSet* compressedClips() const { return compressedClips_; }
+    // Bytes this Controller holds to play compressed (its motions' samplers; 0 when plain).
+    size_t compressedStateBytes() const;
     // Root motion for every clip sampled from now on. `up` is the model-space up axis; the
     // ground plane is perpendicular to it.
     void setRootMotion(RootMotion mode, glm::vec3 up = glm::vec3(0.0f, 1.0f, 0.0f));
@@ -269,6 +278,7 @@ private:
         LayerClock clock;
         int32_t referenceClip = -1;     // additive layers
         std::vector<uint32_t> cursors;  // 3 per track of every clip, at cursorOffset_[clip]
+        CompressedSampler compressed;   // its clips' decoded segments when playing compressed
     };
     struct Layer {
         LayerBlend blend = LayerBlend::Override;
@@ -301,7 +311,9 @@ private:
     void evalDifference(MotionState& m, Transform* out, Transform* scratch);
     // The layer's motion becomes the outgoing side of a cross-fade inside the layer.
     void beginLayerFade(Layer& l, float duration, FadeMode mode, Ease ease);
-    void sampleClipInto(int32_t clip, float t, uint32_t* cursors, Transform* out);
+    // Clip `clip` of motion `m` at time t into `out`: from compressedClips_ where it holds the
+    // clip, else the plain clip (through m's cursors).
+    void sampleClipInto(MotionState& m, int32_t clip, float t, Transform* out);
     float clipLength(int32_t clip) const;
     void pushEvent(const AnimEvent& e);
 
@@ -316,6 +328,10 @@ private:
     std::vector<uint32_t> untrackedOffset_;
     std::vector<int32_t> untracked_;
     std::vector<SamplingPlan> plans_;  // per clip (buildSamplingPlan for the skeleton's nodes)
+    const CompressedClipSet* compressedClips_ = nullptr;
+    // Clips each motion keeps decoded at once: an additive layer's source and reference, or a
+    // blend space's two heaviest points (a third is rebound when sampled).
+    static constexpr size_t kCompressedSlots = 2;
     uint32_t cursorCount_ = 0;
     std::vector<uint8_t> animated_;
     std::vector<int32_t> rootNode_;        // per clip

@@ -39,6 +39,10 @@ Crowd::~Crowd() {
     for (std::thread& t : workers_) t.join();
 }
 
+void Crowd::setCompressedClips(const CompressedClipSet* set) {
+    for (Animator& a : scratch_) a.setCompressedClips(set);
+}
+
 void Crowd::setInstance(size_t i, int32_t clip, double phase, double rate) {
     if (i >= state_.size()) return;
     InstanceState& s = state_[i];

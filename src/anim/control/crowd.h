@@ -47,6 +47,13 @@ public:
     // Not during update(); allocates nothing.
     void setInstance(size_t i, int32_t clip, double phase, double rate = 1.0);
 
+    // Play the clips `set` holds from their compressed form (null: plain). Every instance shares
+    // the set and keeps only its track cursors (Animator::evaluateInto samples a compressed
+    // clip with them: no per-instance cache). `set` must outlive its use. Not during update().
+    void setCompressedClips(const CompressedClipSet* set);
+    const CompressedClipSet* compressedClips() const { return scratch_.front().compressedClips(); }
+    // Bytes of clip playback state each instance keeps (its cursors), plain or compressed.
+    size_t clipStateBytesPerInstance() const { return cursorCount_ * sizeof(uint32_t); }
     size_t size() const { return state_.size(); }
     unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
     const Model& model() const { return *model_; }

@@ -24,11 +24,13 @@
 // share) is left out of the compressed clip.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "anim/runtime/compressed_clip.h"
+#include "anim/runtime/compressed_clip_set.h"
 #include "anim/runtime/model.h"
 #include "anim/runtime/result.h"
 
@@ -89,6 +91,13 @@ struct CompressionResult {
 // 2^32 / 50 keys (32-bit bit offsets). Morph tracks are
 // not part of a CompressedClip.
 Result<CompressionResult> compressClip(const Model& model, const Clip& clip, const CompressSettings& settings);
+
+// Every clip of `model` compressed at `settings`, as the set instances play from
+// (anim/runtime/compressed_clip_set.h): a clip that fails to compress (see compressClip) is
+// left out of the set and plays plain. Progress: `cancel`, when given, is read between clips;
+// set, the result is an error.
+Result<CompressedClipSet> compressClips(const Model& model, const CompressSettings& settings,
+                                        const std::atomic<bool>* cancel = nullptr);
 
 // Bytes of a plain clip's node-track keys and headers (the same accounting as
 // CompressedClip::byteSize: key times, values, track headers).

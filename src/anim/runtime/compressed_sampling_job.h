@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <span>
 
-#include "anim/runtime/compressed_clip.h"
+#include "anim/runtime/compressed_sampling_cache.h"
 #include "anim/runtime/transform.h"
 
 namespace rig {

@@ -165,7 +165,7 @@ void Animator::evaluate(int32_t clipIndex, float t) {
         std::fill(cursors_.begin(), cursors_.end(), 0u);
         lastClip_ = clipIndex;
     }
-    evaluateWith(clipIndex, t, cursors_.data(), palette_.data(), nullptr, corrections_.data());
+    evaluateWith(clipIndex, t, cursors_.data(), palette_.data(), nullptr, corrections_.data(), &compressedSampler_);
     evaluateMorphs(clipIndex >= 0 && static_cast<size_t>(clipIndex) < model_->clips.size() ? clipIndex : -1, t);
 }
 
@@ -174,7 +174,7 @@ void Animator::evaluateInto(int32_t clipIndex, float t, const InstanceBuffers& o
         out.rows.size() != instanceRows()) {
         return;
     }
-    evaluateWith(clipIndex, t, out.cursors.data(), nullptr, out.rows.data(), out.skins.data());
+    evaluateWith(clipIndex, t, out.cursors.data(), nullptr, out.rows.data(), out.skins.data(), nullptr);
     glm::vec4* meshRows = out.rows.data() + 3 * palette_.size();
     for (size_t m = 0; m < model_->meshes.size(); ++m) {
         const int32_t k = ownerOf_[m];
@@ -182,8 +182,20 @@ void Animator::evaluateInto(int32_t clipIndex, float t, const InstanceBuffers& o
     }
 }
 
+void Animator::setCompressedClips(const CompressedClipSet* set) {
+    compressed_ = set && set->skeletonSize == model_->skeleton.size() ? set : nullptr;
+    compressedSampler_.reset(compressed_, 1);
+}
+
+bool Animator::sampleCompressed(int32_t clip, float t, uint32_t* cursors, CompressedSampler* sampler) {
+    if (!compressed_) return false;
+    const Skeleton& sk = model_->skeleton;
+    if (sampler) return sampler->sample(clip, t, sk.bindLocalSqt, local_, blend_);
+    return sampleCompressedWithCursors(*compressed_, clip, t, sk.bindLocalSqt, local_, {cursors, cursors_.size()}, blend_);
+}
+
 void Animator::evaluateWith(int32_t clipIndex, float t, uint32_t* cursors, glm::mat4* palette, glm::vec4* rows,
-                            SkinCorrection* corrections) {
+                            SkinCorrection* corrections, CompressedSampler* sampler) {
     const Model& model = *model_;
     const Skeleton& sk = model.skeleton;
     const Clip* clip = nullptr;
@@ -203,15 +215,17 @@ void Animator::evaluateWith(int32_t clipIndex, float t, uint32_t* cursors, glm::
         maskOverride_ = ov;
     }
     if (clip) {
-        SamplingJob sampling;
-        sampling.clip = clip;
-        sampling.time = t;
-        sampling.blend = blend_;
-        sampling.bindLocal = sk.bindLocalSqt;
-        sampling.cursors = {cursors, cursors_.size()};
-        sampling.local = local_;
-        if (static_cast<size_t>(clipIndex) < plans_.size() && plans_[clipIndex].validFor(*clip)) sampling.plan = &plans_[clipIndex];
-        sampling.run();  // sizes fixed at construction; tracks validated at import
+        if (!sampleCompressed(clipIndex, t, cursors, sampler)) {
+            SamplingJob sampling;
+            sampling.clip = clip;
+            sampling.time = t;
+            sampling.blend = blend_;
+            sampling.bindLocal = sk.bindLocalSqt;
+            sampling.cursors = {cursors, cursors_.size()};
+            sampling.local = local_;
+            if (static_cast<size_t>(clipIndex) < plans_.size() && plans_[clipIndex].validFor(*clip)) sampling.plan = &plans_[clipIndex];
+            sampling.run();  // sizes fixed at construction; tracks validated at import
+        }
         if (ov >= 0) {
             const Transform& base = clip->trackOfNode[ov] >= 0 ? local_[ov] : sk.bindLocalSqt[ov];
             local_[ov] = base;
@@ -228,7 +242,7 @@ void Animator::evaluateWith(int32_t clipIndex, float t, uint32_t* cursors, glm::
     // Nodes without a sampled pose keep exact matrices: the file's to-parent transforms, or
     // in the bind pose the skins' bind-pose ones.
     if (clip) {
-        localToModelSteady(clipIndex, useLocal_.data(), ov);
+        localToModelSteady(clipIndex, useLocal_.data(), ov, compressed_ && compressed_->clip(clipIndex) ? compressed_ : nullptr);
     } else {
         localToModel(useLocal_.data(), clipIndex == kFilePose ? sk.bindLocal : sk.bindPoseLocal());
     }
@@ -251,7 +265,7 @@ void Animator::localToModel(const uint8_t* useLocal, std::span<const glm::mat4> 
     job.run();  // sizes fixed at construction, parents validated at import
 }
 
-void Animator::localToModelSteady(int32_t clip, const uint8_t* useSqt, int32_t ov) {
+void Animator::localToModelSteady(int32_t clip, const uint8_t* useSqt, int32_t ov, const CompressedClipSet* from) {
     const Skeleton& sk = model_->skeleton;
     const SamplingPlan* plan = clip >= 0 && static_cast<size_t>(clip) < plans_.size() && plans_[clip].validFor(model_->clips[clip])
                                    ? &plans_[clip]
@@ -261,7 +275,7 @@ void Animator::localToModelSteady(int32_t clip, const uint8_t* useSqt, int32_t o
         return;
     }
     const isa::Level level = isa::level();
-    if (clip != steadyClip_ || ov != steadyOverride_ || useSqt != steadyFrom_ || level != steadyLevel_) {
+    if (clip != steadyClip_ || ov != steadyOverride_ || useSqt != steadyFrom_ || level != steadyLevel_ || from != steadySet_) {
         // Every node's local matrix as the job makes it (each node a root: the same kernel, so
         // the same bits as its own local matrices), then the file's where local_ is not used.
         LocalToModelJob locals;
@@ -286,6 +300,7 @@ void Animator::localToModelSteady(int32_t clip, const uint8_t* useSqt, int32_t o
         steadyLevel_ = level;
         steadyOverride_ = ov;
         steadyFrom_ = useSqt;
+        steadySet_ = from;
     }
     localToModel(steadyMask_.data(), steadyLocal_);
 }
@@ -329,7 +344,8 @@ void Animator::updatePalettes(glm::mat4* palette, glm::vec4* rows, SkinCorrectio
     }
 }
 
-void Animator::evaluatePose(const std::vector<Transform>& local, const std::vector<uint8_t>* animated, int32_t steadyClip) {
+void Animator::evaluatePose(const std::vector<Transform>& local, const std::vector<uint8_t>* animated, int32_t steadyClip,
+                            const CompressedClipSet* steadyFrom) {
     const Model& model = *model_;
     const Skeleton& sk = model.skeleton;
     const size_t n = sk.size();
@@ -352,7 +368,7 @@ void Animator::evaluatePose(const std::vector<Transform>& local, const std::vect
         }
     }
     if (mask && steadyClip >= 0) {
-        localToModelSteady(steadyClip, mask, ov);
+        localToModelSteady(steadyClip, mask, ov, steadyFrom);
     } else {
         localToModel(mask, model_->skeleton.bindLocal);
     }

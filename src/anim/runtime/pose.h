@@ -11,6 +11,7 @@
 #include <glm/glm.hpp>
 
 #include "anim/runtime/clip.h"
+#include "anim/runtime/compressed_clip_set.h"
 #include "anim/runtime/isa.h"
 #include "anim/runtime/local_to_model_job.h"
 #include "anim/runtime/skinning_matrix_job.h"
@@ -74,9 +75,10 @@ public:
     // every node the clip holds still (no channel that changes: one key, keys all equal, or
     // no track, where `local` holds the bind pose), e.g. a Controller playing one clip with
     // nothing blended in; those nodes' local matrices are then computed once per clip (the
-    // same bits), not every tick. -1: no promise.
+    // same bits), not every tick. -1: no promise. `steadyFrom`: the compressed set the clip
+    // was sampled from (null: the plain clip), so the still nodes' matrices follow a switch.
     void evaluatePose(const std::vector<Transform>& local, const std::vector<uint8_t>* animated = nullptr,
-                      int32_t steadyClip = -1);
+                      int32_t steadyClip = -1, const CompressedClipSet* steadyFrom = nullptr);
 
     // Morph weights only: the meshes' default weights, then `clip`'s morph tracks at time t
     // (clip < 0: defaults only), then the overrides. evaluate() does this itself.
@@ -95,6 +97,16 @@ public:
     uint32_t morphOffset(size_t mesh) const { return morphOffset_[mesh]; }
     const float* meshMorphWeights(size_t mesh) const { return morphWeights_.data() + morphOffset_[mesh]; }
     float morphOverride(size_t mesh, size_t target) const;
+
+    // Play the clips `set` holds from their compressed form (null: every clip plain): evaluate()
+    // samples them through this Animator's CompressedSampler, evaluateInto() through the
+    // instance's cursors (sampleCompressedWithCursors: no per-instance cache). Everything after
+    // sampling (local->model, post-process, palettes) and the morph weights are as for a plain
+    // clip. `set` must be built for this model and outlive its use. Allocates (call at load).
+    void setCompressedClips(const CompressedClipSet* set);
+    const CompressedClipSet* compressedClips() const { return compressed_; }
+    // Bytes this Animator holds to play compressed (its sampler's caches; 0 when plain).
+    size_t compressedStateBytes() const { return compressedSampler_.byteSize(); }
 
     void setRotationBlend(RotationBlend blend) { blend_ = blend; }
     // An extra local rotation for one node, applied after sampling (on the node's own axes):
@@ -142,15 +154,20 @@ private:
     // or a crowd character's).
     void updatePalettes(glm::mat4* palette, glm::vec4* rows, SkinCorrection* corrections);
     // evaluate() with the given cursors and outputs; the caller resets cursors on a new clip.
+    // `sampler`: this Animator's compressed sampler (evaluate), or null: the cursors sample a
+    // compressed clip (evaluateInto).
     void evaluateWith(int32_t clip, float t, uint32_t* cursors, glm::mat4* palette, glm::vec4* rows,
-                      SkinCorrection* corrections);
+                      SkinCorrection* corrections, CompressedSampler* sampler);
+    // The compressed form of `clip` into local_, where compressed_ has one (through `sampler`,
+    // else the cursors); false: the caller samples the plain clip.
+    bool sampleCompressed(int32_t clip, float t, uint32_t* cursors, CompressedSampler* sampler);
     // world_ from local_ (LocalToModelJob); useLocal: nullptr, or per node 0 where the
     // file's exact to-parent matrix is used instead of local_.
     void localToModel(const uint8_t* useLocal, std::span<const glm::mat4> fixedLocal);
     // local->model where `plan`'s clip is sampled in local_ and `useSqt` (per node) says which
     // nodes take local_: those the clip holds still take their local matrix, made from local_
     // when (clip, useSqt, override) last changed; the others as localToModel(useSqt, bindLocal).
-    void localToModelSteady(int32_t clip, const uint8_t* useSqt, int32_t ov);
+    void localToModelSteady(int32_t clip, const uint8_t* useSqt, int32_t ov, const CompressedClipSet* from);
 
     const Model* model_;
     IkStage* post_ = nullptr;
@@ -160,6 +177,8 @@ private:
     glm::quat overrideRotation_{1.0f, 0.0f, 0.0f, 0.0f};
     JointOrder order_;                   // the skeleton's levels, for local->model
     std::vector<SamplingPlan> plans_;    // per clip of the model (buildSamplingPlan)
+    const CompressedClipSet* compressed_ = nullptr;  // clips played compressed (null: none)
+    CompressedSampler compressedSampler_;
     std::vector<Transform> local_;
     std::vector<glm::mat4> world_;
     std::vector<glm::mat4> palette_;
@@ -178,6 +197,7 @@ private:
     std::vector<glm::mat4> steadyLocal_;
     int32_t steadyClip_ = INT32_MIN, steadyOverride_ = -2;
     const uint8_t* steadyFrom_ = nullptr;
+    const CompressedClipSet* steadySet_ = nullptr;
     isa::Level steadyLevel_ = isa::Level::Baseline;
     std::vector<int32_t> roots_;  // -1 per node: local->model of each node alone (its local matrix)
     std::vector<uint32_t> cursors_;
