@@ -63,7 +63,9 @@ INSTANTIATE_TEST_SUITE_P(Files, CrowdFiles,
                          ::testing::Values(kModels + "X/BCN_Epileptic.X", kModels + "X/Testwuson.X",
                                            kModels + "FBX/animation_with_skeleton.fbx",
                                            kModels + "glTF2/simple_skin/simple_skin.gltf",
-                                           std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf"));
+                                           std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf",
+                                           // A skeleton and no mesh: no rows per character.
+                                           kModels + "BVH/01_01.bvh"));
 
 }  // namespace
 }  // namespace rig

@@ -18,9 +18,10 @@ Crowd::Crowd(const Model& model, size_t instances, int32_t clip, unsigned thread
     texelsPerInstance_ = a.instanceRows();
     cursors_.assign(instances * cursorCount_, 0u);
     skins_.assign(instances * skinCount_, SkinCorrection{});
-    // Identity matrices until the first update().
-    rows_.resize(std::max<size_t>(instances * texelsPerInstance_, 1));
-    for (size_t r = 0; r < rows_.size(); ++r) storeAffineRows(glm::mat4(1.0f), &rows_[r - r % 3]);
+    // Identity matrices until the first update(); at least one matrix's rows (a skeleton-only
+    // model has none per character).
+    rows_.resize(std::max<size_t>(instances * texelsPerInstance_, 3));
+    for (size_t r = 0; r + 3 <= rows_.size(); r += 3) storeAffineRows(glm::mat4(1.0f), &rows_[r]);
     state_.resize(instances);
     for (size_t i = 0; i < instances; ++i) {
         setInstance(i, clip, 0.0);
