@@ -3,7 +3,7 @@
 // channels), at 60 ticks per second through
 // the clip (sequential playback, cursors kept). One iteration samples every track once.
 // BM_*_Ratio times both samplers in one loop, alternating, and reports compressed / plain.
-// Run: build/bench/compress_bench (see README "Animation compression").
+// Run: build/bench/compress_bench (see docs/compression.md).
 #include <benchmark/benchmark.h>
 
 #include <chrono>

@@ -1,6 +1,6 @@
 // Crowds: N characters of a 50-joint rig (makeChain: T, R and S keys on every joint) sharing
 // one Model, posed each 60 Hz frame by rig::Crowd on 1 or 2 threads. One benchmark iteration
-// is one frame of the whole crowd. Run: build/bench/crowd_bench (see README "Performance").
+// is one frame of the whole crowd. Run: build/bench/crowd_bench (see docs/performance.md).
 #include <benchmark/benchmark.h>
 
 #include "anim/control/crowd.h"

@@ -2,7 +2,7 @@
 // CPU numbers, not a GPU's): N instances of a real rig on a grid, framed whole, at 800x600
 // with 4x MSAA. One iteration = one frame: Crowd::update on 2 threads is timed apart
 // ("update_ms"); the iteration time is the cull + upload + one instanced draw per mesh, up
-// to glFinish. Run: build/bench/crowd_draw_bench (see README "Performance").
+// to glFinish. Run: build/bench/crowd_draw_bench (see docs/performance.md).
 #include <benchmark/benchmark.h>
 
 #include <chrono>

@@ -1,6 +1,6 @@
 // The per-tick palette update (sample -> local->model -> palette) at 60 ticks per second,
 // on real rigs from assimp-testmodels and on synthetic ones. One benchmark iteration is one
-// character-tick. Run: build/bench/palette_bench (see README "Performance").
+// character-tick. Run: build/bench/palette_bench (see docs/performance.md).
 #include <benchmark/benchmark.h>
 
 #include <cmath>

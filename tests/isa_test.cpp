@@ -1,4 +1,4 @@
-// The per-tick kernels' forms (anim/isa.h): the baseline, AVX2 + FMA and, where the CPU has it,
+// The per-tick kernels' forms (anim/runtime/isa.h): the baseline, AVX2 + FMA and, where the CPU has it,
 // AVX-512 (palettes), forced in turn in one process, on real files.
 // Sampling fuses nothing, so its forms give the same bits; local-to-model and the palettes
 // fuse their matrix products, so poses may move by float rounding only: within 1e-6 of the

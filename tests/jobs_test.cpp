@@ -78,7 +78,7 @@ TEST(LocalToModelJob, MatchesGlmProductsInEveryForm) {
         refBind[i] = p < 0 ? sk.bindLocal[i] : refBind[p] * sk.bindLocal[i];
     }
     // One output 16-byte aligned, one not (the job takes either); the baseline form and, where
-    // the CPU has it, the AVX2 + FMA form (anim/isa.h).
+    // the CPU has it, the AVX2 + FMA form (anim/runtime/isa.h).
     std::vector<glm::mat4> storage(sk.size() + 1);
     const isa::Level chosen = isa::level();
     for (int form = 0; form < 2 * isa::levelsHere(); ++form) {

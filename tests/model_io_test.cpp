@@ -36,7 +36,7 @@ void expectSameChannel(const Channel& a, const Channel& b, const std::string& wh
     EXPECT_EQ(a.interpolation, b.interpolation) << what;
 }
 
-// Every field of every struct in anim/model.h, written out by hand (independent of the
+// Every field of every struct in anim/runtime/model.h, written out by hand (independent of the
 // serializer's own field list, so a field it forgets fails here).
 void expectSameModel(const Model& a, const Model& b) {
     EXPECT_EQ(a.path, b.path);

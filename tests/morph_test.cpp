@@ -154,7 +154,7 @@ TEST(MorphSkin, CommittedFileIsTheGeneratorsOutput) {
     if (std::getenv("RIGVIEW_WRITE_TEST_DATA")) ASSERT_TRUE(rig::testing::gltf::write(rig::testing::morphSkinCharacter(), path));
     std::ifstream in(path, std::ios::binary);
     const std::string committed((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    EXPECT_EQ(committed, text) << "regenerate: RIGVIEW_WRITE_TEST_DATA=1 morph_tests, then tools/three_refs (README)";
+    EXPECT_EQ(committed, text) << "regenerate: RIGVIEW_WRITE_TEST_DATA=1 morph_tests, then tools/three_refs (docs/testing.md)";
 }
 
 TEST(MorphSkin, ImportsCubicSplineStepAndNegativeWeights) {

@@ -1,5 +1,5 @@
 // The headless commands' IK options (pose, render): one two-bone chain solved on the posed
-// model before the palette is built (anim/ik.h), e.g.
+// model before the palette is built (anim/runtime/ik.h), e.g.
 //   --ik-two-bone LeftUpLeg,LeftLeg,LeftFoot --ik-target 0.1,0.05,0.3 [--ik-pole 0,0,1] [--ik-weight 1]
 // Joints by name or node index; target and pole in the model space that `pose` writes.
 #pragma once

@@ -172,7 +172,7 @@ std::vector<OptionSpec> makeTable() {
     t.push_back({"!--no-delta", "Keys as plain codes only, no delta blocks (larger; sampled faster where every channel moves every frame)", "",
                  {}, {}, {{Compress, RIG_FIELD(compress.delta)}}});
     // IK (pose, render, export): one two-bone chain solved before skinning, or baked into the
-    // exported clips (app/ik_options.h, anim/ik.h, anim/offline/ik_bake.h).
+    // exported clips (app/ik_options.h, anim/runtime/ik.h, anim/offline/ik_bake.h).
     t.push_back({"--ik-two-bone", "IK chain START,MID,END (joint names or node indices), e.g. LeftUpLeg,LeftLeg,LeftFoot", "",
                  {}, {}, {{Pose, RIG_FIELD(pose.ik.twoBone)}, {Render, RIG_FIELD(render.ik.twoBone)}, {Export, RIG_FIELD(exportOpts.ik.twoBone)}}});
     t.push_back({"--ik-target", "IK target X,Y,Z in model space (the space `pose` writes)", "", {}, {},

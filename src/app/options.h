@@ -100,7 +100,7 @@ struct Parser {
 };
 Parser build(CLI::App& app, Settings& settings);
 
-// The option reference as a Markdown table (README.md's "Options" section).
+// The option reference as a Markdown table (README.md's "Option reference").
 std::string optionsMarkdown();
 
 }  // namespace rig::cli

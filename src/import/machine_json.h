@@ -1,4 +1,4 @@
-// The state machine file (*.machine.json, README "State machines"): JSON text -> MachineDef
+// The state machine file (*.machine.json, docs/animation.md): JSON text -> MachineDef
 // resolved against one model. Errors name the line: "FILE:LINE:COLUMN: what" for JSON
 // syntax, "FILE:LINE: what" for everything else (unknown clip, state, parameter or joint,
 // wrong type, missing field, duplicate name, transition to nowhere), the line being where the

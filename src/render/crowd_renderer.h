@@ -1,4 +1,4 @@
-// CrowdRenderer: draws a rig::Crowd (anim/crowd.h) with one instanced draw per mesh
+// CrowdRenderer: draws a rig::Crowd (anim/control/crowd.h) with one instanced draw per mesh
 // (glDrawElementsInstanced). Every instance's palette and mesh matrices go to the GPU in one
 // texture buffer (the Crowd's gpuRows(), one upload per frame); a second texture buffer holds
 // one texel per visible instance (its grid offset and crowd index), compacted each frame by

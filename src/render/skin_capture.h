@@ -1,6 +1,6 @@
 // SkinCapture: reads back what the skinning vertex shader computes, with transform feedback
 // (rasterizer off). The GPU path's world-space positions, for comparison with the CPU
-// reference (anim/skinning.h).
+// reference (anim/runtime/skinning.h).
 #pragma once
 
 #include <memory>

@@ -1,5 +1,5 @@
 // IkViewState: the viewer's IK panel (one two-bone chain solved on the pose on screen, after
-// local->model and before the palette: anim/ik.h) and its viewport gizmo (the target, dragged
+// local->model and before the palette: anim/runtime/ik.h) and its viewport gizmo (the target, dragged
 // with the mouse in the camera's view plane; the chain and the pole drawn as lines).
 #pragma once
 

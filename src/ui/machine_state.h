@@ -1,5 +1,5 @@
 // The State Machine panel's part of ViewerState: the machine file loaded with the model
-// (anim/state_machine.h runs it; the viewer owns it), whether it drives the pose, and the
+// (anim/control/state_machine.h runs it; the viewer owns it), whether it drives the pose, and the
 // requests the panel posts (parameter values, triggers, drive / stop / restart / reload).
 #pragma once
 

@@ -24,7 +24,7 @@ namespace rig {
 
 class Controller;
 
-// The Blend panel: the animation controller (anim/controller.h) driving the pose instead of
+// The Blend panel: the animation controller (anim/control/controller.h) driving the pose instead of
 // the single-clip timeline.
 struct BlendState {
     bool active = false;

@@ -1,5 +1,5 @@
 // Offline animation compression: key reduction with an error budget measured in model space,
-// then quantization into a CompressedClip (anim/compressed_clip.h).
+// then quantization into a CompressedClip (anim/runtime/compressed_clip.h).
 //
 // Key reduction is hierarchical, as ozz-animation's optimizer and ACL do, not per channel in
 // local space: a key of joint j may go when interpolating its neighbours moves no point that j

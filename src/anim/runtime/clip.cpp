@@ -308,7 +308,7 @@ RIG_ALWAYS_INLINE void sampleClipBody(const Clip& clip, float t, const Transform
     detail::flushQueued<kWide>(batch, queued, blend);
 }
 
-// The sampler's AVX2 form (anim/isa.h); sampleClip() itself is the baseline form.
+// The sampler's AVX2 form (anim/runtime/isa.h); sampleClip() itself is the baseline form.
 #if RIG_HAVE_AVX2_PATH
 RIG_TARGET_AVX2 void sampleClipAvx2(const Clip& clip, float t, const Transform* bindLocal, Transform* local,
                                     uint32_t* cursors, RotationBlend blend) {

@@ -349,7 +349,7 @@ RIG_ALWAYS_INLINE void sampleCachedBody(const CompressedClip& clip, float t, con
     detail::flushQueued<kWide>(batch, queued, blend);
 }
 
-// The cached sampler's AVX2 form (anim/isa.h); sampleCompressedClip() itself is the baseline form.
+// The cached sampler's AVX2 form (anim/runtime/isa.h); sampleCompressedClip() itself is the baseline form.
 #if RIG_HAVE_AVX2_PATH
 RIG_TARGET_AVX2 void sampleCachedAvx2(const CompressedClip& clip, float t, const Transform* bindLocal, Transform* local,
                                       CompressedSamplingCache& cache, RotationBlend blend) {

@@ -11,8 +11,8 @@
 // The palette loop has a third form, for AVX-512 (RIG_TARGET_AVX512): a whole affine matrix in
 // one register, a product in three multiply-adds. isa::avx512() picks it where the CPU (and the
 // OS) has AVX-512F, unless RIGVIEW_ISA=avx2 or sse2 says otherwise; the other kernels run their
-// AVX2 form there. (Local-to-model in that form measured 1.1-1.3x slower than its AVX2 form on
-// sampled poses: building the local matrices' rows takes the shuffle port the products need.)
+// AVX2 form there (local-to-model has no AVX-512 form: building the local matrices' rows takes
+// the shuffle port the products need; docs/performance.md).
 #pragma once
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

@@ -195,7 +195,7 @@ RIG_ALWAYS_INLINE void forward(const int32_t* parent, const Transform* local, co
 
 #endif
 
-// The loop's AVX2 + FMA form (anim/isa.h), and the choice between it and the baseline form.
+// The loop's AVX2 + FMA form (anim/runtime/isa.h), and the choice between it and the baseline form.
 #if RIG_HAVE_AVX2_PATH
 template <bool kAligned, int kMode, bool kOrdered>
 RIG_TARGET_AVX2_FMA void forwardAvx2(const int32_t* parent, const Transform* local, const glm::mat4* bindLocal,

@@ -101,7 +101,7 @@ struct EmbeddedTexture {
 };
 
 // A bone or animation channel named by a name several nodes share, and the node it was bound
-// to (see the binding rule in the README).
+// to (see the binding rule in docs/import.md).
 struct NameBinding {
     std::string name;
     std::string usedBy;               // e.g. "bone of mesh 'body'", "channel of clip 'walk'"

@@ -116,7 +116,7 @@ public:
         overrideRotation_ = rotation;
     }
     RotationBlend rotationBlend() const { return blend_; }
-    // A post-process on the model-space pose (inverse kinematics, anim/ik.h), run by
+    // A post-process on the model-space pose (inverse kinematics, anim/runtime/ik.h), run by
     // evaluate() and evaluatePose() after local->model and before the palettes; nullptr: none.
     // The stage must outlive its use here and be made for this model's skeleton.
     void setPostProcess(IkStage* stage) { post_ = stage; }

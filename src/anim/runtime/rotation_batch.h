@@ -251,7 +251,7 @@ RIG_ALWAYS_INLINE void interpolateFour(RotationBatch& all, int first, int n, Rot
 
 // Interpolate every queued rotation, four at a time: the groups are independent, so their
 // long dependency chains (polynomial, square root, division) overlap. Always inlined, so that
-// it is compiled for the instruction set of the sampler that calls it (anim/isa.h).
+// it is compiled for the instruction set of the sampler that calls it (anim/runtime/isa.h).
 RIG_ALWAYS_INLINE void flushRotations(RotationBatch& batch, RotationBlend blend) {
     for (int first = 0; first < batch.n; first += 4) {
         interpolateFour(batch, first, batch.n - first < 4 ? batch.n - first : 4, blend);

@@ -94,7 +94,7 @@ inline void storeRows(glm::vec4* r, const Columns& c) {
 #endif
 
 // The palette loop (with or without the mesh-node correction; as matrices or as rows),
-// compiled for the baseline and for AVX2 + FMA (anim/isa.h).
+// compiled for the baseline and for AVX2 + FMA (anim/runtime/isa.h).
 template <bool kRows>
 RIG_ALWAYS_INLINE void paletteLoop(const glm::mat4* m, const int32_t* jt, const glm::mat4* ib, const glm::mat4* correction,
                                    size_t nj, void* dst) {
