@@ -271,6 +271,9 @@ uint32_t chooseBits(ChannelKeys& k, const JointMetric& m, float budget) {
     return kMaxKeyBits;
 }
 
+// The longest run of keys key reduction searches at once (see reduceChannel).
+constexpr size_t kReduceSpan = 1024;
+
 // Which keys stay, for a budget `tol` (model units) on this channel.
 std::vector<uint8_t> reduceChannel(const ChannelKeys& k, const JointMetric& m, float tol) {
     const size_t n = k.times.size();
@@ -296,7 +299,11 @@ std::vector<uint8_t> reduceChannel(const ChannelKeys& k, const JointMetric& m, f
     for (size_t i = 1; i < n; ++i) {
         if (!(k.times[i] > k.times[i - 1])) keep[i - 1] = keep[i] = 1;
     }
-    // Ramer-Douglas-Peucker over the keys, with an explicit stack.
+    // Ramer-Douglas-Peucker over the keys, with an explicit stack. A split can peel one period
+    // off a periodic channel at a time (a long mocap take), which makes RDP quadratic: the
+    // channel is cut into spans of at most kReduceSpan keys first, each span's ends kept, so
+    // the work stays bounded (n * kReduceSpan displacements at worst) whatever the motion.
+    for (size_t i = kReduceSpan; i < n; i += kReduceSpan) keep[i] = 1;
     std::vector<std::pair<size_t, size_t>> stack;
     size_t prev = 0;
     for (size_t i = 1; i < n; ++i) {
