@@ -3,35 +3,102 @@
 # run the whole suite again under the sanitizers (RIGVIEW_SKIP_SANITIZERS=1 skips it), and
 # run every libFuzzer target for a bounded time: RIGVIEW_FUZZ_SECONDS (default 30) each, 0
 # skips fuzzing.
+#
+# The sanitizer build and the fuzz build run in the background at the lowest CPU priority
+# while the test run before them goes on: they take the CPU time the tests leave idle (tests
+# wait on the processes, workers and X servers they start), and each test run waits for its
+# build. Their output goes to build-asan/build.log and build-fuzz/build.log (printed when
+# they fail).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
+
+FUZZ_SECONDS=${RIGVIEW_FUZZ_SECONDS:-30}
+SANITIZE=1
+[[ "${RIGVIEW_SKIP_SANITIZERS:-0}" == 1 ]] && SANITIZE=0
+
+# background DIR COMMAND...: run COMMAND at nice 19 with its output in DIR/build.log; the pid
+# in $BG_PID.
+background() {
+  local dir=$1
+  shift
+  mkdir -p "$dir"
+  (renice -n 19 -p "$BASHPID" >/dev/null && "$@") > "$dir/build.log" 2>&1 &
+  BG_PID=$!
+}
+# await PID NAME: wait for a background build; on failure print its log and stop.
+await() {
+  if ! wait "$1"; then
+    cat "$2/build.log"
+    echo "== $2 failed (log above)"
+    exit 1
+  fi
+  echo "== $2 done"
+}
+
+asan_build() {
+  BUILD_DIR=build-asan CMAKE_ARGS="-DRIGVIEW_SANITIZE=ON -DRIGVIEW_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo" tools/setup.sh
+}
+FUZZ_TARGETS=(asf_amc_fuzz iqm_fuzz iqm_write_seeds gltf_json_fuzz gltf_morph_fuzz gltf_nodes_fuzz machine_json_fuzz model_io_fuzz import_fuzz)
+fuzz_build() {
+  if [[ ! -f build-fuzz/CMakeCache.txt ]]; then
+    cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DRIGVIEW_FUZZ=ON \
+      -DRIGVIEW_BUILD_BENCH=OFF -DRIGVIEW_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  fi
+  cmake --build build-fuzz --target "${FUZZ_TARGETS[@]}" -j"$(nproc)"
+}
+
+ASAN_PID="" FUZZ_PID=""
+if ((SANITIZE)); then
+  background build-asan asan_build
+  ASAN_PID=$BG_PID
+elif [[ "$FUZZ_SECONDS" != 0 ]]; then
+  background build-fuzz fuzz_build
+  FUZZ_PID=$BG_PID
+fi
+
 ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 600
 
-if [[ "${RIGVIEW_SKIP_SANITIZERS:-0}" != 1 ]]; then
+if ((SANITIZE)); then
+  await "$ASAN_PID" build-asan
+  if [[ "$FUZZ_SECONDS" != 0 ]]; then
+    background build-fuzz fuzz_build
+    FUZZ_PID=$BG_PID
+  fi
   echo "== sanitizer build (ASan + UBSan): the file sweep and the unit tests again"
-  BUILD_DIR=build-asan CMAKE_ARGS="-DRIGVIEW_SANITIZE=ON -DRIGVIEW_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo" tools/setup.sh
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp":print_suppressions=0 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j"$(nproc)" --timeout 900
 fi
 
-FUZZ_SECONDS=${RIGVIEW_FUZZ_SECONDS:-30}
 # fuzz TARGET CORPUS_DIR [libFuzzer args...]: run one target for FUZZ_SECONDS in build-fuzz/tests,
-# its corpus kept between runs; a crash or a leak fails the run.
+# its corpus kept between runs; a crash or a leak fails the run. Two run at once (one per
+# core: libFuzzer runs one process); the pair is awaited before the next starts.
+FUZZ_PIDS=()
 fuzz() {
   local target=$1 corpus=$2
   shift 2
-  echo "== libFuzzer: ${target} for ${FUZZ_SECONDS} s"
-  (cd build-fuzz/tests && mkdir -p "$corpus" &&
-    ./"$target" -max_total_time="$FUZZ_SECONDS" -timeout=10 -print_final_stats=1 "$corpus" "$@" 2>&1 | tail -n 12)
+  (set +e; cd build-fuzz/tests && mkdir -p "$corpus" &&
+    ./"$target" -max_total_time="$FUZZ_SECONDS" -timeout=10 -print_final_stats=1 "$corpus" "$@" > "$target.log" 2>&1
+   rc=$?; echo "== libFuzzer: ${target} for ${FUZZ_SECONDS} s"; tail -n 12 "$target.log"; exit $rc) &
+  FUZZ_PIDS+=($!)
+  if ((${#FUZZ_PIDS[@]} >= 2)); then fuzz_wait; fi
+}
+fuzz_wait() {
+  local rc=0 p
+  for p in "${FUZZ_PIDS[@]}"; do wait "$p" || rc=1; done
+  FUZZ_PIDS=()
+  if ((rc != 0)); then
+    echo "== a fuzz target failed (its output above)"
+    exit 1
+  fi
 }
 if [[ "$FUZZ_SECONDS" != 0 ]]; then
-  if [[ ! -f build-fuzz/CMakeCache.txt ]]; then
-    cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DRIGVIEW_FUZZ=ON \
-      -DRIGVIEW_BUILD_BENCH=OFF -DRIGVIEW_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  if [[ -z "$FUZZ_PID" ]]; then
+    background build-fuzz fuzz_build
+    FUZZ_PID=$BG_PID
   fi
-  cmake --build build-fuzz --target asf_amc_fuzz iqm_fuzz iqm_write_seeds gltf_json_fuzz gltf_morph_fuzz gltf_nodes_fuzz machine_json_fuzz model_io_fuzz import_fuzz -j"$(nproc)"
+  await "$FUZZ_PID" build-fuzz
   (cd build-fuzz/tests && mkdir -p iqm_seeds && ./iqm_write_seeds iqm_seeds &&
     cp /usr/share/assimp/models/IQM/mrfixit.iqm iqm_seeds/)
   fuzz asf_amc_fuzz asf_amc_corpus -dict=asf_amc_fuzz.dict asf_amc_seeds
@@ -58,4 +125,5 @@ if [[ "$FUZZ_SECONDS" != 0 ]]; then
   mkdir -p "$seeds"
   python3 tools/import_fuzz_seeds.py "$seeds" build-fuzz/tests/iqm_seeds build-fuzz/tests/asf_amc_seeds/skeleton_motion
   RIGVIEW_WORKER="$PWD/build/rigview" fuzz import_fuzz import_corpus -timeout=30 -rss_limit_mb=4096 -max_len=65536 import_seeds
+  fuzz_wait
 fi
