@@ -142,6 +142,22 @@ TEST(Isolation, WorkerThatExitsWithoutAModelIsAnError) {
                        "broken model");
 }
 
+// The worker gets a minimal environment: rigview's own settings and the sanitizers' options,
+// not the parent's other variables (a token in the environment stays with the parent).
+TEST(Isolation, TheWorkerGetsOnlyTheEnvironmentItNeeds) {
+    const std::string dir = testing::tempDir();
+    const std::string dump = script(dir, "dump.sh", "env > \"" + dir + "/env.txt\"; exit 1");
+    RunResult r = run(kExe, {"info", kBcn}, 30,
+                      {"RIGVIEW_WORKER=" + dump, "SECRET_TOKEN=abc123", "AWS_SECRET_ACCESS_KEY=xyz", "RIGVIEW_ISA=sse2"});
+    EXPECT_EQ(r.exitCode, 3) << r.err;
+    const std::string env = slurp(dir + "/env.txt");
+    ASSERT_FALSE(env.empty());
+    EXPECT_EQ(env.find("SECRET_TOKEN"), std::string::npos) << env;
+    EXPECT_EQ(env.find("AWS_SECRET_ACCESS_KEY"), std::string::npos) << env;
+    EXPECT_NE(env.find("RIGVIEW_ISA=sse2"), std::string::npos) << env;
+    EXPECT_NE(env.find("PATH="), std::string::npos) << env;
+}
+
 TEST(Isolation, NonRegularFilesAreRefusedAtOnceInBothModes) {
     const std::string dir = testing::tempDir();
     const std::string fifo = dir + "/model.fbx";

@@ -45,8 +45,13 @@ const std::string kTimeoutArg = std::to_string(kImportSeconds);
 // Files that crash Assimp 5.2.5 in process (found with `rigview --no-isolation info`).
 const std::vector<std::string> kKnownCrashers = {
     "gltf_deep_chain_100000.gltf",          "gltf_skin_10000_joints_no_ibm.gltf",
-    "gltf_sparse_offset_past_buffer.gltf",  "gltf_sparse_values_offset_past_buffer.gltf",
     "md5_simplecube_truncated_50.md5mesh",  "md5_weight_index_far.md5mesh",
+};
+
+// Files that crashed Assimp 5.2.5 and that rigview's glTF range check (import/gltf_ranges)
+// now refuses before Assimp reads them, in process and isolated alike.
+const std::vector<std::string> kRefusedBeforeAssimp = {
+    "gltf_sparse_offset_past_buffer.gltf",  "gltf_sparse_values_offset_past_buffer.gltf",
 };
 
 // Files on which Assimp 5.2.5 never returns (an SMD whose nodes block does not end).
@@ -284,6 +289,21 @@ TEST(Mutants, KnownCrashersStillCrashAssimpInProcessAndAreOneLineIsolated) {
     }
     // Assimp 5.2.5 crashes on all of them; a fixed Assimp would make this test say so.
     EXPECT_GE(crashedInProcess, 1u) << "none of the known crashers crashes Assimp in process any more";
+}
+
+TEST(Mutants, SparseRangesPastTheBufferAreRefusedBeforeAssimpInBothModes) {
+    for (const std::string& name : kRefusedBeforeAssimp) {
+        const std::string f = kDir + "/" + name;
+        ASSERT_TRUE(std::filesystem::exists(f)) << f;
+        for (bool isolated : {false, true}) {
+            std::vector<std::string> args{"info", f};
+            if (!isolated) args.insert(args.begin(), "--no-isolation");
+            RunResult r = run(kExe, args, 60.0);
+            expectCleanEnd(r, f, {3}, "info");
+            EXPECT_NE(r.err.find("accessors[0].sparse."), std::string::npos) << r.err;
+            EXPECT_NE(r.err.find("refused before import"), std::string::npos) << r.err;
+        }
+    }
 }
 
 TEST(Mutants, KnownHangsHangAssimpInProcessAndAreKilledAtTheLimitIsolated) {

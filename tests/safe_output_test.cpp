@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -21,6 +22,7 @@
 
 #include "support/gltf_writer.h"
 #include "support/run.h"
+#include "util/input_file.h"
 #include "util/json_out.h"
 #include "util/output_file.h"
 #include "util/paths.h"
@@ -520,6 +522,147 @@ TEST(SafeOutput, OutputFileWritesThroughATemporaryFile) {
     EXPECT_TRUE(writeOutputFile("/dev/null", "x", error));
     EXPECT_TRUE(paths::sameFile(dir + "/./a.txt", path));
     EXPECT_FALSE(paths::sameFile(dir + "/b.txt", path));
+}
+
+// A report on stdout that cannot be written (a full device, a closed stdout) is a failed
+// output: exit 4 and one line, not exit 0 and a lost report.
+TEST(SafeOutputCli, AReportThatCannotBeWrittenFailsWithExit4) {
+    for (const std::string redirect : {"> /dev/full", ">&-"}) {
+        for (const std::vector<std::string> cmd : {std::vector<std::string>{"info", "--json"}, {"check", "--json"}, {"info"}}) {
+            std::string script = "exec \"$0\"";
+            for (size_t i = 0; i < cmd.size(); ++i) script += " " + cmd[i];
+            script += " \"$1\" " + redirect;
+            RunResult r = run("/bin/sh", {"-c", script, kExe, kSimpleSkin});
+            EXPECT_EQ(r.exitCode, 4) << script << ": " << r.err;
+            EXPECT_EQ(lines(r.err), 1) << script << ": " << r.err;
+            EXPECT_NE(r.err.find("standard output"), std::string::npos) << r.err;
+        }
+    }
+    // A command that writes nothing on stdout does not fail for a closed stdout.
+    const std::string dir = testing::tempDir();
+    RunResult quiet = run("/bin/sh", {"-c", "exec \"$0\" pose \"$1\" -o \"$2\" >&-", kExe, kSimpleSkin, dir + "/p.obj"});
+    EXPECT_EQ(quiet.exitCode, 0) << quiet.err;
+    EXPECT_TRUE(fs::exists(dir + "/p.obj"));
+}
+
+// Outputs never replace what the model refers to: its texture, the state machine file.
+TEST(SafeOutputCli, OutputsOverTexturesAndMachineFilesAreRefused) {
+    const std::string dir = testing::tempDir();
+    const std::string demo = std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/";
+    for (const char* f : {"rigview_demo.gltf", "rigview_demo.bin", "rigview_demo_albedo.png", "rigview_demo.machine.json"}) {
+        fs::copy_file(demo + f, dir + "/" + f);
+    }
+    const std::string model = dir + "/rigview_demo.gltf", texture = dir + "/rigview_demo_albedo.png",
+                      machine = dir + "/rigview_demo.machine.json";
+    const std::string png = slurp(texture), json = slurp(machine);
+    RunResult r = run(kExe, {"render", model, "-o", texture, "--size", "64x48"});
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("texture"), std::string::npos) << r.err;
+    RunResult c = run(kExe, {"check", model, "--sheet", texture});
+    EXPECT_EQ(c.exitCode, 2) << c.err;
+    EXPECT_NE(c.err.find("texture"), std::string::npos) << c.err;
+    for (const char* command : {"pose", "render"}) {
+        RunResult m = run(kExe, {command, model, "--machine", machine, "-o", machine});
+        EXPECT_EQ(m.exitCode, 2) << command << ": " << m.err;
+        EXPECT_EQ(lines(m.err), 1) << m.err;
+    }
+    EXPECT_EQ(slurp(texture), png);
+    EXPECT_EQ(slurp(machine), json);
+    EXPECT_EQ(tempFiles(dir), 0);
+}
+
+// glTF accessors and views that leave their buffers are refused before Assimp reads them
+// (an accessor byteOffset of 2^64 - 4 made it read 4 bytes before its buffer), naming the entry.
+TEST(SafeOutputCli, GltfRangesOutsideTheirBuffersAreRefused) {
+    const std::string dir = testing::tempDir();
+    const std::string good = dir + "/good.gltf";
+    ASSERT_TRUE(g::write(smallRig(), good));
+    ASSERT_EQ(run(kExe, {"info", good}).exitCode, 0);
+    const json doc = json::parse(slurp(good));
+    struct Case {
+        const char* name;
+        std::function<void(json&)> edit;
+        const char* names;  // what the error names
+    };
+    const std::vector<Case> cases{
+        {"wrapping_offset", [](json& d) { d["accessors"][0]["byteOffset"] = 18446744073709551612ull; }, "accessors[0]"},
+        {"past_view", [](json& d) { d["accessors"][0]["count"] = 1000000; }, "accessors[0]"},
+        {"view_past_buffer", [](json& d) { d["bufferViews"][0]["byteLength"] = 1u << 30; }, "bufferViews[0]"},
+        {"negative_offset", [](json& d) { d["bufferViews"][0]["byteOffset"] = -4; }, "bufferViews[0]"},
+        {"no_such_view", [](json& d) { d["accessors"][0]["bufferView"] = 99; }, "accessors[0]"},
+    };
+    for (const Case& c : cases) {
+        json d = doc;
+        c.edit(d);
+        const std::string path = dir + "/" + c.name + ".gltf";
+        spit(path, d.dump());
+        for (const char* command : {"info", "check"}) {
+            RunResult r = run(kExe, {command, path});
+            EXPECT_EQ(r.exitCode, 3) << c.name << " " << command << ": " << r.err << r.out;
+            if (std::string(command) == "info") {
+                EXPECT_EQ(lines(r.err), 1) << r.err;
+                EXPECT_NE(r.err.find(c.names), std::string::npos) << c.name << ": " << r.err;
+            }
+        }
+    }
+}
+
+// An output name of 250 bytes is valid (NAME_MAX is 255): its temporary name must fit too.
+TEST(SafeOutputCli, ALongOutputNameIsWritten) {
+    const std::string dir = testing::tempDir();
+    const std::string out = dir + "/" + std::string(246, 'p') + ".obj";
+    RunResult r = run(kExe, {"pose", kSimpleSkin, "-o", out});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_GT(slurp(out).size(), 100u);
+    EXPECT_EQ(tempFiles(dir), 0);
+}
+
+// nan passes a range check (every comparison with it is false): the limits that are ranges
+// refuse it by name.
+TEST(SafeOutputCli, NonFiniteLimitsAreRefused) {
+    for (const char* option : {"--import-timeout", "--amc-fps"}) {
+        for (const char* value : {"nan", "inf", "NaN"}) {
+            RunResult r = run(kExe, {option, value, "info", kSimpleSkin});
+            EXPECT_EQ(r.exitCode, 2) << option << " " << value << ": " << r.err;
+            EXPECT_EQ(lines(r.err), 1) << r.err;
+            EXPECT_NE(r.err.find(option), std::string::npos) << r.err;
+        }
+    }
+    EXPECT_EQ(run(kExe, {"--import-timeout", "30", "info", kSimpleSkin}).exitCode, 0);
+}
+
+// An isolated import's error keeps the whole file name, newline and all (escaped when printed).
+TEST(SafeOutputCli, AnImportErrorNamesAFileWithANewlineWhole) {
+    const std::string dir = testing::tempDir();
+    const std::string bad = dir + "/bad\nname.gltf";
+    spit(bad, "{ not json");
+    RunResult r = run(kExe, {"info", bad});
+    EXPECT_EQ(r.exitCode, 3) << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("bad\\x0Aname.gltf"), std::string::npos) << r.err;
+}
+
+// Small files rigview reads but did not make (settings): only a regular file, only up to a
+// stated size; a FIFO or a link to /dev/zero is refused at once, not waited on or read forever.
+TEST(SafeInput, InputFileReadsOnlySmallRegularFiles) {
+    const std::string dir = testing::tempDir();
+    std::string text, error;
+    spit(dir + "/a.json", "{\"x\": 1}");
+    EXPECT_EQ(readInputFile(dir + "/a.json", 64, text, error), InputFileStatus::Read) << error;
+    EXPECT_EQ(text, "{\"x\": 1}");
+    EXPECT_EQ(readInputFile(dir + "/none.json", 64, text, error), InputFileStatus::Missing);
+    EXPECT_EQ(readInputFile(dir + "/a.json", 4, text, error), InputFileStatus::Refused);
+    EXPECT_NE(error.find("larger than 4 bytes"), std::string::npos) << error;
+    EXPECT_TRUE(text.empty());
+    ASSERT_EQ(::mkfifo((dir + "/fifo").c_str(), 0600), 0);
+    EXPECT_EQ(readInputFile(dir + "/fifo", 64, text, error), InputFileStatus::Refused);
+    EXPECT_NE(error.find("named pipe"), std::string::npos) << error;
+    fs::create_symlink("/dev/zero", dir + "/zero");
+    EXPECT_EQ(readInputFile(dir + "/zero", 64, text, error), InputFileStatus::Refused);
+    EXPECT_NE(error.find("a device"), std::string::npos) << error;
+    EXPECT_EQ(readInputFile(dir, 64, text, error), InputFileStatus::Refused);
+    EXPECT_NE(error.find("folder"), std::string::npos) << error;
 }
 
 // ---- 4. resources only from inside the model's folder ------------------------------------

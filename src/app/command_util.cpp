@@ -60,8 +60,23 @@ float clipTime(const Model& model, int32_t clip, double requested) {
     return static_cast<float>(seekTime(requested, model.clips[clip].duration, LoopMode::Loop, direction));
 }
 
-bool outputIsNotAnInput(const std::string& output, const std::string& model, const std::vector<std::string>& anims) {
-    std::vector<std::string> inputs{model};
+bool outputIsNotAResource(const std::string& output, const Model& model) {
+    for (const Material& m : model.materials) {
+        const std::string& ref = m.baseColorTexture;
+        if (ref.empty() || ref[0] == '*') continue;  // embedded
+        const std::string file = paths::resolveResourceFile(model.path, ref, nullptr);
+        if (!file.empty() && paths::sameFile(output, file)) {
+            printError(output + ": is the texture " + file + " of " + model.path +
+                       "; refusing to overwrite it (write the output elsewhere)");
+            return false;
+        }
+    }
+    return true;
+}
+
+bool outputIsNotAnInput(const std::string& output, const std::string& model, const std::vector<std::string>& anims,
+                        const std::string& machine) {
+    std::vector<std::string> inputs{model, machine};
     inputs.insert(inputs.end(), anims.begin(), anims.end());
     for (const std::string& in : inputs) {
         if (!in.empty() && paths::sameFile(output, in)) {

@@ -29,9 +29,12 @@ bool resolveClip(const Model& model, const std::string& key, int32_t& clip);
 // last key (seekTime in loop mode, as the viewer's seek). 0 for the bind pose.
 float clipTime(const Model& model, int32_t clip, double requested);
 // Outputs never overwrite inputs: false (after printing the error) when `output` is the same
-// file as `model` or one of `anims` (paths::sameFile: device and inode, or canonical path).
-// Called before anything is read or written.
-bool outputIsNotAnInput(const std::string& output, const std::string& model, const std::vector<std::string>& anims);
+// file as `model`, one of `anims` or `machine` (a state machine file; paths::sameFile: device
+// and inode, or canonical path). Called before anything is read or written.
+bool outputIsNotAnInput(const std::string& output, const std::string& model, const std::vector<std::string>& anims,
+                        const std::string& machine = {});
+// The same for the files the loaded model refers to (its textures), once it is loaded.
+bool outputIsNotAResource(const std::string& output, const Model& model);
 // Whether `path` exists and is not a regular file or folder (/dev/null, /dev/full, /dev/stdout,
 // a FIFO): such an output is written directly, in the command's one format.
 bool isStreamOutput(const std::string& path);

@@ -60,6 +60,7 @@ int writeContactSheet(const Model& model, const Report& report, const std::strin
         cmd::printError(path + ": --sheet must end in .png");
         return exitcode::kUsage;
     }
+    if (!cmd::outputIsNotAResource(path, model)) return exitcode::kUsage;
     auto ctx = HeadlessContext::create();
     if (!ctx) {
         cmd::printError(model.path + ": cannot render the sheet: " + ctx.error().message);

@@ -1,7 +1,13 @@
 // rigview: the command line. Builds the subcommands and their options from the one option table
 // (app/options.cpp), then hands over to the subcommands (app/<name>_command.cpp).
 // Every error leaves as one line on stderr and an exit code.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <new>
 #include <string>
@@ -18,7 +24,41 @@
 #include "util/text.h"
 #include "platform/import_worker.h"
 
+namespace {
+
+// Standard streams started closed are opened on devices, so that no file rigview opens later
+// can take their numbers (a report written into an output file): stdin and stderr on
+// /dev/null, stdout on /dev/full, so that a report written to a closed stdout fails like any
+// other write and is reported instead of lost.
+void occupyClosedStandardStreams() {
+    const char* devices[3] = {"/dev/null", "/dev/full", "/dev/null"};
+    for (int fd = 0; fd < 3; ++fd) {
+        if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        const int opened = ::open(devices[fd], fd == 0 ? O_RDONLY : O_WRONLY);
+        if (opened >= 0 && opened != fd) {
+            ::dup2(opened, fd);
+            ::close(opened);
+        }
+    }
+}
+
+// The command's exit code, or kOutputFailed with one line when what it wrote on stdout (a
+// report, JSON) did not all reach it: a full device, a closed pipe or stream.
+int checkedStdout(int code) {
+    errno = 0;
+    std::cout.flush();
+    const bool flushed = std::fflush(stdout) == 0;
+    const int err = errno;
+    if (std::cout && flushed && !std::ferror(stdout)) return code;
+    std::cerr << "rigview: standard output: could not write the output"
+              << (err ? std::string(" (") + std::strerror(err) + ")" : std::string()) << "\n";
+    return code == rig::exitcode::kOk || code == rig::exitcode::kCheckFailed ? rig::exitcode::kOutputFailed : code;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+    occupyClosedStandardStreams();
     CLI::App app{"", "rigview"};
     app.require_subcommand(0, 1);
     // Every option of the viewer and of every subcommand, and their descriptions, come from one
@@ -40,7 +80,7 @@ int main(int argc, char** argv) {
 
     if (settings.helpMarkdown) {
         std::cout << rig::cli::optionsMarkdown();
-        return rig::exitcode::kOk;
+        return checkedStdout(rig::exitcode::kOk);
     }
     settings.exportOpts.fpsGiven = cmd[Command::Export]->get_option("--fps")->count() > 0;
     settings.render.instancesGiven = cmd[Command::Render]->get_option("--instances")->count() > 0;
@@ -66,13 +106,13 @@ int main(int argc, char** argv) {
             return rig::runImportWorker(settings.workerModel, settings.workerAnims, import, settings.workerFd,
                                         settings.workerParent);
         }
-        if (*cmd[Command::Info]) return rig::runInfo(settings.info);
-        if (*cmd[Command::Pose]) return rig::runPose(settings.pose);
-        if (*cmd[Command::Check]) return rig::runCheck(settings.check);
-        if (*cmd[Command::Bench]) return rig::runBench(settings.bench);
-        if (*cmd[Command::Render]) return rig::runRender(settings.render);
-        if (*cmd[Command::Export]) return rig::runExport(settings.exportOpts);
-        if (*cmd[Command::Compress]) return rig::runCompress(settings.compress);
+        if (*cmd[Command::Info]) return checkedStdout(rig::runInfo(settings.info));
+        if (*cmd[Command::Pose]) return checkedStdout(rig::runPose(settings.pose));
+        if (*cmd[Command::Check]) return checkedStdout(rig::runCheck(settings.check));
+        if (*cmd[Command::Bench]) return checkedStdout(rig::runBench(settings.bench));
+        if (*cmd[Command::Render]) return checkedStdout(rig::runRender(settings.render));
+        if (*cmd[Command::Export]) return checkedStdout(rig::runExport(settings.exportOpts));
+        if (*cmd[Command::Compress]) return checkedStdout(rig::runCompress(settings.compress));
         rig::ViewerLaunch& viewer = settings.viewer;
         if (viewer.width != 1280) viewer.height = viewer.width * 10 / 16;
         return rig::runViewer(viewer);

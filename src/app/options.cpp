@@ -2,6 +2,8 @@
 // the Markdown option reference.
 #include "app/options.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 #include <type_traits>
@@ -36,6 +38,16 @@ constexpr CommandSpec kCommandSpecs[] = {
 static_assert(std::size(kCommandSpecs) == std::size(kCommands));
 
 const char* kIsolationGroup = "Isolation (before the subcommand)";
+
+// A number that is finite: CLI::Range lets nan through (every comparison with nan is false).
+const CLI::Validator kFinite(
+    [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || !std::isfinite(v)) return "must be a finite number, not " + text;
+        return "";
+    },
+    "", "FINITE");
 const char* kMachineHelp = "A state machine file (*.machine.json) run from 0 to --time at 60 ticks per second; replaces --clip";
 const char* kClipHelp = "Clip name or index (default: the first clip)";
 
@@ -191,9 +203,9 @@ std::vector<OptionSpec> makeTable() {
                  "Read files a model refers to (buffers, textures) even outside the model's folder (default: refused)", "", {}, {},
                  everywhere(RIG_FIELD(allowExternalPaths))});
     t.push_back({"--amc-fps", "Frames per second of AMC motion files (120 as CMU's)", kImportGroup,
-                 {CLI::Range(1.0f, 10000.0f)}, {}, {{V, RIG_FIELD(amcFps)}}});
+                 {kFinite, CLI::Range(1.0f, 10000.0f)}, {}, {{V, RIG_FIELD(amcFps)}}});
     t.push_back({"--import-timeout", "Seconds an import may take before its worker process is killed", kIsolationGroup,
-                 {CLI::Range(0.1, 1e6)}, {}, {{V, RIG_FIELD(isolation.timeoutSeconds)}}});
+                 {kFinite, CLI::Range(0.1, 1e6)}, {}, {{V, RIG_FIELD(isolation.timeoutSeconds)}}});
     t.push_back({"--no-isolation", "Import in this process, not in a worker process (for debugging: a crashing file crashes rigview)",
                  kIsolationGroup, {}, {}, {{V, RIG_FIELD(noIsolation)}}});
     // The hidden import worker's.

@@ -37,7 +37,7 @@ int runPose(const PoseOptions& o) {
         printError(o.output + ": output must end in .json or .obj");
         return exitcode::kUsage;
     }
-    if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims)) return exitcode::kUsage;
+    if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims, o.machine)) return exitcode::kUsage;
     Model model;
     if (!load(o.model, o.anims, o.import, model)) return exitcode::kBadInput;
     int32_t clip = o.filePose ? kFilePose : kBindPose;

@@ -81,9 +81,10 @@ int runRender(const RenderOptions& o) {
         printError("--spacing must be a finite number of metres, 0 (automatic) to 1e6");
         return exitcode::kUsage;
     }
-    if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims)) return exitcode::kUsage;
+    if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims, o.machine)) return exitcode::kUsage;
     Model model;
     if (!cmd::load(o.model, o.anims, o.import, model)) return exitcode::kBadInput;
+    if (!cmd::outputIsNotAResource(o.output, model)) return exitcode::kUsage;
     int32_t clip = o.filePose ? kFilePose : kBindPose;
     IkStage ik;
     if (!setupIk(model, o.ik, o.model, ik)) return exitcode::kUsage;

@@ -10,7 +10,6 @@
 #include <ctime>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "check/diagnostics.h"
@@ -25,7 +24,9 @@
 #include "ui/file_browser.h"
 #include "ui/legend.h"
 #include "ui/shortcuts.h"
+#include "util/input_file.h"
 #include "util/output_file.h"
+#include "util/text.h"
 #include "app/viewer_settings.h"
 
 #ifndef RIGVIEW_VERSION
@@ -213,23 +214,26 @@ void Viewer::addRecent(const std::string& path) {
 }
 
 void Viewer::loadSettings() {
+    // Settings are a small file; anything else there (a FIFO, a link to a device, a huge file)
+    // is refused at once and the defaults are used.
+    constexpr size_t kMaxSettingsBytes = size_t(1) << 20;
     const fs::path file = settingsFile();
-    std::ifstream in(file, std::ios::binary);
-    if (in) {
-        std::stringstream text;
-        text << in.rdbuf();
-        std::string why;
+    std::string text, why;
+    const InputFileStatus status = readInputFile(file.string(), kMaxSettingsBytes, text, why);
+    if (status != InputFileStatus::Missing) {
         bool hasCamera = false;
-        if (applySettingsJson(text.str(), state_, hasCamera, why)) {
+        if (status == InputFileStatus::Read && applySettingsJson(text, state_, hasCamera, why)) {
             keepCamera_ = hasCamera;
-            savedSettings_ = text.str();
+            savedSettings_ = std::move(text);
         } else {
-            std::fprintf(stderr, "rigview: %s: ignored, defaults used (%s)\n", file.string().c_str(), why.c_str());
+            std::fprintf(stderr, "rigview: %s: ignored, defaults used (%s)\n", text::forTerminal(file.string()).c_str(),
+                         why.c_str());
         }
         return;
     }
     // Before settings.json the recent files were a list of lines in recent.txt.
-    std::ifstream old(settingsFolder() / "recent.txt");
+    if (readInputFile((settingsFolder() / "recent.txt").string(), kMaxSettingsBytes, text, why) != InputFileStatus::Read) return;
+    std::istringstream old(text);
     std::string line;
     while (std::getline(old, line) && state_.recent.size() < 10) {
         if (!line.empty()) state_.recent.push_back(line);

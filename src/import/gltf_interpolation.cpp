@@ -1,4 +1,5 @@
 #include "import/gltf_interpolation.h"
+#include "import/gltf_json.h"
 #include "util/paths.h"
 
 #include <algorithm>
@@ -19,31 +20,6 @@ namespace rig {
 namespace {
 
 using nlohmann::json;
-
-// The glTF JSON of a file's bytes: JSON text, or (`glb`) a binary container whose first chunk
-// is the JSON; `glbBin`, when given, receives the container's BIN chunk (the buffer with no uri).
-bool readJson(const std::string& bytes, bool glb, json& out, std::string* glbBin = nullptr) {
-    std::string text;
-    if (glb) {
-        // Header (magic, version, length) then chunk 0: length, type "JSON", data.
-        if (bytes.size() < 20 || bytes.compare(0, 4, "glTF") != 0) return false;
-        uint32_t len = 0;
-        std::memcpy(&len, bytes.data() + 12, 4);
-        if (bytes.compare(16, 4, "JSON") != 0 || 20ull + len > bytes.size()) return false;
-        text = bytes.substr(20, len);
-        // Chunk 1, if any: length, type "BIN\0", data (the buffer with no uri).
-        const size_t bin = 20ull + len;
-        if (glbBin && bin + 8 <= bytes.size() && bytes.compare(bin + 4, 4, std::string("BIN\0", 4)) == 0) {
-            uint32_t binLen = 0;
-            std::memcpy(&binLen, bytes.data() + bin, 4);
-            if (bin + 8 + binLen <= bytes.size()) *glbBin = bytes.substr(bin + 8, binLen);
-        }
-    } else {
-        text = bytes;
-    }
-    out = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    return !out.is_discarded() && out.is_object();
-}
 
 // The name Assimp gives glTF node n: its "name", or "nodes[n]" when it has none.
 std::string nodeName(const json& nodes, size_t n) {
@@ -424,7 +400,7 @@ int applyGltfMorphsUnchecked(const std::string& path, Model& model) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return 0;
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (!readJson(bytes, ext == ".glb", doc, &bin)) return 0;
+    if (!readGltfJson(bytes, ext == ".glb", doc, &bin)) return 0;
     const json& nodes = doc.contains("nodes") ? doc["nodes"] : json();
     const json& meshes = doc.contains("meshes") ? doc["meshes"] : json();
     if (!nodes.is_array() || !meshes.is_array()) return 0;
@@ -534,7 +510,7 @@ GltfNodes readGltfNodes(const std::string& path, const Skeleton& sk) {
     if (!in) return out;
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     json doc;
-    if (!readJson(bytes, ext == ".glb", doc) || !mapNodes(doc, sk, out)) return GltfNodes{};
+    if (!readGltfJson(bytes, ext == ".glb", doc) || !mapNodes(doc, sk, out)) return GltfNodes{};
     const json& nodes = doc["nodes"];
     out.skinOfJson.assign(nodes.size(), -1);
     for (size_t n = 0; n < nodes.size(); ++n) {
@@ -614,7 +590,7 @@ int applyGltfStepInterpolation(const std::string& path, Model& model) {
 
 int applyGltfStepInterpolationToBytes(const std::string& bytes, bool glb, Model& model) {
     json doc;
-    if (!readJson(bytes, glb, doc)) return 0;
+    if (!readGltfJson(bytes, glb, doc)) return 0;
     const json& nodes = doc.contains("nodes") ? doc["nodes"] : json();
     if (!nodes.is_array()) return 0;
     // Targets by index where the tree maps (two nodes may share a name), by name otherwise.
@@ -641,7 +617,7 @@ int applyGltfNodeKeysUnchecked(const std::string& path, Model& model) {
     if (!in) return 0;
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     json doc;
-    if (!readJson(bytes, ext == ".glb", doc)) return 0;
+    if (!readGltfJson(bytes, ext == ".glb", doc)) return 0;
     const json& nodes = doc.contains("nodes") ? doc["nodes"] : json();
     if (!nodes.is_array()) return 0;
     GltfNodes map;

@@ -20,6 +20,7 @@
 #include "import/asf_amc.h"
 #include "import/confined_io.h"
 #include "import/gltf_interpolation.h"
+#include "import/gltf_ranges.h"
 #include "import/iqm.h"
 #include "import/node_binding.h"
 #include "import/off_header.h"
@@ -90,6 +91,10 @@ Result<Model> importModel(const std::string& path, const ImportOptions& options)
     // Object File Format (by extension or, as Assimp also finds it, by keyword): counts no
     // file of this size could hold are refused before Assimp allocates for them (off_header.h).
     if (Result<bool> counts = checkOffCounts(path, ext == ".off"); !counts) return counts.error();
+    // glTF accessors and buffer views that leave their buffers, before Assimp reads them.
+    if (ext == ".gltf" || ext == ".glb") {
+        if (Result<bool> ranges = checkGltfRanges(path); !ranges) return ranges.error();
+    }
 
     Assimp::Importer importer;
     auto* io = new ConfinedIOSystem(path);  // owned by the importer

@@ -25,6 +25,9 @@
 #include <mutex>
 #include <new>
 #include <set>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "import/import.h"
 #include "import/model_io.h"
@@ -66,6 +69,26 @@ bool writeError(int fd, char kind, const std::string& message, const std::string
     frame += '\n';
     frame += message;
     return writeAll(fd, frame.data(), frame.size());
+}
+
+// The worker's environment: only what it needs to run as this rigview does (rigview's own
+// settings, the sanitizers' options, where programs and libraries are, the locale and the
+// temporary folder). Nothing else of the parent's (tokens, keys in the environment) is
+// readable by a file that takes the importer over.
+std::vector<char*> workerEnvironment() {
+    static const char* const kPrefixes[] = {"RIGVIEW_", "ASAN_", "UBSAN_", "LSAN_", "TSAN_", "MSAN_", "LC_"};
+    static const char* const kNames[] = {"PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "LANG", "LANGUAGE", "TMPDIR"};
+    std::vector<char*> out;
+    for (char** e = environ; e && *e; ++e) {
+        const std::string_view entry(*e);
+        const std::string_view name = entry.substr(0, entry.find('='));
+        bool keep = false;
+        for (const char* p : kPrefixes) keep = keep || name.rfind(p, 0) == 0;
+        for (const char* n : kNames) keep = keep || name == n;
+        if (keep) out.push_back(*e);
+    }
+    out.push_back(nullptr);
+    return out;
 }
 
 std::string workerExecutable(const IsolationConfig& c) {
@@ -287,8 +310,9 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
     posix_spawnattr_init(&attr);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
     posix_spawnattr_setpgroup(&attr, 0);
+    std::vector<char*> envp = workerEnvironment();
     pid_t pid = -1;
-    const int rc = ::posix_spawn(&pid, exe.c_str(), &actions, &attr, argv.data(), environ);
+    const int rc = ::posix_spawn(&pid, exe.c_str(), &actions, &attr, argv.data(), envp.data());
     posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&actions);
     ::close(result[1]);
@@ -382,9 +406,9 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
         std::string rest(reinterpret_cast<const char*>(bytes.data()) + 9, bytes.size() - 9);
         size_t nl = rest.find('\n');
         std::string code = nl == std::string::npos ? std::string() : rest.substr(0, nl);
+        // The whole message: a file name may hold a newline. Whoever prints it escapes control
+        // characters (text::forTerminal, the JSON writer), which keeps it one line.
         std::string message = nl == std::string::npos ? rest : rest.substr(nl + 1);
-        nl = message.find('\n');
-        if (nl != std::string::npos) message.resize(nl);  // one line, always
         ImportOutcome o = failed(bytes[8] == kKindOutOfMemory ? ImportFailure::OutOfMemory : ImportFailure::Error,
                                  std::move(message), std::move(errText));
         o.model = Error{o.model.error().message, std::move(code)};

@@ -19,6 +19,7 @@ namespace {
 // handler may only call async-signal-safe functions (unlink, sigaction, raise).
 constexpr int kSlots = 16;
 constexpr size_t kPathMax = 4096;
+constexpr size_t kNameMax = 255;  // NAME_MAX of Linux file systems
 char gTempPaths[kSlots][kPathMax];
 std::atomic<bool> gSlotUsed[kSlots];
 std::mutex gSlotMutex;
@@ -129,7 +130,13 @@ bool OutputFile::open() {
     }
     fs::path dir = fs::path(target_).parent_path();
     if (dir.empty()) dir = ".";
-    std::string tmpl = (dir / ("." + fs::path(target_).filename().string() + ".rigview-XXXXXX")).string();
+    // The temporary name is the target's with a dot before and a suffix after, its base cut so
+    // that the whole stays within NAME_MAX (a long but valid output name must still work).
+    const std::string suffix = ".rigview-XXXXXX";
+    std::string base = fs::path(target_).filename().string();
+    const size_t room = kNameMax - 1 - suffix.size();
+    if (base.size() > room) base.resize(room);
+    std::string tmpl = (dir / ("." + base + suffix)).string();
     installHandlers();
     // Block the signals while the name is created and registered, so that a signal cannot
     // leave a temporary file the handler does not know about.

@@ -1,5 +1,5 @@
 // libFuzzer target for rigview's own reading of glTF JSON (import/gltf_interpolation.cpp: the
-// STEP interpolation modes Assimp drops) and for what rigview writes from names found in such
+// STEP interpolation modes Assimp drops; import/gltf_ranges.cpp: the accessor range check) and for what rigview writes from names found in such
 // files (util/json_out, util/text). The input is a .gltf text, or a .glb when it starts with
 // "glTF". Beyond "no crash, hang or leak" it checks: only channels that exist are marked, the
 // count returned matches, and every node name the file gives comes out as valid JSON and as
@@ -17,6 +17,7 @@
 
 #include "anim/runtime/model.h"
 #include "import/gltf_interpolation.h"
+#include "import/gltf_ranges.h"
 #include "util/json_out.h"
 #include "util/text.h"
 
@@ -98,6 +99,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size > (1u << 20)) return 0;
     const std::string bytes(reinterpret_cast<const char*>(data), size);
     const bool glb = bytes.rfind("glTF", 0) == 0;
+    // The range check that runs before Assimp: any answer, one line when it refuses.
+    if (rig::Result<bool> ranges = rig::checkGltfRangesInBytes("fuzz.gltf", bytes); !ranges) {
+        require(ranges.error().message.find('\n') == std::string::npos, "a range error of one line");
+    }
     std::string jsonText = bytes;
     if (glb && bytes.size() >= 20) {
         uint32_t len = 0;

@@ -1,0 +1,27 @@
+// A look at a glTF file's accessors and buffer views before Assimp reads it. Assimp 5.2.5 adds
+// an accessor's byteOffset to its view's without checking the sum (an offset of 2^64 - 4 reads
+// 4 bytes before the buffer) and trusts declared lengths; rigview's own readers do the same
+// arithmetic. Ranges that leave their view or buffer are refused at once, naming the accessor.
+#pragma once
+
+#include <string>
+
+#include "anim/runtime/result.h"
+
+namespace rig {
+
+// The checks, on the glTF JSON (text, or a .glb's JSON chunk) of `bytes`:
+// - every bufferView lies inside its buffer's declared byteLength (and a .glb's uri-less
+//   buffer inside its BIN chunk), with byteStride 4..252 when given;
+// - every accessor with a bufferView lies inside it: byteOffset + stride * (count - 1) + the
+//   element size <= the view's byteLength; sparse indices and values likewise;
+// - offsets, lengths and counts are non-negative integers, indices name existing entries.
+// Bytes that are not glTF JSON pass (Assimp reports them). Nothing is computed that can wrap.
+// A .glb is told by its magic ("glTF"), whatever the file is called.
+Result<bool> checkGltfRangesInBytes(const std::string& path, const std::string& bytes);
+
+// The same for a file: of a .glb only the header, the JSON chunk and the BIN chunk's header are
+// read; a .gltf is read whole.
+Result<bool> checkGltfRanges(const std::string& path);
+
+}  // namespace rig

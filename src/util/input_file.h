@@ -1,0 +1,18 @@
+// Reading a small file rigview did not make (settings, side files) without trusting it: only a
+// regular file is read (a FIFO, a device or /dev/zero behind a symlink is refused at once, never
+// waited on or read without end), and only up to a size stated before reading.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace rig {
+
+enum class InputFileStatus { Read, Missing, Refused };
+
+// The whole of `path` into `out` when it is a regular file of at most `maxBytes`. Missing: no
+// such file (nothing in `error`). Refused: `error` says why ("not a regular file (a named
+// pipe)", "larger than 1 MiB", the system's reason).
+InputFileStatus readInputFile(const std::string& path, size_t maxBytes, std::string& out, std::string& error);
+
+}  // namespace rig
