@@ -1,4 +1,5 @@
 #include "import/regular_file.h"
+#include "util/input_file.h"
 
 #include <sys/stat.h>
 
@@ -15,11 +16,7 @@ Result<bool> checkRegularFile(const std::string& path) {
     }
     if (S_ISREG(st.st_mode)) return true;
     if (S_ISDIR(st.st_mode)) return Error{path + ": is a directory, not a model file"};
-    const char* kind = S_ISFIFO(st.st_mode)                        ? "a named pipe"
-                       : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
-                       : S_ISSOCK(st.st_mode)                       ? "a socket"
-                                                                    : "of an unknown kind";
-    return Error{path + ": not a regular file (" + kind + ")"};
+    return Error{path + ": not a regular file (" + fileKindName(st.st_mode) + ")"};
 }
 
 }  // namespace rig

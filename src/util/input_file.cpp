@@ -12,14 +12,6 @@ namespace rig {
 
 namespace {
 
-const char* kindOf(mode_t mode) {
-    if (S_ISDIR(mode)) return "a folder";
-    if (S_ISFIFO(mode)) return "a named pipe";
-    if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
-    if (S_ISSOCK(mode)) return "a socket";
-    return "of an unknown kind";
-}
-
 std::string sizeText(size_t bytes) {
     if (bytes >= (size_t(1) << 20) && bytes % (size_t(1) << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
     if (bytes >= 1024 && bytes % 1024 == 0) return std::to_string(bytes >> 10) + " KiB";
@@ -27,6 +19,14 @@ std::string sizeText(size_t bytes) {
 }
 
 }  // namespace
+
+const char* fileKindName(unsigned mode) {
+    if (S_ISDIR(mode)) return "a folder";
+    if (S_ISFIFO(mode)) return "a named pipe";
+    if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "of an unknown kind";
+}
 
 InputFileStatus readInputFile(const std::string& path, size_t maxBytes, std::string& out, std::string& error) {
     out.clear();
@@ -45,7 +45,7 @@ InputFileStatus readInputFile(const std::string& path, size_t maxBytes, std::str
         error = std::strerror(errno);
         status = InputFileStatus::Refused;
     } else if (!S_ISREG(st.st_mode)) {
-        error = std::string("not a regular file (") + kindOf(st.st_mode) + ")";
+        error = std::string("not a regular file (") + fileKindName(st.st_mode) + ")";
         status = InputFileStatus::Refused;
     } else if (static_cast<unsigned long long>(st.st_size) > maxBytes) {
         error = "larger than " + sizeText(maxBytes);

@@ -8,6 +8,10 @@
 
 namespace rig {
 
+// What a file that is not a regular file is, for messages: "a folder", "a named pipe", "a
+// device", "a socket", "of an unknown kind" (`mode` as stat's st_mode).
+const char* fileKindName(unsigned mode);
+
 enum class InputFileStatus { Read, Missing, Refused };
 
 // The whole of `path` into `out` when it is a regular file of at most `maxBytes`. Missing: no
