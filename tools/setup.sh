@@ -20,6 +20,8 @@ PACKAGES=(
   clang libclang-rt-14-dev              # libFuzzer for the ASF/AMC parser's fuzz target
   libegl-dev libgl1-mesa-dri libegl-mesa0 libgles-dev   # headless GL (Mesa llvmpipe)
   xvfb xauth                            # windowed smoke tests
+  python3-numpy python3-pybind11 pybind11-dev   # the Python module (import rigview): NumPy arrays, bindings
+  python3-distributed                   # library checks on a Dask cluster (python3 -m rigview.batch)
 )
 
 missing=()
