@@ -253,6 +253,11 @@ int runCheck(const CheckOptions& o) {
         for (size_t k = index; k < files.size(); k += count) mine.push_back(files[k]);
         files = std::move(mine);
     }
+    if (o.listFiles) {  // the list alone, exact for any name (rigview.batch checks these files on a cluster)
+        for (const std::string& f : files) std::fwrite(f.c_str(), 1, f.size() + 1, stdout);
+        std::fflush(stdout);
+        return exitcode::kOk;
+    }
     if (!o.sheet.empty() && many) {
         cmd::printError("--sheet takes one model, not " + std::to_string(files.size()) + " files");
         return exitcode::kUsage;
