@@ -371,6 +371,9 @@ def run_check(client, rigview, files, out, previous=None, retries=3, strict=Fals
 
     summary = {k: 0 for k in SUMMARY_KEYS}
     worst = 0
+    for path in files:  # the files that could not be read, one line each on stderr, as rigview's
+        if path in results and "error" in results[path]:
+            log(str(results[path]["error"]))
     for obj in results.values():
         for k in SUMMARY_KEYS:
             summary[k] += int(obj["counts"].get(k, 0))

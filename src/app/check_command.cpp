@@ -3,7 +3,7 @@
 // (platform/import_worker; --jobs at once), with a progress bar on a terminal, then a summary
 // in file-path order; --json gives one report, --json-lines one line per file as it finishes;
 // a file that crashes or hangs its importer is a finding and the run goes on; --shard I/N
-// takes every N-th file; the exit code tells the worst result.
+// takes every N-th file; --list-files prints the files alone; the exit code tells the worst result.
 #include <unistd.h>
 
 #include <algorithm>
