@@ -209,6 +209,31 @@ TEST(Cli, CheckFoldersInParallelWithOneReport) {
     EXPECT_EQ(run(kExe, {"check", kModels + "BVH", "--sheet", dir + "/x.png"}).exitCode, 2);
 }
 
+// `check --list-files` lists what `check` would check, in its order, each name NUL-ended (so any
+// name is exact), after --shard; it checks nothing. rigview.batch checks these on a Dask cluster.
+TEST(Cli, CheckListFilesIsWhatCheckWouldCheck) {
+    RunResult all = run(kExe, {"check", kModels + "invalid", kModels + "BVH", "--json"});
+    const json report = json::parse(all.out);
+    std::vector<std::string> expected;
+    for (const auto& f : report["files"]) expected.push_back(f["file"].get<std::string>());
+    ASSERT_GE(expected.size(), 10u);
+    auto names = [](const std::string& out) {
+        std::vector<std::string> v;
+        for (size_t b = 0, e; (e = out.find('\0', b)) != std::string::npos; b = e + 1) v.push_back(out.substr(b, e - b));
+        return v;
+    };
+    RunResult list = run(kExe, {"check", "--list-files", kModels + "invalid", kModels + "BVH"});
+    ASSERT_EQ(list.exitCode, 0) << list.err;
+    EXPECT_TRUE(list.err.empty()) << list.err;
+    EXPECT_EQ(list.out.back(), '\0');
+    EXPECT_EQ(names(list.out), expected);
+    RunResult shard = run(kExe, {"check", "--list-files", "--shard", "2/3", kModels + "invalid", kModels + "BVH"});
+    std::vector<std::string> second;
+    for (size_t k = 1; k < expected.size(); k += 3) second.push_back(expected[k]);
+    EXPECT_EQ(names(shard.out), second);
+    EXPECT_EQ(run(kExe, {"check", "--list-files", testing::tempDir()}).exitCode, 3);  // no model files
+}
+
 TEST(Cli, AnimAddsClipsOfAnotherFileByJointName) {
     const std::string a = kModels + "BVH/01_01.bvh", b = kModels + "BVH/01_03.bvh";
     RunResult r = run(kExe, {"info", a, "--anim", b, "--json"});

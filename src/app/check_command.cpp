@@ -3,7 +3,7 @@
 // (platform/import_worker; --jobs at once), with a progress bar on a terminal, then a summary
 // in file-path order; --json gives one report, --json-lines one line per file as it finishes;
 // a file that crashes or hangs its importer is a finding and the run goes on; --shard I/N
-// takes every N-th file; the exit code tells the worst result.
+// takes every N-th file; --list-files prints the files alone; the exit code tells the worst result.
 #include <unistd.h>
 
 #include <algorithm>
@@ -252,6 +252,11 @@ int runCheck(const CheckOptions& o) {
         std::vector<std::string> mine;
         for (size_t k = index; k < files.size(); k += count) mine.push_back(files[k]);
         files = std::move(mine);
+    }
+    if (o.listFiles) {  // the list alone, exact for any name (rigview.batch checks these files on a cluster)
+        for (const std::string& f : files) std::fwrite(f.c_str(), 1, f.size() + 1, stdout);
+        std::fflush(stdout);
+        return exitcode::kOk;
     }
     if (!o.sheet.empty() && many) {
         cmd::printError("--sheet takes one model, not " + std::to_string(files.size()) + " files");

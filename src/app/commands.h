@@ -45,6 +45,7 @@ struct CheckOptions {
     bool jsonLines = false;          // one JSON object per file as it finishes, then the summary
     std::string shard;               // "I/N": every N-th file of the sorted list, from the I-th
     bool listCodes = false;          // --list-codes: print the table of finding codes, check nothing
+    bool listFiles = false;          // --list-files: print the files it would check (NUL-ended), check nothing
 };
 
 struct BenchOptions {

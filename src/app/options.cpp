@@ -155,6 +155,9 @@ std::vector<OptionSpec> makeTable() {
                  {{Check, RIG_FIELD(check.jobs)}}});
     t.push_back({"--list-codes", "Print the finding codes (code, severity, meaning) as a Markdown table and exit", "", {}, {},
                  {{Check, RIG_FIELD(check.listCodes)}}});
+    t.push_back({"--list-files",
+                 "Print the files it would check (folders searched, sorted, --shard applied), each ended by a NUL byte as find -print0 does, and check nothing",
+                 "", {}, {}, {{Check, RIG_FIELD(check.listFiles)}}});
     // render.
     t.push_back({"--size", "Image size WIDTHxHEIGHT", "", {}, {}, {{Render, RIG_FIELD(render.size)}}});
     // The view options that have a flag, from the view option table (render/view_options.h).
