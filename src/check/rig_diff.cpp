@@ -73,9 +73,9 @@ template <class NameA, class NameB> std::vector<int32_t> matchByName(size_t na, 
     return out;
 }
 
-// Vertices matched by bind position: for each vertex of b, the vertex of a within `radius`
-// metres of it (-1: none), preferring one not yet taken, then the closest normal and texture
-// coordinate (seams duplicate positions), then the closest position.
+// Vertices matched by bind position: for each vertex of b, a vertex of a not yet taken within
+// `radius` metres of it (-1: none), the one with the closest normal and texture coordinate
+// (seams duplicate positions), then the closest position.
 struct CellKey {
     int64_t x, y, z;
     bool operator==(const CellKey& o) const { return x == o.x && y == o.y && z == o.z; }
@@ -116,39 +116,48 @@ std::vector<int32_t> matchVertices(const Mesh& a, const Mesh& b, double sa, doub
         CellKey k;
         if (keyOf(posA(v), k)) grid[k].push_back(static_cast<uint32_t>(v));
     }
-    std::vector<uint8_t> taken(na, 0);
     const bool normals = a.normals.size() == na && b.normals.size() == nb;
     const bool uvs = a.uvs.size() == na && b.uvs.size() == nb;
+    // A vertex of a once matched leaves its cell, and a perfect candidate ends the search, so
+    // many vertices at one place (seams, a degenerate mesh) cost no quadratic time.
+    constexpr size_t kMaxCandidates = 256;
     for (size_t v = 0; v < nb; ++v) {
         const glm::dvec3 p = posB(v);
         CellKey k;
         if (!keyOf(p, k)) continue;
-        int32_t best = -1;
-        double bestKey[3] = {0, 0, 0};
-        for (int64_t dx = -1; dx <= 1; ++dx) {
-            for (int64_t dy = -1; dy <= 1; ++dy) {
-                for (int64_t dz = -1; dz <= 1; ++dz) {
+        std::vector<uint32_t>* bestCell = nullptr;
+        size_t bestAt = 0, seen = 0;
+        double bestKey[2] = {0, 0};
+        for (int64_t dx = -1; dx <= 1 && seen < kMaxCandidates; ++dx) {
+            for (int64_t dy = -1; dy <= 1 && seen < kMaxCandidates; ++dy) {
+                for (int64_t dz = -1; dz <= 1 && seen < kMaxCandidates; ++dz) {
                     auto it = grid.find({k.x + dx, k.y + dy, k.z + dz});
                     if (it == grid.end()) continue;
-                    for (uint32_t c : it->second) {
+                    std::vector<uint32_t>& cellList = it->second;
+                    for (size_t at = 0; at < cellList.size() && seen < kMaxCandidates; ++at) {
+                        const uint32_t c = cellList[at];
                         const glm::dvec3 d = posA(c) - p;
                         const double d2 = glm::dot(d, d);
                         if (!(d2 <= r2)) continue;
+                        ++seen;
                         double attr = 0.0;
                         if (normals) attr += glm::length(glm::dvec3(a.normals[c] - b.normals[v]));
                         if (uvs) attr += glm::length(glm::dvec2(a.uvs[c] - b.uvs[v]));
-                        const double key[3] = {static_cast<double>(taken[c]), attr, d2};
-                        if (best < 0 || std::lexicographical_compare(key, key + 3, bestKey, bestKey + 3)) {
-                            best = static_cast<int32_t>(c);
-                            std::copy(key, key + 3, bestKey);
+                        const double key[2] = {attr, d2};
+                        if (!bestCell || std::lexicographical_compare(key, key + 2, bestKey, bestKey + 2)) {
+                            bestCell = &cellList;
+                            bestAt = at;
+                            std::copy(key, key + 2, bestKey);
+                            if (attr == 0.0 && d2 == 0.0) seen = kMaxCandidates;  // the same vertex
                         }
                     }
                 }
             }
         }
-        if (best >= 0) {
-            out[v] = best;
-            taken[best] = 1;
+        if (bestCell) {
+            out[v] = static_cast<int32_t>((*bestCell)[bestAt]);
+            (*bestCell)[bestAt] = bestCell->back();
+            bestCell->pop_back();
         }
     }
     return out;
