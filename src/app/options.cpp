@@ -184,7 +184,7 @@ std::vector<OptionSpec> makeTable() {
     t.push_back({"--compressed", "Play the clips compressed at this tolerance in millimetres (as compress --tolerance)", "", {}, {"--machine"},
                  {{Pose, RIG_FIELD(pose.compressed)}, {Render, RIG_FIELD(render.compressed)}, {Bench, RIG_FIELD(bench.compressed)}}});
     // compress.
-    t.push_back({"--tolerance", "Millimetres: compress, the largest error at joints and skinned vertices; diff, the most that counts as no change", "", {}, {},
+    t.push_back({"--tolerance", "Millimetres: compress, the largest error at joints and skinned vertices (default 0.1); diff, the most that counts as no change (default 0.01)", "", {}, {},
                  {{Compress, RIG_FIELD(compress.toleranceMm), "Largest error in millimetres at joints and skinned vertices"},
                   {Diff, RIG_FIELD(diff.toleranceMm),
                    "Millimetres up to which lengths count as equal (default 0.01; bind-pose angles: 0.01 degrees)"}}});
