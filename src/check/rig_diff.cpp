@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <unordered_map>
 
@@ -40,6 +41,24 @@ JointTree jointTree(const Model& m) {
         t.childIndex.push_back(children[pj]++);
     }
     return t;
+}
+
+// Where a point is not finite (a file's infinities, NaN): the same place when every
+// coordinate is equal or NaN on both sides.
+bool finite(const glm::dvec3& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); }
+bool sameNonFinite(const glm::dvec3& p, const glm::dvec3& q) {
+    for (int i = 0; i < 3; ++i) {
+        if (!(p[i] == q[i] || (std::isnan(p[i]) && std::isnan(q[i])))) return false;
+    }
+    return true;
+}
+// The same place within r2 (squared metres), or the same non-finite point.
+bool samePlace(const glm::dvec3& p, const glm::dvec3& q, double r2) {
+    if (finite(p) && finite(q)) {
+        const glm::dvec3 d = p - q;
+        return glm::dot(d, d) <= r2;
+    }
+    return !finite(p) && !finite(q) && sameNonFinite(p, q);
 }
 
 glm::dvec3 origin(const glm::mat4& m, double scale) { return glm::dvec3(m[3]) * scale; }
@@ -94,10 +113,7 @@ std::vector<int32_t> matchVertices(const Mesh& a, const Mesh& b, double sa, doub
     auto posB = [&](size_t v) { return glm::dvec3(b.positions[v]) * sb; };
     if (na == nb) {  // the same order: nothing to search
         bool same = true;
-        for (size_t v = 0; v < nb && same; ++v) {
-            const glm::dvec3 d = posA(v) - posB(v);
-            same = glm::dot(d, d) <= r2;
-        }
+        for (size_t v = 0; v < nb && same; ++v) same = samePlace(posA(v), posB(v), r2);
         if (same) {
             for (size_t v = 0; v < nb; ++v) out[v] = static_cast<int32_t>(v);
             return out;
@@ -112,9 +128,14 @@ std::vector<int32_t> matchVertices(const Mesh& a, const Mesh& b, double sa, doub
     };
     std::unordered_map<CellKey, std::vector<uint32_t>, CellHash> grid;
     grid.reserve(na);
+    std::vector<uint32_t> nonFiniteA;  // matched by samePlace alone (few, in files that have them)
     for (size_t v = 0; v < na; ++v) {
         CellKey k;
-        if (keyOf(posA(v), k)) grid[k].push_back(static_cast<uint32_t>(v));
+        if (!finite(posA(v))) {
+            nonFiniteA.push_back(static_cast<uint32_t>(v));
+        } else if (keyOf(posA(v), k)) {
+            grid[k].push_back(static_cast<uint32_t>(v));
+        }
     }
     const bool normals = a.normals.size() == na && b.normals.size() == nb;
     const bool uvs = a.uvs.size() == na && b.uvs.size() == nb;
@@ -123,6 +144,15 @@ std::vector<int32_t> matchVertices(const Mesh& a, const Mesh& b, double sa, doub
     constexpr size_t kMaxCandidates = 256;
     for (size_t v = 0; v < nb; ++v) {
         const glm::dvec3 p = posB(v);
+        if (!finite(p)) {
+            for (size_t at = 0; at < nonFiniteA.size(); ++at) {
+                if (!samePlace(posA(nonFiniteA[at]), p, r2)) continue;
+                out[v] = static_cast<int32_t>(nonFiniteA[at]);
+                nonFiniteA.erase(nonFiniteA.begin() + static_cast<std::ptrdiff_t>(at));
+                break;
+            }
+            continue;
+        }
         CellKey k;
         if (!keyOf(p, k)) continue;
         std::vector<uint32_t>* bestCell = nullptr;
@@ -318,6 +348,7 @@ RigDiff diffModels(const Model& a, const Model& b, const DiffOptions& o) {
         }
         const glm::mat4& ma = bindA[ja.nodes[i]];
         const glm::mat4& mb = bindB[jb.nodes[k]];
+        if (std::memcmp(&ma, &mb, sizeof ma) == 0 && sa == sb) continue;  // the same bits, NaN included
         const double moved = glm::length(origin(ma, sa) - origin(mb, sb)) * 1e3;
         const double turned = angleDeg(orientation(ma), orientation(mb));
         if (moved > o.toleranceMm || turned > o.toleranceDeg || std::isnan(moved) || std::isnan(turned)) {
@@ -433,8 +464,9 @@ RigDiff diffModels(const Model& a, const Model& b, const DiffOptions& o) {
                     if (p.vertexOfA[v] < 0) continue;
                     const glm::dvec3 qa = glm::dvec3(wa * glm::dvec4(glm::dvec3(posA[p.vertexOfA[v]]), 1.0)) * sa;
                     const glm::dvec3 qb = glm::dvec3(wb * glm::dvec4(glm::dvec3(posB[v]), 1.0)) * sb;
-                    const double mm = glm::length(qa - qb) * 1e3;
-                    if (mm > worst.maxMm || (std::isnan(mm) && !std::isnan(worst.maxMm))) {
+                    double mm = glm::length(qa - qb) * 1e3;
+                    if (!finite(qa) || !finite(qb)) mm = samePlace(qa, qb, 0.0) ? 0.0 : HUGE_VAL;
+                    if (mm > worst.maxMm) {
                         worst.maxMm = mm;
                         worst.time = t;
                         worst.mesh = mb.name;
@@ -444,7 +476,7 @@ RigDiff diffModels(const Model& a, const Model& b, const DiffOptions& o) {
                 }
             }
         }
-        if (worst.maxMm > o.toleranceMm || std::isnan(worst.maxMm)) d.clipMotion.push_back(worst);
+        if (worst.maxMm > o.toleranceMm) d.clipMotion.push_back(worst);
     }
     for (size_t k = 0; k < b.clips.size(); ++k) {
         if (!clipMatchedB[k]) d.clipsAdded.push_back(b.clips[k].name);
