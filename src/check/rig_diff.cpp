@@ -119,7 +119,7 @@ std::vector<int32_t> matchVertices(const Mesh& a, const Mesh& b, double sa, doub
             return out;
         }
     }
-    const double cell = std::max(radius, 1e-12);
+    const double cell = std::max(radius, 1e-6);  // no finer than a micrometre: cell indices stay far from overflow
     auto keyOf = [&](const glm::dvec3& p, CellKey& k) {
         const glm::dvec3 q = glm::floor(p / cell);
         if (!(std::abs(q.x) < 1e15 && std::abs(q.y) < 1e15 && std::abs(q.z) < 1e15)) return false;  // NaN, huge
@@ -321,7 +321,7 @@ RigDiff diffModels(const Model& a, const Model& b, const DiffOptions& o) {
         for (size_t k = 0; k < jb.nodes.size(); ++k) {
             if (bToA[k] >= 0 || jb.parent[k] != pb) continue;
             const double dist = glm::length(origin(bindB[jb.nodes[k]], sb) - at);
-            if (!(dist <= o.renameDistanceMm * 1e-3)) continue;
+            if (!(dist <= std::max(o.renameDistanceMm, o.toleranceMm) * 1e-3)) continue;
             const double key[2] = {jb.childIndex[k] == ja.childIndex[i] ? 0.0 : 1.0, dist};
             if (best < 0 || std::lexicographical_compare(key, key + 2, bestKey, bestKey + 2)) {
                 best = static_cast<int32_t>(k);

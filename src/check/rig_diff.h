@@ -18,7 +18,7 @@ struct DiffOptions {
     double toleranceMm = 0.01;       // lengths (bind pose, vertices, motion) up to this are equal
     double toleranceDeg = 0.01;      // bind-pose rotations up to this are equal
     double weightTolerance = 1e-4;   // skin weight changes up to this are equal
-    double renameDistanceMm = 1.0;   // a renamed joint's bind-pose origin moved at most this much
+    double renameDistanceMm = 1.0;   // a renamed joint's bind-pose origin moved at most this (or toleranceMm)
     double metresPerUnitA = 1.0;     // of a's and b's lengths (1: imported in metres)
     double metresPerUnitB = 1.0;
     size_t maxSamplesPerClip = 256;  // key times sampled per clip, spread evenly over the union
