@@ -282,31 +282,34 @@ struct MeshPair {
     std::vector<int32_t> vertexOfA;  // per vertex of b
 };
 
-}  // namespace
+// One comparison: the two versions, the options, the report so far and the matches made so
+// far (joints, then meshes and their vertices), which the later sections compare through.
+struct Comparison {
+    const Model& a;
+    const Model& b;
+    const DiffOptions& o;
+    RigDiff& d;
+    double sa, sb;                      // metres per unit of a and b
+    JointTree ja, jb;
+    std::vector<int32_t> aToB, bToA;    // joint of a -> joint of b and back (-1: none)
+    std::vector<MeshPair> pairs;        // meshes of both, with their vertex matches
 
-bool RigDiff::differs() const {
-    return !jointsAdded.empty() || !jointsRemoved.empty() || !jointsRenamed.empty() || !jointsReparented.empty() ||
-           !bindPoseMoved.empty() || !meshesAdded.empty() || !meshesRemoved.empty() || !meshesChanged.empty() ||
-           !weightsChanged.empty() || !clipsAdded.empty() || !clipsRemoved.empty() || !clipsRetimed.empty() ||
-           !clipMotion.empty();
-}
+    void joints();   // added, removed, renamed, reparented; bind pose moved
+    void meshes();   // added, removed, changed (vertex count, vertices moved)
+    void weights();  // per matched vertex
+    void clips();    // added, removed, retimed; the skinned mesh's largest deviation
+};
 
-RigDiff diffModels(const Model& a, const Model& b, const DiffOptions& o) {
-    RigDiff d;
-    d.toleranceMm = o.toleranceMm;
-    d.toleranceDeg = o.toleranceDeg;
-    d.weightTolerance = o.weightTolerance;
-    const double sa = o.metresPerUnitA, sb = o.metresPerUnitB;
-    const double tolM = o.toleranceMm * 1e-3;
-
-    // Joints: by name, then by place (parents first, so a renamed parent places its children).
-    const JointTree ja = jointTree(a), jb = jointTree(b);
+void Comparison::joints() {
+    // By name, then by place (parents first, so a renamed parent places its children).
+    ja = jointTree(a);
+    jb = jointTree(b);
     const std::vector<glm::mat4>& bindA = a.skeleton.bindPoseModel();
     const std::vector<glm::mat4>& bindB = b.skeleton.bindPoseModel();
-    std::vector<int32_t> aToB = matchByName(
+    aToB = matchByName(
         ja.nodes.size(), jb.nodes.size(), [&](size_t i) { return a.skeleton.names[ja.nodes[i]]; },
         [&](size_t i) { return b.skeleton.names[jb.nodes[i]]; });
-    std::vector<int32_t> bToA(jb.nodes.size(), -1);
+    bToA.assign(jb.nodes.size(), -1);
     for (size_t i = 0; i < aToB.size(); ++i) {
         if (aToB[i] >= 0) bToA[aToB[i]] = static_cast<int32_t>(i);
     }
@@ -358,13 +361,14 @@ RigDiff diffModels(const Model& a, const Model& b, const DiffOptions& o) {
     for (size_t k = 0; k < jb.nodes.size(); ++k) {
         if (bToA[k] < 0) d.jointsAdded.push_back(nameB(static_cast<int32_t>(k)));
     }
+}
 
-    // Meshes by name; vertices by bind position.
+void Comparison::meshes() {
+    // By name; vertices by bind position.
     const std::vector<int32_t> meshToB = matchByName(
         a.meshes.size(), b.meshes.size(), [&](size_t i) { return a.meshes[i].name; },
         [&](size_t i) { return b.meshes[i].name; });
     std::vector<uint8_t> meshMatchedB(b.meshes.size(), 0);
-    std::vector<MeshPair> pairs;
     for (size_t i = 0; i < a.meshes.size(); ++i) {
         if (meshToB[i] < 0) {
             d.meshesRemoved.push_back(a.meshes[i].name);
@@ -372,7 +376,7 @@ RigDiff diffModels(const Model& a, const Model& b, const DiffOptions& o) {
         }
         const size_t k = static_cast<size_t>(meshToB[i]);
         meshMatchedB[k] = 1;
-        MeshPair p{i, k, matchVertices(a.meshes[i], b.meshes[k], sa, sb, tolM)};
+        MeshPair p{i, k, matchVertices(a.meshes[i], b.meshes[k], sa, sb, o.toleranceMm * 1e-3)};
         std::vector<uint8_t> hit(a.meshes[i].vertexCount(), 0);
         size_t unmatchedB = 0;
         for (int32_t v : p.vertexOfA) {
@@ -391,8 +395,10 @@ RigDiff diffModels(const Model& a, const Model& b, const DiffOptions& o) {
     for (size_t k = 0; k < b.meshes.size(); ++k) {
         if (!meshMatchedB[k]) d.meshesAdded.push_back(b.meshes[k].name);
     }
+}
 
-    // Skin weights per matched vertex, joints compared through the joint match.
+void Comparison::weights() {
+    // Joints compared through the joint match.
     std::vector<int64_t> keyA(a.skeleton.size()), keyB(b.skeleton.size());
     for (size_t n = 0; n < keyA.size(); ++n) {
         const int32_t j = ja.ofNode[n];
@@ -422,8 +428,10 @@ RigDiff diffModels(const Model& a, const Model& b, const DiffOptions& o) {
         if (w.vertices.size() > o.maxWeightExamples) w.vertices.resize(o.maxWeightExamples);
         d.weightsChanged.push_back(std::move(w));
     }
+}
 
-    // Clips by name: added, removed, retimed, and the skinned mesh's largest deviation over each.
+void Comparison::clips() {
+    // By name.
     const std::vector<int32_t> clipToB = matchByName(
         a.clips.size(), b.clips.size(), [&](size_t i) { return a.clips[i].name; },
         [&](size_t i) { return b.clips[i].name; });
@@ -481,6 +489,27 @@ RigDiff diffModels(const Model& a, const Model& b, const DiffOptions& o) {
     for (size_t k = 0; k < b.clips.size(); ++k) {
         if (!clipMatchedB[k]) d.clipsAdded.push_back(b.clips[k].name);
     }
+}
+
+}  // namespace
+
+bool RigDiff::differs() const {
+    return !jointsAdded.empty() || !jointsRemoved.empty() || !jointsRenamed.empty() || !jointsReparented.empty() ||
+           !bindPoseMoved.empty() || !meshesAdded.empty() || !meshesRemoved.empty() || !meshesChanged.empty() ||
+           !weightsChanged.empty() || !clipsAdded.empty() || !clipsRemoved.empty() || !clipsRetimed.empty() ||
+           !clipMotion.empty();
+}
+
+RigDiff diffModels(const Model& a, const Model& b, const DiffOptions& o) {
+    RigDiff d;
+    d.toleranceMm = o.toleranceMm;
+    d.toleranceDeg = o.toleranceDeg;
+    d.weightTolerance = o.weightTolerance;
+    Comparison c{a, b, o, d, o.metresPerUnitA, o.metresPerUnitB, {}, {}, {}, {}, {}};
+    c.joints();
+    c.meshes();
+    c.weights();
+    c.clips();
     return d;
 }
 
