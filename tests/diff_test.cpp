@@ -384,7 +384,7 @@ TEST(DiffModels, LengthsCompareInMetres) {
 TEST(DiffModels, ManyVerticesAtOnePlaceMatchInLinearTime) {
     Model a = testing::makeTwoBone();
     Mesh& m = a.meshes[0];
-    const size_t n = 200000;
+    const size_t n = 50000;  // quadratic matching would take ~10^9 steps
     m.positions.assign(n, glm::vec3(0.5f));
     m.normals.assign(n, glm::vec3(0, 1, 0));
     m.joints.assign(n, {0, 1, 0, 0});
