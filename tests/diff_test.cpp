@@ -364,6 +364,19 @@ TEST(DiffModels, ClipRenamedIsRemovedAndAdded) {
     EXPECT_FALSE(diffModels(a, a).differs());
 }
 
+TEST(DiffModels, WithoutMeshesTheJointsMotionIsCompared) {
+    Model a = testing::makeChain(6, 30);
+    a.meshes.clear();
+    Model b = a;
+    for (glm::vec3& t : b.clips[0].vec3Keys) t += glm::vec3(0.0f, 0.0f, 0.001f);  // 1 mm in z (and in scale)
+    const RigDiff d = diffModels(a, b);
+    ASSERT_EQ(d.clipMotion.size(), 1u) << toJson(d).dump(1);
+    EXPECT_TRUE(d.clipMotion[0].mesh.empty());
+    EXPECT_FALSE(d.clipMotion[0].joint.empty());
+    EXPECT_GT(d.clipMotion[0].maxMm, 0.5);
+    EXPECT_FALSE(diffModels(a, a).differs());
+}
+
 TEST(DiffModels, LengthsCompareInMetres) {
     // b kept in centimetres (as --units file would): every length 100 times larger.
     const Model a = testing::makeTwoBone();

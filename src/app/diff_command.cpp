@@ -77,9 +77,14 @@ void printText(const RigDiff& d, const std::string& pathA, const std::string& pa
                 << " key times" << (r.keyTimesChanged ? " (key times changed)" : "") << "\n";
         }
         for (const ClipMotionChange& m : d.clipMotion) {
-            out << "  motion     " << q(m.clip) << ": skinned mesh up to " << fmt(m.maxMm, "%.3f") << " mm apart at "
-                << fmt(m.time, "%g") << " s, mesh " << q(m.mesh) << " vertex " << m.vertex << " (joint " << q(m.joint)
-                << "), " << m.samples << " times compared\n";
+            out << "  motion     " << q(m.clip) << ": " << (m.mesh.empty() ? "joints" : "skinned mesh") << " up to "
+                << fmt(m.maxMm, "%.3f") << " mm apart at " << fmt(m.time, "%g") << " s, ";
+            if (m.mesh.empty()) {
+                out << "joint " << q(m.joint);
+            } else {
+                out << "mesh " << q(m.mesh) << " vertex " << m.vertex << " (joint " << q(m.joint) << ")";
+            }
+            out << ", " << m.samples << " times compared\n";
         }
     }
 }

@@ -277,6 +277,16 @@ std::string jointNameOf(const Model& m, size_t mesh, uint32_t vertex) {
     return node >= 0 && static_cast<size_t>(node) < m.skeleton.size() ? m.skeleton.names[node] : std::string();
 }
 
+// Whether qa and qb (metres) lie farther apart than worst.maxMm; if so it becomes their distance
+// (mm; infinite where one of them is not finite and they are not the same point).
+bool farther(const glm::dvec3& qa, const glm::dvec3& qb, ClipMotionChange& worst) {
+    double mm = glm::length(qa - qb) * 1e3;
+    if (!finite(qa) || !finite(qb)) mm = samePlace(qa, qb, 0.0) ? 0.0 : HUGE_VAL;
+    if (!(mm > worst.maxMm)) return false;
+    worst.maxMm = mm;
+    return true;
+}
+
 struct MeshPair {
     size_t a, b;
     std::vector<int32_t> vertexOfA;  // per vertex of b
@@ -472,15 +482,23 @@ void Comparison::clips() {
                     if (p.vertexOfA[v] < 0) continue;
                     const glm::dvec3 qa = glm::dvec3(wa * glm::dvec4(glm::dvec3(posA[p.vertexOfA[v]]), 1.0)) * sa;
                     const glm::dvec3 qb = glm::dvec3(wb * glm::dvec4(glm::dvec3(posB[v]), 1.0)) * sb;
-                    double mm = glm::length(qa - qb) * 1e3;
-                    if (!finite(qa) || !finite(qb)) mm = samePlace(qa, qb, 0.0) ? 0.0 : HUGE_VAL;
-                    if (mm > worst.maxMm) {
-                        worst.maxMm = mm;
+                    if (farther(qa, qb, worst)) {
                         worst.time = t;
                         worst.mesh = mb.name;
                         worst.vertex = static_cast<uint32_t>(v);
                         worst.joint = jointNameOf(b, p.b, static_cast<uint32_t>(v));
                     }
+                }
+            }
+            // No mesh in both (a skeleton, a BVH): the matched joints' origins instead.
+            for (size_t j = 0; j < aToB.size() && pairs.empty(); ++j) {
+                if (aToB[j] < 0) continue;
+                const int32_t nb = jb.nodes[aToB[j]];
+                if (farther(origin(animA.world()[ja.nodes[j]], sa), origin(animB.world()[nb], sb), worst)) {
+                    worst.time = t;
+                    worst.mesh.clear();
+                    worst.vertex = 0;
+                    worst.joint = b.skeleton.names[nb];
                 }
             }
         }

@@ -66,12 +66,13 @@ struct ClipRetime {
     bool keyTimesChanged = false;
 };
 
-// The largest distance between the two versions' skinned vertices over a clip.
+// The largest distance between the two versions' skinned vertices over a clip (where the
+// versions share no mesh: between their joints' origins).
 struct ClipMotionChange {
     std::string clip;
     double maxMm = 0.0;
     double time = 0.0;               // seconds on the clip's timeline
-    std::string mesh;
+    std::string mesh;                // empty: a joint's origin
     uint32_t vertex = 0;             // b's vertex index
     std::string joint;               // the joint with the largest weight on it in b (or the mesh's node)
     size_t samples = 0;              // times compared
