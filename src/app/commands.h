@@ -105,6 +105,15 @@ struct CompressOptions {
     bool json = false;
 };
 
+// `diff A B` (its library options are rig::DiffOptions, check/rig_diff.h).
+struct DiffCommandOptions {
+    std::vector<std::string> anims;  // --anim: clips of other files, added to both versions
+    ImportOptions import;            // --units, --amc-fps (main fills it)
+    std::string modelA, modelB;      // the earlier and the later version
+    double toleranceMm = 0.01;       // --tolerance: lengths up to this are equal (angles: 0.01 degrees)
+    bool json = false;
+};
+
 int runInfo(const InfoOptions& o);
 int runCompress(const CompressOptions& o);
 int runExport(const ExportOptions& o);
@@ -112,5 +121,6 @@ int runRender(const RenderOptions& o);
 int runPose(const PoseOptions& o);
 int runCheck(const CheckOptions& o);
 int runBench(const BenchOptions& o);
+int runDiff(const DiffCommandOptions& o);
 
 }  // namespace rig

@@ -17,7 +17,7 @@ namespace {
 
 constexpr Command V = Command::Viewer, Info = Command::Info, Pose = Command::Pose, Check = Command::Check,
                   Render = Command::Render, Export = Command::Export, Bench = Command::Bench,
-                  Compress = Command::Compress, Worker = Command::ImportWorker;
+                  Compress = Command::Compress, Diff = Command::Diff, Worker = Command::ImportWorker;
 
 struct CommandSpec {
     const char* name;
@@ -33,6 +33,7 @@ constexpr CommandSpec kCommandSpecs[] = {
     {"export", "Write the model and its clips (trimmed, resampled) as glTF (.gltf/.glb), or one clip as BVH"},
     {"bench", "Time the per-tick palette update (sample, local->model, palette)"},
     {"compress", "Compress every clip (key reduction within a tolerance, quantization), print sizes and errors, write glTF"},
+    {"diff", "What changed between two versions of a rig: joints, bind pose, weights, meshes, clips; exit 1 if anything did"},
     {"__import-worker", "The import worker process, started by rigview itself"},
 };
 static_assert(std::size(kCommandSpecs) == std::size(kCommands));
@@ -82,6 +83,8 @@ std::vector<OptionSpec> makeTable() {
                   {Export, RIG_FIELD(exportOpts.model), nullptr, true},
                   {Bench, RIG_FIELD(bench.model), nullptr, true},
                   {Compress, RIG_FIELD(compress.model), nullptr, true}}});
+    t.push_back({"a", "The earlier version of the model", "", {}, {}, {{Diff, RIG_FIELD(diff.modelA), nullptr, true}}});
+    t.push_back({"b", "The later version of the model", "", {}, {}, {{Diff, RIG_FIELD(diff.modelB), nullptr, true}}});
     t.push_back({"paths", "Model files, or folders searched recursively for models", "", {}, {},
                  {{Check, RIG_FIELD(check.paths)}}});
     // Shared by several subcommands.
@@ -105,6 +108,7 @@ std::vector<OptionSpec> makeTable() {
                   {Export, RIG_FIELD(exportOpts.anims)},
                   {Bench, RIG_FIELD(bench.anims)},
                   {Compress, RIG_FIELD(compress.anims)},
+                  {Diff, RIG_FIELD(diff.anims), "Add the clips of another file to both versions, bound by joint name (repeatable)"},
                   {Worker, RIG_FIELD(workerAnims)}}});
     t.push_back({"--time", "Seconds on the clip's timeline; past its end time wraps", "", {}, {},
                  {{Pose, RIG_FIELD(pose.time)}, {Render, RIG_FIELD(render.time)}}});
@@ -126,7 +130,8 @@ std::vector<OptionSpec> makeTable() {
                  {{Info, RIG_FIELD(info.json), "Print JSON"},
                   {Check, RIG_FIELD(check.json), "Print the report as JSON (one report for all files)"},
                   {Bench, RIG_FIELD(bench.json), "Print {\"joints\", \"ns_per_tick\", \"ns_per_joint\", \"isa\"}"},
-                  {Compress, RIG_FIELD(compress.json), "Print the table as JSON"}}});
+                  {Compress, RIG_FIELD(compress.json), "Print the table as JSON"},
+                  {Diff, RIG_FIELD(diff.json), "Print the differences as JSON"}}});
     t.push_back({"--instances", "A crowd of N sharing the model (render: 1..100000 on a grid, instanced draws; bench: updated together each frame)", "", {}, {},
                  {{Render, RIG_FIELD(render.instances),
                    "Draw a crowd of N (1..100000) on a grid, phases spread over the clip, with instanced draws"},
@@ -182,8 +187,10 @@ std::vector<OptionSpec> makeTable() {
     t.push_back({"--compressed", "Play the clips compressed at this tolerance in millimetres (as compress --tolerance)", "", {}, {"--machine"},
                  {{Pose, RIG_FIELD(pose.compressed)}, {Render, RIG_FIELD(render.compressed)}, {Bench, RIG_FIELD(bench.compressed)}}});
     // compress.
-    t.push_back({"--tolerance", "Largest error in millimetres at joints and skinned vertices", "", {}, {},
-                 {{Compress, RIG_FIELD(compress.toleranceMm)}}});
+    t.push_back({"--tolerance", "Millimetres: compress, the largest error at joints and skinned vertices (default 0.1); diff, the most that counts as no change (default 0.01)", "", {}, {},
+                 {{Compress, RIG_FIELD(compress.toleranceMm), "Largest error in millimetres at joints and skinned vertices"},
+                  {Diff, RIG_FIELD(diff.toleranceMm),
+                   "Millimetres up to which lengths count as equal (default 0.01; bind-pose angles: 0.01 degrees)"}}});
     t.push_back({"!--no-delta", "Keys as plain codes only, no delta blocks (larger; sampled faster where every channel moves every frame)", "",
                  {}, {}, {{Compress, RIG_FIELD(compress.delta)}}});
     // IK (pose, render, export): one two-bone chain solved before skinning, or baked into the

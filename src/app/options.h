@@ -20,10 +20,11 @@
 namespace rig::cli {
 
 // The viewer (rigview with no subcommand) and the subcommands, in help order.
-enum class Command { Viewer, Info, Pose, Check, Render, Export, Bench, Compress, ImportWorker };
-inline constexpr Command kCommands[] = {Command::Viewer, Command::Info,   Command::Pose,
-                                        Command::Check,  Command::Render, Command::Export,
-                                        Command::Bench,  Command::Compress, Command::ImportWorker};
+enum class Command { Viewer, Info, Pose, Check, Render, Export, Bench, Compress, Diff, ImportWorker };
+inline constexpr Command kCommands[] = {Command::Viewer, Command::Info,     Command::Pose,
+                                        Command::Check,  Command::Render,   Command::Export,
+                                        Command::Bench,  Command::Compress, Command::Diff,
+                                        Command::ImportWorker};
 // "" for the viewer, else the subcommand's name ("info", ..., "__import-worker").
 const char* commandName(Command c);
 
@@ -37,6 +38,7 @@ struct Settings {
     ExportOptions exportOpts;
     BenchOptions bench;
     CompressOptions compress;
+    DiffCommandOptions diff;
     // Global (before the subcommand, and some after it too).
     IsolationConfig isolation;       // --import-timeout (timeoutSeconds)
     bool noIsolation = false;        // --no-isolation

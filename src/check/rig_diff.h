@@ -1,0 +1,108 @@
+// What changed between two versions of a rig (`rigview diff A B`): joints added, removed,
+// renamed and reparented, bind poses moved, skin weights changed, meshes added, removed or
+// re-made, clips added, removed or retimed, and how far the skinned mesh moves apart over each
+// clip both versions have. Pure C++ over two imported Models; no GL, no printing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "anim/runtime/model.h"
+
+namespace rig {
+
+struct DiffOptions {
+    double toleranceMm = 0.01;       // lengths (bind pose, vertices, motion) up to this are equal
+    double toleranceDeg = 0.01;      // bind-pose rotations up to this are equal
+    double weightTolerance = 1e-4;   // skin weight changes up to this are equal
+    double renameDistanceMm = 1.0;   // a renamed joint's bind-pose origin moved at most this (or toleranceMm)
+    double metresPerUnitA = 1.0;     // of a's and b's lengths (1: imported in metres)
+    double metresPerUnitB = 1.0;
+    size_t maxSamplesPerClip = 256;  // key times sampled per clip, spread evenly over the union
+    size_t maxWeightExamples = 100;  // vertices listed per mesh whose weights changed
+};
+
+struct JointRename {
+    std::string from, to;
+};
+
+struct JointReparent {
+    std::string joint;               // b's name
+    std::string parentA, parentB;    // the nearest ancestor joint's name (empty: none, a root)
+};
+
+struct BindPoseChange {
+    std::string joint;               // b's name
+    double translationMm = 0.0;      // of the bind-pose origin, model space
+    double rotationDeg = 0.0;        // of the bind-pose orientation, model space
+};
+
+struct MeshChange {
+    std::string mesh;
+    size_t verticesA = 0, verticesB = 0;
+    size_t unmatchedA = 0, unmatchedB = 0;  // vertices with no vertex at their bind position in the other
+};
+
+struct WeightChange {
+    uint32_t vertexA = 0, vertexB = 0;
+    double maxDelta = 0.0;           // largest change of one joint's weight on the vertex
+};
+
+struct MeshWeightChanges {
+    std::string mesh;
+    size_t count = 0;                // vertices whose weights changed
+    double maxDelta = 0.0;
+    std::vector<WeightChange> vertices;  // the largest changes first, at most maxWeightExamples
+};
+
+struct ClipRetime {
+    std::string clip;
+    double startA = 0.0, startB = 0.0;
+    double durationA = 0.0, durationB = 0.0;
+    size_t keysA = 0, keysB = 0;     // distinct key times
+    bool keyTimesChanged = false;
+};
+
+// The largest distance between the two versions' skinned vertices over a clip (where the
+// versions share no mesh: between their joints' origins).
+struct ClipMotionChange {
+    std::string clip;
+    double maxMm = 0.0;
+    double time = 0.0;               // seconds on the clip's timeline
+    std::string mesh;                // empty: a joint's origin
+    uint32_t vertex = 0;             // b's vertex index
+    std::string joint;               // the joint with the largest weight on it in b (or the mesh's node)
+    size_t samples = 0;              // times compared
+};
+
+// Only what differs beyond the tolerances; empty everywhere: the versions are the same.
+struct RigDiff {
+    double toleranceMm = 0.0, toleranceDeg = 0.0, weightTolerance = 0.0;
+    std::vector<std::string> jointsAdded, jointsRemoved;
+    std::vector<JointRename> jointsRenamed;
+    std::vector<JointReparent> jointsReparented;
+    std::vector<BindPoseChange> bindPoseMoved;
+    std::vector<std::string> meshesAdded, meshesRemoved;
+    std::vector<MeshChange> meshesChanged;
+    std::vector<MeshWeightChanges> weightsChanged;
+    std::vector<std::string> clipsAdded, clipsRemoved;
+    std::vector<ClipRetime> clipsRetimed;
+    std::vector<ClipMotionChange> clipMotion;
+
+    bool differs() const;
+};
+
+// Compare version `a` with version `b`. Joints (Model::jointNodes) are matched by name, then
+// the rest by place: the parent's match, the child index and the bind-pose origin (within
+// renameDistanceMm). Meshes and clips are matched by name (in order among equal names);
+// vertices by bind position, so a new vertex order alone is no difference.
+RigDiff diffModels(const Model& a, const Model& b, const DiffOptions& options = {});
+
+// The diff as JSON, stable keys (README's `diff` section). Numbers may be NaN only if a model
+// held NaN; write it through jsonout.
+nlohmann::json toJson(const RigDiff& diff);
+
+}  // namespace rig
