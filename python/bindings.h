@@ -3,11 +3,14 @@
 // Python exceptions and warnings.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 
 #include "anim/runtime/model.h"
 #include "import/import_options.h"
@@ -21,6 +24,10 @@ namespace py = pybind11;
 struct PyModel {
     std::shared_ptr<const rig::Model> model;
 };
+
+// A file argument: str, bytes or os.PathLike (pathlib.Path).
+using PathArg = std::filesystem::path;
+std::vector<std::string> pathStrings(const std::vector<PathArg>& paths);
 
 // units="metres" or "file" (ValueError otherwise).
 rig::ImportOptions importOptionsFor(const std::string& units);

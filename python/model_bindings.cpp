@@ -66,10 +66,10 @@ struct PyClip {
 };
 
 // clip=None: the first clip (the bind pose when there is none); an int: an index; a str: a
-// name or a decimal index, as --clip. bind / file_pose: those poses. ValueError as the CLI's line.
+// name or a decimal index, as --clip. bind / file_pose: those poses, the clip ignored (as
+// --bind-pose and --file-pose). ValueError as the CLI's line.
 int32_t resolveClip(const Model& model, const py::object& clip, bool bind, bool filePose) {
     if (bind && filePose) throw py::value_error("bind and file_pose exclude each other");
-    if ((bind || filePose) && !clip.is_none()) throw py::value_error("bind and file_pose exclude a clip");
     if (bind) return rig::kBindPose;
     if (filePose) return rig::kFilePose;
     std::string key;
@@ -77,8 +77,8 @@ int32_t resolveClip(const Model& model, const py::object& clip, bool bind, bool 
         key.clear();
     } else if (py::isinstance<py::bool_>(clip)) {
         throw py::type_error("clip must be None, an index or a name, not a bool");
-    } else if (py::isinstance<py::int_>(clip)) {
-        const long long i = clip.cast<long long>();
+    } else if (PyIndex_Check(clip.ptr())) {
+        const long long i = py::int_(clip).cast<long long>();
         if (i < 0 || static_cast<size_t>(i) >= model.clips.size()) {
             throw py::value_error(model.path + ": no clip " + std::to_string(i) + " (the model has " +
                                   std::to_string(model.clips.size()) + " clips)");
@@ -129,14 +129,16 @@ py::dict unitsDict(const rig::Units& u) {
     return d;
 }
 
-PyModel loadModel(const std::string& path, const std::string& units, const std::vector<std::string>& anims, bool isolated,
+PyModel loadModel(const PathArg& path, const std::string& units, const std::vector<PathArg>& anims, bool isolated,
                   double timeout) {
     const rig::ImportOptions options = importOptionsFor(units);
     const rig::IsolationConfig config = isolationFor(isolated, timeout);
+    const std::string file = path.string();
+    const std::vector<std::string> files = pathStrings(anims);
     rig::ImportOutcome outcome;
     {
         py::gil_scoped_release release;
-        outcome = rig::importIsolated(path, anims, options, config);
+        outcome = rig::importIsolated(file, files, options, config);
     }
     if (!outcome.model) raiseImportError(outcome.model.error().message, outcome.failure);
     auto model = std::make_shared<Model>(std::move(outcome.model.value()));
@@ -412,14 +414,14 @@ void bindModel(py::module_& m) {
                 }
                 return meshes;
             },
-            py::arg("clip") = py::none(), py::arg("time") = 0.0, py::kw_only(), py::arg("bind") = false,
+            py::arg("clip") = py::none(), py::arg("time") = 0.0, py::arg("bind") = false, py::kw_only(),
             py::arg("file_pose") = false, py::arg("per_mesh") = false,
             "World-space vertex positions at `time` seconds of `clip`, exactly what `rigview pose --json`\n"
             "writes: (N, 3) float32, every mesh's vertices concatenated in mesh order (per_mesh=True: a\n"
             "list of (V, 3) arrays, one per mesh, in that order). clip: None (the first clip; the bind\n"
             "pose when there is none), an index or a name. time wraps past the clip's end, as --time.\n"
-            "bind=True: the skins' bind pose; file_pose=True: the file's node transforms. The GIL is\n"
-            "released while it computes.")
+            "bind=True: the skins' bind pose, file_pose=True: the file's node transforms (the clip\n"
+            "ignored, as --bind-pose and --file-pose). The GIL is released while it computes.")
         .def(
             "world",
             [](const PyModel& s, const py::object& clip, double time, bool bind, bool filePose) {
@@ -434,7 +436,7 @@ void bindModel(py::module_& m) {
                 }
                 return matrixCopy(anim.world(), &joints);
             },
-            py::arg("clip") = py::none(), py::arg("time") = 0.0, py::kw_only(), py::arg("bind") = false,
+            py::arg("clip") = py::none(), py::arg("time") = 0.0, py::arg("bind") = false, py::kw_only(),
             py::arg("file_pose") = false,
             "(J, 4, 4) float32: each joint's world matrix at `time` of `clip` (pose --json's joints).")
         .def(
@@ -450,7 +452,7 @@ void bindModel(py::module_& m) {
                 }
                 return matrixCopy(anim.palette());
             },
-            py::arg("clip") = py::none(), py::arg("time") = 0.0, py::kw_only(), py::arg("bind") = false,
+            py::arg("clip") = py::none(), py::arg("time") = 0.0, py::arg("bind") = false, py::kw_only(),
             py::arg("file_pose") = false,
             "(P, 4, 4) float32: the skinning palette the shader gets at `time` of `clip`: every distinct\n"
             "skin's palette concatenated (mesh m's starts at palette_offsets()[m]; slot k of a skin is\n"
@@ -498,7 +500,7 @@ void bindModel(py::module_& m) {
                    " clips>";
         });
 
-    m.def("load", &loadModel, py::arg("path"), py::arg("units") = "metres", py::arg("anims") = std::vector<std::string>{},
+    m.def("load", &loadModel, py::arg("path"), py::arg("units") = "metres", py::arg("anims") = std::vector<PathArg>{},
           py::arg("isolated") = true, py::arg("timeout") = 120.0,
           "Import a model file as `rigview` does: in an isolated worker process (the rigview binary run\n"
           "as `rigview __import-worker`: time and memory limits, file access confined to the model's\n"

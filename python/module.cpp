@@ -69,10 +69,10 @@ void finish(int rc, const rig::cmd::ErrorCapture& capture) {
 
 // Command-line style options every command shares.
 template <typename Options>
-void fillImport(Options& o, const std::string& path, const std::string& units, const std::vector<std::string>& anims) {
-    o.model = path;
+void fillImport(Options& o, const PathArg& path, const std::string& units, const std::vector<PathArg>& anims) {
+    o.model = path.string();
     o.import = importOptionsFor(units);
-    o.anims = anims;
+    o.anims = pathStrings(anims);
 }
 
 // Isolation for the commands that read the process-wide setting (render, export, compress):
@@ -86,7 +86,7 @@ struct ScopedIsolation {
 std::string clipKey(const py::object& clip) {
     if (clip.is_none()) return {};
     if (py::isinstance<py::bool_>(clip)) throw py::type_error("clip must be None, an index or a name, not a bool");
-    if (py::isinstance<py::int_>(clip)) return std::to_string(clip.cast<long long>());
+    if (PyIndex_Check(clip.ptr())) return std::to_string(py::int_(clip).cast<long long>());
     if (py::isinstance<py::str>(clip)) {
         std::string s = clip.cast<std::string>();
         if (s.empty()) throw py::value_error("clip: an empty name");
@@ -95,16 +95,46 @@ std::string clipKey(const py::object& clip) {
     throw py::type_error("clip must be None, an index or a name");
 }
 
-std::string checkJson(const std::string& path, const std::string& units, const std::vector<std::string>& anims,
+std::string checkJson(const PathArg& path, const std::string& units, const std::vector<PathArg>& anims,
                       bool isolated, double timeout, bool strict) {
     const rig::ImportOptions options = importOptionsFor(units);
     const rig::IsolationConfig config = isolationFor(isolated, timeout);
+    const std::vector<std::string> files = pathStrings(anims);
     rig::FileResult r;
     {
         py::gil_scoped_release release;
-        r = rig::checkFile(path, anims, options, config);
+        r = rig::checkFile(path.string(), files, options, config);
     }
     return rig::jsonout::dump(rig::fileJson(r, strict), 2);
+}
+
+// One view option set from a Python value (py::cast_error when it has the wrong type).
+void applyViewOption(rig::ViewOptions& view, const rig::ViewOptionSpec* spec, const std::string& key, py::handle v) {
+    switch (spec->type) {
+        case rig::ViewOptionType::Flag: view.*(spec->flag) = v.cast<bool>(); break;
+        case rig::ViewOptionType::Number: {
+            const float x = v.cast<float>();
+            if (!(x >= spec->min && x <= spec->max)) {
+                throw py::value_error("view: " + key + " must be in [" + rig::cmd::fmt(spec->min, "%g") + ", " +
+                                      rig::cmd::fmt(spec->max, "%g") + "]");
+            }
+            view.*(spec->number) = x;
+            break;
+        }
+        case rig::ViewOptionType::Choice: {
+            const std::string name = v.cast<std::string>();
+            const int i = rig::choiceIndex(*spec, name);
+            if (i < 0) throw py::value_error("view: " + key + " has no choice '" + name + "'");
+            spec->setChoice(view, i);
+            break;
+        }
+        case rig::ViewOptionType::Color: {
+            const std::vector<float> c = v.cast<std::vector<float>>();
+            if (c.size() != 3 && c.size() != 4) throw py::value_error("view: " + key + " takes (r, g, b) or (r, g, b, a)");
+            view.*(spec->color) = glm::vec4(c[0], c[1], c[2], c.size() == 4 ? c[3] : 1.0f);
+            break;
+        }
+    }
 }
 
 // The view option table's entries by key (render/view_options), as `render`'s flags set them.
@@ -118,37 +148,18 @@ void applyView(rig::ViewOptions& view, const py::dict& options) {
             throw py::value_error("view: no option '" + key + "' (options: " + keys + ")");
         }
         const py::handle v = item.second;
-        switch (spec->type) {
-            case rig::ViewOptionType::Flag: view.*(spec->flag) = v.cast<bool>(); break;
-            case rig::ViewOptionType::Number: {
-                const float x = v.cast<float>();
-                if (!(x >= spec->min && x <= spec->max)) {
-                    throw py::value_error("view: " + key + " must be in [" + rig::cmd::fmt(spec->min, "%g") + ", " +
-                                          rig::cmd::fmt(spec->max, "%g") + "]");
-                }
-                view.*(spec->number) = x;
-                break;
-            }
-            case rig::ViewOptionType::Choice: {
-                const std::string name = v.cast<std::string>();
-                const int i = rig::choiceIndex(*spec, name);
-                if (i < 0) throw py::value_error("view: " + key + " has no choice '" + name + "'");
-                spec->setChoice(view, i);
-                break;
-            }
-            case rig::ViewOptionType::Color: {
-                const std::vector<float> c = v.cast<std::vector<float>>();
-                if (c.size() != 3 && c.size() != 4) throw py::value_error("view: " + key + " takes (r, g, b) or (r, g, b, a)");
-                view.*(spec->color) = glm::vec4(c[0], c[1], c[2], c.size() == 4 ? c[3] : 1.0f);
-                break;
-            }
+        try {
+            applyViewOption(view, spec, key, v);
+        } catch (const py::cast_error&) {
+            const char* kinds[] = {"a bool", "a choice name", "a number", "(r, g, b) or (r, g, b, a)"};
+            throw py::type_error("view: " + key + " takes " + kinds[static_cast<int>(spec->type)]);
         }
     }
 }
 
-py::array_t<uint8_t> render(const std::string& path, const py::object& clip, double time, bool bind, bool filePose,
+py::array_t<uint8_t> render(const PathArg& path, const py::object& clip, double time, bool bind, bool filePose,
                             std::pair<int, int> size, double azimuth, double elevation, int samples, const py::object& view,
-                            const std::string& units, const std::vector<std::string>& anims, bool isolated, double timeout) {
+                            const std::string& units, const std::vector<PathArg>& anims, bool isolated, double timeout) {
     rig::RenderOptions o;
     fillImport(o, path, units, anims);
     o.clip = clipKey(clip);
@@ -170,12 +181,12 @@ py::array_t<uint8_t> render(const std::string& path, const py::object& clip, dou
     return out;
 }
 
-void exportClips(const std::string& path, const std::string& output, const py::object& clip, const py::object& start,
-                 const py::object& end, const py::object& fps, const std::string& units, const std::vector<std::string>& anims,
+void exportClips(const PathArg& path, const PathArg& output, const py::object& clip, const py::object& start,
+                 const py::object& end, const py::object& fps, const std::string& units, const std::vector<PathArg>& anims,
                  bool isolated, double timeout) {
     rig::ExportOptions o;
     fillImport(o, path, units, anims);
-    o.output = output;
+    o.output = output.string();
     o.clip = clipKey(clip);
     o.from = start.is_none() ? -1.0 : start.cast<double>();
     o.to = end.is_none() ? -1.0 : end.cast<double>();
@@ -188,11 +199,11 @@ void exportClips(const std::string& path, const std::string& output, const py::o
     finish(rig::runExport(o), capture);
 }
 
-std::string compress(const std::string& path, const std::string& output, double tolerance, bool delta,
-                     const std::string& units, const std::vector<std::string>& anims, bool isolated, double timeout) {
+std::string compress(const PathArg& path, const PathArg& output, double tolerance, bool delta,
+                     const std::string& units, const std::vector<PathArg>& anims, bool isolated, double timeout) {
     rig::CompressOptions o;
     fillImport(o, path, units, anims);
-    o.output = output;
+    o.output = output.string();
     o.toleranceMm = tolerance;
     o.delta = delta;
     nlohmann::json report;
@@ -203,6 +214,12 @@ std::string compress(const std::string& path, const std::string& output, double 
 }
 
 }  // namespace
+
+std::vector<std::string> pathStrings(const std::vector<PathArg>& paths) {
+    std::vector<std::string> out;
+    for (const PathArg& p : paths) out.push_back(p.string());
+    return out;
+}
 
 rig::ImportOptions importOptionsFor(const std::string& units) {
     rig::ImportOptions o;
@@ -265,13 +282,13 @@ PYBIND11_MODULE(_rigview, m) {
     bindModel(m);
 
     m.def("_check_json", &checkJson, py::arg("path"), py::arg("units") = "metres",
-          py::arg("anims") = std::vector<std::string>{}, py::arg("isolated") = true, py::arg("timeout") = 120.0,
+          py::arg("anims") = std::vector<PathArg>{}, py::arg("isolated") = true, py::arg("timeout") = 120.0,
           py::arg("strict") = false, "The report `rigview check --json` prints for one file (a JSON string).");
     m.def("_codes_markdown", &rig::codesMarkdown, "The table of finding codes (`rigview check --list-codes`).");
     m.def("render", &render, py::arg("path"), py::kw_only(), py::arg("clip") = py::none(), py::arg("time") = 0.0,
           py::arg("bind") = false, py::arg("file_pose") = false, py::arg("size") = std::pair<int, int>(800, 600),
           py::arg("azimuth") = 30.0, py::arg("elevation") = 15.0, py::arg("samples") = 4, py::arg("view") = py::none(),
-          py::arg("units") = "metres", py::arg("anims") = std::vector<std::string>{}, py::arg("isolated") = true,
+          py::arg("units") = "metres", py::arg("anims") = std::vector<PathArg>{}, py::arg("isolated") = true,
           py::arg("timeout") = 120.0,
           "Draw one frame headless (EGL) as `rigview render` does and return it as an (h, w, 4) uint8\n"
           "RGBA array, top row first. size=(w, h); clip, time, bind, file_pose, azimuth, elevation and\n"
@@ -281,12 +298,12 @@ PYBIND11_MODULE(_rigview, m) {
           "context can be made.");
     m.def("export", &exportClips, py::arg("path"), py::arg("output"), py::kw_only(), py::arg("clip") = py::none(),
           py::arg("start") = py::none(), py::arg("end") = py::none(), py::arg("fps") = py::none(),
-          py::arg("units") = "metres", py::arg("anims") = std::vector<std::string>{}, py::arg("isolated") = true,
+          py::arg("units") = "metres", py::arg("anims") = std::vector<PathArg>{}, py::arg("isolated") = true,
           py::arg("timeout") = 120.0,
           "Write clips as BVH or glTF (.bvh, .gltf, .glb) as `rigview export` does: clip, start, end\n"
           "and fps as --clip, --from, --to and --fps. OSError when the output cannot be written.");
     m.def("_compress_json", &compress, py::arg("path"), py::arg("output"), py::arg("tolerance") = 0.1,
-          py::arg("delta") = true, py::arg("units") = "metres", py::arg("anims") = std::vector<std::string>{},
+          py::arg("delta") = true, py::arg("units") = "metres", py::arg("anims") = std::vector<PathArg>{},
           py::arg("isolated") = true, py::arg("timeout") = 120.0,
           "`rigview compress --json`: writes the output, returns the report (a JSON string).");
 }

@@ -17,8 +17,9 @@ limits) are Python warnings.
 from __future__ import annotations
 
 import json as _json
+import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 from ._rigview import (  # noqa: F401  (re-exported)
     Clip,
@@ -46,6 +47,9 @@ __all__ = [
     "load",
     "render",
 ]
+
+
+PathLike = Union[str, bytes, "os.PathLike[str]"]
 
 
 @dataclass(frozen=True)
@@ -103,7 +107,7 @@ class Report:
         return _json.loads(self._json)
 
 
-def check(path: str, *, units: str = "metres", anims: Sequence[str] = (), isolated: bool = True,
+def check(path: PathLike, *, units: str = "metres", anims: Sequence[PathLike] = (), isolated: bool = True,
           timeout: float = 120.0, strict: bool = False) -> Report:
     """Check one model file's rig as `rigview check --json` does and return its Report (the
     same findings, codes, severities, messages and subjects). The file is imported in an
@@ -116,8 +120,9 @@ def check(path: str, *, units: str = "metres", anims: Sequence[str] = (), isolat
                   findings=[Finding.from_dict(f) for f in d["findings"]], error=d.get("error"), _json=text)
 
 
-def compress(path: str, output: str, *, tolerance: float = 0.1, delta: bool = True, units: str = "metres",
-             anims: Sequence[str] = (), isolated: bool = True, timeout: float = 120.0) -> Dict[str, Any]:
+def compress(path: PathLike, output: PathLike, *, tolerance: float = 0.1, delta: bool = True,
+             units: str = "metres", anims: Sequence[PathLike] = (), isolated: bool = True,
+             timeout: float = 120.0) -> Dict[str, Any]:
     """Compress every clip of `path` within `tolerance` millimetres and write the model with the
     compressed clips to `output` (.gltf or .glb), as `rigview compress` does; returns the report
     `rigview compress --json` prints, as a dict (sizes, ratios, errors per clip)."""

@@ -1,4 +1,5 @@
 """Type stubs of rigview's C++ core (python/module.cpp, python/model_bindings.cpp)."""
+import os
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -8,6 +9,7 @@ __version__: str
 worker: str
 
 ClipKey = Union[None, int, str]
+PathLike = Union[str, bytes, "os.PathLike[str]"]
 
 class ImportError(OSError):
     """A model file could not be imported; str(e) is the CLI's one-line message."""
@@ -104,27 +106,27 @@ class Model:
     def clips(self) -> List[Clip]: ...
     @property
     def vertex_count(self) -> int: ...
-    def pose(self, clip: ClipKey = None, time: float = 0.0, *, bind: bool = False, file_pose: bool = False,
+    def pose(self, clip: ClipKey = None, time: float = 0.0, bind: bool = False, *, file_pose: bool = False,
              per_mesh: bool = False) -> Union[npt.NDArray[np.float32], List[npt.NDArray[np.float32]]]: ...
-    def world(self, clip: ClipKey = None, time: float = 0.0, *, bind: bool = False,
+    def world(self, clip: ClipKey = None, time: float = 0.0, bind: bool = False, *,
               file_pose: bool = False) -> npt.NDArray[np.float32]: ...
-    def palette(self, clip: ClipKey = None, time: float = 0.0, *, bind: bool = False,
+    def palette(self, clip: ClipKey = None, time: float = 0.0, bind: bool = False, *,
                 file_pose: bool = False) -> npt.NDArray[np.float32]: ...
     def palette_offsets(self) -> List[int]: ...
     def sample(self, clip: ClipKey, times: Union[Sequence[float], npt.ArrayLike], *, bind: bool = False,
                file_pose: bool = False) -> npt.NDArray[np.float32]: ...
 
-def load(path: str, units: str = "metres", anims: Sequence[str] = (), isolated: bool = True,
+def load(path: PathLike, units: str = "metres", anims: Sequence[PathLike] = (), isolated: bool = True,
          timeout: float = 120.0) -> Model: ...
-def render(path: str, *, clip: ClipKey = None, time: float = 0.0, bind: bool = False, file_pose: bool = False,
+def render(path: PathLike, *, clip: ClipKey = None, time: float = 0.0, bind: bool = False, file_pose: bool = False,
            size: Tuple[int, int] = (800, 600), azimuth: float = 30.0, elevation: float = 15.0, samples: int = 4,
-           view: Optional[Dict[str, object]] = None, units: str = "metres", anims: Sequence[str] = (),
+           view: Optional[Dict[str, object]] = None, units: str = "metres", anims: Sequence[PathLike] = (),
            isolated: bool = True, timeout: float = 120.0) -> npt.NDArray[np.uint8]: ...
-def export(path: str, output: str, *, clip: ClipKey = None, start: Optional[float] = None, end: Optional[float] = None,
-           fps: Optional[float] = None, units: str = "metres", anims: Sequence[str] = (), isolated: bool = True,
+def export(path: PathLike, output: PathLike, *, clip: ClipKey = None, start: Optional[float] = None, end: Optional[float] = None,
+           fps: Optional[float] = None, units: str = "metres", anims: Sequence[PathLike] = (), isolated: bool = True,
            timeout: float = 120.0) -> None: ...
-def _check_json(path: str, units: str = "metres", anims: Sequence[str] = (), isolated: bool = True,
+def _check_json(path: PathLike, units: str = "metres", anims: Sequence[PathLike] = (), isolated: bool = True,
                 timeout: float = 120.0, strict: bool = False) -> str: ...
-def _compress_json(path: str, output: str, tolerance: float = 0.1, delta: bool = True, units: str = "metres",
-                   anims: Sequence[str] = (), isolated: bool = True, timeout: float = 120.0) -> str: ...
+def _compress_json(path: PathLike, output: PathLike, tolerance: float = 0.1, delta: bool = True, units: str = "metres",
+                   anims: Sequence[PathLike] = (), isolated: bool = True, timeout: float = 120.0) -> str: ...
 def _codes_markdown() -> str: ...

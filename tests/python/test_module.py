@@ -10,6 +10,7 @@ source tree, RIGVIEW_MUTANTS_DIR the hostile files of tests/make_mutants.py (opt
 import json
 import math
 import os
+import pathlib
 import shutil
 import struct
 import subprocess
@@ -213,6 +214,13 @@ class PoseTest(unittest.TestCase):
         a = rigview.load(SIMPLE_SKIN, isolated=False)
         np.testing.assert_array_equal(a.pose(0, 0.3), self.models[SIMPLE_SKIN].pose(0, 0.3))
 
+    def test_argument_forms(self):
+        model = rigview.load(pathlib.Path(SIMPLE_SKIN))
+        np.testing.assert_array_equal(model.pose(np.int64(0), np.float32(0.3)), model.pose(0, 0.3))
+        np.testing.assert_array_equal(model.pose(0, 0.3, True), model.pose(bind=True))
+        np.testing.assert_array_equal(model.pose("0", 0.3), model.pose(0, 0.3))  # a decimal index, as --clip
+        np.testing.assert_array_equal(model.sample(0, np.array([0.3], np.float32))[0], model.pose(0, 0.3))
+
 
 class CheckTest(unittest.TestCase):
     def test_check_equals_cli(self):
@@ -297,7 +305,7 @@ class ErrorTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             model.sample(0, [[0.0, 1.0]])
         with self.assertRaises(ValueError):
-            model.pose(0, 0.0, bind=True)
+            model.pose(bind=True, file_pose=True)
         with self.assertRaises(TypeError):
             model.pose(1.5, 0.0)
         with self.assertRaises(ValueError):
@@ -390,6 +398,8 @@ class CommandsTest(unittest.TestCase):
             rigview.render(SIMPLE_SKIN, size=(0, 10))
         with self.assertRaises(ValueError):
             rigview.render(SIMPLE_SKIN, size=(8, 8), view={"nonsense": True})
+        with self.assertRaises(TypeError):
+            rigview.render(SIMPLE_SKIN, size=(8, 8), view={"bones": "yes"})
 
     def test_export_equals_cli(self):
         for ext in ("bvh", "gltf"):
