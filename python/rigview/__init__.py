@@ -33,10 +33,11 @@ from ._rigview import (  # noqa: F401  (re-exported)
 )
 from . import _rigview
 
+# rigview.ImportError is left out of __all__: `from rigview import *` must not shadow the
+# built-in ImportError.
 __all__ = [
     "Clip",
     "Finding",
-    "ImportError",
     "Mesh",
     "Model",
     "Report",
