@@ -28,7 +28,9 @@ namespace rigpy {
 
 namespace {
 
-py::object gImportError;  // rigview.ImportError
+// rigview.ImportError (a handle, not an object: nothing to release after the interpreter ends;
+// the module holds its reference).
+py::handle gImportError;
 
 const char* failureKind(rig::ImportFailure f) {
     switch (f) {
@@ -263,14 +265,16 @@ PYBIND11_MODULE(_rigview, m) {
     m.doc() = "rigview's C++ core (see the rigview package for the documented API).";
     m.attr("__version__") = RIGVIEW_VERSION;
     m.attr("worker") = RIGVIEW_WORKER_EXE;
-    gImportError = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
+    py::object importError = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
         "rigview.ImportError",
         "A model file could not be imported: unreadable, refused by its importer, or the importer\n"
         "crashed, hung or ran out of memory in its worker process. str(e) is the one line the\n"
         "command line prints; e.kind is \"error\", \"crashed\", \"timed-out\", \"out-of-memory\" or\n"
         "\"cancelled\". A subclass of OSError.",
         PyExc_OSError, nullptr));
-    m.attr("ImportError") = gImportError;
+    if (!importError) throw py::error_already_set();
+    m.attr("ImportError") = importError;
+    gImportError = importError;
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p) std::rethrow_exception(p);
