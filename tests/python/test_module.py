@@ -337,7 +337,7 @@ class GilTest(unittest.TestCase):
         start = time.perf_counter()
         model.sample(0, times)
         one = time.perf_counter() - start
-        reps = max(1, int(math.ceil(0.3 / max(one, 1e-4))))
+        reps = max(1, int(math.ceil(0.5 / max(one, 1e-4))))
         times = np.tile(times, reps)
         old = sys.getswitchinterval()
         sys.setswitchinterval(0.001)
@@ -357,7 +357,9 @@ class GilTest(unittest.TestCase):
         # Held, the GIL would let the counter in only around the call's ends (a switch interval
         # of 1 ms); released, it counts all through it.
         span = (max(inside) - min(inside)) if len(inside) > 1 else 0.0
-        self.assertGreater(span, 0.5 * (t1 - t0), f"counter ran {span:.3f} s of a {t1 - t0:.3f} s call")
+        # (A loaded machine may keep the counting thread waiting for a core now and then: a
+        # quarter of the call is still far above the 1 ms a held GIL allows.)
+        self.assertGreater(span, 0.25 * (t1 - t0), f"counter ran {span:.3f} s of a {t1 - t0:.3f} s call")
 
     def test_pose_releases_the_gil(self):
         model = rigview.load(DEMO)
