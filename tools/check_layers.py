@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks that src/ includes only downward: each folder may include itself and the layers
-below it (docs/architecture.md lists them). Prints every upward include, one a line, and
-exits 1 when there is one."""
+below it (docs/architecture.md lists them). The Python module's sources (python/, beside
+src/) stand above app/: they may include every layer, and nothing in src/ includes them.
+Prints every upward include, one a line, and exits 1 when there is one."""
 import pathlib
 import re
 import sys
@@ -47,6 +48,16 @@ def main():
                 continue
             print(f"{path}:{n}: {mine} includes {m.group(1)} ({theirs})")
             bad += 1
+    # python/: the bindings, above every layer of src/ (they include "bindings.h" and src/'s headers).
+    python = src.parent / "python"
+    for path in sorted(python.glob("*")) if python.is_dir() else []:
+        if path.suffix not in (".h", ".cpp"):
+            continue
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            m = INCLUDE.match(line)
+            if m and "/" in m.group(1) and layer_of(m.group(1)) is None:
+                print(f"{path}:{n}: python/ includes {m.group(1)} (in no layer)")
+                bad += 1
     print(f"layers: {bad} upward include(s)")
     return 1 if bad else 0
 

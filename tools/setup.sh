@@ -60,3 +60,24 @@ if [[ ! -f "$BUILD_DIR/CMakeCache.txt" ]]; then
   cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-} >/dev/null
 fi
 cmake --build "$BUILD_DIR" -j"$(nproc)"
+
+# `import rigview` for Debian's /usr/bin/python3 (the interpreter the module is built for): a
+# .pth file in its site-packages (/usr/local/lib/python3.X/dist-packages) naming the build's
+# python/ folder, where the package rigview/ (the _rigview extension and the Python files) is.
+# Written only when the build has the module and the file would change.
+PYTHON=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$BUILD_DIR/CMakeCache.txt")
+if grep -q '^RIGVIEW_PYTHON:BOOL=ON' "$BUILD_DIR/CMakeCache.txt" && [[ -x "${PYTHON:-}" ]]; then
+  SITE=$("$PYTHON" -c 'import site; print(site.getsitepackages()[0])')
+  PTH="$SITE/rigview.pth"
+  WANT="$(cd "$BUILD_DIR" && pwd)/python"
+  if [[ ! -f "$PTH" || "$(cat "$PTH")" != "$WANT" ]]; then
+    SUDO=""
+    WRITABLE="$SITE"
+    [[ -d "$SITE" ]] || WRITABLE=$(dirname "$SITE")
+    if [[ $(id -u) -ne 0 && ! -w "$WRITABLE" ]]; then SUDO="sudo"; fi
+    $SUDO mkdir -p "$SITE"
+    echo "$WANT" | $SUDO tee "$PTH" >/dev/null
+    echo "setup: $PTH -> $WANT (import rigview for $PYTHON)"
+  fi
+  "$PYTHON" -c 'import rigview' || { echo "setup: $PYTHON cannot import rigview" >&2; exit 1; }
+fi

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/check_report.h"
 #include "app/command_util.h"
 #include "app/commands.h"
 #include "app/contact_sheet.h"
@@ -34,24 +35,6 @@ namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-struct FileResult {
-    std::string path;
-    bool imported = false;
-    std::string error;  // import error (one line)
-    std::string errorCode;  // its finding code, when it has one (external-path-refused)
-    ImportFailure failure = ImportFailure::None;
-    Report report;      // for a crashed or hung importer: its one finding
-};
-
-// A crash or time-out of the importer as a finding (the file is still unreadable).
-void addImporterFinding(FileResult& r) {
-    if (r.failure != ImportFailure::Crashed && r.failure != ImportFailure::TimedOut) return;
-    const std::string prefix = r.path + ": ";
-    r.report.findings.push_back(makeFinding(r.failure == ImportFailure::Crashed ? CheckCode::ImporterCrashed
-                                                                                : CheckCode::ImporterTimeout,
-                                            r.error.rfind(prefix, 0) == 0 ? r.error.substr(prefix.size()) : r.error, 1, ""));
-}
 
 // --shard I/N: 1 <= I <= N.
 bool parseShard(const std::string& s, size_t& index, size_t& count) {
@@ -89,61 +72,6 @@ bool expand(const std::vector<std::string>& paths, std::vector<std::string>& fil
         }
     }
     return !files.empty();
-}
-
-int severityRank(const FileResult& r, bool strict) {
-    if (!r.imported) return 3;
-    if (r.report.empty()) return 0;
-    const Severity w = r.report.worst();
-    if (w == Severity::Error) return 2;
-    if (w == Severity::Warning) return strict ? 2 : 1;
-    return 0;
-}
-
-json findingJson(const Finding& f) {
-    json j = {{"code", f.code},   {"severity", severityName(f.severity)}, {"message", f.message},
-              {"count", f.count}, {"subject", f.subject},                {"examples", f.examples},
-              {"names", f.names}, {"value", f.value}};
-    // Where it is: indices into the model's meshes, skeleton nodes and clips (absent: -1).
-    if (f.mesh >= 0) j["mesh"] = f.mesh;
-    if (f.joint >= 0) j["joint"] = f.joint;
-    if (f.clip >= 0) j["clip"] = f.clip;
-    return j;
-}
-
-json fileJsonRaw(const FileResult& r, bool strict) {
-    json j;
-    j["file"] = r.path;
-    if (!r.imported) {
-        j["error"] = r.error;
-        j["worst"] = "error";
-        j["passed"] = false;
-        j["findings"] = json::array();
-        // An import error that names a finding code (external-path-refused) is that code's error row.
-        if (const CodeInfo* code = findCode(r.errorCode, Severity::Error)) {
-            j["findings"].push_back(findingJson(makeFinding(code->id, r.error, 1, "files")));
-        }
-        for (const Finding& f : r.report.findings) j["findings"].push_back(findingJson(f));
-        return j;
-    }
-    j["worst"] = r.report.empty() ? "none" : severityName(r.report.worst());
-    j["passed"] = severityRank(r, strict) < 2;
-    j["findings"] = json::array();
-    for (const Finding& f : r.report.findings) j["findings"].push_back(findingJson(f));
-    return j;
-}
-
-// A file's report, made valid JSON (jsonout::sanitized): numbers the file made NaN or infinite
-// become null, and the file gets one finding saying how many (non-finite-output).
-json fileJson(const FileResult& r, bool strict) {
-    jsonout::Stats st;
-    json j = jsonout::sanitized(fileJsonRaw(r, strict), st);
-    if (st.nonFinite) {
-        j["findings"].push_back(findingJson(makeFinding(
-            CheckCode::NonFiniteOutput, std::to_string(st.nonFinite) + " values of this report are NaN or infinite and written as null",
-            static_cast<uint64_t>(st.nonFinite), "values")));
-    }
-    return j;
 }
 
 std::string term(const std::string& s) { return text::forTerminal(s); }
@@ -278,18 +206,7 @@ int runCheck(const CheckOptions& o) {
         auto work = [&] {
             for (size_t i = next++; i < files.size(); i = next++) {
                 FileResult& r = results[i];
-                r.path = files[i];
-                ImportOutcome m = importIsolated(files[i], o.anims, o.import);
-                if (!m.model) {
-                    r.error = m.model.error().message;
-                    r.errorCode = m.model.error().code;
-                    r.failure = m.failure;
-                    addImporterFinding(r);
-                } else {
-                    r.imported = true;
-                    r.report = checkModel(m.model.value());
-                    if (!sheetModel.empty()) sheetModel[0] = std::move(m.model.value());
-                }
+                r = checkFile(files[i], o.anims, o.import, isolation(), sheetModel.empty() ? nullptr : &sheetModel[0]);
                 if (o.jsonLines) {
                     // Streamed as each file finishes, whole lines only, flushed.
                     // (on a worker thread: invalid UTF-8 in a name is replaced, never thrown)

@@ -15,7 +15,20 @@
 
 namespace rig::cmd {
 
-void printError(const std::string& line) { std::cerr << "rigview: " << text::forTerminal(line) << "\n"; }
+namespace {
+thread_local ErrorCapture* tCapture = nullptr;
+}  // namespace
+
+ErrorCapture::ErrorCapture() : outer_(tCapture) { tCapture = this; }
+ErrorCapture::~ErrorCapture() { tCapture = outer_; }
+
+void printError(const std::string& line) {
+    if (tCapture) {
+        tCapture->add(line);
+        return;
+    }
+    std::cerr << "rigview: " << text::forTerminal(line) << "\n";
+}
 
 bool load(const std::string& path, const std::vector<std::string>& anims, const ImportOptions& options, Model& out) {
     Result<Model> r = std::move(importIsolated(path, anims, options).model);

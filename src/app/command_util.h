@@ -14,8 +14,24 @@
 
 namespace rig::cmd {
 
-// One line on stderr: "rigview: <line>", made terminal-safe (text::forTerminal).
+// One line on stderr: "rigview: <line>", made terminal-safe (text::forTerminal); while an
+// ErrorCapture is alive on the calling thread, kept in it instead.
 void printError(const std::string& line);
+// The lines printError would write on this thread, kept for a caller that reports them its
+// own way (the Python module raises them as exceptions and warnings). Nests: the innermost wins.
+class ErrorCapture {
+public:
+    ErrorCapture();
+    ~ErrorCapture();
+    ErrorCapture(const ErrorCapture&) = delete;
+    ErrorCapture& operator=(const ErrorCapture&) = delete;
+    const std::vector<std::string>& lines() const { return lines_; }
+    void add(const std::string& line) { lines_.push_back(line); }
+
+private:
+    std::vector<std::string> lines_;
+    ErrorCapture* outer_;
+};
 // Import `path` with the clips of `anims` (--anim) and `options` (--units, --amc-fps), or print
 // the error; false on failure. A model that loaded with refused resources (outside its folder)
 // gets one warning line.

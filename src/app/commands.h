@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "app/ik_options.h"
 #include "import/import_options.h"
 #include "render/view_options.h"
@@ -116,8 +118,15 @@ struct DiffCommandOptions {
 
 int runInfo(const InfoOptions& o);
 int runCompress(const CompressOptions& o);
+// What runCompress does without printing: the compressed model written to o.output and, in
+// `report`, the document `compress --json` prints. Same checks, error lines and exit codes.
+int compressModel(const CompressOptions& o, nlohmann::json& report);
 int runExport(const ExportOptions& o);
 int runRender(const RenderOptions& o);
+// What runRender draws, in memory: `width` x `height` RGBA8 pixels, top row first (o.output
+// is not written; when given, it is still refused if it is one of the inputs). Same checks,
+// error lines and exit codes as runRender.
+int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width, int& height);
 int runPose(const PoseOptions& o);
 int runCheck(const CheckOptions& o);
 int runBench(const BenchOptions& o);

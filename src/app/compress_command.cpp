@@ -53,7 +53,7 @@ Clip decodedWithMorphs(const CompressedClip& cc, const Clip& original, size_t sk
 
 }  // namespace
 
-int runCompress(const CompressOptions& o) {
+int compressModel(const CompressOptions& o, nlohmann::json& j) {
     const std::string ext = cmd::extensionOf(o.output);
     if (ext != ".gltf" && ext != ".glb") {
         printError(o.output + ": output must end in .gltf or .glb");
@@ -109,66 +109,78 @@ int runCompress(const CompressOptions& o) {
     const std::string unitNote = fileUnits ? "model units are the file's " + model.units.file
                                  : model.units.metresPerUnit > 0.0 ? "model units are metres"
                                                                    : "the file gives no unit: its numbers are taken as metres";
-    if (o.json) {
-        nlohmann::json j;
-        j["model"] = model.path;
-        j["output"] = o.output;
-        j["tolerance_mm"] = o.toleranceMm;
-        j["tolerance_model_units"] = settings.tolerance;
-        j["units"] = unitNote;
-        j["clips"] = nlohmann::json::array();
-        for (size_t i = 0; i < results.size(); ++i) {
-            const CompressionResult& r = results[i];
-            j["clips"].push_back({{"name", model.clips[i].name},
-                                  {"original_bytes", r.originalBytes},
-                                  {"compressed_bytes", r.compressedBytes},
-                                  {"ratio", r.compressedBytes ? nlohmann::json(r.ratio()) : nlohmann::json(nullptr)},
-                                  {"raw_bytes", r.rawBytes},
-                                  {"raw_ratio", r.compressedBytes ? nlohmann::json(r.rawRatio()) : nlohmann::json(nullptr)},
-                                  {"original_keys", r.originalKeys},
-                                  {"kept_keys", r.keptKeys},
-                                  {"joint_error_mm", {{"max", r.error.maxJoint * mmPerUnit}, {"mean", r.error.meanJoint * mmPerUnit}}},
-                                  {"vertex_error_mm", {{"max", r.error.maxVertex * mmPerUnit}, {"mean", r.error.meanVertex * mmPerUnit}}},
-                                  {"samples", r.error.samples},
-                                  {"within_tolerance", r.withinTolerance}});
-        }
-        j["total"] = {{"original_bytes", origBytes},
-                      {"compressed_bytes", compBytes},
-                      {"ratio", compBytes ? double(origBytes) / double(compBytes) : 0.0}};
-        std::cout << jsonout::dump(std::move(j), 2) << "\n";
-    } else {
-        std::cout << "model:     " << text::forTerminal(model.path) << "\n"
-                  << "tolerance: " << fmt(o.toleranceMm, "%g") << " mm (" << fmt(settings.tolerance, "%g")
-                  << " model units; " << unitNote << ")\n";
-        std::printf("%-24s %15s %19s %7s %19s %19s\n", "clip", "keys", "bytes", "ratio", "joint error mm",
-                    "vertex error mm");
-        std::printf("%-24s %15s %19s %7s %9s %9s %9s %9s\n", "", "orig -> kept", "orig -> compressed", "", "max",
-                    "mean", "max", "mean");
-        for (size_t i = 0; i < results.size(); ++i) {
-            const CompressionResult& r = results[i];
-            std::string name = text::forTerminal(model.clips[i].name);
-            if (name.size() > 24) name = name.substr(0, 21) + "...";
-            const std::string keys = std::to_string(r.originalKeys) + " -> " + std::to_string(r.keptKeys);
-            const std::string bytes = std::to_string(r.originalBytes) + " -> " + std::to_string(r.compressedBytes);
-            // A clip holding the bind pose throughout keeps nothing: no ratio.
-            const std::string ratio = r.compressedBytes ? fmt(r.ratio(), "%6.2fx") : "     -";
-            std::printf("%-24s %15s %19s %7s %9.4f %9.4f %9.4f %9.4f%s\n", name.c_str(), keys.c_str(), bytes.c_str(),
-                        ratio.c_str(), r.error.maxJoint * mmPerUnit, r.error.meanJoint * mmPerUnit,
-                        r.error.maxVertex * mmPerUnit, r.error.meanVertex * mmPerUnit,
-                        r.withinTolerance ? "" : "  (over: quantization alone)");
-        }
-        std::printf("%-24s %15s %19s %6.2fx\n", "total", "",
-                    (std::to_string(origBytes) + " -> " + std::to_string(compBytes)).c_str(),
-                    compBytes ? double(origBytes) / double(compBytes) : 0.0);
-        std::cout << "wrote:     " << text::forTerminal(o.output) << "\n";
-        std::cout.flush();
+    j = nlohmann::json::object();
+    j["model"] = model.path;
+    j["output"] = o.output;
+    j["tolerance_mm"] = o.toleranceMm;
+    j["tolerance_model_units"] = settings.tolerance;
+    j["units"] = unitNote;
+    j["clips"] = nlohmann::json::array();
+    for (size_t i = 0; i < results.size(); ++i) {
+        const CompressionResult& r = results[i];
+        j["clips"].push_back({{"name", model.clips[i].name},
+                              {"original_bytes", r.originalBytes},
+                              {"compressed_bytes", r.compressedBytes},
+                              {"ratio", r.compressedBytes ? nlohmann::json(r.ratio()) : nlohmann::json(nullptr)},
+                              {"raw_bytes", r.rawBytes},
+                              {"raw_ratio", r.compressedBytes ? nlohmann::json(r.rawRatio()) : nlohmann::json(nullptr)},
+                              {"original_keys", r.originalKeys},
+                              {"kept_keys", r.keptKeys},
+                              {"joint_error_mm", {{"max", r.error.maxJoint * mmPerUnit}, {"mean", r.error.meanJoint * mmPerUnit}}},
+                              {"vertex_error_mm", {{"max", r.error.maxVertex * mmPerUnit}, {"mean", r.error.meanVertex * mmPerUnit}}},
+                              {"samples", r.error.samples},
+                              {"within_tolerance", r.withinTolerance}});
     }
+    j["total"] = {{"original_bytes", origBytes},
+                  {"compressed_bytes", compBytes},
+                  {"ratio", compBytes ? double(origBytes) / double(compBytes) : 0.0}};
     for (size_t i = 0; i < results.size(); ++i) {
         if (!results[i].withinTolerance) {
             printError(model.path + ": clip '" + model.clips[i].name + "': quantization alone exceeds the tolerance (" +
                        fmt(results[i].error.max() * mmPerUnit, "%.4g") + " mm); every key was kept");
         }
     }
+    return exitcode::kOk;
+}
+
+int runCompress(const CompressOptions& o) {
+    nlohmann::json j;
+    if (const int rc = compressModel(o, j); rc != exitcode::kOk) return rc;
+    if (o.json) {
+        std::cout << jsonout::dump(std::move(j), 2) << "\n";
+        return exitcode::kOk;
+    }
+    // The same numbers as a table.
+    const auto num = [](const nlohmann::json& v) { return v.is_number() ? v.get<double>() : 0.0; };
+    std::cout << "model:     " << text::forTerminal(j["model"].get<std::string>()) << "\n"
+              << "tolerance: " << fmt(o.toleranceMm, "%g") << " mm (" << fmt(num(j["tolerance_model_units"]), "%g")
+              << " model units; " << j["units"].get<std::string>() << ")\n";
+    std::printf("%-24s %15s %19s %7s %19s %19s\n", "clip", "keys", "bytes", "ratio", "joint error mm",
+                "vertex error mm");
+    std::printf("%-24s %15s %19s %7s %9s %9s %9s %9s\n", "", "orig -> kept", "orig -> compressed", "", "max",
+                "mean", "max", "mean");
+    for (const nlohmann::json& c : j["clips"]) {
+        std::string name = text::forTerminal(c["name"].get<std::string>());
+        if (name.size() > 24) name = name.substr(0, 21) + "...";
+        const std::string keys = std::to_string(c["original_keys"].get<uint64_t>()) + " -> " +
+                                 std::to_string(c["kept_keys"].get<uint64_t>());
+        const std::string bytes = std::to_string(c["original_bytes"].get<uint64_t>()) + " -> " +
+                                  std::to_string(c["compressed_bytes"].get<uint64_t>());
+        // A clip holding the bind pose throughout keeps nothing: no ratio.
+        const std::string ratio = c["ratio"].is_number() ? fmt(num(c["ratio"]), "%6.2fx") : "     -";
+        std::printf("%-24s %15s %19s %7s %9.4f %9.4f %9.4f %9.4f%s\n", name.c_str(), keys.c_str(), bytes.c_str(),
+                    ratio.c_str(), num(c["joint_error_mm"]["max"]), num(c["joint_error_mm"]["mean"]),
+                    num(c["vertex_error_mm"]["max"]), num(c["vertex_error_mm"]["mean"]),
+                    c["within_tolerance"].get<bool>() ? "" : "  (over: quantization alone)");
+    }
+    const nlohmann::json& total = j["total"];
+    std::printf("%-24s %15s %19s %6.2fx\n", "total", "",
+                (std::to_string(total["original_bytes"].get<uint64_t>()) + " -> " +
+                 std::to_string(total["compressed_bytes"].get<uint64_t>()))
+                    .c_str(),
+                num(total["ratio"]));
+    std::cout << "wrote:     " << text::forTerminal(o.output) << "\n";
+    std::cout.flush();
     return exitcode::kOk;
 }
 

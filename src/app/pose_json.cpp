@@ -6,6 +6,16 @@
 
 namespace rig {
 
+void posedMeshPositions(const Model& model, const Animator& anim, size_t m, std::vector<glm::vec3>& skinned,
+                        std::vector<glm::vec3>& normals, glm::vec3* out) {
+    const Mesh& mesh = model.meshes[m];
+    skinned.resize(mesh.vertexCount());
+    normals.resize(mesh.vertexCount());
+    skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), skinned.data(), normals.data());
+    const glm::mat4& world = anim.skinToModel(m);
+    for (size_t v = 0; v < skinned.size(); ++v) out[v] = glm::vec3(world * glm::vec4(skinned[v], 1.0f));
+}
+
 std::string poseJson(const Model& model, const Animator& anim, int32_t clip, float time, jsonout::Stats& st) {
     std::string out = "{\"clip\":";
     if (clip >= 0) {
@@ -18,18 +28,16 @@ std::string poseJson(const Model& model, const Animator& anim, int32_t clip, flo
     out += ",\"time\":";
     jsonout::appendNumber(out, time, st);
     out += ",\"meshes\":[";
-    std::vector<glm::vec3> pos, nrm;
+    std::vector<glm::vec3> skinned, nrm, pos;
     for (size_t m = 0; m < model.meshes.size(); ++m) {
         const Mesh& mesh = model.meshes[m];
         pos.resize(mesh.vertexCount());
-        nrm.resize(mesh.vertexCount());
-        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), pos.data(), nrm.data());
-        const glm::mat4& world = anim.skinToModel(m);
+        posedMeshPositions(model, anim, m, skinned, nrm, pos.data());
         out += m ? ",{\"name\":" : "{\"name\":";
         jsonout::appendString(out, mesh.name, st);
         out += mesh.skinned ? ",\"skinned\":true,\"positions\":[" : ",\"skinned\":false,\"positions\":[";
         for (size_t v = 0; v < pos.size(); ++v) {
-            const glm::vec3 p = glm::vec3(world * glm::vec4(pos[v], 1.0f));
+            const glm::vec3& p = pos[v];
             if (v) out += ',';
             jsonout::appendNumber(out, p.x, st);
             out += ',';

@@ -30,17 +30,12 @@ bool parseSize(const std::string& s, int& w, int& h) {
 
 constexpr int64_t kMaxInstances = 100000;
 
-// The frame drawn into `target`, read back and written as o.output (PNG).
-int writeFrame(OffscreenTarget& target, const RenderOptions& o, int width, int height) {
-    const std::vector<uint8_t> px = target.readPixels();
+// The frame drawn into `target`, read back into `rgba` (top row first).
+int readFrame(OffscreenTarget& target, const RenderOptions& o, std::vector<uint8_t>& rgba) {
+    rgba = target.readPixels();
     if (glGetError() != GL_NO_ERROR) {
         printError(o.model + ": OpenGL reported an error while rendering");
         return exitcode::kRenderFailed;
-    }
-    std::string error;
-    if (!writePng(o.output, width, height, px, &error)) {
-        printError(error);
-        return exitcode::kOutputFailed;
     }
     return exitcode::kOk;
 }
@@ -52,7 +47,18 @@ int runRender(const RenderOptions& o) {
         printError(o.output + ": output must end in .png");
         return exitcode::kUsage;
     }
+    std::vector<uint8_t> rgba;
     int width = 0, height = 0;
+    if (const int rc = renderPixels(o, rgba, width, height); rc != exitcode::kOk) return rc;
+    std::string error;
+    if (!writePng(o.output, width, height, rgba, &error)) {
+        printError(error);
+        return exitcode::kOutputFailed;
+    }
+    return exitcode::kOk;
+}
+
+int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width, int& height) {
     if (!parseSize(o.size, width, height)) {
         printError("--size '" + o.size + "' must be WIDTHxHEIGHT, each 1..16384");
         return exitcode::kUsage;
@@ -81,10 +87,10 @@ int runRender(const RenderOptions& o) {
         printError("--spacing must be a finite number of metres, 0 (automatic) to 1e6");
         return exitcode::kUsage;
     }
-    if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims, o.machine)) return exitcode::kUsage;
+    if (!o.output.empty() && !cmd::outputIsNotAnInput(o.output, o.model, o.anims, o.machine)) return exitcode::kUsage;
     Model model;
     if (!cmd::load(o.model, o.anims, o.import, model)) return exitcode::kBadInput;
-    if (!cmd::outputIsNotAResource(o.output, model)) return exitcode::kUsage;
+    if (!o.output.empty() && !cmd::outputIsNotAResource(o.output, model)) return exitcode::kUsage;
     int32_t clip = o.filePose ? kFilePose : kBindPose;
     IkStage ik;
     if (!setupIk(model, o.ik, o.model, ik)) return exitcode::kUsage;
@@ -163,7 +169,7 @@ int runRender(const RenderOptions& o) {
         cam.frame(crowdBounds(one, offsets), static_cast<float>(width) / static_cast<float>(height));
         (*target)->bind();
         (*crowdRenderer)->draw(**gpu, crowd, offsets, one, cam, o.view, width, height);
-        return writeFrame(**target, o, width, height);
+        return readFrame(**target, o, rgba);
     }
     // Framed tightly on the pose drawn: its posed vertices (the silhouette, not the box) span
     // 85% of the frame's height or width, centred. The clip's bounds still size the grid.
@@ -181,7 +187,7 @@ int runRender(const RenderOptions& o) {
 
     (*target)->bind();
     (*renderer)->draw(**gpu, anim, cam, o.view, width, height, &bounds);
-    return writeFrame(**target, o, width, height);
+    return readFrame(**target, o, rgba);
 }
 
 }  // namespace rig

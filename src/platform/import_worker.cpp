@@ -266,6 +266,12 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
         std::lock_guard<std::mutex> lock(gConfigMutex);
         config = gConfig;
     }
+    return importIsolated(path, anims, options, config, cancel);
+}
+
+ImportOutcome importIsolated(const std::string& path, const std::vector<std::string>& anims,
+                             const ImportOptions& options, const IsolationConfig& config,
+                             const std::atomic<bool>* cancel) {
     // Refused before any process starts (and in both modes): missing files, folders, FIFOs.
     if (Result<bool> regular = checkRegularFile(path); !regular) return failed(ImportFailure::Error, regular.error().message);
     for (const std::string& a : anims) {

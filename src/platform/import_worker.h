@@ -54,6 +54,11 @@ struct ImportOutcome {
 // and the outcome is Cancelled. Thread-safe: each call has its own worker.
 ImportOutcome importIsolated(const std::string& path, const std::vector<std::string>& anims,
                              const ImportOptions& options, const std::atomic<bool>* cancel = nullptr);
+// The same with `config` instead of isolation() (library users such as the Python module,
+// which choose per call whether to isolate and which rigview binary is the worker).
+ImportOutcome importIsolated(const std::string& path, const std::vector<std::string>& anims,
+                             const ImportOptions& options, const IsolationConfig& config,
+                             const std::atomic<bool>* cancel = nullptr);
 
 // `options` as the worker's command-line arguments ("--units=file", "--amc-fps=60"), which the
 // worker's command line parses back into the same ImportOptions.

@@ -1,0 +1,313 @@
+// The rigview Python module (_rigview, wrapped by python/rigview/__init__.py): load() and the
+// Model (model_bindings.cpp), and check, render, export and compress calling the code of those
+// commands (app/). Errors become Python exceptions: ValueError for bad arguments, rigview.ImportError
+// for files that cannot be imported, OSError for outputs that cannot be written, RuntimeError
+// when no OpenGL context can be made; warning lines become Python warnings.
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include "app/check_report.h"
+#include "app/command_util.h"
+#include "app/commands.h"
+#include "app/exit_codes.h"
+#include "bindings.h"
+#include "check/codes.h"
+#include "render/view_options.h"
+#include "util/json_out.h"
+
+#ifndef RIGVIEW_WORKER_EXE
+#define RIGVIEW_WORKER_EXE ""
+#endif
+
+namespace rigpy {
+
+namespace {
+
+// rigview.ImportError (a handle, not an object: nothing to release after the interpreter ends;
+// the module holds its reference).
+py::handle gImportError;
+
+const char* failureKind(rig::ImportFailure f) {
+    switch (f) {
+        case rig::ImportFailure::Crashed: return "crashed";
+        case rig::ImportFailure::TimedOut: return "timed-out";
+        case rig::ImportFailure::OutOfMemory: return "out-of-memory";
+        case rig::ImportFailure::Cancelled: return "cancelled";
+        default: return "error";
+    }
+}
+
+std::string joined(const std::vector<std::string>& lines, const char* fallback) {
+    if (lines.empty()) return fallback;
+    std::string s = lines.front();
+    for (size_t i = 1; i < lines.size(); ++i) s += "\n" + lines[i];
+    return s;
+}
+
+// A command's exit code as Python sees it: nothing for success (its lines become warnings), else
+// the exception its code stands for, with the command's error lines as the message.
+void finish(int rc, const rig::cmd::ErrorCapture& capture) {
+    namespace ec = rig::exitcode;
+    if (rc == ec::kOk || rc == ec::kCheckFailed) {
+        warnLines(capture.lines());
+        return;
+    }
+    const std::string message = joined(capture.lines(), "failed");
+    switch (rc) {
+        case ec::kUsage: throw py::value_error(message);
+        case ec::kBadInput: raiseImportError(message, rig::ImportFailure::Error);
+        case ec::kOutputFailed: {
+            PyErr_SetString(PyExc_OSError, message.c_str());
+            throw py::error_already_set();
+        }
+        default: throw std::runtime_error(message);
+    }
+}
+
+// Command-line style options every command shares.
+template <typename Options>
+void fillImport(Options& o, const PathArg& path, const std::string& units, const std::vector<PathArg>& anims) {
+    o.model = path.string();
+    o.import = importOptionsFor(units);
+    o.anims = pathStrings(anims);
+}
+
+// Isolation for the commands that read the process-wide setting (render, export, compress):
+// set for the call, with the GIL held (so calls from several Python threads take turns).
+struct ScopedIsolation {
+    rig::IsolationConfig previous = rig::isolation();
+    ScopedIsolation(bool isolated, double timeout) { rig::setIsolation(isolationFor(isolated, timeout)); }
+    ~ScopedIsolation() { rig::setIsolation(previous); }
+};
+
+std::string clipKey(const py::object& clip) {
+    if (clip.is_none()) return {};
+    if (py::isinstance<py::bool_>(clip)) throw py::type_error("clip must be None, an index or a name, not a bool");
+    if (PyIndex_Check(clip.ptr())) return std::to_string(py::int_(clip).cast<long long>());
+    if (py::isinstance<py::str>(clip)) {
+        std::string s = clip.cast<std::string>();
+        if (s.empty()) throw py::value_error("clip: an empty name");
+        return s;
+    }
+    throw py::type_error("clip must be None, an index or a name");
+}
+
+std::string checkJson(const PathArg& path, const std::string& units, const std::vector<PathArg>& anims,
+                      bool isolated, double timeout, bool strict) {
+    const rig::ImportOptions options = importOptionsFor(units);
+    const rig::IsolationConfig config = isolationFor(isolated, timeout);
+    const std::vector<std::string> files = pathStrings(anims);
+    rig::FileResult r;
+    {
+        py::gil_scoped_release release;
+        r = rig::checkFile(path.string(), files, options, config);
+    }
+    return rig::jsonout::dump(rig::fileJson(r, strict), 2);
+}
+
+// One view option set from a Python value (py::cast_error when it has the wrong type).
+void applyViewOption(rig::ViewOptions& view, const rig::ViewOptionSpec* spec, const std::string& key, py::handle v) {
+    switch (spec->type) {
+        case rig::ViewOptionType::Flag: view.*(spec->flag) = v.cast<bool>(); break;
+        case rig::ViewOptionType::Number: {
+            const float x = v.cast<float>();
+            if (!(x >= spec->min && x <= spec->max)) {
+                throw py::value_error("view: " + key + " must be in [" + rig::cmd::fmt(spec->min, "%g") + ", " +
+                                      rig::cmd::fmt(spec->max, "%g") + "]");
+            }
+            view.*(spec->number) = x;
+            break;
+        }
+        case rig::ViewOptionType::Choice: {
+            const std::string name = v.cast<std::string>();
+            const int i = rig::choiceIndex(*spec, name);
+            if (i < 0) throw py::value_error("view: " + key + " has no choice '" + name + "'");
+            spec->setChoice(view, i);
+            break;
+        }
+        case rig::ViewOptionType::Color: {
+            const std::vector<float> c = v.cast<std::vector<float>>();
+            if (c.size() != 3 && c.size() != 4) throw py::value_error("view: " + key + " takes (r, g, b) or (r, g, b, a)");
+            view.*(spec->color) = glm::vec4(c[0], c[1], c[2], c.size() == 4 ? c[3] : 1.0f);
+            break;
+        }
+    }
+}
+
+// The view option table's entries by key (render/view_options), as `render`'s flags set them.
+void applyView(rig::ViewOptions& view, const py::dict& options) {
+    for (const auto& item : options) {
+        const std::string key = py::str(item.first);
+        const rig::ViewOptionSpec* spec = rig::findViewOption(key);
+        if (!spec) {
+            std::string keys;
+            for (const rig::ViewOptionSpec& s : rig::viewOptionTable()) keys += (keys.empty() ? "" : ", ") + std::string(s.key);
+            throw py::value_error("view: no option '" + key + "' (options: " + keys + ")");
+        }
+        const py::handle v = item.second;
+        try {
+            applyViewOption(view, spec, key, v);
+        } catch (const py::cast_error&) {
+            const char* kinds[] = {"a bool", "a choice name", "a number", "(r, g, b) or (r, g, b, a)"};
+            throw py::type_error("view: " + key + " takes " + kinds[static_cast<int>(spec->type)]);
+        }
+    }
+}
+
+py::array_t<uint8_t> render(const PathArg& path, const py::object& clip, double time, bool bind, bool filePose,
+                            std::pair<int, int> size, double azimuth, double elevation, int samples, const py::object& view,
+                            const std::string& units, const std::vector<PathArg>& anims, bool isolated, double timeout) {
+    rig::RenderOptions o;
+    fillImport(o, path, units, anims);
+    o.clip = clipKey(clip);
+    o.time = time;
+    o.bindPose = bind;
+    o.filePose = filePose;
+    o.size = std::to_string(size.first) + "x" + std::to_string(size.second);
+    o.azimuth = static_cast<float>(azimuth);
+    o.elevation = static_cast<float>(elevation);
+    o.samples = samples;
+    if (!view.is_none()) applyView(o.view, view.cast<py::dict>());
+    std::vector<uint8_t> rgba;
+    int w = 0, h = 0;
+    rig::cmd::ErrorCapture capture;
+    ScopedIsolation isolation(isolated, timeout);
+    finish(rig::renderPixels(o, rgba, w, h), capture);
+    py::array_t<uint8_t> out({static_cast<py::ssize_t>(h), static_cast<py::ssize_t>(w), py::ssize_t{4}});
+    std::copy(rgba.begin(), rgba.end(), out.mutable_data());
+    return out;
+}
+
+void exportClips(const PathArg& path, const PathArg& output, const py::object& clip, const py::object& start,
+                 const py::object& end, const py::object& fps, const std::string& units, const std::vector<PathArg>& anims,
+                 bool isolated, double timeout) {
+    rig::ExportOptions o;
+    fillImport(o, path, units, anims);
+    o.output = output.string();
+    o.clip = clipKey(clip);
+    o.from = start.is_none() ? -1.0 : start.cast<double>();
+    o.to = end.is_none() ? -1.0 : end.cast<double>();
+    if (!start.is_none() && !(o.from >= 0.0)) throw py::value_error("start must be a number of seconds >= 0");
+    if (!end.is_none() && !(o.to >= 0.0)) throw py::value_error("end must be a number of seconds >= 0");
+    o.fpsGiven = !fps.is_none();
+    o.fps = o.fpsGiven ? fps.cast<double>() : 0.0;
+    rig::cmd::ErrorCapture capture;
+    ScopedIsolation isolation(isolated, timeout);
+    finish(rig::runExport(o), capture);
+}
+
+std::string compress(const PathArg& path, const PathArg& output, double tolerance, bool delta,
+                     const std::string& units, const std::vector<PathArg>& anims, bool isolated, double timeout) {
+    rig::CompressOptions o;
+    fillImport(o, path, units, anims);
+    o.output = output.string();
+    o.toleranceMm = tolerance;
+    o.delta = delta;
+    nlohmann::json report;
+    rig::cmd::ErrorCapture capture;
+    ScopedIsolation isolation(isolated, timeout);
+    finish(rig::compressModel(o, report), capture);
+    return rig::jsonout::dump(std::move(report), 2);
+}
+
+}  // namespace
+
+std::vector<std::string> pathStrings(const std::vector<PathArg>& paths) {
+    std::vector<std::string> out;
+    for (const PathArg& p : paths) out.push_back(p.string());
+    return out;
+}
+
+rig::ImportOptions importOptionsFor(const std::string& units) {
+    rig::ImportOptions o;
+    if (units == "metres" || units == "meters") {
+        o.units = rig::UnitMode::Metres;
+    } else if (units == "file") {
+        o.units = rig::UnitMode::File;
+    } else {
+        throw py::value_error("units must be \"metres\" or \"file\", not \"" + units + "\"");
+    }
+    return o;
+}
+
+rig::IsolationConfig isolationFor(bool isolated, double timeoutSeconds) {
+    if (!(timeoutSeconds > 0.0 && timeoutSeconds <= 86400.0)) throw py::value_error("timeout must be in (0, 86400] seconds");
+    rig::IsolationConfig c;
+    c.enabled = isolated;
+    c.timeoutSeconds = timeoutSeconds;
+    const char* env = std::getenv("RIGVIEW_WORKER");
+    c.workerExe = env && *env ? env : RIGVIEW_WORKER_EXE;
+    return c;
+}
+
+void raiseImportError(const std::string& message, rig::ImportFailure failure) {
+    py::object e = gImportError(message);
+    e.attr("kind") = failureKind(failure);
+    PyErr_SetObject(gImportError.ptr(), e.ptr());
+    throw py::error_already_set();
+}
+
+void warnLines(const std::vector<std::string>& lines) {
+    for (const std::string& line : lines) {
+        if (PyErr_WarnEx(PyExc_UserWarning, line.c_str(), 2) != 0) throw py::error_already_set();
+    }
+}
+
+}  // namespace rigpy
+
+PYBIND11_MODULE(_rigview, m) {
+    using namespace rigpy;
+    m.doc() = "rigview's C++ core (see the rigview package for the documented API).";
+    m.attr("__version__") = RIGVIEW_VERSION;
+    m.attr("worker") = RIGVIEW_WORKER_EXE;
+    py::object importError = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
+        "rigview.ImportError",
+        "A model file could not be imported: unreadable, refused by its importer, or the importer\n"
+        "crashed, hung or ran out of memory in its worker process. str(e) is the one line the\n"
+        "command line prints; e.kind is \"error\", \"crashed\", \"timed-out\", \"out-of-memory\" or\n"
+        "\"cancelled\". A subclass of OSError.",
+        PyExc_OSError, nullptr));
+    if (!importError) throw py::error_already_set();
+    m.attr("ImportError") = importError;
+    gImportError = importError;
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const std::bad_alloc&) {
+            PyErr_SetString(PyExc_MemoryError, "rigview: out of memory");
+        }
+    });
+
+    bindModel(m);
+
+    m.def("_check_json", &checkJson, py::arg("path"), py::arg("units") = "metres",
+          py::arg("anims") = std::vector<PathArg>{}, py::arg("isolated") = true, py::arg("timeout") = 120.0,
+          py::arg("strict") = false, "The report `rigview check --json` prints for one file (a JSON string).");
+    m.def("_codes_markdown", &rig::codesMarkdown, "The table of finding codes (`rigview check --list-codes`).");
+    m.def("render", &render, py::arg("path"), py::kw_only(), py::arg("clip") = py::none(), py::arg("time") = 0.0,
+          py::arg("bind") = false, py::arg("file_pose") = false, py::arg("size") = std::pair<int, int>(800, 600),
+          py::arg("azimuth") = 30.0, py::arg("elevation") = 15.0, py::arg("samples") = 4, py::arg("view") = py::none(),
+          py::arg("units") = "metres", py::arg("anims") = std::vector<PathArg>{}, py::arg("isolated") = true,
+          py::arg("timeout") = 120.0,
+          "Draw one frame headless (EGL) as `rigview render` does and return it as an (h, w, 4) uint8\n"
+          "RGBA array, top row first. size=(w, h); clip, time, bind, file_pose, azimuth, elevation and\n"
+          "samples as --clip, --time, --bind-pose, --file-pose, --azimuth, --elevation, --samples;\n"
+          "view: the view options by their key, e.g. {\"bones\": True, \"skinning\": \"cpu\",\n"
+          "\"background\": (1, 1, 1)} (rigview render --help lists them). RuntimeError when no OpenGL\n"
+          "context can be made.");
+    m.def("export", &exportClips, py::arg("path"), py::arg("output"), py::kw_only(), py::arg("clip") = py::none(),
+          py::arg("start") = py::none(), py::arg("end") = py::none(), py::arg("fps") = py::none(),
+          py::arg("units") = "metres", py::arg("anims") = std::vector<PathArg>{}, py::arg("isolated") = true,
+          py::arg("timeout") = 120.0,
+          "Write clips as BVH or glTF (.bvh, .gltf, .glb) as `rigview export` does: clip, start, end\n"
+          "and fps as --clip, --from, --to and --fps. OSError when the output cannot be written.");
+    m.def("_compress_json", &compress, py::arg("path"), py::arg("output"), py::arg("tolerance") = 0.1,
+          py::arg("delta") = true, py::arg("units") = "metres", py::arg("anims") = std::vector<PathArg>{},
+          py::arg("isolated") = true, py::arg("timeout") = 120.0,
+          "`rigview compress --json`: writes the output, returns the report (a JSON string).");
+}

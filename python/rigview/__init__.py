@@ -1,0 +1,135 @@
+"""rigview from Python: import rigged, animated models and pose, check, render, export and
+compress them with the same code as the `rigview` command line.
+
+    import rigview
+    model = rigview.load("character.fbx")           # isolated worker process, as the CLI
+    points = model.pose("walk", 0.5)                 # (N, 3) world positions, = rigview pose --json
+    frames = model.sample("walk", [0.0, 0.1, 0.2])   # (T, N, 3), the GIL released meanwhile
+    report = rigview.check("character.fbx")          # = rigview check --json
+    image = rigview.render("character.fbx", size=(320, 240))  # (240, 320, 4) uint8
+
+Errors are exceptions: ValueError for bad arguments (an unknown clip, a NaN time),
+rigview.ImportError for files that cannot be imported (a crash of the importer included: it
+runs in a worker process, the interpreter lives on), OSError for outputs that cannot be
+written. Warnings the command line prints (a resource outside the model's folder, a format's
+limits) are Python warnings.
+"""
+from __future__ import annotations
+
+import json as _json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+from ._rigview import (  # noqa: F401  (re-exported)
+    Clip,
+    ImportError,
+    Mesh,
+    Model,
+    __version__,
+    export,
+    load,
+    render,
+)
+from . import _rigview
+
+# rigview.ImportError is left out of __all__: `from rigview import *` must not shadow the
+# built-in ImportError.
+__all__ = [
+    "Clip",
+    "Finding",
+    "Mesh",
+    "Model",
+    "Report",
+    "check",
+    "codes_markdown",
+    "compress",
+    "export",
+    "load",
+    "render",
+]
+
+
+PathLike = Union[str, bytes, "os.PathLike[str]"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One finding of `rigview check`: a stable code, its severity ("error", "warning" or
+    "info"), a one-line message, how many things it counts and what they are (`subject`), a few
+    example indices or names, a measured value, and where it is (indices into the model's
+    meshes, skeleton nodes and clips; None when it is not about one)."""
+
+    code: str
+    severity: str
+    message: str
+    count: int = 0
+    subject: str = ""
+    examples: List[int] = field(default_factory=list)
+    names: List[str] = field(default_factory=list)
+    value: Optional[float] = None
+    mesh: Optional[int] = None
+    joint: Optional[int] = None
+    clip: Optional[int] = None
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> "Finding":
+        """A finding from its `check --json` object."""
+        return cls(code=d["code"], severity=d["severity"], message=d["message"], count=d.get("count", 0),
+                   subject=d.get("subject", ""), examples=list(d.get("examples", [])), names=list(d.get("names", [])),
+                   value=d.get("value"), mesh=d.get("mesh"), joint=d.get("joint"), clip=d.get("clip"))
+
+
+@dataclass(frozen=True)
+class Report:
+    """What `rigview check --json` reports for one file. `worst` is "error", "warning", "info"
+    or "none"; `passed` is False when there are errors (or warnings, with strict=True) or the
+    file could not be imported, then `error` holds the import's one-line message (a crash or a
+    time-out of the importer is also a finding, importer-crashed / importer-timeout)."""
+
+    file: str
+    worst: str
+    passed: bool
+    findings: List[Finding]
+    error: Optional[str] = None
+    _json: str = field(default="", repr=False, compare=False)
+
+    @property
+    def imported(self) -> bool:
+        """Whether the file could be imported (and was checked)."""
+        return self.error is None
+
+    def to_json(self) -> str:
+        """The report as `rigview check MODEL --json` prints it (without the final newline)."""
+        return self._json
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The report as a dict (the JSON object)."""
+        return _json.loads(self._json)
+
+
+def check(path: PathLike, *, units: str = "metres", anims: Sequence[PathLike] = (), isolated: bool = True,
+          timeout: float = 120.0, strict: bool = False) -> Report:
+    """Check one model file's rig as `rigview check --json` does and return its Report (the
+    same findings, codes, severities, messages and subjects). The file is imported in an
+    isolated worker process unless isolated=False; a file that cannot be imported gives a Report
+    with `error` set (and passed False), not an exception. units, anims and timeout as for
+    load(); strict=True fails on warnings too (--strict). The GIL is released meanwhile."""
+    text = _rigview._check_json(path, units, list(anims), isolated, timeout, strict)
+    d = _json.loads(text)
+    return Report(file=d["file"], worst=d["worst"], passed=d["passed"],
+                  findings=[Finding.from_dict(f) for f in d["findings"]], error=d.get("error"), _json=text)
+
+
+def compress(path: PathLike, output: PathLike, *, tolerance: float = 0.1, delta: bool = True,
+             units: str = "metres", anims: Sequence[PathLike] = (), isolated: bool = True,
+             timeout: float = 120.0) -> Dict[str, Any]:
+    """Compress every clip of `path` within `tolerance` millimetres and write the model with the
+    compressed clips to `output` (.gltf or .glb), as `rigview compress` does; returns the report
+    `rigview compress --json` prints, as a dict (sizes, ratios, errors per clip)."""
+    return _json.loads(_rigview._compress_json(path, output, tolerance, delta, units, list(anims), isolated, timeout))
+
+
+def codes_markdown() -> str:
+    """The table of finding codes, their severities and meanings (`rigview check --list-codes`)."""
+    return _rigview._codes_markdown()

@@ -1,0 +1,42 @@
+// One file's `check` result: its import (isolated or not) and diagnostics, and the JSON object
+// `check --json` writes for it. Shared by `rigview check` and the Python module's check().
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "anim/runtime/model.h"
+#include "check/diagnostics.h"
+#include "import/import_options.h"
+#include "platform/import_worker.h"
+
+namespace rig {
+
+struct FileResult {
+    std::string path;
+    bool imported = false;
+    std::string error;  // import error (one line)
+    std::string errorCode;  // its finding code, when it has one (external-path-refused)
+    ImportFailure failure = ImportFailure::None;
+    Report report;      // for a crashed or hung importer: its one finding
+};
+
+// Import `path` (with `anims`, `options`, under `config`) and check the model; a crash or
+// time-out of the importer becomes its finding. `keep`, when given, receives the model.
+FileResult checkFile(const std::string& path, const std::vector<std::string>& anims, const ImportOptions& options,
+                     const IsolationConfig& config, Model* keep = nullptr);
+
+// 0 passed, 1 warnings only (passes unless strict), 2 failed, 3 unreadable.
+int severityRank(const FileResult& r, bool strict);
+
+// A finding as `check --json` writes it.
+nlohmann::json findingJson(const Finding& f);
+
+// A file's report as `check --json` writes it, made valid JSON (jsonout::sanitized): numbers
+// the file made NaN or infinite become null, and the file gets one finding saying how many
+// (non-finite-output).
+nlohmann::json fileJson(const FileResult& r, bool strict);
+
+}  // namespace rig

@@ -1,0 +1,439 @@
+"""The rigview Python module against the command line: poses equal `rigview pose --json`,
+reports equal `rigview check --json`, renders, exports and compressions equal the commands'
+outputs; broken and crashing files raise rigview.ImportError and the interpreter goes on;
+bad arguments raise; the GIL is released while C++ works.
+
+Run by CTest (tests/CMakeLists.txt) with the interpreter the module was built for and
+PYTHONPATH=<build>/python; RIGVIEW_EXE names the rigview binary, RIGVIEW_SOURCE_DIR the
+source tree, RIGVIEW_MUTANTS_DIR the hostile files of tests/make_mutants.py (optional).
+"""
+import json
+import math
+import os
+import pathlib
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import warnings
+import zlib
+
+import numpy as np
+
+import rigview
+
+EXE = os.environ.get("RIGVIEW_EXE", "rigview")
+SOURCE = os.environ.get("RIGVIEW_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+MUTANTS = os.environ.get("RIGVIEW_MUTANTS_DIR", "")
+MODELS = "/usr/share/assimp/models"
+SIMPLE_SKIN = os.path.join(MODELS, "glTF2/simple_skin/simple_skin.gltf")
+BCN = os.path.join(MODELS, "X/BCN_Epileptic.X")
+DEMO = os.path.join(SOURCE, "assets/demo/rigview_demo.gltf")
+PUBLIC = [SIMPLE_SKIN, BCN, DEMO]
+
+
+def cli(*args, check=True):
+    r = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=120)
+    if check and r.returncode != 0:
+        raise AssertionError(f"rigview {' '.join(args)}: exit {r.returncode}: {r.stderr}")
+    return r
+
+
+def read(path, mode="rb"):
+    with open(path, mode) as f:
+        return f.read()
+
+
+def diagonal(points):
+    return float(np.linalg.norm(points.max(axis=0) - points.min(axis=0))) if len(points) else 1.0
+
+
+def read_png(path):
+    """RGBA8 pixels of a non-interlaced PNG (what `rigview render` writes), as (h, w, 4)."""
+    data = read(path)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width, height = 8, b"", 0, 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert (depth, colour) == (8, 6), "RGBA8 expected"
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = 4 * width
+    out = np.zeros((height, stride), dtype=np.int32)
+    prev = np.zeros(stride, dtype=np.int32)
+    for y in range(height):
+        f = raw[y * (stride + 1)]
+        line = np.frombuffer(raw, dtype=np.uint8, count=stride, offset=y * (stride + 1) + 1).astype(np.int32)
+        cur = np.zeros(stride, dtype=np.int32)
+        for x in range(stride):
+            a = cur[x - 4] if x >= 4 else 0
+            b = prev[x]
+            c = prev[x - 4] if x >= 4 else 0
+            if f == 0:
+                p = 0
+            elif f == 1:
+                p = a
+            elif f == 2:
+                p = b
+            elif f == 3:
+                p = (a + b) // 2
+            else:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                p = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+            cur[x] = (line[x] + p) & 0xFF
+        out[y] = cur
+        prev = cur
+    return out.reshape(height, width, 4).astype(np.uint8)
+
+
+class PoseTest(unittest.TestCase):
+    """model.pose / world / sample equal what `rigview pose --json` writes."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="rigview_py_")
+        cls.models = {p: rigview.load(p) for p in PUBLIC}
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def cli_pose(self, path, *args):
+        out = os.path.join(self.tmp, "pose.json")
+        cli("pose", path, "-o", out, *args)
+        with open(out) as f:
+            return json.load(f)
+
+    def compare(self, model, doc, points, worlds):
+        expected = np.array([p for m in doc["meshes"] for p in m["positions"]], dtype=np.float64).reshape(-1, 3)
+        self.assertEqual(points.shape, expected.shape)
+        tol = 1e-6 * diagonal(expected)
+        self.assertLessEqual(float(np.abs(points - expected).max(initial=0.0)), tol, model.path)
+        self.assertEqual(model.joint_names, [j["name"] for j in doc["joints"]])
+        cli_worlds = np.array([j["world"] for j in doc["joints"]], dtype=np.float64).reshape(-1, 4, 4).transpose(0, 2, 1)
+        scale = max(1.0, float(np.abs(cli_worlds).max(initial=0.0)))
+        self.assertLessEqual(float(np.abs(worlds - cli_worlds).max(initial=0.0)), 1e-6 * scale, model.path)
+
+    def test_pose_equals_cli(self):
+        for path, model in self.models.items():
+            clips = model.clips
+            with self.subTest(model=path):
+                if clips:
+                    t = 0.37 * clips[0].duration + 0.01
+                    doc = self.cli_pose(path, "--clip", "0", "--time", repr(t))
+                    self.compare(model, doc, model.pose(0, t), model.world(0, t))
+                    # By name, as --clip takes it.
+                    np.testing.assert_array_equal(model.pose(clips[0].name, t), model.pose(0, t))
+                doc = self.cli_pose(path, "--bind-pose")
+                self.compare(model, doc, model.pose(bind=True), model.world(bind=True))
+
+    def test_per_mesh_follows_pose_json(self):
+        model = self.models[DEMO]
+        doc = self.cli_pose(DEMO, "--time", "0.5")
+        parts = model.pose(None, 0.5, per_mesh=True)
+        self.assertEqual(len(parts), len(doc["meshes"]))
+        for part, mesh, m in zip(parts, doc["meshes"], model.meshes):
+            self.assertEqual(mesh["name"], m.name)
+            self.assertEqual(part.shape, (m.vertex_count, 3))
+        np.testing.assert_array_equal(np.concatenate(parts), model.pose(None, 0.5))
+
+    def test_sample_equals_pose(self):
+        for path, model in self.models.items():
+            if not model.clips:
+                continue
+            d = model.clips[0].duration
+            times = [0.0, 0.25 * d, 0.5 * d, d, 1.5 * d, 0.1]
+            frames = model.sample(0, times)
+            self.assertEqual(frames.shape, (len(times), model.vertex_count, 3))
+            for i, t in enumerate(times):
+                np.testing.assert_array_equal(frames[i], model.pose(0, t), err_msg=f"{path} at {t}")
+
+    def test_palette_skins_the_vertices(self):
+        model = self.models[SIMPLE_SKIN]
+        t = 0.4
+        palette = model.palette(0, t)
+        offsets = model.palette_offsets()
+        self.assertEqual(palette.shape[1:], (4, 4))
+        self.assertTrue(np.isfinite(palette).all())
+        mesh = model.meshes[0]
+        p = np.concatenate([mesh.positions, np.ones((mesh.vertex_count, 1), np.float32)], axis=1)
+        blended = np.einsum("vk,vkij->vij", mesh.weights, palette[offsets[0] + mesh.joints.astype(np.int64)])
+        skinned = np.einsum("vij,vj->vi", blended, p)[:, :3]
+        # The palette is in model space (rigid mesh node) or mesh space (then pose() applies the
+        # mesh node's world matrix): compare where both agree, or after the node's matrix.
+        posed = model.pose(0, t)[: mesh.vertex_count]
+        world = model.world(0, t)
+        if not np.allclose(skinned, posed, atol=1e-5 * diagonal(posed)):
+            self.fail("palette does not reproduce pose() for simple_skin (model-space palette expected)")
+        self.assertEqual(world.shape, (len(model.joint_names), 4, 4))
+
+    def test_arrays_are_views_that_keep_the_model(self):
+        model = rigview.load(DEMO)
+        mesh = model.meshes[0]
+        positions, weights, joints = mesh.positions, mesh.weights, mesh.joints
+        self.assertEqual(positions.shape, (mesh.vertex_count, 3))
+        self.assertEqual(positions.dtype, np.float32)
+        self.assertFalse(positions.flags.writeable)
+        self.assertIsNotNone(positions.base)
+        with self.assertRaises(ValueError):
+            positions[0, 0] = 1.0
+        self.assertTrue(mesh.skinned)
+        np.testing.assert_allclose(weights.sum(axis=1), 1.0, atol=1e-4)
+        self.assertLess(int(joints.max()), len(mesh.skin_joints) + 1)
+        self.assertEqual(mesh.inverse_binds.shape, (len(mesh.skin_joints), 4, 4))
+        self.assertLess(int(mesh.indices.max()), mesh.vertex_count)
+        copy = positions.copy()
+        del model, mesh
+        import gc
+        gc.collect()
+        np.testing.assert_array_equal(positions, copy)  # still the model's memory, still alive
+        m = rigview.load(BCN)
+        self.assertEqual(m.bind_pose.shape, (len(m.joint_names), 4, 4))
+        self.assertEqual(m.inverse_binds.shape, m.bind_pose.shape)
+        self.assertEqual(len(m.joint_parents), len(m.joint_names))
+        self.assertTrue(all(p < i for i, p in enumerate(m.joint_parents)))
+        self.assertTrue(all(p < i for i, p in enumerate(m.node_parents)))
+        info = json.loads(cli("info", BCN, "--json").stdout)
+        self.assertEqual(m.units, info["units"])
+        self.assertEqual(len(m.joint_names), info["joints"])
+        self.assertEqual([c.name for c in m.clips], [c["name"] for c in info["clips"]])
+        for c, ic in zip(m.clips, info["clips"]):
+            self.assertAlmostEqual(c.duration, ic["duration"], places=5)
+            self.assertEqual(c.rotation_keys, ic["keys"]["rotation"])
+
+    def test_in_process_import_matches_isolated(self):
+        a = rigview.load(SIMPLE_SKIN, isolated=False)
+        np.testing.assert_array_equal(a.pose(0, 0.3), self.models[SIMPLE_SKIN].pose(0, 0.3))
+
+    def test_argument_forms(self):
+        model = rigview.load(pathlib.Path(SIMPLE_SKIN))
+        np.testing.assert_array_equal(model.pose(np.int64(0), np.float32(0.3)), model.pose(0, 0.3))
+        np.testing.assert_array_equal(model.pose(0, 0.3, True), model.pose(bind=True))
+        np.testing.assert_array_equal(model.pose("0", 0.3), model.pose(0, 0.3))  # a decimal index, as --clip
+        np.testing.assert_array_equal(model.sample(0, np.array([0.3], np.float32))[0], model.pose(0, 0.3))
+
+
+class CheckTest(unittest.TestCase):
+    def test_check_equals_cli(self):
+        files = PUBLIC + [os.path.join(MODELS, "invalid/malformed.obj")]
+        for path in files:
+            with self.subTest(model=path):
+                report = rigview.check(path)
+                r = cli("check", path, "--json", check=False)
+                doc = json.loads(r.stdout)
+                self.assertEqual(report.to_dict(), doc)
+                self.assertEqual(report.to_json() + "\n", r.stdout)
+                self.assertEqual([(f.code, f.severity, f.message, f.subject) for f in report.findings],
+                                 [(f["code"], f["severity"], f["message"], f["subject"]) for f in doc["findings"]])
+                self.assertEqual(report.passed, doc["passed"])
+                self.assertEqual(report.passed, r.returncode == 0)
+
+
+class ErrorTest(unittest.TestCase):
+    def test_bad_files_raise_and_the_next_call_works(self):
+        for name in ["empty.x", "malformed.obj", "empty.md5mesh", "empty.smd"]:
+            path = os.path.join(MODELS, "invalid", name)
+            r = cli("info", path, check=False)
+            with self.subTest(file=name):
+                if r.returncode == 0:
+                    continue  # a file Assimp reads after all
+                with self.assertRaises(rigview.ImportError) as cm:
+                    rigview.load(path)
+                self.assertIsInstance(cm.exception, OSError)
+                self.assertEqual("rigview: " + str(cm.exception), r.stderr.strip().splitlines()[-1])
+        with self.assertRaises(rigview.ImportError):
+            rigview.load("/nonexistent/model.gltf")
+        self.assertGreater(rigview.load(SIMPLE_SKIN).vertex_count, 0)
+
+    def test_crashing_importer(self):
+        tmp = tempfile.mkdtemp(prefix="rigview_py_")
+        try:
+            worker = os.path.join(tmp, "crashing_worker")
+            with open(worker, "w") as f:
+                f.write("#!/bin/sh\nkill -SEGV $$\n")
+            os.chmod(worker, 0o755)
+            os.environ["RIGVIEW_WORKER"] = worker
+            try:
+                with self.assertRaises(rigview.ImportError) as cm:
+                    rigview.load(SIMPLE_SKIN)
+            finally:
+                del os.environ["RIGVIEW_WORKER"]
+            self.assertEqual(cm.exception.kind, "crashed")
+            self.assertIn("the importer crashed (SIGSEGV)", str(cm.exception))
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        self.assertGreater(rigview.load(SIMPLE_SKIN).vertex_count, 0)
+
+    @unittest.skipUnless(MUTANTS and os.path.isdir(MUTANTS), "no mutants folder (tests/make_mutants.py)")
+    def test_hostile_files(self):
+        crasher = os.path.join(MUTANTS, "md5_weight_index_far.md5mesh")
+        with self.assertRaises(rigview.ImportError) as cm:
+            rigview.load(crasher, timeout=20)
+        self.assertIn(cm.exception.kind, ("crashed", "error"))
+        report = rigview.check(crasher, timeout=20)
+        self.assertFalse(report.passed)
+        self.assertEqual(report.to_dict(), json.loads(cli("check", crasher, "--json", check=False).stdout))
+        hang = os.path.join(MUTANTS, "smd_unterminated_nodes.smd")
+        with self.assertRaises(rigview.ImportError) as cm:
+            rigview.load(hang, timeout=1)
+        self.assertEqual(cm.exception.kind, "timed-out")
+        self.assertGreater(rigview.load(SIMPLE_SKIN).vertex_count, 0)
+
+    def test_bad_arguments(self):
+        model = rigview.load(SIMPLE_SKIN)
+        with self.assertRaisesRegex(ValueError, "no clip 'nope'"):
+            model.pose("nope", 0.0)
+        with self.assertRaises(ValueError):
+            model.pose(99, 0.0)
+        with self.assertRaises(ValueError):
+            model.pose(-1, 0.0)
+        with self.assertRaises(ValueError):
+            model.pose(0, float("nan"))
+        with self.assertRaises(ValueError):
+            model.pose(0, math.inf)
+        with self.assertRaises(ValueError):
+            model.sample(0, [0.0, float("nan")])
+        with self.assertRaises(ValueError):
+            model.sample(0, [[0.0, 1.0]])
+        with self.assertRaises(ValueError):
+            model.pose(bind=True, file_pose=True)
+        with self.assertRaises(TypeError):
+            model.pose(1.5, 0.0)
+        with self.assertRaises(ValueError):
+            model.palette("nope")
+        with self.assertRaises(ValueError):
+            rigview.load(SIMPLE_SKIN, units="furlongs")
+        with self.assertRaises(ValueError):
+            rigview.load(SIMPLE_SKIN, timeout=-1)
+        with self.assertRaises(IndexError):
+            model.meshes[0].morph_target(5)
+        self.assertEqual(model.sample(0, []).shape, (0, model.vertex_count, 3))
+
+
+class GilTest(unittest.TestCase):
+    def test_sample_releases_the_gil(self):
+        """A Python thread keeps counting while another thread is inside sample(): the counter
+        advances during the call, which it cannot do while the call holds the GIL."""
+        model = rigview.load(BCN)
+        d = model.clips[0].duration
+        times = np.linspace(0.0, d, 400)
+        stamps = []
+        stop = threading.Event()
+
+        def count():
+            while not stop.is_set():
+                stamps.append(time.perf_counter())
+
+        # Long enough that the call spans many switch intervals.
+        start = time.perf_counter()
+        model.sample(0, times)
+        one = time.perf_counter() - start
+        reps = max(1, int(math.ceil(0.5 / max(one, 1e-4))))
+        times = np.tile(times, reps)
+        old = sys.getswitchinterval()
+        sys.setswitchinterval(0.001)
+        counter = threading.Thread(target=count)
+        counter.start()
+        try:
+            time.sleep(0.01)
+            t0 = time.perf_counter()
+            model.sample(0, times)
+            t1 = time.perf_counter()
+        finally:
+            stop.set()
+            counter.join()
+            sys.setswitchinterval(old)
+        margin = 0.05 * (t1 - t0)
+        inside = [s for s in stamps if t0 + margin < s < t1 - margin]
+        # Held, the GIL would let the counter in only around the call's ends (a switch interval
+        # of 1 ms); released, it counts all through it.
+        span = (max(inside) - min(inside)) if len(inside) > 1 else 0.0
+        # (A loaded machine may keep the counting thread waiting for a core now and then: a
+        # quarter of the call is still far above the 1 ms a held GIL allows.)
+        self.assertGreater(span, 0.25 * (t1 - t0), f"counter ran {span:.3f} s of a {t1 - t0:.3f} s call")
+
+    def test_pose_releases_the_gil(self):
+        model = rigview.load(DEMO)
+        results = []
+
+        def work():
+            results.append(model.pose(0, 0.5))
+
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for r in results:
+            np.testing.assert_array_equal(r, results[0])
+
+
+class CommandsTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="rigview_py_")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_render_equals_cli(self):
+        out = os.path.join(self.tmp, "frame.png")
+        r = cli("render", SIMPLE_SKIN, "-o", out, "--size", "64x48", "--time", "0.5", "--bones", check=False)
+        if r.returncode == 6:
+            self.skipTest("no OpenGL here: " + r.stderr.strip())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        image = rigview.render(SIMPLE_SKIN, size=(64, 48), time=0.5, view={"bones": True})
+        self.assertEqual(image.shape, (48, 64, 4))
+        self.assertEqual(image.dtype, np.uint8)
+        np.testing.assert_array_equal(image, read_png(out))
+        with self.assertRaises(ValueError):
+            rigview.render(SIMPLE_SKIN, size=(0, 10))
+        with self.assertRaises(ValueError):
+            rigview.render(SIMPLE_SKIN, size=(8, 8), view={"nonsense": True})
+        with self.assertRaises(TypeError):
+            rigview.render(SIMPLE_SKIN, size=(8, 8), view={"bones": "yes"})
+
+    def test_export_equals_cli(self):
+        for ext in ("bvh", "gltf"):
+            mine, theirs = os.path.join(self.tmp, "py." + ext), os.path.join(self.tmp, "cli." + ext)
+            cli("export", DEMO, "-o", theirs, "--clip", "0", "--fps", "24")
+            rigview.export(DEMO, mine, clip=0, fps=24)
+            if ext == "bvh":
+                self.assertEqual(read(mine), read(theirs))
+            else:
+                a, b = json.loads(read(mine, "r")), json.loads(read(theirs, "r"))
+                for d in (a, b):  # the buffer's file name follows the output's
+                    for buf in d.get("buffers", []):
+                        buf.pop("uri", None)
+                self.assertEqual(a, b)
+        with self.assertRaises(ValueError):
+            rigview.export(DEMO, os.path.join(self.tmp, "x.txt"))
+        with self.assertRaises(ValueError):
+            rigview.export(DEMO, os.path.join(self.tmp, "x.bvh"), clip="nope")
+        with self.assertRaises(OSError):
+            rigview.export(DEMO, os.path.join(self.tmp, "missing", "dir", "x.bvh"))
+
+    def test_compress_equals_cli(self):
+        mine, theirs = os.path.join(self.tmp, "py.glb"), os.path.join(self.tmp, "cli.glb")
+        doc = json.loads(cli("compress", SIMPLE_SKIN, "-o", theirs, "--tolerance", "0.5", "--json").stdout)
+        report = rigview.compress(SIMPLE_SKIN, mine, tolerance=0.5)
+        doc.pop("output")
+        report.pop("output")
+        self.assertEqual(report, doc)
+        self.assertEqual(read(mine), read(theirs))
+        with self.assertRaises(ValueError):
+            rigview.compress(SIMPLE_SKIN, mine, tolerance=-1)
+
+
+if __name__ == "__main__":
+    unittest.main()
