@@ -3,6 +3,7 @@
 // commands (app/). Errors become Python exceptions: ValueError for bad arguments, rigview.ImportError
 // for files that cannot be imported, OSError for outputs that cannot be written, RuntimeError
 // when no OpenGL context can be made; warning lines become Python warnings.
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "app/exit_codes.h"
 #include "bindings.h"
 #include "check/codes.h"
+#include "check/rig_diff.h"
 #include "render/view_options.h"
 #include "util/json_out.h"
 
@@ -108,6 +110,25 @@ std::string checkJson(const PathArg& path, const std::string& units, const std::
         r = rig::checkFile(path.string(), files, options, config);
     }
     return rig::jsonout::dump(rig::fileJson(r, strict), 2);
+}
+
+// `rigview diff --json` of two loaded models (the GIL released while they are compared).
+std::string diffJson(const PyModel& a, const PyModel& b, double toleranceMm) {
+    if (!std::isfinite(toleranceMm) || toleranceMm < 0.0) {
+        throw py::value_error("tolerance: must be a finite number of millimetres, 0 or more");
+    }
+    rig::DiffOptions options;
+    options.toleranceMm = toleranceMm;
+    options.metresPerUnitA = rig::cmd::metresPerModelUnit(*a.model);
+    options.metresPerUnitB = rig::cmd::metresPerModelUnit(*b.model);
+    nlohmann::json j;
+    {
+        py::gil_scoped_release release;
+        j = rig::toJson(rig::diffModels(*a.model, *b.model, options));
+    }
+    j["a"] = a.model->path;
+    j["b"] = b.model->path;
+    return rig::jsonout::dump(std::move(j), 2);
 }
 
 // One view option set from a Python value (py::cast_error when it has the wrong type).
@@ -288,6 +309,8 @@ PYBIND11_MODULE(_rigview, m) {
     m.def("_check_json", &checkJson, py::arg("path"), py::arg("units") = "metres",
           py::arg("anims") = std::vector<PathArg>{}, py::arg("isolated") = true, py::arg("timeout") = 120.0,
           py::arg("strict") = false, "The report `rigview check --json` prints for one file (a JSON string).");
+    m.def("_diff_json", &diffJson, py::arg("a"), py::arg("b"), py::arg("tolerance") = 0.01,
+          "`rigview diff A B --json` of two loaded Models (a JSON string).");
     m.def("_codes_markdown", &rig::codesMarkdown, "The table of finding codes (`rigview check --list-codes`).");
     m.def("render", &render, py::arg("path"), py::kw_only(), py::arg("clip") = py::none(), py::arg("time") = 0.0,
           py::arg("bind") = false, py::arg("file_pose") = false, py::arg("size") = std::pair<int, int>(800, 600),

@@ -44,6 +44,7 @@ __all__ = [
     "check",
     "codes_markdown",
     "compress",
+    "diff",
     "export",
     "load",
     "render",
@@ -128,6 +129,21 @@ def compress(path: PathLike, output: PathLike, *, tolerance: float = 0.1, delta:
     compressed clips to `output` (.gltf or .glb), as `rigview compress` does; returns the report
     `rigview compress --json` prints, as a dict (sizes, ratios, errors per clip)."""
     return _json.loads(_rigview._compress_json(path, output, tolerance, delta, units, list(anims), isolated, timeout))
+
+
+def diff(a: Union[PathLike, Model], b: Union[PathLike, Model], *, tolerance: float = 0.01,
+         units: str = "metres", anims: Sequence[PathLike] = (), isolated: bool = True,
+         timeout: float = 120.0) -> Dict[str, Any]:
+    """What changed from version `a` of a rig to version `b`, as `rigview diff A B --json`
+    reports it, as a dict: joints added, removed, renamed, reparented and their bind poses
+    moved (mm, degrees); meshes added, removed or re-made; skin weights changed per vertex
+    (vertices matched by bind position); clips added, removed, retimed, and per clip the
+    largest distance between the two skinned meshes (mm, the time, the vertex, its joint).
+    `a` and `b` are paths (loaded as load() does, with units, anims, isolated and timeout) or
+    Models. result["differs"] is True when anything differs beyond `tolerance` millimetres."""
+    ma = a if isinstance(a, Model) else load(a, units=units, anims=list(anims), isolated=isolated, timeout=timeout)
+    mb = b if isinstance(b, Model) else load(b, units=units, anims=list(anims), isolated=isolated, timeout=timeout)
+    return _json.loads(_rigview._diff_json(ma, mb, tolerance))
 
 
 def codes_markdown() -> str:

@@ -434,6 +434,25 @@ class CommandsTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             rigview.compress(SIMPLE_SKIN, mine, tolerance=-1)
 
+    def test_diff_equals_cli(self):
+        # Against itself: nothing differs. Against another rig: the report `diff --json` prints.
+        same = rigview.diff(DEMO, DEMO)
+        self.assertFalse(same["differs"])
+        for a, b in ((DEMO, DEMO), (DEMO, BCN)):
+            r = cli("diff", a, b, "--json", check=False)
+            self.assertEqual(r.returncode, 0 if a == b else 1, r.stderr)
+            doc = json.loads(r.stdout)
+            mine = rigview.diff(rigview.load(a), b)  # a Model or a path
+            for d in (doc, mine):
+                d.pop("a")
+                d.pop("b")
+            self.assertEqual(mine, doc)
+        self.assertTrue(rigview.diff(DEMO, BCN)["differs"])
+        with self.assertRaises(ValueError):
+            rigview.diff(DEMO, DEMO, tolerance=float("nan"))
+        with self.assertRaises(rigview.ImportError):
+            rigview.diff(DEMO, os.path.join(self.tmp, "missing.gltf"))
+
 
 if __name__ == "__main__":
     unittest.main()
