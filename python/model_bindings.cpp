@@ -110,10 +110,19 @@ size_t vertexTotal(const Model& model) {
 }
 
 // Every mesh's posed world positions, concatenated in mesh order, into `out`.
+// skinning="linear" (the 4-bone linear blend: what `rigview pose` writes and the shader draws by
+// default), "stitch" or "dualquat" (the viewer's and render's --skinning-method choices).
+rig::SkinningMethod skinningMethod(const std::string& name) {
+    if (name == "linear") return rig::SkinningMethod::Linear;
+    if (name == "stitch") return rig::SkinningMethod::Stitch;
+    if (name == "dualquat") return rig::SkinningMethod::DualQuat;
+    throw py::value_error("skinning: \"" + name + "\" is not one of \"linear\", \"stitch\", \"dualquat\"");
+}
+
 void posedPositions(const Model& model, const Animator& anim, std::vector<glm::vec3>& a, std::vector<glm::vec3>& b,
-                    float* out) {
+                    float* out, rig::SkinningMethod method) {
     for (size_t m = 0; m < model.meshes.size(); ++m) {
-        rig::posedMeshPositions(model, anim, m, a, b, reinterpret_cast<glm::vec3*>(out));
+        rig::posedMeshPositions(model, anim, m, a, b, reinterpret_cast<glm::vec3*>(out), method);
         out += 3 * model.meshes[m].vertexCount();
     }
 }
@@ -391,8 +400,10 @@ void bindModel(py::module_& m) {
                                "All meshes' vertices together (N of pose()).")
         .def(
             "pose",
-            [](const PyModel& s, const py::object& clip, double time, bool bind, bool filePose, bool perMesh) -> py::object {
+            [](const PyModel& s, const py::object& clip, double time, bool bind, bool filePose, bool perMesh,
+               const std::string& skinning) -> py::object {
                 const Model& model = *s.model;
+                const rig::SkinningMethod method = skinningMethod(skinning);
                 const int32_t c = resolveClip(model, clip, bind, filePose);
                 const float t = clipTimeOf(model, c, time);
                 py::array_t<float> out({static_cast<py::ssize_t>(vertexTotal(model)), py::ssize_t{3}});
@@ -402,7 +413,7 @@ void bindModel(py::module_& m) {
                     Animator anim(model);
                     anim.evaluate(c, t);
                     std::vector<glm::vec3> a, b;
-                    posedPositions(model, anim, a, b, dst);
+                    posedPositions(model, anim, a, b, dst, method);
                 }
                 if (!perMesh) return out;
                 py::list meshes;
@@ -415,13 +426,15 @@ void bindModel(py::module_& m) {
                 return meshes;
             },
             py::arg("clip") = py::none(), py::arg("time") = 0.0, py::arg("bind") = false, py::kw_only(),
-            py::arg("file_pose") = false, py::arg("per_mesh") = false,
+            py::arg("file_pose") = false, py::arg("per_mesh") = false, py::arg("skinning") = "linear",
             "World-space vertex positions at `time` seconds of `clip`, exactly what `rigview pose --json`\n"
             "writes: (N, 3) float32, every mesh's vertices concatenated in mesh order (per_mesh=True: a\n"
             "list of (V, 3) arrays, one per mesh, in that order). clip: None (the first clip; the bind\n"
             "pose when there is none), an index or a name. time wraps past the clip's end, as --time.\n"
             "bind=True: the skins' bind pose, file_pose=True: the file's node transforms (the clip\n"
-            "ignored, as --bind-pose and --file-pose). The GIL is released while it computes.")
+            "ignored, as --bind-pose and --file-pose). skinning: \"linear\" (the shader's 4-bone blend,\n"
+            "what `rigview pose` writes), \"stitch\" or \"dualquat\" (as the viewer's skinning methods).\n"
+            "The GIL is released while it computes.")
         .def(
             "world",
             [](const PyModel& s, const py::object& clip, double time, bool bind, bool filePose) {
@@ -469,8 +482,9 @@ void bindModel(py::module_& m) {
         .def(
             "sample",
             [](const PyModel& s, const py::object& clip, py::array_t<double, py::array::c_style | py::array::forcecast> times,
-               bool bind, bool filePose) {
+               bool bind, bool filePose, const std::string& skinning) {
                 const Model& model = *s.model;
+                const rig::SkinningMethod method = skinningMethod(skinning);
                 const int32_t c = resolveClip(model, clip, bind, filePose);
                 if (times.ndim() != 1) throw py::value_error("times must be a 1-D sequence of seconds");
                 std::vector<float> t(static_cast<size_t>(times.shape(0)));
@@ -484,13 +498,13 @@ void bindModel(py::module_& m) {
                     std::vector<glm::vec3> a, b;
                     for (size_t i = 0; i < t.size(); ++i) {
                         anim.evaluate(c, t[i]);
-                        posedPositions(model, anim, a, b, dst + 3 * n * i);
+                        posedPositions(model, anim, a, b, dst + 3 * n * i, method);
                     }
                 }
                 return out;
             },
             py::arg("clip"), py::arg("times"), py::kw_only(), py::arg("bind") = false,
-            py::arg("file_pose") = false,
+            py::arg("file_pose") = false, py::arg("skinning") = "linear",
             "pose() at many times at once: (T, N, 3) float32 for T times (seconds, a 1-D sequence).\n"
             "One Animator plays them in order (sequential times cost O(1) per track). The GIL is\n"
             "released while it computes, so other Python threads run meanwhile.")

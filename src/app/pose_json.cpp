@@ -7,11 +7,12 @@
 namespace rig {
 
 void posedMeshPositions(const Model& model, const Animator& anim, size_t m, std::vector<glm::vec3>& skinned,
-                        std::vector<glm::vec3>& normals, glm::vec3* out) {
+                        std::vector<glm::vec3>& normals, glm::vec3* out, SkinningMethod method) {
     const Mesh& mesh = model.meshes[m];
     skinned.resize(mesh.vertexCount());
     normals.resize(mesh.vertexCount());
-    skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), skinned.data(), normals.data());
+    skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), skinned.data(), normals.data(),
+             method);
     const glm::mat4& world = anim.skinToModel(m);
     for (size_t v = 0; v < skinned.size(); ++v) out[v] = glm::vec3(world * glm::vec4(skinned[v], 1.0f));
 }

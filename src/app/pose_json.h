@@ -9,15 +9,18 @@
 
 #include "anim/runtime/model.h"
 #include "anim/runtime/pose.h"
+#include "anim/runtime/skinning.h"
 #include "util/json_out.h"
 
 namespace rig {
 
 // Mesh m of `model` skinned with `anim`'s current palette and morph weights, taken to world
 // space (skinToModel): the positions `pose` writes, mesh.vertexCount() of them into `out`.
-// `skinned` and `normals` are scratch (resized as needed).
+// `skinned` and `normals` are scratch (resized as needed). `method`: how influences combine
+// (linear blend: what `pose` writes and the shader's main path).
 void posedMeshPositions(const Model& model, const Animator& anim, size_t m, std::vector<glm::vec3>& skinned,
-                        std::vector<glm::vec3>& normals, glm::vec3* out);
+                        std::vector<glm::vec3>& normals, glm::vec3* out,
+                        SkinningMethod method = SkinningMethod::Linear);
 
 // Skins every mesh of `model` with `anim`'s current palette and returns the document (one line
 // and a newline). Non-finite numbers are written as null and counted in `stats`; names are

@@ -3,7 +3,7 @@ cluster gives the lines and summary `rigview check --json-lines` gives; a worker
 loses no file; a file whose task kills its worker every time is importer-crashed; --resume
 checks only changed files.
 
-Run: PYTHONPATH=python RIGVIEW_BIN=build/rigview /usr/bin/python3 tests/python/test_batch.py
+Run: PYTHONPATH=build/python RIGVIEW_BIN=build/rigview /usr/bin/python3 tests/python/test_batch.py
 (CTest: python.batch). Each test starts a LocalCluster of 2 worker processes, one thread each.
 """
 
@@ -19,7 +19,6 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-PYTHON_DIR = os.path.join(REPO, "python")
 MODELS = "/usr/share/assimp/models"
 DEMO = os.path.join(REPO, "assets", "demo")
 
@@ -29,8 +28,7 @@ try:
 except ImportError:
     HAVE_DASK = False
 
-sys.path.insert(0, PYTHON_DIR)
-from rigview import batch  # noqa: E402  (a namespace package here: python/rigview has no __init__.py)
+from rigview import batch  # noqa: E402  (the built package: PYTHONPATH=build/python)
 
 # Small public files: two rigged models, a mocap clip, broken ones; and the demo (with its .bin).
 COPIES = [
@@ -110,7 +108,6 @@ class BatchCheckTest(unittest.TestCase):
 
     def run_batch(self, *args, wait=True):
         env = dict(os.environ)
-        env["PYTHONPATH"] = PYTHON_DIR + os.pathsep + env.get("PYTHONPATH", "")
         env["RIGVIEW_BIN"] = self.rigview
         where = [] if "--local" in args else ["--scheduler", self.cluster.scheduler_address]
         cmd = [sys.executable, "-m", "rigview.batch", "check", self.root] + where + list(args)

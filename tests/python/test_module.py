@@ -157,6 +157,24 @@ class PoseTest(unittest.TestCase):
             for i, t in enumerate(times):
                 np.testing.assert_array_equal(frames[i], model.pose(0, t), err_msg=f"{path} at {t}")
 
+    def test_skinning_methods(self):
+        # The viewer's three methods: equal at the bind pose, apart on a bent pose (the demo's
+        # joints bend), sample() as pose(); an unknown name is a ValueError.
+        model = self.models[DEMO]
+        t = 0.3 * model.clips[0].duration
+        size = diagonal(model.pose(bind=True))
+        linear = model.pose(0, t)
+        for method in ("stitch", "dualquat"):
+            np.testing.assert_allclose(model.pose(bind=True, skinning=method), model.pose(bind=True),
+                                       atol=1e-5 * size, err_msg=method)
+            other = model.pose(0, t, skinning=method)
+            gap = np.abs(other - linear).max()
+            self.assertGreater(gap, 1e-4 * size, method)
+            self.assertLess(gap, 0.2 * size, method)
+            np.testing.assert_array_equal(model.sample(0, [t], skinning=method)[0], other)
+        with self.assertRaises(ValueError):
+            model.pose(0, t, skinning="gpu")
+
     def test_palette_skins_the_vertices(self):
         model = self.models[SIMPLE_SKIN]
         t = 0.4
