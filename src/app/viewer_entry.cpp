@@ -38,6 +38,7 @@ int runViewer(const ViewerLaunch& launch) {
     cfg.anims = launch.anims;
     cfg.import = launch.import;
     cfg.machine = launch.machine;
+    cfg.compare = launch.compare;
     cfg.width = launch.width;
     cfg.height = launch.height;
     cfg.watchFile = launch.watch;
