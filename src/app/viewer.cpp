@@ -828,8 +828,13 @@ void Viewer::updateCompare() {
     }
     CompareState& k = state_.compare;
     k.clip = clipB >= 0 ? b.clips[static_cast<size_t>(clipB)].name : "";
-    if (key == compareKey_) return;
+    // A's pose also moves without its clock (IK, blend weights, a range-of-motion sweep): its palettes say.
+    const std::vector<glm::mat4>& paletteA = state_.animator->palette();
+    const bool sameA = comparePaletteA_.size() == paletteA.size() &&
+                       std::equal(paletteA.begin(), paletteA.end(), comparePaletteA_.begin());
+    if (key == compareKey_ && sameA) return;
     compareKey_ = key;
+    comparePaletteA_ = paletteA;
     // Both skinned on the CPU (skinMesh, the shader's reference), compared in metres.
     const Animator& animA = *state_.animator;
     const Animator& animB = *compareAnim_;

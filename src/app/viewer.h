@@ -137,6 +137,7 @@ private:
         }
     };
     CompareKey compareKey_;                       // what the deviation was computed for
+    std::vector<glm::mat4> comparePaletteA_;      // ... and A's palettes then
     std::vector<glm::vec3> compareScratchB_;
     std::unique_ptr<CrowdView> crowdView_;    // draws the pipeline's crowd, made when first shown
     bool drawCrowd(int w, int h);             // false: the crowd is off (or cannot be drawn)
