@@ -755,6 +755,7 @@ void Viewer::applyCompareResult() {
         state_.error = "compare: " + path + ": " + gpu.error().message;
         return;
     }
+    compareAnim_.reset();  // before the model it poses goes
     compareGpu_ = std::move(gpu.value());
     compareModel_ = model;
     compareAnim_ = std::make_unique<Animator>(*model);
