@@ -21,6 +21,7 @@
 
 #include "anim/runtime/model.h"
 #include "check/rig_diff.h"
+#include "support/demo_gltf.h"
 #include "support/rigs.h"
 #include "support/run.h"
 
@@ -35,51 +36,10 @@ const std::string kExe = RIGVIEW_EXE;
 const std::string kDemoDir = std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/";
 const std::string kDemo = kDemoDir + "rigview_demo.gltf";
 
-// The demo's glTF and its buffer, to edit.
-struct Gltf {
-    json doc;
-    std::vector<uint8_t> bin;
+// The demo's glTF and its buffer, to edit (tests/support/demo_gltf.h).
+using Gltf = testing::DemoGltf;
 
-    // Element `i` of accessor `a` (tightly packed or strided by its buffer view).
-    uint8_t* element(int a, size_t i) {
-        const json& acc = doc["accessors"][a];
-        const json& view = doc["bufferViews"][acc["bufferView"].get<int>()];
-        const size_t comp = acc["componentType"] == 5126 ? 4 : acc["componentType"] == 5123 ? 2 : 1;
-        const std::string type = acc["type"];
-        const size_t n = type == "SCALAR" ? 1 : type == "VEC2" ? 2 : type == "VEC3" ? 3 : type == "VEC4" ? 4 : 16;
-        const size_t stride = view.value("byteStride", comp * n);
-        return bin.data() + view.value("byteOffset", 0) + acc.value("byteOffset", 0) + i * stride;
-    }
-    float* floats(int a, size_t i) { return reinterpret_cast<float*>(element(a, i)); }
-    size_t count(int a) const { return doc["accessors"][a]["count"].get<size_t>(); }
-    int node(const std::string& name) const {
-        for (size_t i = 0; i < doc["nodes"].size(); ++i) {
-            if (doc["nodes"][i].value("name", "") == name) return static_cast<int>(i);
-        }
-        return -1;
-    }
-    int attribute(const std::string& mesh, const std::string& attr) const {
-        for (const json& m : doc["meshes"]) {
-            if (m["name"] == mesh) return m["primitives"][0]["attributes"][attr].get<int>();
-        }
-        return -1;
-    }
-    int indices(const std::string& mesh) const {
-        for (const json& m : doc["meshes"]) {
-            if (m["name"] == mesh) return m["primitives"][0]["indices"].get<int>();
-        }
-        return -1;
-    }
-};
-
-Gltf loadDemo() {
-    Gltf g;
-    std::ifstream in(kDemo);
-    g.doc = json::parse(in);
-    std::ifstream bin(kDemoDir + g.doc["buffers"][0]["uri"].get<std::string>(), std::ios::binary);
-    g.bin.assign(std::istreambuf_iterator<char>(bin), std::istreambuf_iterator<char>());
-    return g;
-}
+Gltf loadDemo() { return testing::loadDemoGltf(kDemoDir); }
 
 // The edits, each applied to a copy of the demo.
 void renameNeck(Gltf& g) { g.doc["nodes"][g.node("neck")]["name"] = "neck_renamed"; }
@@ -110,15 +70,7 @@ void reparentHead(Gltf& g) {
 }
 
 // The skin bound with spine 1 cm further along +x: its inverse bind matrix alone changes.
-void moveSpineBindPose(Gltf& g) {
-    const json& skin = g.doc["skins"][0];
-    const int spine = g.node("spine");
-    size_t slot = 0;
-    while (skin["joints"][slot].get<int>() != spine) ++slot;
-    float* m = g.floats(skin["inverseBindMatrices"].get<int>(), slot);
-    const glm::mat4 ibm = glm::make_mat4(m) * glm::translate(glm::mat4(1.0f), glm::vec3(-0.01f, 0.0f, 0.0f));
-    std::memcpy(m, glm::value_ptr(ibm), sizeof ibm);
-}
+void moveSpineBindPose(Gltf& g) { ASSERT_TRUE(testing::moveBindPose(g, "spine", glm::vec3(0.01f, 0.0f, 0.0f))); }
 
 // 0.1 of weight moved from the first influence to the second on 10 vertices of the body.
 void reweightTen(Gltf& g) {
@@ -197,10 +149,7 @@ protected:
     static void write(const std::string& name, const std::function<void(Gltf&)>& edit) {
         Gltf g = loadDemo();
         edit(g);
-        g.doc["buffers"][0]["uri"] = name + ".bin";
-        std::ofstream(*dir_ + "/" + name + ".gltf") << g.doc.dump();
-        std::ofstream(*dir_ + "/" + name + ".bin", std::ios::binary)
-            .write(reinterpret_cast<const char*>(g.bin.data()), static_cast<std::streamsize>(g.bin.size()));
+        testing::writeGltf(std::move(g), *dir_, name);
     }
     static std::string path(const std::string& name) { return *dir_ + "/" + name + ".gltf"; }
 

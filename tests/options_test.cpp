@@ -150,8 +150,11 @@ TEST(CliOptions, ValuesLandInTheirSubcommandsFields) {
         CLI::App app{"", "rigview"};
         rig::cli::Settings s;
         rig::cli::build(app, s);
-        ASSERT_EQ(parse(app, {"--import-timeout", "5", "--amc-fps", "60", "m.dae", "--clip", "2", "--window", "640", "--no-watch"}), 0);
+        ASSERT_EQ(parse(app, {"--import-timeout", "5", "--amc-fps", "60", "m.dae", "--clip", "2", "--window", "640", "--no-watch",
+                              "--compare", "m2.dae"}),
+                  0);
         EXPECT_EQ(s.viewer.model, "m.dae");
+        EXPECT_EQ(s.viewer.compare, "m2.dae");
         EXPECT_EQ(s.viewer.clip, "2");
         EXPECT_EQ(s.viewer.width, 640);
         EXPECT_FALSE(s.viewer.watch);

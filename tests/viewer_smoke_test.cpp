@@ -25,8 +25,12 @@
 #include "app/viewer_entry.h"
 #include "app/viewer_settings.h"
 #include "platform/import_worker.h"
+#include "check/vertex_views.h"
 #include "render/offscreen.h"
+#include "support/demo_gltf.h"
 #include "support/gltf_writer.h"
+#include "support/run.h"
+#include "ui/legend.h"
 
 namespace rig {
 namespace {
@@ -1597,6 +1601,142 @@ TEST(ViewerCompressed, TheTogglePlaysTheCompressedClipWithinTolerance) {
     viewer.frame(1.0 / 60.0);
     EXPECT_FALSE(s.compression.active);
     for (size_t i = 0; i < plain.size(); ++i) ASSERT_EQ(s.animator->world()[i], plain[i]) << "node " << i;
+}
+
+// Compare mode through the Open panel's "Compare with...": the demo compared with itself
+// deviates nowhere, the diff summary and the legend say so; a file that does not load is one
+// line naming it, and the comparison on screen stays; "Stop comparing" ends it.
+TEST_F(ViewerSmoke, CompareWithItselfShowsNoDeviation) {
+    ViewerState& s = viewer->state();
+    s.pathField = demoModelPath();
+    frames(1);
+    click("compare");
+    viewer->waitForLoad();
+    frames(2);
+    const CompareState& k = s.compare;
+    ASSERT_EQ(k.path, demoModelPath()) << s.error;
+    EXPECT_FALSE(k.loading);
+    EXPECT_EQ(s.checks.colorView, ColorView::Deviation);
+    EXPECT_FALSE(k.differs);
+    EXPECT_EQ(k.maxMm, 0.0);
+    EXPECT_EQ(k.unmatched, 0u);
+    EXPECT_EQ(k.clip, s.model->clips[static_cast<size_t>(s.clip)].name);
+    ASSERT_EQ(k.deviationMm.size(), s.model->meshes.size());
+    for (size_t i = 0; i < k.deviationMm.size(); ++i) {
+        ASSERT_EQ(k.deviationMm[i].size(), s.model->meshes[i].vertexCount());
+        for (float d : k.deviationMm[i]) ASSERT_EQ(d, 0.0f) << s.model->meshes[i].name;
+    }
+    for (const char* item : {"legend", "compare:path", "compare:max", "compare:summary"}) {
+        EXPECT_NE(viewer->probe().rects.count(item), 0u) << item;
+    }
+    LegendInputs in;
+    in.comparing = true;
+    in.deviationMaxMm = k.maxMm;
+    in.unmatched = k.unmatched;
+    const Legend legend = legendFor(ColorView::Deviation, in);
+    EXPECT_NE(legend.note.find("no deviation"), std::string::npos) << legend.note;
+    // A file that does not load: one line naming it; the comparison stays.
+    const std::string missing = "/nonexistent/other_version.gltf";
+    s.requests.compare = missing;
+    frames(1);
+    viewer->waitForLoad();
+    frames(1);
+    EXPECT_NE(s.error.find(missing), std::string::npos) << s.error;
+    EXPECT_EQ(s.error.find('\n'), std::string::npos) << s.error;
+    EXPECT_EQ(k.path, demoModelPath());
+    click("compare:stop");
+    EXPECT_FALSE(k.active());
+    EXPECT_EQ(s.checks.colorView, ColorView::None);
+}
+
+// `--compare B` where B's spine is bound 1 cm away: A's vertices weighted to spine deviate and
+// no others; the largest deviation at a clip's time is what `rigview diff --json` reports for
+// that clip at that time, and in the file pose 1 cm times the largest spine weight (in the bind
+// pose both meshes lie where they were bound: no deviation); B is drawn
+// as a ghost (the frame differs from one without it).
+TEST(ViewerCompare, OneBindPoseMovedDeviatesWhereItsJointWeighs) {
+    const std::string dir = testing::tempDir();
+    const std::string demoDir = std::filesystem::path(demoModelPath()).parent_path().string();
+    testing::DemoGltf g = testing::loadDemoGltf(demoDir);
+    ASSERT_TRUE(testing::moveBindPose(g, "spine", glm::vec3(0.01f, 0.0f, 0.0f)));
+    const std::string other = testing::writeGltf(std::move(g), dir, "spine_moved");
+    std::filesystem::copy_file(demoDir + "/rigview_demo_albedo.png", dir + "/rigview_demo_albedo.png");
+    const testing::RunResult r = testing::run(RIGVIEW_EXE, {"diff", demoModelPath(), other, "--json"});
+    ASSERT_EQ(r.exitCode, 1) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    ASSERT_FALSE(j["clips"]["motion"].empty()) << r.out;
+    const nlohmann::json& motion = j["clips"]["motion"][0];
+
+    ViewerConfig cfg;
+    cfg.model = demoModelPath();
+    cfg.compare = other;
+    cfg.remember = false;
+    auto v = Viewer::create(cfg);
+    ASSERT_TRUE(v.ok()) << v.error().message;
+    Viewer& viewer = *v.value();
+    viewer.waitForLoad();
+    ViewerState& s = viewer.state();
+    ASSERT_TRUE(s.model && s.animator) << s.error;
+    viewer.frame(1.0 / 60.0);  // the comparison starts once the model is on screen
+    viewer.waitForLoad();
+    const CompareState& k = s.compare;
+    ASSERT_EQ(k.path, other) << s.error;
+    EXPECT_TRUE(k.differs);
+    EXPECT_EQ(k.bindPosesMoved, 1u);
+    EXPECT_EQ(k.clipsMoving, j["clips"]["motion"].size());
+    EXPECT_EQ(k.jointsAdded + k.jointsRemoved + k.jointsRenamed + k.jointsReparented, 0u);
+    // The clip diff reports, at its time: B follows A's clip and time.
+    if (s.timeline.playing) s.requests.togglePlay = true;
+    s.requests.selectClip = s.model->findClip(motion["clip"].get<std::string>());
+    viewer.frame(1.0 / 60.0);
+    s.requests.seek = motion["time"].get<double>();
+    viewer.frame(1.0 / 60.0);
+    ASSERT_FALSE(s.timeline.playing);
+    EXPECT_EQ(k.clip, motion["clip"].get<std::string>());
+    EXPECT_NEAR(k.maxMm, motion["max_mm"].get<double>(), 0.05) << "at " << s.timeline.time;
+    EXPECT_EQ(s.checks.colorView, ColorView::Deviation);
+    // Coloured where spine weighs, and nowhere else.
+    const int32_t spine = s.model->skeleton.find("spine");
+    ASSERT_GE(spine, 0);
+    float spineMax = 0.0f;
+    size_t moved = 0;
+    for (size_t i = 0; i < s.model->meshes.size(); ++i) {
+        const std::vector<float> w = jointWeights(s.model->meshes[i], spine);
+        ASSERT_EQ(k.deviationMm[i].size(), w.size());
+        for (size_t vtx = 0; vtx < w.size(); ++vtx) {
+            spineMax = std::max(spineMax, w[vtx]);
+            if (w[vtx] > 1e-3f) {
+                EXPECT_GT(k.deviationMm[i][vtx], 0.0f) << s.model->meshes[i].name << " vertex " << vtx;
+                ++moved;
+            } else if (w[vtx] == 0.0f) {
+                EXPECT_LT(k.deviationMm[i][vtx], 1e-3f) << s.model->meshes[i].name << " vertex " << vtx;
+            }
+        }
+    }
+    EXPECT_GT(moved, 0u);
+    // In the bind pose the meshes are where they were bound, the same in both.
+    s.bindPose = true;
+    viewer.frame(1.0 / 60.0);
+    EXPECT_EQ(k.clip, "");
+    EXPECT_LT(k.maxMm, 1e-3);
+    // In the file pose (the nodes' own transforms): 1 cm where spine weighs most.
+    s.filePose = true;
+    viewer.frame(1.0 / 60.0);
+    EXPECT_NEAR(k.maxMm, j["joints"]["bind_pose"][0]["translation_mm"].get<double>() * spineMax, 0.05);
+    EXPECT_FALSE(k.maxJoint.empty());
+    // The ghost: A in its own colours, with and without B over it.
+    s.checks.colorView = ColorView::None;
+    int w = 0, h = 0;
+    const std::vector<uint8_t> with = viewer.captureFrame(w, h);
+    s.requests.stopCompare = true;
+    viewer.frame(1.0 / 60.0);
+    const std::vector<uint8_t> without = viewer.captureFrame(w, h);
+    ASSERT_EQ(with.size(), without.size());
+    size_t differ = 0;
+    for (size_t p = 0; p + 3 < with.size(); p += 4) {
+        differ += with[p] != without[p] || with[p + 1] != without[p + 1] || with[p + 2] != without[p + 2];
+    }
+    EXPECT_GT(differ, 200u) << "no ghost drawn";
 }
 
 }  // namespace

@@ -144,6 +144,8 @@ std::vector<OptionSpec> makeTable() {
                  {{V, RIG_FIELD(viewer.width)}}});
     t.push_back({"!--no-watch", "Do not re-import the model when its file changes", "", {}, {},
                  {{V, RIG_FIELD(viewer.watch)}}});
+    t.push_back({"--compare", "Another version of the model, drawn as a ghost over it at the same time, the model coloured by how far each vertex is from it (as diff compares them)", "", {}, {},
+                 {{V, RIG_FIELD(viewer.compare)}}});
     t.push_back({"--reset-layout", "Start with the default panel layout (the saved one is replaced on quit)", "", {}, {},
                  {{V, RIG_FIELD(viewer.resetLayout)}}});
     t.push_back({"--help-markdown", "Print this option reference as a Markdown table (README.md's) and exit", "", {}, {},

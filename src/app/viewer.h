@@ -17,6 +17,7 @@
 #include "render/gpu_model.h"
 #include "render/renderer.h"
 #include "app/crowd_view.h"
+#include "check/rig_diff.h"
 #include "ui/crowd_panel.h"
 #include "ui/help_overlay.h"
 #include "ui/panels.h"
@@ -31,6 +32,7 @@ struct ViewerConfig {
     ImportOptions import;    // --units, --amc-fps: every import (reloads, dropped files) uses them
     std::string machine;     // --machine: a state machine file for `model`, driving from the start
                              // (else <model stem>.machine.json beside a model loads, not driving)
+    std::string compare;     // --compare: another version of `model` to compare with (after it loads)
     int width = 1280, height = 800;
     bool watchFile = true;   // re-import when the file on disk changes
     bool remember = true;    // read and keep the settings (layout, view options, camera, recent
@@ -83,6 +85,11 @@ private:
     void placeLayout();       // the panel areas for this frame; the camera's view rectangle
     void updateColorView();
     void drawGhosts(int w, int h);
+    // Compare mode: B loaded beside A like A is, posed at A's time, A coloured by deviation.
+    void startCompare(const std::string& path);
+    void applyCompareResult();
+    void stopCompare();
+    void updateCompare();   // after the pipeline's advance: B's pose, the deviation colours
     void pickVertex(const glm::mat4& viewProj, float w, float h);
     void clickSelectJoint(const glm::mat4& viewProj, float w, float h);
     void focusFinding(int index);
@@ -107,6 +114,31 @@ private:
     std::future<Loaded> pending_;
     std::atomic<bool> cancelLoad_{false};   // set to stop the running import (kills its worker)
     std::unique_ptr<Animator> ghost_;  // poses the bind-pose ghost and onion skins
+    struct CompareLoaded {
+        Result<Model> model;
+        RigDiff diff;
+    };
+    std::future<CompareLoaded> comparePending_;
+    std::atomic<bool> cancelCompare_{false};
+    std::string compareQueued_;                   // waits for A (or the running import) to load
+    std::shared_ptr<const Model> compareModel_;   // B
+    std::unique_ptr<GpuModel> compareGpu_;
+    std::unique_ptr<Animator> compareAnim_;       // posed at A's time each frame (no clock of its own)
+    const Model* compareMatchFor_ = nullptr;      // the A the matches were made for
+    std::vector<int32_t> compareMeshOfA_;         // per mesh of A: its mesh in B (-1: none)
+    std::vector<std::vector<int32_t>> compareVertexOfA_;  // per mesh of A, per vertex: B's vertex (-1: none)
+    struct CompareKey {
+        int clip = -100;      // B's clip, or the still pose both show (kBindPose, kFilePose)
+        double time = -1.0;
+        bool still = false;
+        bool shown = false;
+        bool operator==(const CompareKey& o) const {
+            return clip == o.clip && time == o.time && still == o.still && shown == o.shown;
+        }
+    };
+    CompareKey compareKey_;                       // what the deviation was computed for
+    std::vector<glm::mat4> comparePaletteA_;      // ... and A's palettes then
+    std::vector<glm::vec3> compareScratchB_;
     std::unique_ptr<CrowdView> crowdView_;    // draws the pipeline's crowd, made when first shown
     bool drawCrowd(int w, int h);             // false: the crowd is off (or cannot be drawn)
     std::vector<std::string> anims_;         // files whose clips are added to the model

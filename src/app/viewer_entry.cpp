@@ -38,6 +38,7 @@ int runViewer(const ViewerLaunch& launch) {
     cfg.anims = launch.anims;
     cfg.import = launch.import;
     cfg.machine = launch.machine;
+    cfg.compare = launch.compare;
     cfg.width = launch.width;
     cfg.height = launch.height;
     cfg.watchFile = launch.watch;
@@ -69,6 +70,14 @@ int runViewer(const ViewerLaunch& launch) {
     if (!v.state().model) {
         std::cerr << "rigview: " << text::forTerminal(v.state().error) << "\n";
         return exitcode::kBadInput;
+    }
+    if (!launch.compare.empty()) {
+        v.frame(1.0 / 60.0);  // the comparison starts once the model is on screen
+        v.waitForLoad();
+        if (!v.state().compare.active()) {  // a file to compare with that does not load is a bad input
+            std::cerr << "rigview: " << text::forTerminal(v.state().error) << "\n";
+            return exitcode::kBadInput;
+        }
     }
     v.state().view.bones = true;
     for (int i = 1; i < launch.frames && !v.shouldClose(); ++i) v.frame(1.0 / 60.0);

@@ -14,6 +14,7 @@ struct ViewerLaunch {
     ImportOptions import;            // --units, --amc-fps (main fills it)
     std::string clip;         // clip to start with (name or index)
     std::string machine;      // --machine: a state machine file driving the model from the start
+    std::string compare;      // --compare: another version of the model to compare with
     std::string screenshot;   // if set: run `frames` frames, save the window as PNG, exit
     int frames = 90;
     int width = 1280, height = 800;

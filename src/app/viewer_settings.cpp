@@ -110,7 +110,8 @@ std::string settingsToJson(const ViewerState& s) {
     }
     j["layout"] = {{"left", l.leftWidth}, {"right", l.rightWidth}, {"bottom", l.bottomHeight}, {"panels", panels}};
     json view = viewOptionsToJson(s.view);
-    view["colorView"] = static_cast<int>(s.checks.colorView);
+    // Deviation lasts as long as a comparison: the next start shows the material.
+    view["colorView"] = s.checks.colorView == ColorView::Deviation ? 0 : static_cast<int>(s.checks.colorView);
     view["bindGhost"] = s.checks.bindGhost;
     view["onion"] = s.checks.onion;
     view["onionCount"] = s.checks.onionCount;

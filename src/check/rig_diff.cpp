@@ -105,7 +105,7 @@ struct CellHash {
     }
 };
 
-std::vector<int32_t> matchVertices(const Mesh& a, const Mesh& b, double sa, double sb, double radius) {
+std::vector<int32_t> matchVerticesWithin(const Mesh& a, const Mesh& b, double sa, double sb, double radius) {
     const size_t na = a.vertexCount(), nb = b.vertexCount();
     std::vector<int32_t> out(nb, -1);
     const double r2 = radius * radius;
@@ -375,9 +375,7 @@ void Comparison::joints() {
 
 void Comparison::meshes() {
     // By name; vertices by bind position.
-    const std::vector<int32_t> meshToB = matchByName(
-        a.meshes.size(), b.meshes.size(), [&](size_t i) { return a.meshes[i].name; },
-        [&](size_t i) { return b.meshes[i].name; });
+    const std::vector<int32_t> meshToB = matchMeshes(a, b);
     std::vector<uint8_t> meshMatchedB(b.meshes.size(), 0);
     for (size_t i = 0; i < a.meshes.size(); ++i) {
         if (meshToB[i] < 0) {
@@ -386,7 +384,7 @@ void Comparison::meshes() {
         }
         const size_t k = static_cast<size_t>(meshToB[i]);
         meshMatchedB[k] = 1;
-        MeshPair p{i, k, matchVertices(a.meshes[i], b.meshes[k], sa, sb, o.toleranceMm * 1e-3)};
+        MeshPair p{i, k, matchVerticesWithin(a.meshes[i], b.meshes[k], sa, sb, o.toleranceMm * 1e-3)};
         std::vector<uint8_t> hit(a.meshes[i].vertexCount(), 0);
         size_t unmatchedB = 0;
         for (int32_t v : p.vertexOfA) {
@@ -510,6 +508,17 @@ void Comparison::clips() {
 }
 
 }  // namespace
+
+std::vector<int32_t> matchMeshes(const Model& a, const Model& b) {
+    return matchByName(
+        a.meshes.size(), b.meshes.size(), [&](size_t i) { return a.meshes[i].name; },
+        [&](size_t i) { return b.meshes[i].name; });
+}
+
+std::vector<int32_t> matchVertices(const Mesh& a, double metresPerUnitA, const Mesh& b, double metresPerUnitB,
+                                   double toleranceMm) {
+    return matchVerticesWithin(a, b, metresPerUnitA, metresPerUnitB, toleranceMm * 1e-3);
+}
 
 bool RigDiff::differs() const {
     return !jointsAdded.empty() || !jointsRemoved.empty() || !jointsRenamed.empty() || !jointsReparented.empty() ||

@@ -101,6 +101,15 @@ struct RigDiff {
 // vertices by bind position, so a new vertex order alone is no difference.
 RigDiff diffModels(const Model& a, const Model& b, const DiffOptions& options = {});
 
+// The matchers diffModels compares through, for the viewer's compare mode.
+// Meshes by name, in order among equal names: per mesh of a, its mesh in b (-1: none).
+std::vector<int32_t> matchMeshes(const Model& a, const Model& b);
+// Vertices by bind position (metres, each mesh's numbers times its metres per unit): per vertex
+// of b, the vertex of a within toleranceMm of it not taken by an earlier one (-1: none),
+// preferring the closest normal and texture coordinate (seams), then the closest position.
+std::vector<int32_t> matchVertices(const Mesh& a, double metresPerUnitA, const Mesh& b, double metresPerUnitB,
+                                   double toleranceMm = DiffOptions{}.toleranceMm);
+
 // The diff as JSON, stable keys (README's `diff` section). Numbers may be NaN only if a model
 // held NaN; write it through jsonout.
 nlohmann::json toJson(const RigDiff& diff);

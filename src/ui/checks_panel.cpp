@@ -9,6 +9,43 @@
 
 namespace rig {
 
+namespace {
+
+// Compare mode: what B is, the largest deviation now and what diffModels found.
+void drawCompareSection(ViewerState& s, UiProbe* probe) {
+    const CompareState& k = s.compare;
+    if (!k.active() && !k.loading) return;
+    ImGui::Separator();
+    if (k.loading) {
+        ImGui::TextWrapped("comparing with %s: loading...", k.loadingPath.c_str());
+        return;
+    }
+    ImGui::TextWrapped("comparing with %s", k.path.c_str());
+    probeItem(probe, "compare:path");
+    ImGui::TextWrapped("posed: %s", k.clip.empty() ? "bind pose (no clip of this name)" : k.clip.c_str());
+    if (k.maxVertex >= 0) {
+        ImGui::TextWrapped("max deviation %.3f mm: %s vertex %d (%s)", k.maxMm, k.maxMesh.c_str(), k.maxVertex,
+                           k.maxJoint.c_str());
+    } else {
+        ImGui::TextWrapped("max deviation %.3f mm", k.maxMm);
+    }
+    probeItem(probe, "compare:max");
+    if (!k.differs) {
+        ImGui::TextUnformatted("diff: no differences");
+    } else {
+        ImGui::TextWrapped("diff: joints %zu added, %zu removed, %zu renamed, %zu reparented; %zu bind poses moved; "
+                           "weights changed in %zu meshes; %zu meshes changed; clips %zu added, %zu removed, "
+                           "%zu retimed, %zu moving differently",
+                           k.jointsAdded, k.jointsRemoved, k.jointsRenamed, k.jointsReparented, k.bindPosesMoved,
+                           k.weightsChanged, k.meshesChanged, k.clipsAdded, k.clipsRemoved, k.clipsRetimed, k.clipsMoving);
+    }
+    probeItem(probe, "compare:summary");
+    if (ImGui::Button("Stop comparing")) s.requests.stopCompare = true;
+    probeItem(probe, "compare:stop");
+}
+
+}  // namespace
+
 void drawChecksPanel(ViewerState& s, bool* open, UiProbe* probe) {
     if (!*open) return;
     const int panelFlags = placePanel(s.ui.layout, PanelId::Checks);
@@ -18,7 +55,7 @@ void drawChecksPanel(ViewerState& s, bool* open, UiProbe* probe) {
         int view = static_cast<int>(c.colorView);
         ImGui::SetNextItemWidth(-90);
         if (ImGui::Combo("Colours", &view,
-                         "material\0joint weight\0influence count\0weight sum\0unweighted\0truncation error\0")) {
+                         "material\0joint weight\0influence count\0weight sum\0unweighted\0truncation error\0deviation (compare)\0")) {
             c.colorView = static_cast<ColorView>(view);
         }
         probeItem(probe, "colorview");
@@ -29,9 +66,13 @@ void drawChecksPanel(ViewerState& s, bool* open, UiProbe* probe) {
             }
             in.truncationMax = c.truncationMax;
             in.flagged = s.ui.flaggedVertices;
+            in.comparing = s.compare.active() && !s.compare.loading;
+            in.deviationMaxMm = s.compare.maxMm;
+            in.unmatched = s.compare.unmatched;
             drawLegend(legendFor(c.colorView, in));
             probeItem(probe, "legend");
         }
+        drawCompareSection(s, probe);
         // The view options placed here (the skinning method).
         for (const ViewOptionSpec& o : viewOptionTable()) {
             if (o.panel == ViewPanelSlot::Checks) drawViewOption(o, s.view, -90, probe);

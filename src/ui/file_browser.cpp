@@ -107,7 +107,10 @@ std::string neighbourFile(const std::string& current, int step, const FileFilter
 
 void drawFileBrowser(ViewerState& s, const FileFilter& isModel, UiProbe* probe) {
     ViewerUiState& ui = s.ui;
-    if (!ui.fileBrowser) return;
+    if (!ui.fileBrowser) {
+        ui.browser.forCompare = false;
+        return;
+    }
     FileBrowserState& b = ui.browser;
     if (b.dir.empty()) {
         std::error_code ec;
@@ -239,15 +242,29 @@ void drawFileBrowser(ViewerState& s, const FileFilter& isModel, UiProbe* probe) 
                             !b.entries[static_cast<size_t>(b.cursor - 1)].folder;
     ImGui::BeginDisabled(!fileChosen);
     if (ImGui::Button("Open") && fileChosen) openPath = (fs::path(b.dir) / b.entries[static_cast<size_t>(b.cursor - 1)].name).string();
-    ImGui::EndDisabled();
     probeItem(probe, "browser:open");
     ImGui::SameLine();
+    std::string comparePath;
+    if (ImGui::Button("Compare with...") && fileChosen && !s.path.empty()) {
+        comparePath = (fs::path(b.dir) / b.entries[static_cast<size_t>(b.cursor - 1)].name).string();
+    }
+    ImGui::EndDisabled();
+    probeItem(probe, "browser:compare");
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Compare the model on screen with this file");
+    ImGui::SameLine();
     ImGui::TextDisabled("%zu entries in %s", b.entries.size(), b.dir.c_str());
+    // Opened from File > Compare with...: the chosen file is compared with, not opened.
+    if (b.forCompare && !openPath.empty() && !s.path.empty()) std::swap(openPath, comparePath);
     if (!openPath.empty()) {
         s.requests.open = openPath;
         s.pathField = openPath;
         ui.fileBrowser = false;
     }
+    if (!comparePath.empty()) {
+        s.requests.compare = comparePath;
+        ui.fileBrowser = false;
+    }
+    if (!ui.fileBrowser) b.forCompare = false;
     ImGui::End();
 }
 

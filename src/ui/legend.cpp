@@ -83,6 +83,25 @@ Legend legendFor(ColorView view, const LegendInputs& in) {
                 l.note = "max " + num(in.truncationMax, "%.4g");
             }
             break;
+        case ColorView::Deviation:
+            l.title = "deviation from the compared model (mm)";
+            if (!in.comparing) {
+                l.entries = {{kNeutralVertexColor, "not comparing"}};
+                l.note = "File > Compare with... opens a model to compare with";
+            } else if (!(in.deviationMaxMm > 0.0)) {
+                l.entries = {{heatColor(0.0f), "0"}, {kUnmatchedColor, "unmatched"}};
+                l.note = "no deviation: max 0.000 mm";
+            } else {
+                l.gradient = true;
+                const float mx = static_cast<float>(in.deviationMaxMm);
+                for (int k = 0; k <= 4; ++k) l.entries.push_back({heatColor(k / 4.0f), num(mx * k / 4.0f)});
+                l.swatches = {{kUnmatchedColor, "unmatched"}};
+                l.note = "max " + num(mx, "%.4g") + " mm";
+            }
+            if (in.comparing) {
+                l.note += "; " + std::to_string(in.unmatched) + " unmatched";
+            }
+            break;
     }
     return l;
 }
@@ -117,15 +136,15 @@ void drawLegend(const Legend& l) {
             dl->AddText(ImVec2(tx, p.y + h + 3), IM_COL32(220, 220, 220, 255), l.entries[i].label.c_str());
         }
         ImGui::Dummy(ImVec2(w, 2.0f * h + 4.0f));
-    } else {
-        for (size_t i = 0; i < l.entries.size(); ++i) {
-            if (i) ImGui::SameLine();
-            const ImVec2 p = ImGui::GetCursorScreenPos();
-            dl->AddRectFilled(p, ImVec2(p.x + h, p.y + h), col(l.entries[i].color));
-            ImGui::Dummy(ImVec2(h, h));
-            ImGui::SameLine(0.0f, 3.0f);
-            ImGui::TextUnformatted(l.entries[i].label.c_str());
-        }
+    }
+    const std::vector<LegendEntry>& swatches = l.gradient && l.entries.size() >= 2 ? l.swatches : l.entries;
+    for (size_t i = 0; i < swatches.size(); ++i) {
+        if (i) ImGui::SameLine();
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        dl->AddRectFilled(p, ImVec2(p.x + h, p.y + h), col(swatches[i].color));
+        ImGui::Dummy(ImVec2(h, h));
+        ImGui::SameLine(0.0f, 3.0f);
+        ImGui::TextUnformatted(swatches[i].label.c_str());
     }
     if (!l.note.empty()) ImGui::TextWrapped("%s", l.note.c_str());
 }

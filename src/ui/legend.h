@@ -21,6 +21,8 @@ glm::vec4 influenceCountColor(uint8_t n);
 constexpr glm::vec4 kNeutralVertexColor{0.85f, 0.85f, 0.85f, 1.0f};
 constexpr glm::vec4 kNoWeightColor{0.12f, 0.12f, 0.3f, 1.0f};
 constexpr glm::vec4 kUnweightedColor{1.0f, 0.1f, 0.1f, 1.0f};
+// Deviation: vertices with no match in the compared model.
+constexpr glm::vec4 kUnmatchedColor{0.85f, 0.2f, 0.95f, 1.0f};
 // The weight sum view paints |sum - 1| = e (> kWeightSumTolerance) as heat(0.4 + 0.6 min(e, 1)).
 constexpr float kWeightSumTolerance = 1e-3f;
 glm::vec4 weightSumColor(float error);
@@ -39,6 +41,7 @@ struct Legend {
     // A gradient (drawn as a bar, labels under it at even spacing) or swatches.
     bool gradient = false;
     std::vector<LegendEntry> entries;
+    std::vector<LegendEntry> swatches;  // under a gradient: colours outside its scale
     std::string note;   // one line under it (counts, "no truncation ...")
 };
 
@@ -46,6 +49,9 @@ struct LegendInputs {
     std::string jointName;        // joint weight: the selected joint ("" = none)
     float truncationMax = 0.0f;   // truncation error: the largest, model units
     size_t flagged = 0;           // vertices drawn as points (unweighted, off-sum, 0 or >4)
+    bool comparing = false;       // deviation: a model to compare with is loaded
+    double deviationMaxMm = 0.0;  // deviation: the largest now (mm)
+    size_t unmatched = 0;         // deviation: vertices with no match
 };
 
 // Empty title for ColorView::None.

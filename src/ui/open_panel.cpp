@@ -37,6 +37,17 @@ void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe) {
         if (ImGui::Button("Add its clips to this model") && !s.pathField.empty()) s.requests.addAnim = s.pathField;
         probeItem(probe, "addanim");
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("The other file's clips, bound to this model's joints by name");
+        if (ImGui::Button("Compare with...") && !s.pathField.empty()) s.requests.compare = s.pathField;
+        probeItem(probe, "compare");
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("That file drawn as a ghost over this model at the same time, this model coloured by "
+                              "how far each vertex is from it");
+        }
+        if (s.compare.active() || s.compare.loading) {
+            ImGui::SameLine();
+            if (ImGui::Button("Stop comparing")) s.requests.stopCompare = true;
+            probeItem(probe, "stopcompare");
+        }
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         ImGui::TextWrapped("Or drop a file on the window. Ctrl+O browses, PageDown / PageUp step through the folder.");
         ImGui::PopStyleColor();

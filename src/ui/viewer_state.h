@@ -91,6 +91,8 @@ struct ViewerRequests {
     MachineRequests machine;        // the State Machine panel
     int nextFile = 0;               // +1 / -1: open the next / previous model file in the folder
     bool screenshot = false;        // write the next frame to a PNG (F12)
+    std::string compare;            // a path to import (in the background) and compare with
+    bool stopCompare = false;
 };
 
 struct PanelVisibility {
@@ -113,7 +115,8 @@ struct MorphPanelState {
 
 
 // What the vertex colours show (issue "rig sanity checks").
-enum class ColorView { None, JointWeight, InfluenceCount, WeightSum, Unweighted, TruncationError };
+// Deviation: while comparing, each vertex's distance to its match in the compared model.
+enum class ColorView { None, JointWeight, InfluenceCount, WeightSum, Unweighted, TruncationError, Deviation };
 
 // The viewer's rig-check tools: colour views, ghosts, onion skin, range of motion, findings.
 struct CheckViewState {
@@ -152,6 +155,28 @@ struct CompressionViewState {
     std::string error;
 };
 
+// Compare mode (`--compare B`, "Compare with..."): model B drawn as a ghost over the model on
+// screen (A), posed at A's time in the clip of the same name, and A coloured by how far each
+// vertex is from its match in B. The viewer fills it in; panels read it and post requests.
+struct CompareState {
+    std::string path;               // of B ("" = not comparing)
+    bool loading = false;
+    std::string loadingPath;
+    std::string clip;               // B's clip posed now ("" = its bind pose)
+    // The largest deviation at the current pose (mm), where, and the vertices with no match.
+    double maxMm = 0.0;
+    std::string maxMesh, maxJoint;  // of A
+    int maxVertex = -1;
+    size_t unmatched = 0;
+    std::vector<std::vector<float>> deviationMm;  // per mesh of A, per vertex (-1: no match)
+    // diffModels(A, B), computed once when B loads: counts of what changed.
+    bool differs = false;
+    size_t jointsAdded = 0, jointsRemoved = 0, jointsRenamed = 0, jointsReparented = 0;
+    size_t bindPosesMoved = 0, weightsChanged = 0, meshesChanged = 0, clipsAdded = 0, clipsRemoved = 0;
+    size_t clipsRetimed = 0, clipsMoving = 0;
+    bool active() const { return !path.empty(); }
+};
+
 struct ViewerStats {
     float fps = 0.0f;
     float frameMs = 0.0f;
@@ -173,6 +198,7 @@ struct FileBrowserState {
     std::string listError;
     int cursor = 0;                    // keyboard row
     bool focusFilter = false;
+    bool forCompare = false;           // opened by File > Compare with...: a chosen file is compared with
 };
 
 struct ViewerUiState {
@@ -262,6 +288,7 @@ struct ViewerState {
     CrowdState crowd;               // the Crowd panel (app/crowd_view.h draws it)
     IkViewState ik;                   // the IK panel (ui/ik_panel.h)
     CompressionViewState compression;  // compressed playback (ui/compression_panel_section.h)
+    CompareState compare;             // compare mode (app/viewer.cpp)
     PanelVisibility panels;
     ViewerStats stats;
     ViewerRequests requests;
