@@ -180,9 +180,53 @@ void applyView(rig::ViewOptions& view, const py::dict& options) {
     }
 }
 
+// A number as the command line would get it (every digit a float keeps).
+std::string numberText(double x) { return rig::cmd::fmt(x, "%.9g"); }
+
+// X,Y,Z from a sequence of three numbers (or the command line's text).
+std::string vec3Text(const py::handle& v, const char* what) {
+    if (py::isinstance<py::str>(v)) return v.cast<std::string>();
+    const std::vector<double> xyz = v.cast<std::vector<double>>();
+    if (xyz.size() != 3) throw py::value_error(std::string("ik: ") + what + " must be three numbers X, Y, Z");
+    return numberText(xyz[0]) + "," + numberText(xyz[1]) + "," + numberText(xyz[2]);
+}
+
+// ik={"two_bone": (START, MID, END) or "START,MID,END", "target": (x, y, z), "pole": (x, y, z),
+// "weight": w, "soft": s}: the --ik-* options (the command checks them as it does its own).
+void fillIk(rig::IkOptions& ik, const py::object& spec) {
+    if (spec.is_none()) return;
+    for (const auto& [k, v] : spec.cast<py::dict>()) {
+        const std::string key = py::str(k);
+        if (key == "two_bone") {
+            if (py::isinstance<py::str>(v)) {
+                ik.twoBone = v.cast<std::string>();
+            } else {
+                std::string chain;
+                for (const py::handle& j : v) {
+                    if (!chain.empty()) chain += ',';
+                    chain += py::str(j).cast<std::string>();
+                }
+                ik.twoBone = chain;
+            }
+        } else if (key == "target") {
+            ik.target = vec3Text(v, "target");
+        } else if (key == "pole") {
+            ik.pole = vec3Text(v, "pole");
+        } else if (key == "weight") {
+            ik.weight = v.cast<float>();
+        } else if (key == "soft") {
+            ik.soft = v.cast<float>();
+        } else {
+            throw py::value_error("ik: unknown key \"" + key + "\" (two_bone, target, pole, weight, soft)");
+        }
+    }
+}
+
 py::array_t<uint8_t> render(const PathArg& path, const py::object& clip, double time, bool bind, bool filePose,
                             std::pair<int, int> size, double azimuth, double elevation, int samples, const py::object& view,
-                            const std::string& units, const std::vector<PathArg>& anims, bool isolated, double timeout) {
+                            const py::object& machine, const std::vector<std::string>& sets, const py::object& instances,
+                            double spacing, const py::object& compressed, const py::object& ik, const std::string& units,
+                            const std::vector<PathArg>& anims, bool isolated, double timeout) {
     rig::RenderOptions o;
     fillImport(o, path, units, anims);
     o.clip = clipKey(clip);
@@ -194,6 +238,15 @@ py::array_t<uint8_t> render(const PathArg& path, const py::object& clip, double 
     o.elevation = static_cast<float>(elevation);
     o.samples = samples;
     if (!view.is_none()) applyView(o.view, view.cast<py::dict>());
+    if (!machine.is_none()) o.machine = machine.cast<PathArg>().string();
+    o.sets = sets;
+    if (!instances.is_none()) {
+        o.instances = instances.cast<int64_t>();
+        o.instancesGiven = true;
+    }
+    o.spacing = static_cast<float>(spacing);
+    if (!compressed.is_none()) o.compressed = numberText(compressed.cast<double>());
+    fillIk(o.ik, ik);
     std::vector<uint8_t> rgba;
     int w = 0, h = 0;
     rig::cmd::ErrorCapture capture;
@@ -315,14 +368,19 @@ PYBIND11_MODULE(_rigview, m) {
     m.def("render", &render, py::arg("path"), py::kw_only(), py::arg("clip") = py::none(), py::arg("time") = 0.0,
           py::arg("bind") = false, py::arg("file_pose") = false, py::arg("size") = std::pair<int, int>(800, 600),
           py::arg("azimuth") = 30.0, py::arg("elevation") = 15.0, py::arg("samples") = 4, py::arg("view") = py::none(),
+          py::arg("machine") = py::none(), py::arg("sets") = std::vector<std::string>{}, py::arg("instances") = py::none(),
+          py::arg("spacing") = 0.0, py::arg("compressed") = py::none(), py::arg("ik") = py::none(),
           py::arg("units") = "metres", py::arg("anims") = std::vector<PathArg>{}, py::arg("isolated") = true,
           py::arg("timeout") = 120.0,
           "Draw one frame headless (EGL) as `rigview render` does and return it as an (h, w, 4) uint8\n"
           "RGBA array, top row first. size=(w, h); clip, time, bind, file_pose, azimuth, elevation and\n"
           "samples as --clip, --time, --bind-pose, --file-pose, --azimuth, --elevation, --samples;\n"
           "view: the view options by their key, e.g. {\"bones\": True, \"skinning\": \"cpu\",\n"
-          "\"background\": (1, 1, 1)} (rigview render --help lists them). RuntimeError when no OpenGL\n"
-          "context can be made.");
+          "\"background\": (1, 1, 1)} (rigview render --help lists them); machine and sets as --machine\n"
+          "and --set (\"NAME=VALUE\" strings); instances and spacing as --instances and --spacing;\n"
+          "compressed (millimetres) as --compressed; ik={\"two_bone\": (START, MID, END), \"target\":\n"
+          "(x, y, z), \"pole\": (x, y, z), \"weight\": w, \"soft\": s} as the --ik-* options. ValueError\n"
+          "for what the command refuses; RuntimeError when no OpenGL context can be made.");
     m.def("export", &exportClips, py::arg("path"), py::arg("output"), py::kw_only(), py::arg("clip") = py::none(),
           py::arg("start") = py::none(), py::arg("end") = py::none(), py::arg("fps") = py::none(),
           py::arg("units") = "metres", py::arg("anims") = std::vector<PathArg>{}, py::arg("isolated") = true,

@@ -120,7 +120,9 @@ def load(path: PathLike, units: str = "metres", anims: Sequence[PathLike] = (), 
          timeout: float = 120.0) -> Model: ...
 def render(path: PathLike, *, clip: ClipKey = None, time: float = 0.0, bind: bool = False, file_pose: bool = False,
            size: Tuple[int, int] = (800, 600), azimuth: float = 30.0, elevation: float = 15.0, samples: int = 4,
-           view: Optional[Dict[str, object]] = None, units: str = "metres", anims: Sequence[PathLike] = (),
+           view: Optional[Dict[str, object]] = None, machine: Optional[PathLike] = None, sets: Sequence[str] = (),
+           instances: Optional[int] = None, spacing: float = 0.0, compressed: Optional[float] = None,
+           ik: Optional[Dict[str, object]] = None, units: str = "metres", anims: Sequence[PathLike] = (),
            isolated: bool = True, timeout: float = 120.0) -> npt.NDArray[np.uint8]: ...
 def export(path: PathLike, output: PathLike, *, clip: ClipKey = None, start: Optional[float] = None, end: Optional[float] = None,
            fps: Optional[float] = None, units: str = "metres", anims: Sequence[PathLike] = (), isolated: bool = True,

@@ -421,6 +421,38 @@ class CommandsTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             rigview.render(SIMPLE_SKIN, size=(8, 8), view={"bones": "yes"})
 
+    def test_render_options_equal_cli(self):
+        # The options beyond the view: a state machine with a parameter, a crowd, compressed
+        # clips and a two-bone IK chain, each pixel for pixel as `rigview render` draws them.
+        machine = os.path.join(SOURCE, "assets/demo/rigview_demo.machine.json")
+        cases = [
+            (DEMO, ["--machine", machine, "--set", "speed=1", "--time", "1"],
+             dict(machine=machine, sets=["speed=1"], time=1.0)),
+            (SIMPLE_SKIN, ["--instances", "4", "--time", "0.5"], dict(instances=4, time=0.5)),
+            (DEMO, ["--compressed", "0.1", "--time", "0.5"], dict(compressed=0.1, time=0.5)),
+            (DEMO, ["--bind-pose", "--ik-two-bone", "thigh.L,shin.L,foot.L", "--ik-target", "0.2,0.4,0.3",
+                    "--ik-pole", "0,0,1"],
+             dict(bind=True, ik={"two_bone": ("thigh.L", "shin.L", "foot.L"), "target": (0.2, 0.4, 0.3),
+                                 "pole": (0, 0, 1)})),
+        ]
+        plain = None
+        for i, (model, args, kwargs) in enumerate(cases):
+            out = os.path.join(self.tmp, f"options{i}.png")
+            r = cli("render", model, "-o", out, "--size", "64x48", *args, check=False)
+            if r.returncode == 6:
+                self.skipTest("no OpenGL here: " + r.stderr.strip())
+            self.assertEqual(r.returncode, 0, r.stderr)
+            np.testing.assert_array_equal(rigview.render(model, size=(64, 48), **kwargs), read_png(out), err_msg=str(args))
+            if model == DEMO and plain is None:
+                plain = rigview.render(DEMO, size=(64, 48), time=1.0)
+                self.assertFalse(np.array_equal(plain, read_png(out)), "the machine changed nothing")
+        with self.assertRaises(ValueError):
+            rigview.render(DEMO, size=(8, 8), ik={"two_bone": "thigh.L,nope,foot.L", "target": (0, 0, 0)})
+        with self.assertRaises(ValueError):
+            rigview.render(DEMO, size=(8, 8), ik={"reach": 1})
+        with self.assertRaises(ValueError):
+            rigview.render(DEMO, size=(8, 8), compressed=-1.0)
+
     def test_export_equals_cli(self):
         for ext in ("bvh", "gltf"):
             mine, theirs = os.path.join(self.tmp, "py." + ext), os.path.join(self.tmp, "cli." + ext)
