@@ -976,6 +976,23 @@ TEST_F(ViewerSmoke, UpDownJumpToKeysAndShiftArrowsToTheRangeEnds) {
     EXPECT_NEAR(s.timeline.time, keys[next + 1], 1e-5);
     press(GLFW_KEY_DOWN);
     EXPECT_NEAR(s.timeline.time, keys[next], 1e-5);
+    // Taps faster than the frame rate, all between two frames: each one moves one key.
+    ASSERT_LT(next + 3, keys.size());
+    tap(GLFW_KEY_UP, 0, 1);
+    tap(GLFW_KEY_UP, 0, 1);
+    tap(GLFW_KEY_UP, 0, 1);
+    frames(1);
+    EXPECT_NEAR(s.timeline.time, keys[next + 3], 1e-5) << "three Up taps in one frame";
+    tap(GLFW_KEY_DOWN, 0, 1);
+    tap(GLFW_KEY_DOWN, 0, 1);
+    frames(1);
+    EXPECT_NEAR(s.timeline.time, keys[next + 1], 1e-5) << "two Down taps in one frame";
+    // More taps than there are keys before: it stops at the first key.
+    for (size_t i = 0; i < next + 4; ++i) tap(GLFW_KEY_DOWN, 0, 0);
+    frames(1);
+    EXPECT_NEAR(s.timeline.time, keys.front(), 1e-5);
+    press(GLFW_KEY_UP);
+    EXPECT_NEAR(s.timeline.time, keys[1], 1e-5);
     // Shift+Right / Shift+Left: the clip's ends.
     press(GLFW_KEY_RIGHT, GLFW_MOD_SHIFT);
     EXPECT_NEAR(s.timeline.time, clip.duration, 1e-5);

@@ -142,6 +142,14 @@ TEST(Shortcuts, ApplyingPostsRequests) {
     EXPECT_FALSE(s.requests.togglePlay);  // two taps in one frame cancel
     applyShortcut(s, ShortcutAction::NextFile);
     EXPECT_EQ(s.requests.nextFile, 1);
+    // Directions are counts: every press adds one (two Down taps in a frame move two keys).
+    applyShortcut(s, ShortcutAction::NextFile);
+    EXPECT_EQ(s.requests.nextFile, 2);
+    for (int i = 0; i < 4; ++i) applyShortcut(s, ShortcutAction::NextKey);
+    EXPECT_EQ(s.requests.key, 4);
+    applyShortcut(s, ShortcutAction::PreviousKey);
+    applyShortcut(s, ShortcutAction::PreviousKey);
+    EXPECT_EQ(s.requests.key, 2);
     s.selectedJoint = 3;
     applyShortcut(s, ShortcutAction::Help);
     applyShortcut(s, ShortcutAction::ClearSelection);  // Esc closes the overlay first

@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <random>
 #include <span>
 
@@ -186,7 +188,14 @@ void Playback::applyTimeRequests() {
         const int j = s_.selectedJoint;
         const std::vector<float>& keys =
             j >= 0 && static_cast<size_t>(j) < k.perNode.size() && !k.perNode[j].empty() ? k.perNode[j] : k.all;
-        const double t = adjacentKey(keys, info.time, q.key);
+        // One key per press: N taps in one frame move N keys (stopping at the first / last).
+        double t = std::numeric_limits<double>::quiet_NaN();
+        const int dir = q.key > 0 ? 1 : -1;
+        for (int n = 0; n < std::abs(q.key); ++n) {
+            const double next = adjacentKey(keys, std::isfinite(t) ? t : info.time, dir);
+            if (!std::isfinite(next)) break;
+            t = next;
+        }
         if (std::isfinite(t)) {
             c.pause();
             c.seek(t);

@@ -100,8 +100,8 @@ void applyShortcut(ViewerState& s, ShortcutAction a) {
         case ShortcutAction::TogglePlay: q.togglePlay = !q.togglePlay; break;
         case ShortcutAction::StepForward: q.step += 1; break;
         case ShortcutAction::StepBack: q.step -= 1; break;
-        case ShortcutAction::NextKey: q.key = 1; break;
-        case ShortcutAction::PreviousKey: q.key = -1; break;
+        case ShortcutAction::NextKey: q.key += 1; break;
+        case ShortcutAction::PreviousKey: q.key -= 1; break;
         case ShortcutAction::RangeStart:
         case ShortcutAction::JumpStart: q.jumpStart = true; break;
         case ShortcutAction::RangeEnd:
@@ -113,8 +113,8 @@ void applyShortcut(ViewerState& s, ShortcutAction a) {
         case ShortcutAction::HelpQuestion: s.ui.help = !s.ui.help; break;
         case ShortcutAction::Screenshot: q.screenshot = true; break;
         case ShortcutAction::OpenBrowser: s.ui.fileBrowser = true; break;
-        case ShortcutAction::NextFile: q.nextFile = 1; break;
-        case ShortcutAction::PreviousFile: q.nextFile = -1; break;
+        case ShortcutAction::NextFile: q.nextFile += 1; break;
+        case ShortcutAction::PreviousFile: q.nextFile -= 1; break;
         case ShortcutAction::UiScaleUp: s.ui.uiScale = std::min(3.0f, s.ui.uiScale + 0.25f); break;
         case ShortcutAction::UiScaleDown: s.ui.uiScale = std::max(0.75f, s.ui.uiScale - 0.25f); break;
         case ShortcutAction::ClearSelection:

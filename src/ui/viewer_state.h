@@ -72,7 +72,8 @@ struct ViewerRequests {
     int selectClip = -1;            // clip index to play
     std::optional<double> seek;     // seconds on the timeline of what plays
     int step = 0;                   // frames (+/-)
-    int key = 0;                    // +1 / -1: the next / previous key (selected joint, else any)
+    int key = 0;                    // keys (+/-): N presses of Up / Down in one frame move N keys
+                                    // (the selected joint's, else any joint's)
     bool togglePlay = false;
     bool jumpStart = false, jumpEnd = false;  // the ends of the preview range, else of the motion
     std::optional<std::pair<double, double>> previewRange;  // seconds
@@ -89,7 +90,7 @@ struct ViewerRequests {
     std::optional<MorphRequest> morph;
     bool releaseMorphs = false;     // every morph override off
     MachineRequests machine;        // the State Machine panel
-    int nextFile = 0;               // +1 / -1: open the next / previous model file in the folder
+    int nextFile = 0;               // files (+/-): open the Nth next / previous model file in the folder
     bool screenshot = false;        // write the next frame to a PNG (F12)
     std::string compare;            // a path to import (in the background) and compare with
     bool stopCompare = false;
