@@ -50,6 +50,14 @@ protected:
         ASSERT_TRUE(v.ok()) << v.error().message;
         viewer = std::move(v.value());
         viewer->enableProbe(true);
+        setInputHookDefault();
+        viewer->waitForLoad();
+        ASSERT_TRUE(viewer->state().model) << viewer->state().error;
+        frames(3);
+    }
+
+    // The test's mouse, Shift, wheel and key fields, as ImGui's input each frame.
+    void setInputHookDefault() {
         viewer->setInputHook([this](ImGuiIO& io) {
             io.MousePos = mouse;
             for (int b = 0; b < 3; ++b) io.MouseDown[b] = (b == 0 && mouseDown) || (b == 2 && middleDown);
@@ -63,9 +71,6 @@ protected:
                 io.KeysDown[k] = k == key;
             }
         });
-        viewer->waitForLoad();
-        ASSERT_TRUE(viewer->state().model) << viewer->state().error;
-        frames(3);
     }
 
     void TearDown() override {
@@ -109,6 +114,32 @@ protected:
     void press(int k, int mods = 0) {
         tap(k, mods);
         frames(1);
+    }
+    // The mouse as GLFW reports it, through the cursor and button callbacks installed on the
+    // window (ImGui's backend, which chains to the viewer's queue), instead of the input
+    // hook's one state per frame. The hook now only sets ImGui's frame time (`dt`: 0.2 is
+    // 5 fps) and the keys.
+    void glfwMouse(float dt = 0.0f) {
+        viewer->setInputHook([dt](ImGuiIO& io) {
+            if (dt > 0.0f) io.DeltaTime = dt;
+        });
+    }
+    // `n` clicks at `p`, all before the next frame polls: the cursor moves there, then each
+    // press and release reaches the callbacks `gapMs` apart.
+    void glfwClicks(ImVec2 p, int n, int gapMs = 1) {
+        GLFWwindow* w = viewer->windowHandle();
+        GLFWcursorposfun cursor = glfwSetCursorPosCallback(w, nullptr);
+        glfwSetCursorPosCallback(w, cursor);
+        GLFWmousebuttonfun button = glfwSetMouseButtonCallback(w, nullptr);
+        glfwSetMouseButtonCallback(w, button);
+        ASSERT_NE(cursor, nullptr);
+        ASSERT_NE(button, nullptr);
+        cursor(w, p.x, p.y);
+        for (int i = 0; i < n; ++i) {
+            if (i > 0) std::this_thread::sleep_for(std::chrono::milliseconds(gapMs));
+            button(w, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+            button(w, GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0);
+        }
     }
     // With RIGVIEW_SMOKE_SHOTS=DIR, the window as it is now goes to DIR/NAME.png (to look at).
     void shot(const std::string& name) {
@@ -637,6 +668,57 @@ TEST_F(ViewerSmoke, AMoveAndAClickInOneFrameDoNotMakeTheCameraJump) {
     mouseDown = false;
     frames(1);
     mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+}
+
+// Clicks faster than the frame rate: a press and release within one frame still click, two
+// clicks within one frame click twice (ImGui gets one change per button per frame), and a
+// double click at 5 fps is one.
+TEST_F(ViewerSmoke, ClicksFasterThanTheFrameRateAreNotLost) {
+    ViewerState& s = viewer->state();
+    const ImVec2 box = at("bones");
+    glfwMouse();
+    const bool bones = s.view.bones;
+    glfwClicks(box, 1);
+    frames(1);  // the press
+    EXPECT_EQ(s.view.bones, bones);
+    frames(1);  // the release: clicked
+    EXPECT_NE(s.view.bones, bones) << "a press and release within one frame did not click";
+    frames(1);
+    glfwClicks(box, 2);
+    frames(4);
+    EXPECT_NE(s.view.bones, bones) << "two clicks within one frame toggled it "
+                                   << (s.view.bones == bones ? "twice (or not at all)" : "");
+    EXPECT_EQ(viewer->input().pendingButtonEvents(), 0u);
+    // Counted: four clicks in one frame toggle it four times (back to where it was).
+    glfwClicks(box, 4);
+    int toggles = 0;
+    bool last = s.view.bones;
+    for (int i = 0; i < 9; ++i) {
+        frames(1);
+        toggles += s.view.bones != last;
+        last = s.view.bones;
+    }
+    EXPECT_EQ(toggles, 4);
+    EXPECT_NE(s.view.bones, bones);
+
+    // At 5 fps (ImGui's frame time 0.2 s) a double click on a file in the browser opens it:
+    // two clicks 0.2 s apart, their presses delivered to ImGui two frames (0.4 s) apart, are
+    // told a double click by the events' own times.
+    setInputHookDefault();
+    press(GLFW_KEY_O, GLFW_MOD_CONTROL);
+    ASSERT_TRUE(s.ui.fileBrowser);
+    s.ui.browser.dir = "/usr/share/assimp/models/BVH";
+    s.ui.browser.listedDir.clear();
+    frames(2);
+    const ImVec2 file = at("browser:entry:01_03.bvh");
+    glfwMouse(0.2f);
+    frames(1);
+    glfwClicks(file, 2, 200);
+    for (int i = 0; i < 5 && s.ui.fileBrowser; ++i) frames(1);
+    EXPECT_FALSE(s.ui.fileBrowser) << "the double click did not open the file";
+    viewer->waitForLoad();
+    frames(2);
+    EXPECT_EQ(s.path, "/usr/share/assimp/models/BVH/01_03.bvh") << s.error;
 }
 
 // The selection is a joint name: a reload keeps it, a model without that name clears it
@@ -1356,6 +1438,14 @@ protected:
         auto v = Viewer::create(cfg);
         ASSERT_TRUE(v.ok()) << v.error().message;
         viewer = std::move(v.value());
+        setInputHookDefault();
+        viewer->waitForLoad();
+        ASSERT_TRUE(viewer->state().model) << viewer->state().error;
+        frames(3);
+    }
+
+    // The test's mouse, Shift, wheel and key fields, as ImGui's input each frame.
+    void setInputHookDefault() {
         viewer->setInputHook([this](ImGuiIO& io) {
             io.MousePos = mouse;
             for (int b = 0; b < 3; ++b) io.MouseDown[b] = b == 0 && mouseDown;

@@ -194,6 +194,100 @@ TEST(InputQueue, KeepsEveryPressInOrderAndDragsOnlyWhileHeld) {
     EXPECT_EQ(q.takeContentScale(), 0.0f);
 }
 
+// ImGui 1.86 reads one state per button per frame: the queue hands it one change at a time.
+TEST(InputQueue, HandsOutOneButtonChangePerFrameAndTimesDoubleClicksByTheEvents) {
+    constexpr int L = GLFW_MOUSE_BUTTON_LEFT, R = GLFW_MOUSE_BUTTON_RIGHT;
+    InputQueue q;
+    q.onCursor(100, 50);
+    // Two clicks within one frame: press, release, press, release over four frames.
+    q.onMouseButton(L, GLFW_PRESS, 1.00);
+    q.onMouseButton(L, GLFW_RELEASE, 1.02);
+    q.onMouseButton(L, GLFW_PRESS, 1.05);
+    q.onMouseButton(L, GLFW_RELEASE, 1.07);
+    MouseFrame f = q.nextMouseFrame(0.3, 6.0f);
+    EXPECT_TRUE(f.down[L]);
+    EXPECT_TRUE(f.pressed[L]);
+    EXPECT_EQ(f.clickCount[L], 1);
+    EXPECT_TRUE(f.hasPos);
+    EXPECT_EQ(f.x, 100.0f);
+    EXPECT_FALSE(f.down[R]);
+    EXPECT_EQ(q.pendingButtonEvents(), 3u);
+    f = q.nextMouseFrame(0.3, 6.0f);
+    EXPECT_FALSE(f.down[L]);
+    EXPECT_FALSE(f.pressed[L]);
+    f = q.nextMouseFrame(0.3, 6.0f);
+    EXPECT_TRUE(f.down[L]);
+    EXPECT_EQ(f.clickCount[L], 2);
+    f = q.nextMouseFrame(0.3, 6.0f);
+    EXPECT_FALSE(f.down[L]);
+    f = q.nextMouseFrame(0.3, 6.0f);
+    EXPECT_FALSE(f.down[L]);
+    EXPECT_FALSE(f.hasPos);  // nothing delivered: the current position stands
+    EXPECT_EQ(q.pendingButtonEvents(), 0u);
+    // A third press right after a double click: a triple click.
+    q.onMouseButton(L, GLFW_PRESS, 1.10);
+    f = q.nextMouseFrame(0.3, 6.0f);
+    EXPECT_TRUE(f.pressed[L]);
+    EXPECT_EQ(f.clickCount[L], 3);
+    // Held across frames: no change, no new press; a release and press in one frame both reach it.
+    f = q.nextMouseFrame(0.3, 6.0f);
+    EXPECT_TRUE(f.down[L]);
+    EXPECT_FALSE(f.pressed[L]);
+    q.onMouseButton(L, GLFW_RELEASE, 3.0);
+    q.onMouseButton(L, GLFW_PRESS, 3.1);
+    EXPECT_FALSE(q.nextMouseFrame(0.3, 6.0f).down[L]);
+    EXPECT_TRUE(q.nextMouseFrame(0.3, 6.0f).down[L]);
+    q.onMouseButton(L, GLFW_RELEASE, 3.15);
+    q.nextMouseFrame(0.3, 6.0f);
+    // At 5 fps: clicks 0.2 s apart are a double click, though the second press reaches ImGui
+    // two frames (0.4 s) after the first.
+    q.onMouseButton(L, GLFW_PRESS, 5.0);
+    q.onMouseButton(L, GLFW_RELEASE, 5.05);
+    EXPECT_EQ(q.nextMouseFrame(0.3, 6.0f).clickCount[L], 1);
+    q.onMouseButton(L, GLFW_PRESS, 5.2);
+    q.onMouseButton(L, GLFW_RELEASE, 5.25);
+    q.nextMouseFrame(0.3, 6.0f);
+    f = q.nextMouseFrame(0.3, 6.0f);
+    EXPECT_TRUE(f.pressed[L]);
+    EXPECT_EQ(f.clickCount[L], 2);
+    q.nextMouseFrame(0.3, 6.0f);
+    // Too slow, or too far apart: two single clicks.
+    q.onMouseButton(L, GLFW_PRESS, 9.0);
+    q.onMouseButton(L, GLFW_RELEASE, 9.1);
+    q.onMouseButton(L, GLFW_PRESS, 9.5);
+    q.onMouseButton(L, GLFW_RELEASE, 9.6);
+    q.onCursor(120, 50);
+    q.onMouseButton(L, GLFW_PRESS, 9.7);
+    q.onMouseButton(L, GLFW_RELEASE, 9.8);
+    int doubles = 0, presses = 0;
+    for (int i = 0; i < 6; ++i) {
+        f = q.nextMouseFrame(0.3, 6.0f);
+        presses += f.pressed[L];
+        doubles += f.clickCount[L] > 1;
+    }
+    EXPECT_EQ(presses, 3);
+    EXPECT_EQ(doubles, 0);
+    // Buttons are independent: the right button's press comes in the same frame as the left's.
+    q.onMouseButton(L, GLFW_PRESS, 12.0);
+    q.onMouseButton(R, GLFW_PRESS, 12.0);
+    f = q.nextMouseFrame(0.3, 6.0f);
+    EXPECT_TRUE(f.down[L]);
+    EXPECT_TRUE(f.down[R]);
+    q.onMouseButton(L, GLFW_RELEASE, 12.1);
+    q.onMouseButton(R, GLFW_RELEASE, 12.1);
+    q.nextMouseFrame(0.3, 6.0f);
+    // A frame many clicks long: the oldest go, the state they lead to stays right.
+    for (int i = 0; i < 20; ++i) {
+        q.onMouseButton(L, GLFW_PRESS, 20.0 + i);
+        q.onMouseButton(L, GLFW_RELEASE, 20.0 + i + 0.5);
+    }
+    EXPECT_EQ(q.pendingButtonEvents(), InputQueue::kButtonEvents);
+    EXPECT_EQ(q.droppedButtonEvents(), 40u - InputQueue::kButtonEvents);
+    for (size_t i = 0; i < InputQueue::kButtonEvents; ++i) f = q.nextMouseFrame(0.3, 6.0f);
+    EXPECT_FALSE(f.down[L]);
+    EXPECT_EQ(q.pendingButtonEvents(), 0u);
+}
+
 TEST(Legend, TruncationOfACleanModelSaysSo) {
     LegendInputs in;
     in.truncationMax = 0.0f;

@@ -13,7 +13,7 @@ void keyCallback(GLFWwindow* w, int key, int, int action, int mods) {
     if (gQueue && w == gWindow) gQueue->onKey(key, action, mods);
 }
 void buttonCallback(GLFWwindow* w, int button, int action, int) {
-    if (gQueue && w == gWindow) gQueue->onMouseButton(button, action);
+    if (gQueue && w == gWindow) gQueue->onMouseButton(button, action, glfwGetTime());
 }
 void cursorCallback(GLFWwindow* w, double x, double y) {
     if (gQueue && w == gWindow) gQueue->onCursor(x, y);
@@ -51,10 +51,65 @@ void InputQueue::onKey(int key, int action, int mods) {
     keys_[count_++] = KeyPress{key, mods, action == GLFW_REPEAT};
 }
 
-void InputQueue::onMouseButton(int button, int action) {
+void InputQueue::onMouseButton(int button, int action, double time) {
     if (button < 0 || button > 7) return;
     if (action == GLFW_PRESS) buttons_ |= 1 << button;
     if (action == GLFW_RELEASE) buttons_ &= ~(1 << button);
+    if (button >= MouseFrame::kButtons || (action != GLFW_PRESS && action != GLFW_RELEASE)) return;
+    ButtonQueue& q = mouse_[static_cast<size_t>(button)];
+    if (q.count == kButtonEvents) {
+        // Full (a frame many clicks long): the oldest two go, a press and its release as a
+        // rule, so the state the rest lead to is unchanged.
+        q.head = (q.head + 2) % kButtonEvents;
+        q.count -= 2;
+        droppedButtons_ += 2;
+    }
+    ButtonEvent& e = q.events[(q.head + q.count++) % kButtonEvents];
+    e.down = action == GLFW_PRESS;
+    e.time = time;
+    e.x = static_cast<float>(lastX_);
+    e.y = static_cast<float>(lastY_);
+    e.hasPos = haveCursor_;
+}
+
+MouseFrame InputQueue::nextMouseFrame(double doubleClickTime, float doubleClickDist) {
+    MouseFrame f;
+    for (int b = 0; b < MouseFrame::kButtons; ++b) {
+        ButtonQueue& q = mouse_[static_cast<size_t>(b)];
+        // The first event that changes the state (a repeated press or release changes nothing).
+        while (q.count > 0) {
+            const ButtonEvent e = q.events[q.head];
+            q.head = (q.head + 1) % kButtonEvents;
+            --q.count;
+            if (e.down == q.delivered) continue;
+            q.delivered = e.down;
+            if (!f.hasPos && e.hasPos) {
+                f.hasPos = true;
+                f.x = e.x;
+                f.y = e.y;
+            }
+            if (e.down) {
+                f.pressed[b] = true;
+                const float dx = e.x - q.lastX, dy = e.y - q.lastY;
+                const bool near = !e.hasPos || !q.lastHasPos || dx * dx + dy * dy < doubleClickDist * doubleClickDist;
+                q.lastCount = e.time - q.lastPress < doubleClickTime && near ? q.lastCount + 1 : 1;
+                f.clickCount[b] = q.lastCount;
+                q.lastPress = e.time;
+                q.lastX = e.x;
+                q.lastY = e.y;
+                q.lastHasPos = e.hasPos;
+            }
+            break;
+        }
+        f.down[b] = q.delivered;
+    }
+    return f;
+}
+
+size_t InputQueue::pendingButtonEvents() const {
+    size_t n = 0;
+    for (const ButtonQueue& q : mouse_) n += q.count;
+    return n;
 }
 
 void InputQueue::onCursor(double x, double y) {

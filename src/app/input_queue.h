@@ -1,8 +1,15 @@
-// InputQueue: key presses and mouse drags taken from GLFW's callbacks, in the order they
-// happened, so a tap shorter than a frame (press and release between two polls) still acts
-// and a cursor move made before a button went down does not count as a drag. Fixed size: no
-// allocation per frame. Installed before ImGui's GLFW backend, which keeps our callbacks as
-// its "previous user callbacks" and calls them before its own.
+// InputQueue: key presses, mouse buttons and drags taken from GLFW's callbacks, in the order
+// they happened, so a tap shorter than a frame (press and release between two polls) still
+// acts and a cursor move made before a button went down does not count as a drag. Fixed
+// size: no allocation per frame. Installed before ImGui's GLFW backend, which keeps our
+// callbacks as its "previous user callbacks" and calls them before its own.
+//
+// Mouse buttons: ImGui 1.86 has no input queue; it reads one up/down state per button per
+// frame, so two clicks in one frame were one, and a release and press in one frame none. The
+// queue keeps each button's presses and releases (with their time and the cursor position)
+// and nextMouseFrame() hands ImGui at most one change per button per frame: the events of a
+// slow frame play out over the next frames. Double clicks are told from the events' own
+// times, not from frame times (at 5 fps a press delivered a frame late is 0.2 s late).
 #pragma once
 
 #include <array>
@@ -18,6 +25,19 @@ struct KeyPress {
     bool repeat = false;
 };
 
+// What ImGui gets for one frame: each button's state, whether this frame delivers a press
+// from the queue (and its click count: 2 for the second press of a double click, 3 for a
+// triple click), and where the cursor was at the first change delivered (else hasPos is
+// false: the current position).
+struct MouseFrame {
+    static constexpr int kButtons = 5;  // ImGui's io.MouseDown
+    bool down[kButtons] = {};
+    bool pressed[kButtons] = {};
+    int clickCount[kButtons] = {};  // 0 without a press
+    bool hasPos = false;
+    float x = 0.0f, y = 0.0f;
+};
+
 class InputQueue {
 public:
     static constexpr size_t kCapacity = 64;
@@ -29,8 +49,17 @@ public:
 
     // Events as the callbacks see them (also what tests call to inject a tap).
     void onKey(int key, int action, int mods);
-    void onMouseButton(int button, int action);
+    void onMouseButton(int button, int action, double time = 0.0);  // time: glfwGetTime()
     void onCursor(double x, double y);
+
+    // Once per frame: the next state of every button, at most one change each; the rest
+    // wait for the next frames. A press adds to the click count when it follows the
+    // button's last press within `doubleClickTime` seconds and `doubleClickDist` pixels
+    // (ImGui's io.MouseDoubleClickTime / MouseDoubleClickMaxDist), by the events' times.
+    MouseFrame nextMouseFrame(double doubleClickTime, float doubleClickDist);
+    // Button changes not yet handed out (all buttons).
+    size_t pendingButtonEvents() const;
+    size_t droppedButtonEvents() const { return droppedButtons_; }
 
     // Presses since the last clear(), oldest first. Beyond kCapacity presses in one frame,
     // the newest are dropped (and counted).
@@ -46,9 +75,29 @@ public:
     void onContentScale(float x, float y);
     float takeContentScale();
 
+    static constexpr size_t kButtonEvents = 16;  // per button; beyond, the oldest click goes
+
 private:
+    struct ButtonEvent {
+        bool down = false;
+        double time = 0.0;
+        float x = 0.0f, y = 0.0f;
+        bool hasPos = false;
+    };
+    struct ButtonQueue {
+        std::array<ButtonEvent, kButtonEvents> events{};
+        size_t head = 0, count = 0;
+        bool delivered = false;          // the state ImGui was last given
+        double lastPress = -1e30;        // of the last press handed out (double clicks)
+        int lastCount = 0;
+        float lastX = 0.0f, lastY = 0.0f;
+        bool lastHasPos = false;
+    };
+
     std::array<KeyPress, kCapacity> keys_{};
     size_t count_ = 0, dropped_ = 0;
+    std::array<ButtonQueue, MouseFrame::kButtons> mouse_{};
+    size_t droppedButtons_ = 0;
     int buttons_ = 0;       // bit per held mouse button
     double lastX_ = 0.0, lastY_ = 0.0;
     bool haveCursor_ = false;

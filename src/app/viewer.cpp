@@ -364,8 +364,24 @@ void Viewer::frame(double dt) {
     applyUiScale();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
-    if (inputHook_) inputHook_(ImGui::GetIO());
+    // The buttons from our queue, not the backend's one state per frame: at most one change
+    // per button per frame, at the cursor position where it happened, so a press and release
+    // (or two clicks) within one frame reach ImGui over the next frames.
+    ImGuiIO& imguiIo = ImGui::GetIO();
+    const MouseFrame mouse = input_.nextMouseFrame(imguiIo.MouseDoubleClickTime, imguiIo.MouseDoubleClickMaxDist);
+    for (int b = 0; b < MouseFrame::kButtons; ++b) imguiIo.MouseDown[b] = mouse.down[b];
+    if (mouse.hasPos) imguiIo.MousePos = ImVec2(mouse.x, mouse.y);
+    if (inputHook_) inputHook_(imguiIo);
     ImGui::NewFrame();
+    // ImGui counts double clicks by frame times, which at 5 fps (and with presses delivered
+    // a frame late) are too coarse: the events' own times decide. (What NewFrame derived
+    // from its count is set to match: IsMouseDoubleClicked, a double click's release.)
+    for (int b = 0; b < MouseFrame::kButtons; ++b) {
+        if (!mouse.pressed[b] || !imguiIo.MouseClicked[b]) continue;
+        const auto count = static_cast<ImU16>(mouse.clickCount[b]);
+        imguiIo.MouseClickedCount[b] = imguiIo.MouseClickedLastCount[b] = count;
+        imguiIo.MouseDoubleClicked[b] = count == 2;
+    }
     placeLayout();
 
     // The UI posts requests for this frame; the update applies them, then time advances.
