@@ -45,7 +45,10 @@ float panelMinLength(PanelId id, Area a) {
 
 void Layout::setOpen(const std::array<bool, kPanelCount>& now) {
     for (int i = 0; i < kPanelCount; ++i) {
-        if (started && now[i] && !wasOpen[i] && i != static_cast<int>(PanelId::Timeline)) activeTab[static_cast<int>(settings.area[i])] = static_cast<PanelId>(i);
+        if (!started || !now[i] || wasOpen[i] || i == static_cast<int>(PanelId::Timeline)) continue;
+        // The area it shows in last frame (a bottom panel may be in the right column).
+        const Area a = rects.width > 0.0f ? rects.area[i] : settings.area[i];
+        activeTab[static_cast<int>(a)] = static_cast<PanelId>(i);
     }
     open = now;
     wasOpen = now;
@@ -72,7 +75,7 @@ LayoutSettings::LayoutSettings() {
     set(PanelId::Crowd, Area::Right, 1.0f);
     set(PanelId::Ik, Area::Right, 1.5f);
     set(PanelId::Timeline, Area::Bottom, 2.0f);
-    set(PanelId::Machine, Area::Right, 1.2f);
+    set(PanelId::Machine, Area::Bottom, 1.2f);
 }
 
 LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanelCount>& open, float width,
@@ -89,20 +92,33 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
     r.top = top;
     const float availH = height - top;
     const int tl = static_cast<int>(PanelId::Timeline);
+    auto finite = [](float v, float d) { return std::isfinite(v) ? v : d; };
+    // The Timeline's strip first (under the viewport and the right column), then the strip of
+    // other bottom panels (under the viewport, between the columns): together at most 60% of
+    // the height. Where the Timeline leaves that strip less than its usable minimum, its
+    // panels join the right column instead (they never take the Timeline's room).
+    const bool useT = open[tl];
+    const float maxBoth = std::max(0.0f, (1.0f - kMinViewportShare) * availH);
+    const float maxT = std::max(0.0f, maxBoth - kLayoutGap);
+    const float minT = std::min(kMinBottom * scale, maxT);
+    const float th = useT ? std::floor(std::clamp(finite(s.bottomHeight, 170.0f) * scale, minT, std::max(minT, maxT))) : 0.0f;
+    const float gapT = useT ? kLayoutGap : 0.0f;
+    const float maxB = std::max(0.0f, maxBoth - th - gapT - kLayoutGap);
+    const bool fold = maxB < kMinBottom * scale;
     bool used[3] = {false, false, false};
     for (int i = 0; i < kPanelCount; ++i) {
-        if (open[i] && i != tl) used[static_cast<int>(s.area[i])] = true;
+        r.area[i] = s.area[i] == Area::Bottom && fold ? Area::Right : s.area[i];
+        if (open[i] && i != tl) used[static_cast<int>(r.area[i])] = true;
     }
     const bool useL = used[static_cast<int>(Area::Left)], useR = used[static_cast<int>(Area::Right)];
     const bool useB = used[static_cast<int>(Area::Bottom)];
-    const bool useT = open[tl];
+    auto inAreaNow = [&](int i, Area a) { return i != tl && r.area[i] == a; };
 
     // Columns: each at least min(minSide, its share of what the viewport leaves), together at
     // most 60% of the width (gaps included).
     const int columns = (useL ? 1 : 0) + (useR ? 1 : 0);
     const float maxSides = std::max(0.0f, (1.0f - kMinViewportShare) * width - kLayoutGap * static_cast<float>(columns));
     const float minCol = columns > 0 ? std::min(minSide, maxSides / static_cast<float>(columns)) : 0.0f;
-    auto finite = [](float v, float d) { return std::isfinite(v) ? v : d; };
     float lw = useL ? std::clamp(finite(s.leftWidth, 290.0f) * scale, minCol, std::max(minCol, maxSides)) : 0.0f;
     float rw = useR ? std::clamp(finite(s.rightWidth, 300.0f) * scale, minCol, std::max(minCol, maxSides)) : 0.0f;
     if (lw + rw > maxSides && lw + rw > 0.0f) {
@@ -115,17 +131,6 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
     rw = std::floor(rw);
     const float gapL = useL ? kLayoutGap : 0.0f, gapR = useR ? kLayoutGap : 0.0f;
     const float cx = lw + gapL, cw = std::max(1.0f, width - lw - rw - gapL - gapR);
-    // The Timeline's strip (under the viewport and the right column) and the other bottom
-    // panels' strip (under the viewport, between the columns): together at most 60% of the
-    // height, the Timeline first.
-    const float maxBoth = std::max(0.0f, (1.0f - kMinViewportShare) * availH);
-    // With other bottom panels open, the Timeline leaves them their usable minimum (or half).
-    const float stripRoom = useB ? std::min(kMinBottom * scale + kLayoutGap, 0.5f * maxBoth) : 0.0f;
-    const float maxT = std::max(0.0f, maxBoth - kLayoutGap - stripRoom);
-    const float minT = std::min(kMinBottom * scale, maxT);
-    const float th = useT ? std::floor(std::clamp(finite(s.bottomHeight, 170.0f) * scale, minT, std::max(minT, maxT))) : 0.0f;
-    const float gapT = useT ? kLayoutGap : 0.0f;
-    const float maxB = std::max(0.0f, maxBoth - th - gapT - kLayoutGap);
     const float minB = std::min(kMinBottom * scale, maxB);
     const float bh = useB ? std::floor(std::clamp(finite(s.stripHeight, 170.0f) * scale, minB, std::max(minB, maxB))) : 0.0f;
     const float gapB = useB ? kLayoutGap : 0.0f;
@@ -165,7 +170,7 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
         int n = 0;
         float total = 0.0f, needed = 0.0f;
         for (int i = 0; i < kPanelCount; ++i) {
-            if (open[i] && inArea(static_cast<PanelId>(i), a, s)) {
+            if (open[i] && inAreaNow(i, a)) {
                 ++n;
                 total += std::clamp(finite(s.weight[i], 1.0f), 0.05f, 20.0f);
                 needed += panelMinLength(static_cast<PanelId>(i), a) * scale;
@@ -182,10 +187,10 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
             int show = -1;
             if (activeTab) {
                 const int want = static_cast<int>((*activeTab)[ai]);
-                if (want >= 0 && want < kPanelCount && open[want] && inArea(static_cast<PanelId>(want), a, s)) show = want;
+                if (want >= 0 && want < kPanelCount && open[want] && inAreaNow(want, a)) show = want;
             }
             for (int i = 0; i < kPanelCount && show < 0; ++i) {
-                if (open[i] && inArea(static_cast<PanelId>(i), a, s)) show = i;
+                if (open[i] && inAreaNow(i, a)) show = i;
             }
             r.panel[show] = {ar.x, ar.y + strip, ar.w, std::max(1.0f, ar.h - strip)};
             r.shown[show] = true;
@@ -195,7 +200,7 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
         float pos = isColumn(a) ? ar.y : ar.x;
         int prev = -1;
         for (int i = 0; i < kPanelCount; ++i) {
-            if (!open[i] || !inArea(static_cast<PanelId>(i), a, s)) continue;
+            if (!open[i] || !inAreaNow(i, a)) continue;
             const float len = usable * std::clamp(finite(s.weight[i], 1.0f), 0.05f, 20.0f) / total;
             if (prev >= 0) {
                 const float g = std::round(pos - kLayoutGap);
@@ -237,7 +242,7 @@ void dragSplitter(LayoutSettings& s, const LayoutRects& r, const Splitter& sp, f
             const int a = static_cast<int>(sp.a), b = static_cast<int>(sp.b);
             if (a < 0 || a >= kPanelCount || b < 0 || b >= kPanelCount) return;
             if (a == static_cast<int>(PanelId::Timeline) || b == static_cast<int>(PanelId::Timeline)) return;
-            const bool column = isColumn(s.area[a]);
+            const bool column = isColumn(r.area[a]);
             const float la = column ? r.panel[a].h : r.panel[a].w, lb = column ? r.panel[b].h : r.panel[b].w;
             const float both = la + lb;
             if (both <= 0.0f) return;
@@ -282,7 +287,7 @@ void drawTabStrips(Layout& layout) {
                          ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoScrollWithMouse);
         if (ImGui::BeginTabBar("##areatabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
             for (int i = 0; i < kPanelCount; ++i) {
-                if (!layout.open[i] || !inArea(static_cast<PanelId>(i), static_cast<Area>(a), layout.settings)) continue;
+                if (!layout.open[i] || i == static_cast<int>(PanelId::Timeline) || static_cast<int>(layout.rects.area[i]) != a) continue;
                 // The shown panel is the selected tab; clicking another shows it next frame.
                 const ImGuiTabItemFlags f = layout.rects.shown[i] ? ImGuiTabItemFlags_SetSelected : 0;
                 if (ImGui::BeginTabItem(kNames[i], nullptr, f)) ImGui::EndTabItem();
@@ -312,7 +317,7 @@ void drawSplitters(Layout& layout) {
                          ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove);
         ImGui::InvisibleButton("##grab", ImVec2(sp.rect.w, sp.rect.h));
         const bool horizontalBar = sp.kind == Splitter::BottomEdge || sp.kind == Splitter::StripEdge ||
-                                   (sp.kind == Splitter::BetweenPanels && layout.settings.area[static_cast<int>(sp.a)] != Area::Bottom);
+                                   (sp.kind == Splitter::BetweenPanels && layout.rects.area[static_cast<int>(sp.a)] != Area::Bottom);
         if (ImGui::IsItemHovered() || ImGui::IsItemActive()) {
             ImGui::SetMouseCursor(horizontalBar ? ImGuiMouseCursor_ResizeNS : ImGuiMouseCursor_ResizeEW);
             ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(sp.rect.x, sp.rect.y), ImVec2(sp.rect.right(), sp.rect.bottom()),

@@ -64,6 +64,8 @@ struct LayoutRects {
     LayoutRect timeline;                      // the Timeline's strip (zero height when closed)
     std::array<LayoutRect, kPanelCount> panel{};
     std::array<bool, kPanelCount> shown{};     // open and not hidden behind another tab
+    std::array<Area, kPanelCount> area{};      // where each panel is this frame (a bottom panel
+                                               // joins the right column when the strip is too low)
     std::array<bool, 3> tabbed{};              // per Area
     std::array<LayoutRect, 3> tabStrip{};      // per Area, when tabbed
     std::array<Splitter, 3 + kPanelCount> splitters{};
@@ -86,11 +88,6 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
 // Dragging splitter `sp` by (dx, dy) pixels changes `s` (the widths / heights as they were
 // used in `r`, so a drag from a clamped state starts where the border is drawn).
 void dragSplitter(LayoutSettings& s, const LayoutRects& r, const Splitter& sp, float dx, float dy);
-
-// Whether panel `id` lives in an area (the Timeline has its own strip, whatever `area` says).
-inline bool inArea(PanelId id, Area a, const LayoutSettings& s) {
-    return id != PanelId::Timeline && s.area[static_cast<int>(id)] == a;
-}
 
 // The layout in the UI: settings, what was computed for this frame, and which panels are open.
 struct Layout {

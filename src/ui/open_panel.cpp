@@ -34,7 +34,10 @@ void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe) {
             }
             ImGui::EndCombo();
         }
-        if (ImGui::Button("Add its clips to this model") && !s.pathField.empty()) s.requests.addAnim = s.pathField;
+        // The long label where it fits, a short one in a narrow panel (never a clipped label).
+        const char* add = "Add its clips to this model";
+        if (ImGui::CalcTextSize(add).x + 2.0f * ImGui::GetStyle().FramePadding.x > ImGui::GetContentRegionAvail().x) add = "Add its clips";
+        if (ImGui::Button(add) && !s.pathField.empty()) s.requests.addAnim = s.pathField;
         probeItem(probe, "addanim");
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("The other file's clips, bound to this model's joints by name");
         if (ImGui::Button("Compare with...") && !s.pathField.empty()) s.requests.compare = s.pathField;

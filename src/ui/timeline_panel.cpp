@@ -175,6 +175,15 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
 
     // Preview range fields (frames) and the view's zoom.
     const float fps = tl.sampleRate > 0.0f ? tl.sampleRate : 30.0f;
+    // The frame field (type a frame number), first on the line above the ruler: it stays in
+    // view in a low panel.
+    int frame = tl.frame;
+    ImGui::SetNextItemWidth(std::round(120 * k));
+    if (ImGui::InputInt("frame", &frame, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue)) {
+        q.seek = std::clamp(frame, tl.firstFrame, tl.lastFrame) / static_cast<double>(fps);
+    }
+    probeItem(probe, "frame");
+    sameLineIfFits(std::round(140 * k) + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("range").x);
     int range[2] = {tl.hasRange ? static_cast<int>(std::lround(tl.rangeStart * fps)) : tl.firstFrame,
                     tl.hasRange ? static_cast<int>(std::lround(tl.rangeEnd * fps)) : tl.lastFrame};
     ImGui::SetNextItemWidth(std::round(140 * k));
@@ -371,14 +380,8 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
         dl->AddText(ImVec2(origin.x, ly), IM_COL32(190, 190, 195, 255), labels[i]);
         ly += rowH;
     }
-    // The frame field under the ruler (type a frame number).
-    int frame = tl.frame;
     ImGui::SetCursorScreenPos(ImVec2(origin.x, bottom + 4));
-    ImGui::SetNextItemWidth(std::round(120 * k));
-    if (ImGui::InputInt("frame", &frame, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue)) {
-        q.seek = std::clamp(frame, tl.firstFrame, tl.lastFrame) / static_cast<double>(fps);
-    }
-    probeItem(probe, "frame");
+    ImGui::Dummy(ImVec2(0.0f, 0.0f));
     if (s.blend.active || s.machine.active) {
         // What the controller plays: each motion and layer with its phase and weight.
         for (const BlendState::Row& r : s.blend.rows) {
