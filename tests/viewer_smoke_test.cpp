@@ -630,23 +630,26 @@ TEST_F(ViewerSmoke, AMoveAndAClickInOneFrameDoNotMakeTheCameraJump) {
     glfwSetMouseButtonCallback(w, button);
     ASSERT_NE(cursor, nullptr);
     ASSERT_NE(button, nullptr);
-    mouse = ImVec2(560, 420);
-    cursor(w, 560, 420);
+    // Points in the viewport (between the columns, above the bottom strips).
+    const LayoutRect& c = s.ui.layout.rects.centre;
+    const double x0 = std::floor(c.x + 0.5f * c.w) - 80.0, y0 = std::floor(c.y + 0.5f * c.h) - 30.0;
+    mouse = ImVec2(static_cast<float>(x0), static_cast<float>(y0));
+    cursor(w, x0, y0);
     frames(2);
     ASSERT_FALSE(ImGui::GetIO().WantCaptureMouse) << "a panel covers the middle of the viewport";
     const float az = s.camera.azimuthDeg, el = s.camera.elevationDeg;
     // Within one frame: the cursor travels 150 px, then the button goes down.
-    cursor(w, 640, 460);
-    cursor(w, 710, 470);
+    cursor(w, x0 + 80, y0 + 40);
+    cursor(w, x0 + 150, y0 + 50);
     button(w, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
-    mouse = ImVec2(710, 470);
+    mouse = ImVec2(static_cast<float>(x0 + 150), static_cast<float>(y0 + 50));
     mouseDown = true;
     frames(1);
     EXPECT_FLOAT_EQ(s.camera.azimuthDeg, az);
     EXPECT_FLOAT_EQ(s.camera.elevationDeg, el);
     // Held: 50 px to the right orbits by -20 degrees.
-    cursor(w, 760, 470);
-    mouse = ImVec2(760, 470);
+    cursor(w, x0 + 200, y0 + 50);
+    mouse = ImVec2(static_cast<float>(x0 + 200), static_cast<float>(y0 + 50));
     frames(1);
     EXPECT_NEAR(s.camera.azimuthDeg, az - 20.0f, 1e-3f);
     button(w, GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0);
