@@ -46,7 +46,7 @@ void expectFits(const LayoutRects& r, const std::array<bool, kPanelCount>& open,
     for (int i = 0; i < kPanelCount; ++i) {
         if (!open[i]) continue;
         // Each open panel shows, or is a tab of an area too small to stack them.
-        EXPECT_TRUE(r.shown[i] || r.tabbed[static_cast<int>(LayoutSettings{}.area[i])]) << panelName(static_cast<PanelId>(i));
+        EXPECT_TRUE(r.shown[i] || r.tabbed[static_cast<int>(r.area[i])]) << panelName(static_cast<PanelId>(i));
         if (!r.shown[i]) continue;
         const LayoutRect& p = r.panel[i];
         const char* name = panelName(static_cast<PanelId>(i));
@@ -74,8 +74,9 @@ TEST(Layout, EveryPanelFitsFromSmallWindowsTo4K) {
     }
 }
 
-// 1280 x 800 by hand: columns 290 and 300 wide with 4-pixel gaps, the strip 170 high under
-// the viewport; the left column's 773 usable pixels (781 less two gaps) shared 0.7 : 1 : 2.
+// 1280 x 800 by hand: columns 290 and 300 wide with 4-pixel gaps, the Timeline's strip 170
+// high under the viewport and the right column (from the left column to the window's right
+// edge); the left column's 773 usable pixels (781 less two gaps) shared 0.7 : 1 : 2.
 TEST(Layout, DefaultAt1280x800ByHand) {
     const LayoutRects r = computeLayout(LayoutSettings{}, defaultOpen(), 1280.0f, 800.0f, kTop);
     EXPECT_FLOAT_EQ(r.left.w, 290.0f);
@@ -91,8 +92,9 @@ TEST(Layout, DefaultAt1280x800ByHand) {
     EXPECT_FLOAT_EQ(tree.bottom(), 800.0f);
     const LayoutRect& timeline = r.panel[static_cast<int>(PanelId::Timeline)];
     EXPECT_FLOAT_EQ(timeline.x, 294.0f);
-    EXPECT_FLOAT_EQ(timeline.w, 682.0f);
+    EXPECT_FLOAT_EQ(timeline.w, 986.0f);
     EXPECT_FLOAT_EQ(timeline.bottom(), 800.0f);
+    EXPECT_FLOAT_EQ(r.right.bottom(), 800.0f - 170.0f - 4.0f);  // the right column ends above it
     // Left, right and bottom edges plus the splitters inside the columns (2 left, 2 right).
     EXPECT_EQ(r.splitterCount, 3 + 2 + 2);
 }
@@ -190,17 +192,70 @@ TEST(Layout, ACrowdedAreaTurnsToTabs) {
     EXPECT_FALSE(r.shown[static_cast<int>(PanelId::Checks)]);
     const LayoutRect& view = r.panel[static_cast<int>(PanelId::View)];
     EXPECT_FLOAT_EQ(view.y, kTop + kTabStripHeight);
-    EXPECT_FLOAT_EQ(view.bottom(), 500.0f);
+    EXPECT_FLOAT_EQ(view.bottom(), 500.0f - 170.0f - 4.0f);  // above the Timeline
     std::array<PanelId, 3> active{PanelId::Count, PanelId::Checks, PanelId::Count};
     const LayoutRects t = computeLayout(LayoutSettings{}, open, 800.0f, 500.0f, kTop, 140.0f, &active);
     EXPECT_TRUE(t.shown[static_cast<int>(PanelId::Checks)]);
     EXPECT_FALSE(t.shown[static_cast<int>(PanelId::View)]);
-    // The default right column (View 220 + Checks 220 + Stats 100 + two gaps = 548 pixels)
-    // stacks in 900 x 600 (581 pixels) but not in 800 x 500.
-    EXPECT_FALSE(computeLayout(LayoutSettings{}, defaultOpen(), 900.0f, 600.0f, kTop).tabbed[right]);
+    // The default right column (View 220 + Checks 220 + Stats 100 + two gaps = 548 pixels,
+    // above the Timeline's 174) stacks in 1280 x 800 (607 pixels) but not in 900 x 600.
+    EXPECT_FALSE(computeLayout(LayoutSettings{}, defaultOpen(), 1280.0f, 800.0f, kTop).tabbed[right]);
+    EXPECT_TRUE(computeLayout(LayoutSettings{}, defaultOpen(), 900.0f, 600.0f, kTop).tabbed[right]);
     EXPECT_TRUE(computeLayout(LayoutSettings{}, defaultOpen(), 800.0f, 500.0f, kTop).tabbed[right]);
     // The left column (100 + 110 + 170 + 8) stacks in both.
     EXPECT_FALSE(computeLayout(LayoutSettings{}, defaultOpen(), 800.0f, 500.0f, kTop).tabbed[static_cast<int>(Area::Left)]);
+}
+
+// Issue 29: the Timeline has its own strip, never a tab, whatever else is open and wherever
+// the settings put it: every panel open (the State Machine moved to the bottom strip), small
+// windows, a widened left column, UI scale 1.5. It spans from the left column to the right
+// edge, so it keeps at least 40% of the window's width (the viewport's share).
+TEST(Layout, TheTimelineAlwaysHasItsOwnStrip) {
+    LayoutSettings s;
+    s.area[static_cast<int>(PanelId::Machine)] = Area::Bottom;
+    s.area[static_cast<int>(PanelId::Timeline)] = Area::Right;  // an old settings file: ignored
+    const int tl = static_cast<int>(PanelId::Timeline);
+    for (float scale : {1.0f, 1.5f}) {
+        for (float left : {290.0f, 600.0f}) {
+            s.leftWidth = left;
+            for (auto [w, h] : {std::pair{800.0f, 500.0f}, {900.0f, 600.0f}, {1280.0f, 720.0f}, {2560.0f, 1440.0f}}) {
+                const std::array<PanelId, 3> active{PanelId::Clips, PanelId::Checks, PanelId::Machine};
+                const LayoutRects r = computeLayout(s, allOpen(), w, h, kTop, 140.0f, &active, scale);
+                const std::string where = std::to_string(w) + "x" + std::to_string(h) + " scale " + std::to_string(scale);
+                ASSERT_TRUE(r.shown[tl]) << where;
+                const LayoutRect& p = r.panel[tl];
+                EXPECT_FLOAT_EQ(p.right(), w) << where;
+                EXPECT_FLOAT_EQ(p.bottom(), h) << where;
+                EXPECT_GE(p.w, kMinViewportShare * w) << where;
+                EXPECT_GE(p.h, std::min(90.0f * scale, 0.3f * (h - kTop))) << where;
+                // The State Machine: in the strip above, or in the right column where that
+                // strip would be too low (a tab there).
+                const int m = static_cast<int>(PanelId::Machine);
+                EXPECT_TRUE(r.shown[m] || (r.area[m] == Area::Right && r.tabbed[static_cast<int>(Area::Right)])) << where;
+                if (r.area[m] == Area::Bottom) EXPECT_GE(r.panel[m].h, 90.0f * scale) << where;
+                for (int i = 0; i < kPanelCount; ++i) {
+                    if (i != tl && r.shown[i]) EXPECT_FALSE(overlap(p, r.panel[i])) << panelName(static_cast<PanelId>(i)) << " " << where;
+                }
+                for (int a = 0; a < 3; ++a) {
+                    if (r.tabbed[a]) EXPECT_FALSE(overlap(p, r.tabStrip[a])) << where;
+                }
+                EXPECT_GE(r.centre.h, kMinViewportShare * (h - kTop) - 1e-3f) << where;
+            }
+        }
+    }
+    // The Timeline's edge and the strip's edge are dragged apart.
+    s = LayoutSettings{};
+    s.area[static_cast<int>(PanelId::Machine)] = Area::Bottom;
+    auto open = defaultOpen();
+    open[static_cast<int>(PanelId::Machine)] = true;
+    LayoutRects r = computeLayout(s, open, 1280.0f, 800.0f, kTop);
+    for (int i = 0; i < r.splitterCount; ++i) {
+        if (r.splitters[i].kind == Splitter::StripEdge) dragSplitter(s, r, r.splitters[i], 0.0f, -20.0f);
+    }
+    EXPECT_FLOAT_EQ(s.stripHeight, 190.0f);
+    EXPECT_FLOAT_EQ(s.bottomHeight, 170.0f);
+    r = computeLayout(s, open, 1280.0f, 800.0f, kTop);
+    EXPECT_FLOAT_EQ(r.panel[static_cast<int>(PanelId::Machine)].bottom(), 800.0f - 170.0f - 4.0f);
 }
 
 // A panel opened after the first frame becomes its area's chosen tab.

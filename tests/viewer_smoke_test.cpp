@@ -18,6 +18,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 
 #include <glm/glm.hpp>
 
@@ -89,8 +90,23 @@ protected:
         const ImVec4 r = it->second;
         return ImVec2(r.x + (r.z - r.x) * fx, 0.5f * (r.y + r.w));
     }
+    // A widget below its panel's visible part: scroll the panel to it, as a person would
+    // (the right column is shorter above the Timeline's strip).
+    void reveal(const std::string& name) {
+        const UiProbe& p = viewer->probe();
+        auto it = p.rects.find(name);
+        auto w = p.windows.find(name);
+        auto v = p.visible.find(name);
+        if (it == p.rects.end() || w == p.windows.end() || v == p.visible.end()) return;
+        const ImVec4 r = it->second, clip = v->second;
+        ImGuiWindow* win = ImGui::FindWindowByName(w->second.c_str());
+        if (!win || r.w <= clip.w || win->ScrollMax.y <= 0.0f) return;
+        ImGui::SetScrollY(win, std::min(win->ScrollMax.y, win->Scroll.y + (r.w - clip.w) + 8.0f));
+        frames(2);
+    }
     // Move there, press, release: one click as a person makes it.
     void click(const std::string& name, float fx = 0.5f) {
+        reveal(name);
         mouse = at(name, fx);
         frames(1);
         mouseDown = true;
@@ -645,23 +661,26 @@ TEST_F(ViewerSmoke, AMoveAndAClickInOneFrameDoNotMakeTheCameraJump) {
     glfwSetMouseButtonCallback(w, button);
     ASSERT_NE(cursor, nullptr);
     ASSERT_NE(button, nullptr);
-    mouse = ImVec2(560, 420);
-    cursor(w, 560, 420);
+    // Points in the viewport (between the columns, above the bottom strips).
+    const LayoutRect& c = s.ui.layout.rects.centre;
+    const double x0 = std::floor(c.x + 0.5f * c.w) - 80.0, y0 = std::floor(c.y + 0.5f * c.h) - 30.0;
+    mouse = ImVec2(static_cast<float>(x0), static_cast<float>(y0));
+    cursor(w, x0, y0);
     frames(2);
     ASSERT_FALSE(ImGui::GetIO().WantCaptureMouse) << "a panel covers the middle of the viewport";
     const float az = s.camera.azimuthDeg, el = s.camera.elevationDeg;
     // Within one frame: the cursor travels 150 px, then the button goes down.
-    cursor(w, 640, 460);
-    cursor(w, 710, 470);
+    cursor(w, x0 + 80, y0 + 40);
+    cursor(w, x0 + 150, y0 + 50);
     button(w, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
-    mouse = ImVec2(710, 470);
+    mouse = ImVec2(static_cast<float>(x0 + 150), static_cast<float>(y0 + 50));
     mouseDown = true;
     frames(1);
     EXPECT_FLOAT_EQ(s.camera.azimuthDeg, az);
     EXPECT_FLOAT_EQ(s.camera.elevationDeg, el);
     // Held: 50 px to the right orbits by -20 degrees.
-    cursor(w, 760, 470);
-    mouse = ImVec2(760, 470);
+    cursor(w, x0 + 200, y0 + 50);
+    mouse = ImVec2(static_cast<float>(x0 + 200), static_cast<float>(y0 + 50));
     frames(1);
     EXPECT_NEAR(s.camera.azimuthDeg, az - 20.0f, 1e-3f);
     button(w, GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0);
@@ -1551,6 +1570,103 @@ TEST_F(ViewerLayout, PanelsStayInsideTheWindowThroughResizes) {
     EXPECT_TRUE(viewer->state().ui.layout.shows(PanelId::Crowd));  // the one opened last is shown
     expectPanelsInside("800x500 with tabs");
     shot("layout-tabs");
+}
+
+// Issue 29 (the layout) in the real window with the demo (it has a state machine): the
+// Timeline has its own strip, fully inside the window and never a tab, its ruler and frame
+// field without horizontal scrolling, at 800 x 500, 1280 x 720 and at UI scale 1.5; the
+// Hierarchy shows at least five rows at 800 x 500 (its inspector below a splitter); the Open
+// panel's path field takes the panel's width. A model without a machine closes the State
+// Machine panel, and the new model's tree starts at the top.
+TEST_F(ViewerLayout, TimelineHierarchyAndPathFieldStayReadable) {
+    start(false);
+    viewer->enableProbe(true);
+    ViewerState& s = viewer->state();
+    EXPECT_TRUE(s.panels.machine) << "the demo's machine opens its panel";
+    auto rect = [&](const char* name) {
+        const auto& rects = viewer->probe().rects;
+        auto it = rects.find(name);
+        EXPECT_NE(it, rects.end()) << "no widget '" << name << "'";
+        return it == rects.end() ? ImVec4(0, 0, 0, 0) : it->second;
+    };
+    for (auto [w, h, scale] : {std::tuple{800, 500, 1.0f}, {1280, 720, 1.0f}, {800, 500, 1.5f}, {1280, 720, 1.5f}}) {
+        s.ui.uiScale = scale;
+        resize(w, h);
+        frames(2);
+        const std::string where = std::to_string(w) + "x" + std::to_string(h) + " at " + std::to_string(scale);
+        const ImVec2 d = ImGui::GetIO().DisplaySize;
+        const Layout& layout = s.ui.layout;
+        ASSERT_TRUE(layout.shows(PanelId::Timeline)) << where;
+        ImGuiWindow* tl = ImGui::FindWindowByName("Timeline");
+        ASSERT_NE(tl, nullptr);
+        EXPECT_TRUE(tl->Active && !tl->Hidden) << where;
+        EXPECT_GE(tl->Pos.x, 0.0f) << where;
+        EXPECT_LE(tl->Pos.x + tl->Size.x, d.x + 0.5f) << where;
+        EXPECT_LE(tl->Pos.y + tl->Size.y, d.y + 0.5f) << where;
+        EXPECT_GE(tl->Size.x, 0.4f * d.x) << where;
+        EXPECT_EQ(tl->ScrollMax.x, 0.0f) << "the Timeline scrolls sideways " << where;
+        for (int a = 0; a < 3; ++a) {
+            const LayoutRect& ts = layout.rects.tabStrip[a];
+            if (layout.rects.tabbed[a]) EXPECT_FALSE(ts.y + ts.h > tl->Pos.y && ts.x < tl->Pos.x + tl->Size.x && tl->Pos.x < ts.x + ts.w) << where;
+        }
+        for (const char* item : {"scrub", "frame"}) {
+            const ImVec4 r = rect(item);
+            EXPECT_GE(r.x, tl->Pos.x) << item << " " << where;
+            EXPECT_LE(r.z, tl->Pos.x + tl->Size.x - tl->WindowPadding.x + 0.5f) << item << " " << where;
+        }
+        const ImVec4 ruler = rect("scrub");
+        EXPECT_LE(ruler.y + ImGui::GetFontSize(), tl->Pos.y + tl->Size.y) << "the ruler is below the panel's edge " << where;
+        // The State Machine panel opened with the demo, somewhere other than over the Timeline.
+        EXPECT_TRUE(layout.open[static_cast<int>(PanelId::Machine)]) << where;
+        // The path field: the Open panel's width.
+        if (layout.shows(PanelId::Open)) {
+            const ImVec4 path = rect("path");
+            EXPECT_GE(path.z - path.x, 200.0f) << where;
+        } else {
+            ADD_FAILURE() << "the Open panel is hidden " << where;
+        }
+        // The Hierarchy's rows that lie wholly inside its tree.
+        if (w == 800 && scale == 1.0f) {
+            ASSERT_TRUE(layout.shows(PanelId::Hierarchy)) << where;
+            const ImVec4 tree = rect("hierarchy:tree");
+            int rows = 0;
+            for (const std::string& name : s.model->skeleton.names) {
+                auto it = viewer->probe().rects.find("node:" + name);
+                if (it != viewer->probe().rects.end() && it->second.y >= tree.y && it->second.w <= tree.w) ++rows;
+            }
+            EXPECT_GE(rows, 5) << where;
+            const ImVec4 inspector = rect("hierarchy:inspector");
+            EXPECT_GE(inspector.w - inspector.y, 3.0f * ImGui::GetTextLineHeight()) << where;
+        }
+        shot("issue29-" + where);
+    }
+    // Scroll the demo's tree down, then open the demo again: the tree starts at the top.
+    s.ui.uiScale = 1.0f;
+    resize(800, 500);
+    s.selectedJoint = -1;
+    frames(1);
+    ImGuiWindow* treeWin = nullptr;
+    for (ImGuiWindow* win : ImGui::GetCurrentContext()->Windows) {
+        if ((win->Flags & ImGuiWindowFlags_ChildWindow) && std::string(win->Name).rfind("Hierarchy/tree", 0) == 0) treeWin = win;
+    }
+    ASSERT_NE(treeWin, nullptr);
+    ASSERT_GT(treeWin->ScrollMax.y, 0.0f);
+    ImGui::SetScrollY(treeWin, treeWin->ScrollMax.y);
+    frames(2);
+    EXPECT_GT(treeWin->Scroll.y, 0.0f);
+    s.requests.open = demoModelPath();
+    frames(1);
+    viewer->waitForLoad();
+    frames(3);
+    EXPECT_EQ(treeWin->Scroll.y, 0.0f) << "the new model's tree kept the old scroll";
+    // A model without a machine: the State Machine panel closes (the menu opens it again).
+    s.requests.open = "/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf";
+    frames(1);
+    viewer->waitForLoad();
+    frames(2);
+    ASSERT_TRUE(s.model) << s.error;
+    EXPECT_FALSE(s.panels.machine);
+    EXPECT_FALSE(s.ui.layout.open[static_cast<int>(PanelId::Machine)]);
 }
 
 // Change options, the camera and a splitter (dragged with the mouse), close a panel, quit;

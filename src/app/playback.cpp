@@ -101,6 +101,9 @@ void Playback::setModel(bool reload, double previousTime, LoopMode mode, float r
     machineFile_ = machineFile;
     machineGiven_ = given;
     loadMachine();
+    // The State Machine panel shows for a model with a machine (or a machine file in error);
+    // another model without one closes it (the menu opens it again).
+    if (!reload && !machineDef_ && s_.machine.error.empty()) s_.panels.machine = false;
     const bool drive = machine_ && (given || (reload && wasActive));
     rebuildAndPlay(drive);
     if (!drive && reload) controller_->seek(previousTime);

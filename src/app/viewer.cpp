@@ -166,7 +166,10 @@ void Viewer::applyLoadResult() {
     gpu_ = std::move(gpu.value());
     state_.model = model;
     state_.animator = std::make_unique<Animator>(*model);
-    for (const Mesh& mesh : model->meshes) state_.panels.morphs = state_.panels.morphs || !mesh.morphTargets.empty();
+    // Morphs opens for a model with morph targets; another model without them closes it.
+    bool morphTargets = false;
+    for (const Mesh& mesh : model->meshes) morphTargets = morphTargets || !mesh.morphTargets.empty();
+    state_.panels.morphs = morphTargets || (reload && state_.panels.morphs);
     ghost_ = std::make_unique<Animator>(*model);
     state_.checks.report = std::move(loaded.report);
     state_.checks.colorsForModel = nullptr;  // recompute the colour view

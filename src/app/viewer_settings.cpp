@@ -108,7 +108,8 @@ std::string settingsToJson(const ViewerState& s) {
         if (bool* f = panelOpenFlag(const_cast<ViewerState&>(s), id)) p["open"] = *f;
         panels[panelName(id)] = p;
     }
-    j["layout"] = {{"left", l.leftWidth}, {"right", l.rightWidth}, {"bottom", l.bottomHeight}, {"panels", panels}};
+    j["layout"] = {{"left", l.leftWidth}, {"right", l.rightWidth}, {"bottom", l.bottomHeight}, {"strip", l.stripHeight},
+                   {"panels", panels}};
     json view = viewOptionsToJson(s.view);
     // Deviation lasts as long as a comparison: the next start shows the material.
     view["colorView"] = s.checks.colorView == ColorView::Deviation ? 0 : static_cast<int>(s.checks.colorView);
@@ -155,6 +156,7 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
             read(jl, "left", l.leftWidth);
             read(jl, "right", l.rightWidth);
             read(jl, "bottom", l.bottomHeight);
+            read(jl, "strip", l.stripHeight);
             if (jl.contains("panels")) {
                 for (int i = 0; i < kPanelCount; ++i) {
                     const PanelId id = static_cast<PanelId>(i);

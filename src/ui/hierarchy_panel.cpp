@@ -1,6 +1,9 @@
 // The Hierarchy panel: the node tree, and the selected node's local and world transforms.
 #include "ui/panels.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "ui/widgets.h"
 
 namespace rig {
@@ -45,7 +48,26 @@ void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
     if (ImGui::Begin("Hierarchy", open, panelFlags)) {
         if (s.model) {
             const Model& m = *s.model;
-            ImGui::BeginChild("tree", ImVec2(0, -220), true, ImGuiWindowFlags_HorizontalScrollbar);
+            // The tree and the inspector share the panel: a splitter between them, the tree
+            // keeps at least five rows and the inspector three lines (both scroll inside).
+            const ImGuiStyle& st = ImGui::GetStyle();
+            const float scale = std::max(0.5f, s.ui.appliedScale);
+            const float line = ImGui::GetTextLineHeightWithSpacing();
+            const float splitH = std::round(6.0f * scale);
+            const float avail = ImGui::GetContentRegionAvail().y;
+            const float minTree = 5.0f * ImGui::GetFontSize() + 4.0f * st.ItemSpacing.y + 2.0f * st.WindowPadding.y + 2.0f;
+            const float minInspector = 3.0f * line + 2.0f * st.WindowPadding.y;
+            float inspector = std::round(s.ui.inspectorHeight * scale);
+            inspector = std::min(inspector, avail - minTree - splitH - st.ItemSpacing.y * 2.0f);
+            inspector = std::max(inspector, std::min(minInspector, std::max(0.0f, avail - minTree - splitH)));
+            const float treeH = std::max(1.0f, avail - inspector - splitH - 2.0f * st.ItemSpacing.y);
+            ImGui::BeginChild("tree", ImVec2(0, treeH), true, ImGuiWindowFlags_HorizontalScrollbar);
+            if (s.ui.hierarchyModel != static_cast<const void*>(&m)) {
+                // Another model: its tree starts at the top (a kept selection scrolls to itself below).
+                s.ui.hierarchyModel = &m;
+                ImGui::SetScrollX(0.0f);
+                ImGui::SetScrollY(0.0f);
+            }
             ImGui::PushStyleVar(ImGuiStyleVar_IndentSpacing, ImGui::GetFontSize() * 0.8f);  // deep rigs stay readable
             for (size_t i = 0; i < m.skeleton.size(); ++i) {
                 if (m.skeleton.parent[i] < 0 && s.children.size() == m.skeleton.size()) drawNodeTree(s, s.children, static_cast<int32_t>(i), probe);
@@ -57,6 +79,24 @@ void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
                 probe->rects["hierarchy:tree"] = ImVec4(a.x, a.y, a.x + sz.x, a.y + sz.y);
             }
             ImGui::EndChild();
+            // The splitter: drag it to give the tree or the inspector more room.
+            ImGui::InvisibleButton("##inspectorsplit", ImVec2(std::max(1.0f, ImGui::GetContentRegionAvail().x), splitH));
+            probeItem(probe, "hierarchy:splitter");
+            if (ImGui::IsItemHovered() || ImGui::IsItemActive()) {
+                ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeNS);
+                ImGui::GetWindowDrawList()->AddRectFilled(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
+                                                          ImGui::GetColorU32(ImGuiCol_SeparatorHovered));
+            }
+            if (ImGui::IsItemActive() && ImGui::GetIO().MouseDelta.y != 0.0f) {
+                const float want = inspector - ImGui::GetIO().MouseDelta.y;
+                const float most = std::max(minInspector, avail - minTree - splitH);
+                s.ui.inspectorHeight = std::clamp(want, minInspector, most) / scale;
+            }
+            ImGui::BeginChild("inspector", ImVec2(0, 0), false);
+            if (probe) {
+                const ImVec2 a = ImGui::GetWindowPos(), sz = ImGui::GetWindowSize();
+                probe->rects["hierarchy:inspector"] = ImVec4(a.x, a.y, a.x + sz.x, a.y + sz.y);
+            }
             // Inspector.
             const int j = s.selectedJoint;
             if (j >= 0 && static_cast<size_t>(j) < m.skeleton.size() && s.animator) {
@@ -78,6 +118,7 @@ void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
             } else {
                 ImGui::TextDisabled("Select a node to inspect it.");
             }
+            ImGui::EndChild();
         }
     }
     ImGui::End();

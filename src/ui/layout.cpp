@@ -45,7 +45,10 @@ float panelMinLength(PanelId id, Area a) {
 
 void Layout::setOpen(const std::array<bool, kPanelCount>& now) {
     for (int i = 0; i < kPanelCount; ++i) {
-        if (started && now[i] && !wasOpen[i]) activeTab[static_cast<int>(settings.area[i])] = static_cast<PanelId>(i);
+        if (!started || !now[i] || wasOpen[i] || i == static_cast<int>(PanelId::Timeline)) continue;
+        // The area it shows in last frame (a bottom panel may be in the right column).
+        const Area a = rects.width > 0.0f ? rects.area[i] : settings.area[i];
+        activeTab[static_cast<int>(a)] = static_cast<PanelId>(i);
     }
     open = now;
     wasOpen = now;
@@ -88,19 +91,34 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
     r.height = height;
     r.top = top;
     const float availH = height - top;
+    const int tl = static_cast<int>(PanelId::Timeline);
+    auto finite = [](float v, float d) { return std::isfinite(v) ? v : d; };
+    // The Timeline's strip first (under the viewport and the right column), then the strip of
+    // other bottom panels (under the viewport, between the columns): together at most 60% of
+    // the height. Where the Timeline leaves that strip less than its usable minimum, its
+    // panels join the right column instead (they never take the Timeline's room).
+    const bool useT = open[tl];
+    const float maxBoth = std::max(0.0f, (1.0f - kMinViewportShare) * availH);
+    const float maxT = std::max(0.0f, maxBoth - kLayoutGap);
+    const float minT = std::min(kMinBottom * scale, maxT);
+    const float th = useT ? std::floor(std::clamp(finite(s.bottomHeight, 170.0f) * scale, minT, std::max(minT, maxT))) : 0.0f;
+    const float gapT = useT ? kLayoutGap : 0.0f;
+    const float maxB = std::max(0.0f, maxBoth - th - gapT - kLayoutGap);
+    const bool fold = maxB < kMinBottom * scale;
     bool used[3] = {false, false, false};
     for (int i = 0; i < kPanelCount; ++i) {
-        if (open[i]) used[static_cast<int>(s.area[i])] = true;
+        r.area[i] = s.area[i] == Area::Bottom && fold ? Area::Right : s.area[i];
+        if (open[i] && i != tl) used[static_cast<int>(r.area[i])] = true;
     }
     const bool useL = used[static_cast<int>(Area::Left)], useR = used[static_cast<int>(Area::Right)];
     const bool useB = used[static_cast<int>(Area::Bottom)];
+    auto inAreaNow = [&](int i, Area a) { return i != tl && r.area[i] == a; };
 
     // Columns: each at least min(minSide, its share of what the viewport leaves), together at
     // most 60% of the width (gaps included).
     const int columns = (useL ? 1 : 0) + (useR ? 1 : 0);
     const float maxSides = std::max(0.0f, (1.0f - kMinViewportShare) * width - kLayoutGap * static_cast<float>(columns));
     const float minCol = columns > 0 ? std::min(minSide, maxSides / static_cast<float>(columns)) : 0.0f;
-    auto finite = [](float v, float d) { return std::isfinite(v) ? v : d; };
     float lw = useL ? std::clamp(finite(s.leftWidth, 290.0f) * scale, minCol, std::max(minCol, maxSides)) : 0.0f;
     float rw = useR ? std::clamp(finite(s.rightWidth, 300.0f) * scale, minCol, std::max(minCol, maxSides)) : 0.0f;
     if (lw + rw > maxSides && lw + rw > 0.0f) {
@@ -113,19 +131,24 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
     rw = std::floor(rw);
     const float gapL = useL ? kLayoutGap : 0.0f, gapR = useR ? kLayoutGap : 0.0f;
     const float cx = lw + gapL, cw = std::max(1.0f, width - lw - rw - gapL - gapR);
-    // The bottom strip (under the viewport, between the columns): at most 60% of the height.
-    const float maxB = std::max(0.0f, (1.0f - kMinViewportShare) * availH - kLayoutGap);
     const float minB = std::min(kMinBottom * scale, maxB);
-    const float bh = useB ? std::floor(std::clamp(finite(s.bottomHeight, 170.0f) * scale, minB, std::max(minB, maxB))) : 0.0f;
+    const float bh = useB ? std::floor(std::clamp(finite(s.stripHeight, 170.0f) * scale, minB, std::max(minB, maxB))) : 0.0f;
     const float gapB = useB ? kLayoutGap : 0.0f;
+    const float aboveT = availH - th - gapT;  // the right column and the viewport end here
 
     r.leftWidth = lw;
     r.rightWidth = rw;
-    r.bottomHeight = bh;
+    r.bottomHeight = th;
+    r.stripHeight = bh;
     r.left = {0.0f, top, lw, useL ? availH : 0.0f};
-    r.right = {width - rw, top, rw, useR ? availH : 0.0f};
-    r.centre = {cx, top, cw, std::max(1.0f, std::floor(availH - bh - gapB))};
+    r.right = {width - rw, top, rw, useR ? std::max(1.0f, aboveT) : 0.0f};
+    r.centre = {cx, top, cw, std::max(1.0f, std::floor(aboveT - bh - gapB))};
     r.bottom = {cx, r.centre.bottom() + gapB, useB ? cw : 0.0f, bh};
+    r.timeline = {cx, height - th, useT ? width - cx : 0.0f, th};
+    if (useT) {
+        r.panel[tl] = r.timeline;
+        r.shown[tl] = true;
+    }
 
     auto addSplitter = [&](Splitter::Kind k, LayoutRect rect, PanelId a = PanelId::Count, PanelId b = PanelId::Count,
                            float span = 0.0f) {
@@ -137,8 +160,9 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
         sp.span = span;
     };
     if (useL) addSplitter(Splitter::LeftEdge, {lw, top, kLayoutGap, availH});
-    if (useR) addSplitter(Splitter::RightEdge, {width - rw - kLayoutGap, top, kLayoutGap, availH});
-    if (useB) addSplitter(Splitter::BottomEdge, {cx, r.centre.bottom(), cw, kLayoutGap});
+    if (useR) addSplitter(Splitter::RightEdge, {width - rw - kLayoutGap, top, kLayoutGap, r.right.h});
+    if (useB) addSplitter(Splitter::StripEdge, {cx, r.centre.bottom(), cw, kLayoutGap});
+    if (useT) addSplitter(Splitter::BottomEdge, {cx, r.timeline.y - kLayoutGap, r.timeline.w, kLayoutGap});
 
     // The open panels of each area share it by weight, in PanelId order.
     for (Area a : {Area::Left, Area::Right, Area::Bottom}) {
@@ -146,7 +170,7 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
         int n = 0;
         float total = 0.0f, needed = 0.0f;
         for (int i = 0; i < kPanelCount; ++i) {
-            if (open[i] && s.area[i] == a) {
+            if (open[i] && inAreaNow(i, a)) {
                 ++n;
                 total += std::clamp(finite(s.weight[i], 1.0f), 0.05f, 20.0f);
                 needed += panelMinLength(static_cast<PanelId>(i), a) * scale;
@@ -163,10 +187,10 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
             int show = -1;
             if (activeTab) {
                 const int want = static_cast<int>((*activeTab)[ai]);
-                if (want >= 0 && want < kPanelCount && open[want] && s.area[want] == a) show = want;
+                if (want >= 0 && want < kPanelCount && open[want] && inAreaNow(want, a)) show = want;
             }
             for (int i = 0; i < kPanelCount && show < 0; ++i) {
-                if (open[i] && s.area[i] == a) show = i;
+                if (open[i] && inAreaNow(i, a)) show = i;
             }
             r.panel[show] = {ar.x, ar.y + strip, ar.w, std::max(1.0f, ar.h - strip)};
             r.shown[show] = true;
@@ -176,7 +200,7 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
         float pos = isColumn(a) ? ar.y : ar.x;
         int prev = -1;
         for (int i = 0; i < kPanelCount; ++i) {
-            if (!open[i] || s.area[i] != a) continue;
+            if (!open[i] || !inAreaNow(i, a)) continue;
             const float len = usable * std::clamp(finite(s.weight[i], 1.0f), 0.05f, 20.0f) / total;
             if (prev >= 0) {
                 const float g = std::round(pos - kLayoutGap);
@@ -207,12 +231,18 @@ void dragSplitter(LayoutSettings& s, const LayoutRects& r, const Splitter& sp, f
             s.rightWidth = std::clamp(r.rightWidth - dx, minCol, std::max(minCol, maxSides - r.leftWidth)) / k;
             break;
         case Splitter::BottomEdge:
-            s.bottomHeight = std::clamp(r.bottomHeight - dy, minB, std::max(minB, maxB)) / k;
+            s.bottomHeight = std::clamp(r.bottomHeight - dy, minB, std::max(minB, maxB - (r.stripHeight > 0.0f ? r.stripHeight + kLayoutGap : 0.0f))) / k;
             break;
+        case Splitter::StripEdge: {
+            const float room = maxB - (r.bottomHeight > 0.0f ? r.bottomHeight + kLayoutGap : 0.0f);
+            s.stripHeight = std::clamp(r.stripHeight - dy, minB, std::max(minB, room)) / k;
+            break;
+        }
         case Splitter::BetweenPanels: {
             const int a = static_cast<int>(sp.a), b = static_cast<int>(sp.b);
             if (a < 0 || a >= kPanelCount || b < 0 || b >= kPanelCount) return;
-            const bool column = isColumn(s.area[a]);
+            if (a == static_cast<int>(PanelId::Timeline) || b == static_cast<int>(PanelId::Timeline)) return;
+            const bool column = isColumn(r.area[a]);
             const float la = column ? r.panel[a].h : r.panel[a].w, lb = column ? r.panel[b].h : r.panel[b].w;
             const float both = la + lb;
             if (both <= 0.0f) return;
@@ -257,7 +287,7 @@ void drawTabStrips(Layout& layout) {
                          ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoScrollWithMouse);
         if (ImGui::BeginTabBar("##areatabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
             for (int i = 0; i < kPanelCount; ++i) {
-                if (!layout.open[i] || static_cast<int>(layout.settings.area[i]) != a) continue;
+                if (!layout.open[i] || i == static_cast<int>(PanelId::Timeline) || static_cast<int>(layout.rects.area[i]) != a) continue;
                 // The shown panel is the selected tab; clicking another shows it next frame.
                 const ImGuiTabItemFlags f = layout.rects.shown[i] ? ImGuiTabItemFlags_SetSelected : 0;
                 if (ImGui::BeginTabItem(kNames[i], nullptr, f)) ImGui::EndTabItem();
@@ -286,8 +316,8 @@ void drawSplitters(Layout& layout) {
                      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoSavedSettings |
                          ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove);
         ImGui::InvisibleButton("##grab", ImVec2(sp.rect.w, sp.rect.h));
-        const bool horizontalBar = sp.kind == Splitter::BottomEdge ||
-                                   (sp.kind == Splitter::BetweenPanels && layout.settings.area[static_cast<int>(sp.a)] != Area::Bottom);
+        const bool horizontalBar = sp.kind == Splitter::BottomEdge || sp.kind == Splitter::StripEdge ||
+                                   (sp.kind == Splitter::BetweenPanels && layout.rects.area[static_cast<int>(sp.a)] != Area::Bottom);
         if (ImGui::IsItemHovered() || ImGui::IsItemActive()) {
             ImGui::SetMouseCursor(horizontalBar ? ImGuiMouseCursor_ResizeNS : ImGuiMouseCursor_ResizeEW);
             ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(sp.rect.x, sp.rect.y), ImVec2(sp.rect.right(), sp.rect.bottom()),
@@ -304,6 +334,7 @@ void drawSplitters(Layout& layout) {
 
 void drawLayoutMenu(Layout& layout) {
     for (int i = 0; i < kPanelCount; ++i) {
+        if (i == static_cast<int>(PanelId::Timeline)) continue;  // always in its own strip
         if (ImGui::BeginMenu(kNames[i])) {
             for (Area a : {Area::Left, Area::Right, Area::Bottom}) {
                 const char* label = a == Area::Left ? "Left column" : a == Area::Right ? "Right column" : "Bottom strip";

@@ -1,8 +1,11 @@
-// The viewer's docked layout (issue 11): the window below the menu bar is split into a left
-// column, a right column, a bottom strip and the centre viewport. Each panel belongs to one
-// of the three side areas; the open panels of an area share it (stacked top to bottom in the
-// columns, side by side in the bottom strip), so every panel lies inside the window with a
-// positive size whatever the window's size. Area sizes follow the window: they are clamped so
+// The viewer's docked layout (issues 11 and 29): the window below the menu bar is split into a
+// left column (full height), the Timeline's own strip along the bottom (from the left column
+// to the window's right edge, under the viewport and the right column), a right column above
+// it, a strip of other bottom panels under the viewport, and the centre viewport. The Timeline
+// is never shared with another panel nor a tab: it always shows while open. Every other panel
+// belongs to one of the three side areas; the open panels of an area share it (stacked top to
+// bottom in the columns, side by side in the bottom strip), so every panel lies inside the
+// window with a positive size whatever the window's size. Area sizes follow the window: they are clamped so
 // the viewport keeps at least 40% of the window's width and of the height below the menu
 // bar. Splitters between the areas (and between the panels of an area) are dragged to resize.
 // An area too small to stack its open panels at their usable sizes (panelMinLength) shows
@@ -36,7 +39,8 @@ struct LayoutRect {
 // What the person chose (saved in the settings file): area sizes in pixels (clamped to the
 // window when used), each panel's area and its share of that area.
 struct LayoutSettings {
-    float leftWidth = 290.0f, rightWidth = 300.0f, bottomHeight = 170.0f;
+    // bottomHeight: the Timeline's strip; stripHeight: the strip of other bottom panels.
+    float leftWidth = 290.0f, rightWidth = 300.0f, bottomHeight = 170.0f, stripHeight = 170.0f;
     std::array<Area, kPanelCount> area{};
     std::array<float, kPanelCount> weight{};  // relative size within its area (> 0)
     LayoutSettings();  // the default layout
@@ -44,7 +48,8 @@ struct LayoutSettings {
 
 // A draggable border: between two areas, or between two neighbouring panels of one area.
 struct Splitter {
-    enum Kind { LeftEdge, RightEdge, BottomEdge, BetweenPanels } kind = LeftEdge;
+    // BottomEdge: the Timeline's top edge; StripEdge: the top of the other bottom panels' strip.
+    enum Kind { LeftEdge, RightEdge, BottomEdge, BetweenPanels, StripEdge } kind = LeftEdge;
     LayoutRect rect;               // the grab handle (the gap between the two sides)
     PanelId a = PanelId::Count, b = PanelId::Count;  // BetweenPanels: the panels before / after
     float span = 0.0f;             // BetweenPanels: the area's length along the stack (pixels)
@@ -56,13 +61,16 @@ constexpr float kTabStripHeight = 26.0f;
 
 struct LayoutRects {
     LayoutRect left, right, bottom, centre;   // areas (an empty area has zero width / height)
+    LayoutRect timeline;                      // the Timeline's strip (zero height when closed)
     std::array<LayoutRect, kPanelCount> panel{};
     std::array<bool, kPanelCount> shown{};     // open and not hidden behind another tab
+    std::array<Area, kPanelCount> area{};      // where each panel is this frame (a bottom panel
+                                               // joins the right column when the strip is too low)
     std::array<bool, 3> tabbed{};              // per Area
     std::array<LayoutRect, 3> tabStrip{};      // per Area, when tabbed
     std::array<Splitter, 3 + kPanelCount> splitters{};
     int splitterCount = 0;
-    float leftWidth = 0, rightWidth = 0, bottomHeight = 0;  // as used (clamped)
+    float leftWidth = 0, rightWidth = 0, bottomHeight = 0, stripHeight = 0;  // as used (clamped)
     float width = 0, height = 0, top = 0;                    // the window it was computed for
     float scale = 1.0f;                                      // the UI scale it was computed at
 };

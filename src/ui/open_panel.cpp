@@ -11,19 +11,19 @@ void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe) {
     if (!*open) return;
     const int panelFlags = placePanel(s.ui.layout, PanelId::Open);
     if (ImGui::Begin("Open", open, panelFlags)) {
-        if (ImGui::Button("Browse...")) s.ui.fileBrowser = true;
-        probeItem(probe, "browse");
-        ImGui::SameLine();
+        // The path field takes the panel's whole width; the buttons go on the line below.
         char buf[1024];
         std::snprintf(buf, sizeof buf, "%s", s.pathField.c_str());
-        ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Open Recent").x - 5.0f * ImGui::GetStyle().ItemSpacing.x -
-                                ImGui::GetFrameHeight());
-        const bool enter = ImGui::InputText("##path", buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue);
+        ImGui::SetNextItemWidth(-FLT_MIN);
+        const bool enter = ImGui::InputTextWithHint("##path", "model file path", buf, sizeof buf,
+                                                    ImGuiInputTextFlags_EnterReturnsTrue);
         s.pathField = buf;
         probeItem(probe, "path");
-        ImGui::SameLine();
         if ((ImGui::Button("Open") || enter) && !s.pathField.empty()) s.requests.open = s.pathField;
         probeItem(probe, "open");
+        ImGui::SameLine();
+        if (ImGui::Button("Browse...")) s.ui.fileBrowser = true;
+        probeItem(probe, "browse");
         ImGui::SameLine();
         if (ImGui::BeginCombo("Recent", "Recent", ImGuiComboFlags_NoPreview)) {
             for (const std::string& r : s.recent) {
@@ -34,7 +34,10 @@ void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe) {
             }
             ImGui::EndCombo();
         }
-        if (ImGui::Button("Add its clips to this model") && !s.pathField.empty()) s.requests.addAnim = s.pathField;
+        // The long label where it fits, a short one in a narrow panel (never a clipped label).
+        const char* add = "Add its clips to this model";
+        if (ImGui::CalcTextSize(add).x + 2.0f * ImGui::GetStyle().FramePadding.x > ImGui::GetContentRegionAvail().x) add = "Add its clips";
+        if (ImGui::Button(add) && !s.pathField.empty()) s.requests.addAnim = s.pathField;
         probeItem(probe, "addanim");
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("The other file's clips, bound to this model's joints by name");
         if (ImGui::Button("Compare with...") && !s.pathField.empty()) s.requests.compare = s.pathField;

@@ -19,6 +19,8 @@ namespace rig {
 // when a probe is given: the UI smoke test clicks them like a person would.
 struct UiProbe {
     std::map<std::string, ImVec4> rects;
+    std::map<std::string, std::string> windows;  // the top-level window each widget is in
+    std::map<std::string, ImVec4> visible;       // the part of its window that showed (x0, y0, x1, y1)
     void recordLastItem(const std::string& name);
 };
 

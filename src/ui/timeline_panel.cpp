@@ -131,6 +131,7 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     TimelineState& tl = s.timeline;
     ViewerRequests& q = s.requests;
     const ImGuiIO& io = ImGui::GetIO();
+    const float k = ImGui::GetFontSize() / 13.0f;  // fixed widths follow the UI scale
 
     // --- Transport, loop mode, speed ---------------------------------------------------
     if (ImGui::Button("|<")) q.jumpStart = true;
@@ -139,7 +140,7 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     if (ImGui::Button("<")) q.step = -1;
     probeItem(probe, "stepback");
     ImGui::SameLine();
-    if (ImGui::Button(tl.playing ? "Pause" : "Play", ImVec2(60, 0))) q.togglePlay = true;
+    if (ImGui::Button(tl.playing ? "Pause" : "Play", ImVec2(std::round(60 * k), 0))) q.togglePlay = true;
     probeItem(probe, "play");
     ImGui::SameLine();
     if (ImGui::Button(">")) q.step = 1;
@@ -148,7 +149,7 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     if (ImGui::Button(">|")) q.jumpEnd = true;
     probeItem(probe, "end");
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(100);
+    ImGui::SetNextItemWidth(std::round(100 * k));
     int mode = static_cast<int>(tl.mode);
     if (ImGui::Combo("##loop", &mode, "loop\0once\0ping-pong\0")) q.loopMode = static_cast<LoopMode>(mode);
     probeItem(probe, "loopmode");
@@ -162,8 +163,8 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
         if (on) ImGui::PopStyleColor();
         probeItem(probe, std::string("speed:") + label);
     }
-    sameLineIfFits(90);
-    ImGui::SetNextItemWidth(90);
+    sameLineIfFits(std::round(90 * k));
+    ImGui::SetNextItemWidth(std::round(90 * k));
     float rate = tl.rate;
     if (ImGui::SliderFloat("##speed", &rate, -2.0f, 2.0f, "%.2fx")) q.rate = rate;
     probeItem(probe, "speed");
@@ -174,30 +175,43 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
 
     // Preview range fields (frames) and the view's zoom.
     const float fps = tl.sampleRate > 0.0f ? tl.sampleRate : 30.0f;
+    // The frame field (type a frame number), first on the line above the ruler: it stays in
+    // view in a low panel.
+    int frame = tl.frame;
+    ImGui::SetNextItemWidth(std::round(120 * k));
+    if (ImGui::InputInt("frame", &frame, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue)) {
+        q.seek = std::clamp(frame, tl.firstFrame, tl.lastFrame) / static_cast<double>(fps);
+    }
+    probeItem(probe, "frame");
+    sameLineIfFits(std::round(140 * k) + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("range").x);
     int range[2] = {tl.hasRange ? static_cast<int>(std::lround(tl.rangeStart * fps)) : tl.firstFrame,
                     tl.hasRange ? static_cast<int>(std::lround(tl.rangeEnd * fps)) : tl.lastFrame};
-    ImGui::SetNextItemWidth(140);
+    ImGui::SetNextItemWidth(std::round(140 * k));
     if (ImGui::InputInt2("range", range, ImGuiInputTextFlags_EnterReturnsTrue)) {
         const int a = std::clamp(std::min(range[0], range[1]), tl.firstFrame, tl.lastFrame);
         const int b = std::clamp(std::max(range[0], range[1]), tl.firstFrame, tl.lastFrame);
         if (b > a) q.previewRange = std::make_pair(a / static_cast<double>(fps), b / static_cast<double>(fps));
     }
     probeItem(probe, "rangefields");
-    ImGui::SameLine();
+    sameLineIfFits(smallButtonWidth("clear range"));
     if (ImGui::SmallButton("clear range")) q.clearPreviewRange = true;
     probeItem(probe, "clearrange");
-    ImGui::SameLine();
+    sameLineIfFits(smallButtonWidth("fit"));
     if (ImGui::SmallButton("fit")) tl.viewStart = tl.viewEnd = 0.0;
     probeItem(probe, "fit");
     if (tl.driver || s.model) {
         char fade[48] = "";
         if (tl.fading) std::snprintf(fade, sizeof fade, "  fade %.2f", tl.fade);
-        char status[320];
-        std::snprintf(status, sizeof status, "%s  %.3f / %.3f s  frame %d / %d at %.4g fps  %s  %.2fx  phase %.2f%s",
-                      tl.name.c_str(), tl.time, tl.end, tl.frame, tl.lastFrame, fps, loopModeName(tl.mode), tl.rate,
-                      tl.phase, fade);
-        sameLineIfFits(ImGui::CalcTextSize(status).x);
-        ImGui::TextWrapped("%s", status);
+        // The status in pieces that wrap whole (a narrow panel never splits a number).
+        char pieces[4][160];
+        std::snprintf(pieces[0], sizeof pieces[0], "%s", tl.name.c_str());
+        std::snprintf(pieces[1], sizeof pieces[1], "%.3f / %.3f s", tl.time, tl.end);
+        std::snprintf(pieces[2], sizeof pieces[2], "frame %d / %d at %.4g fps", tl.frame, tl.lastFrame, fps);
+        std::snprintf(pieces[3], sizeof pieces[3], "%s  %.2fx  phase %.2f%s", loopModeName(tl.mode), tl.rate, tl.phase, fade);
+        for (const char* piece : pieces) {
+            sameLineIfFits(ImGui::CalcTextSize(piece).x);
+            ImGui::TextUnformatted(piece);
+        }
     } else {
         ImGui::SameLine();
     }
@@ -220,10 +234,10 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     const int joint = s.selectedJoint;
     const bool jointKeys = joint >= 0 && static_cast<size_t>(joint) < s.keyTimes.perNode.size() &&
                            !s.keyTimes.perNode[joint].empty();
-    const float rulerH = 22.0f, rowH = 12.0f;
+    const float rulerH = std::round(22.0f * k), rowH = std::round(12.0f * k);
     int rows = 1 + (jointKeys ? 1 : 0);  // summary, selected joint
     if (tl.dopeSheet && jointKeys) rows += 3;
-    const float labelW = 90.0f;
+    const float labelW = std::round(90.0f * k);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float width = std::max(50.0f, ImGui::GetContentRegionAvail().x - labelW);
     const float height = rulerH + rows * rowH;
@@ -366,14 +380,8 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
         dl->AddText(ImVec2(origin.x, ly), IM_COL32(190, 190, 195, 255), labels[i]);
         ly += rowH;
     }
-    // The frame field under the ruler (type a frame number).
-    int frame = tl.frame;
     ImGui::SetCursorScreenPos(ImVec2(origin.x, bottom + 4));
-    ImGui::SetNextItemWidth(120);
-    if (ImGui::InputInt("frame", &frame, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue)) {
-        q.seek = std::clamp(frame, tl.firstFrame, tl.lastFrame) / static_cast<double>(fps);
-    }
-    probeItem(probe, "frame");
+    ImGui::Dummy(ImVec2(0.0f, 0.0f));
     if (s.blend.active || s.machine.active) {
         // What the controller plays: each motion and layer with its phase and weight.
         for (const BlendState::Row& r : s.blend.rows) {

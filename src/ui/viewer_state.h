@@ -210,6 +210,8 @@ struct ViewerUiState {
     float contentScale = 1.0f;         // glfwGetWindowContentScale at start
     float appliedScale = 0.0f;         // what the font atlas was built for
     bool scrollToSelection = false;    // the Hierarchy scrolls to the selected joint once
+    float inspectorHeight = 220.0f;    // the Hierarchy's inspector under its splitter (unscaled pixels)
+    const void* hierarchyModel = nullptr;  // the model the Hierarchy's tree was last drawn for
     std::string status;                // one line at the bottom (screenshot path, next file)
     double statusUntil = 0.0;
     size_t flaggedVertices = 0;        // drawn as points on top in the colour view

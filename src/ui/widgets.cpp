@@ -1,12 +1,21 @@
 #include "ui/widgets.h"
 
 #include <glm/gtc/type_ptr.hpp>
+#include <imgui_internal.h>
 
 namespace rig {
 
 void UiProbe::recordLastItem(const std::string& name) {
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     rects[name] = ImVec4(a.x, a.y, b.x, b.y);
+    // The panel it is in, with what of it shows (tests scroll a panel to a widget below).
+    const ImGuiWindow* w = ImGui::GetCurrentWindowRead();
+    if (w && w->RootWindow) {
+        const ImGuiWindow* root = w->RootWindow;
+        windows[name] = root->Name;
+        const ImVec4 clip(w->ClipRect.Min.x, w->ClipRect.Min.y, w->ClipRect.Max.x, w->ClipRect.Max.y);
+        visible[name] = clip;
+    }
 }
 
 void probeItem(UiProbe* probe, const std::string& name) {
