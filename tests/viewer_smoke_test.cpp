@@ -140,14 +140,25 @@ protected:
             if (dt > 0.0f) io.DeltaTime = dt;
         });
     }
+    // The cursor and button callbacks installed on the window (as GLFW calls them).
+    struct MouseCallbacks {
+        GLFWcursorposfun cursor = nullptr;
+        GLFWmousebuttonfun button = nullptr;
+    };
+    MouseCallbacks mouseCallbacks() {
+        GLFWwindow* w = viewer->windowHandle();
+        MouseCallbacks m;
+        m.cursor = glfwSetCursorPosCallback(w, nullptr);
+        glfwSetCursorPosCallback(w, m.cursor);
+        m.button = glfwSetMouseButtonCallback(w, nullptr);
+        glfwSetMouseButtonCallback(w, m.button);
+        return m;
+    }
     // `n` clicks at `p`, all before the next frame polls: the cursor moves there, then each
     // press and release reaches the callbacks `gapMs` apart.
     void glfwClicks(ImVec2 p, int n, int gapMs = 1) {
         GLFWwindow* w = viewer->windowHandle();
-        GLFWcursorposfun cursor = glfwSetCursorPosCallback(w, nullptr);
-        glfwSetCursorPosCallback(w, cursor);
-        GLFWmousebuttonfun button = glfwSetMouseButtonCallback(w, nullptr);
-        glfwSetMouseButtonCallback(w, button);
+        const auto [cursor, button] = mouseCallbacks();
         ASSERT_NE(cursor, nullptr);
         ASSERT_NE(button, nullptr);
         cursor(w, p.x, p.y);
@@ -655,10 +666,7 @@ TEST_F(ViewerSmoke, ShortKeyTapsAreNotLost) {
 TEST_F(ViewerSmoke, AMoveAndAClickInOneFrameDoNotMakeTheCameraJump) {
     ViewerState& s = viewer->state();
     GLFWwindow* w = viewer->windowHandle();
-    GLFWcursorposfun cursor = glfwSetCursorPosCallback(w, nullptr);
-    glfwSetCursorPosCallback(w, cursor);
-    GLFWmousebuttonfun button = glfwSetMouseButtonCallback(w, nullptr);
-    glfwSetMouseButtonCallback(w, button);
+    const auto [cursor, button] = mouseCallbacks();
     ASSERT_NE(cursor, nullptr);
     ASSERT_NE(button, nullptr);
     // Points in the viewport (between the columns, above the bottom strips).
