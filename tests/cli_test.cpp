@@ -478,5 +478,42 @@ TEST(Cli, PoseWithTwoBoneIk) {
     EXPECT_EQ(lines(r.err), 1) << r.err;
 }
 
+// A .glb cut short: `info` and `check` say "truncated" with what the file has of what its
+// header or its BIN chunk claims (not Assimp's "No suitable reader found"), one line, exit 3.
+TEST(Cli, ATruncatedGlbSaysTruncatedWithItsSizes) {
+    const std::string whole = slurp(kModels + "glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb");
+    ASSERT_EQ(whole.size(), 1838084u);
+    const std::string dir = testing::tempDir();
+    auto write = [&](const std::string& name, const std::string& bytes) {
+        std::ofstream(dir + "/" + name, std::ios::binary) << bytes;
+        return dir + "/" + name;
+    };
+    // Cut at 600,000 bytes: the header still claims 1,838,084.
+    const std::string cut = write("cut.glb", whole.substr(0, 600000));
+    for (const char* command : {"info", "check"}) {
+        RunResult r = run(kExe, {command, cut});
+        EXPECT_EQ(r.exitCode, 3) << command << " " << r.err;
+        EXPECT_EQ(r.err, "rigview: " + cut + ": truncated: 600.0 kB of 1.8 MB\n") << command;
+    }
+    // The header's length made to match the cut: the BIN chunk still runs past the end.
+    std::string patched = whole.substr(0, 600000);
+    const uint32_t length = 600000;
+    patched.replace(8, 4, reinterpret_cast<const char*>(&length), 4);
+    RunResult chunk = run(kExe, {"info", write("chunk.glb", patched)});
+    EXPECT_EQ(chunk.exitCode, 3) << chunk.err;
+    EXPECT_NE(chunk.err.find(": truncated: 600.0 kB of 1.8 MB"), std::string::npos) << chunk.err;
+    // One byte short: sizes that round alike are given in bytes.
+    RunResult oneByte = run(kExe, {"info", write("short.glb", whole.substr(0, whole.size() - 1))});
+    EXPECT_NE(oneByte.err.find(": truncated: 1838083 bytes of 1838084 bytes"), std::string::npos) << oneByte.err;
+    // Shorter than the 12-byte header.
+    RunResult tiny = run(kExe, {"info", write("tiny.glb", whole.substr(0, 10))});
+    EXPECT_NE(tiny.err.find(": truncated: 10 bytes of 12 bytes"), std::string::npos) << tiny.err;
+    // `check --json` gives the same line as its error.
+    RunResult json = run(kExe, {"check", "--json", cut});
+    EXPECT_NE(json.out.find("truncated: 600.0 kB of 1.8 MB"), std::string::npos) << json.out << json.err;
+    // The whole file still reads.
+    EXPECT_EQ(run(kExe, {"info", write("whole.glb", whole)}).exitCode, 0);
+}
+
 }  // namespace
 }  // namespace rig

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "import/gltf_json.h"
@@ -48,6 +50,52 @@ uint64_t elementSize(const std::string& type, uint64_t component) {
     if (type == "MAT3") return 3 * padded(3);
     if (type == "MAT4") return 4 * padded(4);
     return 0;
+}
+
+// A byte count as a person reads it: "812 bytes", "41.3 kB", "1.2 MB" (decimal units).
+std::string byteCount(uint64_t n) {
+    char buf[48];
+    if (n < 1000) std::snprintf(buf, sizeof buf, "%llu bytes", static_cast<unsigned long long>(n));
+    else if (n < 1000000) std::snprintf(buf, sizeof buf, "%.1f kB", n / 1e3);
+    else std::snprintf(buf, sizeof buf, "%.1f MB", n / 1e6);
+    return buf;
+}
+
+// A .glb of `size` bytes whose header, JSON chunk or BIN chunk claims bytes up to `expected`.
+// Only glTF 2.0's layout (version 2, then chunks) is measured: glTF 1.0's binary files
+// (version 1, KHR_binary_glTF) are left to Assimp, as some in the wild claim a few bytes more.
+Result<bool> glbLengthCheck(const std::string& path, const char* head, size_t headLen, uint64_t size, uint64_t expected) {
+    uint32_t version = 2;
+    if (headLen >= 8) std::memcpy(&version, head + 4, 4);
+    if (version != 2 || expected <= size) return true;
+    std::string have = byteCount(size), want = byteCount(expected);
+    if (have == want) {  // rounded alike: the exact counts
+        have = std::to_string(size) + " bytes";
+        want = std::to_string(expected) + " bytes";
+    }
+    return Error{path + ": truncated: " + have + " of " + want};
+}
+
+// The bytes a .glb's header says it holds, or the end of its JSON chunk or of its BIN chunk
+// header and data, whichever is furthest: `head` is the file's first `headLen` (up to 20)
+// bytes, `binHeader` the 8 bytes after the JSON chunk when the file has them.
+uint64_t glbClaimedEnd(const char* head, size_t headLen, const char* binHeader) {
+    uint64_t end = std::max<uint64_t>(headLen, 12);  // the header: magic, version, length
+    uint32_t word = 0;
+    if (headLen >= 12) {
+        std::memcpy(&word, head + 8, 4);
+        end = std::max<uint64_t>(end, word);
+    }
+    if (headLen >= 20) {
+        std::memcpy(&word, head + 12, 4);
+        const uint64_t jsonEnd = 20ull + word;
+        end = std::max(end, jsonEnd);
+        if (binHeader && std::memcmp(binHeader + 4, "BIN\0", 4) == 0) {
+            std::memcpy(&word, binHeader, 4);
+            end = std::max(end, jsonEnd + 8 + word);
+        }
+    }
+    return end;
 }
 
 class Checker {
@@ -172,6 +220,18 @@ private:
 
 Result<bool> checkGltfRangesInBytes(const std::string& path, const std::string& bytes) {
     const bool glb = bytes.compare(0, 4, "glTF") == 0;
+    if (glb) {
+        const size_t headLen = std::min<size_t>(bytes.size(), 20);
+        const char* binHeader = nullptr;
+        if (headLen == 20) {
+            uint32_t jsonLength = 0;
+            std::memcpy(&jsonLength, bytes.data() + 12, 4);
+            if (28ull + jsonLength <= bytes.size()) binHeader = bytes.data() + 20 + jsonLength;
+        }
+        if (Result<bool> whole = glbLengthCheck(path, bytes.data(), headLen, bytes.size(), glbClaimedEnd(bytes.data(), headLen, binHeader)); !whole) {
+            return whole;
+        }
+    }
     json doc;
     std::string bin;
     if (!readGltfJson(bytes, glb, doc, &bin)) return true;  // not glTF JSON: Assimp reports it
@@ -187,11 +247,30 @@ Result<bool> checkGltfRanges(const std::string& path) {
     in.read(magic, 4);
     if (in.gcount() == 4 && std::string(magic, 4) == "glTF") {
         // A .glb: the header and the JSON chunk, then only the BIN chunk's header (its length).
-        char header[16] = {};
+        // A file shorter than its header or a chunk says is refused as truncated.
+        char head[20] = {'g', 'l', 'T', 'F'};
+        char* header = head + 4;
         in.read(header, 16);
-        if (in.gcount() != 16 || std::string(header + 12, 4) != "JSON") return true;
+        const size_t headLen = 4 + static_cast<size_t>(in.gcount());
+        in.clear();
+        in.seekg(0, std::ios::end);
+        const uint64_t fileSize = static_cast<uint64_t>(std::max<std::streamoff>(in.tellg(), 0));
         uint32_t jsonLength = 0;
-        std::memcpy(&jsonLength, header + 8, 4);
+        if (headLen == 20) std::memcpy(&jsonLength, header + 8, 4);
+        char binAt[8] = {};
+        bool haveBinHeader = false;
+        if (headLen == 20 && 28ull + jsonLength <= fileSize) {
+            in.seekg(static_cast<std::streamoff>(20ull + jsonLength));
+            in.read(binAt, 8);
+            haveBinHeader = in.gcount() == 8;
+        }
+        if (Result<bool> whole = glbLengthCheck(path, head, headLen, fileSize, glbClaimedEnd(head, headLen, haveBinHeader ? binAt : nullptr));
+            !whole) {
+            return whole;
+        }
+        in.clear();
+        in.seekg(20);
+        if (headLen != 20 || std::string(header + 12, 4) != "JSON") return true;
         std::string text(jsonLength, '\0');
         in.read(text.data(), jsonLength);
         if (static_cast<uint32_t>(in.gcount()) != jsonLength) return true;

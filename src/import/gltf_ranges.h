@@ -11,6 +11,9 @@
 namespace rig {
 
 // The checks, on the glTF JSON (text, or a .glb's JSON chunk) of `bytes`:
+// - a glTF 2.0 .glb holds the bytes its header's length, its JSON chunk and its BIN chunk
+//   claim; a shorter one is refused as "<path>: truncated: 1.2 MB of 3.4 MB" (what it has of
+//   what it claims), before Assimp, whose own message for it names no cause;
 // - every bufferView lies inside its buffer's declared byteLength (and a .glb's uri-less
 //   buffer inside its BIN chunk), with byteStride 4..252 when given;
 // - every accessor with a bufferView lies inside it: byteOffset + stride * (count - 1) + the
