@@ -943,7 +943,7 @@ TEST_F(ViewerSmoke, PanelsFitTheWindowAndTheErrorBannerLeavesThePathFieldFree) {
     viewer->waitForLoad();
     frames(2);
     ASSERT_FALSE(s.error.empty());
-    ImGuiWindow* banner = window("##error");
+    ImGuiWindow* banner = window("##notices");
     ASSERT_NE(banner, nullptr);
     ASSERT_TRUE(banner->Active);
     const ImVec4 field = viewer->probe().rects.at("path");
@@ -1968,6 +1968,198 @@ TEST(ViewerCompare, OneBindPoseMovedDeviatesWhereItsJointWeighs) {
         differ += with[p] != without[p] || with[p + 1] != without[p + 1] || with[p + 2] != without[p + 2];
     }
     EXPECT_GT(differ, 200u) << "no ghost drawn";
+}
+
+// Issue 29: load errors, warnings and an ignored settings file show in one strip at the bottom
+// of the viewport as the docked layout leaves it: inside that rectangle, over no panel (nor the
+// Timeline, nor a tab strip), the text wrapped to its width, at 800 x 500 and 1280 x 720, at
+// UI scale 1 and 1.5. Each message is dismissed on its own.
+class ViewerNotices : public ViewerLayout {
+protected:
+    // Opens `path` as a person would (the Open panel's request) and waits for the import.
+    void open(const std::string& path) {
+        viewer->state().requests.open = path;
+        frames(1);
+        viewer->waitForLoad();
+        frames(3);
+    }
+    // The strip's window, drawn this frame, inside the viewport's rectangle and clear of every
+    // panel the layout shows (by the layout's rectangles and by the panels' own windows).
+    ImGuiWindow* expectStripInViewport(const std::string& where) {
+        ImGuiWindow* strip = ImGui::FindWindowByName("##notices");
+        EXPECT_NE(strip, nullptr) << where;
+        if (!strip) return nullptr;
+        EXPECT_TRUE(strip->Active && !strip->Hidden) << where;
+        const float x0 = strip->Pos.x, y0 = strip->Pos.y, x1 = x0 + strip->Size.x, y1 = y0 + strip->Size.y;
+        EXPECT_GT(strip->Size.x, 40.0f) << where;
+        EXPECT_GT(strip->Size.y, 10.0f) << where;
+        const LayoutRects& r = viewer->state().ui.layout.rects;
+        const LayoutRect& c = r.centre;
+        EXPECT_GE(x0, c.x - 0.5f) << where;
+        EXPECT_GE(y0, c.y - 0.5f) << where;
+        EXPECT_LE(x1, c.right() + 0.5f) << where;
+        EXPECT_LE(y1, c.bottom() + 0.5f) << where;
+        auto overlaps = [&](float ax, float ay, float bx, float by) { return x0 < bx && ax < x1 && y0 < by && ay < y1; };
+        int panels = 0;
+        for (int i = 0; i < kPanelCount; ++i) {
+            if (!r.shown[i]) continue;
+            ++panels;
+            const LayoutRect& p = r.panel[i];
+            const char* name = panelName(static_cast<PanelId>(i));
+            EXPECT_FALSE(overlaps(p.x, p.y, p.right(), p.bottom())) << "the strip covers " << name << " " << where;
+            if (ImGuiWindow* win = ImGui::FindWindowByName(name); win && win->Active) {
+                EXPECT_FALSE(overlaps(win->Pos.x, win->Pos.y, win->Pos.x + win->Size.x, win->Pos.y + win->Size.y))
+                    << "the strip covers the window " << name << " " << where;
+            }
+        }
+        EXPECT_GE(panels, 3) << where;  // a crowded area shows one of its panels as a tab
+        EXPECT_FALSE(overlaps(r.timeline.x, r.timeline.y, r.timeline.right(), r.timeline.bottom())) << where;
+        for (int a = 0; a < 3; ++a) {
+            const LayoutRect& t = r.tabStrip[a];
+            if (r.tabbed[a]) EXPECT_FALSE(overlaps(t.x, t.y, t.right(), t.bottom())) << "tab strip " << a << " " << where;
+        }
+        return strip;
+    }
+    ImVec4 probed(const std::string& name) {
+        const auto& rects = viewer->probe().rects;
+        auto it = rects.find(name);
+        EXPECT_NE(it, rects.end()) << "no widget '" << name << "'";
+        return it == rects.end() ? ImVec4(-1, -1, -1, -1) : it->second;
+    }
+    // A click on a probed widget, as a person makes it.
+    void click(const std::string& name) {
+        const ImVec4 r = probed(name);
+        mouse = ImVec2(0.5f * (r.x + r.z), 0.5f * (r.y + r.w));
+        frames(1);
+        mouseDown = true;
+        frames(1);
+        mouseDown = false;
+        frames(2);
+        mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    }
+};
+
+TEST_F(ViewerNotices, ATruncatedGlbSaysSoInAStripInsideTheViewport) {
+    start(false);
+    viewer->enableProbe(true);
+    ViewerState& s = viewer->state();
+    const std::string demo = s.path;
+    // A real .glb cut to a third: its header still claims the whole.
+    std::ifstream in("/usr/share/assimp/models/glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb", std::ios::binary);
+    std::string whole((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_EQ(whole.size(), 1838084u);
+    const std::string cut = (config / "engine_cut.glb").string();
+    std::ofstream(cut, std::ios::binary) << whole.substr(0, 600000);
+    open(cut);
+    EXPECT_EQ(s.path, demo) << "the last good model stays";
+    EXPECT_EQ(s.error, cut + ": truncated: 600.0 kB of 1.8 MB");
+    EXPECT_EQ(s.errorNote, "Still showing the last good model: " + demo);
+    EXPECT_EQ(s.error.find("No suitable reader"), std::string::npos) << s.error;
+    for (auto [w, h, scale] : {std::tuple{800, 500, 1.0f}, {1280, 720, 1.0f}, {800, 500, 1.5f}, {1280, 720, 1.5f}}) {
+        s.ui.uiScale = scale;
+        resize(w, h);
+        frames(2);
+        const std::string where = std::to_string(w) + "x" + std::to_string(h) + " at " + std::to_string(scale);
+        ImGuiWindow* strip = expectStripInViewport(where);
+        ASSERT_NE(strip, nullptr);
+        // The message, wrapped inside the strip: no sideways scrolling, its rectangle inside.
+        EXPECT_EQ(strip->ScrollMax.x, 0.0f) << where;
+        const ImVec4 msg = probed("notice:error");
+        EXPECT_GE(msg.x, strip->Pos.x) << where;
+        EXPECT_LE(msg.z, strip->Pos.x + strip->Size.x + 0.5f) << where;
+        shot("notices-truncated-" + where);
+    }
+    // A long path wraps onto more lines inside the same width.
+    s.ui.uiScale = 1.0f;
+    resize(800, 500);
+    const float oneMessage = probed("notice:error").w - probed("notice:error").y;
+    s.error = cut + ": " + std::string(300, 'x');
+    frames(3);
+    expectStripInViewport("800x500 long message");
+    EXPECT_GT(probed("notice:error").w - probed("notice:error").y, oneMessage + ImGui::GetTextLineHeight()) << "not wrapped";
+    // Warnings and the error stack; each is dismissed on its own.
+    s.warning = "a warning about the model";
+    frames(3);
+    ImGuiWindow* strip = expectStripInViewport("800x500 two messages");
+    ASSERT_NE(strip, nullptr);
+    EXPECT_GT(probed("notice:warning").y, probed("notice:error").y);
+    click("notice:error:dismiss");
+    EXPECT_TRUE(s.error.empty());
+    EXPECT_TRUE(s.errorNote.empty());
+    EXPECT_EQ(s.warning, "a warning about the model");
+    frames(3);  // the strip shrinks to the one message left
+    click("notice:warning:dismiss");
+    EXPECT_TRUE(s.warning.empty());
+    frames(2);
+    strip = ImGui::FindWindowByName("##notices");
+    EXPECT_TRUE(!strip || !strip->Active) << "the strip stays after every message was dismissed";
+}
+
+// The first model with a texture that is not there: one warning naming the texture and the
+// model and what is drawn instead; no "Still showing" (there is no other model). A later
+// failure names the model still shown, never the file that failed.
+TEST_F(ViewerNotices, AMissingTextureOnAFirstLoadIsOneLineAndNoStillShowing) {
+    namespace fs = std::filesystem;
+    const fs::path src = "/usr/share/assimp/models/glTF2/BoxTextured-glTF";
+    const fs::path dir = config / "box";
+    fs::create_directories(dir);
+    fs::copy_file(src / "BoxTextured.gltf", dir / "BoxTextured.gltf");
+    fs::copy_file(src / "BoxTextured0.bin", dir / "BoxTextured0.bin");  // not CesiumLogoFlat.png
+    const std::string box = (dir / "BoxTextured.gltf").string();
+    ViewerConfig cfg;
+    cfg.model = box;
+    cfg.remember = false;
+    auto v = Viewer::create(cfg);
+    ASSERT_TRUE(v.ok()) << v.error().message;
+    viewer = std::move(v.value());
+    viewer->enableProbe(true);
+    setInputHookDefault();
+    ViewerState& s = viewer->state();
+    ASSERT_EQ(s.path, box) << s.error;
+    EXPECT_TRUE(s.error.empty()) << s.error;
+    EXPECT_TRUE(s.errorNote.empty()) << s.errorNote;
+    EXPECT_EQ(s.warning, box + ": texture CesiumLogoFlat.png missing: drawn untextured in its material's base colour");
+    for (auto [w, h] : {std::pair{800, 500}, {1280, 720}}) {
+        resize(w, h);
+        expectStripInViewport("missing texture " + std::to_string(w) + "x" + std::to_string(h));
+        probed("notice:warning");
+    }
+    EXPECT_EQ(viewer->probe().rects.count("notice:error"), 0u);
+    // The texture back beside it: read, no warning.
+    fs::copy_file(src / "CesiumLogoFlat.png", dir / "CesiumLogoFlat.png");
+    open(box);
+    EXPECT_TRUE(s.warning.empty()) << s.warning;
+    // A file that fails now: the box is the model still shown.
+    open("/usr/share/assimp/models/invalid/empty.obj");
+    EXPECT_NE(s.error.find("empty.obj"), std::string::npos) << s.error;
+    EXPECT_EQ(s.errorNote, "Still showing the last good model: " + box);
+    expectStripInViewport("failed after the box");
+}
+
+// A settings file that is not valid: besides the line on stderr, the window's strip says which
+// file and that the defaults are used.
+TEST_F(ViewerNotices, ACorruptSettingsFileShowsInTheStrip) {
+    std::filesystem::create_directories(config / "rigview");
+    std::ofstream(config / "rigview" / "settings.json") << "{\"version\": 1, \"layout\": [";
+    ::testing::internal::CaptureStderr();
+    start();
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("settings.json: ignored"), std::string::npos) << err;
+    viewer->enableProbe(true);
+    frames(2);
+    ViewerState& s = viewer->state();
+    const std::string file = (config / "rigview" / "settings.json").string();
+    EXPECT_EQ(s.settingsProblem.rfind("Settings " + file + ": ignored, defaults used (", 0), 0u) << s.settingsProblem;
+    EXPECT_TRUE(s.error.empty()) << s.error;  // the model loaded after it does not hide it
+    for (auto [w, h, scale] : {std::tuple{800, 500, 1.0f}, {1280, 720, 1.5f}}) {
+        s.ui.uiScale = scale;
+        resize(w, h);
+        frames(2);
+        expectStripInViewport("settings " + std::to_string(w) + "x" + std::to_string(h));
+        probed("notice:settings");
+    }
+    click("notice:settings:dismiss");
+    EXPECT_TRUE(s.settingsProblem.empty());
 }
 
 }  // namespace

@@ -27,6 +27,7 @@
 #include "ui/shortcuts.h"
 #include "util/input_file.h"
 #include "util/output_file.h"
+#include "util/paths.h"
 #include "util/text.h"
 #include "app/viewer_settings.h"
 
@@ -141,8 +142,13 @@ void Viewer::applyLoadResult() {
     reloading_ = false;
     const bool adding = addingAnim_;
     addingAnim_ = false;
+    // The last good model stays on screen when a file fails; the strip says which it is.
+    const std::string kept = !state_.model ? std::string()
+                             : state_.path != path ? "Still showing the last good model: " + state_.path
+                                                   : "Still showing the version read before";
     if (!r) {
-        state_.error = r.error().message;  // the last good model stays on screen
+        state_.error = r.error().message;
+        state_.errorNote = kept;
         if (adding && !anims_.empty()) anims_.pop_back();  // and the file that did not fit goes
         return;
     }
@@ -150,6 +156,7 @@ void Viewer::applyLoadResult() {
     auto gpu = GpuModel::create(*model);
     if (!gpu) {
         state_.error = path + ": " + gpu.error().message;
+        state_.errorNote = kept;
         return;
     }
     const std::string previousClip = state_.model && state_.clip >= 0 ? state_.model->clips[state_.clip].name : "";
@@ -176,6 +183,7 @@ void Viewer::applyLoadResult() {
     state_.checks.hoverMesh = state_.checks.hoverVertex = -1;
     state_.path = path;
     state_.error.clear();
+    state_.errorNote.clear();
     state_.joints = model->jointNodes();
     state_.children.assign(model->skeleton.size(), {});
     for (size_t i = 0; i < model->skeleton.size(); ++i) {
@@ -196,10 +204,19 @@ void Viewer::applyLoadResult() {
     watchedStamp_ = fileStamp(path);
     window_->setTitle("rigview - " + path);
     if (!reload) addRecent(path);
-    if (!gpu_->missingTextures().empty()) {
-        state_.error = path + ": missing texture " + gpu_->missingTextures().front();
-    }
     state_.warning = model->stats.formatLimitation.empty() ? std::string() : path + ": " + model->stats.formatLimitation;
+    // A texture that does not load: the renderer draws that material untextured, in its base colour.
+    for (const std::string& ref : gpu_->missingTextures()) {
+        const bool embedded = !ref.empty() && ref[0] == '*';
+        std::vector<std::string> refused;
+        const bool found = !embedded && !paths::resolveResourceFile(model->path, ref, &refused).empty();
+        const std::string what = embedded           ? "embedded texture " + ref + " is not a readable image"
+                                 : found            ? "texture " + ref + " is not a readable image"
+                                 : !refused.empty() ? "texture " + ref + " not read (outside the model's folder)"
+                                                    : "texture " + ref + " missing";
+        if (!state_.warning.empty()) state_.warning += '\n';
+        state_.warning += path + ": " + what + ": drawn untextured in its material's base colour";
+    }
     // The pipeline's controller plays the clip on its base motion (a reload keeps the time);
     // --machine for the model it was given with, else <stem>.machine.json beside the model.
     const bool givenMachine = !config_.machine.empty() && path == config_.model;
@@ -236,6 +253,7 @@ void Viewer::loadSettings() {
         } else {
             std::fprintf(stderr, "rigview: %s: ignored, defaults used (%s)\n", text::forTerminal(file.string()).c_str(),
                          why.c_str());
+            state_.settingsProblem = "Settings " + file.string() + ": ignored, defaults used (" + why + ")";
         }
         return;
     }
@@ -409,7 +427,7 @@ void Viewer::frame(double dt) {
     drawHelpOverlay(state_, probe);
     drawAbout(state_, about_);
     drawSplitters(state_.ui.layout);
-    drawStatusOverlay(state_, now);
+    drawStatusOverlay(state_, now, probe);
     drawStatusLine(state_, now);
     processKeys();
     if (!handleIkMouse(state_, ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y)) handleCameraInput();

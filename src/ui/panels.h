@@ -41,8 +41,11 @@ void drawMorphsPanel(ViewerState& s, bool* open, UiProbe* probe);
 // The influences of the vertex under the mouse (ViewerState::checks.hoverVertex).
 void drawVertexTooltip(const ViewerState& s);
 void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe);
-// Loading indicator and the last error, over the viewport.
-void drawStatusOverlay(ViewerState& s, double now);
+// The loading indicator and the notification strip (the last error, warnings about the model,
+// an ignored settings file), inside the viewport's rectangle of the docked layout. Each message
+// is probed as "notice:error", "notice:warning", "notice:settings" and its button as
+// "notice:<kind>:dismiss"; the strip is the ImGui window "##notices".
+void drawStatusOverlay(ViewerState& s, double now, UiProbe* probe);
 // Joint names at their projected positions: the selected joint with its parent and children,
 // all joints, or none (ViewOptions::jointNames).
 // Returns how many names it drew.

@@ -281,8 +281,12 @@ struct ViewerState {
     std::string loadingPath;
     double loadingSince = 0.0;
     std::string error;              // last import error, shown until dismissed
-    std::string warning;            // about the model on screen (what its format cannot give),
-                                    // shown until dismissed or another model loads
+    std::string errorNote;          // what stays on screen after `error`: a different model
+                                    // still shown, or this file's version read before
+    std::string warning;            // about the model on screen (what its format cannot give,
+                                    // textures not found), one line each, shown until
+                                    // dismissed or another model loads
+    std::string settingsProblem;    // a settings file that was ignored (defaults used)
 
     CheckViewState checks;
     BlendState blend;

@@ -1,46 +1,80 @@
-// What the viewer draws over the viewport: the loading indicator and error banners, joint
-// names at the joints, and the tooltip of the vertex under the mouse.
+// What the viewer draws over the viewport: the loading indicator and the notification strip,
+// joint names at the joints, and the tooltip of the vertex under the mouse.
 #include "ui/panels.h"
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+
+#include "ui/widgets.h"
 
 namespace rig {
 
-void drawStatusOverlay(ViewerState& s, double now) {
-    const ImGuiIO& io = ImGui::GetIO();
+namespace {
+
+// One message of the notification strip: its text (wrapped to the strip), a second line in
+// grey when there is one, and a Dismiss button that clears it, first: beside the text in a
+// strip wide enough, on its own line above it in a narrow one (the text keeps the width).
+void drawNotice(const char* id, ImU32 color, std::string& text, std::string* note, UiProbe* probe) {
+    ImGui::PushID(id);
+    const bool besideText = ImGui::GetContentRegionAvail().x > 30.0f * ImGui::GetFontSize();
+    auto dismiss = [&] {
+        if (ImGui::SmallButton("Dismiss")) {
+            text.clear();
+            if (note) note->clear();
+        }
+        probeItem(probe, std::string("notice:") + id + ":dismiss");
+    };
+    dismiss();
+    if (besideText) ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::PushStyleColor(ImGuiCol_Text, color);
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+    if (note && !note->empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s", note->c_str());
+        ImGui::PopStyleColor();
+    }
+    ImGui::EndGroup();
+    probeItem(probe, std::string("notice:") + id);
+    ImGui::PopID();
+}
+
+}  // namespace
+
+void drawStatusOverlay(ViewerState& s, double now, UiProbe* probe) {
+    // Both sit in the viewport's rectangle as the docked layout left it, so they never cover
+    // a panel, the Timeline or the path field where a name is corrected.
+    const LayoutRect& c = s.ui.layout.rects.centre;
     if (s.loading) {
-        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+        ImGui::SetNextWindowPos(ImVec2(c.x + c.w * 0.5f, c.y + c.h * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
         ImGui::Begin("##loading", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove);
         const double elapsed = now - s.loadingSince;
         ImGui::Text("Loading %s  (%.1f s)", s.loadingPath.c_str(), elapsed);
         // An indeterminate bar: Assimp gives no reliable fraction.
         const float phase = static_cast<float>(std::fmod(elapsed, 1.2) / 1.2);
-        ImGui::ProgressBar(phase, ImVec2(300, 0), "");
+        ImGui::ProgressBar(phase, ImVec2(std::min(300.0f, std::max(1.0f, c.w - 40.0f)), 0), "");
         ImGui::End();
     }
-    // Errors and warnings sit at the bottom of the viewport, above the timeline, so they never
-    // cover the path field (top) or the file browser where the name is corrected.
-    const float bannerY = io.DisplaySize.y - 140.0f;
-    if (!s.error.empty()) {
-        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, bannerY), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
-        ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(120, 30, 30, 235));
-        ImGui::Begin("##error", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
-                                          ImGuiWindowFlags_NoFocusOnAppearing);
-        ImGui::TextUnformatted(s.error.c_str());
-        if (s.model) ImGui::TextDisabled("Still showing the last good model: %s", s.path.c_str());
-        if (ImGui::Button("Dismiss")) s.error.clear();
-        ImGui::End();
-        ImGui::PopStyleColor();
-    }
-    if (!s.warning.empty() && s.error.empty()) {
-        ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, bannerY), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
-        ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(120, 90, 20, 235));
-        ImGui::Begin("##warning", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove);
-        ImGui::TextUnformatted(s.warning.c_str());
-        if (ImGui::Button("Dismiss##warning")) s.warning.clear();
-        ImGui::End();
-        ImGui::PopStyleColor();
-    }
+    // The notification strip: errors, warnings about the model and a settings file that was
+    // ignored, stacked at the bottom of the viewport (above the Timeline's strip), as wide as
+    // the viewport less a margin, the text wrapped to it; taller than half the viewport, it
+    // scrolls. Each message has its own Dismiss.
+    if (s.error.empty() && s.warning.empty() && s.settingsProblem.empty()) return;
+    const float margin = std::floor(0.5f * ImGui::GetFontSize());
+    const float w = std::max(1.0f, c.w - 2.0f * margin);
+    const float maxH = std::max(1.0f, std::min(c.h - 2.0f * margin, std::max(0.5f * c.h, 3.0f * ImGui::GetFrameHeightWithSpacing())));
+    ImGui::SetNextWindowPos(ImVec2(c.x + margin, c.y + c.h - margin), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0.0f), ImVec2(w, maxH));
+    ImGui::SetNextWindowBgAlpha(0.92f);
+    ImGui::Begin("##notices", nullptr,
+                 ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
+                     ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing);
+    if (!s.error.empty()) drawNotice("error", IM_COL32(255, 130, 120, 255), s.error, &s.errorNote, probe);
+    if (!s.warning.empty()) drawNotice("warning", IM_COL32(255, 205, 100, 255), s.warning, nullptr, probe);
+    if (!s.settingsProblem.empty()) drawNotice("settings", IM_COL32(255, 205, 100, 255), s.settingsProblem, nullptr, probe);
+    ImGui::End();
 }
 
 int drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorld, const glm::mat4& viewProj,
