@@ -330,8 +330,8 @@ TEST(Legend, OnionSkinPastAndFutureDifferAndFadeWithDistance) {
     for (int count : {1, 2, 5}) {
         for (int k = 1; k <= count; ++k) {
             const glm::vec4 past = onionTint(-k, count), future = onionTint(k, count);
-            EXPECT_GT(past.b, past.r);      // blue
-            EXPECT_GT(future.r, future.b);  // orange
+            EXPECT_GT(past.g, std::max(past.r, past.b));        // green
+            EXPECT_GT(std::min(future.r, future.b), future.g);  // magenta
             EXPECT_FLOAT_EQ(past.a, future.a);
             EXPECT_GT(past.a, 0.0f);
             if (k > 1) EXPECT_LT(past.a, onionTint(-(k - 1), count).a);

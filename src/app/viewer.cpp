@@ -425,6 +425,9 @@ void Viewer::frame(double dt) {
         updateCompare();        // B at the time A is at now
         state_.view.highlightJoint = state_.selectedJoint;
         if (!drawCrowd(w, h)) {
+            // A colour view shows its colours as painted (as its legend says), not tinted by the material.
+            renderer_->setColorSource(state_.checks.colorView == ColorView::None ? Renderer::ColorSource::Material
+                                                                                 : Renderer::ColorSource::VertexOnly);
             renderer_->draw(*gpu_, *state_.animator, state_.camera, state_.view, w, h, &state_.bounds);
             drawGhosts(w, h);
             if (compareGpu_ && compareAnim_) {
@@ -539,13 +542,6 @@ std::vector<uint8_t> Viewer::captureFrame(int& width, int& height) {
     return std::move(captured_);
 }
 
-namespace {
-
-glm::vec4 heat(float x) { return heatColor(x); }
-glm::vec4 influenceColor(uint8_t n) { return influenceCountColor(n); }
-
-}  // namespace
-
 void Viewer::updateColorView() {
     CheckViewState& c = state_.checks;
     const Model& m = *state_.model;
@@ -581,53 +577,8 @@ void Viewer::updateColorView() {
             gpu_->clearVertexColors(i);
             continue;
         }
-        std::vector<glm::vec4> colors(mesh.vertexCount(), glm::vec4(0.85f, 0.85f, 0.85f, 1.0f));
-        switch (c.colorView) {
-            case ColorView::JointWeight: {
-                if (joint < 0) break;
-                const std::vector<float> w = jointWeights(mesh, joint);
-                for (size_t v = 0; v < w.size(); ++v) colors[v] = w[v] > 0.0f ? heat(w[v]) : glm::vec4(0.12f, 0.12f, 0.3f, 1.0f);
-                break;
-            }
-            case ColorView::InfluenceCount: {
-                const std::vector<uint8_t> n = influenceCounts(mesh);
-                for (size_t v = 0; v < n.size(); ++v) {
-                    colors[v] = influenceColor(n[v]);
-                    if (mesh.skinned && (n[v] == 0 || n[v] > 4)) flagged_[i].push_back(static_cast<uint32_t>(v));
-                }
-                break;
-            }
-            case ColorView::WeightSum: {
-                const std::vector<float> e = weightSumError(mesh);
-                for (size_t v = 0; v < e.size(); ++v) {
-                    if (e[v] > kWeightSumTolerance) {
-                        colors[v] = weightSumColor(e[v]);
-                        flagged_[i].push_back(static_cast<uint32_t>(v));
-                    }
-                }
-                break;
-            }
-            case ColorView::Unweighted: {
-                const std::vector<uint8_t> n = influenceCounts(mesh);
-                for (size_t v = 0; v < n.size(); ++v) {
-                    if (mesh.skinned && n[v] == 0) {
-                        colors[v] = kUnweightedColor;
-                        flagged_[i].push_back(static_cast<uint32_t>(v));
-                    }
-                }
-                break;
-            }
-            case ColorView::TruncationError: {
-                const std::vector<float>& e = errors[i];
-                for (size_t v = 0; v < e.size(); ++v) {
-                    if (e[v] > 0.0f) colors[v] = heat(c.truncationMax > 0.0f ? e[v] / c.truncationMax : 0.0f);
-                }
-                break;
-            }
-            case ColorView::None:
-            case ColorView::Deviation:
-                break;
-        }
+        const std::vector<glm::vec4> colors =
+            colorViewColors(c.colorView, mesh, joint, i < errors.size() ? errors[i] : std::vector<float>{}, c.truncationMax, flagged_[i]);
         gpu_->setVertexColors(i, colors);
         state_.ui.flaggedVertices += flagged_[i].size();
     }
@@ -728,7 +679,7 @@ void Viewer::drawGhosts(int w, int h) {
             const double len = std::max(tl.end - tl.start, 1e-6);
             const float t = static_cast<float>(tl.start + wrapTime(tl.time - tl.start + k * c.onionStep, len));
             ghost_->evaluate(state_.clip, t);
-            // Past in blue, future in orange (as the Checks panel's labels say).
+            // Past in green, future in magenta (as the Checks panel's labels say).
             const glm::vec4 tint = onionTint(k, c.onionCount);
             renderer_->drawGhost(*gpu_, *ghost_, state_.camera, state_.view, w, h, tint);
         }
