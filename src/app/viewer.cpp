@@ -324,8 +324,11 @@ void Viewer::applyRequests() {
     }
     if (q.focusFinding >= 0) focusFinding(q.focusFinding);
     if (q.frameModel && state_.bounds.valid()) {
-        // Panels cover the sides of the window: leave room around the model.
-        state_.camera.frame(state_.bounds, static_cast<float>(w) / static_cast<float>(h), 1.35f);
+        // The model's box (over its clip) spans kFrameFill of the viewport between the panels,
+        // centred, as `rigview render` frames its pose.
+        const glm::vec4 r = state_.camera.viewRect;
+        const float aspect = static_cast<float>(w) / static_cast<float>(h) * (r.z > 0.0f && r.w > 0.0f ? r.z / r.w : 1.0f);
+        state_.camera.fit(state_.bounds, aspect, kFrameFill);
     }
     q = ViewerRequests{};
 }
