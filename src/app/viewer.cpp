@@ -28,6 +28,7 @@
 #include "util/input_file.h"
 #include "util/output_file.h"
 #include "util/text.h"
+#include "app/up_axis.h"
 #include "app/viewer_settings.h"
 
 #ifndef RIGVIEW_VERSION
@@ -85,6 +86,7 @@ Result<std::unique_ptr<Viewer>> Viewer::create(const ViewerConfig& config) {
         v->about_.gl = v->state_.stats.glRenderer;
     }
     if (config.remember) v->loadSettings();
+    if (config.remember && config.restoreWindow) v->restoreWindowPlacement();
     if (config.resetLayout) resetLayout(v->state_);
     v->lastTime_ = glfwGetTime();
     v->fpsWindowStart_ = v->lastTime_;
@@ -190,6 +192,14 @@ void Viewer::applyLoadResult() {
     state_.keyTimes = KeyTimesCache{};
     state_.timeline.viewStart = state_.timeline.viewEnd = 0.0;
     state_.bounds = animatedBounds(*model, clip, 12);
+    if (!reload) {
+        // Its up axis: as chosen for this file (View > Up axis), else guessed from its bind pose.
+        std::error_code ec;
+        const auto chosen = state_.ui.zUpByFile.find(fs::absolute(path, ec).string());
+        const bool zUp = chosen != state_.ui.zUpByFile.end() ? chosen->second : guessZUp(animatedBounds(*model, -1, 1));
+        if (zUp != state_.camera.zUp) keepCamera_ = false;  // a restored camera looked along the other axis
+        state_.camera.zUp = zUp;
+    }
     // The first model keeps a camera restored from the settings; later ones are framed.
     if (!reload && !keepCamera_) state_.requests.frameModel = true;
     keepCamera_ = false;
@@ -248,8 +258,38 @@ void Viewer::loadSettings() {
     }
 }
 
+void Viewer::restoreWindowPlacement() {
+    const ViewerUiState::WindowPlacement p = state_.ui.window;
+    if (p.width <= 0 || p.height <= 0) return;
+    int w = p.width, h = p.height, x = p.x, y = p.y;
+    // Inside the work area of the monitor it was on (the primary one if none holds its place).
+    int count = 0;
+    GLFWmonitor** monitors = glfwGetMonitors(&count);
+    GLFWmonitor* on = glfwGetPrimaryMonitor();
+    for (int i = 0; i < count; ++i) {
+        int mx = 0, my = 0, mw = 0, mh = 0;
+        glfwGetMonitorWorkarea(monitors[i], &mx, &my, &mw, &mh);
+        if (x >= mx && x < mx + mw && y >= my && y < my + mh) on = monitors[i];
+    }
+    if (on) {
+        int mx = 0, my = 0, mw = 0, mh = 0;
+        glfwGetMonitorWorkarea(on, &mx, &my, &mw, &mh);
+        if (mw > 0 && mh > 0) {
+            w = std::clamp(w, std::min(320, mw), mw);
+            h = std::clamp(h, std::min(200, mh), mh);
+            x = std::clamp(x, mx, mx + mw - w);
+            y = std::clamp(y, my, my + mh - h);
+        }
+    }
+    glfwSetWindowSize(window_->handle(), w, h);
+    glfwSetWindowPos(window_->handle(), x, y);
+}
+
 void Viewer::saveSettings() {
     if (!config_.remember) return;
+    ViewerUiState::WindowPlacement& p = state_.ui.window;
+    glfwGetWindowPos(window_->handle(), &p.x, &p.y);
+    glfwGetWindowSize(window_->handle(), &p.width, &p.height);
     std::string text = settingsToJson(state_);
     if (text == savedSettings_) return;
     std::error_code ec;
@@ -289,6 +329,13 @@ void Viewer::applyRequests() {
         state_.ui.statusUntil = glfwGetTime() + 3.0;
     }
     if (q.screenshot) screenshotNext_ = true;
+    if (q.quit) window_->requestClose();
+    if (q.zUp) {
+        state_.camera.zUp = *q.zUp;
+        std::error_code ec;
+        if (!state_.path.empty()) state_.ui.zUpByFile[fs::absolute(state_.path, ec).string()] = *q.zUp;
+        q.frameModel = true;
+    }
     if (q.stopCompare) stopCompare();
     if (!q.compare.empty()) compareQueued_ = q.compare;
     if (!compareQueued_.empty() && state_.model && !pending_.valid() && !comparePending_.valid()) {
@@ -494,7 +541,10 @@ void Viewer::placeLayout() {
     if (layout.resetRequested) {
         layout.resetRequested = false;
         resetLayout(state_);
-        state_.requests.frameModel = true;
+        // The menu's reset also puts the view options and the camera back (--reset-layout at
+        // start resets the layout only).
+        state_.view = ViewOptions{};
+        state_.requests.resetCamera = true;
     }
     std::array<bool, kPanelCount> open{};
     for (int i = 0; i < kPanelCount; ++i) {
@@ -654,18 +704,30 @@ void Viewer::writeScreenshot(const std::vector<uint8_t>& rgba, int w, int h) {
     localtime_r(&t, &tm);
     char stamp[32];
     std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    const fs::path dir = config_.screenshotDir.empty() ? fs::path(".") : fs::path(config_.screenshotDir);
-    fs::path file = dir / (std::string("rigview-") + stamp + ".png");
-    std::error_code ec;
-    for (int n = 2; fs::exists(file, ec) && n < 1000; ++n) file = dir / (std::string("rigview-") + stamp + "-" + std::to_string(n) + ".png");
-    std::string error;
-    if (writePng(file.string(), w, h, rgba, &error)) {
-        lastScreenshot_ = fs::absolute(file, ec).string();
-        state_.ui.status = "screenshot: " + lastScreenshot_;
+    // rigview-<model>-<time>.png in the folder asked for, else the Pictures folder, else (or
+    // when that one cannot be written) the current directory.
+    const std::string stem = "rigview-" + (state_.path.empty() ? std::string() : fs::path(state_.path).stem().string() + "-") + stamp;
+    std::vector<fs::path> dirs;
+    if (!config_.screenshotDir.empty()) {
+        dirs.push_back(config_.screenshotDir);
     } else {
-        state_.ui.status = "screenshot failed: " + error;
+        if (const fs::path pictures = picturesFolder(); !pictures.empty()) dirs.push_back(pictures);
+        dirs.push_back(".");
     }
-    state_.ui.statusUntil = glfwGetTime() + 4.0;
+    std::string error;
+    for (const fs::path& dir : dirs) {
+        fs::path file = dir / (stem + ".png");
+        std::error_code ec;
+        for (int n = 2; fs::exists(file, ec) && n < 1000; ++n) file = dir / (stem + "-" + std::to_string(n) + ".png");
+        if (writePng(file.string(), w, h, rgba, &error)) {
+            lastScreenshot_ = fs::absolute(file, ec).lexically_normal().string();
+            state_.ui.status = "screenshot: " + lastScreenshot_;
+            state_.ui.statusUntil = glfwGetTime() + 6.0;
+            return;
+        }
+    }
+    state_.ui.status = "screenshot failed: " + error;
+    state_.ui.statusUntil = glfwGetTime() + 6.0;
 }
 
 void Viewer::drawGhosts(int w, int h) {
