@@ -630,5 +630,38 @@ TEST(ViewerSettingsFile, WindowPlacementAndUpAxesRoundTrip) {
     EXPECT_FALSE(applySettingsJson(R"({"version": 1, "window": {"width": "wide"}})", c, hasCamera, why));
 }
 
+// `rigview render --up auto` stands the SMD sample (a bull, Z up) as the viewer does: seen from
+// the side, wider than tall; the default (Y up) shows it from above, taller than wide.
+TEST(Framing, RenderUpAutoStandsAZUpModel) {
+    const std::string dir = testing::tempDir();
+    auto extent = [&](const char* up, float& fw, float& fh) {
+        const std::string png = dir + "/up.png";
+        const testing::RunResult r = testing::run(
+            RIGVIEW_EXE, {"render", "/usr/share/assimp/models/SMD/WusonSMD.smd", "-o", png, "--size", "320x320", "--up", up});
+        if (r.exitCode == 6 && !std::getenv("RIGVIEW_GL_TEST")) GTEST_SKIP() << "no OpenGL context here: " << r.err;
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        int w = 0, h = 0, n = 0;
+        unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 3);
+        ASSERT_NE(px, nullptr) << png;
+        int x0 = w, x1 = -1, y0 = h, y1 = -1;
+        for (int y = 0; y < h; ++y) {
+            for (int x = 0; x < w; ++x) {
+                const unsigned char* p = px + (static_cast<size_t>(y) * w + x) * 3;
+                if (std::abs(p[0] - px[0]) + std::abs(p[1] - px[1]) + std::abs(p[2] - px[2]) <= 24) continue;
+                x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+            }
+        }
+        stbi_image_free(px);
+        ASSERT_GE(x1, x0) << "nothing drawn";
+        fw = static_cast<float>(x1 - x0 + 1) / w;
+        fh = static_cast<float>(y1 - y0 + 1) / h;
+    };
+    float fw = 0.0f, fh = 0.0f;
+    extent("auto", fw, fh);
+    EXPECT_GT(fw, fh) << "--up auto: " << fw << " x " << fh;
+    extent("y", fw, fh);
+    EXPECT_GT(fh, fw) << "--up y: " << fw << " x " << fh;
+}
+
 }  // namespace
 }  // namespace rig
