@@ -1754,7 +1754,7 @@ TEST_F(ViewerLayout, SettingsAreRestoredAfterQuitAndResetLayoutRestoresDefaults)
     EXPECT_FLOAT_EQ(t.ui.layout.rects.leftWidth, LayoutSettings{}.leftWidth);
     EXPECT_TRUE(t.panels.stats);
     EXPECT_TRUE(t.ui.layout.shows(PanelId::Stats));
-    EXPECT_TRUE(t.view.bones) << "reset layout is not reset options";
+    EXPECT_FALSE(t.view.bones) << "reset layout puts the view options back too";
     expectPanelsInside("after reset");
     viewer.reset();
     start();
@@ -2160,6 +2160,218 @@ TEST_F(ViewerNotices, ACorruptSettingsFileShowsInTheStrip) {
     }
     click("notice:settings:dismiss");
     EXPECT_TRUE(s.settingsProblem.empty());
+}
+
+// The projected box of the model's bounds, in window pixels (x0, y0, x1, y1).
+glm::vec4 projectedBounds(const ViewerState& s) {
+    const ImVec2 d = ImGui::GetIO().DisplaySize;
+    const glm::mat4 vp = s.camera.projection(d.x / d.y) * s.camera.view();
+    glm::vec4 r(1e9f, 1e9f, -1e9f, -1e9f);
+    for (int i = 0; i < 8; ++i) {
+        const glm::vec3 c(i & 1 ? s.bounds.max.x : s.bounds.min.x, i & 2 ? s.bounds.max.y : s.bounds.min.y,
+                          i & 4 ? s.bounds.max.z : s.bounds.min.z);
+        glm::vec2 p;
+        if (!projectToScreen(vp, c, d.x, d.y, p)) continue;
+        r = glm::vec4(std::min(r.x, p.x), std::min(r.y, p.y), std::max(r.z, p.x), std::max(r.w, p.y));
+    }
+    return r;
+}
+
+// At load and after F the model fills about 80% of the viewport between the panels (as
+// `rigview render` fills 85% of its frame), centred in it, also after the camera moved away.
+TEST_F(ViewerSmoke, FramingFillsMostOfTheViewportAtLoadAndAfterF) {
+    ViewerState& s = viewer->state();
+    auto fill = [&](const char* when) {
+        const LayoutRect& c = s.ui.layout.rects.centre;
+        const glm::vec4 r = projectedBounds(s);
+        const float fy = (r.w - r.y) / c.h, fx = (r.z - r.x) / c.w;
+        // The binding side spans 80%; the model is a standing character: its height binds.
+        EXPECT_GE(fy, 0.75f) << when << " (width " << fx << ")";
+        EXPECT_LE(fy, 0.9f) << when;
+        EXPECT_LE(fx, 0.9f) << when;
+        EXPECT_GE(r.y, c.y) << when;
+        EXPECT_LE(r.w, c.bottom()) << when;
+    };
+    fill("at load");
+    shot("framed-at-load");
+    s.camera.distance *= 3.0f;
+    s.camera.orbit(40.0f, 10.0f);
+    frames(1);
+    press(GLFW_KEY_F);
+    frames(1);
+    fill("after F");
+}
+
+// Ctrl+Q closes the window: the viewer's loop returns.
+TEST_F(ViewerSmoke, CtrlQQuits) {
+    frames(1);
+    EXPECT_FALSE(viewer->shouldClose());
+    press(GLFW_KEY_Q, GLFW_MOD_CONTROL);
+    frames(1);
+    ASSERT_TRUE(viewer->shouldClose()) << "Ctrl+Q did not close the window";
+    EXPECT_EQ(viewer->run(), 0);  // returns at once: the window is closing
+}
+
+// Reset layout (View's Layout menu) also puts the view options back and frames the model
+// from the default angles.
+TEST_F(ViewerSmoke, ResetLayoutResetsTheViewOptionsAndTheCamera) {
+    ViewerState& s = viewer->state();
+    s.view.bones = true;
+    s.view.grid = false;
+    s.view.ambient = 0.9f;
+    s.camera.azimuthDeg = 123.0f;
+    s.camera.distance *= 4.0f;
+    frames(2);
+    s.ui.layout.resetRequested = true;
+    frames(2);
+    EXPECT_FALSE(s.view.bones);
+    EXPECT_TRUE(s.view.grid);
+    EXPECT_FLOAT_EQ(s.view.ambient, ViewOptions{}.ambient);
+    EXPECT_FLOAT_EQ(s.camera.azimuthDeg, OrbitCamera{}.azimuthDeg);
+    const glm::vec4 r = projectedBounds(s);
+    const LayoutRect& c = s.ui.layout.rects.centre;
+    EXPECT_GE((r.w - r.y) / c.h, 0.75f) << "not framed again";
+}
+
+// F12 without a folder given writes rigview-<model>-<time>.png to the Pictures folder
+// ($HOME/Pictures here), and its notice, with the full path, shows inside the viewport.
+TEST(ViewerScreenshot, GoesToThePicturesFolderAndTheNoticeShowsInTheViewport) {
+    const std::filesystem::path home = std::filesystem::temp_directory_path() / ("rigview-home-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(home);
+    std::filesystem::create_directories(home / "Pictures");
+    std::filesystem::create_directories(home / ".config");
+    const char* oldHome = std::getenv("HOME");
+    const std::string savedHome = oldHome ? oldHome : "";
+    const char* oldXdg = std::getenv("XDG_CONFIG_HOME");
+    const std::string savedXdg = oldXdg ? oldXdg : "";
+    const char* oldPictures = std::getenv("XDG_PICTURES_DIR");
+    const std::string savedPictures = oldPictures ? oldPictures : "";
+    ::setenv("HOME", home.c_str(), 1);
+    ::unsetenv("XDG_CONFIG_HOME");
+    ::unsetenv("XDG_PICTURES_DIR");
+    {
+        ViewerConfig cfg;
+        cfg.model = demoModelPath();
+        cfg.remember = false;
+        auto v = Viewer::create(cfg);
+        ASSERT_TRUE(v.ok()) << v.error().message;
+        Viewer& viewer = *v.value();
+        viewer.waitForLoad();
+        for (int i = 0; i < 3; ++i) viewer.frame(1.0 / 60.0);
+        viewer.state().requests.screenshot = true;
+        for (int i = 0; i < 3; ++i) viewer.frame(1.0 / 60.0);
+        const std::string shot = viewer.lastScreenshot();
+        ASSERT_FALSE(shot.empty()) << viewer.state().ui.status;
+        EXPECT_EQ(std::filesystem::path(shot).parent_path(), home / "Pictures");
+        EXPECT_EQ(std::filesystem::path(shot).filename().string().rfind("rigview-rigview_demo-", 0), 0u) << shot;
+        EXPECT_TRUE(std::filesystem::exists(shot));
+        EXPECT_NE(viewer.state().ui.status.find(shot), std::string::npos) << viewer.state().ui.status;
+        ImGuiWindow* notice = ImGui::FindWindowByName("##statusline");
+        ASSERT_NE(notice, nullptr);
+        EXPECT_TRUE(notice->Active);
+        const LayoutRect& c = viewer.state().ui.layout.rects.centre;
+        EXPECT_GE(notice->Pos.x, c.x - 0.5f);
+        EXPECT_GE(notice->Pos.y, c.y - 0.5f);
+        EXPECT_LE(notice->Pos.x + notice->Size.x, c.right() + 0.5f) << "the notice runs under a panel";
+        EXPECT_LE(notice->Pos.y + notice->Size.y, c.bottom() + 0.5f) << "the notice is behind the Timeline";
+    }
+    if (oldHome) ::setenv("HOME", savedHome.c_str(), 1);
+    if (oldXdg) ::setenv("XDG_CONFIG_HOME", savedXdg.c_str(), 1);
+    if (oldPictures) ::setenv("XDG_PICTURES_DIR", savedPictures.c_str(), 1);
+    std::filesystem::remove_all(home);
+}
+
+// The window's size and place are remembered: the next start opens at them, clamped to the
+// monitor (the Xvfb screen is 1280 x 800).
+TEST_F(ViewerLayout, TheWindowSizeIsRememberedAndClampedToTheMonitor) {
+    start();
+    resize(900, 600);
+    viewer.reset();  // quit
+    start();
+    int w = 0, h = 0;
+    for (int i = 0; i < 60; ++i) {
+        glfwGetWindowSize(viewer->windowHandle(), &w, &h);
+        if (w == 900 && h == 600) break;
+        frames(1);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_EQ(w, 900);
+    EXPECT_EQ(h, 600);
+    viewer.reset();
+    // A size larger than the monitor (saved on a bigger one) opens within it.
+    std::string text;
+    {
+        std::ifstream in(config / "rigview" / "settings.json");
+        std::stringstream t;
+        t << in.rdbuf();
+        text = t.str();
+    }
+    ViewerState saved;
+    bool hasCamera = false;
+    std::string why;
+    ASSERT_TRUE(applySettingsJson(text, saved, hasCamera, why)) << why;
+    EXPECT_EQ(saved.ui.window.width, 900);
+    saved.ui.window = {3000, 2000, 5000, 3000};
+    {
+        std::ofstream out(config / "rigview" / "settings.json");
+        out << settingsToJson(saved);
+    }
+    start();
+    for (int i = 0; i < 20; ++i) {
+        frames(1);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    glfwGetWindowSize(viewer->windowHandle(), &w, &h);
+    int x = 0, y = 0;
+    glfwGetWindowPos(viewer->windowHandle(), &x, &y);
+    EXPECT_LE(w, 1280);
+    EXPECT_LE(h, 800);
+    EXPECT_LE(x + w, 1280);
+    EXPECT_LE(y + h, 800);
+    expectPanelsInside("restored from a larger monitor");
+}
+
+// The SMD sample (a bull) keeps Z up and does not say so: the viewer guesses it and shows it
+// standing, its height (Z) upright on the screen: the top of its box above the bottom, farther
+// apart than the box is deep. Camera > Up axis > Y up lays it down again (its Z seen end-on),
+// for that file only, and the next start remembers the choice.
+TEST_F(ViewerLayout, TheSmdSampleStandsUpAndTheUpAxisIsKeptPerFile) {
+    const std::string smd = "/usr/share/assimp/models/SMD/WusonSMD.smd";
+    ViewerConfig cfg;
+    cfg.model = smd;
+    auto v = Viewer::create(cfg);
+    ASSERT_TRUE(v.ok()) << v.error().message;
+    viewer = std::move(v.value());
+    setInputHookDefault();
+    ViewerState& s = viewer->state();
+    // Screen positions of the middle of the box's bottom and top (along Z) and front and back (along Y).
+    auto upright = [&](glm::vec2& bottom, glm::vec2& top, glm::vec2& front, glm::vec2& back) {
+        const ImVec2 d = ImGui::GetIO().DisplaySize;
+        const glm::mat4 vp = s.camera.projection(d.x / d.y) * s.camera.view();
+        const glm::vec3 c = s.bounds.center();
+        return projectToScreen(vp, glm::vec3(c.x, c.y, s.bounds.min.z), d.x, d.y, bottom) &&
+               projectToScreen(vp, glm::vec3(c.x, c.y, s.bounds.max.z), d.x, d.y, top) &&
+               projectToScreen(vp, glm::vec3(c.x, s.bounds.min.y, c.z), d.x, d.y, front) &&
+               projectToScreen(vp, glm::vec3(c.x, s.bounds.max.y, c.z), d.x, d.y, back);
+    };
+    EXPECT_TRUE(s.camera.zUp);
+    glm::vec2 bottom, top, front, back;
+    ASSERT_TRUE(upright(bottom, top, front, back));
+    EXPECT_GT(bottom.y - top.y, 0.3f * (s.ui.layout.rects.centre.h)) << "its height is not upright";
+    EXPECT_GT(std::abs(bottom.y - top.y), 3.0f * std::abs(bottom.x - top.x));
+    shot("smd-standing");
+    s.requests.zUp = false;
+    frames(2);
+    EXPECT_FALSE(s.camera.zUp);
+    ASSERT_TRUE(upright(bottom, top, front, back));
+    EXPECT_GT(std::abs(back.y - front.y), std::abs(bottom.y - top.y)) << "Y up: its Y is upright instead";
+    viewer.reset();  // quit: the choice is saved for this file
+    start();  // the demo: guessed Y up
+    EXPECT_FALSE(viewer->state().camera.zUp);
+    viewer->state().requests.open = smd;
+    viewer->waitForLoad();
+    frames(2);
+    EXPECT_FALSE(viewer->state().camera.zUp) << "the choice for this file was not kept";
 }
 
 }  // namespace

@@ -22,6 +22,10 @@
 #include "ui/legend.h"
 #include "ui/shortcuts.h"
 #include "ui/timeline_panel.h"
+#include "app/up_axis.h"
+#include "check/vertex_views.h"
+#include "app/viewer_settings.h"
+#include "render/renderer.h"
 
 namespace rig {
 namespace {
@@ -330,8 +334,8 @@ TEST(Legend, OnionSkinPastAndFutureDifferAndFadeWithDistance) {
     for (int count : {1, 2, 5}) {
         for (int k = 1; k <= count; ++k) {
             const glm::vec4 past = onionTint(-k, count), future = onionTint(k, count);
-            EXPECT_GT(past.b, past.r);      // blue
-            EXPECT_GT(future.r, future.b);  // orange
+            EXPECT_GT(past.g, std::max(past.r, past.b));        // green
+            EXPECT_GT(std::min(future.r, future.b), future.g);  // magenta
             EXPECT_FLOAT_EQ(past.a, future.a);
             EXPECT_GT(past.a, 0.0f);
             if (k > 1) EXPECT_LT(past.a, onionTint(-(k - 1), count).a);
@@ -474,6 +478,189 @@ TEST(TimelineKeys, NextAndPreviousKeyAcrossChannelsAndJoints) {
     s.timeline.clip = -1;
     refreshKeyTimes(s);
     EXPECT_TRUE(s.keyTimes.all.empty());
+}
+
+// The colours each colour view paints (colorViewColors, what the viewer uploads and draws
+// without the material) are the legend's: a swatch's exact colour, or a colour on the
+// legend's gradient between its two ends. A mesh of the demo with a vertex of each kind.
+TEST(Legend, EachViewPaintsOnlyTheColoursItsLegendShows) {
+    auto model = importModel(std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf");
+    ASSERT_TRUE(model.ok()) << model.error().message;
+    const Mesh* skinned = nullptr;
+    for (const Mesh& m : model.value().meshes) {
+        if (m.skinned && m.vertexCount() >= 8) skinned = &m;
+    }
+    ASSERT_NE(skinned, nullptr);
+    Mesh mesh = *skinned;
+    const size_t nv = mesh.vertexCount();
+    mesh.originalInfluenceCount.resize(nv);
+    mesh.originalWeightSum.resize(nv);
+    const std::vector<uint8_t> counts = influenceCounts(*skinned);
+    for (size_t v = 0; v < nv; ++v) {
+        mesh.originalInfluenceCount[v] = counts[v];
+        mesh.originalWeightSum[v] = 1.0f;
+    }
+    mesh.originalInfluenceCount[0] = 0;  // unweighted
+    mesh.originalInfluenceCount[1] = 6;  // more than 4
+    mesh.originalWeightSum[2] = 0.7f;    // off by 0.3
+    mesh.originalWeightSum[3] = 3.0f;    // off by more than 1
+    // A joint that moves some of the mesh's vertices and not others.
+    int joint = -1;
+    for (uint32_t j : mesh.skin.joints) {
+        const std::vector<float> w = jointWeights(mesh, static_cast<int32_t>(j));
+        const bool some = std::any_of(w.begin(), w.end(), [](float x) { return x > 0.0f; });
+        const bool notAll = std::any_of(w.begin(), w.end(), [](float x) { return x == 0.0f; });
+        if (some && notAll) joint = static_cast<int>(j);
+    }
+    ASSERT_GE(joint, 0);
+    std::vector<float> truncation(nv, 0.0f);
+    for (size_t v = 0; v < nv; v += 3) truncation[v] = 0.004f * static_cast<float>(v % 7);
+    const float truncationMax = 0.024f;
+    auto distance = [](const glm::vec4& a, const glm::vec4& b) { return glm::length(glm::vec3(a) - glm::vec3(b)); };
+    // The heat ramp's parameter nearest to a colour.
+    auto rampAt = [&](const glm::vec4& c) {
+        float best = 0.0f, bestD = 1e9f;
+        for (int i = 0; i <= 4000; ++i) {
+            const float t = i / 4000.0f, d = distance(heatColor(t), c);
+            if (d < bestD) bestD = d, best = t;
+        }
+        return best;
+    };
+    for (ColorView view : {ColorView::JointWeight, ColorView::InfluenceCount, ColorView::WeightSum, ColorView::Unweighted,
+                           ColorView::TruncationError}) {
+        SCOPED_TRACE(static_cast<int>(view));
+        std::vector<uint32_t> flagged;
+        const std::vector<glm::vec4> colors = colorViewColors(view, mesh, joint, truncation, truncationMax, flagged);
+        ASSERT_EQ(colors.size(), nv);
+        LegendInputs in;
+        in.jointName = model.value().skeleton.names[joint];
+        in.truncationMax = truncationMax;
+        const Legend l = legendFor(view, in);
+        std::vector<LegendEntry> swatches = l.gradient ? l.swatches : l.entries;
+        size_t onRamp = 0;
+        std::set<size_t> swatchUsed;
+        for (size_t v = 0; v < nv; ++v) {
+            bool found = false;
+            for (size_t k = 0; k < swatches.size(); ++k) {
+                if (colors[v] == swatches[k].color) found = true, swatchUsed.insert(k);
+            }
+            if (!found && l.gradient) {
+                const float lo = rampAt(l.entries.front().color), hi = rampAt(l.entries.back().color);
+                const float t = rampAt(colors[v]);
+                found = t >= lo - 1e-3f && t <= hi + 1e-3f && distance(heatColor(t), colors[v]) < 2e-3f;
+                onRamp += found;
+            }
+            EXPECT_TRUE(found) << "vertex " << v << " painted (" << colors[v].r << ", " << colors[v].g << ", " << colors[v].b
+                               << "), not in the legend";
+        }
+        if (l.gradient) EXPECT_GT(onRamp, 0u);
+        // The flagged vertices are those the note counts: 0 or more than 4, off-sum, unweighted.
+        if (view == ColorView::InfluenceCount) EXPECT_EQ(flagged, (std::vector<uint32_t>{0, 1}));
+        if (view == ColorView::WeightSum) EXPECT_EQ(flagged, (std::vector<uint32_t>{2, 3}));
+        if (view == ColorView::Unweighted) {
+            EXPECT_EQ(flagged, (std::vector<uint32_t>{0}));
+            EXPECT_EQ(swatchUsed.size(), 2u) << "both the unweighted and the weighted swatch are painted";
+        }
+    }
+}
+
+// The onion skin's ghosts, drawn in their tint alone, are told apart from the demo's own
+// colours: each tint is far from every material colour of the demo.
+TEST(Legend, OnionSkinColoursAreNotTheDemosMaterialColours) {
+    auto model = importModel(std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf");
+    ASSERT_TRUE(model.ok()) << model.error().message;
+    ASSERT_GE(model.value().materials.size(), 2u);
+    for (int k : {-1, 1}) {
+        const glm::vec3 tint(onionTint(k, 2));
+        for (const Material& m : model.value().materials) {
+            EXPECT_GT(glm::length(tint - glm::vec3(m.baseColor)), 0.45f) << m.name << " ghost " << k;
+        }
+    }
+    EXPECT_GT(glm::length(glm::vec3(onionTint(-1, 2)) - glm::vec3(onionTint(1, 2))), 0.8f);
+}
+
+// Up axis: the SMD sample (Z up, the format does not say) is guessed Z up from its bind pose;
+// the demo (Y up) and a Y-up quadruped standing on the ground, longer along Z than tall, are not.
+TEST(UpAxis, TheSmdSampleIsGuessedZUpAndYUpModelsAreNot) {
+    auto smd = importModel("/usr/share/assimp/models/SMD/WusonSMD.smd");
+    ASSERT_TRUE(smd.ok()) << smd.error().message;
+    EXPECT_TRUE(guessZUp(animatedBounds(smd.value(), -1, 1)));
+    auto demo = importModel(std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf");
+    ASSERT_TRUE(demo.ok()) << demo.error().message;
+    EXPECT_FALSE(guessZUp(animatedBounds(demo.value(), -1, 1)));
+    Bounds horse;
+    horse.add({-0.3f, 0.0f, -1.2f});
+    horse.add({0.3f, 1.6f, 1.2f});
+    EXPECT_FALSE(guessZUp(horse));
+    Bounds lying;  // a Z-up character centred on the origin
+    lying.add({-0.4f, -0.2f, -0.9f});
+    lying.add({0.4f, 0.2f, 0.9f});
+    EXPECT_TRUE(guessZUp(lying));
+}
+
+// Ctrl+Q posts the quit request (File > Quit does too); plain Q is not it.
+TEST(Shortcuts, CtrlQQuits) {
+    const Shortcut* q = findShortcut(GLFW_KEY_Q, GLFW_MOD_CONTROL, false);
+    ASSERT_NE(q, nullptr);
+    EXPECT_EQ(q->action, ShortcutAction::Quit);
+    ViewerState s;
+    applyShortcut(s, *q);
+    EXPECT_TRUE(s.requests.quit);
+}
+
+// The window's size and place and each file's chosen up axis round-trip through the settings.
+TEST(ViewerSettingsFile, WindowPlacementAndUpAxesRoundTrip) {
+    ViewerState a;
+    a.ui.window = {40, 30, 900, 600};
+    a.ui.zUpByFile["/models/a.smd"] = true;
+    a.ui.zUpByFile["/models/b.fbx"] = false;
+    ViewerState b;
+    bool hasCamera = false;
+    std::string why;
+    ASSERT_TRUE(applySettingsJson(settingsToJson(a), b, hasCamera, why)) << why;
+    EXPECT_EQ(b.ui.window.x, 40);
+    EXPECT_EQ(b.ui.window.y, 30);
+    EXPECT_EQ(b.ui.window.width, 900);
+    EXPECT_EQ(b.ui.window.height, 600);
+    EXPECT_EQ(b.ui.zUpByFile, a.ui.zUpByFile);
+    // An up axis that is neither is skipped; a window of the wrong type makes the file ignored.
+    ViewerState c;
+    ASSERT_TRUE(applySettingsJson(R"({"version": 1, "upAxis": {"/m.smd": "x", "/n.smd": "z"}})", c, hasCamera, why)) << why;
+    EXPECT_EQ(c.ui.zUpByFile.size(), 1u);
+    EXPECT_FALSE(applySettingsJson(R"({"version": 1, "window": {"width": "wide"}})", c, hasCamera, why));
+}
+
+// `rigview render --up auto` stands the SMD sample (a bull, Z up) as the viewer does: seen from
+// the side, wider than tall; the default (Y up) shows it from above, taller than wide.
+TEST(Framing, RenderUpAutoStandsAZUpModel) {
+    const std::string dir = testing::tempDir();
+    auto extent = [&](const char* up, float& fw, float& fh) {
+        const std::string png = dir + "/up.png";
+        const testing::RunResult r = testing::run(
+            RIGVIEW_EXE, {"render", "/usr/share/assimp/models/SMD/WusonSMD.smd", "-o", png, "--size", "320x320", "--up", up});
+        if (r.exitCode == 6 && !std::getenv("RIGVIEW_GL_TEST")) GTEST_SKIP() << "no OpenGL context here: " << r.err;
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        int w = 0, h = 0, n = 0;
+        unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 3);
+        ASSERT_NE(px, nullptr) << png;
+        int x0 = w, x1 = -1, y0 = h, y1 = -1;
+        for (int y = 0; y < h; ++y) {
+            for (int x = 0; x < w; ++x) {
+                const unsigned char* p = px + (static_cast<size_t>(y) * w + x) * 3;
+                if (std::abs(p[0] - px[0]) + std::abs(p[1] - px[1]) + std::abs(p[2] - px[2]) <= 24) continue;
+                x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+            }
+        }
+        stbi_image_free(px);
+        ASSERT_GE(x1, x0) << "nothing drawn";
+        fw = static_cast<float>(x1 - x0 + 1) / w;
+        fh = static_cast<float>(y1 - y0 + 1) / h;
+    };
+    float fw = 0.0f, fh = 0.0f;
+    extent("auto", fw, fh);
+    EXPECT_GT(fw, fh) << "--up auto: " << fw << " x " << fh;
+    extent("y", fw, fh);
+    EXPECT_GT(fh, fw) << "--up y: " << fw << " x " << fh;
 }
 
 }  // namespace

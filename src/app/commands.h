@@ -77,6 +77,7 @@ struct RenderOptions {
     ViewOptions view = renderViewDefaults();  // the view option table's flags (render/view_options.h)
     float azimuth = 30.0f;
     float elevation = 15.0f;
+    std::string up = "y";    // --up y|z|auto: the model's up axis (auto: guessed as the viewer does)
     int samples = 4;
     int64_t instances = 0;   // --instances N: a crowd of N on a grid, instanced draws
     bool instancesGiven = false;  // false: one model, no crowd

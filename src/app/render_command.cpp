@@ -7,6 +7,7 @@
 #include "anim/control/crowd.h"
 #include "anim/runtime/pose.h"
 #include "app/command_util.h"
+#include "app/up_axis.h"
 #include "app/commands.h"
 #include "app/exit_codes.h"
 #include "app/machine_run.h"
@@ -142,6 +143,7 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
         return exitcode::kRenderFailed;
     }
 
+    const bool zUp = o.up == "z" || (o.up == "auto" && guessZUp(animatedBounds(model, -1, 1)));
     if (o.instancesGiven) {
         // A crowd on a grid: every instance plays the clip from its own phase (spread evenly
         // over the clip), drawn with one instanced draw per mesh.
@@ -161,6 +163,7 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
         const Bounds one = animatedBounds(model, clip);
         const glm::vec3 extent = one.valid() ? one.max - one.min : glm::vec3(1.0f);
         OrbitCamera cam;
+        cam.zUp = zUp;
         cam.azimuthDeg = o.azimuth;
         cam.elevationDeg = std::clamp(o.elevation, -89.0f, 89.0f);
         const float footprint = std::max({extent.x, cam.zUp ? extent.y : extent.z, 1e-3f});
@@ -179,6 +182,7 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
     Bounds poseBounds;
     for (const glm::vec3& p : points) poseBounds.add(p);
     OrbitCamera cam;
+    cam.zUp = zUp;
     cam.azimuthDeg = o.azimuth;
     cam.elevationDeg = std::clamp(o.elevation, -89.0f, 89.0f);
     cam.fitPoints(points.data(), points.size(), poseBounds.valid() ? poseBounds : bounds,

@@ -29,6 +29,7 @@
 #include "util/output_file.h"
 #include "util/paths.h"
 #include "util/text.h"
+#include "app/up_axis.h"
 #include "app/viewer_settings.h"
 
 #ifndef RIGVIEW_VERSION
@@ -86,6 +87,7 @@ Result<std::unique_ptr<Viewer>> Viewer::create(const ViewerConfig& config) {
         v->about_.gl = v->state_.stats.glRenderer;
     }
     if (config.remember) v->loadSettings();
+    if (config.remember && config.restoreWindow) v->restoreWindowPlacement();
     if (config.resetLayout) resetLayout(v->state_);
     v->lastTime_ = glfwGetTime();
     v->fpsWindowStart_ = v->lastTime_;
@@ -198,6 +200,14 @@ void Viewer::applyLoadResult() {
     state_.keyTimes = KeyTimesCache{};
     state_.timeline.viewStart = state_.timeline.viewEnd = 0.0;
     state_.bounds = animatedBounds(*model, clip, 12);
+    if (!reload) {
+        // Its up axis: as chosen for this file (View > Up axis), else guessed from its bind pose.
+        std::error_code ec;
+        const auto chosen = state_.ui.zUpByFile.find(fs::absolute(path, ec).string());
+        const bool zUp = chosen != state_.ui.zUpByFile.end() ? chosen->second : guessZUp(animatedBounds(*model, -1, 1));
+        if (zUp != state_.camera.zUp) keepCamera_ = false;  // a restored camera looked along the other axis
+        state_.camera.zUp = zUp;
+    }
     // The first model keeps a camera restored from the settings; later ones are framed.
     if (!reload && !keepCamera_) state_.requests.frameModel = true;
     keepCamera_ = false;
@@ -266,8 +276,38 @@ void Viewer::loadSettings() {
     }
 }
 
+void Viewer::restoreWindowPlacement() {
+    const ViewerUiState::WindowPlacement p = state_.ui.window;
+    if (p.width <= 0 || p.height <= 0) return;
+    int w = p.width, h = p.height, x = p.x, y = p.y;
+    // Inside the work area of the monitor it was on (the primary one if none holds its place).
+    int count = 0;
+    GLFWmonitor** monitors = glfwGetMonitors(&count);
+    GLFWmonitor* on = glfwGetPrimaryMonitor();
+    for (int i = 0; i < count; ++i) {
+        int mx = 0, my = 0, mw = 0, mh = 0;
+        glfwGetMonitorWorkarea(monitors[i], &mx, &my, &mw, &mh);
+        if (x >= mx && x < mx + mw && y >= my && y < my + mh) on = monitors[i];
+    }
+    if (on) {
+        int mx = 0, my = 0, mw = 0, mh = 0;
+        glfwGetMonitorWorkarea(on, &mx, &my, &mw, &mh);
+        if (mw > 0 && mh > 0) {
+            w = std::clamp(w, std::min(320, mw), mw);
+            h = std::clamp(h, std::min(200, mh), mh);
+            x = std::clamp(x, mx, mx + mw - w);
+            y = std::clamp(y, my, my + mh - h);
+        }
+    }
+    glfwSetWindowSize(window_->handle(), w, h);
+    glfwSetWindowPos(window_->handle(), x, y);
+}
+
 void Viewer::saveSettings() {
     if (!config_.remember) return;
+    ViewerUiState::WindowPlacement& p = state_.ui.window;
+    glfwGetWindowPos(window_->handle(), &p.x, &p.y);
+    glfwGetWindowSize(window_->handle(), &p.width, &p.height);
     std::string text = settingsToJson(state_);
     if (text == savedSettings_) return;
     std::error_code ec;
@@ -307,6 +347,13 @@ void Viewer::applyRequests() {
         state_.ui.statusUntil = glfwGetTime() + 3.0;
     }
     if (q.screenshot) screenshotNext_ = true;
+    if (q.quit) window_->requestClose();
+    if (q.zUp) {
+        state_.camera.zUp = *q.zUp;
+        std::error_code ec;
+        if (!state_.path.empty()) state_.ui.zUpByFile[fs::absolute(state_.path, ec).string()] = *q.zUp;
+        q.frameModel = true;
+    }
     if (q.stopCompare) stopCompare();
     if (!q.compare.empty()) compareQueued_ = q.compare;
     if (!compareQueued_.empty() && state_.model && !pending_.valid() && !comparePending_.valid()) {
@@ -342,8 +389,11 @@ void Viewer::applyRequests() {
     }
     if (q.focusFinding >= 0) focusFinding(q.focusFinding);
     if (q.frameModel && state_.bounds.valid()) {
-        // Panels cover the sides of the window: leave room around the model.
-        state_.camera.frame(state_.bounds, static_cast<float>(w) / static_cast<float>(h), 1.35f);
+        // The model's box (over its clip) spans kFrameFill of the viewport between the panels,
+        // centred, as `rigview render` frames its pose.
+        const glm::vec4 r = state_.camera.viewRect;
+        const float aspect = static_cast<float>(w) / static_cast<float>(h) * (r.z > 0.0f && r.w > 0.0f ? r.z / r.w : 1.0f);
+        state_.camera.fit(state_.bounds, aspect, kFrameFill);
     }
     q = ViewerRequests{};
 }
@@ -443,6 +493,9 @@ void Viewer::frame(double dt) {
         updateCompare();        // B at the time A is at now
         state_.view.highlightJoint = state_.selectedJoint;
         if (!drawCrowd(w, h)) {
+            // A colour view shows its colours as painted (as its legend says), not tinted by the material.
+            renderer_->setColorSource(state_.checks.colorView == ColorView::None ? Renderer::ColorSource::Material
+                                                                                 : Renderer::ColorSource::VertexOnly);
             renderer_->draw(*gpu_, *state_.animator, state_.camera, state_.view, w, h, &state_.bounds);
             drawGhosts(w, h);
             if (compareGpu_ && compareAnim_) {
@@ -506,7 +559,10 @@ void Viewer::placeLayout() {
     if (layout.resetRequested) {
         layout.resetRequested = false;
         resetLayout(state_);
-        state_.requests.frameModel = true;
+        // The menu's reset also puts the view options and the camera back (--reset-layout at
+        // start resets the layout only).
+        state_.view = ViewOptions{};
+        state_.requests.resetCamera = true;
     }
     std::array<bool, kPanelCount> open{};
     for (int i = 0; i < kPanelCount; ++i) {
@@ -557,13 +613,6 @@ std::vector<uint8_t> Viewer::captureFrame(int& width, int& height) {
     return std::move(captured_);
 }
 
-namespace {
-
-glm::vec4 heat(float x) { return heatColor(x); }
-glm::vec4 influenceColor(uint8_t n) { return influenceCountColor(n); }
-
-}  // namespace
-
 void Viewer::updateColorView() {
     CheckViewState& c = state_.checks;
     const Model& m = *state_.model;
@@ -599,53 +648,8 @@ void Viewer::updateColorView() {
             gpu_->clearVertexColors(i);
             continue;
         }
-        std::vector<glm::vec4> colors(mesh.vertexCount(), glm::vec4(0.85f, 0.85f, 0.85f, 1.0f));
-        switch (c.colorView) {
-            case ColorView::JointWeight: {
-                if (joint < 0) break;
-                const std::vector<float> w = jointWeights(mesh, joint);
-                for (size_t v = 0; v < w.size(); ++v) colors[v] = w[v] > 0.0f ? heat(w[v]) : glm::vec4(0.12f, 0.12f, 0.3f, 1.0f);
-                break;
-            }
-            case ColorView::InfluenceCount: {
-                const std::vector<uint8_t> n = influenceCounts(mesh);
-                for (size_t v = 0; v < n.size(); ++v) {
-                    colors[v] = influenceColor(n[v]);
-                    if (mesh.skinned && (n[v] == 0 || n[v] > 4)) flagged_[i].push_back(static_cast<uint32_t>(v));
-                }
-                break;
-            }
-            case ColorView::WeightSum: {
-                const std::vector<float> e = weightSumError(mesh);
-                for (size_t v = 0; v < e.size(); ++v) {
-                    if (e[v] > kWeightSumTolerance) {
-                        colors[v] = weightSumColor(e[v]);
-                        flagged_[i].push_back(static_cast<uint32_t>(v));
-                    }
-                }
-                break;
-            }
-            case ColorView::Unweighted: {
-                const std::vector<uint8_t> n = influenceCounts(mesh);
-                for (size_t v = 0; v < n.size(); ++v) {
-                    if (mesh.skinned && n[v] == 0) {
-                        colors[v] = kUnweightedColor;
-                        flagged_[i].push_back(static_cast<uint32_t>(v));
-                    }
-                }
-                break;
-            }
-            case ColorView::TruncationError: {
-                const std::vector<float>& e = errors[i];
-                for (size_t v = 0; v < e.size(); ++v) {
-                    if (e[v] > 0.0f) colors[v] = heat(c.truncationMax > 0.0f ? e[v] / c.truncationMax : 0.0f);
-                }
-                break;
-            }
-            case ColorView::None:
-            case ColorView::Deviation:
-                break;
-        }
+        const std::vector<glm::vec4> colors =
+            colorViewColors(c.colorView, mesh, joint, i < errors.size() ? errors[i] : std::vector<float>{}, c.truncationMax, flagged_[i]);
         gpu_->setVertexColors(i, colors);
         state_.ui.flaggedVertices += flagged_[i].size();
     }
@@ -718,18 +722,30 @@ void Viewer::writeScreenshot(const std::vector<uint8_t>& rgba, int w, int h) {
     localtime_r(&t, &tm);
     char stamp[32];
     std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    const fs::path dir = config_.screenshotDir.empty() ? fs::path(".") : fs::path(config_.screenshotDir);
-    fs::path file = dir / (std::string("rigview-") + stamp + ".png");
-    std::error_code ec;
-    for (int n = 2; fs::exists(file, ec) && n < 1000; ++n) file = dir / (std::string("rigview-") + stamp + "-" + std::to_string(n) + ".png");
-    std::string error;
-    if (writePng(file.string(), w, h, rgba, &error)) {
-        lastScreenshot_ = fs::absolute(file, ec).string();
-        state_.ui.status = "screenshot: " + lastScreenshot_;
+    // rigview-<model>-<time>.png in the folder asked for, else the Pictures folder, else (or
+    // when that one cannot be written) the current directory.
+    const std::string stem = "rigview-" + (state_.path.empty() ? std::string() : fs::path(state_.path).stem().string() + "-") + stamp;
+    std::vector<fs::path> dirs;
+    if (!config_.screenshotDir.empty()) {
+        dirs.push_back(config_.screenshotDir);
     } else {
-        state_.ui.status = "screenshot failed: " + error;
+        if (const fs::path pictures = picturesFolder(); !pictures.empty()) dirs.push_back(pictures);
+        dirs.push_back(".");
     }
-    state_.ui.statusUntil = glfwGetTime() + 4.0;
+    std::string error;
+    for (const fs::path& dir : dirs) {
+        fs::path file = dir / (stem + ".png");
+        std::error_code ec;
+        for (int n = 2; fs::exists(file, ec) && n < 1000; ++n) file = dir / (stem + "-" + std::to_string(n) + ".png");
+        if (writePng(file.string(), w, h, rgba, &error)) {
+            lastScreenshot_ = fs::absolute(file, ec).lexically_normal().string();
+            state_.ui.status = "screenshot: " + lastScreenshot_;
+            state_.ui.statusUntil = glfwGetTime() + 6.0;
+            return;
+        }
+    }
+    state_.ui.status = "screenshot failed: " + error;
+    state_.ui.statusUntil = glfwGetTime() + 6.0;
 }
 
 void Viewer::drawGhosts(int w, int h) {
@@ -746,7 +762,7 @@ void Viewer::drawGhosts(int w, int h) {
             const double len = std::max(tl.end - tl.start, 1e-6);
             const float t = static_cast<float>(tl.start + wrapTime(tl.time - tl.start + k * c.onionStep, len));
             ghost_->evaluate(state_.clip, t);
-            // Past in blue, future in orange (as the Checks panel's labels say).
+            // Past in green, future in magenta (as the Checks panel's labels say).
             const glm::vec4 tint = onionTint(k, c.onionCount);
             renderer_->drawGhost(*gpu_, *ghost_, state_.camera, state_.view, w, h, tint);
         }

@@ -38,7 +38,8 @@ struct ViewerConfig {
     bool remember = true;    // read and keep the settings (layout, view options, camera, recent
                              // files) in ~/.config/rigview/settings.json (app/viewer_settings.h)
     bool resetLayout = false;  // --reset-layout: start with the default layout
-    std::string screenshotDir;  // where F12 writes rigview-YYYYmmdd-HHMMSS.png ("" = current directory)
+    bool restoreWindow = true;  // with `remember`: the window takes its remembered size and place
+    std::string screenshotDir;  // where F12 writes its PNG ("" = screenshotFolder(): the Pictures folder)
 };
 
 class Viewer {
@@ -81,6 +82,7 @@ private:
     void watchFile(double now);
     void addRecent(const std::string& path);
     void loadSettings();
+    void restoreWindowPlacement();  // the remembered size and place, clamped to the monitor
     void saveSettings();      // writes the settings file if they changed since the last write
     void placeLayout();       // the panel areas for this frame; the camera's view rectangle
     void updateColorView();

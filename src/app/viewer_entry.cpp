@@ -41,6 +41,7 @@ int runViewer(const ViewerLaunch& launch) {
     cfg.compare = launch.compare;
     cfg.width = launch.width;
     cfg.height = launch.height;
+    cfg.restoreWindow = launch.width == ViewerLaunch{}.width;  // --window W wins over the remembered size
     cfg.watchFile = launch.watch;
     cfg.remember = launch.screenshot.empty();
     cfg.resetLayout = launch.resetLayout;

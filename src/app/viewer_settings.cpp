@@ -4,7 +4,11 @@
 #include <cmath>
 #include <cstdlib>
 
+#include <sstream>
+
 #include <nlohmann/json.hpp>
+
+#include "util/input_file.h"
 
 namespace rig {
 
@@ -97,6 +101,31 @@ fs::path settingsFolder() {
     return base / "rigview";
 }
 
+fs::path picturesFolder() {
+    const char* home = std::getenv("HOME");
+    const fs::path homeDir = home && *home ? fs::path(home) : fs::path();
+    std::error_code ec;
+    auto folder = [&](const fs::path& p) { return !p.empty() && fs::is_directory(p, ec); };
+    if (const char* env = std::getenv("XDG_PICTURES_DIR"); env && folder(env)) return env;
+    // user-dirs.dirs holds lines such as XDG_PICTURES_DIR="$HOME/Pictures".
+    const char* xdg = std::getenv("XDG_CONFIG_HOME");
+    const fs::path dirs = (xdg && *xdg ? fs::path(xdg) : homeDir / ".config") / "user-dirs.dirs";
+    std::string text, why;
+    if (readInputFile(dirs.string(), size_t(1) << 16, text, why) == InputFileStatus::Read) {
+        std::istringstream in(text);
+        std::string line;
+        const std::string key = "XDG_PICTURES_DIR=\"";
+        while (std::getline(in, line)) {
+            if (line.rfind(key, 0) != 0 || line.size() < key.size() + 1 || line.back() != '"') continue;
+            std::string value = line.substr(key.size(), line.size() - key.size() - 1);
+            if (value.rfind("$HOME", 0) == 0) value = homeDir.string() + value.substr(5);
+            if (folder(value)) return value;
+        }
+    }
+    if (folder(homeDir / "Pictures")) return homeDir / "Pictures";
+    return {};
+}
+
 std::string settingsToJson(const ViewerState& s) {
     json j;
     j["version"] = kSettingsVersion;
@@ -124,6 +153,11 @@ std::string settingsToJson(const ViewerState& s) {
                    {"target", {c.target.x, c.target.y, c.target.z}}, {"zUp", c.zUp},
                    {"near", c.nearPlane}, {"far", c.farPlane}};
     j["recent"] = s.recent;
+    const ViewerUiState::WindowPlacement& w = s.ui.window;
+    if (w.width > 0 && w.height > 0) j["window"] = {{"x", w.x}, {"y", w.y}, {"width", w.width}, {"height", w.height}};
+    json up = json::object();
+    for (const auto& [path, zUp] : s.ui.zUpByFile) up[path] = zUp ? "z" : "y";
+    j["upAxis"] = up;
     return j.dump(2) + "\n";
 }
 
@@ -147,6 +181,8 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
     ViewerUiState ui;
     OrbitCamera cam = s.camera;
     std::vector<std::string> recent = s.recent;
+    ViewerUiState::WindowPlacement window = s.ui.window;
+    std::map<std::string, bool> zUpByFile = s.ui.zUpByFile;
     ViewerState flags;  // holds the open flags while reading
     flags.panels = panels;
     flags.crowd.panelOpen = crowdOpen;
@@ -200,6 +236,19 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
             if (!hasCamera) cam = s.camera;
         }
         if (j.contains("recent")) recent = j.at("recent").get<std::vector<std::string>>();
+        if (j.contains("window")) {
+            const json& jw = j.at("window");
+            read(jw, "x", window.x);
+            read(jw, "y", window.y);
+            read(jw, "width", window.width);
+            read(jw, "height", window.height);
+        }
+        if (j.contains("upAxis")) {
+            for (const auto& [path, axis] : j.at("upAxis").items()) {
+                const std::string a = axis.get<std::string>();
+                if (a == "z" || a == "y") zUpByFile[path] = a == "z";
+            }
+        }
     } catch (const json::exception& e) {
         why = std::string("a field has the wrong type (") + e.what() + ")";
         hasCamera = false;
@@ -218,6 +267,8 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
     s.ui.uiScale = std::clamp(std::isfinite(ui.uiScale) ? ui.uiScale : 1.0f, 0.5f, 3.0f);
     s.camera = cam;
     s.recent = recent;
+    s.ui.window = window;
+    s.ui.zUpByFile = std::move(zUpByFile);
     return true;
 }
 

@@ -1,5 +1,6 @@
 // The viewer's saved settings (issue 11): layout (area sizes, each panel's area and share,
-// which panels are open), view options, camera and recent files, in one JSON file,
+// which panels are open), view options, camera, recent files, the window's size and place and
+// each file's chosen up axis, in one JSON file,
 // $XDG_CONFIG_HOME/rigview/settings.json (~/.config/rigview/settings.json without it).
 // Read at start, written atomically (temporary file + rename) when it changes and on quit.
 #pragma once
@@ -15,6 +16,9 @@ constexpr int kSettingsVersion = 1;
 
 std::filesystem::path settingsFolder();                       // .../rigview
 inline std::filesystem::path settingsFile() { return settingsFolder() / "settings.json"; }
+// Where F12 screenshots go: $XDG_PICTURES_DIR (from the environment, else from
+// $XDG_CONFIG_HOME/user-dirs.dirs), else ~/Pictures, whichever is a folder; "" if none is.
+std::filesystem::path picturesFolder();
 
 // Where panel `id`'s open flag lives in `s` (nullptr: a panel this viewer does not have).
 bool* panelOpenFlag(ViewerState& s, PanelId id);

@@ -20,6 +20,9 @@ struct Bounds {
 // the camera.
 bool projectToScreen(const glm::mat4& viewProj, const glm::vec3& p, float width, float height, glm::vec2& out);
 
+// How much of the view's height (or width, whichever binds) the viewer's framing fills.
+constexpr float kFrameFill = 0.8f;
+
 struct OrbitCamera {
     glm::vec3 target{0.0f};
     float distance = 3.0f;
@@ -43,7 +46,8 @@ struct OrbitCamera {
     void frame(const Bounds& b, float aspect, float margin = 1.05f);
     // Frame `b` tightly: aim at it and move in until its projected box (its 8 corners, seen
     // from the current angles) spans `fill` of the view's height or width, whichever binds,
-    // centred. Sets near/far. Used by `rigview render` (fill 0.85).
+    // centred. Sets near/far. Used by the viewer (F and at load: its viewport's aspect,
+    // kFrameFill); `rigview render` fits the posed points (fitPoints, 0.85).
     void fit(const Bounds& b, float aspect, float fill = 0.85f);
     // The same for a point set (e.g. the posed vertices: the silhouette, tighter than the box);
     // `b` (their bounds) sets near/far.

@@ -35,7 +35,7 @@ Result<std::unique_ptr<Renderer>> Renderer::create() {
              p.uniform("u_keyLightDir"), p.uniform("u_headlight"),   p.uniform("u_ambient"),
              p.uniform("u_lighting"),  p.uniform("u_tint"),          p.uniform("u_dualQuats"),
              p.uniform("u_morphDeltas"), p.uniform("u_morphWeights"), p.uniform("u_morphBase"),
-             p.uniform("u_morphCount"), p.uniform("u_morphWeightOffset")};
+             p.uniform("u_morphCount"), p.uniform("u_morphWeightOffset"), p.uniform("u_colorSource")};
     r->uLinesViewProj_ = r->lines_.uniform("u_viewProj");
     r->uLinesPointSize_ = r->lines_.uniform("u_pointSize");
     glGenVertexArrays(1, &r->lineVao_);
@@ -92,7 +92,7 @@ void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam,
         gpu.uploadCpuSkinning(anim, o.method);
     }
 
-    drawMeshes(gpu, anim, viewProj, cam, o, glm::vec4(1.0f));
+    drawMeshes(gpu, anim, viewProj, cam, o, glm::vec4(1.0f), colorSource_);
 
     // Overlays.
     auto line = [&](const glm::vec3& a, const glm::vec3& b, const glm::vec4& c) {
@@ -165,13 +165,14 @@ void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam,
 }
 
 void Renderer::drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& viewProj, const OrbitCamera& cam,
-                          const ViewOptions& o, const glm::vec4& tint) {
+                          const ViewOptions& o, const glm::vec4& tint, ColorSource source) {
     const Model& model = gpu.model();
     const bool gpuSkin = o.skinning == SkinningMode::Gpu;
     glUseProgram(shaded_.id());
     glUniformMatrix4fv(u_.viewProj, 1, GL_FALSE, glm::value_ptr(viewProj));
     setLightUniforms(u_, cam, o);
     glUniform4fv(u_.tint, 1, glm::value_ptr(tint));
+    glUniform1i(u_.colorSource, static_cast<GLint>(source));
     glUniform1i(u_.palette, gl_layout::kUnitPalette);
     glUniform1i(u_.dualQuats, gl_layout::kUnitDualQuats);
     glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitDualQuats);
@@ -248,7 +249,7 @@ void Renderer::drawGhost(GpuModel& gpu, const Animator& anim, const OrbitCamera&
     glDepthMask(GL_FALSE);
     ViewOptions ghost = o;
     ghost.wireframe = false;
-    drawMeshes(gpu, anim, viewProj, cam, ghost, tint);
+    drawMeshes(gpu, anim, viewProj, cam, ghost, tint, ColorSource::TintOnly);
     glDepthMask(GL_TRUE);
     glUseProgram(0);
 }

@@ -34,8 +34,17 @@ public:
     void draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& camera, const ViewOptions& opts, int width,
               int height, const Bounds* bounds = nullptr);
 
-    // Draw the meshes again, posed by `anim` and blended with `tint` (its alpha sets the
-    // opacity): the bind-pose ghost and onion skins. Call after draw().
+    // Where the meshes' colour comes from in the shader (u_colorSource in shaders/shaded.frag).
+    enum class ColorSource {
+        Material = 0,     // material colour x texture x vertex colour (the file's look)
+        VertexOnly = 1,   // the vertex colours alone: a colour view's colours as painted
+        TintOnly = 2,     // white: ghosts show their tint alone
+    };
+    // draw() colours the meshes from `source` (Material until told otherwise).
+    void setColorSource(ColorSource source) { colorSource_ = source; }
+
+    // Draw the meshes again, posed by `anim`, in `tint` alone (its alpha sets the opacity):
+    // the bind-pose ghost and onion skins. Call after draw().
     void drawGhost(GpuModel& gpu, const Animator& anim, const OrbitCamera& camera, const ViewOptions& opts, int width,
                    int height, const glm::vec4& tint);
 
@@ -55,14 +64,15 @@ private:
     Renderer() = default;
     void drawLines(const glm::mat4& viewProj, GLenum mode, float pointSize);
     void drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& viewProj, const OrbitCamera& cam,
-                    const ViewOptions& o, const glm::vec4& tint);
+                    const ViewOptions& o, const glm::vec4& tint, ColorSource source);
 
     Program shaded_, lines_;
     struct {
         GLint palette, paletteOffset, skinned, model, viewProj, baseColor, hasTexture, texture, eye, keyLight,
             headlight, ambient, lighting, tint, dualQuats, morphDeltas, morphWeights, morphBase, morphCount,
-            morphWeightOffset;
+            morphWeightOffset, colorSource;
     } u_{};
+    ColorSource colorSource_ = ColorSource::Material;
     GLint uLinesViewProj_ = -1, uLinesPointSize_ = -1;
     GLuint lineVao_ = 0, lineVbo_ = 0;
     size_t lineCapacity_ = 0;

@@ -55,13 +55,21 @@ void drawAbout(ViewerState& s, const AboutInfo& info) {
 
 void drawStatusLine(const ViewerState& s, double now) {
     if (s.ui.status.empty() || now > s.ui.statusUntil) return;
+    // At the top of the viewport between the panels, where no panel covers it and the
+    // notification strip at the viewport's bottom does not meet it.
+    const LayoutRect& c = s.ui.layout.rects.centre;
     const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y - 6.0f), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+    const bool laidOut = c.w > 0.0f && c.h > 0.0f;
+    const ImVec2 at = laidOut ? ImVec2(c.x + 0.5f * c.w, c.y + 6.0f) : ImVec2(io.DisplaySize.x * 0.5f, 6.0f);
+    ImGui::SetNextWindowPos(at, ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+    if (laidOut) ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(std::max(c.w - 12.0f, 60.0f), c.h));
     ImGui::SetNextWindowBgAlpha(0.8f);
     ImGui::Begin("##statusline", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
                      ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs);
+    ImGui::PushTextWrapPos(laidOut ? ImGui::GetCursorPosX() + std::max(c.w - 28.0f, 40.0f) : 0.0f);
     ImGui::TextUnformatted(s.ui.status.c_str());
+    ImGui::PopTextWrapPos();
     ImGui::End();
 }
 

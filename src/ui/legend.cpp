@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "check/vertex_views.h"
+
 namespace rig {
 
 glm::vec4 heatColor(float x) {
@@ -26,7 +28,57 @@ glm::vec4 weightSumColor(float error) { return heatColor(0.4f + 0.6f * std::min(
 glm::vec4 onionTint(int k, int count) {
     const int n = std::max(count, 1);
     const float fade = 0.28f * (1.0f - static_cast<float>(std::min(std::abs(k), n) - 1) / static_cast<float>(n));
-    return k < 0 ? glm::vec4(0.35f, 0.55f, 1.0f, fade) : glm::vec4(1.0f, 0.6f, 0.2f, fade);
+    return k < 0 ? glm::vec4(0.25f, 0.9f, 0.35f, fade) : glm::vec4(0.95f, 0.3f, 0.85f, fade);
+}
+
+std::vector<glm::vec4> colorViewColors(ColorView view, const Mesh& mesh, int joint, const std::vector<float>& truncation,
+                                       float truncationMax, std::vector<uint32_t>& flagged) {
+    std::vector<glm::vec4> colors(mesh.vertexCount(), kNeutralVertexColor);
+    switch (view) {
+        case ColorView::JointWeight: {
+            if (joint < 0) break;
+            const std::vector<float> w = jointWeights(mesh, joint);
+            for (size_t v = 0; v < w.size() && v < colors.size(); ++v) colors[v] = w[v] > 0.0f ? heatColor(w[v]) : kNoWeightColor;
+            break;
+        }
+        case ColorView::InfluenceCount: {
+            const std::vector<uint8_t> n = influenceCounts(mesh);
+            for (size_t v = 0; v < n.size() && v < colors.size(); ++v) {
+                colors[v] = influenceCountColor(n[v]);
+                if (mesh.skinned && (n[v] == 0 || n[v] > 4)) flagged.push_back(static_cast<uint32_t>(v));
+            }
+            break;
+        }
+        case ColorView::WeightSum: {
+            const std::vector<float> e = weightSumError(mesh);
+            for (size_t v = 0; v < e.size() && v < colors.size(); ++v) {
+                if (e[v] > kWeightSumTolerance) {
+                    colors[v] = weightSumColor(e[v]);
+                    flagged.push_back(static_cast<uint32_t>(v));
+                }
+            }
+            break;
+        }
+        case ColorView::Unweighted: {
+            const std::vector<uint8_t> n = influenceCounts(mesh);
+            for (size_t v = 0; v < n.size() && v < colors.size(); ++v) {
+                if (mesh.skinned && n[v] == 0) {
+                    colors[v] = kUnweightedColor;
+                    flagged.push_back(static_cast<uint32_t>(v));
+                }
+            }
+            break;
+        }
+        case ColorView::TruncationError:
+            for (size_t v = 0; v < truncation.size() && v < colors.size(); ++v) {
+                if (truncation[v] > 0.0f) colors[v] = heatColor(truncationMax > 0.0f ? truncation[v] / truncationMax : 0.0f);
+            }
+            break;
+        case ColorView::None:
+        case ColorView::Deviation:
+            break;
+    }
+    return colors;
 }
 
 namespace {
@@ -48,7 +100,13 @@ Legend legendFor(ColorView view, const LegendInputs& in) {
             l.title = in.jointName.empty() ? "joint weight (select a joint)" : "weight of " + in.jointName;
             l.gradient = true;
             for (int k = 0; k <= 4; ++k) l.entries.push_back({heatColor(k / 4.0f), num(k / 4.0f, "%.2f")});
-            l.note = "dark blue: not moved by it";
+            if (in.jointName.empty()) {
+                l.entries = {{kNeutralVertexColor, "no joint selected"}};
+                l.gradient = false;
+                l.note = "click a joint or pick one in the Hierarchy";
+            } else {
+                l.swatches = {{kNoWeightColor, "not moved by it"}};
+            }
             break;
         case ColorView::InfluenceCount: {
             l.title = "influences per vertex";
@@ -65,7 +123,8 @@ Legend legendFor(ColorView view, const LegendInputs& in) {
                 const float e = k == 0 ? kWeightSumTolerance : k / 3.0f;
                 l.entries.push_back({weightSumColor(e), k == 3 ? ">=1" : num(e)});
             }
-            l.note = "grey: within " + num(kWeightSumTolerance) + "; " + std::to_string(in.flagged) + " off (points on top)";
+            l.swatches = {{kNeutralVertexColor, "within " + num(kWeightSumTolerance)}};
+            l.note = std::to_string(in.flagged) + " off (points on top)";
             break;
         case ColorView::Unweighted:
             l.title = "unweighted vertices";
@@ -80,6 +139,7 @@ Legend legendFor(ColorView view, const LegendInputs& in) {
             } else {
                 l.gradient = true;
                 for (int k = 0; k <= 4; ++k) l.entries.push_back({heatColor(k / 4.0f), num(in.truncationMax * k / 4.0f)});
+                l.swatches = {{kNeutralVertexColor, "exact (4 or fewer)"}};
                 l.note = "max " + num(in.truncationMax, "%.4g");
             }
             break;

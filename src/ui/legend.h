@@ -8,6 +8,7 @@
 
 #include <glm/glm.hpp>
 
+#include "anim/runtime/model.h"
 #include "ui/viewer_state.h"
 
 namespace rig {
@@ -27,8 +28,17 @@ constexpr glm::vec4 kUnmatchedColor{0.85f, 0.2f, 0.95f, 1.0f};
 constexpr float kWeightSumTolerance = 1e-3f;
 glm::vec4 weightSumColor(float error);
 
+// The colour view `view` paints each vertex of `mesh` with (the viewer uploads them; drawn
+// alone, without the material colour or texture): `joint` (a skeleton node) for JointWeight,
+// `truncation` (per vertex, model units) and its largest value for TruncationError. The
+// vertices drawn as points on top (unweighted, off-sum, 0 or more than 4 influences) are
+// appended to `flagged`. None and Deviation (painted at each pose) give the neutral colour.
+std::vector<glm::vec4> colorViewColors(ColorView view, const Mesh& mesh, int joint, const std::vector<float>& truncation,
+                                       float truncationMax, std::vector<uint32_t>& flagged);
+
 // Onion skin ghost `k` steps from now (k < 0 past, k > 0 future) of `count` on each side:
-// past in blue, future in orange, fainter further away (alpha = opacity).
+// past in green, future in magenta (colours no demo material has), fainter further away
+// (alpha = opacity). Ghosts are drawn in their tint alone.
 glm::vec4 onionTint(int k, int count);
 
 struct LegendEntry {

@@ -37,12 +37,18 @@ void drawMenuBar(ViewerState& s) {
             s.requests.stopCompare = true;
         }
         if (ImGui::MenuItem("Screenshot", "F12")) s.requests.screenshot = true;
+        ImGui::Separator();
+        if (ImGui::MenuItem("Quit", "Ctrl+Q")) s.requests.quit = true;
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Camera")) {
         if (ImGui::MenuItem("Frame model", "F")) s.requests.frameModel = true;
         if (ImGui::MenuItem("Reset", nullptr)) s.requests.resetCamera = true;
-        ImGui::MenuItem("Z up", nullptr, &s.camera.zUp);
+        if (ImGui::BeginMenu("Up axis")) {
+            if (ImGui::MenuItem("Y up", nullptr, !s.camera.zUp)) s.requests.zUp = false;
+            if (ImGui::MenuItem("Z up", nullptr, s.camera.zUp)) s.requests.zUp = true;
+            ImGui::EndMenu();
+        }
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {

@@ -32,9 +32,10 @@ constexpr std::array kViewerKeys{
     Shortcut{GLFW_KEY_O, GLFW_MOD_CONTROL, false, ShortcutAction::OpenBrowser, "Ctrl+O", "open a file (file browser)"},
     Shortcut{GLFW_KEY_PAGE_DOWN, 0, false, ShortcutAction::NextFile, "PageDown", "next model file in the folder"},
     Shortcut{GLFW_KEY_PAGE_UP, 0, false, ShortcutAction::PreviousFile, "PageUp", "previous model file in the folder"},
-    Shortcut{GLFW_KEY_F12, 0, false, ShortcutAction::Screenshot, "F12", "screenshot to rigview-YYYYmmdd-HHMMSS.png"},
+    Shortcut{GLFW_KEY_F12, 0, false, ShortcutAction::Screenshot, "F12", "screenshot to the Pictures folder (rigview-MODEL-TIME.png)"},
     Shortcut{GLFW_KEY_EQUAL, GLFW_MOD_CONTROL, false, ShortcutAction::UiScaleUp, "Ctrl+=", "larger UI"},
     Shortcut{GLFW_KEY_MINUS, GLFW_MOD_CONTROL, false, ShortcutAction::UiScaleDown, "Ctrl+-", "smaller UI"},
+    Shortcut{GLFW_KEY_Q, GLFW_MOD_CONTROL, false, ShortcutAction::Quit, "Ctrl+Q", "quit (the settings are kept)"},
     Shortcut{GLFW_KEY_F1, 0, false, ShortcutAction::Help, "F1", "this list of shortcuts"},
     Shortcut{GLFW_KEY_SLASH, GLFW_MOD_SHIFT, false, ShortcutAction::HelpQuestion, "?", "this list of shortcuts"},
 };
@@ -112,6 +113,7 @@ void applyShortcut(ViewerState& s, ShortcutAction a) {
         case ShortcutAction::Help:
         case ShortcutAction::HelpQuestion: s.ui.help = !s.ui.help; break;
         case ShortcutAction::Screenshot: q.screenshot = true; break;
+        case ShortcutAction::Quit: q.quit = true; break;
         case ShortcutAction::OpenBrowser: s.ui.fileBrowser = true; break;
         case ShortcutAction::NextFile: q.nextFile += 1; break;
         case ShortcutAction::PreviousFile: q.nextFile -= 1; break;

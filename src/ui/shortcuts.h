@@ -13,7 +13,7 @@ namespace rig {
 enum class ShortcutAction {
     TogglePlay, StepForward, StepBack, NextKey, PreviousKey, RangeStart, RangeEnd, JumpStart, JumpEnd, CycleLoop,
     ViewOption, FrameModel, Help, HelpQuestion, Screenshot, OpenBrowser, NextFile, PreviousFile, UiScaleUp, UiScaleDown,
-    ClearSelection
+    ClearSelection, Quit
 };
 
 struct Shortcut {

@@ -30,7 +30,9 @@ void drawViewPanel(ViewerState& s, bool* open, UiProbe* probe) {
         ImGui::SliderFloat("UI scale", &s.ui.uiScale, 0.75f, 3.0f, "%.2fx");
         probeItem(probe, "uiscale");
         ImGui::Separator();
-        ImGui::Checkbox("Z up", &s.camera.zUp);
+        bool zUp = s.camera.zUp;
+        if (ImGui::Checkbox("Z up (this file)", &zUp)) s.requests.zUp = zUp;
+        probeItem(probe, "zup");
         if (ImGui::Button("Frame (F)")) s.requests.frameModel = true;
         ImGui::SameLine();
         if (ImGui::Button("Reset camera")) s.requests.resetCamera = true;

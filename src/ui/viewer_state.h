@@ -3,6 +3,7 @@
 // (time belongs to the controller, not to the panels).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -94,6 +95,8 @@ struct ViewerRequests {
     bool screenshot = false;        // write the next frame to a PNG (F12)
     std::string compare;            // a path to import (in the background) and compare with
     bool stopCompare = false;
+    bool quit = false;              // close the window (File > Quit, Ctrl+Q)
+    std::optional<bool> zUp;        // the model file's up axis (true: Z), kept for that file
 };
 
 struct PanelVisibility {
@@ -218,6 +221,14 @@ struct ViewerUiState {
     int namesDrawn = 0;                // joint names on screen last frame
     FileBrowserState browser;
     Layout layout;                     // the docked panel layout (ui/layout.h)
+    // The window's place on the screen (screen coordinates), kept in the settings and restored
+    // at the next start (width 0: none yet).
+    struct WindowPlacement {
+        int x = 0, y = 0, width = 0, height = 0;
+    } window;
+    // Per model file (absolute path): its up axis as the person chose it in View > Up axis
+    // (true: Z up). Files not in it get the guess (app/up_axis.h).
+    std::map<std::string, bool> zUpByFile;
 };
 
 // What the controller driving the pose plays now, copied from it once per frame (the
