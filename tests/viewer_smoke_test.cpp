@@ -1970,5 +1970,70 @@ TEST(ViewerCompare, OneBindPoseMovedDeviatesWhereItsJointWeighs) {
     EXPECT_GT(differ, 200u) << "no ghost drawn";
 }
 
+// Issue 29: every panel is readable at 800 x 500 and 1280 x 720, at UI scale 1 and 1.5. Each
+// panel is opened in turn (chosen as its area's tab where the area is tabbed), with the demo
+// (it has a state machine) and with a model with morph targets; in every panel drawn then (and
+// in each of its child regions) nothing drawn reaches past the window's visible right edge (a
+// clipped label, slider or button), and no window or child region is lower than one line.
+// Regions that scroll sideways on purpose (the Hierarchy's tree of a deep rig) are left out.
+TEST_F(ViewerLayout, EveryPanelIsReadableAtSmallSizesAndUiScales) {
+    start(false);
+    ViewerState& s = viewer->state();
+    const std::string morphModel = std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/morph/morph_skin.gltf";
+    const std::vector<std::string> models{demoModelPath(), morphModel};
+    auto panelWindow = [](const ImGuiWindow* win) {
+        const ImGuiWindow* root = win->RootWindow ? win->RootWindow : win;
+        for (int i = 0; i < kPanelCount; ++i) {
+            if (std::string(root->Name) == panelName(static_cast<PanelId>(i))) return true;
+        }
+        return std::string(root->Name).rfind("##tabs", 0) == 0;
+    };
+    int checked = 0;
+    for (const std::string& model : models) {
+        s.requests.open = model;
+        frames(1);
+        viewer->waitForLoad();
+        frames(2);
+        ASSERT_TRUE(s.model) << s.error;
+        for (auto [w, h, scale] : {std::tuple{800, 500, 1.0f}, {1280, 720, 1.0f}, {800, 500, 1.5f}, {1280, 720, 1.5f}}) {
+            s.ui.uiScale = scale;
+            resize(w, h);
+            for (int i = 0; i < kPanelCount; ++i) {
+                const PanelId id = static_cast<PanelId>(i);
+                bool* flag = panelOpenFlag(s, id);
+                ASSERT_NE(flag, nullptr);
+                const bool wasOpen = *flag;
+                *flag = true;
+                frames(2);
+                Layout& layout = s.ui.layout;
+                const int area = static_cast<int>(layout.rects.area[i]);
+                if (id != PanelId::Timeline && layout.rects.tabbed[area]) layout.activeTab[area] = id;
+                frames(3);
+                const std::string where = std::string(panelName(id)) + " open, " + std::filesystem::path(model).filename().string() +
+                                          " at " + std::to_string(w) + "x" + std::to_string(h) + " scale " + std::to_string(scale);
+                ASSERT_TRUE(layout.shows(id)) << where;
+                const float line = ImGui::GetTextLineHeight();
+                for (ImGuiWindow* win : ImGui::GetCurrentContext()->Windows) {
+                    if (!win->Active || win->Hidden || !panelWindow(win)) continue;
+                    ++checked;
+                    EXPECT_GE(win->Size.y, line) << win->Name << " has no height: " << where;
+                    if (win->Flags & ImGuiWindowFlags_HorizontalScrollbar) continue;
+                    EXPECT_LE(win->DC.CursorMaxPos.x, win->InnerClipRect.Max.x + 0.5f)
+                        << win->Name << ": something is clipped by " << win->DC.CursorMaxPos.x - win->InnerClipRect.Max.x
+                        << " px on the right, " << where;
+                    if (std::string(win->Name).rfind("##tabs", 0) == 0) {
+                        EXPECT_LE(win->DC.CursorMaxPos.y, win->InnerClipRect.Max.y + 0.5f) << "the tabs are clipped, " << where;
+                    }
+                }
+                shot("readable-" + std::to_string(i) + "-" + std::to_string(w) + "-" + std::to_string(static_cast<int>(scale * 10)) +
+                     "-" + std::filesystem::path(model).stem().string());
+                *flag = wasOpen;
+            }
+            frames(2);
+        }
+    }
+    EXPECT_GT(checked, 100);
+}
+
 }  // namespace
 }  // namespace rig
