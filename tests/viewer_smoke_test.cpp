@@ -2035,5 +2035,44 @@ TEST_F(ViewerLayout, EveryPanelIsReadableAtSmallSizesAndUiScales) {
     EXPECT_GT(checked, 100);
 }
 
+// Two clicks on two different checkboxes within one frame (the cursor moving from the first to
+// the second between them): each lands where it was made, so both toggle. Wheel turns within
+// one frame over the viewport all count: the camera zooms by their sum.
+TEST_F(ViewerSmoke, TwoClicksAtTwoPlacesInOneFrameBothActAndWheelTurnsAdd) {
+    ViewerState& s = viewer->state();
+    const ImVec2 bones = at("bones"), grid = at("grid");
+    ASSERT_GT(std::abs(bones.y - grid.y) + std::abs(bones.x - grid.x), 10.0f);
+    glfwMouse();
+    const bool bonesWas = s.view.bones, gridWas = s.view.grid;
+    GLFWwindow* w = viewer->windowHandle();
+    const auto [cursor, button] = mouseCallbacks();
+    ASSERT_NE(cursor, nullptr);
+    ASSERT_NE(button, nullptr);
+    cursor(w, bones.x, bones.y);
+    button(w, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+    button(w, GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0);
+    cursor(w, grid.x, grid.y);
+    button(w, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+    button(w, GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0);
+    frames(5);
+    EXPECT_NE(s.view.bones, bonesWas) << "the first click did not land on Bones";
+    EXPECT_NE(s.view.grid, gridWas) << "the second click did not land on Grid";
+    EXPECT_EQ(viewer->input().pendingButtonEvents(), 0u);
+    // Three wheel notches in one frame over the middle of the viewport.
+    const LayoutRect& c = s.ui.layout.rects.centre;
+    cursor(w, c.x + 0.5f * c.w, c.y + 0.5f * c.h);
+    frames(2);
+    GLFWscrollfun scroll = glfwSetScrollCallback(w, nullptr);
+    glfwSetScrollCallback(w, scroll);
+    ASSERT_NE(scroll, nullptr);
+    const float before = s.camera.distance;
+    for (int i = 0; i < 3; ++i) scroll(w, 0.0, 1.0);
+    frames(1);
+    EXPECT_NEAR(s.camera.distance, before * std::pow(0.88f, 3.0f), 1e-4f * before) << "not every wheel turn counted";
+    const float after = s.camera.distance;
+    frames(2);
+    EXPECT_FLOAT_EQ(s.camera.distance, after) << "a wheel turn counted twice";
+}
+
 }  // namespace
 }  // namespace rig
