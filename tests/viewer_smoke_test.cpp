@@ -2074,5 +2074,44 @@ TEST_F(ViewerSmoke, TwoClicksAtTwoPlacesInOneFrameBothActAndWheelTurnsAdd) {
     EXPECT_FLOAT_EQ(s.camera.distance, after) << "a wheel turn counted twice";
 }
 
+// The Hierarchy's splitter dragged up with the mouse gives the inspector more room; after a
+// quit and a new start with the same config folder the inspector has that height again.
+TEST_F(ViewerLayout, TheHierarchySplitterIsRestoredAfterQuit) {
+    start();
+    viewer->enableProbe(true);
+    frames(2);
+    ViewerState& s = viewer->state();
+    auto rect = [&](const char* name) {
+        const auto& rects = viewer->probe().rects;
+        auto it = rects.find(name);
+        EXPECT_NE(it, rects.end()) << "no widget '" << name << "'";
+        return it == rects.end() ? ImVec4(0, 0, 0, 0) : it->second;
+    };
+    const ImVec4 bar = rect("hierarchy:splitter");
+    const float before = rect("hierarchy:inspector").w - rect("hierarchy:inspector").y;
+    const ImVec2 grab(0.5f * (bar.x + bar.z), 0.5f * (bar.y + bar.w));
+    mouse = grab;
+    frames(1);
+    mouseDown = true;
+    frames(1);
+    for (int step = 1; step <= 3; ++step) {
+        mouse = ImVec2(grab.x, grab.y - 10.0f * step);
+        frames(1);
+    }
+    mouseDown = false;
+    frames(1);
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    frames(2);
+    const float dragged = rect("hierarchy:inspector").w - rect("hierarchy:inspector").y;
+    EXPECT_NEAR(dragged, before + 30.0f, 1.0f);
+    const float saved = s.ui.inspectorHeight;
+    viewer.reset();  // quit
+    start();
+    viewer->enableProbe(true);
+    frames(2);
+    EXPECT_FLOAT_EQ(viewer->state().ui.inspectorHeight, saved);
+    EXPECT_NEAR(rect("hierarchy:inspector").w - rect("hierarchy:inspector").y, dragged, 1.0f);
+}
+
 }  // namespace
 }  // namespace rig
