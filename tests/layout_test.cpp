@@ -301,6 +301,7 @@ TEST(ViewerSettings, RoundTrip) {
     a.checks.onion = true;
     a.checks.onionCount = 4;
     a.ui.uiScale = 1.5f;
+    a.ui.inspectorHeight = 140.0f;
     a.camera.azimuthDeg = 71.0f;
     a.camera.distance = 4.25f;
     a.camera.target = glm::vec3(1, 2, 3);
@@ -323,11 +324,39 @@ TEST(ViewerSettings, RoundTrip) {
     EXPECT_TRUE(b.checks.onion);
     EXPECT_EQ(b.checks.onionCount, 4);
     EXPECT_FLOAT_EQ(b.ui.uiScale, 1.5f);
+    EXPECT_FLOAT_EQ(b.ui.inspectorHeight, 140.0f);
     EXPECT_FLOAT_EQ(b.camera.azimuthDeg, 71.0f);
     EXPECT_FLOAT_EQ(b.camera.distance, 4.25f);
     EXPECT_EQ(b.camera.target, glm::vec3(1, 2, 3));
     EXPECT_EQ(b.recent, a.recent);
     EXPECT_EQ(settingsToJson(b), text);
+}
+
+// The Hierarchy's splitter (the inspector's height): a file without it (an older one) gives
+// the default, a negative value 0 (the panel still keeps the inspector's three lines), and
+// "Reset layout" puts the default back.
+TEST(ViewerSettings, TheInspectorHeightDefaultsAndResets) {
+    const float byDefault = ViewerUiState{}.inspectorHeight;
+    ViewerState a;
+    a.ui.inspectorHeight = 90.0f;
+    std::string text = settingsToJson(a);
+    ASSERT_NE(text.find("\"inspector\": 90"), std::string::npos) << text;
+    ViewerState b;
+    bool hasCamera = false;
+    std::string why;
+    std::string older = text;
+    older.replace(older.find("\"inspector\""), 11, "\"unknown\"");
+    b.ui.inspectorHeight = 55.0f;
+    ASSERT_TRUE(applySettingsJson(older, b, hasCamera, why)) << why;
+    EXPECT_FLOAT_EQ(b.ui.inspectorHeight, byDefault);
+    std::string negative = text;
+    negative.replace(negative.find("\"inspector\": 90"), 15, "\"inspector\": -90");
+    ASSERT_TRUE(applySettingsJson(negative, b, hasCamera, why)) << why;
+    EXPECT_FLOAT_EQ(b.ui.inspectorHeight, 0.0f);
+    ASSERT_TRUE(applySettingsJson(text, b, hasCamera, why)) << why;
+    EXPECT_FLOAT_EQ(b.ui.inspectorHeight, 90.0f);
+    resetLayout(b);
+    EXPECT_FLOAT_EQ(b.ui.inspectorHeight, byDefault);
 }
 
 // Not JSON, another version, a field of the wrong type: nothing changes.

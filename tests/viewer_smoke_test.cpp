@@ -2374,5 +2374,148 @@ TEST_F(ViewerLayout, TheSmdSampleStandsUpAndTheUpAxisIsKeptPerFile) {
     EXPECT_FALSE(viewer->state().camera.zUp) << "the choice for this file was not kept";
 }
 
+// Issue 29: every panel is readable at 800 x 500 and 1280 x 720, at UI scale 1 and 1.5. Each
+// panel is opened in turn (chosen as its area's tab where the area is tabbed), with the demo
+// (it has a state machine) and with a model with morph targets; in every panel drawn then (and
+// in each of its child regions) nothing drawn reaches past the window's visible right edge (a
+// clipped label, slider or button), and no window or child region is lower than one line.
+// Regions that scroll sideways on purpose (the Hierarchy's tree of a deep rig) are left out.
+TEST_F(ViewerLayout, EveryPanelIsReadableAtSmallSizesAndUiScales) {
+    start(false);
+    ViewerState& s = viewer->state();
+    const std::string morphModel = std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/morph/morph_skin.gltf";
+    const std::vector<std::string> models{demoModelPath(), morphModel};
+    auto panelWindow = [](const ImGuiWindow* win) {
+        const ImGuiWindow* root = win->RootWindow ? win->RootWindow : win;
+        for (int i = 0; i < kPanelCount; ++i) {
+            if (std::string(root->Name) == panelName(static_cast<PanelId>(i))) return true;
+        }
+        return std::string(root->Name).rfind("##tabs", 0) == 0;
+    };
+    int checked = 0;
+    for (const std::string& model : models) {
+        s.requests.open = model;
+        frames(1);
+        viewer->waitForLoad();
+        frames(2);
+        ASSERT_TRUE(s.model) << s.error;
+        for (auto [w, h, scale] : {std::tuple{800, 500, 1.0f}, {1280, 720, 1.0f}, {800, 500, 1.5f}, {1280, 720, 1.5f}}) {
+            s.ui.uiScale = scale;
+            resize(w, h);
+            for (int i = 0; i < kPanelCount; ++i) {
+                const PanelId id = static_cast<PanelId>(i);
+                bool* flag = panelOpenFlag(s, id);
+                ASSERT_NE(flag, nullptr);
+                const bool wasOpen = *flag;
+                *flag = true;
+                frames(2);
+                Layout& layout = s.ui.layout;
+                const int area = static_cast<int>(layout.rects.area[i]);
+                if (id != PanelId::Timeline && layout.rects.tabbed[area]) layout.activeTab[area] = id;
+                frames(3);
+                const std::string where = std::string(panelName(id)) + " open, " + std::filesystem::path(model).filename().string() +
+                                          " at " + std::to_string(w) + "x" + std::to_string(h) + " scale " + std::to_string(scale);
+                ASSERT_TRUE(layout.shows(id)) << where;
+                const float line = ImGui::GetTextLineHeight();
+                for (ImGuiWindow* win : ImGui::GetCurrentContext()->Windows) {
+                    if (!win->Active || win->Hidden || !panelWindow(win)) continue;
+                    ++checked;
+                    EXPECT_GE(win->Size.y, line) << win->Name << " has no height: " << where;
+                    if (win->Flags & ImGuiWindowFlags_HorizontalScrollbar) continue;
+                    EXPECT_LE(win->DC.CursorMaxPos.x, win->InnerClipRect.Max.x + 0.5f)
+                        << win->Name << ": something is clipped by " << win->DC.CursorMaxPos.x - win->InnerClipRect.Max.x
+                        << " px on the right, " << where;
+                    if (std::string(win->Name).rfind("##tabs", 0) == 0) {
+                        EXPECT_LE(win->DC.CursorMaxPos.y, win->InnerClipRect.Max.y + 0.5f) << "the tabs are clipped, " << where;
+                    }
+                }
+                shot("readable-" + std::to_string(i) + "-" + std::to_string(w) + "-" + std::to_string(static_cast<int>(scale * 10)) +
+                     "-" + std::filesystem::path(model).stem().string());
+                *flag = wasOpen;
+            }
+            frames(2);
+        }
+    }
+    EXPECT_GT(checked, 100);
+}
+
+// Two clicks on two different checkboxes within one frame (the cursor moving from the first to
+// the second between them): each lands where it was made, so both toggle. Wheel turns within
+// one frame over the viewport all count: the camera zooms by their sum.
+TEST_F(ViewerSmoke, TwoClicksAtTwoPlacesInOneFrameBothActAndWheelTurnsAdd) {
+    ViewerState& s = viewer->state();
+    const ImVec2 bones = at("bones"), grid = at("grid");
+    ASSERT_GT(std::abs(bones.y - grid.y) + std::abs(bones.x - grid.x), 10.0f);
+    glfwMouse();
+    const bool bonesWas = s.view.bones, gridWas = s.view.grid;
+    GLFWwindow* w = viewer->windowHandle();
+    const auto [cursor, button] = mouseCallbacks();
+    ASSERT_NE(cursor, nullptr);
+    ASSERT_NE(button, nullptr);
+    cursor(w, bones.x, bones.y);
+    button(w, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+    button(w, GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0);
+    cursor(w, grid.x, grid.y);
+    button(w, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+    button(w, GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0);
+    frames(5);
+    EXPECT_NE(s.view.bones, bonesWas) << "the first click did not land on Bones";
+    EXPECT_NE(s.view.grid, gridWas) << "the second click did not land on Grid";
+    EXPECT_EQ(viewer->input().pendingButtonEvents(), 0u);
+    // Three wheel notches in one frame over the middle of the viewport.
+    const LayoutRect& c = s.ui.layout.rects.centre;
+    cursor(w, c.x + 0.5f * c.w, c.y + 0.5f * c.h);
+    frames(2);
+    GLFWscrollfun scroll = glfwSetScrollCallback(w, nullptr);
+    glfwSetScrollCallback(w, scroll);
+    ASSERT_NE(scroll, nullptr);
+    const float before = s.camera.distance;
+    for (int i = 0; i < 3; ++i) scroll(w, 0.0, 1.0);
+    frames(1);
+    EXPECT_NEAR(s.camera.distance, before * std::pow(0.88f, 3.0f), 1e-4f * before) << "not every wheel turn counted";
+    const float after = s.camera.distance;
+    frames(2);
+    EXPECT_FLOAT_EQ(s.camera.distance, after) << "a wheel turn counted twice";
+}
+
+// The Hierarchy's splitter dragged up with the mouse gives the inspector more room; after a
+// quit and a new start with the same config folder the inspector has that height again.
+TEST_F(ViewerLayout, TheHierarchySplitterIsRestoredAfterQuit) {
+    start();
+    viewer->enableProbe(true);
+    frames(2);
+    ViewerState& s = viewer->state();
+    auto rect = [&](const char* name) {
+        const auto& rects = viewer->probe().rects;
+        auto it = rects.find(name);
+        EXPECT_NE(it, rects.end()) << "no widget '" << name << "'";
+        return it == rects.end() ? ImVec4(0, 0, 0, 0) : it->second;
+    };
+    const ImVec4 bar = rect("hierarchy:splitter");
+    const float before = rect("hierarchy:inspector").w - rect("hierarchy:inspector").y;
+    const ImVec2 grab(0.5f * (bar.x + bar.z), 0.5f * (bar.y + bar.w));
+    mouse = grab;
+    frames(1);
+    mouseDown = true;
+    frames(1);
+    for (int step = 1; step <= 3; ++step) {
+        mouse = ImVec2(grab.x, grab.y - 10.0f * step);
+        frames(1);
+    }
+    mouseDown = false;
+    frames(1);
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    frames(2);
+    const float dragged = rect("hierarchy:inspector").w - rect("hierarchy:inspector").y;
+    EXPECT_NEAR(dragged, before + 30.0f, 1.0f);
+    const float saved = s.ui.inspectorHeight;
+    viewer.reset();  // quit
+    start();
+    viewer->enableProbe(true);
+    frames(2);
+    EXPECT_FLOAT_EQ(viewer->state().ui.inspectorHeight, saved);
+    EXPECT_NEAR(rect("hierarchy:inspector").w - rect("hierarchy:inspector").y, dragged, 1.0f);
+}
+
 }  // namespace
 }  // namespace rig

@@ -198,6 +198,30 @@ TEST(InputQueue, KeepsEveryPressInOrderAndDragsOnlyWhileHeld) {
     EXPECT_EQ(q.takeContentScale(), 0.0f);
 }
 
+// Two clicks at two places within one frame: each press and release reaches ImGui at the
+// cursor position it was made at, the second click's after the cursor's move.
+TEST(InputQueue, ClicksAtTwoPlacesInOneFrameKeepTheirOwnPositions) {
+    constexpr int L = GLFW_MOUSE_BUTTON_LEFT;
+    InputQueue q;
+    q.onCursor(10, 20);
+    q.onMouseButton(L, GLFW_PRESS, 1.00);
+    q.onMouseButton(L, GLFW_RELEASE, 1.01);
+    q.onCursor(200, 300);
+    q.onMouseButton(L, GLFW_PRESS, 1.02);
+    q.onCursor(210, 305);  // moved while held: the release is where the cursor was then
+    q.onMouseButton(L, GLFW_RELEASE, 1.03);
+    const float want[4][2] = {{10, 20}, {10, 20}, {200, 300}, {210, 305}};
+    for (int i = 0; i < 4; ++i) {
+        const MouseFrame f = q.nextMouseFrame(0.3, 6.0f);
+        EXPECT_EQ(f.down[L], i % 2 == 0) << i;
+        ASSERT_TRUE(f.hasPos) << i;
+        EXPECT_EQ(f.x, want[i][0]) << i;
+        EXPECT_EQ(f.y, want[i][1]) << i;
+        if (i == 2) EXPECT_EQ(f.clickCount[L], 1) << "200 px apart: two single clicks, not a double click";
+    }
+    EXPECT_FALSE(q.nextMouseFrame(0.3, 6.0f).hasPos);
+}
+
 // ImGui 1.86 reads one state per button per frame: the queue hands it one change at a time.
 TEST(InputQueue, HandsOutOneButtonChangePerFrameAndTimesDoubleClicksByTheEvents) {
     constexpr int L = GLFW_MOUSE_BUTTON_LEFT, R = GLFW_MOUSE_BUTTON_RIGHT;

@@ -576,6 +576,7 @@ void Viewer::placeLayout() {
     const ImGuiIO& io = ImGui::GetIO();
     layout.rects = computeLayout(layout.settings, layout.open, io.DisplaySize.x, io.DisplaySize.y, ImGui::GetFrameHeight(),
                                  140.0f, &layout.activeTab, std::max(state_.ui.appliedScale, 0.5f));
+    fitTabStrips(layout.rects, layout.tabStripNeed);
     // The model is shown centred in the viewport area, not under the panels.
     const LayoutRect& c = layout.rects.centre;
     const float w = std::max(io.DisplaySize.x, 1.0f), h = std::max(io.DisplaySize.y, 1.0f);

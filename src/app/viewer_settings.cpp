@@ -138,7 +138,7 @@ std::string settingsToJson(const ViewerState& s) {
         panels[panelName(id)] = p;
     }
     j["layout"] = {{"left", l.leftWidth}, {"right", l.rightWidth}, {"bottom", l.bottomHeight}, {"strip", l.stripHeight},
-                   {"panels", panels}};
+                   {"inspector", s.ui.inspectorHeight}, {"panels", panels}};
     json view = viewOptionsToJson(s.view);
     // Deviation lasts as long as a comparison: the next start shows the material.
     view["colorView"] = s.checks.colorView == ColorView::Deviation ? 0 : static_cast<int>(s.checks.colorView);
@@ -193,6 +193,7 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
             read(jl, "right", l.rightWidth);
             read(jl, "bottom", l.bottomHeight);
             read(jl, "strip", l.stripHeight);
+            read(jl, "inspector", ui.inspectorHeight);
             if (jl.contains("panels")) {
                 for (int i = 0; i < kPanelCount; ++i) {
                     const PanelId id = static_cast<PanelId>(i);
@@ -265,6 +266,8 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
     s.checks.onionCount = std::clamp(checks.onionCount, 1, 16);
     s.checks.onionStep = std::clamp(checks.onionStep, 0.001f, 10.0f);
     s.ui.uiScale = std::clamp(std::isfinite(ui.uiScale) ? ui.uiScale : 1.0f, 0.5f, 3.0f);
+    // The Hierarchy panel clamps it to its own height when drawn.
+    s.ui.inspectorHeight = std::clamp(std::isfinite(ui.inspectorHeight) ? ui.inspectorHeight : ViewerUiState{}.inspectorHeight, 0.0f, 10000.0f);
     s.camera = cam;
     s.recent = recent;
     s.ui.window = window;
@@ -274,6 +277,7 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
 
 void resetLayout(ViewerState& s) {
     s.ui.layout.settings = LayoutSettings{};
+    s.ui.inspectorHeight = ViewerUiState{}.inspectorHeight;
     // Panels open again as at the first start; those the model on screen opened (Morphs, State
     // Machine) stay as they are.
     PanelVisibility defaults;

@@ -23,9 +23,17 @@ void drawClipsPanel(ViewerState& s, bool* open, UiProbe* probe) {
                 const float share = i < s.timeline.clipShare.size() ? s.timeline.clipShare[i] : 0.0f;
                 if (ImGui::Selectable(label, share > 0.0f)) s.requests.selectClip = static_cast<int>(i);
                 probeItem(probe, "clip:" + c.name);
-                ImGui::SameLine(180);
-                if (share > 0.0f && share < 1.0f) ImGui::TextDisabled("%.2f s  %.0f%%", c.duration, 100.0f * share);
-                else ImGui::TextDisabled("%.2f s", c.duration);
+                // The duration at the panel's right edge, or under the name where both do not fit.
+                char duration[64];
+                if (share > 0.0f && share < 1.0f) std::snprintf(duration, sizeof duration, "%.2f s  %.0f%%", c.duration, 100.0f * share);
+                else std::snprintf(duration, sizeof duration, "%.2f s", c.duration);
+                const float column = ImGui::GetWindowContentRegionMax().x - textWidth(duration);
+                const float nameEnd = ImGui::GetItemRectMin().x - ImGui::GetWindowPos().x + textWidth(c.name.c_str());
+                const bool beside = column >= nameEnd + ImGui::GetStyle().ItemSpacing.x;
+                if (beside) ImGui::SameLine(column);
+                else ImGui::Indent();
+                ImGui::TextDisabled("%s", duration);
+                if (!beside) ImGui::Unindent();
             }
         }
         drawCompressionSection(s, probe);
@@ -33,11 +41,11 @@ void drawClipsPanel(ViewerState& s, bool* open, UiProbe* probe) {
         probeItem(probe, "bindpose");
         if (s.bindPose) {
             // The pose the skin was bound in (inverse bind matrices), or the nodes' defaults.
-            ImGui::SameLine();
             int which = s.filePose ? 1 : 0;
+            sameLineIfFits(checkWidth("skin"));
             ImGui::RadioButton("skin", &which, 0);
             probeItem(probe, "bindpose:skin");
-            ImGui::SameLine();
+            sameLineIfFits(checkWidth("file pose"));
             ImGui::RadioButton("file pose", &which, 1);
             probeItem(probe, "bindpose:file");
             s.filePose = which == 1;

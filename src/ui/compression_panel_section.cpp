@@ -1,6 +1,10 @@
 #include "ui/compression_panel_section.h"
 
+#include <cmath>
+
 #include <imgui.h>
+
+#include "ui/widgets.h"
 
 namespace rig {
 
@@ -10,14 +14,16 @@ void drawCompressionSection(ViewerState& s, UiProbe* probe) {
     ImGui::Checkbox("Compressed", &c.enabled);
     if (probe) probe->recordLastItem("compressed");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play the clips compressed (as rigview compress): the error shows on the character");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(90.0f);
+    // The tolerance field (its - and + buttons included) beside it where it fits, else below.
+    const float field = std::round(5.0f * ImGui::GetFontSize()) + 2.0f * (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
+    sameLineIfFits(field + ImGui::GetStyle().ItemInnerSpacing.x + textWidth("mm"));
+    ImGui::SetNextItemWidth(field);
     float mm = c.toleranceMm;
     if (ImGui::InputFloat("mm##compressTolerance", &mm, 0.05f, 0.5f, "%.3f", ImGuiInputTextFlags_EnterReturnsTrue)) {
         c.toleranceMm = mm < 0.0f ? 0.0f : (mm > 1000.0f ? 1000.0f : mm);
     }
     if (probe) probe->recordLastItem("compressed:tolerance");
-    if (c.building) ImGui::TextDisabled("compressing the clips...");
+    if (c.building) textDisabledWrapped("compressing the clips...");
     if (!c.error.empty()) ImGui::TextWrapped("compression: %s", c.error.c_str());
 }
 

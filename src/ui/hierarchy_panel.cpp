@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "ui/widgets.h"
 
@@ -37,6 +38,18 @@ void drawNodeTree(ViewerState& s, const std::vector<std::vector<int32_t>>& child
     if (opened && !leaf) {
         for (int32_t c : children[node]) drawNodeTree(s, children, c, probe);
         ImGui::TreePop();
+    }
+}
+
+// `head` and then `n` numbers of one width, on one line where they fit, else wrapped at the
+// panel's edge (every line wraps at the same number, so the columns stay aligned).
+void numberRow(const char* head, const float* v, int n) {
+    ImGui::TextUnformatted(head);
+    for (int i = 0; i < n; ++i) {
+        char piece[32];
+        std::snprintf(piece, sizeof piece, "% 8.3f", v[i]);
+        sameLineIfFits(textWidth(piece));
+        ImGui::TextUnformatted(piece);
     }
 }
 
@@ -100,23 +113,29 @@ void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
             // Inspector.
             const int j = s.selectedJoint;
             if (j >= 0 && static_cast<size_t>(j) < m.skeleton.size() && s.animator) {
-                ImGui::Text("%s (node %d, parent %d)", m.skeleton.names[j].c_str(), j, m.skeleton.parent[j]);
+                ImGui::TextWrapped("%s (node %d, parent %d)", m.skeleton.names[j].c_str(), j, m.skeleton.parent[j]);
                 const Clip* clip = s.bindPose ? nullptr : currentClip(s);
                 const bool animated = clip && clip->trackOfNode[j] >= 0;
                 const bool skinBind = s.bindPose && !s.filePose;
                 const Transform& t = animated ? s.animator->local()[j]
                                               : skinBind ? m.skeleton.bindPoseLocalSqt()[j] : m.skeleton.bindLocalSqt[j];
                 // Sized to fit the panel (no clipped columns): 3 decimals, widths from the text.
-                ImGui::Text("local %s, R as xyzw", animated ? "(animated)" : skinBind ? "(bind pose)" : "(file pose)");
-                ImGui::Text("T % .3f % .3f % .3f", t.translation.x, t.translation.y, t.translation.z);
-                ImGui::Text("R % .3f % .3f % .3f % .3f", t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w);
-                ImGui::Text("S % .3f % .3f % .3f", t.scale.x, t.scale.y, t.scale.z);
+                ImGui::TextWrapped("local %s, R as xyzw", animated ? "(animated)" : skinBind ? "(bind pose)" : "(file pose)");
+                const float tv[3] = {t.translation.x, t.translation.y, t.translation.z};
+                const float rv[4] = {t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w};
+                const float sv[3] = {t.scale.x, t.scale.y, t.scale.z};
+                numberRow("T", tv, 3);
+                numberRow("R", rv, 4);
+                numberRow("S", sv, 3);
                 const glm::mat4& w = s.animator->world()[j];
                 ImGui::Text("world");
-                for (int r = 0; r < 4; ++r) ImGui::Text("% 7.3f % 7.3f % 7.3f % 8.3f", w[0][r], w[1][r], w[2][r], w[3][r]);
+                for (int r = 0; r < 4; ++r) {
+                    const float row[4] = {w[0][r], w[1][r], w[2][r], w[3][r]};
+                    numberRow(" ", row, 4);
+                }
                 if (ImGui::Button("Clear selection")) s.selectedJoint = -1;
             } else {
-                ImGui::TextDisabled("Select a node to inspect it.");
+                textDisabledWrapped("Select a node to inspect it.");
             }
             ImGui::EndChild();
         }

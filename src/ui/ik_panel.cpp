@@ -6,13 +6,11 @@
 
 #include <imgui.h>
 
+#include "ui/widgets.h"
+
 namespace rig {
 
 namespace {
-
-void probeItem(UiProbe* probe, const std::string& name) {
-    if (probe) probe->recordLastItem(name);
-}
 
 // A combo over the skeleton's nodes; true when the pick changed.
 bool jointCombo(const char* label, const Skeleton& sk, int& joint, UiProbe* probe, const std::string& probeName) {
@@ -54,6 +52,8 @@ void drawIkPanel(ViewerState& s, bool* open, UiProbe* probe) {
     }
     IkViewState& ik = s.ik;
     const Skeleton& sk = s.model->skeleton;
+    // Combos, sliders and fields leave room for the longest of their labels.
+    ImGui::PushItemWidth(widthBeside("Aim weight"));
     if (ImGui::Checkbox("IK on", &ik.enabled) && ik.enabled) ik.snapTarget = true;
     probeItem(probe, "ik:enabled");
     const bool presetValid = ik.preset >= 0 && static_cast<size_t>(ik.preset) < ik.guesses.size();
@@ -72,7 +72,7 @@ void drawIkPanel(ViewerState& s, bool* open, UiProbe* probe) {
         ImGui::EndCombo();
     }
     probeItem(probe, "ik:chain");
-    if (ik.guesses.empty()) ImGui::TextDisabled("No leg or arm found by joint names: pick the joints.");
+    if (ik.guesses.empty()) textDisabledWrapped("No leg or arm found by joint names: pick the joints.");
     bool edited = jointCombo("Start", sk, ik.start, probe, "ik:start");
     edited = jointCombo("Mid", sk, ik.mid, probe, "ik:mid") || edited;
     edited = jointCombo("End", sk, ik.end, probe, "ik:end") || edited;
@@ -84,14 +84,14 @@ void drawIkPanel(ViewerState& s, bool* open, UiProbe* probe) {
     probeItem(probe, "ik:weight");
     ImGui::SliderFloat("Soft from", &ik.soft, 0.5f, 1.0f, "%.2f of the chain");
     ImGui::SliderFloat("Twist", &ik.twist, -180.0f, 180.0f, "%.0f deg");
-    ImGui::Checkbox("Pole from the pose", &ik.poleFromPose);
+    ImGui::Checkbox(fitCheck("Pole from the pose###polepose", "Pole from pose###polepose"), &ik.poleFromPose);
     if (!ik.poleFromPose) ImGui::DragFloat3("Pole", &ik.pole.x, 0.01f);
     const float step = std::max(s.bounds.diagonal(), 1e-3f) * 0.002f;
     ImGui::DragFloat3("Target", &ik.target.x, step);
     probeItem(probe, "ik:target");
-    if (ImGui::Button("Target to end joint")) ik.snapTarget = true;
+    if (ImGui::Button(fitButton("Target to end joint###snap", "To end joint###snap"))) ik.snapTarget = true;
     probeItem(probe, "ik:snap");
-    if (ImGui::Checkbox("Look at the target", &ik.aim)) ik.rebuild = true;
+    if (ImGui::Checkbox(fitCheck("Look at the target###aim", "Look at target###aim"), &ik.aim)) ik.rebuild = true;
     probeItem(probe, "ik:aim");
     if (ik.aim) {
         if (jointCombo("Aim joint", sk, ik.aimJoint, probe, "ik:aimjoint")) ik.rebuild = true;
@@ -104,14 +104,17 @@ void drawIkPanel(ViewerState& s, bool* open, UiProbe* probe) {
         ImGui::SetTooltip("Pin the end joint where it touches the ground (near its rest height, slow), release smoothly");
     }
     if (!ik.status.empty()) {
-        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "%s", ik.status.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.3f, 1.0f));
+        ImGui::TextWrapped("%s", ik.status.c_str());
+        ImGui::PopStyleColor();
     } else if (ik.enabled && !ik.stage.aim().empty() && ik.stage.twoBone().empty()) {
         ImGui::TextUnformatted(ik.stage.aim()[0].reached ? "aimed" : "aim limited");
     } else if (ik.enabled && !ik.stage.twoBone().empty()) {
         const TwoBoneChain& c = ik.stage.twoBone()[0];
-        ImGui::Text("%s%s", c.reached ? "reached" : "not reached", c.footLock.enabled ? (c.locked ? ", foot locked" : ", foot free") : "");
+        ImGui::TextWrapped("%s%s", c.reached ? "reached" : "not reached", c.footLock.enabled ? (c.locked ? ", foot locked" : ", foot free") : "");
     }
-    ImGui::TextDisabled("Drag the yellow cross in the viewport to move the target.");
+    textDisabledWrapped("Drag the yellow cross in the viewport to move the target.");
+    ImGui::PopItemWidth();
     ImGui::End();
 }
 

@@ -272,6 +272,22 @@ int placePanel(const Layout& layout, PanelId id) {
            ImGuiWindowFlags_NoSavedSettings;
 }
 
+void fitTabStrips(LayoutRects& r, const std::array<float, 3>& need) {
+    for (int a = 0; a < 3; ++a) {
+        if (!r.tabbed[a]) continue;
+        LayoutRect& strip = r.tabStrip[a];
+        const LayoutRect& ar = a == static_cast<int>(Area::Left) ? r.left : a == static_cast<int>(Area::Right) ? r.right : r.bottom;
+        const float h = std::round(std::min(std::max(strip.h, need[a]), 0.5f * ar.h));
+        if (h == strip.h) continue;
+        strip.h = h;
+        for (int i = 0; i < kPanelCount; ++i) {
+            if (!r.shown[i] || static_cast<int>(r.area[i]) != a || i == static_cast<int>(PanelId::Timeline)) continue;
+            r.panel[i].y = ar.y + h;
+            r.panel[i].h = std::max(1.0f, ar.h - h);
+        }
+    }
+}
+
 void drawTabStrips(Layout& layout) {
     for (int a = 0; a < 3; ++a) {
         if (!layout.rects.tabbed[a]) continue;
@@ -280,21 +296,36 @@ void drawTabStrips(Layout& layout) {
         std::snprintf(name, sizeof name, "##tabs%d", a);
         ImGui::SetNextWindowPos(ImVec2(rc.x, rc.y), ImGuiCond_Always);
         ImGui::SetNextWindowSize(ImVec2(rc.w, rc.h), ImGuiCond_Always);
+        const ImVec2 pad(4.0f, 4.0f);
         ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(1.0f, 1.0f));
-        ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(4.0f, 4.0f));
+        ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, pad);
         ImGui::Begin(name, nullptr,
                      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove |
                          ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoScrollWithMouse);
-        if (ImGui::BeginTabBar("##areatabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
-            for (int i = 0; i < kPanelCount; ++i) {
-                if (!layout.open[i] || i == static_cast<int>(PanelId::Timeline) || static_cast<int>(layout.rects.area[i]) != a) continue;
-                // The shown panel is the selected tab; clicking another shows it next frame.
-                const ImGuiTabItemFlags f = layout.rects.shown[i] ? ImGuiTabItemFlags_SetSelected : 0;
-                if (ImGui::BeginTabItem(kNames[i], nullptr, f)) ImGui::EndTabItem();
-                if (ImGui::IsItemClicked()) layout.activeTab[a] = static_cast<PanelId>(i);
+        const ImGuiStyle& st = ImGui::GetStyle();
+        const float avail = rc.w - 2.0f * pad.x;
+        float x = 0.0f;
+        int rows = 1;
+        for (int i = 0; i < kPanelCount; ++i) {
+            if (!layout.open[i] || i == static_cast<int>(PanelId::Timeline) || static_cast<int>(layout.rects.area[i]) != a) continue;
+            // A row of tabs wraps where the next one does not fit; the shown panel's tab is lit.
+            const float w = ImGui::CalcTextSize(kNames[i]).x + 2.0f * st.FramePadding.x;
+            if (x > 0.0f && x + st.ItemSpacing.x + w <= avail) {
+                ImGui::SameLine();
+                x += st.ItemSpacing.x + w;
+            } else {
+                if (x > 0.0f) ++rows;
+                x = w;
             }
-            ImGui::EndTabBar();
+            const bool shown = layout.rects.shown[i];
+            ImGui::PushStyleColor(ImGuiCol_Button, st.Colors[shown ? ImGuiCol_TabActive : ImGuiCol_Tab]);
+            ImGui::PushStyleColor(ImGuiCol_ButtonHovered, st.Colors[ImGuiCol_TabHovered]);
+            ImGui::PushStyleColor(ImGuiCol_ButtonActive, st.Colors[ImGuiCol_TabActive]);
+            if (ImGui::Button(kNames[i])) layout.activeTab[a] = static_cast<PanelId>(i);
+            ImGui::PopStyleColor(3);
         }
+        layout.tabStripNeed[a] = std::ceil(2.0f * pad.y + static_cast<float>(rows) * ImGui::GetFrameHeight() +
+                                           static_cast<float>(rows - 1) * st.ItemSpacing.y + 1.0f);
         ImGui::End();
         ImGui::PopStyleVar(2);
     }

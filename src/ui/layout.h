@@ -10,7 +10,8 @@
 // bar. Splitters between the areas (and between the panels of an area) are dragged to resize.
 // An area too small to stack its open panels at their usable sizes (panelMinLength) shows
 // them as tabs: a tab strip at its top, the chosen panel below it, the others hidden until
-// chosen (a panel just opened is chosen).
+// chosen (a panel just opened is chosen). The tabs wrap onto more rows where they do not fit
+// the area's width (no tab is cut or scrolled away); the strip grows to hold them.
 // Panels are placed every frame (ImGuiCond_Always): nothing floats off-screen.
 #pragma once
 
@@ -101,12 +102,20 @@ struct Layout {
     void setOpen(const std::array<bool, kPanelCount>& now);
     bool shows(PanelId id) const { return rects.shown[static_cast<int>(id)]; }
     bool resetRequested = false;   // "Reset layout": the viewer puts defaults back
+    // Per Area: the height its tab strip needs for its rows of tabs (drawTabStrips measures
+    // it with the fonts; fitTabStrips applies it from the next frame). 0: one row.
+    std::array<float, 3> tabStripNeed{};
 };
+
+// Grows each tabbed area's tab strip in `r` to `need` pixels (at most half the area) and moves
+// the area's shown panel below it.
+void fitTabStrips(LayoutRects& r, const std::array<float, 3>& need);
 
 // Places panel `id` for the ImGui::Begin that follows (position and size, every frame) and
 // returns the window flags a docked panel takes (no move / resize / collapse).
 int placePanel(const Layout& layout, PanelId id);
-// The tab strips of tabbed areas (choosing a tab shows that panel from the next frame).
+// The tab strips of tabbed areas (choosing a tab shows that panel from the next frame), as
+// rows of tab buttons wrapped at the strip's width.
 void drawTabStrips(Layout& layout);
 // The splitters as thin invisible ImGui windows: dragging one changes the settings (applied
 // from the next frame). Call once per frame after the panels.

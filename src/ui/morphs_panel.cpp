@@ -38,6 +38,7 @@ void drawMorphsPanel(ViewerState& s, bool* open, UiProbe* probe) {
         ImGui::End();
         return;
     }
+    ImGui::SetNextItemWidth(widthBeside("mesh"));
     if (ImGui::BeginCombo("mesh", model->meshes[p.mesh].name.c_str())) {
         for (size_t m = 0; m < model->meshes.size(); ++m) {
             if (!hasTargets(static_cast<int>(m))) continue;
@@ -55,7 +56,7 @@ void drawMorphsPanel(ViewerState& s, bool* open, UiProbe* probe) {
     p.target = std::clamp(p.target, 0, static_cast<int>(nt) - 1);
     const float* weights = s.animator->meshMorphWeights(static_cast<size_t>(p.mesh));
     bool anyOverride = false;
-    ImGui::TextDisabled("override | weight | target (click to plot)");
+    textDisabledWrapped("override | weight | target (click to plot)");
     for (size_t t = 0; t < nt; ++t) {
         ImGui::PushID(static_cast<int>(t));
         const float held = s.animator->morphOverride(static_cast<size_t>(p.mesh), t);
@@ -67,14 +68,17 @@ void drawMorphsPanel(ViewerState& s, bool* open, UiProbe* probe) {
         probeItem(probe, "morph-override:" + mesh.morphTargets[t].name);
         ImGui::SameLine();
         float w = weights[t];
-        ImGui::SetNextItemWidth(110.0f);
+        // The slider shrinks in a narrow panel; the target's name goes below it where it does not fit.
+        const float sliderW = std::max(ImGui::GetFrameHeight(), std::min(std::round(7.0f * ImGui::GetFontSize()),
+                                        ImGui::GetContentRegionAvail().x));
+        ImGui::SetNextItemWidth(sliderW);
         ImGui::BeginDisabled(!on);
         if (ImGui::SliderFloat("##w", &w, 0.0f, 1.0f, "%.3f") && on) {
             s.requests.morph = MorphRequest{p.mesh, static_cast<int>(t), w};
         }
         ImGui::EndDisabled();
         probeItem(probe, "morph-slider:" + mesh.morphTargets[t].name);
-        ImGui::SameLine();
+        sameLineIfFits(textWidth(mesh.morphTargets[t].name.c_str()));
         if (ImGui::Selectable(mesh.morphTargets[t].name.c_str(), p.target == static_cast<int>(t))) p.target = static_cast<int>(t);
         ImGui::PopID();
     }
@@ -121,7 +125,7 @@ void drawMorphsPanel(ViewerState& s, bool* open, UiProbe* probe) {
     const char* interp = track->interpolation == WeightInterpolation::Step          ? "step"
                          : track->interpolation == WeightInterpolation::CubicSpline ? "cubic spline"
                                                                                     : "linear";
-    ImGui::Text("'%s' in '%s' (%u keys, %s)", mesh.morphTargets[p.target].name.c_str(), clip->name.c_str(), track->count, interp);
+    ImGui::TextWrapped("'%s' in '%s' (%u keys, %s)", mesh.morphTargets[p.target].name.c_str(), clip->name.c_str(), track->count, interp);
     const ImVec2 size(ImGui::GetContentRegionAvail().x, 90.0f);
     ImGui::PlotLines("##curve", p.curve.data(), static_cast<int>(p.curve.size()), 0, nullptr, lo, hi, size);
     probeItem(probe, "morph-curve");
@@ -131,7 +135,7 @@ void drawMorphsPanel(ViewerState& s, bool* open, UiProbe* probe) {
     const float f = end > start ? std::clamp((now - start) / (end - start), 0.0f, 1.0f) : 0.0f;
     const float x = a.x + f * (b.x - a.x);
     ImGui::GetWindowDrawList()->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), IM_COL32(255, 200, 60, 255), 2.0f);
-    ImGui::Text("t = %.3f s   weight now %.3f", now, weights[p.target]);
+    ImGui::TextWrapped("t = %.3f s   weight now %.3f", now, weights[p.target]);
     ImGui::End();
 }
 

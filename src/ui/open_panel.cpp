@@ -21,10 +21,10 @@ void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe) {
         probeItem(probe, "path");
         if ((ImGui::Button("Open") || enter) && !s.pathField.empty()) s.requests.open = s.pathField;
         probeItem(probe, "open");
-        ImGui::SameLine();
+        sameLineIfFits(buttonWidth("Browse..."));
         if (ImGui::Button("Browse...")) s.ui.fileBrowser = true;
         probeItem(probe, "browse");
-        ImGui::SameLine();
+        sameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + textWidth("Recent"));
         if (ImGui::BeginCombo("Recent", "Recent", ImGuiComboFlags_NoPreview)) {
             for (const std::string& r : s.recent) {
                 if (ImGui::Selectable(r.c_str())) {
@@ -47,7 +47,7 @@ void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe) {
                               "how far each vertex is from it");
         }
         if (s.compare.active() || s.compare.loading) {
-            ImGui::SameLine();
+            sameLineIfFits(buttonWidth("Stop comparing"));
             if (ImGui::Button("Stop comparing")) s.requests.stopCompare = true;
             probeItem(probe, "stopcompare");
         }

@@ -1,19 +1,17 @@
 #include "ui/state_machine_panel.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
 #include "anim/control/controller.h"
 #include "anim/control/state_machine.h"
+#include "ui/widgets.h"
 
 namespace rig {
 
 namespace {
-
-void probeItem(UiProbe* probe, const std::string& name) {
-    if (probe) probe->recordLastItem(name);
-}
 
 const char* curveName(const Ease& e) {
     switch (e.curve) {
@@ -82,7 +80,10 @@ void drawStateBoxes(const SubMachine& m, int32_t active, bool leaf, float normal
         const MachineState& st = m.states[i];
         const bool on = static_cast<int32_t>(i) == active;
         const std::string label = st.kind == StateKind::Machine ? st.name + " [machine]" : st.name;
-        const ImVec2 size(std::max(70.0f, ImGui::CalcTextSize(label.c_str()).x + 16.0f), 34.0f);
+        // Sized by the font (the UI scale); never wider than the panel (a long name is cut inside its box).
+        const float font = ImGui::GetFontSize();
+        const ImVec2 size(std::min(std::max(5.4f * font, ImGui::CalcTextSize(label.c_str()).x + 16.0f), std::max(avail, 1.0f)),
+                          std::round(2.6f * font));
         if (x > 0.0f && x + size.x > avail) x = 0.0f;
         else if (x > 0.0f) ImGui::SameLine();
         x += size.x + ImGui::GetStyle().ItemSpacing.x;
@@ -101,7 +102,9 @@ void drawStateBoxes(const SubMachine& m, int32_t active, bool leaf, float normal
         const ImU32 fill = on ? (leaf ? IM_COL32(40, 140, 70, 255) : IM_COL32(40, 90, 140, 255)) : IM_COL32(50, 50, 58, 255);
         dl->AddRectFilled(p, q, fill, 5.0f);
         dl->AddRect(p, q, on ? IM_COL32(140, 255, 160, 255) : IM_COL32(110, 110, 120, 255), 5.0f, 0, on ? 2.0f : 1.0f);
+        dl->PushClipRect(p, q, true);
         dl->AddText(ImVec2(p.x + 8.0f, p.y + 4.0f), IM_COL32(235, 235, 235, 255), label.c_str());
+        dl->PopClipRect();
         if (on && leaf) {
             // Normalized time (this loop's phase) and, while fading in, the cross-fade's weight.
             const float phase = normalized - static_cast<float>(static_cast<int>(normalized));
@@ -130,25 +133,25 @@ void drawStateMachinePanel(ViewerState& s, bool* open, UiProbe* probe) {
         ImGui::PopStyleColor();
     }
     if (!ms.runtime) {
-        ImGui::TextDisabled("No state machine. Put <model>.machine.json beside the model, or start with --machine FILE.");
+        textDisabledWrapped("No state machine. Put <model>.machine.json beside the model, or start with --machine FILE.");
         if (ImGui::Button("Reload")) q.reload = true;
         ImGui::End();
         return;
     }
     const StateMachine& sm = *ms.runtime;
     const MachineDef& def = sm.def();
-    ImGui::TextDisabled("%s", ms.path.c_str());
+    textDisabledWrapped("%s", ms.path.c_str());
     if (!ms.active) {
-        if (ImGui::Button("Drive with the machine")) q.drive = true;
+        if (ImGui::Button(fitButton("Drive with the machine###drive", "Drive###drive"))) q.drive = true;
         probeItem(probe, "machine:drive");
     } else {
-        if (ImGui::Button("Back to the timeline")) q.stop = true;
+        if (ImGui::Button(fitButton("Back to the timeline###stop", "Stop###stop"))) q.stop = true;
         probeItem(probe, "machine:stop");
     }
-    ImGui::SameLine();
+    sameLineIfFits(buttonWidth("Restart"));
     if (ImGui::Button("Restart")) q.restart = true;
     probeItem(probe, "machine:restart");
-    ImGui::SameLine();
+    sameLineIfFits(buttonWidth("Reload"));
     if (ImGui::Button("Reload")) q.reload = true;
     probeItem(probe, "machine:reload");
 
@@ -164,7 +167,7 @@ void drawStateMachinePanel(ViewerState& s, bool* open, UiProbe* probe) {
         switch (p.type) {
             case ParamType::Float: {
                 float v = sm.value(idx);
-                ImGui::SetNextItemWidth(-120);
+                ImGui::SetNextItemWidth(widthBeside(p.name.c_str()));
                 if (ImGui::SliderFloat(p.name.c_str(), &v, p.min, p.max, "%.2f")) q.values.emplace_back(idx, v);
                 break;
             }
@@ -176,7 +179,7 @@ void drawStateMachinePanel(ViewerState& s, bool* open, UiProbe* probe) {
             case ParamType::Trigger: {
                 if (ImGui::Button(p.name.c_str())) q.triggers.push_back(idx);
                 if (sm.triggerPending(idx)) {
-                    ImGui::SameLine();
+                    sameLineIfFits(textWidth("(pending)"));
                     ImGui::TextDisabled("(pending)");
                 }
                 break;
@@ -204,7 +207,7 @@ void drawStateMachinePanel(ViewerState& s, bool* open, UiProbe* probe) {
             const SubMachine& m = def.machines[sm.machineAt(l, level)];
             const bool leaf = level == sm.depth(l) - 1;
             if (level > 0) {
-                ImGui::TextDisabled("in %s%s:", m.name.c_str(), sm.exited(l, level) ? " (exited)" : "");
+                textDisabledWrapped("in %s%s:", m.name.c_str(), sm.exited(l, level) ? " (exited)" : "");
                 ImGui::Indent(12.0f * static_cast<float>(level));
             }
             drawStateBoxes(m, sm.stateAt(l, level), leaf, static_cast<float>(sm.normalizedTime(l)), fade, l, probe);
@@ -217,7 +220,8 @@ void drawStateMachinePanel(ViewerState& s, bool* open, UiProbe* probe) {
                 for (const MachineTransition& t : m.transitions) {
                     if (t.from != active && t.from != MachineTransition::kAny) continue;
                     if (t.from == MachineTransition::kAny && t.to == active) continue;
-                    ImGui::BulletText("%s", transitionText(def, m, t).c_str());
+                    ImGui::Bullet();
+                    ImGui::TextWrapped("%s", transitionText(def, m, t).c_str());
                 }
             }
             ImGui::TreePop();
@@ -230,7 +234,8 @@ void drawStateMachinePanel(ViewerState& s, bool* open, UiProbe* probe) {
                 if (top != L.machine) continue;
                 const SubMachine& m = def.machines[mi];
                 for (const MachineTransition& t : m.transitions) {
-                    ImGui::BulletText("%s%s%s", mi == L.machine ? "" : m.name.c_str(), mi == L.machine ? "" : ": ",
+                    ImGui::Bullet();
+                    ImGui::TextWrapped("%s%s%s", mi == L.machine ? "" : m.name.c_str(), mi == L.machine ? "" : ": ",
                                       transitionText(def, m, t).c_str());
                 }
             }
@@ -241,8 +246,8 @@ void drawStateMachinePanel(ViewerState& s, bool* open, UiProbe* probe) {
 
     ImGui::Separator();
     ImGui::TextUnformatted("Transition log");
-    ImGui::BeginChild("machinelog", ImVec2(0, 110), true);
-    for (const std::string& line : ms.log) ImGui::TextUnformatted(line.c_str());
+    ImGui::BeginChild("machinelog", ImVec2(0, 6.0f * ImGui::GetTextLineHeightWithSpacing()), true);
+    for (const std::string& line : ms.log) ImGui::TextWrapped("%s", line.c_str());
     ImGui::EndChild();
     ImGui::End();
 }

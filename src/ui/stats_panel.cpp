@@ -10,8 +10,8 @@ void drawStatsPanel(ViewerState& s, bool* open) {
     if (!*open) return;
     const int panelFlags = placePanel(s.ui.layout, PanelId::Stats);
     if (ImGui::Begin("Stats", open, panelFlags)) {
-        ImGui::Text("%.1f fps, %.2f ms per frame", s.stats.fps, s.stats.frameMs);
-        ImGui::Text("palette update %.2f us", s.stats.paletteUs);
+        ImGui::TextWrapped("%.1f fps, %.2f ms per frame", s.stats.fps, s.stats.frameMs);
+        ImGui::TextWrapped("palette update %.2f us", s.stats.paletteUs);
         if (s.model) {
             size_t verts = 0, tris = 0;
             for (const Mesh& m : s.model->meshes) {

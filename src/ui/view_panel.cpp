@@ -23,7 +23,7 @@ void drawViewPanel(ViewerState& s, bool* open, UiProbe* probe) {
         for (const ViewOptionSpec& o : viewOptionTable()) {
             if (o.panel != ViewPanelSlot::View) continue;
             if (o.separatorBefore) ImGui::Separator();
-            if (o.sameLine) ImGui::SameLine();
+            if (o.sameLine) sameLineIfFits(checkWidth(o.label));
             drawViewOption(o, s.view, -labelW, probe);
         }
         ImGui::SetNextItemWidth(-labelW);
@@ -34,7 +34,7 @@ void drawViewPanel(ViewerState& s, bool* open, UiProbe* probe) {
         if (ImGui::Checkbox("Z up (this file)", &zUp)) s.requests.zUp = zUp;
         probeItem(probe, "zup");
         if (ImGui::Button("Frame (F)")) s.requests.frameModel = true;
-        ImGui::SameLine();
+        sameLineIfFits(buttonWidth("Reset camera"));
         if (ImGui::Button("Reset camera")) s.requests.resetCamera = true;
     }
     ImGui::End();

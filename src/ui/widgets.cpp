@@ -1,5 +1,7 @@
 #include "ui/widgets.h"
 
+#include <cstdarg>
+
 #include <glm/gtc/type_ptr.hpp>
 #include <imgui_internal.h>
 
@@ -22,6 +24,42 @@ void probeItem(UiProbe* probe, const std::string& name) {
     if (probe) probe->recordLastItem(name);
 }
 
+void sameLineIfFits(float width) {
+    const float right = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width;
+    if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+
+float textWidth(const char* label) { return ImGui::CalcTextSize(label, nullptr, true).x; }
+
+float buttonWidth(const char* label) { return textWidth(label) + 2.0f * ImGui::GetStyle().FramePadding.x; }
+
+float checkWidth(const char* label) {
+    const float text = textWidth(label);
+    return ImGui::GetFrameHeight() + (text > 0.0f ? ImGui::GetStyle().ItemInnerSpacing.x + text : 0.0f);
+}
+
+const char* fitButton(const char* label, const char* shorter) {
+    return buttonWidth(label) <= ImGui::GetContentRegionAvail().x ? label : shorter;
+}
+
+const char* fitCheck(const char* label, const char* shorter) {
+    return checkWidth(label) <= ImGui::GetContentRegionAvail().x ? label : shorter;
+}
+
+float widthBeside(const char* label) {
+    const float text = textWidth(label);
+    return text > 0.0f ? -(text + ImGui::GetStyle().ItemInnerSpacing.x) : -FLT_MIN;
+}
+
+void textDisabledWrapped(const char* fmt, ...) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    va_list args;
+    va_start(args, fmt);
+    ImGui::TextWrappedV(fmt, args);
+    va_end(args);
+    ImGui::PopStyleColor();
+}
+
 const Clip* currentClip(const ViewerState& s) {
     if (!s.model || s.clip < 0 || static_cast<size_t>(s.clip) >= s.model->clips.size()) return nullptr;
     return &s.model->clips[s.clip];
@@ -40,7 +78,7 @@ bool drawChoice(const ViewOptionSpec& o, ViewOptions& v, float itemWidth, UiProb
     if (o.radio) {
         ImGui::TextUnformatted(o.label);
         for (size_t i = 0; i < o.choices.size(); ++i) {
-            ImGui::SameLine();
+            sameLineIfFits(checkWidth(o.choices[i].label));
             changed |= ImGui::RadioButton(o.choices[i].label, &value, static_cast<int>(i));
             probeItem(probe, std::string(o.probe) + ":" + o.choices[i].name);
         }
