@@ -2158,7 +2158,15 @@ TEST_F(ViewerSmoke, DopeSheetHasARowPerJointFoldsByHierarchyAndShowsMorphRows) {
     size_t targets = 0;
     for (const MorphTrack& t : bend.morphTracks) targets += t.targets;
     EXPECT_EQ(s.timeline.rowCount, static_cast<int>(mm.skeleton.size() + targets));
+    // The morph rows come last: the wheel over the rows scrolls them into view.
+    mouse = at("dope:joint:0");
+    for (int i = 0; i < 10 && std::count(s.timeline.rowsDrawn.begin(), s.timeline.rowsDrawn.end(), "morph:0:1") == 0; ++i) {
+        wheel = -3.0f;
+        frames(2);
+    }
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
     EXPECT_EQ(std::count(s.timeline.rowsDrawn.begin(), s.timeline.rowsDrawn.end(), "morph:0:1"), 1);
+    EXPECT_EQ(std::count(s.timeline.rowsDrawn.begin(), s.timeline.rowsDrawn.end(), "joint:0"), 0) << "scrolled";
     EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 }
 

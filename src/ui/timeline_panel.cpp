@@ -110,7 +110,7 @@ void dopeRows(const ViewerState& s, const Clip* clip, std::vector<DopeRow>& rows
 // Every joint's keys, a row each under the fixed rows, indented by hierarchy with an arrow
 // that folds a joint's children; then the clip's morph targets. The rows scroll in their own
 // area and only the visible ones are drawn (ImGuiListClipper). Clicking a joint's row selects it.
-void drawDopeSheet(ViewerState& s, const RulerView& v, const Clip* clip, float labelW, float rowH, float keyR, UiProbe* probe) {
+void drawDopeSheet(ViewerState& s, const RulerView& v, const Clip* clip, float rowH, float keyR, UiProbe* probe) {
     TimelineState& tl = s.timeline;
     const Model& m = *s.model;
     if (tl.collapsed.size() != m.skeleton.size()) tl.collapsed.assign(m.skeleton.size(), 0);
@@ -598,7 +598,7 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     ImGui::Dummy(ImVec2(0.0f, 0.0f));
     tl.rowsDrawn.clear();
     tl.rowCount = 0;
-    if (tl.dopeSheet && s.model) drawDopeSheet(s, v, clip, labelW, rowH, keyR, probe);
+    if (tl.dopeSheet && s.model) drawDopeSheet(s, v, clip, rowH, keyR, probe);
     if (s.blend.active || s.machine.active) {
         // What the controller plays: each motion and layer with its phase and weight.
         for (const BlendState::Row& r : s.blend.rows) {
