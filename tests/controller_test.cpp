@@ -1279,6 +1279,27 @@ TEST(ClipEdit, TrimmedClipStartsAtZeroAndMatchesTheOriginal) {
     EXPECT_NEAR(trimClip(clip, -1.0f, 9.0f).duration, 1.0f, 1e-6f);
 }
 
+// Markers inside the cut move with it; the others are dropped. Resampling keeps them.
+TEST(ClipEdit, TrimKeepsTheMarkersInsideTheCutOnItsTimeline) {
+    Model m = testing::makeChain(3, 31);
+    m.clips[0].markers = {{"before", 0.1f}, {"in", 0.3f}, {"end", 0.7f}, {"after", 0.9f}};
+    const Clip cut = trimClip(m.clips[0], 0.2f, 0.7f);
+    ASSERT_EQ(cut.markers.size(), 2u);
+    EXPECT_EQ(cut.markers[0].name, "in");
+    EXPECT_NEAR(cut.markers[0].time, 0.1f, 1e-6f);
+    EXPECT_EQ(cut.markers[1].name, "end");
+    EXPECT_NEAR(cut.markers[1].time, 0.5f, 1e-6f);
+    const Clip up = resampleClip(m.clips[0], 60.0f);
+    ASSERT_EQ(up.markers.size(), 4u);
+    EXPECT_FLOAT_EQ(up.markers[2].time, 0.7f);
+    // A Controller starts with the clip's markers: crossing one is an event.
+    Controller c(m);
+    c.play(MotionSource::clip(0));
+    ASSERT_EQ(c.markers(0).size(), 4u);
+    c.update(0.15);
+    EXPECT_EQ(namesOf(eventsOf(c)), (Names{"before"}));
+}
+
 TEST(ClipEdit, ResampledClipStaysWithinTolerance) {
     // Up-sampling a linear clip changes nothing.
     const Model chain = testing::makeChain(3, 31);

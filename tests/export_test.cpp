@@ -22,6 +22,7 @@
 #include "anim/runtime/blend.h"
 #include "anim/runtime/pose.h"
 #include "anim/runtime/skinning.h"
+#include "import/clip_markers.h"
 #include "import/gltf_export.h"
 #include "import/import.h"
 #include "support/rigs.h"
@@ -644,4 +645,77 @@ TEST(GltfExportCli, IkIsBakedIntoTheClips) {
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_EQ(lines(r.err), 1u) << r.err;
     EXPECT_NE(r.err.find("--ik-"), std::string::npos) << r.err;
+}
+
+// Clip markers (the clip's events) go in each animation's extras.markers and come back on
+// import, shifted with the keys of a clip that starts before 0.
+TEST(GltfExport, MarkersRoundTripThroughAnimationExtras) {
+    rig::Model a = edgeCaseRig();
+    ASSERT_EQ(a.clips.size(), 3u);
+    a.clips[0].markers = {{"step", 0.25f}, {"land", 0.5f}};
+    a.clips[2].markers = {{"only", 0.0f}};  // "early": keys from -0.5 s
+    for (bool binary : {false, true}) {
+        const std::string out = tempPath(binary ? "markers.glb" : "markers.gltf");
+        std::string error;
+        ASSERT_TRUE(rig::writeGltf(a, a.clips, out, rig::GltfExportOptions{binary}, error)) << error;
+        const rig::Model b = load(out);
+        ASSERT_EQ(b.clips.size(), a.clips.size()) << out;
+        for (size_t c = 0; c < a.clips.size(); ++c) {
+            float first = 0.0f;
+            for (float t : a.clips[c].times) first = std::min(first, t);
+            ASSERT_EQ(b.clips[c].markers.size(), a.clips[c].markers.size()) << out << " clip " << c;
+            for (size_t i = 0; i < a.clips[c].markers.size(); ++i) {
+                EXPECT_EQ(b.clips[c].markers[i].name, a.clips[c].markers[i].name);
+                EXPECT_NEAR(b.clips[c].markers[i].time, a.clips[c].markers[i].time - first, 1e-6f);
+            }
+        }
+        if (!binary) {
+            const json doc = json::parse(slurp(out));
+            EXPECT_EQ(doc["animations"][0]["extras"]["markers"][1]["name"], "land");
+            EXPECT_FALSE(doc["animations"][1].contains("extras"));
+        }
+    }
+}
+
+// The viewer saves edited markers beside the model ("<model>.markers.json"): import reads
+// them (for any format), so `export` writes them into the glTF; a broken file is an error
+// that names it.
+TEST(GltfExportCli, TheModelsMarkersFileIsReadAndExported) {
+    const std::string dir = tempPath("markers_file");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    for (const char* f : {"rigview_demo.gltf", "rigview_demo.bin", "rigview_demo_albedo.png"}) {
+        std::filesystem::copy_file(kSource + "/assets/demo/" + f, dir + "/" + f);
+    }
+    const std::string model = dir + "/rigview_demo.gltf";
+    const rig::Model plain = load(model);
+    const int walk = plain.findClip("walk");
+    ASSERT_GE(walk, 0);
+    EXPECT_TRUE(plain.clips[walk].markers.empty());
+    std::vector<std::string> names;
+    for (const rig::Clip& c : plain.clips) names.push_back(c.name);
+    std::vector<std::vector<rig::Marker>> markers(names.size());
+    markers[walk] = {{"contact L", 0.2f}, {"contact R", 0.6f}};
+    std::string error;
+    ASSERT_TRUE(rig::writeMarkersFile(model, names, markers, error)) << error;
+    EXPECT_EQ(rig::markersFilePath(model), model + ".markers.json");
+    const rig::Model marked = load(model);
+    ASSERT_EQ(marked.clips[walk].markers.size(), 2u);
+    EXPECT_EQ(marked.clips[walk].markers[1].name, "contact R");
+
+    const std::string out = dir + "/out.glb";
+    RunResult r = exportCmd({model, "-o", out});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const rig::Model back = load(out);
+    const int w = back.findClip("walk");
+    ASSERT_GE(w, 0);
+    ASSERT_EQ(back.clips[w].markers.size(), 2u);
+    EXPECT_EQ(back.clips[w].markers[0].name, "contact L");
+    EXPECT_NEAR(back.clips[w].markers[0].time, 0.2f - std::min(0.0f, plain.clips[walk].startTime), 1e-6f);
+    EXPECT_EQ(back.clips[w].markers[1].name, "contact R");
+
+    std::ofstream(rig::markersFilePath(model)) << "[1, 2";
+    rig::Result<rig::Model> bad = rig::importModel(model);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find(rig::markersFilePath(model)), std::string::npos) << bad.error().message;
 }

@@ -2517,5 +2517,205 @@ TEST_F(ViewerLayout, TheHierarchySplitterIsRestoredAfterQuit) {
     EXPECT_NEAR(rect("hierarchy:inspector").w - rect("hierarchy:inspector").y, dragged, 1.0f);
 }
 
+// Timeline markers through the window: M adds one at the playhead, dragging its handle moves
+// it (to a whole frame), its right-click menu renames (in place) and deletes it; Ctrl+S saves
+// them beside the model, so opening the model again brings them back.
+TEST_F(ViewerSmoke, TimelineMarkersAddDragRenameDeleteAndComeBackWithTheModel) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("rigview-markers-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    for (const char* f : {"rigview_demo.gltf", "rigview_demo.bin", "rigview_demo_albedo.png"}) {
+        fs::copy_file(fs::path(RIGVIEW_SOURCE_DIR) / "assets/demo" / f, dir / f);
+    }
+    const std::string model = (dir / "rigview_demo.gltf").string();
+    ViewerState& s = viewer->state();
+    s.requests.open = model;
+    frames(1);
+    viewer->waitForLoad();
+    frames(3);
+    ASSERT_EQ(s.path, model);
+    const int walk = s.model->findClip("walk");
+    click("clip:walk");
+    click("play");  // paused
+    ASSERT_FALSE(s.timeline.playing);
+    ASSERT_EQ(s.timeline.clip, walk);
+    // M at two times.
+    click("scrub", 0.2f);
+    const double t1 = s.timeline.time;
+    press(GLFW_KEY_M);
+    frames(1);
+    click("scrub", 0.7f);
+    const double t2 = s.timeline.time;
+    press(GLFW_KEY_M);
+    frames(1);
+    ASSERT_EQ(s.clipMarkers[walk].size(), 2u);
+    EXPECT_NEAR(s.clipMarkers[walk][0].time, t1, 1e-5);
+    EXPECT_NEAR(s.clipMarkers[walk][1].time, t2, 1e-5);
+    EXPECT_EQ(s.clipMarkers[walk][0].name, "marker 1");
+    EXPECT_EQ(s.clipMarkers[walk][1].name, "marker 2");
+    EXPECT_EQ(s.timeline.driver->markers(walk).size(), 2u);  // the controller plays them
+    EXPECT_TRUE(s.timeline.markersModified);
+    EXPECT_FALSE(fs::exists(model + ".markers.json")) << "saved only when asked";
+    EXPECT_NE(viewer->probe().rects.count("markerlabel:0"), 0u) << "labels apart: both shown";
+
+    // Drag the first marker's handle a tenth of the ruler to the right: it moves to a frame.
+    const float fps = s.timeline.sampleRate;
+    const ImVec2 h = at("marker:0");
+    mouse = ImVec2(h.x, h.y + 2.0f);
+    frames(1);
+    mouseDown = true;
+    frames(1);
+    for (int i = 1; i <= 5; ++i) {
+        mouse = ImVec2(h.x + s.timeline.rulerWidth * 0.02f * i, h.y + 2.0f);
+        frames(1);
+    }
+    mouseDown = false;
+    frames(2);
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    ASSERT_EQ(s.clipMarkers[walk].size(), 2u);
+    const double len = s.timeline.end - s.timeline.start;
+    EXPECT_NEAR(s.clipMarkers[walk][0].time, t1 + 0.1 * len, 2.0 / fps);
+    EXPECT_NEAR(s.clipMarkers[walk][0].time * fps, std::round(s.clipMarkers[walk][0].time * fps), 1e-3);
+    EXPECT_NEAR(s.clipMarkers[walk][1].time, t2, 1e-5);
+    EXPECT_NEAR(s.timeline.time, t2, 1e-5) << "dragging a marker does not scrub";
+
+    // Right click on it: Rename, type, Enter.
+    bool right = false, enter = false;
+    std::string typed;
+    viewer->setInputHook([&](ImGuiIO& io) {
+        io.MousePos = mouse;
+        io.MouseDown[0] = mouseDown;
+        io.MouseDown[1] = right;
+        io.KeysDown[GLFW_KEY_ENTER] = enter;
+        if (!typed.empty()) io.AddInputCharactersUTF8(typed.c_str());
+        typed.clear();
+    });
+    auto rightClick = [&](ImVec2 p) {
+        mouse = p;
+        frames(1);
+        right = true;
+        frames(1);
+        right = false;
+        frames(2);
+    };
+    rightClick(at("marker:0"));
+    click("marker:rename");
+    frames(2);
+    ASSERT_NE(viewer->probe().rects.count("marker:name"), 0u);
+    typed = "left foot down";
+    frames(2);
+    enter = true;
+    frames(1);
+    enter = false;
+    frames(2);
+    EXPECT_EQ(s.clipMarkers[walk][0].name, "left foot down");
+    EXPECT_EQ(s.timeline.driver->markers(walk)[0].name, "left foot down");
+    // Delete the second one.
+    rightClick(at("marker:1"));
+    click("marker:delete");
+    ASSERT_EQ(s.clipMarkers[walk].size(), 1u);
+    EXPECT_EQ(s.clipMarkers[walk][0].name, "left foot down");
+    EXPECT_EQ(viewer->probe().rects.count("marker:1"), 0u);
+    const float kept = s.clipMarkers[walk][0].time;
+    // The ruler's menu away from a marker adds one at the playhead.
+    const ImVec4 ruler = viewer->probe().rects.at("scrub");
+    rightClick(ImVec2(ruler.x + 0.95f * (ruler.z - ruler.x), ruler.y + 3.0f));
+    click("marker:add");
+    EXPECT_EQ(s.clipMarkers[walk].size(), 2u);
+    rightClick(at("marker:1"));
+    click("marker:delete");
+    setInputHookDefault();
+    ASSERT_EQ(s.clipMarkers[walk].size(), 1u);
+
+    // Close markers: the later one's name does not overlap the earlier's (one label hidden).
+    press(GLFW_KEY_M);  // at t2
+    click("scrub", 0.71f);
+    press(GLFW_KEY_M);
+    frames(1);
+    ASSERT_EQ(s.clipMarkers[walk].size(), 3u);
+    const auto& rects = viewer->probe().rects;
+    for (int i = 0; i + 1 < 3; ++i) {
+        auto a = rects.find("markerlabel:" + std::to_string(i));
+        auto b = rects.find("marker:" + std::to_string(i + 1));
+        if (a != rects.end() && b != rects.end()) EXPECT_LT(a->second.z, b->second.x + 1e-3f) << i;
+    }
+    EXPECT_TRUE(rects.count("markerlabel:1") == 0 || rects.count("markerlabel:2") == 0 ||
+                rects.at("markerlabel:1").z < rects.at("marker:2").x);
+
+    // Saved (Ctrl+S), then opened again (as after a restart): the markers come back.
+    press(GLFW_KEY_S, GLFW_MOD_CONTROL);
+    frames(1);
+    EXPECT_FALSE(s.timeline.markersModified);
+    ASSERT_TRUE(fs::exists(model + ".markers.json"));
+    s.requests.open = model;
+    frames(1);
+    viewer->waitForLoad();
+    frames(3);
+    ASSERT_EQ(s.clipMarkers[walk].size(), 3u);
+    EXPECT_EQ(s.clipMarkers[walk][0].name, "left foot down");
+    EXPECT_NEAR(s.clipMarkers[walk][0].time, kept, 1e-6);
+    EXPECT_EQ(s.model->clips[walk].markers.size(), 3u);
+    fs::remove_all(dir);
+}
+
+// The dope sheet: a row per skeleton node, indented by hierarchy; a node's arrow folds its
+// subtree away; clicking a row selects its joint; a clip with morph weight keys adds a row per
+// morph target.
+TEST_F(ViewerSmoke, DopeSheetHasARowPerJointFoldsByHierarchyAndShowsMorphRows) {
+    ViewerState& s = viewer->state();
+    const Model& m = *s.model;
+    click("clip:walk");
+    click("dopesheet");
+    ASSERT_TRUE(s.timeline.dopeSheet);
+    EXPECT_EQ(s.timeline.rowCount, static_cast<int>(m.skeleton.size()));
+    ASSERT_FALSE(s.timeline.rowsDrawn.empty());
+    // The first row with children that is drawn: fold it.
+    int parent = -1;
+    for (const std::string& r : s.timeline.rowsDrawn) {
+        const int n = std::stoi(r.substr(r.find(':') + 1));
+        if (r.rfind("joint:", 0) == 0 && !s.children[n].empty()) {
+            parent = n;
+            break;
+        }
+    }
+    ASSERT_GE(parent, 0);
+    int below = 0;
+    for (size_t j = 0; j < m.skeleton.size(); ++j) {
+        for (int p = m.skeleton.parent[j]; p >= 0; p = m.skeleton.parent[p]) below += p == parent;
+    }
+    ASSERT_GT(below, 0);
+    click("dope:fold:" + std::to_string(parent));
+    EXPECT_EQ(s.timeline.rowCount, static_cast<int>(m.skeleton.size()) - below);
+    const int child = s.children[parent][0];
+    EXPECT_EQ(std::count(s.timeline.rowsDrawn.begin(), s.timeline.rowsDrawn.end(), "joint:" + std::to_string(child)), 0);
+    click("dope:fold:" + std::to_string(parent));
+    EXPECT_EQ(s.timeline.rowCount, static_cast<int>(m.skeleton.size()));
+    // A row selects its joint.
+    click("dope:joint:" + std::to_string(child));
+    EXPECT_EQ(s.selectedJoint, child);
+
+    s.requests.open = std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/morph/morph_skin.gltf";
+    frames(1);
+    viewer->waitForLoad();
+    frames(3);
+    const Model& mm = *s.model;
+    const Clip& bend = mm.clips[s.timeline.clip];
+    ASSERT_FALSE(bend.morphTracks.empty());
+    size_t targets = 0;
+    for (const MorphTrack& t : bend.morphTracks) targets += t.targets;
+    EXPECT_EQ(s.timeline.rowCount, static_cast<int>(mm.skeleton.size() + targets));
+    // The morph rows come last: the wheel over the rows scrolls them into view.
+    mouse = at("dope:joint:0");
+    for (int i = 0; i < 10 && std::count(s.timeline.rowsDrawn.begin(), s.timeline.rowsDrawn.end(), "morph:0:1") == 0; ++i) {
+        wheel = -3.0f;
+        frames(2);
+    }
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    EXPECT_EQ(std::count(s.timeline.rowsDrawn.begin(), s.timeline.rowsDrawn.end(), "morph:0:1"), 1);
+    EXPECT_EQ(std::count(s.timeline.rowsDrawn.begin(), s.timeline.rowsDrawn.end(), "joint:0"), 0) << "scrolled";
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
 }  // namespace
 }  // namespace rig

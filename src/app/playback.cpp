@@ -12,6 +12,7 @@
 
 #include "anim/control/playback_tick_job.h"
 #include "app/ik_setup.h"
+#include "import/clip_markers.h"
 #include "import/machine_json.h"
 #include "ui/timeline_panel.h"
 
@@ -33,7 +34,9 @@ void Playback::rebuild() {
     Controller& c = *controller_;
     maskLayer_ = c.addLayer(LayerBlend::Override);
     additiveLayer_ = c.addLayer(LayerBlend::Additive);
-    markers_.clear();
+    for (size_t clip = 0; clip < s_.clipMarkers.size() && clip < s_.model->clips.size(); ++clip) {
+        c.setMarkers(static_cast<int32_t>(clip), s_.clipMarkers[clip]);
+    }
     spaceNames_.clear();
     spaceClips_.clear();
     MachinePanelState& ms = s_.machine;
@@ -94,6 +97,10 @@ void Playback::playTimelineClip(bool crossFade) {
 void Playback::setModel(bool reload, double previousTime, LoopMode mode, float rate, const std::string& machineFile,
                         bool given) {
     s_.blend = BlendState{};
+    s_.clipMarkers.clear();
+    for (const Clip& clip : s_.model->clips) s_.clipMarkers.push_back(clip.markers);
+    s_.timeline.markerDrag = s_.timeline.markerMenu = s_.timeline.markerRename = -1;
+    s_.timeline.markersModified = false;
     s_.timeline.mode = mode;
     s_.timeline.rate = rate;
     paused_ = false;
@@ -134,12 +141,15 @@ void Playback::applyRequests() {
     if (!s_.model || !controller_) {
         s_.requests.blend = BlendRequests{};
         s_.requests.machine = MachineRequests{};
+        s_.requests.markerEdits.clear();
+        s_.requests.saveMarkers = false;
         return;
     }
     applyClipRequest();
     applyTimeRequests();
     applyBlendRequests();
     applyMachineRequests();
+    applyMarkerEdits();
     // A motion started by a request plays: the pipeline runs again.
     if (paused_ && controller_->playing()) paused_ = false;
 }
@@ -288,16 +298,81 @@ void Playback::applyBlendRequests() {
         if (q.addWeight) c.setLayerWeight(additiveLayer_, *q.addWeight, 0.1f);
         if (q.additiveOff) c.setLayerWeight(additiveLayer_, 0.0f, 0.3f);
         if (q.rootMotion) c.setRootMotion(b.inPlace ? RootMotion::InPlace : RootMotion::Travel);
-        if (q.addMarker && c.currentMotion().kind == MotionSource::Kind::Clip) {
-            const int32_t clip = c.currentMotion().index;
-            const float t = c.clipTime(clip);
-            if (t >= 0.0f) {
-                markers_.push_back({"marker" + std::to_string(markers_.size() + 1), t});
-                c.setMarkers(clip, markers_);
-            }
-        }
+        if (q.addMarker) s_.requests.markerEdits.push_back(MarkerEdit{});
     }
     q = BlendRequests{};
+}
+
+void Playback::applyMarkerEdits() {
+    std::vector<MarkerEdit>& edits = s_.requests.markerEdits;
+    const bool save = s_.requests.saveMarkers;
+    s_.requests.saveMarkers = false;
+    if (edits.empty() && !save) return;
+    Controller& c = *controller_;
+    const size_t clips = s_.model->clips.size();
+    s_.clipMarkers.resize(clips);
+    bool changed = false;
+    for (MarkerEdit& e : edits) {
+        int clip = e.clip;
+        if (e.kind == MarkerEdit::Kind::Add && clip < 0) {
+            // At the playhead: of the clip that plays.
+            if (c.currentMotion().kind != MotionSource::Kind::Clip) continue;
+            clip = c.currentMotion().index;
+        }
+        if (clip < 0 || static_cast<size_t>(clip) >= clips) continue;
+        std::vector<Marker>& list = s_.clipMarkers[clip];
+        const bool valid = e.index >= 0 && static_cast<size_t>(e.index) < list.size();
+        switch (e.kind) {
+            case MarkerEdit::Kind::Add: {
+                const float t = c.currentMotion().kind == MotionSource::Kind::Clip && c.currentMotion().index == clip
+                                    ? c.clipTime(clip)
+                                    : e.time;
+                if (!std::isfinite(t) || t < 0.0f) continue;
+                // "marker N": the first N no marker of the clip is named after.
+                std::string name;
+                for (size_t n = list.size() + 1;; ++n) {
+                    name = "marker " + std::to_string(n);
+                    if (std::none_of(list.begin(), list.end(), [&](const Marker& m) { return m.name == name; })) break;
+                }
+                list.push_back({name, t});
+                break;
+            }
+            case MarkerEdit::Kind::Move:
+                if (!valid || !std::isfinite(e.time)) continue;
+                list[e.index].time = e.time;
+                break;
+            case MarkerEdit::Kind::Rename:
+                if (!valid || e.name.empty()) continue;
+                list[e.index].name = e.name;
+                break;
+            case MarkerEdit::Kind::Delete:
+                if (!valid) continue;
+                list.erase(list.begin() + e.index);
+                break;
+        }
+        sortMarkers(list);
+        c.setMarkers(clip, list);
+        changed = true;
+    }
+    edits.clear();
+    if (changed) {
+        s_.timeline.markersModified = true;
+        markersSaved_ = "markers changed: Ctrl+S saves them beside the model";
+    }
+    if (!save) return;
+    if (s_.path.empty()) {
+        markersSaved_ = "markers not saved: no model file";
+        return;
+    }
+    std::vector<std::string> names;
+    for (const Clip& clip : s_.model->clips) names.push_back(clip.name);
+    std::string error;
+    if (writeMarkersFile(s_.path, names, s_.clipMarkers, error)) {
+        s_.timeline.markersModified = false;
+        markersSaved_ = "markers saved to " + markersFilePath(s_.path);
+    } else {
+        markersSaved_ = "markers not saved: " + error;
+    }
 }
 
 void Playback::applyMachineRequests() {

@@ -49,6 +49,9 @@ public:
     // at the controller's time and what the panels read (timeline, rows, logs, stats) is copied.
     void advance(double dt);
 
+    // What the last marker edits or save came to ("markers saved to <file>", or why not).
+    const std::string& markersSaved() const { return markersSaved_; }
+
     // The seconds the last advance() moved the pipeline by: dt, or 0 while paused.
     double lastStep() const { return step_; }
     // Paused by the person (Play / Pause, a frame step, a jump to a key); a new motion, or
@@ -74,6 +77,9 @@ private:
     void applyTimeRequests();
     void applyBlendRequests();
     void applyMachineRequests();
+    // The Timeline's marker edits on ViewerState::clipMarkers, given to the controller; the
+    // save request writes them to the model's markers file.
+    void applyMarkerEdits();
     void afterControllerTick();
     void afterMachineTick();
     void syncTimeline();
@@ -92,7 +98,7 @@ private:
     std::string machineFile_;                // the model's machine file ("" when none)
     bool machineGiven_ = false;              // named on the command line: a missing file is an error
     int32_t maskLayer_ = -1, additiveLayer_ = -1;
-    std::vector<Marker> markers_;                  // of the clip the Blend panel marks
+    std::string markersSaved_;
     std::vector<std::string> spaceNames_;          // per blend space id: "walk | run"
     std::vector<std::vector<int32_t>> spaceClips_; // per blend space id: its clips
     std::vector<std::string> layerNames_;          // per controller layer the Blend panel uses

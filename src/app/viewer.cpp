@@ -368,7 +368,12 @@ void Viewer::applyRequests() {
     }
     // What plays: the Clips, Timeline, Blend and State Machine panels' requests.
     const bool clipSelected = m && q.selectClip >= 0 && static_cast<size_t>(q.selectClip) < m->clips.size();
+    const bool markerEdits = !state_.requests.markerEdits.empty() || state_.requests.saveMarkers;
     playback_.applyRequests();
+    if (markerEdits && !playback_.markersSaved().empty()) {
+        state_.ui.status = playback_.markersSaved();
+        state_.ui.statusUntil = glfwGetTime() + 3.0;
+    }
     if (clipSelected) state_.bounds = animatedBounds(*m, state_.clip, 12);
     if (q.morph && state_.animator) {
         state_.animator->setMorphOverride(static_cast<size_t>(std::max(q.morph->mesh, 0)),

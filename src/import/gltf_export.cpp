@@ -492,6 +492,15 @@ private:
                     weightInterpolationName(mt.interpolation), meshNode_[mt.mesh], "weights");
         }
         if (anim["channels"].empty()) keepEmptyClip(anim, clip, shift);
+        if (!clip.markers.empty()) {
+            // glTF has no events: the clip's markers go in the animation's extras, on the
+            // written timeline (shifted with the keys), as rigview's import reads them.
+            json markers = json::array();
+            for (const Marker& mk : clip.markers) {
+                if (std::isfinite(mk.time)) markers.push_back(json{{"name", mk.name}, {"time", mk.time + shift}});
+            }
+            anim["extras"] = {{"markers", markers}};
+        }
         if (!anim["channels"].empty()) animations_.push_back(std::move(anim));
     }
 

@@ -37,7 +37,8 @@ struct GltfExportOptions {
 //   times and STEP or LINEAR interpolation, morph weight channels (STEP, LINEAR, CUBICSPLINE).
 //   glTF wants increasing, non-negative times: of two keys at one time the earlier is written a
 //   float step before it, and a clip with keys before 0 s is moved to start at 0. A clip with
-//   no channel is left out.
+//   no channel is left out. The clip's markers go in the animation's
+//   `extras.markers` ([{"name", "time"}], seconds on the written timeline).
 // Lengths are written as the Model holds them (metres after import). Written through
 // OutputFile (a temporary file renamed over `out`). Returns false with `error` set
 // ("<out>: <what went wrong>") on failure.

@@ -18,6 +18,7 @@
 
 #include "anim/offline/clip_tools.h"
 #include "import/asf_amc.h"
+#include "import/clip_markers.h"
 #include "import/confined_io.h"
 #include "import/gltf_interpolation.h"
 #include "import/gltf_ranges.h"
@@ -68,7 +69,9 @@ unsigned importFlags() {
            aiProcess_SortByPType | aiProcess_ValidateDataStructure;
 }
 
-Result<Model> importModel(const std::string& path, const ImportOptions& options) {
+namespace {
+
+Result<Model> importModelFile(const std::string& path, const ImportOptions& options) {
     if (Result<bool> regular = checkRegularFile(path); !regular) return regular.error();
 
     // Acclaim motion capture (CMU): our own parser; an .amc finds its skeleton beside it.
@@ -177,6 +180,7 @@ Result<Model> importModel(const std::string& path, const ImportOptions& options)
     applyGltfNodeKeys(path, model);
     applyGltfStepInterpolation(path, model);
     applyGltfMorphs(path, model);
+    applyGltfMarkers(path, model);
     // FBX: Assimp puts each blend shape's full weight (1) in aiAnimMesh::mWeight, not the
     // channel's value; the shapes rest at 0, as Blender's importer has them.
     if (ext == ".fbx") {
@@ -189,6 +193,17 @@ Result<Model> importModel(const std::string& path, const ImportOptions& options)
     if (model.meshes.empty() && model.clips.empty() && model.skeleton.size() <= 1) {
         return Error{path + ": the file holds no meshes, no skeleton and no animation"};
     }
+    return model;
+}
+
+}  // namespace
+
+Result<Model> importModel(const std::string& path, const ImportOptions& options) {
+    Result<Model> model = importModelFile(path, options);
+    if (!model) return model;
+    // The markers edited in the viewer, saved beside the file (import/clip_markers.h).
+    std::string error;
+    if (!applyMarkersFile(path, model.value(), error)) return Error{error};
     return model;
 }
 

@@ -255,6 +255,10 @@ void visit(Ar& ar, C& c) {
         ar.enumByte(t.interpolation, WeightInterpolation::CubicSpline, "unknown morph interpolation ");
     });
     ar.podVec(c.morphKeys);
+    ar.list(c.markers, 8 + 4, [&](auto& m) {
+        ar.str(m.name);
+        ar.pod(m.time);
+    });
     ar.pod(c.curveStats.nonUnitRotationKeys);
     ar.pod(c.curveStats.duplicateKeyTimes);
     ar.pod(c.curveStats.unsortedChannels);

@@ -21,7 +21,7 @@
 
 namespace rig {
 
-inline constexpr uint32_t kModelFormatVersion = 2;  // 2: units, bind pose, name bindings
+inline constexpr uint32_t kModelFormatVersion = 3;  // 2: units, bind pose, name bindings; 3: clip markers
 
 // The model as bytes (header + payload).
 std::vector<uint8_t> serializeModel(const Model& model);

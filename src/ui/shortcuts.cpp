@@ -23,6 +23,7 @@ constexpr std::array kPlaybackKeys{
     Shortcut{GLFW_KEY_HOME, 0, false, ShortcutAction::JumpStart, "Home", "first frame (of the preview range)"},
     Shortcut{GLFW_KEY_END, 0, false, ShortcutAction::JumpEnd, "End", "last frame (of the preview range)"},
     Shortcut{GLFW_KEY_L, 0, false, ShortcutAction::CycleLoop, "L", "loop mode: loop, once, ping-pong"},
+    Shortcut{GLFW_KEY_M, 0, false, ShortcutAction::AddMarker, "M", "marker at the current frame (of the clip that plays)"},
 };
 
 // After the view options' keys.
@@ -30,6 +31,7 @@ constexpr std::array kViewerKeys{
     Shortcut{GLFW_KEY_F, 0, false, ShortcutAction::FrameModel, "F", "frame the model"},
     Shortcut{GLFW_KEY_ESCAPE, 0, false, ShortcutAction::ClearSelection, "Esc", "clear the joint selection / close overlays"},
     Shortcut{GLFW_KEY_O, GLFW_MOD_CONTROL, false, ShortcutAction::OpenBrowser, "Ctrl+O", "open a file (file browser)"},
+    Shortcut{GLFW_KEY_S, GLFW_MOD_CONTROL, false, ShortcutAction::SaveMarkers, "Ctrl+S", "save the Timeline's markers beside the model (<model>.markers.json)"},
     Shortcut{GLFW_KEY_PAGE_DOWN, 0, false, ShortcutAction::NextFile, "PageDown", "next model file in the folder"},
     Shortcut{GLFW_KEY_PAGE_UP, 0, false, ShortcutAction::PreviousFile, "PageUp", "previous model file in the folder"},
     Shortcut{GLFW_KEY_F12, 0, false, ShortcutAction::Screenshot, "F12", "screenshot to the Pictures folder (rigview-MODEL-TIME.png)"},
@@ -66,6 +68,9 @@ constexpr std::array kGestures{
     MouseGesture{"timeline: left drag", "scrub (the current frame follows)"},
     MouseGesture{"timeline: Shift + left drag", "set the preview range (playback loops in it)"},
     MouseGesture{"timeline: wheel / middle drag", "zoom the ruler about the cursor / pan it"},
+    MouseGesture{"timeline: drag a marker's handle", "move it (to whole frames)"},
+    MouseGesture{"timeline: right click a marker", "rename or delete it"},
+    MouseGesture{"timeline: click a dope sheet row", "select its joint; its arrow folds its children"},
 };
 
 }  // namespace
@@ -108,8 +113,10 @@ void applyShortcut(ViewerState& s, ShortcutAction a) {
         case ShortcutAction::RangeEnd:
         case ShortcutAction::JumpEnd: q.jumpEnd = true; break;
         case ShortcutAction::CycleLoop: q.cycleLoopMode = true; break;
+        case ShortcutAction::AddMarker: q.markerEdits.push_back(MarkerEdit{}); break;
         case ShortcutAction::ViewOption: break;  // needs its option: applyShortcut(s, shortcut)
         case ShortcutAction::FrameModel: q.frameModel = true; break;
+        case ShortcutAction::SaveMarkers: q.saveMarkers = true; break;
         case ShortcutAction::Help:
         case ShortcutAction::HelpQuestion: s.ui.help = !s.ui.help; break;
         case ShortcutAction::Screenshot: q.screenshot = true; break;

@@ -11,8 +11,8 @@
 namespace rig {
 
 enum class ShortcutAction {
-    TogglePlay, StepForward, StepBack, NextKey, PreviousKey, RangeStart, RangeEnd, JumpStart, JumpEnd, CycleLoop,
-    ViewOption, FrameModel, Help, HelpQuestion, Screenshot, OpenBrowser, NextFile, PreviousFile, UiScaleUp, UiScaleDown,
+    TogglePlay, StepForward, StepBack, NextKey, PreviousKey, RangeStart, RangeEnd, JumpStart, JumpEnd, CycleLoop, AddMarker,
+    ViewOption, FrameModel, SaveMarkers, Help, HelpQuestion, Screenshot, OpenBrowser, NextFile, PreviousFile, UiScaleUp, UiScaleDown,
     ClearSelection, Quit
 };
 

@@ -1,6 +1,8 @@
 // The Timeline panel's content: transport, loop mode and speed, and a frame ruler with zoom
-// and pan, the current-frame marker, the preview range, markers, key diamonds (summary row,
-// selected joint, and a dope sheet of its T / R / S channels). It reads what plays from
+// and pan, the current-frame marker, the preview range, markers (added with M or the ruler's
+// right-click menu, dragged, renamed, deleted), key diamonds (summary row, selected joint),
+// and the dope sheet: the selected joint's T / R / S channels, then a row per joint (folding
+// by hierarchy) and per keyed morph target. It reads what plays from
 // ViewerState::timeline (copied from the controller each frame) and posts requests.
 #include "ui/timeline_panel.h"
 
@@ -72,6 +74,109 @@ int tickStep(double pxPerFrame, float minPx) {
         }
     }
     return step;
+}
+
+// One row of the dope sheet: a skeleton node (indented `depth` levels) or a morph target.
+struct DopeRow {
+    int node = -1;
+    int depth = 0;
+    int mesh = -1, target = -1;  // a morph target's row
+};
+
+// The dope sheet's rows: every skeleton node depth-first from the roots (a folded node's
+// subtree left out), then a row per morph target the clip keys.
+void dopeRows(const ViewerState& s, const Clip* clip, std::vector<DopeRow>& rows) {
+    const Model& m = *s.model;
+    const std::vector<char>& folded = s.timeline.collapsed;
+    std::vector<std::pair<int, int>> stack;  // node, depth
+    for (int i = static_cast<int>(m.skeleton.size()) - 1; i >= 0; --i) {
+        if (m.skeleton.parent[i] < 0) stack.emplace_back(i, 0);
+    }
+    while (!stack.empty()) {
+        const auto [node, depth] = stack.back();
+        stack.pop_back();
+        rows.push_back(DopeRow{node, depth});
+        if (static_cast<size_t>(node) >= s.children.size() || folded[node]) continue;
+        const std::vector<int32_t>& kids = s.children[node];
+        for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.emplace_back(*it, depth + 1);
+    }
+    if (!clip) return;
+    for (const MorphTrack& mt : clip->morphTracks) {
+        if (mt.mesh < 0 || static_cast<size_t>(mt.mesh) >= m.meshes.size() || mt.count == 0) continue;
+        for (uint32_t t = 0; t < mt.targets; ++t) rows.push_back(DopeRow{-1, 0, mt.mesh, static_cast<int>(t)});
+    }
+}
+
+// Every joint's keys, a row each under the fixed rows, indented by hierarchy with an arrow
+// that folds a joint's children; then the clip's morph targets. The rows scroll in their own
+// area and only the visible ones are drawn (ImGuiListClipper). Clicking a joint's row selects it.
+void drawDopeSheet(ViewerState& s, const RulerView& v, const Clip* clip, float rowH, float keyR, UiProbe* probe) {
+    TimelineState& tl = s.timeline;
+    const Model& m = *s.model;
+    if (tl.collapsed.size() != m.skeleton.size()) tl.collapsed.assign(m.skeleton.size(), 0);
+    std::vector<DopeRow> rows;
+    dopeRows(s, clip, rows);
+    tl.rowCount = static_cast<int>(rows.size());
+    // Room for the blend rows below it, at least four rows, at most every row.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const int below = s.blend.active || s.machine.active ? static_cast<int>(s.blend.rows.size()) : 0;
+    const float room = ImGui::GetContentRegionAvail().y - below * (ImGui::GetFrameHeight() + style.ItemSpacing.y) - style.ItemSpacing.y;
+    const float listH = std::min(rows.size() * rowH, std::max(4.0f * rowH, room));
+    ImGui::BeginChild("##dopesheet", ImVec2(0.0f, listH), false);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float indentW = std::round(rowH * 0.8f);
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(rows.size()), rowH);
+    while (clipper.Step()) {
+        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+            const DopeRow& r = rows[i];
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            ImGui::PushID(i);
+            const bool joint = r.node >= 0;
+            const std::string id = joint ? "joint:" + std::to_string(r.node)
+                                         : "morph:" + std::to_string(r.mesh) + ":" + std::to_string(r.target);
+            tl.rowsDrawn.push_back(id);
+            const float indent = r.depth * indentW;
+            if (joint && r.node == s.selectedJoint) {
+                dl->AddRectFilled(p, ImVec2(v.x1, p.y + rowH), IM_COL32(70, 70, 40, 255));
+            }
+            if (joint && static_cast<size_t>(r.node) < s.children.size() && !s.children[r.node].empty()) {
+                ImGui::SetCursorScreenPos(ImVec2(p.x + indent, p.y));
+                if (ImGui::InvisibleButton("##fold", ImVec2(rowH, rowH))) tl.collapsed[r.node] = !tl.collapsed[r.node];
+                probeItem(probe, "dope:fold:" + std::to_string(r.node));
+                ImGui::RenderArrow(dl, ImVec2(p.x + indent + rowH * 0.1f, p.y + rowH * 0.1f), IM_COL32(190, 190, 195, 255),
+                                   tl.collapsed[r.node] ? ImGuiDir_Right : ImGuiDir_Down, rowH / ImGui::GetFontSize() * 0.8f);
+            }
+            const float nameX = p.x + indent + rowH;
+            ImGui::SetCursorScreenPos(ImVec2(nameX, p.y));
+            ImGui::InvisibleButton("##row", ImVec2(std::max(1.0f, v.x0 - nameX), rowH));
+            if (ImGui::IsItemClicked() && joint) s.selectedJoint = r.node;
+            probeItem(probe, "dope:" + id);
+            const std::string& name = joint ? m.skeleton.names[r.node] : m.meshes[r.mesh].morphTargets[r.target].name;
+            dl->PushClipRect(ImVec2(nameX, p.y), ImVec2(v.x0 - 2.0f, p.y + rowH), true);
+            dl->AddText(ImVec2(nameX, p.y + (rowH - ImGui::GetFontSize()) * 0.5f),
+                        joint ? IM_COL32(190, 190, 195, 255) : IM_COL32(230, 160, 230, 255),
+                        name.empty() ? "(unnamed)" : name.c_str());
+            dl->PopClipRect();
+            dl->PushClipRect(ImVec2(v.x0, p.y), ImVec2(v.x1, p.y + rowH), true);
+            const float y = p.y + rowH * 0.5f;
+            if (joint && static_cast<size_t>(r.node) < s.keyTimes.perNode.size()) {
+                const std::vector<float>& keys = s.keyTimes.perNode[r.node];
+                drawKeys(dl, v, keys.data(), keys.data() + keys.size(), y, keyR, IM_COL32(200, 200, 200, 220));
+            } else if (!joint && clip) {
+                for (const MorphTrack& mt : clip->morphTracks) {
+                    if (mt.mesh != r.mesh) continue;
+                    const float* first = clip->times.data() + mt.times;
+                    drawKeys(dl, v, first, first + mt.count, y, keyR, IM_COL32(230, 160, 230, 255));
+                }
+            }
+            dl->PopClipRect();
+            ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + rowH));
+            ImGui::PopID();
+        }
+    }
+    clipper.End();
+    ImGui::EndChild();
 }
 
 }  // namespace
@@ -169,8 +274,8 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     if (ImGui::SliderFloat("##speed", &rate, -2.0f, 2.0f, "%.2fx")) q.rate = rate;
     probeItem(probe, "speed");
     if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) q.rate = 1.0f;  // right click: back to 1x
-    sameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("channels").x);
-    ImGui::Checkbox("channels", &tl.dopeSheet);
+    sameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("dope sheet").x);
+    ImGui::Checkbox("dope sheet", &tl.dopeSheet);
     probeItem(probe, "dopesheet");
 
     // Preview range fields (frames) and the view's zoom.
@@ -199,6 +304,12 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     sameLineIfFits(smallButtonWidth("fit"));
     if (ImGui::SmallButton("fit")) tl.viewStart = tl.viewEnd = 0.0;
     probeItem(probe, "fit");
+    if (tl.markersModified) {
+        sameLineIfFits(smallButtonWidth("save markers"));
+        if (ImGui::SmallButton("save markers")) q.saveMarkers = true;
+        probeItem(probe, "marker:save");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Ctrl+S: to <model file>.markers.json, read whenever the model opens");
+    }
     if (tl.driver || s.model) {
         char fade[48] = "";
         if (tl.fading) std::snprintf(fade, sizeof fade, "  fade %.2f", tl.fade);
@@ -246,6 +357,46 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     tl.rulerLeft = v.x0;
     tl.rulerWidth = width;
 
+    // Markers of the clip (ViewerState::clipMarkers: what the controller plays), their handles
+    // on the ruler's lower part.
+    const float top = origin.y, bottom = origin.y + height;
+    const std::vector<Marker>* markers =
+        tl.clip >= 0 && static_cast<size_t>(tl.clip) < s.clipMarkers.size() ? &s.clipMarkers[tl.clip] : nullptr;
+    if (!markers) tl.markerDrag = tl.markerMenu = tl.markerRename = -1;
+    const int markerCount = markers ? static_cast<int>(markers->size()) : 0;
+    auto markerX = [&](int i) { return v.toX(i == tl.markerDrag ? tl.markerDragTime : (*markers)[i].time); };
+    const float handleR = std::round(5.0f * k);
+    auto markerAt = [&](ImVec2 p) {
+        int best = -1;
+        float bestD = handleR + 2.0f;
+        if (p.y < top + rulerH * 0.35f || p.y > top + rulerH) return -1;
+        for (int i = 0; i < markerCount; ++i) {
+            const float d = std::abs(markerX(i) - p.x);
+            if (d <= bestD) best = i, bestD = d;
+        }
+        return best;
+    };
+    auto postMarker = [&](MarkerEdit::Kind kind, int index, float time, std::string name) {
+        q.markerEdits.push_back(MarkerEdit{kind, tl.clip, index, time, std::move(name)});
+    };
+    // Renaming a marker: a text field over the ruler at the marker (before the ruler, so the
+    // field gets the mouse there). Enter or a click elsewhere keeps the name, Esc cancels.
+    if (tl.markerRename >= markerCount) tl.markerRename = -1;
+    if (tl.markerRename >= 0) {
+        const float fieldW = std::round(120.0f * k);
+        ImGui::SetCursorScreenPos(ImVec2(std::clamp(markerX(tl.markerRename), v.x0, std::max(v.x0, v.x1 - fieldW)), top));
+        ImGui::SetNextItemWidth(fieldW);
+        if (tl.markerRenameFocus) ImGui::SetKeyboardFocusHere();
+        tl.markerRenameFocus = false;
+        const bool enter = ImGui::InputText("##markername", tl.markerName, sizeof tl.markerName,
+                                            ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+        probeItem(probe, "marker:name");
+        if ((enter || ImGui::IsItemDeactivatedAfterEdit()) && tl.markerName[0] != '\0') {
+            postMarker(MarkerEdit::Kind::Rename, tl.markerRename, 0.0f, tl.markerName);
+        }
+        if (enter || ImGui::IsItemDeactivated()) tl.markerRename = -1;
+    }
+
     ImGui::SetCursorScreenPos(ImVec2(v.x0, origin.y));
     ImGui::InvisibleButton("##ruler", ImVec2(width, height),
                            ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonMiddle);
@@ -277,13 +428,18 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
         }
         // Left: scrub (the current-frame marker follows the mouse); Shift + left: draw a
         // preview range.
+        // A marker's handle: drag it (to whole frames); a click on it goes to it.
         if (ImGui::IsItemActivated() && ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
             tl.rangeDrag = io.KeyShift;
             tl.rangeDragFrom = snap(v.toTime(io.MousePos.x));
+            tl.markerDrag = io.KeyShift ? -1 : markerAt(io.MousePos);
+            if (tl.markerDrag >= 0) tl.markerDragTime = (*markers)[tl.markerDrag].time;
         }
         if (active && ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
             const double t = snap(v.toTime(io.MousePos.x));
-            if (tl.rangeDrag) {
+            if (tl.markerDrag >= 0) {
+                if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) tl.markerDragTime = t;
+            } else if (tl.rangeDrag) {
                 if (std::abs(t - tl.rangeDragFrom) > 0.5 / fps) q.previewRange = std::make_pair(tl.rangeDragFrom, t);
             } else {
                 q.seek = t;
@@ -291,9 +447,41 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
         }
         if (!active) tl.rangeDrag = false;
     }
+    if (!active && tl.markerDrag >= 0) {
+        if (tl.markerDrag < markerCount) {
+            const float from = (*markers)[tl.markerDrag].time;
+            if (std::abs(tl.markerDragTime - from) > 1e-6) {
+                postMarker(MarkerEdit::Kind::Move, tl.markerDrag, static_cast<float>(tl.markerDragTime), "");
+            } else {
+                q.seek = from;
+            }
+        }
+        tl.markerDrag = -1;
+    }
+    // Right click: a marker's menu (rename, delete), else adding one.
+    if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Right)) {
+        tl.markerMenu = markerAt(io.MousePos);
+        ImGui::OpenPopup("##markermenu");
+    }
+    if (ImGui::BeginPopup("##markermenu")) {
+        if (tl.markerMenu >= 0 && tl.markerMenu < markerCount) {
+            ImGui::TextDisabled("%s", (*markers)[tl.markerMenu].name.c_str());
+            if (ImGui::MenuItem("Rename")) {
+                tl.markerRename = tl.markerMenu;
+                std::snprintf(tl.markerName, sizeof tl.markerName, "%s", (*markers)[tl.markerMenu].name.c_str());
+                tl.markerRenameFocus = true;
+            }
+            probeItem(probe, "marker:rename");
+            if (ImGui::MenuItem("Delete")) postMarker(MarkerEdit::Kind::Delete, tl.markerMenu, 0.0f, "");
+            probeItem(probe, "marker:delete");
+        } else {
+            if (ImGui::MenuItem("Add marker at the current frame", "M")) q.markerEdits.push_back(MarkerEdit{});
+            probeItem(probe, "marker:add");
+        }
+        ImGui::EndPopup();
+    }
 
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const float top = origin.y, bottom = origin.y + height;
     dl->AddRectFilled(ImVec2(v.x0, top), ImVec2(v.x1, bottom), IM_COL32(30, 30, 34, 255));
     dl->AddRectFilled(ImVec2(v.x0, top), ImVec2(v.x1, top + rulerH), IM_COL32(45, 45, 52, 255));
     dl->PushClipRect(ImVec2(v.x0, top), ImVec2(v.x1, bottom), true);
@@ -327,15 +515,41 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
             dl->AddLine(ImVec2(x, top + rulerH), ImVec2(x, bottom), IM_COL32(60, 60, 68, 255));
         }
     }
-    // Markers of the clip on the ruler (the controller's).
-    if (tl.driver && tl.clip >= 0) {
-        for (const Marker& mk : tl.driver->markers(tl.clip)) {
-            const float x = v.toX(mk.time);
-            if (x < v.x0 || x > v.x1) continue;
-            dl->AddTriangleFilled(ImVec2(x - 5, top + rulerH - 8), ImVec2(x + 5, top + rulerH - 8), ImVec2(x, top + rulerH),
-                                  IM_COL32(120, 220, 255, 255));
-            dl->AddText(ImVec2(x + 6, top + rulerH - 12), IM_COL32(120, 220, 255, 255), mk.name.c_str());
+    // Markers: a handle and a line each; a name only where it fits before the next marker
+    // (else the handle's tooltip shows it).
+    for (int i = 0; i < markerCount; ++i) {
+        const float x = markerX(i);
+        const std::string& name = (*markers)[i].name;
+        const std::string handle = "marker:" + std::to_string(i), label = "markerlabel:" + std::to_string(i);
+        if (probe) probe->rects.erase(label);
+        if (x < v.x0 - handleR || x > v.x1 + handleR) {
+            if (probe) probe->rects.erase(handle);
+            continue;
         }
+        const ImU32 col = i == tl.markerDrag ? IM_COL32(255, 255, 255, 255) : IM_COL32(120, 220, 255, 255);
+        dl->AddLine(ImVec2(x, top + rulerH), ImVec2(x, bottom), IM_COL32(120, 220, 255, 90));
+        dl->AddTriangleFilled(ImVec2(x - handleR, top + rulerH - 1.6f * handleR), ImVec2(x + handleR, top + rulerH - 1.6f * handleR),
+                              ImVec2(x, top + rulerH), col);
+        if (probe) probe->rects[handle] = ImVec4(x - handleR, top + rulerH * 0.35f, x + handleR, top + rulerH);
+        float limit = v.x1;
+        for (int j = 0; j < markerCount; ++j) {
+            const float xj = markerX(j);
+            if (j != i && xj >= x && (xj > x || j > i)) limit = std::min(limit, xj - handleR - 2.0f);
+        }
+        const ImVec2 ts = ImGui::CalcTextSize(name.c_str());
+        const ImVec2 at(x + handleR + 1.0f, top + rulerH - 1.6f * handleR - ts.y * 0.5f);
+        if (at.x + ts.x <= limit) {
+            dl->AddText(at, col, name.c_str());
+            if (probe) probe->rects[label] = ImVec4(at.x, at.y, at.x + ts.x, at.y + ts.y);
+        }
+    }
+    for (int i = markerCount;; ++i) {  // handles of markers that are gone
+        if (!probe || !probe->rects.erase("marker:" + std::to_string(i))) break;
+        probe->rects.erase("markerlabel:" + std::to_string(i));
+    }
+    if (hovered && tl.markerDrag < 0 && !ImGui::IsPopupOpen("##markermenu")) {
+        const int i = markerAt(io.MousePos);
+        if (i >= 0) ImGui::SetTooltip("%s  (frame %ld)", (*markers)[i].name.c_str(), std::lround((*markers)[i].time * fps));
     }
     // Key rows: every joint (summary), the selected joint, its channels.
     float y = top + rulerH + rowH * 0.5f;
@@ -382,6 +596,9 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     }
     ImGui::SetCursorScreenPos(ImVec2(origin.x, bottom + 4));
     ImGui::Dummy(ImVec2(0.0f, 0.0f));
+    tl.rowsDrawn.clear();
+    tl.rowCount = 0;
+    if (tl.dopeSheet && s.model) drawDopeSheet(s, v, clip, rowH, keyR, probe);
     if (s.blend.active || s.machine.active) {
         // What the controller plays: each motion and layer with its phase and weight.
         for (const BlendState::Row& r : s.blend.rows) {

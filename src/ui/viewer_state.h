@@ -69,6 +69,18 @@ struct MorphRequest {
     float weight = 0.0f;
 };
 
+// A Timeline marker edit (Blend's "Marker at current time" too) on the markers of `clip`
+// (ViewerState::clipMarkers): add one at the playhead (the time of the clip that plays),
+// move marker `index` to `time`, rename it to `name`, or delete it.
+struct MarkerEdit {
+    enum class Kind { Add, Move, Rename, Delete };
+    Kind kind = Kind::Add;
+    int clip = -1;
+    int index = -1;
+    float time = 0.0f;
+    std::string name;
+};
+
 struct ViewerRequests {
     int selectClip = -1;            // clip index to play
     std::optional<double> seek;     // seconds on the timeline of what plays
@@ -88,6 +100,8 @@ struct ViewerRequests {
     std::string addAnim;            // a file whose clips join the model on screen (--anim)
     int focusFinding = -1;          // index into checks.report.findings: select / frame it
     BlendRequests blend;
+    std::vector<MarkerEdit> markerEdits;  // applied in order
+    bool saveMarkers = false;       // write the markers file beside the model (Ctrl+S)
     std::optional<MorphRequest> morph;
     bool releaseMorphs = false;     // every morph override off
     MachineRequests machine;        // the State Machine panel
@@ -253,11 +267,27 @@ struct TimelineState {
     double rangeStart = 0.0, rangeEnd = 0.0;
     // The panel's view: visible seconds [viewStart, viewEnd] (both 0: the whole motion).
     double viewStart = 0.0, viewEnd = 0.0;
-    bool dopeSheet = false;         // per selected joint, its T / R / S channels
+    bool dopeSheet = false;         // the selected joint's T / R / S channels, a row per joint
+                                    // and per keyed morph target
     float rulerLeft = 0.0f, rulerWidth = 0.0f;  // last drawn ruler, in pixels (tests read it)
     // Shift+drag on the ruler: a preview range being drawn (seconds).
     bool rangeDrag = false;
     double rangeDragFrom = 0.0;
+    // A marker's handle being dragged (its index in the clip's markers, -1: none) and where
+    // it is now (seconds); the move is posted on release.
+    int markerDrag = -1;
+    double markerDragTime = 0.0;
+    // The marker whose context menu is open, and the one being renamed in place (-1: none).
+    int markerMenu = -1;
+    int markerRename = -1;
+    char markerName[64] = "";
+    bool markerRenameFocus = false;
+    bool markersModified = false;   // edited since the model loaded or they were saved
+    // The dope sheet: joints whose children are folded away, and the rows drawn last frame
+    // (tests read them: "joint:<node>" / "morph:<mesh>:<target>").
+    std::vector<char> collapsed;    // per skeleton node
+    std::vector<std::string> rowsDrawn;
+    int rowCount = 0;               // rows the dope sheet lists (visible or scrolled away)
 };
 
 // Key times of one clip, for the timeline: per joint (node) every key of its T / R / S
@@ -280,6 +310,10 @@ struct ViewerState {
     int32_t stillPose() const { return filePose ? kFilePose : kBindPose; }
     TimelineState timeline;         // what plays (from the controller) and the Timeline's view
     KeyTimesCache keyTimes;
+    // Per clip of the model on screen: its markers (events) as edited on the Timeline, sorted
+    // by time; the model's own at load. The controller plays these; Ctrl+S saves them to the
+    // model's markers file (import/clip_markers.h).
+    std::vector<std::vector<Marker>> clipMarkers;
     ViewOptions view;
     OrbitCamera camera;
     Bounds bounds;                  // animated bounds of the current clip

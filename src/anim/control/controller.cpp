@@ -121,6 +121,9 @@ Controller::Controller(const Model& model, const ControllerOptions& options)
     }
 
     markers_.resize(nc);
+    for (size_t c = 0; c < nc; ++c) {
+        if (!model.clips[c].markers.empty()) setMarkers(static_cast<int32_t>(c), model.clips[c].markers);
+    }
     pose_ = sk.bindLocalSqt;
     pose_.resize(n);
     bufA_ = pose_;

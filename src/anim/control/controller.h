@@ -35,12 +35,6 @@ namespace rig {
 // ---------------------------------------------------------------------------------------
 // Controller
 
-// A named marker on a clip's timeline (seconds, the same timeline as the clip's keys).
-struct Marker {
-    std::string name;
-    float time = 0.0f;
-};
-
 // A marker crossed during the last update.
 struct AnimEvent {
     std::string_view name;  // the marker's name, owned by the controller (valid until the
@@ -110,7 +104,8 @@ public:
     // clip. Its parameter starts at 0 (or (0, 0)).
     int32_t addBlendSpace(BlendSpace1D space);
     int32_t addBlendSpace(BlendSpace2D space);
-    // Markers of one clip (sorted by time here). False for a bad clip index.
+    // Markers of one clip (sorted by time here), in place of the clip's own (Clip::markers,
+    // which a new Controller starts with). False for a bad clip index.
     bool setMarkers(int32_t clip, std::vector<Marker> markers);
     // A layer applied over the base motion, in the order added. Override layers replace the
     // pose by their own where the mask says (weight x mask per joint); additive layers add a

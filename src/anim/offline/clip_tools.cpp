@@ -18,6 +18,7 @@ Clip clipHeader(const Clip& clip) {
     c.sampleRate = clip.sampleRate;
     c.ticksPerSecond = clip.ticksPerSecond;
     c.ticksPerSecondFromFile = clip.ticksPerSecondFromFile;
+    c.markers = clip.markers;
     return c;
 }
 
@@ -176,6 +177,11 @@ Clip trimClip(const Clip& clip, float start, float end) {
     Clip dst = clipHeader(clip);
     dst.startTime = 0.0f;
     dst.duration = end - start;
+    // The markers inside the cut, on its timeline.
+    dst.markers.clear();
+    for (const Marker& m : clip.markers) {
+        if (m.time >= start - eps && m.time <= end + eps) dst.markers.push_back({m.name, std::max(0.0f, m.time - start)});
+    }
     auto cutTimes = [&](const Clip& src, const Channel& ch, std::vector<float>& times) {
         // Key times of the new channel: 0, the old keys strictly inside, end - start.
         times.clear();

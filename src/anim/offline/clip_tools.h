@@ -11,8 +11,8 @@
 
 namespace rig {
 
-// A clip with `clip`'s name, key range and rates, and no tracks: the start of a clip that a
-// tool fills with new keys.
+// A clip with `clip`'s name, key range, rates and markers, and no tracks: the start of a clip
+// that a tool fills with new keys.
 Clip clipHeader(const Clip& clip);
 
 // Node correspondence by name, built once: toNode[fromNode] is the node of `to` with the
@@ -40,7 +40,8 @@ Clip retargetClip(const Clip& clip, const Skeleton& fromSkeleton, const Skeleton
 // key at 0 and the result's duration is end - start (startTime 0). Each animated channel
 // gets exact keys at both cut points (sampled) plus the original keys between them, so the
 // trimmed clip at time u poses exactly as the original at start + u. Constant (one-key)
-// channels stay constant. end <= start gives a one-pose clip (duration 0).
+// channels stay constant. end <= start gives a one-pose clip (duration 0). Markers inside
+// the cut move with it; the others are dropped.
 Clip trimClip(const Clip& clip, float start, float end);
 
 // The clip with every animated channel re-keyed on a regular grid of `fps` keys per second

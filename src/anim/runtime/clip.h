@@ -57,6 +57,14 @@ struct MorphTrack {
     WeightInterpolation interpolation = WeightInterpolation::Linear;
 };
 
+// A named marker on a clip's timeline (seconds, the same timeline as the clip's keys): the
+// clip's events. Read from a glTF animation's `extras.markers` and the model's markers file
+// (import/clip_markers.h), written by `export`, edited on the viewer's Timeline.
+struct Marker {
+    std::string name;
+    float time = 0.0f;
+};
+
 struct Clip {
     std::string name;
     float duration = 0.0f;         // seconds: the time of the last key of any channel
@@ -72,6 +80,7 @@ struct Clip {
     CurveStats curveStats;            // what import saw in the file's curves
     std::vector<MorphTrack> morphTracks;  // sorted by mesh; at most one per mesh
     std::vector<float> morphKeys;         // morph weight values of every morph track
+    std::vector<Marker> markers;          // sorted by time
 
     // Append a run of key times, reusing the previous run when it is identical.
     uint32_t addTimes(const float* t, uint32_t count);

@@ -1,0 +1,128 @@
+#include "import/clip_markers.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include <nlohmann/json.hpp>
+
+#include "import/gltf_json.h"
+#include "util/output_file.h"
+
+namespace rig {
+
+using json = nlohmann::json;
+
+namespace {
+
+std::string lowerExtension(const std::string& path) {
+    std::string e = std::filesystem::path(path).extension().string();
+    for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return e;
+}
+
+// The markers of a JSON array of {"name", "time"}; false when `list` is not an array.
+bool readMarkerList(const json& list, std::vector<Marker>& out) {
+    out.clear();
+    if (!list.is_array()) return false;
+    for (const json& m : list) {
+        if (!m.is_object() || !m.contains("name") || !m["name"].is_string() || !m.contains("time") ||
+            !m["time"].is_number()) {
+            continue;
+        }
+        const double t = m["time"].get<double>();
+        if (!std::isfinite(t)) continue;
+        out.push_back({m["name"].get<std::string>(), static_cast<float>(t)});
+    }
+    sortMarkers(out);
+    return true;
+}
+
+bool readFile(const std::string& path, std::string& bytes) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    return !in.bad();
+}
+
+}  // namespace
+
+void sortMarkers(std::vector<Marker>& markers) {
+    markers.erase(std::remove_if(markers.begin(), markers.end(), [](const Marker& m) { return !std::isfinite(m.time); }),
+                  markers.end());
+    std::stable_sort(markers.begin(), markers.end(), [](const Marker& a, const Marker& b) { return a.time < b.time; });
+}
+
+int applyGltfMarkers(const std::string& path, Model& model) {
+    const std::string ext = lowerExtension(path);
+    if (ext != ".gltf" && ext != ".glb") return 0;
+    std::string bytes;
+    json doc;
+    if (!readFile(path, bytes) || !readGltfJson(bytes, ext == ".glb", doc)) return 0;
+    const auto anims = doc.find("animations");
+    if (anims == doc.end() || !anims->is_array() || anims->size() != model.clips.size()) return 0;
+    int read = 0;
+    for (size_t a = 0; a < anims->size(); ++a) {
+        const json& an = (*anims)[a];
+        if (!an.is_object()) continue;
+        const auto extras = an.find("extras");
+        if (extras == an.end() || !extras->is_object()) continue;
+        const auto list = extras->find("markers");
+        std::vector<Marker> markers;
+        if (list == extras->end() || !readMarkerList(*list, markers)) continue;
+        read += static_cast<int>(markers.size());
+        model.clips[a].markers = std::move(markers);
+    }
+    return read;
+}
+
+std::string markersFilePath(const std::string& modelPath) { return modelPath + ".markers.json"; }
+
+bool applyMarkersFile(const std::string& modelPath, Model& model, std::string& error) {
+    const std::string file = markersFilePath(modelPath);
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec)) return true;
+    std::string bytes;
+    if (!readFile(file, bytes)) {
+        error = file + ": cannot be read";
+        return false;
+    }
+    const json doc = json::parse(bytes, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains("clips") || !doc["clips"].is_array()) {
+        error = file + ": not a markers file (an object with a \"clips\" array)";
+        return false;
+    }
+    for (const json& entry : doc["clips"]) {
+        if (!entry.is_object() || !entry.contains("clip") || !entry["clip"].is_string()) continue;
+        const std::string name = entry["clip"].get<std::string>();
+        auto clip = std::find_if(model.clips.begin(), model.clips.end(), [&](const Clip& c) { return c.name == name; });
+        std::vector<Marker> markers;
+        if (clip == model.clips.end() || !entry.contains("markers") || !readMarkerList(entry["markers"], markers)) continue;
+        clip->markers = std::move(markers);
+    }
+    return true;
+}
+
+bool writeMarkersFile(const std::string& modelPath, const std::vector<std::string>& clipNames,
+                      const std::vector<std::vector<Marker>>& markers, std::string& error) {
+    json clips = json::array();
+    for (size_t c = 0; c < clipNames.size(); ++c) {
+        json list = json::array();
+        if (c < markers.size()) {
+            for (const Marker& m : markers[c]) list.push_back(json{{"name", m.name}, {"time", m.time}});
+        }
+        clips.push_back(json{{"clip", clipNames[c]}, {"markers", list}});
+    }
+    const std::string text = json{{"clips", clips}}.dump(2) + "\n";
+    OutputFile out(markersFilePath(modelPath));
+    if (!out.open() || !out.write(text) || !out.commit()) {
+        error = out.error();
+        return false;
+    }
+    return true;
+}
+
+}  // namespace rig
