@@ -67,7 +67,8 @@ void drawCrowdBudgetNote(const ViewerState& s, UiProbe* p) {
     ImGui::SetNextWindowPos(ImVec2(v.x + 8.0f, v.y + 8.0f), ImGuiCond_Always);
     ImGui::SetNextWindowBgAlpha(0.6f);
     const int flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
-                      ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoSavedSettings;
+                      ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoSavedSettings |
+                      ImGuiWindowFlags_NoInputs;  // the camera still turns under it
     if (ImGui::Begin("##crowd-budget", nullptr, flags)) {
         ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "drawing %zu of %d instances (frame budget)", c.posed, c.instances);
         probe(p, "crowd:viewport-note");
