@@ -3,7 +3,9 @@
 // after characters change clips (their cursors start over) and with several skins per model.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "anim/control/crowd.h"
 #include "anim/runtime/pose.h"
@@ -57,6 +59,39 @@ TEST_P(CrowdFiles, EveryCharacterIsPosedLikeALoneAnimator) {
             expectLikeLoneAnimators(m, crowd, t);
         }
     }
+}
+
+// The viewer's frame budget poses only the first instances: update(t, count) poses those
+// (across the threads' chunks) and leaves the others' rows and clip times as they were.
+TEST(Crowd, UpdatePosesOnlyTheFirstCountInstances) {
+    Result<Model> r = importModel(std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf");
+    ASSERT_TRUE(r) << r.error().message;
+    const Model& m = r.value();
+    ASSERT_FALSE(m.clips.empty());
+    Crowd crowd(m, 70, 0, 2);
+    crowd.update(0.3);
+    EXPECT_EQ(crowd.posed(), 70u);
+    const std::vector<glm::vec4> before = crowd.gpuRows();
+    std::vector<float> times;
+    for (size_t i = 0; i < crowd.size(); ++i) times.push_back(crowd.localTime(i));
+    crowd.update(0.9, 40);
+    EXPECT_EQ(crowd.posed(), 40u);
+    const size_t stride = crowd.texelsPerInstance();
+    Animator lone(m);
+    for (size_t i = 0; i < crowd.size(); ++i) {
+        SCOPED_TRACE("instance " + std::to_string(i));
+        const bool posed = i < 40;
+        EXPECT_EQ(crowd.localTime(i) != times[i], posed);
+        const bool same = std::equal(before.begin() + static_cast<std::ptrdiff_t>(i * stride),
+                                     before.begin() + static_cast<std::ptrdiff_t>((i + 1) * stride),
+                                     crowd.gpuRows().begin() + static_cast<std::ptrdiff_t>(i * stride));
+        EXPECT_EQ(same, !posed);
+        if (!posed) continue;
+        lone.evaluate(crowd.clip(i), crowd.localTime(i));
+        for (size_t e = 0; e < crowd.paletteSize(); ++e) ASSERT_EQ(crowd.paletteEntry(i, e), lone.palette()[e]);
+    }
+    crowd.update(0.9, 1000);  // more than there are: all of them
+    EXPECT_EQ(crowd.posed(), 70u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, CrowdFiles,

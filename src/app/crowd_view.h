@@ -4,6 +4,14 @@
 // instances out on a grid (the Crowd panel's spacing, ui/crowd_state.h), frames the camera on
 // it when asked, and draws it. The grid is recomputed only when a setting or the model
 // changes; a frame with no change allocates nothing.
+//
+// The frame budget (kCrowdBudgetMs): instance i stands at the i-th grid place nearest the
+// grid's centre, so the first `limit` instances, the ones posed and drawn while budgeted, fill
+// the middle of the grid. After each frame the limit follows the measured cost (the update
+// plus the draw waited for to its end): it shrinks in proportion when the cost is over the
+// budget and grows (at most 1.5 times a frame) while the cost is under 60% of it. A framing
+// asked for frames what is drawn, and frames again as the limit settles until the camera is
+// moved.
 #pragma once
 
 #include <memory>
@@ -28,6 +36,8 @@ public:
 private:
     CrowdView() = default;
     void layOut(ViewerState& s, size_t instances);
+    void fitBudget(CrowdState& c, size_t instances) const;
+    bool cameraMoved(const OrbitCamera& cam) const;
 
     std::unique_ptr<CrowdRenderer> renderer_;
     std::shared_ptr<const Model> model_;  // what the grid was laid out for
@@ -36,7 +46,10 @@ private:
     float spacing_ = -1.0f;
     bool zUp_ = false;
     Bounds one_;
-    std::vector<glm::vec3> offsets_;
+    std::vector<glm::vec3> offsets_;  // instance i's grid place, nearest the centre first
+    std::vector<glm::vec3> shown_;    // the first posed of them: what is drawn
+    bool following_ = false;          // framing what is drawn until the camera moves
+    OrbitCamera framed_;              // the camera as the last framing left it
 };
 
 }  // namespace rig

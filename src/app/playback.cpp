@@ -631,7 +631,10 @@ void Playback::updateCrowd() {
     if (crowd_->compressedClips() != compressedView_.playing()) crowd_->setCompressedClips(compressedView_.playing());
     // The crowd follows the controller's clock: each instance at its phase + rate x that time.
     const auto t0 = std::chrono::steady_clock::now();
-    crowd_->update(motionTime(*controller_));
+    // The viewer's frame budget (app/crowd_view.h) poses only the instances it draws.
+    if (c.limit == 0) c.limit = kCrowdFirstLimit;
+    crowd_->update(motionTime(*controller_), c.budgeted ? c.limit : SIZE_MAX);
+    c.posed = crowd_->posed();
     c.updateMs = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 

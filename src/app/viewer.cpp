@@ -483,6 +483,7 @@ void Viewer::frame(double dt) {
     drawAbout(state_, about_);
     drawSplitters(state_.ui.layout);
     drawStatusOverlay(state_, now, probe);
+    drawCrowdBudgetNote(state_, probe);
     drawStatusLine(state_, now);
     processKeys();
     if (!handleIkMouse(state_, ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y)) handleCameraInput();

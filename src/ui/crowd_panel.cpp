@@ -19,7 +19,11 @@ void drawCrowdPanel(ViewerState& s, UiProbe* p) {
     if (!c.panelOpen) return;
     const int panelFlags = placePanel(s.ui.layout, PanelId::Crowd);
     if (ImGui::Begin("Crowd", &c.panelOpen, panelFlags)) {
-        if (ImGui::Checkbox("Show crowd", &c.enabled) && c.enabled) c.frameRequested = true;
+        if (ImGui::Checkbox("Show crowd", &c.enabled)) {
+            // On: frame what the crowd draws; off: frame the single model again.
+            if (c.enabled) c.frameRequested = true;
+            else s.requests.frameModel = true;
+        }
         probe(p, "crowd:on");
         ImGui::SetNextItemWidth(widthBeside("phase spread"));
         if (ImGui::SliderInt("instances", &c.instances, 1, 10000, "%d", ImGuiSliderFlags_Logarithmic)) {
@@ -41,6 +45,12 @@ void drawCrowdPanel(ViewerState& s, UiProbe* p) {
         ImGui::SliderFloat("rate spread", &c.rateSpread, 0.0f, 1.0f, "%.2f");
         ImGui::SetNextItemWidth(widthBeside("phase spread"));
         ImGui::SliderInt("threads", &c.threads, 1, 16);
+        ImGui::Checkbox("keep within frame budget", &c.budgeted);
+        probe(p, "crowd:budgeted");
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("pose and draw only the instances nearest the grid's centre that fit %.0f ms a frame",
+                              kCrowdBudgetMs);
+        }
         if (ImGui::Button("Frame crowd")) c.frameRequested = true;
         textDisabledWrapped("instanced: one draw per mesh; linear blend");
         if (c.linearFallback) {
@@ -54,9 +64,31 @@ void drawCrowdPanel(ViewerState& s, UiProbe* p) {
             ImGui::PopStyleColor();
         }
         if (c.enabled) {  // the Stats panel shows these too
+            if (c.capped()) {
+                ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.8f, 0.3f, 1));
+                ImGui::TextWrapped("drawing %zu of %d instances (frame budget)", c.posed, c.instances);
+                ImGui::PopStyleColor();
+                probe(p, "crowd:budget-note");
+            }
             ImGui::TextWrapped("%zu drawn, %zu culled", c.drawn, c.culled);
             ImGui::TextWrapped("update %.2f ms, draw %.2f ms", c.updateMs, c.drawMs);
         }
+    }
+    ImGui::End();
+}
+
+void drawCrowdBudgetNote(const ViewerState& s, UiProbe* p) {
+    const CrowdState& c = s.crowd;
+    if (!c.enabled || !c.capped()) return;
+    const LayoutRect& v = s.ui.layout.rects.centre;
+    ImGui::SetNextWindowPos(ImVec2(v.x + 8.0f, v.y + 8.0f), ImGuiCond_Always);
+    ImGui::SetNextWindowBgAlpha(0.6f);
+    const int flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
+                      ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoSavedSettings |
+                      ImGuiWindowFlags_NoInputs;  // the camera still turns under it
+    if (ImGui::Begin("##crowd-budget", nullptr, flags)) {
+        ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "drawing %zu of %d instances (frame budget)", c.posed, c.instances);
+        probe(p, "crowd:viewport-note");
     }
     ImGui::End();
 }
@@ -65,8 +97,9 @@ void drawCrowdStats(const ViewerState& s) {
     const CrowdState& c = s.crowd;
     if (!c.enabled) return;
     ImGui::Separator();
-    ImGui::TextWrapped("crowd: %zu drawn, %zu culled", c.drawn, c.culled);
+    ImGui::TextWrapped("crowd: %zu of %d posed, %zu drawn, %zu culled", c.posed, c.instances, c.drawn, c.culled);
     ImGui::TextWrapped("update %.2f ms, draw %.2f ms", c.updateMs, c.drawMs);
+    if (c.budgeted) ImGui::TextWrapped("crowd %.1f ms of a %.0f ms budget", c.updateMs + c.drawMs, kCrowdBudgetMs);
     if (c.gpuMs >= 0.0f) ImGui::TextWrapped("GPU draw %.2f ms", c.gpuMs);
 }
 

@@ -7,6 +7,9 @@
 namespace rig {
 
 void drawCrowdPanel(ViewerState& s, UiProbe* probe);
+// Over the viewport's top-left corner while the frame budget draws fewer instances than asked:
+// "drawing N of M instances (frame budget)".
+void drawCrowdBudgetNote(const ViewerState& s, UiProbe* probe);
 // The crowd's lines of the Stats panel (nothing while the crowd is off).
 void drawCrowdStats(const ViewerState& s);
 

@@ -61,7 +61,7 @@ void Crowd::setInstance(size_t i, int32_t clip, double phase, double rate) {
 }
 
 void Crowd::updateRange(size_t worker, double t) {
-    const size_t n = state_.size();
+    const size_t n = posed_;
     Animator& scratch = scratch_[worker];
     // Chunks of instances taken in turn by whichever thread is free: a thread slowed by
     // another process on its core takes fewer.
@@ -107,8 +107,9 @@ void Crowd::workerLoop(size_t worker) {
     }
 }
 
-void Crowd::update(double t) {
+void Crowd::update(double t, size_t count) {
     next_.store(0, std::memory_order_relaxed);
+    posed_ = std::min(count, state_.size());
     if (!workers_.empty()) {
         {
             std::lock_guard<std::mutex> lock(mutex_);

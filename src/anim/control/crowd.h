@@ -19,6 +19,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <cstddef>
 #include <mutex>
 #include <span>
 #include <thread>
@@ -38,9 +39,12 @@ public:
     Crowd(const Crowd&) = delete;
     Crowd& operator=(const Crowd&) = delete;
 
-    // Pose every instance i at clip time phase(i) + rate(i) * t, wrapped into its clip's key
-    // range (negative times wrap too).
-    void update(double t);
+    // Pose every instance i below `count` (all by default) at clip time phase(i) + rate(i) * t,
+    // wrapped into its clip's key range (negative times wrap too); the others keep the rows of
+    // their last update.
+    void update(double t, size_t count = SIZE_MAX);
+    // How many instances (the first ones) the last update() posed.
+    size_t posed() const { return posed_; }
 
     // Instance i plays `clip` (kFilePose: the file pose; other negatives or out of range: the
     // bind pose) at phase + rate * t.
@@ -108,6 +112,7 @@ private:
     uint64_t generation_ = 0;  // bumped once per update(); workers run when it changes
     size_t pending_ = 0;       // workers still busy with the current generation
     double time_ = 0.0;
+    size_t posed_ = 0;  // the instances below it are posed by the current update()
     bool stop_ = false;
 };
 
