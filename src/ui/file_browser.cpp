@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "ui/widgets.h"
+
 namespace rig {
 
 namespace fs = std::filesystem;
@@ -21,10 +23,6 @@ std::string lower(std::string s) {
 bool nameLess(const std::string& a, const std::string& b) {
     const std::string la = lower(a), lb = lower(b);
     return la != lb ? la < lb : a < b;
-}
-
-void probeItem(UiProbe* probe, const std::string& name) {
-    if (probe) probe->recordLastItem(name);
 }
 
 std::string humanSize(unsigned long long n) {

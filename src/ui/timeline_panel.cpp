@@ -14,14 +14,11 @@
 #include <imgui_internal.h>
 
 #include "anim/control/controller.h"
+#include "ui/widgets.h"
 
 namespace rig {
 
 namespace {
-
-void probeItem(UiProbe* probe, const std::string& name) {
-    if (probe) probe->recordLastItem(name);
-}
 
 const char* loopModeName(LoopMode m) {
     switch (m) {
@@ -221,17 +218,6 @@ double adjacentKey(const std::vector<float>& keys, double t, int direction) {
     return std::numeric_limits<double>::quiet_NaN();
 }
 
-// SameLine() when an item `width` pixels wide still fits on the current line, else a new
-// line: the controls wrap in a narrow panel instead of running past its edge.
-static void sameLineIfFits(float width) {
-    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
-}
-
-static float smallButtonWidth(const char* label) {
-    return ImGui::CalcTextSize(label).x + 2.0f * ImGui::GetStyle().FramePadding.x;
-}
-
 void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     TimelineState& tl = s.timeline;
     ViewerRequests& q = s.requests;
@@ -261,7 +247,7 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     for (float preset : {0.25f, 0.5f, 1.0f, 2.0f}) {
         char label[32];
         std::snprintf(label, sizeof label, "%gx", preset);
-        sameLineIfFits(smallButtonWidth(label));
+        sameLineIfFits(buttonWidth(label));
         const bool on = std::abs(tl.rate - preset) < 1e-4f;
         if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
         if (ImGui::SmallButton(label)) q.rate = preset;
@@ -298,14 +284,14 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
         if (b > a) q.previewRange = std::make_pair(a / static_cast<double>(fps), b / static_cast<double>(fps));
     }
     probeItem(probe, "rangefields");
-    sameLineIfFits(smallButtonWidth("clear range"));
+    sameLineIfFits(buttonWidth("clear range"));
     if (ImGui::SmallButton("clear range")) q.clearPreviewRange = true;
     probeItem(probe, "clearrange");
-    sameLineIfFits(smallButtonWidth("fit"));
+    sameLineIfFits(buttonWidth("fit"));
     if (ImGui::SmallButton("fit")) tl.viewStart = tl.viewEnd = 0.0;
     probeItem(probe, "fit");
     if (tl.markersModified) {
-        sameLineIfFits(smallButtonWidth("save markers"));
+        sameLineIfFits(buttonWidth("save markers"));
         if (ImGui::SmallButton("save markers")) q.saveMarkers = true;
         probeItem(probe, "marker:save");
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Ctrl+S: to <model file>.markers.json, read whenever the model opens");
