@@ -45,7 +45,7 @@ void drawCrowdPanel(ViewerState& s, UiProbe* p) {
         ImGui::SliderFloat("rate spread", &c.rateSpread, 0.0f, 1.0f, "%.2f");
         ImGui::SetNextItemWidth(widthBeside("phase spread"));
         ImGui::SliderInt("threads", &c.threads, 1, 16);
-        ImGui::Checkbox("keep within frame budget", &c.budgeted);
+        ImGui::Checkbox(fitCheck("keep within frame budget###budget", "frame budget###budget"), &c.budgeted);
         probe(p, "crowd:budgeted");
         if (ImGui::IsItemHovered()) {
             ImGui::SetTooltip("pose and draw only the instances nearest the grid's centre that fit %.0f ms a frame",

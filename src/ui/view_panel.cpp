@@ -31,7 +31,7 @@ void drawViewPanel(ViewerState& s, bool* open, UiProbe* probe) {
         probeItem(probe, "uiscale");
         ImGui::Separator();
         bool zUp = s.camera.zUp;
-        if (ImGui::Checkbox("Z up (this file)", &zUp)) s.requests.zUp = zUp;
+        if (ImGui::Checkbox(fitCheck("Z up (this file)###zup", "Z up###zup"), &zUp)) s.requests.zUp = zUp;
         probeItem(probe, "zup");
         if (ImGui::Button("Frame (F)")) s.requests.frameModel = true;
         sameLineIfFits(buttonWidth("Reset camera"));
