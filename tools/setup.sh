@@ -22,6 +22,7 @@ PACKAGES=(
   xvfb xauth                            # windowed smoke tests
   python3-numpy python3-pybind11 pybind11-dev   # the Python module (import rigview): NumPy arrays, bindings
   python3-distributed                   # library checks on a Dask cluster (python3 -m rigview.batch)
+  chromium                              # three.js reference renders in headless Chromium (tools/three_render)
 )
 
 missing=()
@@ -39,8 +40,10 @@ if ((${#missing[@]})); then
 fi
 
 # Node.js packages the export tests run (tests/export_test.cpp): the Khronos glTF validator
-# (tools/gltf_validator) and three.js (tools/three_refs), each into a git-ignored node_modules/
-# beside its package.json and lock file. Node.js itself from Debian when there is no npm.
+# (tools/gltf_validator) and three.js (tools/three_refs), and the render-parity references
+# (tools/three_render: three.js and puppeteer-core, which drives Debian's chromium above and
+# downloads no browser), each into a git-ignored node_modules/ beside its package.json and lock
+# file. Node.js itself from Debian when there is no npm.
 if ! command -v npm >/dev/null 2>&1; then
   echo "setup: installing nodejs npm"
   SUDO=""
@@ -48,10 +51,10 @@ if ! command -v npm >/dev/null 2>&1; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 fi
-for dir in tools/gltf_validator tools/three_refs; do
+for dir in tools/gltf_validator tools/three_refs tools/three_render; do
   if ! (cd "$dir" && npm ls --depth=0 >/dev/null 2>&1); then
     echo "setup: npm ci in $dir"
-    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    (cd "$dir" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >/dev/null)
   fi
 done
 
