@@ -8,7 +8,7 @@
 //        [--camera EX,EY,EZ,TX,TY,TZ,FOV]   eye, target, vertical field of view in degrees
 //                                           (default: framed on the model's bounds, 45)
 //        [--env FILE.hdr]                   default assets/env/studio.hdr
-//        [--tonemap neutral|aces|none]      default neutral (Khronos PBR Neutral)
+//        [--tonemap neutral|aces|none]      default neutral (Khronos PBR Neutral); none: exposure only
 //        [--exposure E]                     toneMappingExposure, a linear factor (default 1)
 //        [--background R,G,B]               display (sRGB-encoded) 0..1 values written as they
 //                                           are where no surface is (default 0,0,0)
@@ -21,9 +21,10 @@
 // Settings (docs/reference-renders.md says why and what rigview must match):
 // WebGLRenderer {antialias: false, alpha: false, preserveDrawingBuffer: true}, pixel ratio 1,
 // outputColorSpace SRGBColorSpace, toneMapping NeutralToneMapping / ACESFilmicToneMapping /
-// NoToneMapping, toneMappingExposure E; scene.environment = PMREMGenerator.fromEquirectangular
-// (HDRLoader's texture, EquirectangularReflectionMapping), environmentIntensity 1, no lights,
-// no scene.background (the clear colour is the background); PerspectiveCamera(FOV, W/H, near,
+// LinearToneMapping (for 'none': exposure times colour, clamped), toneMappingExposure E;
+// scene.environment = PMREMGenerator.fromEquirectangular (HDRLoader's texture,
+// EquirectangularReflectionMapping), environmentIntensity 1, no lights, no scene.background
+// (the clear colour is the background, not tone mapped); PerspectiveCamera(FOV, W/H, near,
 // far), up +Y, lookAt(target), near and far from the bounding sphere of the posed scene.
 // The pixels are read back with gl.readPixels (bottom row first) and flipped.
 //
@@ -103,7 +104,7 @@ window.renderReference = async (o) => {
   renderer.setPixelRatio(1);
   renderer.setSize(W, H, false);
   renderer.outputColorSpace = THREE.SRGBColorSpace;
-  renderer.toneMapping = { neutral: THREE.NeutralToneMapping, aces: THREE.ACESFilmicToneMapping, none: THREE.NoToneMapping }[o.tonemap];
+  renderer.toneMapping = { neutral: THREE.NeutralToneMapping, aces: THREE.ACESFilmicToneMapping, none: THREE.LinearToneMapping }[o.tonemap];   // 'none': exposure only (NoToneMapping would ignore it)
   renderer.toneMappingExposure = o.exposure;
   renderer.setClearColor(new THREE.Color().setRGB(o.background[0], o.background[1], o.background[2], THREE.SRGBColorSpace), 1);
 
