@@ -5,16 +5,19 @@ What it is: a small equirectangular (latitude-longitude) high-dynamic-range envi
 written as a Radiance RGBE file (.hdr, run-length encoded scanlines), made entirely by this
 script (no downloaded or photographed images). It is a grey photo studio: a soft gradient
 "sky" (brighter overhead, darker towards the horizon), a darker ground that fades up to a
-soft horizon, and three soft-edged "softbox" lights - a large rectangular key light front
-left, a narrower rectangular fill light on the right and a round light overhead behind.
+soft horizon, and three soft-edged "softbox" lights. Seen from a camera on +Z looking down -Z
+(three.js's and rigview's default view): a large rectangular key light in front of the subject
+on the left (behind the camera's left shoulder), a tall narrow rectangular fill light on the
+right, and a round top light above and behind the subject.
 All colours are neutral grey (R = G = B), linear (scene-referred) radiance; the key light
-peaks at about 12, the sky at about 0.8, the ground at about 0.18.
+peaks at about 8.5, the sky at about 0.8, the ground at about 0.18.
 
 Mapping (the one three.js, rigview and most tools use for equirectangular maps): column x
 of W holds azimuth u = (x + 0.5) / W, direction d with atan2(d.z, d.x) = (u - 0.5) * 2 pi;
 row y of H (row 0 first in the file, "-Y H +X W") holds elevation asin(d.y) =
-(0.5 - (y + 0.5) / H) * pi, so the top row is straight up (+Y). A viewer looking down -Z
-(three's and rigview's default camera) sees azimuth -90 degrees (u = 0.25) ahead.
+(0.5 - (y + 0.5) / H) * pi, so the top row is straight up (+Y). Azimuth -90 degrees
+(u = 0.25) is -Z, what a camera looking down -Z sees behind the subject; +90 (u = 0.75) is +Z,
+behind that camera.
 
 The bytes are deterministic (NumPy float64, fixed parameters, no time stamp).
 
@@ -82,10 +85,10 @@ def studio(width, height):
     ground = 0.18 - 0.08 * np.clip(-s, 0.0, 1.0)        # 0.18 near the horizon, 0.10 below
     t = smoothstep(-0.06, 0.06, s)                      # soft horizon
     L = ground * (1.0 - t) + sky * t
-    # Lights. Azimuth -90 is straight ahead of a camera looking down -Z.
-    L = L + softbox_rect(d, -135.0, 30.0, 24.0, 16.0, 5.0, 12.0)   # key: front left, large
-    L = L + softbox_rect(d, -20.0, 15.0, 10.0, 22.0, 4.0, 4.0)     # fill: right, tall strip
-    L = L + softbox_disc(d, 90.0, 65.0, 14.0, 5.0, 6.0)            # top: overhead, behind
+    # Lights (azimuth +90 is +Z, the side of a camera looking down -Z; 180 is -X, its left).
+    L = L + softbox_rect(d, 135.0, 30.0, 24.0, 16.0, 5.0, 8.0)     # key: front left, large
+    L = L + softbox_rect(d, 15.0, 10.0, 10.0, 22.0, 4.0, 3.0)      # fill: right, tall strip
+    L = L + softbox_disc(d, -90.0, 60.0, 14.0, 5.0, 5.0)           # top: above and behind
     return np.repeat(L[..., None], 3, axis=-1)
 
 
