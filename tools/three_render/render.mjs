@@ -16,7 +16,10 @@
 //        [--anim CLIP --time T]             pose from animation CLIP (its name, or its index
 //                                           in the file) at T seconds (AnimationMixer.setTime)
 //        [--chromium PATH]                  default /usr/bin/chromium
-//        [--json]                           print one JSON line (settings, timings) on stdout
+//        [--json]                           print one JSON line (settings, timings) on stdout:
+//                                           load_ms (files), render_ms (PMREM, shaders, the
+//                                           frame and readPixels: the GPU work is asynchronous,
+//                                           so it is not split), total_ms (with Chromium)
 //
 // Settings (docs/reference-renders.md says why and what rigview must match):
 // WebGLRenderer {antialias: false, alpha: false, preserveDrawingBuffer: true}, pixel ratio 1,
