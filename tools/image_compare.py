@@ -2,7 +2,11 @@
 """Compare two renders (issue 27's render-parity bars): SSIM on luminance and the mean absolute
 difference, printed as one JSON line {"ssim": .., "mad": .., "width": .., "height": ..}.
 
-  /usr/bin/python3 tools/image_compare.py A.png B.png [--diff D.png] [--min-ssim 0.95 --max-mad 0.03]
+  /usr/bin/python3 tools/image_compare.py A.png B.png [--crop X,Y,W,H] [--diff D.png]
+                                           [--min-ssim 0.95 --max-mad 0.03]
+
+--crop compares only that rectangle (pixels, y down) of both images, e.g. one cell of the
+material matrix (tools/make_material_matrix.py --cells WxH gives them).
 
 SSIM: Wang, Bovik, Sheikh, Simoncelli 2004 (the reference ssim.m): luminance
 Y = 0.2126 R + 0.7152 G + 0.0722 B of the 8-bit (sRGB-encoded) values, dynamic range L = 255,
@@ -152,6 +156,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("a")
     ap.add_argument("b")
+    ap.add_argument("--crop", help="X,Y,W,H: compare only this rectangle of both images")
     ap.add_argument("--diff", help="write |A - B| (RGB, scaled x4, clamped) as a PNG")
     ap.add_argument("--min-ssim", type=float)
     ap.add_argument("--max-mad", type=float)
@@ -164,6 +169,16 @@ def main():
     if a.shape != b.shape:
         print(f"image_compare: sizes differ: {a.shape[1]}x{a.shape[0]} vs {b.shape[1]}x{b.shape[0]}", file=sys.stderr)
         return 2
+    if args.crop:
+        try:
+            x, y, w, h = (int(v) for v in args.crop.split(","))
+        except ValueError:
+            print("image_compare: --crop wants X,Y,W,H (integers)", file=sys.stderr)
+            return 2
+        if x < 0 or y < 0 or w <= 0 or h <= 0 or x + w > a.shape[1] or y + h > a.shape[0]:
+            print(f"image_compare: --crop {args.crop} is not inside the {a.shape[1]}x{a.shape[0]} images", file=sys.stderr)
+            return 2
+        a, b = a[y:y + h, x:x + w], b[y:y + h, x:x + w]
     try:
         r = compare(a, b)
     except ValueError as e:

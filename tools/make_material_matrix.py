@@ -8,7 +8,7 @@ glTF metallic-roughness material rigview must draw like three.js:
                (columns), base colour (0.9, 0.55, 0.3)
   column 3     row 0: normal map (a grid of round bumps; TANGENT given, MikkTSpace-compatible)
                row 1: occlusion map (horizontal stripes, strength 1; R channel)
-               row 2: emissive map x emissiveFactor x KHR_materials_emissive_strength 4
+               row 2: emissive map (soft dots) x emissiveFactor x KHR_materials_emissive_strength 4
   column 4     quads with the same RGBA checker base colour texture (alpha 1 and a 0..1 ramp),
                in front of an opaque blue bar: row 0 OPAQUE (alpha ignored), row 1 MASK
                (alphaCutoff 0.5), row 2 BLEND
@@ -23,6 +23,9 @@ vertical FOV 32 degrees, a 2:1 image (e.g. --size 1024x512).
 
   /usr/bin/python3 tools/make_material_matrix.py OUTDIR     # writes OUTDIR/material_matrix.gltf ...
   node tools/gltf_validator/validate.mjs OUTDIR/material_matrix.gltf
+  /usr/bin/python3 tools/make_material_matrix.py --cells 1024x512
+      # JSON {cell name: [x, y, w, h]}: each cell's pixel rectangle in a render of that size
+      # from the reference camera (for per-cell comparisons: image_compare.py --crop)
 
 Deterministic bytes; Python 3 and NumPy only (PNGs written with zlib).
 """
@@ -79,11 +82,11 @@ def tex_occlusion(n=64, stripes=8):
     return np.stack([g, g, g], axis=-1)            # glTF reads R
 
 
-def tex_emissive(n=64, rings=4):
+def tex_emissive(n=64, cols=8, rows=4):
+    """Smooth glowing dots (cosine products, no hard edges that would alias on the sphere)."""
     y, x = np.mgrid[0:n, 0:n].astype(np.float64) + 0.5
-    r = np.hypot(x - n / 2, y - n / 2) / (n / 2)
-    on = ((r * rings) % 1.0 < 0.5) & (r < 1.0)
-    g = np.where(on, 255, 16).astype(np.uint8)
+    f = (0.5 - 0.5 * np.cos(2 * np.pi * cols * x / n)) * (0.5 - 0.5 * np.cos(2 * np.pi * rows * y / n))
+    g = np.round(16 + 239 * f).astype(np.uint8)
     return np.stack([g, g, g], axis=-1)
 
 
@@ -231,7 +234,7 @@ class Gltf:
 def build():
     g = Gltf()
     textures = {"normal_bumps.png": tex_normal(), "occlusion_stripes.png": tex_occlusion(),
-                "emissive_rings.png": tex_emissive(), "checker_alpha.png": tex_checker_alpha(),
+                "emissive_dots.png": tex_emissive(), "checker_alpha.png": tex_checker_alpha(),
                 "uv_grid.png": tex_uvgrid()}
     sph = sphere()
     base = [0.9, 0.55, 0.3, 1.0]
@@ -254,7 +257,7 @@ def build():
     # Emissive.
     m = g.material({"name": "emissive", "pbrMetallicRoughness": {
                         "baseColorFactor": [0.1, 0.1, 0.1, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.5},
-                    "emissiveTexture": {"index": g.texture("emissive_rings.png")},
+                    "emissiveTexture": {"index": g.texture("emissive_dots.png")},
                     "emissiveFactor": [1.0, 0.45, 0.1],
                     "extensions": {"KHR_materials_emissive_strength": {"emissiveStrength": 4.0}}})
     g.node("emissive", g.mesh("emissive", sph, m), cell(3, 2))
@@ -303,9 +306,38 @@ def build():
     return files
 
 
+CELL_NAMES = [["metal0_rough0.1", "metal0_rough0.5", "metal0_rough0.9", "normal_map", "alpha_opaque", "double_single_sided"],
+              ["metal0.5_rough0.1", "metal0.5_rough0.5", "metal0.5_rough0.9", "occlusion", "alpha_mask", "texture_transform"],
+              ["metal1_rough0.1", "metal1_rough0.5", "metal1_rough0.9", "emissive", "alpha_blend", "texcoord1"]]
+
+
+def cell_rects(width, height, half=SPACING / 2):
+    """Pixel rectangle [x, y, w, h] (y down) of each cell's square (side SPACING, at z = 0) seen
+    from the reference camera in a width x height render (vertical FOV fixed, so a wider
+    image shows more on the sides)."""
+    eye = CAMERA["eye"][2]
+    f = (height / 2) / np.tan(np.radians(CAMERA["yfov_degrees"]) / 2)
+    rects = {}
+    for row in range(ROWS):
+        for col in range(COLS):
+            cx, cy, _ = cell(col, row)
+            x0 = width / 2 + (cx - half) * f / eye
+            x1 = width / 2 + (cx + half) * f / eye
+            y0 = height / 2 - (cy + half) * f / eye
+            y1 = height / 2 - (cy - half) * f / eye
+            xi0, yi0 = max(0, int(np.ceil(x0))), max(0, int(np.ceil(y0)))
+            xi1, yi1 = min(width, int(np.floor(x1))), min(height, int(np.floor(y1)))
+            rects[CELL_NAMES[row][col]] = [xi0, yi0, max(0, xi1 - xi0), max(0, yi1 - yi0)]
+    return rects
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--cells":
+        w, h = (int(x) for x in sys.argv[2].lower().split("x"))
+        print(json.dumps(cell_rects(w, h)))
+        return 0
     if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
-        print("usage: make_material_matrix.py OUTDIR", file=sys.stderr)
+        print("usage: make_material_matrix.py OUTDIR | --cells WxH", file=sys.stderr)
         return 2
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
