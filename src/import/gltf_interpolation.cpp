@@ -30,12 +30,6 @@ std::string nodeName(const json& nodes, size_t n) {
     return "nodes[" + std::to_string(n) + "]";
 }
 
-std::string lowerExt(const std::string& path) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    return ext;
-}
-
 bool decodeBase64(const std::string& in, size_t from, std::string& out) {
     auto value = [](char c) -> int {
         if (c >= 'A' && c <= 'Z') return c - 'A';
@@ -390,17 +384,14 @@ int applyGltfMorphs(const std::string& path, Model& model) {
 namespace {
 
 int applyGltfMorphsUnchecked(const std::string& path, Model& model) {
-    const std::string ext = lowerExt(path);
+    const std::string ext = lowerExtension(path);
     if (ext != ".gltf" && ext != ".glb") return 0;
     bool anyTargets = false;
     for (const Mesh& m : model.meshes) anyTargets = anyTargets || !m.morphTargets.empty();
     if (!anyTargets) return 0;
     json doc;
     std::string bin;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return 0;
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (!readGltfJson(bytes, ext == ".glb", doc, &bin)) return 0;
+    if (!readGltfFile(path, doc, &bin)) return 0;
     const json& nodes = doc.contains("nodes") ? doc["nodes"] : json();
     const json& meshes = doc.contains("meshes") ? doc["meshes"] : json();
     if (!nodes.is_array() || !meshes.is_array()) return 0;
@@ -504,13 +495,8 @@ int applyGltfMorphsUnchecked(const std::string& path, Model& model) {
 
 GltfNodes readGltfNodes(const std::string& path, const Skeleton& sk) {
     GltfNodes out;
-    const std::string ext = lowerExt(path);
-    if (ext != ".gltf" && ext != ".glb") return out;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return out;
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     json doc;
-    if (!readGltfJson(bytes, ext == ".glb", doc) || !mapNodes(doc, sk, out)) return GltfNodes{};
+    if (!readGltfFile(path, doc) || !mapNodes(doc, sk, out)) return GltfNodes{};
     const json& nodes = doc["nodes"];
     out.skinOfJson.assign(nodes.size(), -1);
     for (size_t n = 0; n < nodes.size(); ++n) {
@@ -530,7 +516,7 @@ GltfNodes readGltfNodes(const std::string& path, const Skeleton& sk) {
             out.skinJoints.push_back(std::move(joints));
         }
     }
-    const std::vector<std::string> buffers = loadBuffers(doc, path, ext);
+    const std::vector<std::string> buffers = loadBuffers(doc, path, lowerExtension(path));
     if (doc.contains("animations") && doc["animations"].is_array()) {
         for (const json& an : doc["animations"]) {
             std::vector<GltfNodes::Target> targets;
@@ -579,8 +565,7 @@ GltfNodes readGltfNodes(const std::string& path, const Skeleton& sk) {
 }
 
 int applyGltfStepInterpolation(const std::string& path, Model& model) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    const std::string ext = lowerExtension(path);
     if (ext != ".gltf" && ext != ".glb") return 0;
     std::ifstream in(path, std::ios::binary);
     if (!in) return 0;
@@ -611,13 +596,9 @@ int applyGltfStepInterpolationToBytes(const std::string& bytes, bool glb, Model&
 namespace {
 
 int applyGltfNodeKeysUnchecked(const std::string& path, Model& model) {
-    const std::string ext = lowerExt(path);
-    if (ext != ".gltf" && ext != ".glb") return 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return 0;
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string ext = lowerExtension(path);
     json doc;
-    if (!readGltfJson(bytes, ext == ".glb", doc)) return 0;
+    if (!readGltfFile(path, doc)) return 0;
     const json& nodes = doc.contains("nodes") ? doc["nodes"] : json();
     if (!nodes.is_array()) return 0;
     GltfNodes map;
