@@ -223,16 +223,27 @@ Result<Model> importModelWithAnims(const std::string& path, const std::vector<st
         model.stats.retargetNotes.push_back(a + ": motion read with the skeleton's own dof");
     }
     for (const std::string& a : others) {
-        Result<Model> src = importModel(a, options);
+        // An animation-only IQM file (poses, no joints or names) plays on its IQM model's joints
+        // by index (import/iqm.h); every other file binds by joint name.
+        const bool byIndex = lowerExtension(a) == ".iqm" && isIqmAnimationOnlyFile(a);
+        if (byIndex && lowerExtension(path) != ".iqm") {
+            return Error{a + ": an animation-only IQM file (poses, no joints) plays on the joints of its IQM model; " + path +
+                         " is not an IQM file"};
+        }
+        Result<Model> src = byIndex ? importIqmAnimations(a, path) : importModel(a, options);
         if (!src) return src.error();
         const Model& from = src.value();
         if (from.clips.empty()) return Error{a + ": has no clips to add"};
+        if (byIndex && from.skeleton.names != model.skeleton.names) {
+            return Error{a + ": the joints of " + path + " read differently the second time (was the file replaced?)"};
+        }
         for (const std::string& r : from.stats.refusedPaths) model.stats.refusedPaths.push_back(r);
+        model.stats.clipsWithoutTicksPerSecond += from.stats.clipsWithoutTicksPerSecond;
         const RetargetMap map = buildRetargetMap(from.skeleton, model.skeleton);
         std::vector<std::string> skipped;
         size_t added = 0;
         for (const Clip& c : from.clips) {
-            Clip clip = retargetClip(c, map, from.skeleton, model.skeleton, &skipped);
+            Clip clip = byIndex ? c : retargetClip(c, map, from.skeleton, model.skeleton, &skipped);
             if (clip.tracks.empty()) continue;
             if (model.findClip(clip.name) >= 0) clip.name = std::filesystem::path(a).stem().string() + ":" + clip.name;
             model.clips.push_back(std::move(clip));
@@ -244,7 +255,7 @@ Result<Model> importModelWithAnims(const std::string& path, const std::vector<st
         }
         std::sort(skipped.begin(), skipped.end());
         skipped.erase(std::unique(skipped.begin(), skipped.end()), skipped.end());
-        std::string note = a + ": " + std::to_string(added) + " clips added";
+        std::string note = a + ": " + std::to_string(added) + " clips added" + (byIndex ? " (poses on the joints by index)" : "");
         if (!skipped.empty()) {
             note += "; " + std::to_string(skipped.size()) + " joints not in the model skipped:";
             for (size_t i = 0; i < skipped.size() && i < 12; ++i) note += (i ? ", " : " ") + skipped[i];
