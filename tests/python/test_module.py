@@ -228,6 +228,25 @@ class PoseTest(unittest.TestCase):
             self.assertAlmostEqual(c.duration, ic["duration"], places=5)
             self.assertEqual(c.rotation_keys, ic["keys"]["rotation"])
 
+    def test_iqm_action_files(self):
+        # A mesh .iqm with animation-only action files (tests/iqm_actions.py): the clips play on
+        # its joints, posed as that script works them out (Z-up file space; rigview is Y-up).
+        actions = os.path.join(SOURCE, "tests/data/iqm/actions")
+        with open(os.path.join(actions, "reference.json")) as f:
+            ref = json.load(f)["clips"]
+        for isolated in (True, False):
+            model = rigview.load(os.path.join(actions, "character.iqm"), isolated=isolated,
+                                 anims=[os.path.join(actions, "walk.iqm"), os.path.join(actions, "wave.iqm")])
+            self.assertEqual([c.name for c in model.clips], ["walk", "wave", "nod"])
+            for name in ("walk", "nod"):
+                sample = ref[name]["samples"][-1]
+                z_up = np.array(sample["vertices"], dtype=np.float64)
+                np.testing.assert_allclose(model.pose(name, sample["time"]), z_up[:, [0, 2, 1]] * [1, 1, -1], atol=1e-4,
+                                           err_msg=f"{name} isolated={isolated}")
+        with self.assertRaises(rigview.ImportError) as e:
+            rigview.load(os.path.join(actions, "character.iqm"), anims=[os.path.join(actions, "short.iqm")])
+        self.assertIn("short.iqm: 4 poses, the model", str(e.exception))
+
     def test_in_process_import_matches_isolated(self):
         a = rigview.load(SIMPLE_SKIN, isolated=False)
         np.testing.assert_array_equal(a.pose(0, 0.3), self.models[SIMPLE_SKIN].pose(0, 0.3))
