@@ -99,7 +99,7 @@ std::vector<OptionSpec> makeTable() {
                   {Render, RIG_FIELD(render.clip)},
                   {Export, RIG_FIELD(exportOpts.clip), "Clip name or index (default: BVH the first clip, glTF every clip)"},
                   {Bench, RIG_FIELD(bench.clip)}}});
-    t.push_back({"--anim", "Add the clips of another file, bound to the model's joints by name (repeatable)", "", {}, {},
+    t.push_back({"--anim", "Add the clips of another file, bound to the model's joints by name (IQM animation-only files: by index) (repeatable)", "", {}, {},
                  {{V, RIG_FIELD(viewer.anims)},
                   {Info, RIG_FIELD(info.anims)},
                   {Pose, RIG_FIELD(pose.anims)},
