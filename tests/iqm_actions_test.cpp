@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -168,6 +169,34 @@ TEST(IqmActions, MismatchedOrLoneActionFilesAreRefusedWithOneLine) {
                   kDir + "reparented.iqm: pose 3's parent is 1, joint 3 ('head')'s parent in " + model + " is 2");
     expectRefused({"info", kDir + "walk.iqm"}, "walk.iqm: IQM: an animation-only file (5 poses, no joints)");
     expectRefused({"info", "/usr/share/assimp/models/BVH/01_01.bvh", "--anim", kDir + "walk.iqm"}, "is not an IQM file");
+}
+
+// Every byte of an action file set to 0xff or 0x80 in turn: the clips or one line naming the
+// action file, never a crash.
+TEST(IqmActions, EveryByteOfAnActionFileCorruptedReadsOrFailsCleanly) {
+    const std::string model = slurp(kDir + "character.iqm"), good = slurp(kDir + "wave.iqm");
+    const auto* m = reinterpret_cast<const uint8_t*>(model.data());
+    size_t read = 0;
+    for (size_t i = 0; i < good.size(); ++i) {
+        for (uint8_t v : {uint8_t(0xff), uint8_t(0x80)}) {
+            std::vector<uint8_t> b(good.begin(), good.end());
+            b[i] = v;
+            Result<Model> r = parseIqmAnimations(b.data(), b.size(), "x.iqm", m, model.size(), "character.iqm");
+            if (!r.ok()) {
+                EXPECT_EQ(r.error().message.rfind("x.iqm: ", 0), 0u) << r.error().message;
+                EXPECT_EQ(r.error().message.find('\n'), std::string::npos) << r.error().message;
+                continue;
+            }
+            ++read;
+            Animator a(*r);
+            EXPECT_EQ(r->skeleton.names.size(), 6u);
+            for (int32_t c = 0; c < static_cast<int32_t>(r->clips.size()); ++c) {
+                EXPECT_TRUE(std::isfinite(r->clips[c].duration));
+                a.evaluate(c, 0.37f * r->clips[c].duration);  // huge but finite scales may give Inf poses
+            }
+        }
+    }
+    EXPECT_GT(read, good.size() / 4);  // most bytes are frame data, offsets and scales
 }
 
 // mrfixit.iqm (the IQM project's own exporter) cut down to an animation-only file by its header

@@ -161,6 +161,7 @@ public:
         model_.skeleton = model.model_.skeleton;
         modelPath_ = &model.path_;
         if (auto e = anims()) return *e;
+        model_.materials.emplace_back();  // a model without meshes, as a joints-only file gives
         model_.path = path_;
         return std::move(model_);
     }
