@@ -3,7 +3,8 @@
 byte from the format document (iqm.txt of https://github.com/lsalzman/iqm) with nothing of
 rigview's, plus the poses those files give, worked out here (plain Python: struct and math).
 
-Usage: tests/iqm_actions.py OUTDIR   (tests/data/iqm/actions holds its output)
+Usage: tests/iqm_actions.py OUTDIR           (tests/data/iqm/actions holds its output)
+       tests/iqm_actions.py --check OUTDIR   (exit 1 unless OUTDIR holds exactly what it writes)
 
 Files written (all Z-up, as IQM is):
   character.iqm   mesh + 5 joints (listed child before parent: "arm" first), skin, no anims
@@ -319,7 +320,21 @@ def write_actions(outdir, filename, actions, order=None, with_joints=False, pare
 
 
 def main():
-    outdir = sys.argv[1]
+    if sys.argv[1] == "--check":
+        import filecmp
+        import tempfile
+        with tempfile.TemporaryDirectory() as fresh:
+            write_all(fresh)
+            names = sorted(os.listdir(fresh))
+            _, differ, missing = filecmp.cmpfiles(sys.argv[2], fresh, names, shallow=False)
+            if differ or missing:
+                print("iqm_actions.py: %s differs from what the script writes: %s" % (sys.argv[2], " ".join(differ + missing)))
+                sys.exit(1)
+        return
+    write_all(sys.argv[1])
+
+
+def write_all(outdir):
     os.makedirs(outdir, exist_ok=True)
     write_character(outdir)
     refs = {}
