@@ -154,6 +154,19 @@ TEST(HostilePaths, CheckOfAFolderSkipsLinksThatLeadOut) {
     EXPECT_EQ(one.exitCode, 0) << one.err;
 }
 
+// A model whose name is long but valid (245 bytes): its side files' names (the clip markers,
+// "<model>.markers.json") are longer than a name may be, so none exists; the model imports.
+TEST(HostilePaths, AModelWithALongNameImports) {
+    const std::string dir = testing::tempDir();
+    const std::string model = dir + "/" + std::string(240, 'x') + ".gltf";
+    fs::copy_file(kSimpleSkin, model);
+    for (const char* mode : {"--import-timeout=60", "--no-isolation"}) {
+        RunResult r = run(kExe, {mode, "info", model}, 60);
+        EXPECT_EQ(r.exitCode, 0) << mode << ": " << r.err;
+        EXPECT_EQ(r.err, "");
+    }
+}
+
 // A FIFO whose reader holds it open and never reads would block a write for good (and its
 // reader leaving would kill rigview with SIGPIPE). Every command that writes a file refuses it
 // with one line and exit 4.
