@@ -1787,6 +1787,31 @@ TEST_F(ViewerLayout, ACorruptSettingsFileIsIgnoredWithOneWarning) {
     EXPECT_TRUE(applySettingsJson(text.str(), s, hasCamera, why)) << why;
 }
 
+// A settings file that is a FIFO or a link to /dev/zero: refused at once with one line (never
+// waited on, never read without end), the defaults used; quitting does not block on it.
+TEST_F(ViewerLayout, ASettingsFileThatIsAFifoOrADeviceIsRefusedAtOnce) {
+    std::filesystem::create_directories(config / "rigview");
+    const std::filesystem::path file = config / "rigview" / "settings.json";
+    for (const std::string kind : {"fifo", "zero"}) {
+        std::filesystem::remove(file);
+        if (kind == "fifo") {
+            ASSERT_EQ(::mkfifo(file.c_str(), 0600), 0);
+        } else {
+            std::filesystem::create_symlink("/dev/zero", file);
+        }
+        ::testing::internal::CaptureStderr();
+        start();
+        const std::string err = ::testing::internal::GetCapturedStderr();
+        EXPECT_NE(err.find("settings.json: ignored, defaults used (not a regular file (" +
+                           std::string(kind == "fifo" ? "a named pipe" : "a device") + "))"),
+                  std::string::npos)
+            << err;
+        EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+        EXPECT_FLOAT_EQ(viewer->state().ui.layout.rects.leftWidth, LayoutSettings{}.leftWidth);
+        viewer.reset();
+    }
+}
+
 // The Clips panel's "Compressed" toggle: the viewer plays the clips compressed (built in the
 // background), the character's pose within the tolerance of the plain clip's at the same time
 // (and not exactly it: the compressed clips played), the Stats' size and error filled in, and

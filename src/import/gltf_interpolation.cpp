@@ -87,7 +87,7 @@ private:
         }
         // Only inside the model's folder, as for Assimp's own reads (util/paths).
         const std::filesystem::path file = dir_ / uri;
-        if (!paths::allowExternal() && !paths::isInside(folder_, file.string())) return false;
+        if (!paths::mayRead(folder_, file.string())) return false;
         std::ifstream in(file, std::ios::binary);
         if (!in) return false;
         data.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -251,7 +251,7 @@ std::vector<std::string> loadBuffers(const json& doc, const std::string& path, c
         } else if (uri.find(':') == std::string::npos) {
             // Files beside the .gltf only, as for every resource (see util/paths.h).
             const std::filesystem::path file = std::filesystem::path(path).parent_path() / uri;
-            if (paths::allowExternal() || paths::isInside(paths::modelFolder(path), file.string())) {
+            if (paths::mayRead(paths::modelFolder(path), file.string())) {
                 std::ifstream in(file, std::ios::binary);
                 data.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
             }

@@ -125,8 +125,12 @@ Result<Model> importModelFile(const std::string& path, const ImportOptions& opti
         if (scene) scene = importer.ApplyPostProcessing(importFlags());
     }
     if (!scene && !io->refused().empty()) {
-        return Error{path + ": refused to read " + io->refused().front() +
-                         ": outside the model's folder (--allow-external-paths allows it)",
+        // paths::refusedName: "<file> (<why>)" when the file is inside but not read.
+        const std::string& first = io->refused().front();
+        const bool why = !first.empty() && first.back() == ')';
+        const bool never = first.find(" (not a regular file") != std::string::npos;
+        return Error{path + ": refused to read " + first + (why ? "" : ": outside the model's folder") +
+                         (never ? "" : " (--allow-external-paths allows it)"),
                      "external-path-refused"};
     }
     if (!scene) {
