@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -58,23 +60,23 @@ size_t joinMorphMeshVertices(aiMesh& mesh) {
         const aiAnimMesh* x = mesh.mAnimMeshes[a];
         if (x && x->mNumVertices != nv) return 0;
     }
-    // Each vertex's influences, sorted by (bone, weight).
-    std::vector<std::vector<std::pair<unsigned, float>>> influences(mesh.mNumBones ? nv : 0);
+    // Each vertex's influences as (bone, the weight's bits), sorted (a NaN weight sorts too).
+    std::vector<std::vector<std::pair<unsigned, uint32_t>>> influences(mesh.mNumBones ? nv : 0);
     for (unsigned b = 0; b < mesh.mNumBones; ++b) {
         const aiBone* bone = mesh.mBones[b];
         if (!bone || !bone->mWeights) continue;
         for (unsigned w = 0; w < bone->mNumWeights; ++w) {
             const aiVertexWeight& vw = bone->mWeights[w];
-            if (vw.mVertexId < nv) influences[vw.mVertexId].emplace_back(b, vw.mWeight);
+            uint32_t bits = 0;
+            std::memcpy(&bits, &vw.mWeight, sizeof bits);
+            if (vw.mVertexId < nv) influences[vw.mVertexId].emplace_back(b, bits);
         }
     }
     for (auto& inf : influences) std::sort(inf.begin(), inf.end());
 
-    std::vector<unsigned> remap(nv), keep;
-    std::unordered_map<std::string, unsigned> seen;
-    seen.reserve(nv);
-    std::string key;
-    for (unsigned v = 0; v < nv; ++v) {
+    // Every value of vertex v, as bytes (influence lists end with a separator: they differ in
+    // length).
+    auto keyOf = [&](unsigned v, std::string& key) {
         key.clear();
         appendVertex(key, mesh, v);
         if (!influences.empty()) {
@@ -82,14 +84,33 @@ size_t joinMorphMeshVertices(aiMesh& mesh) {
                 key.append(reinterpret_cast<const char*>(&bone), sizeof bone);
                 key.append(reinterpret_cast<const char*>(&weight), sizeof weight);
             }
-            key.push_back('|');  // ends the influence list (lists differ in length)
+            key.push_back('|');
         }
         for (unsigned a = 0; a < mesh.mNumAnimMeshes; ++a) {
             if (mesh.mAnimMeshes[a]) appendVertex(key, *mesh.mAnimMeshes[a], v);
         }
-        const auto [it, added] = seen.emplace(key, static_cast<unsigned>(keep.size()));
-        if (added) keep.push_back(v);
-        remap[v] = it->second;
+    };
+    // Kept vertices by the hash of their bytes; a candidate's bytes are built again to compare
+    // (so memory stays one entry per vertex, however many targets the mesh has).
+    std::vector<unsigned> remap(nv), keep;
+    std::unordered_multimap<size_t, unsigned> byHash;
+    byHash.reserve(nv);
+    std::string key, other;
+    for (unsigned v = 0; v < nv; ++v) {
+        keyOf(v, key);
+        const size_t h = std::hash<std::string>{}(key);
+        bool found = false;
+        for (auto [it, end] = byHash.equal_range(h); it != end && !found; ++it) {
+            keyOf(keep[it->second], other);
+            if (other == key) {
+                remap[v] = it->second;
+                found = true;
+            }
+        }
+        if (found) continue;
+        remap[v] = static_cast<unsigned>(keep.size());
+        byHash.emplace(h, remap[v]);
+        keep.push_back(v);
     }
     if (keep.size() == nv) return 0;
 
