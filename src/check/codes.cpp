@@ -56,7 +56,7 @@ constexpr CodeInfo kCodes[] = {
     {C::ClipNoTicksPerSecond, "clip-no-ticks-per-second", I, "clips that give no ticks per second: 25 assumed"},
     {C::KeysOutOfOrder, "keys-out-of-order", W, "channels whose keys are not in time order: sorted on import"},
     {C::DuplicateKeyTimes, "duplicate-key-times", W, "neighbouring keys of a channel at the same time: the curve jumps there"},
-    {C::NonUnitRotationKeys, "non-unit-rotation-keys", W, "rotation keys whose length is off 1 by more than 0.001: normalized on import"},
+    {C::NonUnitRotationKeys, "non-unit-rotation-keys", W, "rotation keys whose length is off 1 by more than 0.00769 (the Khronos glTF validator's bound; glTF: the file's own values, quantized ones dequantized): normalized on import"},
     {C::QuaternionSignFlip, "quaternion-sign-flip", I,
      "neighbouring rotation keys with a negative dot product: a naive lerp goes the long way round (rigview takes the short way)"},
     {C::SuddenRotationJump, "sudden-rotation-jump", W,

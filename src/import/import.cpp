@@ -28,6 +28,7 @@
 #include "import/scene_convert.h"
 #include "import/scene_repair.h"
 #include "import/units.h"
+#include "import/vertex_join.h"
 
 namespace rig {
 
@@ -122,7 +123,10 @@ Result<Model> importModelFile(const std::string& path, const ImportOptions& opti
         if (scene) repairs = repairScene(*const_cast<aiScene*>(scene));
         if (scene) dropLightsAndCameras(*const_cast<aiScene*>(scene));  // not read: see scene_repair.h
         if (scene) uniquifyBoneNames(const_cast<aiScene*>(scene));
-        if (scene) scene = importer.ApplyPostProcessing(importFlags());
+        // Identical vertices are joined last (as in Assimp's own step order), by
+        // import/vertex_join: Assimp's step would join vertices whose morph targets differ.
+        if (scene) scene = importer.ApplyPostProcessing(importFlags() & ~aiProcess_JoinIdenticalVertices);
+        if (scene) scene = joinIdenticalVertices(importer);
     }
     if (!scene && !io->refused().empty()) {
         // paths::refusedName: "<file> (<why>)" when the file is inside but not read.

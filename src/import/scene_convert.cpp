@@ -400,8 +400,7 @@ Clip importClip(const aiAnimation* anim, size_t index, const Skeleton& sk, const
         const std::string nodeName = na->mNodeName.C_Str();
         for (unsigned k = 0; k < na->mNumRotationKeys; ++k) {
             const aiQuaternion& q = na->mRotationKeys[k].mValue;
-            const float len = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
-            if (std::isfinite(len) && std::fabs(len - 1.0f) > 1e-3f) {
+            if (isNonUnitRotation(q.x, q.y, q.z, q.w)) {
                 ++clip.curveStats.nonUnitRotationKeys;
                 noteCurve(clip.curveStats, nodeName + ".rotation");
             }
