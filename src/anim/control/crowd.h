@@ -58,6 +58,13 @@ public:
     const CompressedClipSet* compressedClips() const { return scratch_.front().compressedClips(); }
     // Bytes of clip playback state each instance keeps (its cursors), plain or compressed.
     size_t clipStateBytesPerInstance() const { return cursorCount_ * sizeof(uint32_t); }
+    // Bytes every instance keeps and each update() goes through: its state (clip, phase, rate,
+    // key range, last time), cursors, per-skin corrections and rows. The model, the clips
+    // (plain or compressed) and the per-thread scratch poses are shared and not counted.
+    size_t bytesPerInstance() const {
+        return sizeof(InstanceState) + cursorCount_ * sizeof(uint32_t) + skinCount_ * sizeof(SkinCorrection) +
+               texelsPerInstance_ * sizeof(glm::vec4);
+    }
     size_t size() const { return state_.size(); }
     unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
     const Model& model() const { return *model_; }
