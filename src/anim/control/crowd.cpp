@@ -147,7 +147,7 @@ void Crowd::update(double t, size_t count) {
     updateRange(0, frame, n, t);
     if (workers_.empty()) return;
     // Wait for the chunks the workers took, not for the workers: one that has not woken yet
-    // takes none and holds nothing up. Those chunks end within a chunk's time (about 10 us)
+    // takes none and holds nothing up. Those chunks end within a chunk's time (10-20 us)
     // on a free core: spin a short while before sleeping, as a sleep and its wake-up cost
     // about as much again; a worker stalled by another process ends the spin.
     const auto done = [&] { return completed_.load(std::memory_order_acquire) == n; };

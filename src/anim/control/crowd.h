@@ -116,7 +116,7 @@ private:
     std::vector<std::thread> workers_;
     std::mutex mutex_;
     std::condition_variable wake_, done_;
-    // Instances a thread takes at a time: about 10 us of work for a 50-joint character, so
+    // Instances a thread takes at a time: 10-20 us of work for a 50-joint character, so
     // the threads finish a frame within that of each other.
     static constexpr size_t kChunk = 8;
     // How long update() spins for the workers' last chunks before it sleeps on done_.
