@@ -332,6 +332,15 @@ TEST(Cli, BenchCrowdJson) {
     EXPECT_GT(j["ms_per_frame"].get<double>(), 0.0);
     EXPECT_NEAR(j["ns_per_tick"].get<double>() * 40, j["ms_per_frame"].get<double>() * 1e6, 1e-3);
     EXPECT_NEAR(j["ns_per_joint"].get<double>() * 58, j["ns_per_tick"].get<double>(), 1e-6);
+    // The CPU time of both threads per frame, and what each character keeps: at least its 171
+    // track cursors (57 channels x T, R, S) and the rows of 54 palette entries and 3 meshes'
+    // skin-to-model matrices (3 texels of 16 bytes each); its state and skin corrections add
+    // under a KB.
+    EXPECT_GT(j["cpu_ms_per_frame"].get<double>(), 0.0);
+    const size_t rows = 3 * (54 + 3) * 16, cursors = 171 * 4;
+    EXPECT_EQ(j["clip_bytes_per_instance"].get<size_t>(), cursors);
+    EXPECT_GT(j["instance_bytes"].get<size_t>(), rows + cursors);
+    EXPECT_LT(j["instance_bytes"].get<size_t>(), rows + cursors + 1024);
     for (const std::vector<std::string>& bad : {std::vector<std::string>{"--instances", "-1"}, {"--instances", "10", "--threads", "0"},
                                                 {"--threads", "2"}, {"--instances", "2000000"}}) {
         std::vector<std::string> args = {"bench", kModels + "X/BCN_Epileptic.X"};
