@@ -290,6 +290,11 @@ TEST(Check, TooManyInfluencesThroughJoints1) {
     EXPECT_NE(f->message.find("0.1414"), std::string::npos) << f->message;
 
     EXPECT_FALSE(has(check(fan(6, 4)), "too-many-influences"));
+
+    // With 8 kept (check --influences 8) six are not too many.
+    CheckSettings eight;
+    eight.influences = kMostInfluences;
+    EXPECT_FALSE(has(checkModel(m, eight), "too-many-influences")) << describe(checkModel(m, eight));
 }
 
 TEST(Check, UnweightedVertices) {

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/acclaim_files.h"
+#include "support/gunzip.h"
 #include "support/run.h"
 
 namespace rig {
@@ -169,6 +170,47 @@ TEST(Cli, CheckExitCodesAndJson) {
 
 // `check --list-codes` prints the table of finding codes that README.md carries (check_tests
 // compares that with the table in the code), and checks nothing; `check` with no file is a usage error.
+// --influences on pose, check and render, on Blender's FBX with six influences per vertex
+// (tests/data/blender/six_influences.fbx.gz; reference_tests compare its poses with Blender's).
+TEST(Cli, InfluencesOption) {
+    const std::string fbx = testing::gunzip(std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/blender/six_influences.fbx.gz");
+    ASSERT_FALSE(fbx.empty());
+    const std::string dir = testing::tempDir();
+    auto positions = [&](const std::string& influences) {
+        const std::string out = dir + "/infl" + influences + ".json";
+        RunResult r = run(kExe, {"pose", fbx, "-o", out, "--time", "0.8", "--influences", influences});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        return json::parse(slurp(out))["meshes"][0]["positions"];
+    };
+    const json four = positions("4"), eight = positions("8");
+    ASSERT_EQ(four.size(), eight.size());
+    double apart = 0.0;
+    for (size_t i = 0; i < four.size(); ++i) apart = std::max(apart, std::fabs(four[i].get<double>() - eight[i].get<double>()));
+    EXPECT_GT(apart, 1e-3) << "8 influences pose like 4";
+    const json byDefault = json::parse(slurp(dir + "/infl4.json"));
+    RunResult plain = run(kExe, {"pose", fbx, "-o", dir + "/infl.json", "--time", "0.8"});
+    ASSERT_EQ(plain.exitCode, 0) << plain.err;
+    EXPECT_EQ(json::parse(slurp(dir + "/infl.json")), byDefault) << "4 is the default";
+
+    // check: six influences are too many for 4, not for 8.
+    auto codes = [&](std::vector<std::string> args) {
+        args.insert(args.begin(), {"check", fbx, "--json"});
+        RunResult r = run(kExe, args);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        std::string all;
+        const json report = json::parse(r.out);
+        for (const auto& f : report["findings"]) all += f["code"].get<std::string>() + " ";
+        return all;
+    };
+    EXPECT_NE(codes({}).find("too-many-influences"), std::string::npos);
+    EXPECT_EQ(codes({"--influences", "8"}).find("too-many-influences"), std::string::npos);
+
+    EXPECT_EQ(run(kExe, {"render", fbx, "-o", dir + "/infl.png", "--influences", "8", "--size", "64x48"}).exitCode, 0);
+    RunResult bad = run(kExe, {"pose", fbx, "-o", dir + "/x.json", "--influences", "6"});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_NE(bad.err.find("--influences"), std::string::npos) << bad.err;
+}
+
 TEST(Cli, CheckListCodesPrintsTheReadmeTable) {
     RunResult r = run(kExe, {"check", "--list-codes"});
     ASSERT_EQ(r.exitCode, 0) << r.err;

@@ -19,6 +19,7 @@
 #include "render/renderer.h"
 #include "render/skin_capture.h"
 #include "anim/runtime/ik.h"
+#include "support/gunzip.h"
 #include "support/rigs.h"
 
 namespace rig {
@@ -29,7 +30,8 @@ namespace {
 // Largest distance between the GPU's and the CPU's world-space skinned positions over all
 // meshes of `model` posed at `t` of `clip`.
 float gpuCpuDifference(const Model& model, GpuModel& gpu, SkinCapture& cap, int32_t clip, float t,
-                       SkinningMethod method = SkinningMethod::Linear, IkStage* ik = nullptr) {
+                       SkinningMethod method = SkinningMethod::Linear, IkStage* ik = nullptr,
+                       int influences = kMaxInfluences) {
     Animator anim(model);
     anim.setPostProcess(ik);
     anim.evaluate(clip, t);
@@ -39,8 +41,9 @@ float gpuCpuDifference(const Model& model, GpuModel& gpu, SkinCapture& cap, int3
         const Mesh& mesh = model.meshes[m];
         if (!mesh.skinned) continue;
         cpu.resize(mesh.vertexCount());
-        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), cpu.data(), nullptr, method);
-        const std::vector<glm::vec3> g = cap.capture(gpu, anim, m, method);
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), cpu.data(), nullptr, method,
+                 influences);
+        const std::vector<glm::vec3> g = cap.capture(gpu, anim, m, method, influences);
         const glm::mat4& w = anim.skinToModel(m);
         for (size_t v = 0; v < cpu.size(); ++v) {
             const glm::vec3 c = glm::vec3(w * glm::vec4(cpu[v], 1.0f));
@@ -145,6 +148,38 @@ TEST(Gpu, StitchingAndDualQuaternionsMatchTheCpu) {
             }
         }
     }
+}
+
+// Six influences per vertex (Blender's FBX, tests/data/blender/six_influences.fbx.gz): with 8
+// the shader blends its second joint/weight attribute pair as anim/skinning.cpp blends both
+// sets, with 4 it drops them as the CPU does, every method; and 8 moves the mesh differently.
+TEST(Gpu, EightInfluencesMatchTheCpu) {
+    auto cap = SkinCapture::create();
+    ASSERT_TRUE(cap.ok()) << cap.error().message;
+    Result<Model> r = importModel(testing::gunzip(std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/blender/six_influences.fbx.gz"));
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const Model& model = r.value();
+    ASSERT_TRUE(model.meshes[0].hasSecondInfluenceSet());
+    auto gpu = GpuModel::create(model);
+    ASSERT_TRUE(gpu.ok());
+    ASSERT_TRUE((*gpu)->meshes()[0].secondInfluenceSet);
+    const float diag = animatedBounds(model, 0, 4).diagonal();
+    const float d = model.clips[0].duration;
+    for (int influences : {kMaxInfluences, kMostInfluences}) {
+        for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuat, SkinningMethod::Stitch}) {
+            for (float t : {0.1f * d, 0.45f * d, 0.8f * d}) {
+                EXPECT_LE(gpuCpuDifference(model, **gpu, **cap, 0, t, method, nullptr, influences), 1e-5f * diag)
+                    << influences << " influences, method " << static_cast<int>(method) << " t=" << t;
+            }
+        }
+    }
+    Animator anim(model);
+    anim.evaluate(0, 0.45f * d);
+    const std::vector<glm::vec3> four = (*cap)->capture(**gpu, anim, 0, SkinningMethod::Linear, kMaxInfluences);
+    const std::vector<glm::vec3> eight = (*cap)->capture(**gpu, anim, 0, SkinningMethod::Linear, kMostInfluences);
+    float apart = 0.0f;
+    for (size_t v = 0; v < four.size(); ++v) apart = std::max(apart, glm::length(four[v] - eight[v]));
+    EXPECT_GT(apart, 1e-3f * diag);
 }
 
 // Morph targets and skinning together: the shader's morph-then-skin (deltas and weights in

@@ -207,5 +207,31 @@ TEST(Skinning, RenormalizesWeightsLikeTheShader) {
     expectVec(p[2], {0.25f, 1.75f, 0});
 }
 
+// Two influence sets: with 8 all eight weights are divided by their sum (the second set is on
+// the first set's scale); with 4 the first set is read alone, as if there were no second.
+TEST(Skinning, SecondInfluenceSetBlendsWithEight) {
+    Model m = testing::makeTwoBone();
+    Mesh& mesh = m.meshes[0];
+    mesh.joints[2] = {0, 0, 0, 0};  // vertex 2: root 1 in the first set...
+    mesh.weights[2] = {1.0f, 0, 0, 0};
+    mesh.joints2.assign(mesh.vertexCount(), {0, 0, 0, 0});
+    mesh.weights2.assign(mesh.vertexCount(), glm::vec4(0.0f));
+    mesh.joints2[2] = {1, 0, 0, 0};  // ... and tip 1 in the second: 0.5 / 0.5 with 8
+    mesh.weights2[2] = {1.0f, 0, 0, 0};
+    Animator anim(m);
+    anim.evaluate(0, 1.0f);
+    std::vector<glm::vec3> p(4);
+    skinMesh(mesh, anim.palette().data(), p.data(), nullptr, SkinningMethod::Linear, kMostInfluences);
+    expectVec(p[2], {0.25f, 1.75f, 0});  // as RenormalizesWeightsLikeTheShader's 0.5 / 0.5
+    expectVec(p[3], {0.875f, 2.375f, 0});  // its second set is empty: 0.25 root + 0.75 tip as ever
+    skinMesh(mesh, anim.palette().data(), p.data(), nullptr, SkinningMethod::Linear, kMaxInfluences);
+    expectVec(p[2], {1.0f, 1.5f, 0});  // the root alone: where it was bound
+    // Dual quaternions blend both sets too: a 50/50 blend of the root and the turned tip.
+    skinMesh(mesh, anim.palette().data(), p.data(), nullptr, SkinningMethod::DualQuat, kMostInfluences);
+    EXPECT_GT(glm::length(p[2] - glm::vec3(1.0f, 1.5f, 0)), 0.1f);
+    skinMesh(mesh, anim.palette().data(), p.data(), nullptr, SkinningMethod::DualQuat, kMaxInfluences);
+    expectVec(p[2], {1.0f, 1.5f, 0});
+}
+
 }  // namespace
 }  // namespace rig

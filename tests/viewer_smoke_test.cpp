@@ -239,6 +239,13 @@ TEST_F(ViewerSmoke, SelectClipScrubStepToggleOverlays) {
     click("skin:gpu");
     EXPECT_EQ(s.view.skinning, SkinningMode::Gpu);
 
+    // Influences from the View panel: 8, and back to 4 (the default).
+    EXPECT_EQ(s.view.influences, 4);
+    click("influences:8");
+    EXPECT_EQ(s.view.influences, 8);
+    click("influences:4");
+    EXPECT_EQ(s.view.influences, 4);
+
     // Bind pose, then the file pose (the nodes' defaults), from the Clips panel; and back.
     click("bindpose");
     EXPECT_TRUE(s.bindPose);

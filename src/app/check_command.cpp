@@ -219,7 +219,8 @@ int runCheck(const CheckOptions& o) {
         auto work = [&] {
             for (size_t i = next++; i < files.size(); i = next++) {
                 FileResult& r = results[i];
-                r = checkFile(files[i], o.anims, o.import, isolation(), sheetModel.empty() ? nullptr : &sheetModel[0]);
+                r = checkFile(files[i], o.anims, o.import, isolation(), sheetModel.empty() ? nullptr : &sheetModel[0],
+                              o.influences);
                 if (o.jsonLines) {
                     // Streamed as each file finishes, whole lines only, flushed.
                     // (on a worker thread: invalid UTF-8 in a name is replaced, never thrown)

@@ -14,7 +14,7 @@ constexpr CodeInfo kCodes[] = {
     {C::WeightsNotNormalized, "weights-not-normalized", W,
      "vertices whose file weights do not sum to 1 (off by more than 0.001); renormalized on import"},
     {C::TooManyInfluences, "too-many-influences", W,
-     "vertices with more than 4 influences; value = the worst truncation error in model units (all influences vs the 4 kept, over the bind pose and every clip)"},
+     "vertices with more influences than skinning keeps (4, or 8 with --influences 8); value = the worst truncation error in model units (all influences vs the kept ones, over the bind pose and every clip)"},
     {C::UnweightedVertices, "unweighted-vertices", W, "vertices of a skinned mesh with no weight: they follow the mesh's node rigidly"},
     {C::InvalidWeights, "invalid-weights", E, "NaN, infinite or negative weights, or weights naming no vertex: dropped"},
     {C::BoneMissingFromHierarchy, "bone-missing-from-hierarchy", E, "bones naming no node of the hierarchy: their weights are dropped"},

@@ -104,6 +104,7 @@ void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk, const std::vec
             mesh.joints[v][k] = static_cast<uint16_t>(inf[0].slot);
         }
     }
+    fillSecondInfluenceSet(mesh);  // influences 5 to 8, for --influences 8
 }
 
 // Morph targets (Assimp's anim meshes). Assimp stores each target's positions and normals

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 
 #include "anim/runtime/dual_quat.h"
 #include "anim/runtime/skinning.h"
@@ -122,6 +123,11 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
             gm.buffers[4] = arrayBuffer(mesh.joints);
             gm.buffers[5] = arrayBuffer(mesh.weights);
         }
+        gm.secondInfluenceSet = mesh.skinned && mesh.hasSecondInfluenceSet();
+        if (gm.secondInfluenceSet) {
+            gm.buffers[8] = arrayBuffer(mesh.joints2);
+            gm.buffers[9] = arrayBuffer(mesh.weights2);
+        }
         gm.buffers[6] = arrayBuffer(mesh.positions, GL_DYNAMIC_DRAW);  // CPU-skinned positions
         gm.buffers[7] = arrayBuffer(normals, GL_DYNAMIC_DRAW);         // CPU-skinned normals
         glGenBuffers(1, &gm.ebo);
@@ -153,6 +159,15 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
                 glVertexAttribI4ui(gl_layout::kJoints, 0, 0, 0, 0);
                 glDisableVertexAttribArray(gl_layout::kWeights);
                 glVertexAttrib4f(gl_layout::kWeights, 1, 0, 0, 0);
+            }
+            if (gm.secondInfluenceSet && pass == 0) {
+                glBindBuffer(GL_ARRAY_BUFFER, gm.buffers[8]);
+                glEnableVertexAttribArray(gl_layout::kJoints2);
+                glVertexAttribIPointer(gl_layout::kJoints2, 4, GL_UNSIGNED_SHORT, 0, nullptr);
+                floatAttrib(gl_layout::kWeights2, gm.buffers[9], 4);
+            } else {
+                glDisableVertexAttribArray(gl_layout::kJoints2);
+                glDisableVertexAttribArray(gl_layout::kWeights2);
             }
         }
         glBindVertexArray(0);
@@ -226,7 +241,7 @@ GpuModel::~GpuModel() {
     for (GpuMesh& m : meshes_) {
         glDeleteVertexArrays(1, &m.vao);
         glDeleteVertexArrays(1, &m.cpuVao);
-        glDeleteBuffers(8, m.buffers);
+        glDeleteBuffers(static_cast<GLsizei>(std::size(m.buffers)), m.buffers);
         glDeleteBuffers(1, &m.ebo);
     }
     for (GLuint t : textures_) {
@@ -321,14 +336,14 @@ void GpuModel::uploadPalette(const Animator& anim, bool dualQuats) {
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
 }
 
-void GpuModel::uploadCpuSkinning(const Animator& anim, SkinningMethod method, bool morphFallbackOnly) {
+void GpuModel::uploadCpuSkinning(const Animator& anim, SkinningMethod method, bool morphFallbackOnly, int influences) {
     for (size_t i = 0; i < meshes_.size(); ++i) {
         const Mesh& mesh = model_->meshes[i];
         const size_t n = mesh.vertexCount();
         if ((!mesh.skinned && mesh.morphTargets.empty()) || n == 0) continue;
         if (morphFallbackOnly && (mesh.morphTargets.empty() || morphsOnGpu_)) continue;
         skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), anim.meshMorphWeights(i), cpuPositions_.data(),
-                 mesh.normals.empty() ? nullptr : cpuNormals_.data(), method);
+                 mesh.normals.empty() ? nullptr : cpuNormals_.data(), method, influences);
         glBindBuffer(GL_ARRAY_BUFFER, meshes_[i].buffers[6]);
         glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)), cpuPositions_.data());
         if (!mesh.normals.empty()) {

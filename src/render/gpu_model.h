@@ -19,11 +19,13 @@ namespace rig {
 struct GpuMesh {
     GLuint vao = 0;        // bind-pose attributes + joints/weights (GPU skinning, rigid)
     GLuint cpuVao = 0;     // CPU-skinned positions/normals + the same UVs/colours
-    GLuint buffers[8] = {};
+    GLuint buffers[10] = {};  // 0-3 position, normal, uv, colour; 4-5 joints, weights;
+                              // 6-7 CPU-skinned positions, normals; 8-9 second joints, weights
     GLuint ebo = 0;
     GLsizei indexCount = 0;
     GLuint texture = 0;    // base colour, 0 if none
     bool hasColors = false;
+    bool secondInfluenceSet = false;  // buffers 8-9 bound at kJoints2/kWeights2 in vao
 };
 
 class GpuModel {
@@ -50,9 +52,9 @@ public:
     // the animator's morph weights (one call).
     void uploadPalette(const Animator& anim, bool dualQuats = false);
     // Skin on the CPU (anim/skinning.cpp) and upload positions and normals. `morphFallbackOnly`:
-    // only the morphing meshes whose deltas are not on the GPU (GPU mode).
+    // only the morphing meshes whose deltas are not on the GPU (GPU mode). `influences`: 4 or 8.
     void uploadCpuSkinning(const Animator& anim, SkinningMethod method = SkinningMethod::Linear,
-                           bool morphFallbackOnly = false);
+                           bool morphFallbackOnly = false, int influences = kMaxInfluences);
     GLuint dualQuatTexture() const { return dualQuatTex_; }
     // Morph targets: every mesh's deltas (static) and the weights of the last uploadPalette.
     GLuint morphDeltaTexture() const { return morphDeltaTex_; }

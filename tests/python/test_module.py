@@ -7,6 +7,7 @@ Run by CTest (tests/CMakeLists.txt) with the interpreter the module was built fo
 PYTHONPATH=<build>/python; RIGVIEW_EXE names the rigview binary, RIGVIEW_SOURCE_DIR the
 source tree, RIGVIEW_MUTANTS_DIR the hostile files of tests/make_mutants.py (optional).
 """
+import gzip
 import json
 import math
 import os
@@ -174,6 +175,25 @@ class PoseTest(unittest.TestCase):
             np.testing.assert_array_equal(model.sample(0, [t], skinning=method)[0], other)
         with self.assertRaises(ValueError):
             model.pose(0, t, skinning="gpu")
+
+    def test_influences(self):
+        # Blender's FBX with six influences per vertex: influences=8 poses as `pose --influences 8`
+        # and apart from 4 (the default); sample() as pose(); anything but 4 or 8 is a ValueError.
+        with gzip.open(os.path.join(SOURCE, "tests/data/blender/six_influences.fbx.gz")) as f:
+            data = f.read()
+        path = os.path.join(self.tmp, "six_influences.fbx")
+        with open(path, "wb") as f:
+            f.write(data)
+        model = rigview.load(path)
+        t = 0.8
+        eight = model.pose(0, t, influences=8)
+        self.compare(model, self.cli_pose(path, "--clip", "0", "--time", repr(t), "--influences", "8"), eight,
+                     model.world(0, t))
+        np.testing.assert_array_equal(model.pose(0, t, influences=4), model.pose(0, t))
+        self.assertGreater(float(np.abs(eight - model.pose(0, t)).max()), 1e-3 * diagonal(eight))
+        np.testing.assert_array_equal(model.sample(0, [t], influences=8)[0], eight)
+        with self.assertRaises(ValueError):
+            model.pose(0, t, influences=6)
 
     def test_palette_skins_the_vertices(self):
         model = self.models[SIMPLE_SKIN]
