@@ -14,6 +14,7 @@
 #include "anim/runtime/pose.h"
 #include "anim/runtime/skinning.h"
 #include "import/import.h"
+#include "support/rigs.h"
 
 namespace rig {
 namespace {
@@ -24,31 +25,6 @@ Model load() {
     Result<Model> r = importModel(kEpileptic);
     EXPECT_TRUE(r.ok()) << kEpileptic;
     return r.ok() ? std::move(r.value()) : Model{};
-}
-
-// The file's three skins (disjoint joints) merged into one skin of all their joints, each
-// mesh's slots renumbered: what the glTF export of the file holds.
-Model mergeSkins(Model m) {
-    Skin merged;
-    std::vector<std::vector<uint16_t>> slotOf(m.meshes.size());
-    for (size_t i = 0; i < m.meshes.size(); ++i) {
-        const Skin& s = m.meshes[i].skin;
-        for (size_t j = 0; j < s.joints.size(); ++j) {
-            slotOf[i].push_back(static_cast<uint16_t>(merged.joints.size()));
-            merged.joints.push_back(s.joints[j]);
-            merged.inverseBind.push_back(s.inverseBind[j]);
-            merged.offsetComputed.push_back(s.offsetComputed.empty() ? 0 : s.offsetComputed[j]);
-        }
-    }
-    for (size_t i = 0; i < m.meshes.size(); ++i) {
-        Mesh& mesh = m.meshes[i];
-        const uint32_t rigid = mesh.skin.rigidSlot();
-        for (auto& v : mesh.joints) {
-            for (uint16_t& j : v) j = j == rigid ? static_cast<uint16_t>(merged.joints.size()) : slotOf[i][j];
-        }
-        mesh.skin = merged;
-    }
-    return m;
 }
 
 // Mesh i skinned with `anim`'s palette, in model space.
@@ -75,7 +51,7 @@ void expectSameVertices(const Animator& a, const Animator& b, float tol) {
 TEST(PaletteSharing, MeshesOnThreeNodesShareOneSkinsPalette) {
     const Model file = load();
     ASSERT_EQ(file.meshes.size(), 3u);
-    const Model m = mergeSkins(file);
+    const Model m = testing::mergeSkins(file);
     ASSERT_NE(m.meshes[0].node, m.meshes[1].node);
     ASSERT_NE(m.meshes[1].node, m.meshes[2].node);
     Animator shared(m), separate(file);
@@ -93,7 +69,7 @@ TEST(PaletteSharing, MeshesOnThreeNodesShareOneSkinsPalette) {
 
 TEST(PaletteSharing, AScaledMeshNodeGivesEachNodeItsOwnPalette) {
     const Model file = load();
-    const Model m = mergeSkins(file);
+    const Model m = testing::mergeSkins(file);
     Animator shared(m), separate(file);
     // The file pose with the head mesh's node scaled unevenly: its palette is in mesh space.
     std::vector<Transform> local = m.skeleton.bindLocalSqt;
@@ -118,7 +94,7 @@ TEST(PaletteSharing, AScaledMeshNodeGivesEachNodeItsOwnPalette) {
 
 TEST(PaletteSharing, AMeshWithAVertexOnTheRigidSlotKeepsItsNodesPalette) {
     const Model file = load();
-    Model m = mergeSkins(file);
+    Model m = testing::mergeSkins(file);
     Mesh& legs = m.meshes[2];
     EXPECT_FALSE(Animator::usesRigidSlot(legs));
     legs.joints[0] = {static_cast<uint16_t>(legs.skin.rigidSlot()), 0, 0, 0};
@@ -136,7 +112,7 @@ TEST(PaletteSharing, AMeshWithAVertexOnTheRigidSlotKeepsItsNodesPalette) {
 }
 
 TEST(PaletteSharing, CrowdInstancesHoldTheSharedPalette) {
-    const Model m = mergeSkins(load());
+    const Model m = testing::mergeSkins(load());
     Crowd crowd(m, 5, 0, 2);
     EXPECT_EQ(crowd.paletteSize(), 55u);
     crowd.update(0.6);
