@@ -472,22 +472,31 @@ void bindModel(py::module_& m) {
                     py::gil_scoped_release release;
                     anim.evaluate(c, t);
                 }
-                return matrixCopy(anim.palette());
+                const std::vector<glm::mat4> inUse(anim.palette().begin(),
+                                                   anim.palette().begin() + static_cast<std::ptrdiff_t>(anim.paletteInUse()));
+                return matrixCopy(inUse);
             },
             py::arg("clip") = py::none(), py::arg("time") = 0.0, py::arg("bind") = false, py::kw_only(),
             py::arg("file_pose") = false,
             "(P, 4, 4) float32: the skinning palette the shader gets at `time` of `clip`: every distinct\n"
-            "skin's palette concatenated (mesh m's starts at palette_offsets()[m]; slot k of a skin is\n"
-            "Mesh.skin_joints[k], its last entry the rigid slot). See docs/architecture.md, 'Palettes'.")
+            "skin's palette concatenated (mesh m's starts at palette_offsets()[m] for the same pose; slot\n"
+            "k of a skin is Mesh.skin_joints[k], its last entry the rigid slot). See\n"
+            "docs/architecture.md, 'Palettes'.")
         .def(
             "palette_offsets",
-            [](const PyModel& s) {
-                Animator anim(*s.model);
+            [](const PyModel& s, const py::object& clip, double time, bool bind, bool filePose) {
+                const Model& model = *s.model;
+                const int32_t c = resolveClip(model, clip, bind, filePose);
+                Animator anim(model);
+                anim.evaluate(c, clipTimeOf(model, c, time));
                 std::vector<uint32_t> offsets;
-                for (size_t i = 0; i < s.model->meshes.size(); ++i) offsets.push_back(anim.paletteOffset(i));
+                for (size_t i = 0; i < model.meshes.size(); ++i) offsets.push_back(anim.paletteOffset(i));
                 return offsets;
             },
-            "Where each mesh's skin palette starts in palette()'s rows.")
+            py::arg("clip") = py::none(), py::arg("time") = 0.0, py::arg("bind") = false, py::kw_only(),
+            py::arg("file_pose") = false,
+            "Where each mesh's skin palette starts in palette()'s rows for that pose (meshes on several\n"
+            "nodes bound to one skin share one palette unless the pose scales one of the nodes).")
         .def(
             "sample",
             [](const PyModel& s, const py::object& clip, py::array_t<double, py::array::c_style | py::array::forcecast> times,

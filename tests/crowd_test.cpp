@@ -23,7 +23,8 @@ void expectLikeLoneAnimators(const Model& m, const Crowd& crowd, double t) {
     for (size_t i = 0; i < crowd.size(); ++i) {
         SCOPED_TRACE("instance " + std::to_string(i) + " clip " + std::to_string(crowd.clip(i)) + " at " + std::to_string(t));
         lone.evaluate(crowd.clip(i), crowd.localTime(i));
-        ASSERT_EQ(crowd.paletteSize(), lone.palette().size());
+        ASSERT_EQ(lone.paletteInUse(), lone.sharedPaletteSize());  // every group shared
+        ASSERT_EQ(crowd.paletteSize(), lone.paletteInUse());
         for (size_t e = 0; e < crowd.paletteSize(); ++e) ASSERT_EQ(crowd.paletteEntry(i, e), lone.palette()[e]) << "entry " << e;
         for (size_t mesh = 0; mesh < m.meshes.size(); ++mesh) {
             ASSERT_EQ(crowd.paletteOffset(mesh), lone.paletteOffset(mesh));

@@ -29,12 +29,20 @@ namespace {
 
 // Largest distance between the GPU's and the CPU's world-space skinned positions over all
 // meshes of `model` posed at `t` of `clip`.
+float posedDifference(const Animator& anim, GpuModel& gpu, SkinCapture& cap, SkinningMethod method);
+
 float gpuCpuDifference(const Model& model, GpuModel& gpu, SkinCapture& cap, int32_t clip, float t,
                        SkinningMethod method = SkinningMethod::Linear, IkStage* ik = nullptr,
                        int influences = kMaxInfluences) {
     Animator anim(model);
     anim.setPostProcess(ik);
     anim.evaluate(clip, t);
+    return posedDifference(anim, gpu, cap, method);
+}
+
+// The same for a posed Animator.
+float posedDifference(const Animator& anim, GpuModel& gpu, SkinCapture& cap, SkinningMethod method) {
+    const Model& model = anim.model();
     float worst = 0.0f;
     std::vector<glm::vec3> cpu;
     for (size_t m = 0; m < model.meshes.size(); ++m) {
@@ -180,6 +188,33 @@ TEST(Gpu, EightInfluencesMatchTheCpu) {
     float apart = 0.0f;
     for (size_t v = 0; v < four.size(); ++v) apart = std::max(apart, glm::length(four[v] - eight[v]));
     EXPECT_GT(apart, 1e-3f * diag);
+}
+
+// Three meshes on three nodes bound to one skin (BCN_Epileptic's skins merged, as in its
+// glTF): the GPU reads the one shared palette the CPU uses (55 entries uploaded), and each
+// node's own palette the tick a node is scaled; every skinning method.
+TEST(Gpu, MeshesSharingOneSkinMatchTheCpu) {
+    auto cap = SkinCapture::create();
+    ASSERT_TRUE(cap.ok());
+    Result<Model> r = importModel("/usr/share/assimp/models/X/BCN_Epileptic.X");
+    ASSERT_TRUE(r.ok());
+    const Model m = testing::mergeSkins(std::move(r.value()));
+    auto gpu = GpuModel::create(m);
+    ASSERT_TRUE(gpu.ok());
+    const float diag = animatedBounds(m, 0, 4).diagonal();
+    Animator anim(m);
+    std::vector<Transform> scaled = m.skeleton.bindLocalSqt;
+    scaled[m.meshes[1].node].scale *= glm::vec3(1.5f, 0.8f, 1.0f);
+    for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::Stitch, SkinningMethod::DualQuat}) {
+        for (float t : {0.0f, 0.4f, 0.9f}) {
+            anim.evaluate(0, t);
+            ASSERT_EQ(anim.paletteInUse(), 55u);
+            EXPECT_LE(posedDifference(anim, **gpu, **cap, method), 1e-5f * diag) << "method " << static_cast<int>(method) << " t=" << t;
+        }
+        anim.evaluatePose(scaled);
+        ASSERT_EQ(anim.paletteInUse(), 3u * 55u);
+        EXPECT_LE(posedDifference(anim, **gpu, **cap, method), 1e-5f * diag) << "method " << static_cast<int>(method) << " scaled";
+    }
 }
 
 // Morph targets and skinning together: the shader's morph-then-skin (deltas and weights in

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iterator>
+#include <span>
 
 #include "anim/runtime/dual_quat.h"
 #include "anim/runtime/skinning.h"
@@ -306,7 +307,8 @@ void GpuModel::uploadPalette(const Animator& anim, bool dualQuats) {
         glBufferSubData(GL_TEXTURE_BUFFER, 0, static_cast<GLsizeiptr>(mw.size() * sizeof(float)), mw.data());
         glBindBuffer(GL_TEXTURE_BUFFER, 0);
     }
-    const std::vector<glm::mat4>& pal = anim.palette();
+    // The entries in use: the shared palettes (Animator::paletteInUse).
+    const std::span<const glm::mat4> pal(anim.palette().data(), anim.paletteInUse());
     float* out = paletteRows_.data();
     for (const glm::mat4& m : pal) {
         for (int r = 0; r < 3; ++r) {

@@ -199,7 +199,7 @@ class PoseTest(unittest.TestCase):
         model = self.models[SIMPLE_SKIN]
         t = 0.4
         palette = model.palette(0, t)
-        offsets = model.palette_offsets()
+        offsets = model.palette_offsets(0, t)
         self.assertEqual(palette.shape[1:], (4, 4))
         self.assertTrue(np.isfinite(palette).all())
         mesh = model.meshes[0]

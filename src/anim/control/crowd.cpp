@@ -31,7 +31,7 @@ Crowd::Crowd(const Model& model, size_t instances, int32_t clip, unsigned thread
     for (unsigned w = 0; w < n; ++w) scratch_.emplace_back(model);
     const Animator& a = scratch_.front();
     cursorCount_ = a.cursorCount();
-    paletteSize_ = a.palette().size();
+    paletteSize_ = a.sharedPaletteSize();
     skinCount_ = a.skinCount();
     texelsPerInstance_ = a.instanceRows();
     cursors_.assign(instances * cursorCount_, 0u);

@@ -71,12 +71,13 @@ public:
     const Model& model() const { return *model_; }
     // Instance i's palette entry e and Animator::skinToModel(mesh) after the last update()
     // (read back from its rows: the same values as a lone Animator's, last row 0, 0, 0, 1).
-    // Entry e of mesh m's palette is paletteOffset(m) + e, as in Animator::palette().
+    // Entry e of mesh m's palette is paletteOffset(m) + e (Animator::sharedPaletteOffset: an
+    // instance holds the shared palettes, Animator::sharedPaletteSize()).
     glm::mat4 paletteEntry(size_t i, size_t e) const { return affineFromRows(&rows_[i * texelsPerInstance_ + 3 * e]); }
     glm::mat4 skinToModel(size_t i, size_t mesh) const {
         return affineFromRows(&rows_[i * texelsPerInstance_ + meshWorldTexel(mesh)]);
     }
-    uint32_t paletteOffset(size_t mesh) const { return scratch_.front().paletteOffset(mesh); }
+    uint32_t paletteOffset(size_t mesh) const { return scratch_.front().sharedPaletteOffset(mesh); }
     size_t paletteSize() const { return paletteSize_; }
     // Instance i's time offset (seconds): by default spread evenly over the clip.
     double phase(size_t i) const { return state_[i].phase; }
@@ -86,7 +87,7 @@ public:
     float localTime(size_t i) const { return state_[i].lastTime; }
 
     // What update() writes, as a GL texture buffer takes it (RGBA texels): instance i's rows
-    // start at texel i * texelsPerInstance(): its palettes (Animator::palette()'s layout, every
+    // start at texel i * texelsPerInstance(): its palettes (Animator::palette()'s shared part, every
     // entry as the 3 rows of its 3x4 affine matrix), then for each mesh m the 3 rows of
     // skinToModel(i, m) (its node's world matrix, or the identity where its palette is in
     // model space) at texel meshWorldTexel(m). Allocated once, in the constructor.

@@ -57,15 +57,17 @@ public:
     void evaluate(int32_t clip, float t);
     // The same pose as evaluate(clip, t), with the cursors and skin corrections in `out`
     // instead of this Animator's (which keeps only the scratch: local pose and world
-    // matrices), and the palettes and each mesh's skinToModel() written as out.rows. Cursors
+    // matrices), and the shared palettes and each mesh's skinToModel() written as out.rows
+    // (a group of nodes sharing a skin stays shared in model space there, whatever its nodes'
+    // matrices: exact for linear blend skinning, which instances draw with). Cursors
     // are the caller's: zero them when the character's clip changes. No morph weights (the
     // post-process and rotation override apply as in evaluate()). Buffers of the wrong size:
     // nothing is done. Allocates nothing.
     void evaluateInto(int32_t clip, float t, const InstanceBuffers& out);
     size_t cursorCount() const { return cursors_.size(); }
     size_t skinCount() const { return corrections_.size(); }
-    // InstanceBuffers::rows: 3 per palette entry and per mesh.
-    size_t instanceRows() const { return 3 * (palette_.size() + model_->meshes.size()); }
+    // InstanceBuffers::rows: 3 per shared palette entry (sharedPaletteSize()) and per mesh.
+    size_t instanceRows() const { return 3 * (sharedSize_ + model_->meshes.size()); }
     // Pose the model from a given local pose (one Transform per skeleton node, e.g. a
     // Controller's blend): local->model (one forward loop) -> palette, the rotation override
     // applied as in evaluate(). Nodes whose `animated` flag is 0 use the file's exact
@@ -127,7 +129,12 @@ public:
     const std::vector<glm::mat4>& world() const { return world_; }
     const std::vector<Transform>& local() const { return local_; }
     // All skins' palettes, concatenated; mesh m's palette starts at paletteOffset(m). Meshes
-    // that share a skin (same node, joints and inverse binds) share one palette. A palette
+    // that share a skin (same joints and inverse binds) share one palette: always when they
+    // hang from the same node; from different nodes while every one of those nodes is
+    // palette-free (the model-space case below, or the identity) and the meshes that join
+    // another node's palette have no vertex on the rigid slot (the slot is per node). When a
+    // node of such a group is not (scaled, sheared), each node of the group has its own
+    // palette that tick, after the shared ones (paletteOffset() then moves). A palette
     // takes a vertex in mesh space to its skinned position in one of two spaces, chosen per
     // skin at every evaluation; skinToModel(m) says which:
     // - model space (skinToModel is the identity) while the mesh node's world matrix is a
@@ -140,6 +147,16 @@ public:
     // quaternion skinning: a rigid left factor commutes with each).
     const std::vector<glm::mat4>& palette() const { return palette_; }
     uint32_t paletteOffset(size_t mesh) const { return paletteOffset_[mesh]; }
+    // The entries of palette() the last evaluation wrote and the meshes use: the shared
+    // palettes (sharedPaletteSize()), or all when a group had a palette per node.
+    size_t paletteInUse() const { return paletteInUse_; }
+    // The palettes with every group shared: the first entries of palette(), and an instance's
+    // palette rows (evaluateInto); mesh m's starts at sharedPaletteOffset(m) there.
+    size_t sharedPaletteSize() const { return sharedSize_; }
+    uint32_t sharedPaletteOffset(size_t mesh) const {
+        const int32_t k = ownerOf_[mesh];
+        return k >= 0 ? slotOffset_[leaderOf_[k]] : paletteOffset_[mesh];
+    }
     // The matrix that takes mesh m's vertices as skinMesh() or the shader leaves them (its
     // palette's output, or the mesh's own vertices when it is not skinned) to model space:
     // what a renderer uses as the mesh's model matrix.
@@ -147,12 +164,19 @@ public:
         const int32_t k = ownerOf_[mesh];
         return k >= 0 && corrections_[k].modelSpace ? identity_ : world_[model_->meshes[mesh].node];
     }
+    // Whether mesh m's vertices reach the rigid slot (an unweighted vertex, or a slot naming
+    // it): such a mesh keeps its own node's palette.
+    static bool usesRigidSlot(const Mesh& mesh);
 
 private:
     // Each distinct skin's palette (see palette()), once per skin, into `palette` (or, when
     // null, as rows into `rows`) with the per-skin cache `corrections` (this Animator's own,
     // or a crowd character's).
     void updatePalettes(glm::mat4* palette, glm::vec4* rows, SkinCorrection* corrections);
+    // Slot k's palette (its joints' entries and the rigid slot) at `first` with correction c
+    // (null: none, model space or the identity), the rigid slot's entry `rigid`.
+    void writePalette(size_t k, size_t first, const glm::mat4* correction, const glm::mat4& rigid, glm::mat4* palette,
+                      glm::vec4* rows) const;
     // evaluate() with the given cursors and outputs; the caller resets cursors on a new clip.
     // `sampler`: this Animator's compressed sampler (evaluate), or null: the cursors sample a
     // compressed clip (evaluateInto).
@@ -183,10 +207,19 @@ private:
     std::vector<glm::mat4> world_;
     std::vector<glm::mat4> palette_;
     std::vector<uint32_t> paletteOffset_;
-    std::vector<size_t> paletteOwners_;  // the first mesh of each distinct skin
-    std::vector<int32_t> ownerOf_;       // per mesh: its skin's index in paletteOwners_, -1 if none
-    std::vector<SkinCorrection> corrections_;  // per palette owner
-    std::vector<JointRange> jointRanges_;      // per palette owner: its joints' bounds
+    // Slots: one per skin and node (the first mesh of each); slots with the same skin form a
+    // group, led by its first slot, whose palette (at the leader's offset) the others share
+    // while the group's nodes allow it.
+    std::vector<size_t> paletteOwners_;  // per slot: its first mesh
+    std::vector<int32_t> ownerOf_;       // per mesh: its slot, -1 if none
+    std::vector<SkinCorrection> corrections_;  // per slot
+    std::vector<JointRange> jointRanges_;      // per slot: its joints' bounds
+    std::vector<uint32_t> slotOffset_;   // per slot: its own palette's first entry
+    std::vector<uint32_t> leaderOf_;     // per slot: its group's first slot
+    std::vector<uint32_t> groupMembers_; // the slots of each group with more than one, leader first
+    std::vector<uint32_t> groupStart_;   // per such group: its first entry in groupMembers_ (and one past the last)
+    std::vector<uint8_t> grouped_;       // per slot: 1 in a group of more than one slot
+    size_t sharedSize_ = 0, paletteInUse_ = 0;
     glm::mat4 identity_{1.0f};
     std::vector<uint8_t> useLocal_;      // evaluate(): per node, 1 where local_ is used
     int32_t maskClip_ = -2, maskOverride_ = -2;  // what useLocal_ was built for
