@@ -29,7 +29,8 @@ namespace {
 
 // Largest distance between the GPU's and the CPU's world-space skinned positions over all
 // meshes of `model` posed at `t` of `clip`.
-float posedDifference(const Animator& anim, GpuModel& gpu, SkinCapture& cap, SkinningMethod method);
+float posedDifference(const Animator& anim, GpuModel& gpu, SkinCapture& cap, SkinningMethod method,
+                      int influences = kMaxInfluences);
 
 float gpuCpuDifference(const Model& model, GpuModel& gpu, SkinCapture& cap, int32_t clip, float t,
                        SkinningMethod method = SkinningMethod::Linear, IkStage* ik = nullptr,
@@ -37,11 +38,11 @@ float gpuCpuDifference(const Model& model, GpuModel& gpu, SkinCapture& cap, int3
     Animator anim(model);
     anim.setPostProcess(ik);
     anim.evaluate(clip, t);
-    return posedDifference(anim, gpu, cap, method);
+    return posedDifference(anim, gpu, cap, method, influences);
 }
 
 // The same for a posed Animator.
-float posedDifference(const Animator& anim, GpuModel& gpu, SkinCapture& cap, SkinningMethod method) {
+float posedDifference(const Animator& anim, GpuModel& gpu, SkinCapture& cap, SkinningMethod method, int influences) {
     const Model& model = anim.model();
     float worst = 0.0f;
     std::vector<glm::vec3> cpu;
