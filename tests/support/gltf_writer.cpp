@@ -17,32 +17,6 @@ using nlohmann::json;
 constexpr int kFloat = 5126, kUShort = 5123, kUInt = 5125;
 constexpr int kArrayBuffer = 34962, kElementArrayBuffer = 34963;
 
-std::string base64(const std::vector<uint8_t>& in) {
-    static const char* tbl = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((in.size() + 2) / 3 * 4);
-    size_t i = 0;
-    for (; i + 2 < in.size(); i += 3) {
-        const uint32_t v = (uint32_t(in[i]) << 16) | (uint32_t(in[i + 1]) << 8) | in[i + 2];
-        out += tbl[(v >> 18) & 63];
-        out += tbl[(v >> 12) & 63];
-        out += tbl[(v >> 6) & 63];
-        out += tbl[v & 63];
-    }
-    if (i + 1 == in.size()) {
-        const uint32_t v = uint32_t(in[i]) << 16;
-        out += tbl[(v >> 18) & 63];
-        out += tbl[(v >> 12) & 63];
-        out += "==";
-    } else if (i + 2 == in.size()) {
-        const uint32_t v = (uint32_t(in[i]) << 16) | (uint32_t(in[i + 1]) << 8);
-        out += tbl[(v >> 18) & 63];
-        out += tbl[(v >> 12) & 63];
-        out += tbl[(v >> 6) & 63];
-        out += '=';
-    }
-    return out;
-}
 
 // One buffer; every accessor gets its own buffer view, 4-byte aligned.
 class Builder {
@@ -113,6 +87,33 @@ json trsOrMatrix(const Node& n) {
 }
 
 }  // namespace
+
+std::string base64(const std::vector<uint8_t>& in) {
+    static const char* tbl = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((in.size() + 2) / 3 * 4);
+    size_t i = 0;
+    for (; i + 2 < in.size(); i += 3) {
+        const uint32_t v = (uint32_t(in[i]) << 16) | (uint32_t(in[i + 1]) << 8) | in[i + 2];
+        out += tbl[(v >> 18) & 63];
+        out += tbl[(v >> 12) & 63];
+        out += tbl[(v >> 6) & 63];
+        out += tbl[v & 63];
+    }
+    if (i + 1 == in.size()) {
+        const uint32_t v = uint32_t(in[i]) << 16;
+        out += tbl[(v >> 18) & 63];
+        out += tbl[(v >> 12) & 63];
+        out += "==";
+    } else if (i + 2 == in.size()) {
+        const uint32_t v = (uint32_t(in[i]) << 16) | (uint32_t(in[i + 1]) << 8);
+        out += tbl[(v >> 18) & 63];
+        out += tbl[(v >> 12) & 63];
+        out += tbl[(v >> 6) & 63];
+        out += '=';
+    }
+    return out;
+}
 
 void appendVec3(std::vector<float>& values, const glm::vec3& v) {
     values.insert(values.end(), {v.x, v.y, v.z});

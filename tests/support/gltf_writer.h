@@ -106,6 +106,9 @@ glm::mat4 worldMatrix(const Document& doc, int node);
 // Inverse bind matrices matching the nodes' current transforms: inverse(world(joint)).
 std::vector<glm::mat4> inverseBindFromNodes(const Document& doc, const std::vector<int>& joints);
 
+// Standard base64 (with padding), as in a data: URI.
+std::string base64(const std::vector<uint8_t>& in);
+
 // The document as glTF JSON text, and written to `path` (returns false if it cannot be).
 std::string toJson(const Document& doc);
 bool write(const Document& doc, const std::string& path);
