@@ -57,7 +57,11 @@ Result<TextureImage> loadTextureImage(const Model& model, const std::string& ref
     if (index >= 0 && static_cast<size_t>(index) < model.textures.size()) {
         const std::string what = "embedded texture " + ref;
         const EmbeddedTexture& t = model.textures[index];
-        if (t.height == 0) return decode(t.data.data(), t.data.size(), what);
+        // Compressed: `width` is its size in bytes (the import left out the bytes of one too large).
+        if (t.height == 0) {
+            if (t.width > kMaxTextureBytes) return Error{what + " not read: larger than " + std::to_string(kMaxTextureBytes >> 20) + " MiB"};
+            return decode(t.data.data(), t.data.size(), what);
+        }
         // Raw RGBA8 pixels, as Assimp gives a format's uncompressed images.
         if (t.width > static_cast<uint32_t>(kMaxTextureSide) || t.height > static_cast<uint32_t>(kMaxTextureSide)) {
             return Error{tooLarge(what, t.width, t.height)};

@@ -1,7 +1,7 @@
 // A model's base-colour texture as pixels, read and decoded within limits: the texture is
 // untrusted input like the model. An image file is read only when it is a regular file of at
-// most kMaxTextureBytes (util/input_file); an embedded image is refused over the same size;
-// the dimensions are read from the image's header and an image larger than kMaxTextureSide
+// most kMaxTextureBytes (import/texture_limits.h, util/input_file); an embedded image is
+// refused over the same size (the import worker keeps none of its bytes); the dimensions are read from the image's header and an image larger than kMaxTextureSide
 // on a side is refused before any pixel is decoded. A refused texture is drawn untextured
 // (GpuModel::missingTextures, one warning line saying why).
 #pragma once
@@ -13,11 +13,9 @@
 
 #include "anim/runtime/model.h"
 #include "anim/runtime/result.h"
+#include "import/texture_limits.h"
 
 namespace rig {
-
-inline constexpr size_t kMaxTextureBytes = size_t(256) << 20;  // an encoded image, file or embedded
-inline constexpr int kMaxTextureSide = 8192;                   // pixels; 8192x8192 RGBA is 256 MiB
 
 struct TextureImage {
     int width = 0, height = 0;
