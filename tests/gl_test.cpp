@@ -18,6 +18,7 @@
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render/skin_capture.h"
+#include "render/texture_image.h"
 #include "anim/runtime/ik.h"
 #include "support/gunzip.h"
 #include "support/rigs.h"
@@ -381,6 +382,34 @@ TEST(Render, SameInputsGiveTheSameImage) {
     const Image a = renderModel(m, 0, 1.0f, SkinningMode::Gpu);
     const Image b = renderModel(m, 0, 1.0f, SkinningMode::Gpu);
     EXPECT_EQ(a.px, b.px);
+}
+
+}  // namespace
+}  // namespace rig
+
+namespace rig {
+namespace {
+
+// Embedded images over the limits (render/texture_image.h) are refused by their stated size,
+// as the import worker leaves them (size kept, no bytes); a missing texture says so.
+TEST(TextureLimits, OversizedEmbeddedImagesAreRefusedBySize) {
+    Model m;
+    m.path = "/nowhere/m.gltf";
+    EmbeddedTexture big;  // compressed, over 256 MiB
+    big.width = static_cast<uint32_t>(kMaxTextureBytes + 1);
+    EmbeddedTexture wide;  // raw pixels, over 8192 a side
+    wide.width = 16384;
+    wide.height = 2;
+    m.textures = {big, wide};
+    Result<TextureImage> a = loadTextureImage(m, "*0");
+    ASSERT_FALSE(a.ok());
+    EXPECT_EQ(a.error().message, "embedded texture *0 not read: larger than 256 MiB");
+    Result<TextureImage> b = loadTextureImage(m, "*1");
+    ASSERT_FALSE(b.ok());
+    EXPECT_EQ(b.error().message, "embedded texture *1 is 16384x2 pixels, more than 8192x8192");
+    Result<TextureImage> c = loadTextureImage(m, "skin.png");
+    ASSERT_FALSE(c.ok());
+    EXPECT_EQ(c.error().message, "texture skin.png missing");
 }
 
 }  // namespace

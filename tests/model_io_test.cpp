@@ -12,6 +12,7 @@
 
 #include "import/import.h"
 #include "import/model_io.h"
+#include "import/texture_limits.h"
 
 namespace rig {
 namespace {
@@ -275,6 +276,23 @@ TEST(ModelIo, EveryFieldRoundTrips) {
     const Model m = everyField();
     ASSERT_TRUE(validateModel(m).ok());
     expectSameModel(m, roundTrip(m));
+}
+
+// An embedded image over the limits crosses with its size and no bytes (import/texture_limits.h);
+// a raw one of any other size without its texels is still refused.
+TEST(ModelIo, ImagesLeftOutOverTheLimitsCrossWithoutBytes) {
+    Model m;
+    EmbeddedTexture big;
+    big.width = static_cast<uint32_t>(kMaxTextureBytes + 1);
+    EmbeddedTexture wide;
+    wide.width = 16384;
+    wide.height = 2;
+    m.textures = {big, wide};
+    Result<Model> back = deserializeModel(serializeModel(m));
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(back->textures[1].width, 16384u);
+    m.textures[1].width = 64;
+    EXPECT_FALSE(validateModel(m).ok());
 }
 
 TEST(ModelIo, EmptyModelRoundTrips) {

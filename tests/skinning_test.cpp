@@ -68,6 +68,24 @@ TEST(Skinning, BindPoseGivesIdentityPaletteAndUnchangedVertices) {
     }
 }
 
+// An Animator made only to pose (AnimatorUse::PosesOnly, what compress measures with, one per
+// clip) poses a given local pose as one made to play clips does, and samples no clip.
+TEST(Skinning, PosesOnlyAnimatorPosesLikeAClipAnimator) {
+    const Model m = testing::makeChain(12, 5);
+    Animator clips(m), poses(m, AnimatorUse::PosesOnly);
+    clips.evaluate(0, 0.37f);
+    const std::vector<Transform> local = clips.local();
+    poses.evaluatePose(local);
+    Animator again(m);
+    again.evaluatePose(local);
+    ASSERT_EQ(poses.palette().size(), again.palette().size());
+    for (size_t i = 0; i < poses.palette().size(); ++i) EXPECT_EQ(poses.palette()[i], again.palette()[i]) << i;
+    // A clip asked of it gives the bind pose.
+    poses.evaluate(0, 0.37f);
+    clips.evaluate(kBindPose, 0.0f);
+    for (size_t i = 0; i < poses.palette().size(); ++i) EXPECT_EQ(poses.palette()[i], clips.palette()[i]) << i;
+}
+
 TEST(Skinning, UnweightedVertexFollowsTheMeshNode) {
     Model m = testing::makeTwoBone();
     // Hang the mesh below "tip" and leave vertex 0 unweighted (the rigid slot).

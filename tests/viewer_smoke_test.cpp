@@ -2169,6 +2169,34 @@ TEST_F(ViewerNotices, AMissingTextureOnAFirstLoadIsOneLineAndNoStillShowing) {
     expectStripInViewport("failed after the box");
 }
 
+// A 16 GiB (sparse) texture and a machine file nested 100,000 deep beside the model: the
+// viewer stays up at once, the texture refused by its size (the box drawn in its colour), the
+// machine by its depth, each with one line naming it.
+TEST_F(ViewerNotices, AHugeTextureAndADeepMachineBesideTheModelAreRefusedAtOnce) {
+    namespace fs = std::filesystem;
+    const fs::path src = "/usr/share/assimp/models/glTF2/BoxTextured-glTF";
+    const fs::path dir = config / "huge";
+    fs::create_directories(dir);
+    fs::copy_file(src / "BoxTextured.gltf", dir / "BoxTextured.gltf");
+    fs::copy_file(src / "BoxTextured0.bin", dir / "BoxTextured0.bin");
+    std::ofstream(dir / "CesiumLogoFlat.png").close();
+    fs::resize_file(dir / "CesiumLogoFlat.png", std::uintmax_t(16) << 30);
+    std::ofstream(dir / "BoxTextured.machine.json") << "{\"states\": " << std::string(100000, '[') << std::string(100000, ']') << "}";
+    const std::string box = (dir / "BoxTextured.gltf").string();
+    ViewerConfig cfg;
+    cfg.model = box;
+    cfg.remember = false;
+    auto v = Viewer::create(cfg);
+    ASSERT_TRUE(v.ok()) << v.error().message;
+    viewer = std::move(v.value());
+    viewer->enableProbe(true);
+    setInputHookDefault();
+    ViewerState& s = viewer->state();
+    ASSERT_EQ(s.path, box) << s.error;
+    EXPECT_EQ(s.warning, box + ": texture CesiumLogoFlat.png not read: larger than 256 MiB: drawn untextured in its material's base colour");
+    EXPECT_EQ(s.machine.error, (dir / "BoxTextured.machine.json").string() + ":1:75: nested more than 64 deep");
+}
+
 // A settings file that is not valid: besides the line on stderr, the window's strip says which
 // file and that the defaults are used.
 TEST_F(ViewerNotices, ACorruptSettingsFileShowsInTheStrip) {

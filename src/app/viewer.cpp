@@ -22,12 +22,12 @@
 #include "anim/runtime/skinning.h"
 #include "ui/state_machine_panel.h"
 #include "render/offscreen.h"
+#include "render/texture_image.h"
 #include "ui/file_browser.h"
 #include "ui/legend.h"
 #include "ui/shortcuts.h"
 #include "util/input_file.h"
 #include "util/output_file.h"
-#include "util/paths.h"
 #include "util/text.h"
 #include "app/up_axis.h"
 #include "app/viewer_settings.h"
@@ -216,16 +216,9 @@ void Viewer::applyLoadResult() {
     if (!reload) addRecent(path);
     state_.warning = model->stats.formatLimitation.empty() ? std::string() : path + ": " + model->stats.formatLimitation;
     // A texture that does not load: the renderer draws that material untextured, in its base colour.
-    for (const std::string& ref : gpu_->missingTextures()) {
-        const bool embedded = !ref.empty() && ref[0] == '*';
-        std::vector<std::string> refused;
-        const bool found = !embedded && !paths::resolveResourceFile(model->path, ref, &refused).empty();
-        const std::string what = embedded           ? "embedded texture " + ref + " is not a readable image"
-                                 : found            ? "texture " + ref + " is not a readable image"
-                                 : !refused.empty() ? "texture " + ref + " not read (outside the model's folder)"
-                                                    : "texture " + ref + " missing";
+    for (const std::string& what : gpu_->missingTextures()) {
         if (!state_.warning.empty()) state_.warning += '\n';
-        state_.warning += path + ": " + what + ": drawn untextured in its material's base colour";
+        state_.warning += path + ": " + what + ": " + kUntexturedNote;
     }
     // The pipeline's controller plays the clip on its base motion (a reload keeps the time);
     // --machine for the model it was given with, else <stem>.machine.json beside the model.

@@ -1,4 +1,5 @@
 #include "import/model_io.h"
+#include "import/texture_limits.h"
 
 #include <concepts>
 #include <cstring>
@@ -488,7 +489,11 @@ Result<bool> validateModel(const Model& m) {
         }
     }
     for (const EmbeddedTexture& t : m.textures) {
-        if (t.height != 0 && uint64_t{t.width} * t.height * 4 != t.data.size()) {
+        // An image over the limits comes with its size and no bytes (scene_convert).
+        const bool leftOut = t.data.empty() && (t.height == 0 ? t.width > kMaxTextureBytes
+                                                              : t.width > static_cast<uint32_t>(kMaxTextureSide) ||
+                                                                    t.height > static_cast<uint32_t>(kMaxTextureSide));
+        if (t.height != 0 && !leftOut && uint64_t{t.width} * t.height * 4 != t.data.size()) {
             return Error{"texture '" + t.name + "': size does not match its texels"};
         }
     }

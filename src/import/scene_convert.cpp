@@ -7,6 +7,7 @@
 #include "anim/offline/clip_tools.h"
 #include "import/import.h"
 #include "import/node_binding.h"
+#include "import/texture_limits.h"
 
 namespace rig::scene {
 
@@ -463,6 +464,15 @@ void importMaterials(const aiScene* scene, Model& model) {
         et.name = t->mFilename.C_Str();
         et.width = t->mWidth;
         et.height = t->mHeight;
+        // An image over the limits keeps its size but none of its bytes (the renderer refuses
+        // it with that size, render/texture_image.h): nothing that large crosses to the viewer.
+        const bool tooLarge = t->mHeight == 0 ? t->mWidth > kMaxTextureBytes
+                                              : t->mWidth > static_cast<unsigned>(kMaxTextureSide) ||
+                                                    t->mHeight > static_cast<unsigned>(kMaxTextureSide);
+        if (tooLarge) {
+            model.textures.push_back(std::move(et));
+            continue;
+        }
         if (t->mHeight == 0) {
             const auto* b = reinterpret_cast<const uint8_t*>(t->pcData);
             et.data.assign(b, b + t->mWidth);

@@ -44,7 +44,9 @@ public:
     const std::vector<uint8_t>& isJoint() const { return isJoint_; }
     const std::vector<GpuMesh>& meshes() const { return meshes_; }
     GLuint paletteTexture() const { return paletteTex_; }
-    // Texture names that could not be loaded (missing files, undecodable data).
+    // Why each texture that did not load is not drawn, one phrase per material's texture
+    // (render/texture_image.h: "texture skin.png missing", "embedded texture *0 is
+    // 16384x16384 pixels, more than 8192x8192"); those materials are drawn in their base colour.
     const std::vector<std::string>& missingTextures() const { return missingTextures_; }
 
     // Upload all skins' palettes (3 rows per joint) in one call; with `dualQuats`, also

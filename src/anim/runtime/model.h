@@ -114,7 +114,8 @@ struct Material {
 // An embedded texture's bytes (compressed file data, e.g. PNG or JPEG) or raw RGBA8 texels.
 struct EmbeddedTexture {
     std::string name;
-    uint32_t width = 0, height = 0;   // height 0: `data` holds a compressed file
+    uint32_t width = 0, height = 0;   // height 0: `data` holds a compressed file of `width` bytes
+    // Empty for an image over import/texture_limits.h (the size says how large it was).
     std::vector<uint8_t> data;
 };
 

@@ -48,7 +48,8 @@ bool isRigid(const glm::mat4& m) {
 
 }  // namespace
 
-Animator::Animator(const Model& model) : model_(&model), order_(model.skeleton.parent) {
+Animator::Animator(const Model& model, AnimatorUse use)
+    : model_(&model), order_(model.skeleton.parent), posesOnly_(use == AnimatorUse::PosesOnly) {
     const Skeleton& sk = model.skeleton;
     local_ = sk.bindLocalSqt;
     world_ = sk.bindModel;
@@ -126,11 +127,15 @@ Animator::Animator(const Model& model) : model_(&model), order_(model.skeleton.p
     }
     paletteInUse_ = sharedSize_;
     palette_.assign(off, glm::mat4(1.0f));
-    size_t maxTracks = 0;
-    for (const Clip& c : model.clips) maxTracks = std::max(maxTracks, c.tracks.size());
+    // Per clip: nothing for an Animator that only poses (it samples no clip).
+    size_t maxTracks = 0, maxMorphTracks = 0;
+    if (!posesOnly_) {
+        for (const Clip& c : model.clips) maxTracks = std::max(maxTracks, c.tracks.size());
+        plans_.reserve(model.clips.size());
+        for (const Clip& c : model.clips) plans_.push_back(buildSamplingPlan(c, sk.size()));
+        for (const Clip& c : model.clips) maxMorphTracks = std::max(maxMorphTracks, c.morphTracks.size());
+    }
     cursors_.assign(3 * maxTracks, 0);
-    plans_.reserve(model.clips.size());
-    for (const Clip& c : model.clips) plans_.push_back(buildSamplingPlan(c, sk.size()));
     morphOffset_.assign(model.meshes.size(), 0);
     uint32_t morphs = 0;
     for (size_t m = 0; m < model.meshes.size(); ++m) {
@@ -139,8 +144,6 @@ Animator::Animator(const Model& model) : model_(&model), order_(model.skeleton.p
     }
     morphWeights_.assign(morphs, 0.0f);
     morphOverride_.assign(morphs, std::numeric_limits<float>::quiet_NaN());
-    size_t maxMorphTracks = 0;
-    for (const Clip& c : model.clips) maxMorphTracks = std::max(maxMorphTracks, c.morphTracks.size());
     morphCursors_.assign(maxMorphTracks, 0);
     evaluateMorphs(-1, 0.0f);
 }
@@ -203,6 +206,7 @@ float Animator::morphOverride(size_t mesh, size_t target) const {
 }
 
 void Animator::evaluate(int32_t clipIndex, float t) {
+    if (posesOnly_ && clipIndex >= 0) clipIndex = kBindPose;  // no cursors to sample with
     if (clipIndex != lastClip_) {
         std::fill(cursors_.begin(), cursors_.end(), 0u);
         lastClip_ = clipIndex;
@@ -212,6 +216,7 @@ void Animator::evaluate(int32_t clipIndex, float t) {
 }
 
 void Animator::evaluateInto(int32_t clipIndex, float t, const InstanceBuffers& out) {
+    if (posesOnly_ && clipIndex >= 0) clipIndex = kBindPose;
     if (out.cursors.size() != cursors_.size() || out.skins.size() != corrections_.size() ||
         out.rows.size() != instanceRows()) {
         return;

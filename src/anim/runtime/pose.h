@@ -47,9 +47,16 @@ struct InstanceBuffers {
 inline constexpr int32_t kBindPose = -1;  // the pose the skins were bound in (inverse bind matrices)
 inline constexpr int32_t kFilePose = -2;  // the file's default node transforms
 
+// What an Animator is made for. Clips: playing the model's clips (a sampling plan per clip,
+// cursors for the longest one: its construction costs in proportion to the clips). PosesOnly:
+// posing the model from given local poses (evaluatePose) and nothing per clip, for a tool that
+// makes one per clip of a model with thousands (compress's error measurement); evaluate() and
+// evaluateInto() of a clip then give the bind pose.
+enum class AnimatorUse { Clips, PosesOnly };
+
 class Animator {
 public:
-    explicit Animator(const Model& model);
+    explicit Animator(const Model& model, AnimatorUse use = AnimatorUse::Clips);
 
     // Pose the model at clip time t (seconds, clip-local; no wrapping here). kFilePose gives
     // the file's default node transforms; kBindPose, or any other clip out of range, gives the
@@ -200,7 +207,8 @@ private:
     int32_t overrideNode_ = -1;
     glm::quat overrideRotation_{1.0f, 0.0f, 0.0f, 0.0f};
     JointOrder order_;                   // the skeleton's levels, for local->model
-    std::vector<SamplingPlan> plans_;    // per clip of the model (buildSamplingPlan)
+    std::vector<SamplingPlan> plans_;    // per clip of the model (buildSamplingPlan); none for PosesOnly
+    bool posesOnly_ = false;             // AnimatorUse::PosesOnly
     const CompressedClipSet* compressed_ = nullptr;  // clips played compressed (null: none)
     CompressedSampler compressedSampler_;
     std::vector<Transform> local_;
