@@ -7,17 +7,16 @@
 # Run with Blender 3.4:
 #   blender -b --factory-startup --python tools/blender/make_influences_fbx.py -- OUT.fbx
 import math
+import os
 import sys
 
 import bpy
 
-out = sys.argv[sys.argv.index("--") + 1]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import scene_parts  # noqa: E402
 
-bpy.ops.wm.read_factory_settings(use_empty=True)
-scene = bpy.context.scene
-scene.render.fps = 24
-scene.frame_start = 1
-scene.frame_end = 40
+out = scene_parts.output_path()
+scene = scene_parts.empty_scene(fps=24, frame_start=1, frame_end=40)
 
 BONES, BONE_LENGTH, KEPT = 8, 0.5, 6
 rings, sides, radius = 17, 8, 0.25
@@ -32,26 +31,9 @@ for r in range(rings - 1):
     for k in range(sides):
         a, b = r * sides + k, r * sides + (k + 1) % sides
         faces.append((a, b, b + sides, a + sides))
-mesh = bpy.data.meshes.new("Tube")
-mesh.from_pydata(verts, [], faces)
-mesh.update()
-tube = bpy.data.objects.new("Tube", mesh)
-scene.collection.objects.link(tube)
+tube = scene_parts.mesh_object(scene, "Tube", verts, faces)
 
-arm_data = bpy.data.armatures.new("Rig")
-rig = bpy.data.objects.new("Rig", arm_data)
-scene.collection.objects.link(rig)
-bpy.context.view_layer.objects.active = rig
-bpy.ops.object.mode_set(mode="EDIT")
-parent = None
-for b in range(BONES):
-    eb = arm_data.edit_bones.new(f"b{b}")
-    eb.head, eb.tail = (0, 0, b * BONE_LENGTH), (0, 0, (b + 1) * BONE_LENGTH)
-    if parent is not None:
-        eb.parent = parent
-        eb.use_connect = True
-    parent = eb
-bpy.ops.object.mode_set(mode="OBJECT")
+rig = scene_parts.bone_chain(scene, [f"b{b}" for b in range(BONES)], BONE_LENGTH, connect=True)
 
 groups = [tube.vertex_groups.new(name=f"b{b}") for b in range(BONES)]
 for i, (x, y, z) in enumerate(verts):
@@ -63,9 +45,7 @@ for i, (x, y, z) in enumerate(verts):
     total = sum(w for w, _ in raw)
     for w, b in raw:
         groups[b].add([i], w / total, "REPLACE")
-tube.parent = rig
-mod = tube.modifiers.new("Armature", "ARMATURE")
-mod.object = rig
+scene_parts.bind(tube, rig)
 
 keys = (1, 10, 20, 30, 40)
 for b in range(BONES):

@@ -6,17 +6,16 @@
 # with Blender's default glTF settings. Run with Blender 3.4:
 #   blender -b --factory-startup --python tools/blender/make_morph_seam_gltf.py -- OUT.gltf
 import math
+import os
 import sys
 
 import bpy
 
-out = sys.argv[sys.argv.index("--") + 1]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import scene_parts  # noqa: E402
 
-bpy.ops.wm.read_factory_settings(use_empty=True)
-scene = bpy.context.scene
-scene.render.fps = 24
-scene.frame_start = 1
-scene.frame_end = 40
+out = scene_parts.output_path()
+scene = scene_parts.empty_scene(fps=24, frame_start=1, frame_end=40)
 
 # The plate: x in [-0.5, 0.5], z in [0, 2], in the XZ plane (every normal is -Y).
 nx, nz, width, height = 12, 16, 1.0, 2.0
@@ -64,31 +63,11 @@ for loop in mesh.loops:
 body = bpy.data.objects.new("Face", mesh)
 scene.collection.objects.link(body)
 
-arm_data = bpy.data.armatures.new("Rig")
-rig = bpy.data.objects.new("Rig", arm_data)
-scene.collection.objects.link(rig)
-bpy.context.view_layer.objects.active = rig
-bpy.ops.object.mode_set(mode="EDIT")
-hip = arm_data.edit_bones.new("hip")
-hip.head, hip.tail = (0, 0, 0), (0, 0, 1)
-spine = arm_data.edit_bones.new("spine")
-spine.head, spine.tail = (0, 0, 1), (0, 0, 2)
-spine.parent = hip
-bpy.ops.object.mode_set(mode="OBJECT")
+rig = scene_parts.bone_chain(scene, ["hip", "spine"], 1.0)
 
 # Weights from the position alone, so twins weigh alike.
-g_hip = body.vertex_groups.new(name="hip")
-g_spine = body.vertex_groups.new(name="spine")
-for n, (x, y, z) in enumerate(verts):
-    s = min(max((z - 0.5) / 1.0, 0.0), 1.0)
-    s = s * s * (3 - 2 * s)
-    if s < 1.0:
-        g_hip.add([n], 1.0 - s, "REPLACE")
-    if s > 0.0:
-        g_spine.add([n], s, "REPLACE")
-body.parent = rig
-mod = body.modifiers.new("Armature", "ARMATURE")
-mod.object = rig
+scene_parts.hip_spine_weights(body, verts)
+scene_parts.bind(body, rig)
 
 z_slit = height * slit_row / nz
 x_from, x_to = -width / 2 + width * slit_from / nx, -width / 2 + width * slit_to / nx
