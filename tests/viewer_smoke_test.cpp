@@ -2009,6 +2009,28 @@ TEST(ViewerCompare, OneBindPoseMovedDeviatesWhereItsJointWeighs) {
 // UI scale 1 and 1.5. Each message is dismissed on its own.
 class ViewerNotices : public ViewerLayout {
 protected:
+    // Copies BoxTextured.gltf and its buffer into `config/dirName`, without
+    // its texture (the test puts what it wants by that name); returns the copy's path.
+    std::string copyBoxWithoutTexture(const std::string& dirName) {
+        namespace fs = std::filesystem;
+        const fs::path src = "/usr/share/assimp/models/glTF2/BoxTextured-glTF";
+        const fs::path dir = config / dirName;
+        fs::create_directories(dir);
+        fs::copy_file(src / "BoxTextured.gltf", dir / "BoxTextured.gltf");
+        fs::copy_file(src / "BoxTextured0.bin", dir / "BoxTextured0.bin");
+        return (dir / "BoxTextured.gltf").string();
+    }
+    // Creates the viewer on `model` (not remembered in the settings), with the probe on.
+    void startViewer(const std::string& model) {
+        ViewerConfig cfg;
+        cfg.model = model;
+        cfg.remember = false;
+        auto v = Viewer::create(cfg);
+        ASSERT_TRUE(v.ok()) << v.error().message;
+        viewer = std::move(v.value());
+        viewer->enableProbe(true);
+        setInputHookDefault();
+    }
     // Opens `path` as a person would (the Open panel's request) and waits for the import.
     void open(const std::string& path) {
         viewer->state().requests.open = path;
@@ -2134,19 +2156,9 @@ TEST_F(ViewerNotices, ATruncatedGlbSaysSoInAStripInsideTheViewport) {
 TEST_F(ViewerNotices, AMissingTextureOnAFirstLoadIsOneLineAndNoStillShowing) {
     namespace fs = std::filesystem;
     const fs::path src = "/usr/share/assimp/models/glTF2/BoxTextured-glTF";
-    const fs::path dir = config / "box";
-    fs::create_directories(dir);
-    fs::copy_file(src / "BoxTextured.gltf", dir / "BoxTextured.gltf");
-    fs::copy_file(src / "BoxTextured0.bin", dir / "BoxTextured0.bin");  // not CesiumLogoFlat.png
-    const std::string box = (dir / "BoxTextured.gltf").string();
-    ViewerConfig cfg;
-    cfg.model = box;
-    cfg.remember = false;
-    auto v = Viewer::create(cfg);
-    ASSERT_TRUE(v.ok()) << v.error().message;
-    viewer = std::move(v.value());
-    viewer->enableProbe(true);
-    setInputHookDefault();
+    const std::string box = copyBoxWithoutTexture("box");
+    const fs::path dir = fs::path(box).parent_path();
+    ASSERT_NO_FATAL_FAILURE(startViewer(box));
     ViewerState& s = viewer->state();
     ASSERT_EQ(s.path, box) << s.error;
     EXPECT_TRUE(s.error.empty()) << s.error;
@@ -2174,23 +2186,12 @@ TEST_F(ViewerNotices, AMissingTextureOnAFirstLoadIsOneLineAndNoStillShowing) {
 // machine by its depth, each with one line naming it.
 TEST_F(ViewerNotices, AHugeTextureAndADeepMachineBesideTheModelAreRefusedAtOnce) {
     namespace fs = std::filesystem;
-    const fs::path src = "/usr/share/assimp/models/glTF2/BoxTextured-glTF";
-    const fs::path dir = config / "huge";
-    fs::create_directories(dir);
-    fs::copy_file(src / "BoxTextured.gltf", dir / "BoxTextured.gltf");
-    fs::copy_file(src / "BoxTextured0.bin", dir / "BoxTextured0.bin");
+    const std::string box = copyBoxWithoutTexture("huge");
+    const fs::path dir = fs::path(box).parent_path();
     std::ofstream(dir / "CesiumLogoFlat.png").close();
     fs::resize_file(dir / "CesiumLogoFlat.png", std::uintmax_t(16) << 30);
     std::ofstream(dir / "BoxTextured.machine.json") << "{\"states\": " << std::string(100000, '[') << std::string(100000, ']') << "}";
-    const std::string box = (dir / "BoxTextured.gltf").string();
-    ViewerConfig cfg;
-    cfg.model = box;
-    cfg.remember = false;
-    auto v = Viewer::create(cfg);
-    ASSERT_TRUE(v.ok()) << v.error().message;
-    viewer = std::move(v.value());
-    viewer->enableProbe(true);
-    setInputHookDefault();
+    ASSERT_NO_FATAL_FAILURE(startViewer(box));
     ViewerState& s = viewer->state();
     ASSERT_EQ(s.path, box) << s.error;
     EXPECT_EQ(s.warning, box + ": texture CesiumLogoFlat.png not read: larger than 256 MiB: drawn untextured in its material's base colour");
