@@ -57,6 +57,8 @@ Animator::Animator(const Model& model, AnimatorUse use)
     poseMask_.assign(sk.size(), 0);
     steadyMask_.assign(sk.size(), 0);
     steadyLocal_ = sk.bindLocal;
+    liveMask_.assign(sk.size(), 0);
+    liveOrder_ = order_;  // its capacity: assignPartial allocates nothing
     roots_.assign(sk.size(), -1);
     // Slots: one per skin and node (meshes hanging from the same node with the same joints
     // and inverse binds share the first one's); then groups of slots with the same skin
@@ -294,12 +296,16 @@ void Animator::evaluateWith(int32_t clipIndex, float t, uint32_t* cursors, glm::
     } else {
         localToModel(useLocal_.data(), clipIndex == kFilePose ? sk.bindLocal : sk.bindPoseLocal());
     }
-    if (post_) post_->run(world_);
+    if (post_) {
+        post_->run(world_);
+        worldSteady_ = false;
+    }
     updatePalettes(palette, rows, corrections);
 }
 
 void Animator::localToModel(const uint8_t* useLocal, std::span<const glm::mat4> fixedLocal) {
     const Skeleton& sk = model_->skeleton;
+    worldSteady_ = false;
     const size_t n = sk.size();
     LocalToModelJob job;
     job.parent = sk.parent;
@@ -344,13 +350,33 @@ void Animator::localToModelSteady(int32_t clip, const uint8_t* useSqt, int32_t o
                 steadyLocal_[i] = sk.bindLocal[i];
             }
         }
+        // Live: a node that changes, or whose parent is live (parents come first).
+        uint8_t* live = liveMask_.data();
+        for (size_t i = 0; i < sk.size(); ++i) live[i] = changes[i] | (sk.parent[i] >= 0 ? live[sk.parent[i]] : uint8_t{0});
+        liveOrder_.assignPartial(order_, live);
+        liveNone_ = std::find(liveMask_.begin(), liveMask_.end(), uint8_t{1}) == liveMask_.end();
+        worldSteady_ = false;
         steadyClip_ = clip;
         steadyLevel_ = level;
         steadyOverride_ = ov;
         steadyFrom_ = useSqt;
         steadySet_ = from;
     }
+    if (worldSteady_ && (liveNone_ || !liveOrder_.empty())) {
+        // Only the live nodes: the others hold what this key gives them.
+        if (liveNone_) return;
+        LocalToModelJob job;
+        job.parent = sk.parent;
+        job.local = local_;
+        job.bindLocal = steadyLocal_;
+        job.useLocal = steadyMask_;
+        job.model = world_;
+        job.order = &liveOrder_;
+        job.run();
+        return;
+    }
     localToModel(steadyMask_.data(), steadyLocal_);
+    worldSteady_ = true;
 }
 
 bool Animator::usesRigidSlot(const Mesh& mesh) {
@@ -476,7 +502,10 @@ void Animator::evaluatePose(const std::vector<Transform>& local, const std::vect
     } else {
         localToModel(mask, model_->skeleton.bindLocal);
     }
-    if (post_) post_->run(world_);
+    if (post_) {
+        post_->run(world_);
+        worldSteady_ = false;
+    }
     updatePalettes(palette_.data(), nullptr, corrections_.data());
 }
 

@@ -240,6 +240,13 @@ private:
     const uint8_t* steadyFrom_ = nullptr;
     const CompressedClipSet* steadySet_ = nullptr;
     isa::Level steadyLevel_ = isa::Level::Baseline;
+    // The nodes whose model matrix can change under this key: those that change and their
+    // descendants (level order; empty: none). The others' world_ entries stay as the key's
+    // first full local->model left them while worldSteady_ (cleared by any other writer of
+    // world_: a plain localToModel, the post stage).
+    JointOrder liveOrder_;
+    std::vector<uint8_t> liveMask_;
+    bool worldSteady_ = false, liveNone_ = false;
     std::vector<int32_t> roots_;  // -1 per node: local->model of each node alone (its local matrix)
     std::vector<uint32_t> cursors_;
     std::vector<float> morphWeights_, morphOverride_;  // override: NaN where none
