@@ -139,8 +139,12 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
         return exitcode::kRenderFailed;
     }
     // A texture that does not load, or is refused (render/texture_image.h): one warning line
-    // each, and its material drawn in its base colour.
-    for (const std::string& what : (*gpu)->missingTextures()) printError(o.model + ": warning: " + what + ": " + kUntexturedNote);
+    // each, and its material drawn in its base colour. One refused by the model-folder rule
+    // was named by the import's warning already (one line per problem).
+    for (const std::string& what : (*gpu)->missingTextures()) {
+        if (what.ends_with(kTextureOutsideFolder)) continue;
+        printError(o.model + ": warning: " + what + ": " + kUntexturedNote);
+    }
     auto target = OffscreenTarget::create(width, height, o.samples);
     if (!target) {
         printError(o.model + ": cannot render: " + target.error().message);

@@ -80,7 +80,7 @@ Result<TextureImage> loadTextureImage(const Model& model, const std::string& ref
     std::vector<std::string> refused;
     const std::string file = paths::resolveResourceFile(model.path, ref, &refused);
     const std::string what = "texture " + ref;
-    if (file.empty()) return Error{what + (refused.empty() ? " missing" : " not read (outside the model's folder)")};
+    if (file.empty()) return Error{what + (refused.empty() ? std::string(" missing") : std::string(kTextureOutsideFolder))};
     std::string bytes, why;
     switch (readInputFile(file, kMaxTextureBytes, bytes, why)) {
     case InputFileStatus::Read:

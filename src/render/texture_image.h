@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "anim/runtime/model.h"
@@ -21,6 +22,10 @@ struct TextureImage {
     int width = 0, height = 0;
     std::vector<uint8_t> rgba;  // rows bottom first (GL's UV origin, which Assimp's UVs follow)
 };
+
+// How a texture refused by the model-folder rule ends its phrase; the import's own warning
+// (app/command_util warnRefusedPaths) already names such a file.
+inline constexpr std::string_view kTextureOutsideFolder = " not read (outside the model's folder)";
 
 // The image of texture reference `ref` of `model` (a material's baseColorTexture): an embedded
 // texture ("*N" or the name of one) or a file (util/paths.h resolveResourceFile). Else why not,
