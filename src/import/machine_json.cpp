@@ -71,6 +71,19 @@ std::string pathKey(const std::string& key) {
     return out;
 }
 
+// "LINE:COLUMN" (both 1-based, the column in bytes) of byte `at` of `text`.
+std::string lineColumnAt(std::string_view text, size_t at) {
+    int line = 1;
+    size_t lineStart = 0;
+    for (size_t i = 0; i < at; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            lineStart = i + 1;
+        }
+    }
+    return std::to_string(line) + ":" + std::to_string(at - lineStart + 1);
+}
+
 struct LineIndex {
     std::vector<int> lines;                          // per value; the root is value 0
     std::unordered_map<std::string, int32_t> child;  // "<parent value>/<key or index>" -> value
@@ -584,16 +597,7 @@ private:
 Result<MachineDef> parseMachine(std::string_view text, const Model& model, const std::string& file) {
     // Nesting first, in one pass: everything after it then costs in proportion to the text.
     if (const size_t at = jsonTooDeepAt(text, kMaxJsonDepth); at != std::string_view::npos) {
-        int line = 1;
-        size_t lineStart = 0;
-        for (size_t i = 0; i < at; ++i) {
-            if (text[i] == '\n') {
-                ++line;
-                lineStart = i + 1;
-            }
-        }
-        return Error{file + ":" + std::to_string(line) + ":" + std::to_string(at - lineStart + 1) + ": nested more than " +
-                     std::to_string(kMaxJsonDepth) + " deep"};
+        return Error{file + ":" + lineColumnAt(text, at) + ": nested more than " + std::to_string(kMaxJsonDepth) + " deep"};
     }
     json root;
     ReadPos read;
@@ -605,14 +609,6 @@ Result<MachineDef> parseMachine(std::string_view text, const Model& model, const
         const auto* pe = dynamic_cast<const json::parse_error*>(&e);
         const size_t at = pe ? (pe->byte > 0 ? pe->byte - 1 : 0) : (read.furthest > 0 ? read.furthest - 1 : 0);
         const size_t stop = std::min<size_t>(at, text.size());
-        int line = 1;
-        size_t lineStart = 0;
-        for (size_t i = 0; i < stop; ++i) {
-            if (text[i] == '\n') {
-                ++line;
-                lineStart = i + 1;
-            }
-        }
         std::string what = e.what();
         // "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error ..."
         if (pe) {
@@ -621,7 +617,7 @@ Result<MachineDef> parseMachine(std::string_view text, const Model& model, const
         } else if (what.rfind("[json.exception.", 0) == 0 && what.find("] ") != std::string::npos) {
             what = what.substr(what.find("] ") + 2);
         }
-        return Error{file + ":" + std::to_string(line) + ":" + std::to_string(stop - lineStart + 1) + ": " + text::forTerminal(what)};
+        return Error{file + ":" + lineColumnAt(text, stop) + ": " + text::forTerminal(what)};
     }
     LineIndex lines;
     ReadPos pos;
