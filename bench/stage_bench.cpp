@@ -7,6 +7,7 @@
 // animation_with_skeleton.fbx from assimp-testmodels).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -89,17 +90,25 @@ void palettes(benchmark::State& state, const Model& m) {
     std::vector<glm::mat4> world = sk.bindModel;
     std::vector<SkinningMatrixJob> jobs;
     std::vector<std::vector<glm::mat4>> out;
+    // One job per distinct skin (joints and inverse binds), as the Animator runs them while
+    // the meshes bound to a skin share its palette (BCN_Epileptic's glTF: one for three meshes).
+    std::vector<const Skin*> skins;
     for (const Mesh& mesh : m.meshes) {
-        if (!mesh.skinned) continue;
+        if (!mesh.skinned || std::any_of(skins.begin(), skins.end(), [&](const Skin* s) {
+                return s->joints == mesh.skin.joints && s->inverseBind == mesh.skin.inverseBind;
+            })) {
+            continue;
+        }
+        skins.push_back(&mesh.skin);
         out.emplace_back(mesh.skin.joints.size());
     }
     size_t k = 0;
-    for (const Mesh& mesh : m.meshes) {
-        if (!mesh.skinned) continue;
+    for (const Skin* skin : skins) {
+        const Skin& s = *skin;
         SkinningMatrixJob job;
         job.model = world;
-        job.joints = mesh.skin.joints;
-        job.inverseBind = mesh.skin.inverseBind;
+        job.joints = s.joints;
+        job.inverseBind = s.inverseBind;
         job.palette = out[k++];
         jobs.push_back(job);
     }

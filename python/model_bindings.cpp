@@ -119,10 +119,16 @@ rig::SkinningMethod skinningMethod(const std::string& name) {
     throw py::value_error("skinning: \"" + name + "\" is not one of \"linear\", \"stitch\", \"dualquat\"");
 }
 
+// influences=4 (the default) or 8, as --influences.
+int influenceCount(int n) {
+    if (n != rig::kMaxInfluences && n != rig::kMostInfluences) throw py::value_error("influences: " + std::to_string(n) + " is not 4 or 8");
+    return n;
+}
+
 void posedPositions(const Model& model, const Animator& anim, std::vector<glm::vec3>& a, std::vector<glm::vec3>& b,
-                    float* out, rig::SkinningMethod method) {
+                    float* out, rig::SkinningMethod method, int influences) {
     for (size_t m = 0; m < model.meshes.size(); ++m) {
-        rig::posedMeshPositions(model, anim, m, a, b, reinterpret_cast<glm::vec3*>(out), method);
+        rig::posedMeshPositions(model, anim, m, a, b, reinterpret_cast<glm::vec3*>(out), method, influences);
         out += 3 * model.meshes[m].vertexCount();
     }
 }
@@ -401,9 +407,10 @@ void bindModel(py::module_& m) {
         .def(
             "pose",
             [](const PyModel& s, const py::object& clip, double time, bool bind, bool filePose, bool perMesh,
-               const std::string& skinning) -> py::object {
+               const std::string& skinning, int influences) -> py::object {
                 const Model& model = *s.model;
                 const rig::SkinningMethod method = skinningMethod(skinning);
+                const int kept = influenceCount(influences);
                 const int32_t c = resolveClip(model, clip, bind, filePose);
                 const float t = clipTimeOf(model, c, time);
                 py::array_t<float> out({static_cast<py::ssize_t>(vertexTotal(model)), py::ssize_t{3}});
@@ -413,7 +420,7 @@ void bindModel(py::module_& m) {
                     Animator anim(model);
                     anim.evaluate(c, t);
                     std::vector<glm::vec3> a, b;
-                    posedPositions(model, anim, a, b, dst, method);
+                    posedPositions(model, anim, a, b, dst, method, kept);
                 }
                 if (!perMesh) return out;
                 py::list meshes;
@@ -427,6 +434,7 @@ void bindModel(py::module_& m) {
             },
             py::arg("clip") = py::none(), py::arg("time") = 0.0, py::arg("bind") = false, py::kw_only(),
             py::arg("file_pose") = false, py::arg("per_mesh") = false, py::arg("skinning") = "linear",
+            py::arg("influences") = 4,
             "World-space vertex positions at `time` seconds of `clip`, exactly what `rigview pose --json`\n"
             "writes: (N, 3) float32, every mesh's vertices concatenated in mesh order (per_mesh=True: a\n"
             "list of (V, 3) arrays, one per mesh, in that order). clip: None (the first clip; the bind\n"
@@ -434,6 +442,7 @@ void bindModel(py::module_& m) {
             "bind=True: the skins' bind pose, file_pose=True: the file's node transforms (the clip\n"
             "ignored, as --bind-pose and --file-pose). skinning: \"linear\" (the shader's 4-bone blend,\n"
             "what `rigview pose` writes), \"stitch\" or \"dualquat\" (as the viewer's skinning methods).\n"
+            "influences: 4 (the 4 strongest per vertex, renormalized) or 8 (as `--influences 8`).\n"
             "The GIL is released while it computes.")
         .def(
             "world",
@@ -463,28 +472,38 @@ void bindModel(py::module_& m) {
                     py::gil_scoped_release release;
                     anim.evaluate(c, t);
                 }
-                return matrixCopy(anim.palette());
+                const std::vector<glm::mat4> inUse(anim.palette().begin(),
+                                                   anim.palette().begin() + static_cast<std::ptrdiff_t>(anim.paletteInUse()));
+                return matrixCopy(inUse);
             },
             py::arg("clip") = py::none(), py::arg("time") = 0.0, py::arg("bind") = false, py::kw_only(),
             py::arg("file_pose") = false,
             "(P, 4, 4) float32: the skinning palette the shader gets at `time` of `clip`: every distinct\n"
-            "skin's palette concatenated (mesh m's starts at palette_offsets()[m]; slot k of a skin is\n"
-            "Mesh.skin_joints[k], its last entry the rigid slot). See docs/architecture.md, 'Palettes'.")
+            "skin's palette concatenated (mesh m's starts at palette_offsets()[m] for the same pose; slot\n"
+            "k of a skin is Mesh.skin_joints[k], its last entry the rigid slot). See\n"
+            "docs/architecture.md, 'Palettes'.")
         .def(
             "palette_offsets",
-            [](const PyModel& s) {
-                Animator anim(*s.model);
+            [](const PyModel& s, const py::object& clip, double time, bool bind, bool filePose) {
+                const Model& model = *s.model;
+                const int32_t c = resolveClip(model, clip, bind, filePose);
+                Animator anim(model);
+                anim.evaluate(c, clipTimeOf(model, c, time));
                 std::vector<uint32_t> offsets;
-                for (size_t i = 0; i < s.model->meshes.size(); ++i) offsets.push_back(anim.paletteOffset(i));
+                for (size_t i = 0; i < model.meshes.size(); ++i) offsets.push_back(anim.paletteOffset(i));
                 return offsets;
             },
-            "Where each mesh's skin palette starts in palette()'s rows.")
+            py::arg("clip") = py::none(), py::arg("time") = 0.0, py::arg("bind") = false, py::kw_only(),
+            py::arg("file_pose") = false,
+            "Where each mesh's skin palette starts in palette()'s rows for that pose (meshes on several\n"
+            "nodes bound to one skin share one palette unless the pose scales one of the nodes).")
         .def(
             "sample",
             [](const PyModel& s, const py::object& clip, py::array_t<double, py::array::c_style | py::array::forcecast> times,
-               bool bind, bool filePose, const std::string& skinning) {
+               bool bind, bool filePose, const std::string& skinning, int influences) {
                 const Model& model = *s.model;
                 const rig::SkinningMethod method = skinningMethod(skinning);
+                const int kept = influenceCount(influences);
                 const int32_t c = resolveClip(model, clip, bind, filePose);
                 if (times.ndim() != 1) throw py::value_error("times must be a 1-D sequence of seconds");
                 std::vector<float> t(static_cast<size_t>(times.shape(0)));
@@ -498,13 +517,13 @@ void bindModel(py::module_& m) {
                     std::vector<glm::vec3> a, b;
                     for (size_t i = 0; i < t.size(); ++i) {
                         anim.evaluate(c, t[i]);
-                        posedPositions(model, anim, a, b, dst + 3 * n * i, method);
+                        posedPositions(model, anim, a, b, dst + 3 * n * i, method, kept);
                     }
                 }
                 return out;
             },
             py::arg("clip"), py::arg("times"), py::kw_only(), py::arg("bind") = false,
-            py::arg("file_pose") = false, py::arg("skinning") = "linear",
+            py::arg("file_pose") = false, py::arg("skinning") = "linear", py::arg("influences") = 4,
             "pose() at many times at once: (T, N, 3) float32 for T times (seconds, a 1-D sequence).\n"
             "One Animator plays them in order (sequential times cost O(1) per track). The GIL is\n"
             "released while it computes, so other Python threads run meanwhile.")

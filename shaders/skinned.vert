@@ -1,5 +1,6 @@
 #version 330 core
-// GPU linear blend skinning, 4 influences per vertex. The palette lives in a texture buffer
+// GPU linear blend skinning, 4 influences per vertex, or 8 with the second set (u_influences8).
+// The palette lives in a texture buffer
 // (3 RGBA32F texels per joint: the rows of a 3x4 affine matrix), so any number of joints
 // works. Same math as anim/skinning.cpp: blend the matrices by renormalized weights,
 // transform the position once and the normal by the blended 3x3.
@@ -10,6 +11,8 @@ layout(location = 2) in vec2 a_uv;
 layout(location = 3) in vec4 a_color;
 layout(location = 4) in uvec4 a_joints;
 layout(location = 5) in vec4 a_weights;
+layout(location = 6) in uvec4 a_joints2;   // influences 5 to 8 (render/layout.h: kJoints2)
+layout(location = 7) in vec4 a_weights2;   // on the first set's scale; bound only where the mesh has them
 
 uniform samplerBuffer u_palette;
 uniform samplerBuffer u_dualQuats;  // 2 texels per joint: real, dual (dual-quaternion mode)
@@ -17,6 +20,7 @@ uniform int u_paletteOffset;  // first joint of this mesh's skin
 uniform int u_skinned;        // 0: positions are final (rigid or CPU-skinned);
                               // 1: linear blend; 2: stitching (strongest bone only);
                               // 3: dual-quaternion blend
+uniform int u_influences8;    // 1: blend the second set too (8 influences; the mesh has one bound)
 uniform samplerBuffer u_morphDeltas;   // RGBA32F: per vertex, per target: position delta, normal delta
 uniform samplerBuffer u_morphWeights;  // R32F: every mesh's morph weights of this tick
 uniform int u_morphBase;          // first texel of this mesh's deltas
@@ -87,12 +91,19 @@ void main() {
     }
     mat4 skin = mat4(1.0);
     float sum = a_weights.x + a_weights.y + a_weights.z + a_weights.w;
+    vec4 w2 = vec4(0.0);
+    if (u_influences8 != 0) sum += a_weights2.x + a_weights2.y + a_weights2.z + a_weights2.w;
     vec4 w = sum > 0.0 ? a_weights / sum : vec4(1.0, 0.0, 0.0, 0.0);
+    if (u_influences8 != 0 && sum > 0.0) w2 = a_weights2 / sum;
     vec3 skinnedPos = position;
     vec3 skinnedNormal = normal;
     if (u_skinned == 1) {
         skin = paletteMatrix(a_joints.x) * w.x + paletteMatrix(a_joints.y) * w.y +
                paletteMatrix(a_joints.z) * w.z + paletteMatrix(a_joints.w) * w.w;
+        if (u_influences8 != 0) {
+            skin += paletteMatrix(a_joints2.x) * w2.x + paletteMatrix(a_joints2.y) * w2.y +
+                    paletteMatrix(a_joints2.z) * w2.z + paletteMatrix(a_joints2.w) * w2.w;
+        }
     } else if (u_skinned == 2) {
         uint strongest = a_joints.x;
         float best = w.x;
@@ -106,9 +117,13 @@ void main() {
         uvec4 j = a_joints;
         vec4 r0 = texelFetch(u_dualQuats, (u_paletteOffset + int(j.x)) * 2);
         vec4 real = vec4(0.0), dual = vec4(0.0);
-        for (int k = 0; k < 4; ++k) {
-            uint jk = k == 0 ? j.x : (k == 1 ? j.y : (k == 2 ? j.z : j.w));
-            float wk = k == 0 ? w.x : (k == 1 ? w.y : (k == 2 ? w.z : w.w));
+        int n = u_influences8 != 0 ? 8 : 4;
+        for (int k = 0; k < n; ++k) {
+            uvec4 js = k < 4 ? j : a_joints2;
+            vec4 ws = k < 4 ? w : w2;
+            int i = k & 3;
+            uint jk = i == 0 ? js.x : (i == 1 ? js.y : (i == 2 ? js.z : js.w));
+            float wk = i == 0 ? ws.x : (i == 1 ? ws.y : (i == 2 ? ws.z : ws.w));
             vec4 r = texelFetch(u_dualQuats, (u_paletteOffset + int(jk)) * 2);
             vec4 d = texelFetch(u_dualQuats, (u_paletteOffset + int(jk)) * 2 + 1);
             float s = dot(r, r0) < 0.0 ? -wk : wk;

@@ -44,6 +44,24 @@ TEST(PerTick, EvaluateAndSkinningAllocateNothing) {
     }
 }
 
+TEST(PerTick, EightInfluenceSkinningAllocatesNothing) {
+    Model m = testing::makeChain(64, 300);
+    Mesh& mesh = m.meshes[0];
+    // A second set: the first set's slots again at half weight, blended as 8 influences.
+    mesh.joints2 = mesh.joints;
+    for (const glm::vec4& w : mesh.weights) mesh.weights2.push_back(0.5f * w);
+    Animator anim(m);
+    std::vector<glm::vec3> pos(mesh.vertexCount()), nrm(mesh.vertexCount());
+    const long before = testing::allocations();
+    for (int tick = 0; tick < 300; ++tick) {
+        anim.evaluate(0, static_cast<float>(tick % 60) / 60.0f);
+        for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuat, SkinningMethod::Stitch}) {
+            skinMesh(mesh, anim.palette().data(), pos.data(), nrm.data(), method, kMostInfluences);
+        }
+    }
+    EXPECT_EQ(testing::allocations() - before, 0);
+}
+
 TEST(PerTick, ModelSpaceAndMeshSpacePalettesAllocateNothing) {
     // The two-bone strip three times: on the root (identity), on the turning tip (a rigid
     // motion: model-space palette) and on a node scaled by 2 (mesh-space palette).

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include <glm/gtc/matrix_transform.hpp>
+#include <nlohmann/json.hpp>
 #include <glm/gtc/quaternion.hpp>
 
 #include "anim/runtime/pose.h"
@@ -288,6 +290,11 @@ TEST(Check, TooManyInfluencesThroughJoints1) {
     EXPECT_NE(f->message.find("0.1414"), std::string::npos) << f->message;
 
     EXPECT_FALSE(has(check(fan(6, 4)), "too-many-influences"));
+
+    // With 8 kept (check --influences 8) six are not too many.
+    CheckSettings eight;
+    eight.influences = kMostInfluences;
+    EXPECT_FALSE(has(checkModel(m, eight), "too-many-influences")) << describe(checkModel(m, eight));
 }
 
 TEST(Check, UnweightedVertices) {
@@ -850,6 +857,58 @@ TEST(Check, NonUnitRotationKeys) {
     EXPECT_EQ(f->clip, 1);
 }
 
+// The bound is the Khronos glTF validator's: a key is reported when its length is off 1 by
+// more than 0.00769 (ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION).
+TEST(Check, NonUnitRotationKeysTakeTheValidatorsBound) {
+    for (const auto& [scale, reported] : {std::pair{1.0075f, false}, std::pair{0.9925f, false}, std::pair{1.0078f, true},
+                                          std::pair{0.9922f, true}}) {
+        g::Document d = cleanRig();
+        g::Animation a;
+        a.name = "nod";
+        a.channels.push_back(rotationChannel(kHead, {0, 0.5f, 1}, {rotZ(0), rotZ(10) * scale, rotZ(0)}));
+        d.animations.push_back(a);
+        const Report r = check(d);
+        const Finding* f = find(r, "non-unit-rotation-keys");
+        EXPECT_EQ(f != nullptr, reported) << "length " << scale << ": " << describe(r);
+        if (f) EXPECT_EQ(f->count, 1u);
+    }
+}
+
+// Rotation keys stored as normalized SHORT or BYTE (KHR_mesh_quantization, rigview's own
+// compressed export) are counted from the file's values, dequantized, in every interpolation
+// mode; not from Assimp's reading of their bytes as floats.
+TEST(Check, NonUnitRotationKeysQuantized) {
+    for (const int type : {5122, 5120}) {
+        for (const std::string mode : {"LINEAR", "STEP", "CUBICSPLINE"}) {
+            for (const bool scaled : {false, true}) {
+                g::Document d = cleanRig();
+                g::Animation a;
+                a.name = "nod";
+                const std::vector<glm::quat> keys = {rotZ(0), rotZ(90) * (scaled ? 1.2f : 1.0f), rotZ(-90)};
+                std::vector<glm::quat> values;
+                for (const glm::quat& q : keys) {
+                    if (mode == "CUBICSPLINE") values.push_back(glm::quat(0, 0, 0, 0));
+                    values.push_back(q);
+                    if (mode == "CUBICSPLINE") values.push_back(glm::quat(0, 0, 0, 0));
+                }
+                a.channels.push_back(rotationChannel(kHead, {0, 0.5f, 1}, values, mode));
+                a.channels.back().componentType = type;
+                d.animations.push_back(a);
+                const Report r = check(d);
+                const std::string what = std::to_string(type) + " " + mode + (scaled ? " scaled" : " unit");
+                EXPECT_FALSE(has(r, "non-finite-keys")) << what << ": " << describe(r);
+                EXPECT_FALSE(has(r, "clip-static")) << what << ": the keys are read, not noise: " << describe(r);
+                const Finding* f = find(r, "non-unit-rotation-keys");
+                ASSERT_EQ(f != nullptr, scaled) << what << ": " << describe(r);
+                if (f) {
+                    EXPECT_EQ(f->count, 1u) << what;
+                    EXPECT_TRUE(contains(f->names, "head.rotation")) << what << ": " << describe(r);
+                }
+            }
+        }
+    }
+}
+
 TEST(Check, QuaternionSignFlip) {
     g::Document d = cleanRig();
     g::Animation a;
@@ -1282,6 +1341,41 @@ TEST(CheckRealFiles, SimpleSkinBindPoseIsWhereItsInverseBindMatricesSay) {
         EXPECT_NEAR(glm::length(glm::vec3(m.skeleton.bindPoseModel()[j][3]) - glm::vec3(0.5f, 1.0f, 0.0f)), 0.0f, 1e-6f);
         EXPECT_NEAR(glm::length(glm::vec3(m.skeleton.bindModel[j][3]) - glm::vec3(0.0f, 1.0f, 0.0f)), 0.0f, 1e-6f);
     }
+}
+
+// simple_skin.gltf's rotation keys are off 1 by up to 2.3e-4 (0.383 and 0.924 rounded):
+// within the validator's bound, and the validator reports nothing either. A copy whose third
+// key is scaled to length 1.2 is reported, once.
+TEST(CheckRealFiles, SimpleSkinRotationKeysAgainstTheValidatorsBound) {
+    const std::string source = kModels + "glTF2/simple_skin/simple_skin.gltf";
+    EXPECT_FALSE(has(checkModel(loadFile(source)), "non-unit-rotation-keys"));
+
+    std::ifstream in(source);
+    nlohmann::json doc = nlohmann::json::parse(in);
+    const nlohmann::json& acc = doc["accessors"][doc["animations"][0]["samplers"][0]["output"].get<size_t>()];
+    ASSERT_EQ(acc["componentType"], 5126);
+    ASSERT_EQ(acc["type"], "VEC4");
+    const nlohmann::json& view = doc["bufferViews"][acc["bufferView"].get<size_t>()];
+    nlohmann::json& buffer = doc["buffers"][view["buffer"].get<size_t>()];
+    const std::string uri = buffer["uri"];
+    const size_t comma = uri.find(',');
+    ASSERT_NE(comma, std::string::npos);
+    std::vector<uint8_t> bytes = g::fromBase64(uri.substr(comma + 1));
+    const size_t at = view.value("byteOffset", size_t{0}) + acc.value("byteOffset", size_t{0}) + 2 * 16;
+    ASSERT_LE(at + 16, bytes.size());
+    float q[4];
+    std::memcpy(q, &bytes[at], 16);
+    const float len = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (float& c : q) c *= 1.2f / len;
+    std::memcpy(&bytes[at], q, 16);
+    buffer["uri"] = uri.substr(0, comma + 1) + g::base64(bytes);
+    doc["accessors"][doc["animations"][0]["samplers"][0]["output"].get<size_t>()]["max"][2] = q[2];  // stays valid
+    const std::string copy = testing::tempDir() + "/simple_skin_rot12.gltf";
+    std::ofstream(copy) << doc.dump();
+    const Report r = checkModel(loadFile(copy));
+    const Finding* f = find(r, "non-unit-rotation-keys");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->count, 1u);
 }
 
 TEST(CheckRealFiles, AnimationWithSkeletonFbxIsWholeInItsBindPose) {

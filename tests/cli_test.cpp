@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/acclaim_files.h"
+#include "support/gunzip.h"
 #include "support/run.h"
 
 namespace rig {
@@ -169,6 +170,47 @@ TEST(Cli, CheckExitCodesAndJson) {
 
 // `check --list-codes` prints the table of finding codes that README.md carries (check_tests
 // compares that with the table in the code), and checks nothing; `check` with no file is a usage error.
+// --influences on pose, check and render, on Blender's FBX with six influences per vertex
+// (tests/data/blender/six_influences.fbx.gz; reference_tests compare its poses with Blender's).
+TEST(Cli, InfluencesOption) {
+    const std::string fbx = testing::gunzip(std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/blender/six_influences.fbx.gz");
+    ASSERT_FALSE(fbx.empty());
+    const std::string dir = testing::tempDir();
+    auto positions = [&](const std::string& influences) {
+        const std::string out = dir + "/infl" + influences + ".json";
+        RunResult r = run(kExe, {"pose", fbx, "-o", out, "--time", "0.8", "--influences", influences});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        return json::parse(slurp(out))["meshes"][0]["positions"];
+    };
+    const json four = positions("4"), eight = positions("8");
+    ASSERT_EQ(four.size(), eight.size());
+    double apart = 0.0;
+    for (size_t i = 0; i < four.size(); ++i) apart = std::max(apart, std::fabs(four[i].get<double>() - eight[i].get<double>()));
+    EXPECT_GT(apart, 1e-3) << "8 influences pose like 4";
+    const json byDefault = json::parse(slurp(dir + "/infl4.json"));
+    RunResult plain = run(kExe, {"pose", fbx, "-o", dir + "/infl.json", "--time", "0.8"});
+    ASSERT_EQ(plain.exitCode, 0) << plain.err;
+    EXPECT_EQ(json::parse(slurp(dir + "/infl.json")), byDefault) << "4 is the default";
+
+    // check: six influences are too many for 4, not for 8.
+    auto codes = [&](std::vector<std::string> args) {
+        args.insert(args.begin(), {"check", fbx, "--json"});
+        RunResult r = run(kExe, args);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        std::string all;
+        const json report = json::parse(r.out);
+        for (const auto& f : report["findings"]) all += f["code"].get<std::string>() + " ";
+        return all;
+    };
+    EXPECT_NE(codes({}).find("too-many-influences"), std::string::npos);
+    EXPECT_EQ(codes({"--influences", "8"}).find("too-many-influences"), std::string::npos);
+
+    EXPECT_EQ(run(kExe, {"render", fbx, "-o", dir + "/infl.png", "--influences", "8", "--size", "64x48"}).exitCode, 0);
+    RunResult bad = run(kExe, {"pose", fbx, "-o", dir + "/x.json", "--influences", "6"});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_NE(bad.err.find("--influences"), std::string::npos) << bad.err;
+}
+
 TEST(Cli, CheckListCodesPrintsTheReadmeTable) {
     RunResult r = run(kExe, {"check", "--list-codes"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
@@ -332,6 +374,15 @@ TEST(Cli, BenchCrowdJson) {
     EXPECT_GT(j["ms_per_frame"].get<double>(), 0.0);
     EXPECT_NEAR(j["ns_per_tick"].get<double>() * 40, j["ms_per_frame"].get<double>() * 1e6, 1e-3);
     EXPECT_NEAR(j["ns_per_joint"].get<double>() * 58, j["ns_per_tick"].get<double>(), 1e-6);
+    // The CPU time of both threads per frame, and what each character keeps: at least its 171
+    // track cursors (57 channels x T, R, S) and the rows of 54 palette entries and 3 meshes'
+    // skin-to-model matrices (3 texels of 16 bytes each); its state and skin corrections add
+    // under a KB.
+    EXPECT_GT(j["cpu_ms_per_frame"].get<double>(), 0.0);
+    const size_t rows = 3 * (54 + 3) * 16, cursors = 171 * 4;
+    EXPECT_EQ(j["clip_bytes_per_instance"].get<size_t>(), cursors);
+    EXPECT_GT(j["instance_bytes"].get<size_t>(), rows + cursors);
+    EXPECT_LT(j["instance_bytes"].get<size_t>(), rows + cursors + 1024);
     for (const std::vector<std::string>& bad : {std::vector<std::string>{"--instances", "-1"}, {"--instances", "10", "--threads", "0"},
                                                 {"--threads", "2"}, {"--instances", "2000000"}}) {
         std::vector<std::string> args = {"bench", kModels + "X/BCN_Epileptic.X"};

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "anim/control/clock.h"
 #include "anim/control/crowd.h"
 #include "anim/runtime/pose.h"
 #include "import/import.h"
@@ -22,7 +23,8 @@ void expectLikeLoneAnimators(const Model& m, const Crowd& crowd, double t) {
     for (size_t i = 0; i < crowd.size(); ++i) {
         SCOPED_TRACE("instance " + std::to_string(i) + " clip " + std::to_string(crowd.clip(i)) + " at " + std::to_string(t));
         lone.evaluate(crowd.clip(i), crowd.localTime(i));
-        ASSERT_EQ(crowd.paletteSize(), lone.palette().size());
+        ASSERT_EQ(lone.paletteInUse(), lone.sharedPaletteSize());  // every group shared
+        ASSERT_EQ(crowd.paletteSize(), lone.paletteInUse());
         for (size_t e = 0; e < crowd.paletteSize(); ++e) ASSERT_EQ(crowd.paletteEntry(i, e), lone.palette()[e]) << "entry " << e;
         for (size_t mesh = 0; mesh < m.meshes.size(); ++mesh) {
             ASSERT_EQ(crowd.paletteOffset(mesh), lone.paletteOffset(mesh));
@@ -92,6 +94,29 @@ TEST(Crowd, UpdatePosesOnlyTheFirstCountInstances) {
     }
     crowd.update(0.9, 1000);  // more than there are: all of them
     EXPECT_EQ(crowd.posed(), 70u);
+}
+
+// Frames back to back on more threads than cores, the count changing: a worker that wakes
+// late takes no chunk of a frame already done or of a later one (it would pose with a stale
+// time), and update() returns with every instance below the count posed at its time.
+TEST(Crowd, LateWorkersNeverPoseAStaleFrame) {
+    Result<Model> r = importModel(kModels + "X/BCN_Epileptic.X");
+    ASSERT_TRUE(r) << r.error().message;
+    const Model& m = r.value();
+    Crowd crowd(m, 60, 0, 4);
+    Animator lone(m);
+    for (int f = 0; f < 3000; ++f) {
+        const double t = 0.37 * f;
+        const size_t count = f % 3 == 0 ? 60 : static_cast<size_t>(f % 50);
+        crowd.update(t, count);
+        ASSERT_EQ(crowd.posed(), count);
+        for (size_t i = 0; i < count; ++i) {
+            const double expected = wrapTime(crowd.phase(i) + crowd.rate(i) * t, m.clips[0].duration - m.clips[0].startTime) +
+                                    m.clips[0].startTime;
+            ASSERT_EQ(crowd.localTime(i), static_cast<float>(expected)) << "frame " << f << " instance " << i;
+        }
+        if (f % 250 == 0) expectLikeLoneAnimators(m, crowd, t);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, CrowdFiles,

@@ -4,6 +4,7 @@
 // checked by the Khronos glTF validator, read by three.js (GLTFLoader + AnimationMixer) and
 // compared with rigview's pose of the source; bad command lines.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cmath>
@@ -718,4 +719,12 @@ TEST(GltfExportCli, TheModelsMarkersFileIsReadAndExported) {
     rig::Result<rig::Model> bad = rig::importModel(model);
     ASSERT_FALSE(bad.ok());
     EXPECT_NE(bad.error().message.find(rig::markersFilePath(model)), std::string::npos) << bad.error().message;
+
+    // A named pipe by that name is refused at once, never waited on.
+    std::filesystem::remove(rig::markersFilePath(model));
+    ASSERT_EQ(::mkfifo(rig::markersFilePath(model).c_str(), 0600), 0);
+    rig::Result<rig::Model> pipe = rig::importModel(model);
+    ASSERT_FALSE(pipe.ok());
+    EXPECT_NE(pipe.error().message.find("named pipe"), std::string::npos) << pipe.error().message;
+    std::filesystem::remove(rig::markersFilePath(model));
 }

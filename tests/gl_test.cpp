@@ -18,7 +18,9 @@
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render/skin_capture.h"
+#include "render/texture_image.h"
 #include "anim/runtime/ik.h"
+#include "support/gunzip.h"
 #include "support/rigs.h"
 
 namespace rig {
@@ -28,19 +30,30 @@ namespace {
 
 // Largest distance between the GPU's and the CPU's world-space skinned positions over all
 // meshes of `model` posed at `t` of `clip`.
+float posedDifference(const Animator& anim, GpuModel& gpu, SkinCapture& cap, SkinningMethod method,
+                      int influences = kMaxInfluences);
+
 float gpuCpuDifference(const Model& model, GpuModel& gpu, SkinCapture& cap, int32_t clip, float t,
-                       SkinningMethod method = SkinningMethod::Linear, IkStage* ik = nullptr) {
+                       SkinningMethod method = SkinningMethod::Linear, IkStage* ik = nullptr,
+                       int influences = kMaxInfluences) {
     Animator anim(model);
     anim.setPostProcess(ik);
     anim.evaluate(clip, t);
+    return posedDifference(anim, gpu, cap, method, influences);
+}
+
+// The same for a posed Animator.
+float posedDifference(const Animator& anim, GpuModel& gpu, SkinCapture& cap, SkinningMethod method, int influences) {
+    const Model& model = anim.model();
     float worst = 0.0f;
     std::vector<glm::vec3> cpu;
     for (size_t m = 0; m < model.meshes.size(); ++m) {
         const Mesh& mesh = model.meshes[m];
         if (!mesh.skinned) continue;
         cpu.resize(mesh.vertexCount());
-        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), cpu.data(), nullptr, method);
-        const std::vector<glm::vec3> g = cap.capture(gpu, anim, m, method);
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), cpu.data(), nullptr, method,
+                 influences);
+        const std::vector<glm::vec3> g = cap.capture(gpu, anim, m, method, influences);
         const glm::mat4& w = anim.skinToModel(m);
         for (size_t v = 0; v < cpu.size(); ++v) {
             const glm::vec3 c = glm::vec3(w * glm::vec4(cpu[v], 1.0f));
@@ -144,6 +157,65 @@ TEST(Gpu, StitchingAndDualQuaternionsMatchTheCpu) {
                     << f << " method " << static_cast<int>(method) << " t=" << t;
             }
         }
+    }
+}
+
+// Six influences per vertex (Blender's FBX, tests/data/blender/six_influences.fbx.gz): with 8
+// the shader blends its second joint/weight attribute pair as anim/skinning.cpp blends both
+// sets, with 4 it drops them as the CPU does, every method; and 8 moves the mesh differently.
+TEST(Gpu, EightInfluencesMatchTheCpu) {
+    auto cap = SkinCapture::create();
+    ASSERT_TRUE(cap.ok()) << cap.error().message;
+    Result<Model> r = importModel(testing::gunzip(std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/blender/six_influences.fbx.gz"));
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const Model& model = r.value();
+    ASSERT_TRUE(model.meshes[0].hasSecondInfluenceSet());
+    auto gpu = GpuModel::create(model);
+    ASSERT_TRUE(gpu.ok());
+    ASSERT_TRUE((*gpu)->meshes()[0].secondInfluenceSet);
+    const float diag = animatedBounds(model, 0, 4).diagonal();
+    const float d = model.clips[0].duration;
+    for (int influences : {kMaxInfluences, kMostInfluences}) {
+        for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuat, SkinningMethod::Stitch}) {
+            for (float t : {0.1f * d, 0.45f * d, 0.8f * d}) {
+                EXPECT_LE(gpuCpuDifference(model, **gpu, **cap, 0, t, method, nullptr, influences), 1e-5f * diag)
+                    << influences << " influences, method " << static_cast<int>(method) << " t=" << t;
+            }
+        }
+    }
+    Animator anim(model);
+    anim.evaluate(0, 0.45f * d);
+    const std::vector<glm::vec3> four = (*cap)->capture(**gpu, anim, 0, SkinningMethod::Linear, kMaxInfluences);
+    const std::vector<glm::vec3> eight = (*cap)->capture(**gpu, anim, 0, SkinningMethod::Linear, kMostInfluences);
+    float apart = 0.0f;
+    for (size_t v = 0; v < four.size(); ++v) apart = std::max(apart, glm::length(four[v] - eight[v]));
+    EXPECT_GT(apart, 1e-3f * diag);
+}
+
+// Three meshes on three nodes bound to one skin (BCN_Epileptic's skins merged, as in its
+// glTF): the GPU reads the one shared palette the CPU uses (55 entries uploaded), and each
+// node's own palette the tick a node is scaled; every skinning method.
+TEST(Gpu, MeshesSharingOneSkinMatchTheCpu) {
+    auto cap = SkinCapture::create();
+    ASSERT_TRUE(cap.ok());
+    Result<Model> r = importModel("/usr/share/assimp/models/X/BCN_Epileptic.X");
+    ASSERT_TRUE(r.ok());
+    const Model m = testing::mergeSkins(std::move(r.value()));
+    auto gpu = GpuModel::create(m);
+    ASSERT_TRUE(gpu.ok());
+    const float diag = animatedBounds(m, 0, 4).diagonal();
+    Animator anim(m);
+    std::vector<Transform> scaled = m.skeleton.bindLocalSqt;
+    scaled[m.meshes[1].node].scale *= glm::vec3(1.5f, 0.8f, 1.0f);
+    for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::Stitch, SkinningMethod::DualQuat}) {
+        for (float t : {0.0f, 0.4f, 0.9f}) {
+            anim.evaluate(0, t);
+            ASSERT_EQ(anim.paletteInUse(), 55u);
+            EXPECT_LE(posedDifference(anim, **gpu, **cap, method), 1e-5f * diag) << "method " << static_cast<int>(method) << " t=" << t;
+        }
+        anim.evaluatePose(scaled);
+        ASSERT_EQ(anim.paletteInUse(), 3u * 55u);
+        EXPECT_LE(posedDifference(anim, **gpu, **cap, method), 1e-5f * diag) << "method " << static_cast<int>(method) << " scaled";
     }
 }
 
@@ -310,6 +382,34 @@ TEST(Render, SameInputsGiveTheSameImage) {
     const Image a = renderModel(m, 0, 1.0f, SkinningMode::Gpu);
     const Image b = renderModel(m, 0, 1.0f, SkinningMode::Gpu);
     EXPECT_EQ(a.px, b.px);
+}
+
+}  // namespace
+}  // namespace rig
+
+namespace rig {
+namespace {
+
+// Embedded images over the limits (render/texture_image.h) are refused by their stated size,
+// as the import worker leaves them (size kept, no bytes); a missing texture says so.
+TEST(TextureLimits, OversizedEmbeddedImagesAreRefusedBySize) {
+    Model m;
+    m.path = "/nowhere/m.gltf";
+    EmbeddedTexture big;  // compressed, over 256 MiB
+    big.width = static_cast<uint32_t>(kMaxTextureBytes + 1);
+    EmbeddedTexture wide;  // raw pixels, over 8192 a side
+    wide.width = 16384;
+    wide.height = 2;
+    m.textures = {big, wide};
+    Result<TextureImage> a = loadTextureImage(m, "*0");
+    ASSERT_FALSE(a.ok());
+    EXPECT_EQ(a.error().message, "embedded texture *0 not read: larger than 256 MiB");
+    Result<TextureImage> b = loadTextureImage(m, "*1");
+    ASSERT_FALSE(b.ok());
+    EXPECT_EQ(b.error().message, "embedded texture *1 is 16384x2 pixels, more than 8192x8192");
+    Result<TextureImage> c = loadTextureImage(m, "skin.png");
+    ASSERT_FALSE(c.ok());
+    EXPECT_EQ(c.error().message, "texture skin.png missing");
 }
 
 }  // namespace

@@ -196,6 +196,13 @@ void steadyCase(const Model& m) {
                 for (size_t i = 0; i < n; ++i) use[i] = c.trackOfNode[i] >= 0 || (pass == 1 && i == n - 1);
                 expectSameWorld(a.world(), plainWorld(m, a.local(), use), c.name + " evaluate");
             }
+            // Another writer of the world matrices between two ticks of the same clip (only the
+            // moving nodes are recomputed while nothing else wrote them).
+            a.evaluate(kFilePose, 0.0f);
+            a.evaluate(clip, c.startTime + 0.3f * (c.duration - c.startTime));
+            std::vector<uint8_t> use(n, 0);
+            for (size_t i = 0; i < n; ++i) use[i] = c.trackOfNode[i] >= 0 || (pass == 1 && i == n - 1);
+            expectSameWorld(a.world(), plainWorld(m, a.local(), use), c.name + " evaluate after the file pose");
         }
         a.setRotationOverride(-1, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
     }

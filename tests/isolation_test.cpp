@@ -5,7 +5,10 @@
 // Workers that misbehave on purpose are small shell scripts named by RIGVIEW_WORKER.
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -238,6 +241,41 @@ TEST(Isolation, LandlockKeepsTheWorkerInsideTheModelsFolder) {
     gltf.replace(gltf.find("../outside.bin"), 14, "inside.bin");
     std::ofstream(model, std::ios::trunc) << gltf;
     EXPECT_EQ(run(kExe, {"info", model}).exitCode, 0);
+}
+
+// Beyond files: after runImportWorker has sandboxed itself and imported, the same process can
+// open no socket (TCP or AF_UNIX), connect nowhere and signal no other process (its parent
+// included), and still signals itself (abort() and raise() need that). Run in a forked child.
+TEST(Isolation, TheWorkerCannotUseSocketsOrSignalOtherProcesses) {
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        const int sink = ::open("/dev/null", O_WRONLY);
+        if (runImportWorker(kModels + "glTF2/simple_skin/simple_skin.gltf", {}, ImportOptions{}, sink, ::getppid()) != 0) {
+            ::_exit(100);
+        }
+        int failures = 0;
+        const int tcp = ::socket(AF_INET, SOCK_STREAM, 0);
+        failures |= tcp >= 0 || errno != EPERM ? 1 : 0;
+        const int local = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        failures |= local >= 0 || errno != EPERM ? 2 : 0;
+        int pair[2];
+        failures |= ::socketpair(AF_UNIX, SOCK_STREAM, 0, pair) == 0 ? 4 : 0;
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(9);
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        failures |= ::connect(3, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 || errno != EPERM ? 8 : 0;
+        failures |= ::kill(::getppid(), 0) == 0 || errno != EPERM ? 16 : 0;
+        failures |= ::kill(0, 0) == 0 ? 32 : 0;
+        failures |= ::kill(::getpid(), 0) != 0 ? 64 : 0;
+        ::_exit(failures);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status)) << "signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "bits: 1 TCP socket, 2 AF_UNIX socket, 4 socketpair, 8 connect, "
+                                         "16 kill(parent), 32 kill(own group), 64 kill(self) failed; 100 import failed";
 }
 
 // A worker that crashes on BCN_Epileptic.X, hangs on Testwuson.X and is rigview otherwise.

@@ -214,6 +214,50 @@ TEST(JointOrder, LevelsKeepParentsFirstAndIndexOrderWithinALevel) {
     EXPECT_TRUE(JointOrder(std::vector<int32_t>{}).empty());
 }
 
+TEST(JointOrder, APartialOrderComputesItsJointsOnlyWithTheSameBits) {
+    // 0 -> {1, 4}, 1 -> {2}, 2 -> {3}, 4 -> {5, 6}; 7 -> {8}: keep the subtree of 1 and joint 8.
+    const std::vector<int32_t> parent = {-1, 0, 1, 2, 0, 4, 4, -1, 7};
+    const JointOrder full(parent);
+    const std::vector<uint8_t> keep = {0, 1, 1, 1, 0, 0, 0, 0, 1};
+    JointOrder part;
+    part.assignPartial(full, keep.data());
+    EXPECT_EQ(std::vector<int32_t>(part.joints().begin(), part.joints().end()), (std::vector<int32_t>{1, 8, 2, 3}));
+    EXPECT_TRUE(part.builtFor(parent));
+    const std::vector<uint8_t> none(parent.size(), 0);
+    JointOrder empty;
+    empty.assignPartial(full, none.data());
+    EXPECT_TRUE(empty.empty());
+    EXPECT_FALSE(empty.builtFor(parent));
+
+    Skeleton sk;
+    sk.parent = parent;
+    sk.bindLocal.assign(parent.size(), glm::mat4(1.0f));
+    const std::vector<Transform> local = someLocalPose(sk);
+    const isa::Level chosen = isa::level();
+    for (int level = 0; level < isa::levelsHere(); ++level) {
+        isa::force(static_cast<isa::Level>(level));
+        std::vector<glm::mat4> all(parent.size());
+        LocalToModelJob job;
+        job.parent = parent;
+        job.local = local;
+        job.model = all;
+        ASSERT_TRUE(job.run());
+        // The joints left out hold what the caller keeps there (here: the full result, or 7s).
+        std::vector<glm::mat4> some = all, sentinel(parent.size(), glm::mat4(7.0f));
+        for (int32_t j : part.joints()) some[j] = glm::mat4(7.0f);
+        job.order = &part;
+        job.model = some;
+        ASSERT_TRUE(job.run());
+        for (size_t i = 0; i < parent.size(); ++i) EXPECT_TRUE(sameBits(some[i], all[i])) << "level " << level << " joint " << i;
+        job.model = sentinel;
+        ASSERT_TRUE(job.run());
+        for (size_t i = 0; i < parent.size(); ++i) {
+            if (!keep[i]) EXPECT_EQ(sentinel[i], glm::mat4(7.0f)) << "joint " << i;
+        }
+    }
+    isa::force(chosen);
+}
+
 TEST(LocalToModelJob, LevelOrderGivesTheSameBitsInEveryForm) {
     for (const Model& m : {rig::testing::makeWideTree(37, 0), rig::testing::makeChain(11, 0)}) {
         const Skeleton& sk = m.skeleton;
@@ -448,8 +492,8 @@ TEST(Crowd, EachInstanceIsPosedLikeALoneAnimatorAtItsPhase) {
                 EXPECT_NEAR(crowd.phase(i), length * static_cast<double>(i) / 7.0, 1e-12);
                 Animator lone(m);
                 lone.evaluate(0, static_cast<float>(clip.startTime + std::fmod(crowd.phase(i) + t, length)));
-                ASSERT_EQ(lone.palette().size(), crowd.paletteSize());
-                for (size_t j = 0; j < lone.palette().size(); ++j) {
+                ASSERT_EQ(lone.paletteInUse(), crowd.paletteSize());
+                for (size_t j = 0; j < lone.paletteInUse(); ++j) {
                     EXPECT_EQ(lone.palette()[j], crowd.paletteEntry(i, j)) << "instance " << i << " entry " << j;
                 }
                 for (size_t mesh = 0; mesh < m.meshes.size(); ++mesh) {

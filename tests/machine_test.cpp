@@ -665,6 +665,23 @@ TEST(MachineFile, SyntaxErrorNamesItsLineAndColumn) {
     EXPECT_NE(e4.find("unknown field 'cl\\x0Aip'"), std::string::npos) << e4;
 }
 
+// Nesting is capped at kMaxJsonDepth (64) levels before parsing; brackets inside strings
+// do not count, and a file exactly at the cap parses on (to its first semantic error).
+TEST(MachineFile, NestingDeeperThanTheCapIsRefusedWhereItStarts) {
+    const Model m = rigModel();
+    // Level 1 is the root object, levels 2.. the arrays of "states".
+    auto nested = [](int arrays) { return "{\"_c\": \"[[[[{{\",\n \"states\": " + std::string(arrays, '[') + std::string(arrays, ']') + "}"; };
+    EXPECT_EQ(parseError(nested(64), m), "test.machine.json:2:75: nested more than 64 deep");
+    EXPECT_EQ(parseError(nested(63), m).find("nested"), std::string::npos);
+    // Duplicate and unknown names are found through maps: many states and transitions stay fast.
+    std::string many = "{\"states\": [";
+    for (int i = 0; i < 20000; ++i) many += std::string(i ? "," : "") + "{\"name\": \"s" + std::to_string(i) + "\", \"clip\": \"anim\"}";
+    many += "], \"transitions\": [";
+    for (int i = 0; i < 20000; ++i) many += std::string(i ? "," : "") + "{\"from\": \"s" + std::to_string(i) + "\", \"to\": \"s0\", \"exitTime\": 1}";
+    many += "]}";
+    EXPECT_EQ(parseOk(many, m).machines[0].transitions.size(), 20000u);
+}
+
 TEST(MachineFile, SemanticErrorsNameTheLineOfTheField) {
     const Model m = rigModel();
     struct Case {

@@ -12,6 +12,7 @@
 
 #include "import/import.h"
 #include "import/model_io.h"
+#include "import/texture_limits.h"
 
 namespace rig {
 namespace {
@@ -72,6 +73,8 @@ void expectSameModel(const Model& a, const Model& b) {
         EXPECT_EQ(ma.skin.offsetComputed, mb.skin.offsetComputed) << at;
         EXPECT_EQ(ma.joints, mb.joints) << at;
         expectSameBytes(ma.weights, mb.weights, at + "weights");
+        EXPECT_EQ(ma.joints2, mb.joints2) << at;
+        expectSameBytes(ma.weights2, mb.weights2, at + "weights2");
         const WeightStats &wa = ma.weightStats, &wb = mb.weightStats;
         EXPECT_EQ(wa.maxInfluences, wb.maxInfluences) << at;
         EXPECT_EQ(wa.truncatedVertices, wb.truncatedVertices) << at;
@@ -208,6 +211,7 @@ Model everyField() {
     mesh.originalInfluenceCount = {5, 1, 0};
     mesh.originalWeightSum = {1.0f, 0.875f, 0.0f};
     mesh.truncated = {{0, {{0, 0.5f}, {1, 0.2f}, {0, 0.1f}, {1, 0.1f}, {0, 0.1f}}}};
+    fillSecondInfluenceSet(mesh);
     mesh.missingBones = {"ghost"};
     mesh.morphTargets = {{"smile", {{0, 0.1f, 0}, {0, 0.2f, 0}, {0, 0, 0}}, {{0, 0, 0.5f}, {0, 0, 0}, {0, 0, 0}}},
                          {"blink", {{0.1f, 0, 0}, {0, 0, 0}, {0, 0, -0.3f}}, {}}};
@@ -218,6 +222,8 @@ Model everyField() {
     mesh.skin = Skin{};
     mesh.joints.clear();
     mesh.weights.clear();
+    mesh.joints2.clear();
+    mesh.weights2.clear();
     mesh.originalInfluenceCount.clear();
     mesh.originalWeightSum.clear();
     mesh.truncated.clear();
@@ -270,6 +276,23 @@ TEST(ModelIo, EveryFieldRoundTrips) {
     const Model m = everyField();
     ASSERT_TRUE(validateModel(m).ok());
     expectSameModel(m, roundTrip(m));
+}
+
+// An embedded image over the limits crosses with its size and no bytes (import/texture_limits.h);
+// a raw one of any other size without its texels is still refused.
+TEST(ModelIo, ImagesLeftOutOverTheLimitsCrossWithoutBytes) {
+    Model m;
+    EmbeddedTexture big;
+    big.width = static_cast<uint32_t>(kMaxTextureBytes + 1);
+    EmbeddedTexture wide;
+    wide.width = 16384;
+    wide.height = 2;
+    m.textures = {big, wide};
+    Result<Model> back = deserializeModel(serializeModel(m));
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(back->textures[1].width, 16384u);
+    m.textures[1].width = 64;
+    EXPECT_FALSE(validateModel(m).ok());
 }
 
 TEST(ModelIo, EmptyModelRoundTrips) {
@@ -360,6 +383,37 @@ TEST(ModelIo, ForgedBuffersWithValidChecksumsAreRejectedOrValid) {
     EXPECT_GT(rejected, 1000u);
 }
 
+// A buffer of format 3 (before the second influence set was stored) still reads: each mesh
+// gets its second set from its truncated vertices, as import makes it.
+TEST(ModelIo, ReadsFormat3AndDerivesTheSecondInfluenceSet) {
+    Model withSet = everyField();
+    withSet.meshes.pop_back();  // one mesh: its second set is the only difference below
+    ASSERT_TRUE(withSet.meshes[0].hasSecondInfluenceSet());
+    EXPECT_EQ(withSet.meshes[0].joints2[0][0], 0);
+    EXPECT_FLOAT_EQ(withSet.meshes[0].weights2[0][0], 0.1f / 0.9f);  // on the scale of the 4 strongest
+    Model without = withSet;
+    without.meshes[0].joints2.clear();
+    without.meshes[0].weights2.clear();
+    const std::vector<uint8_t> a = serializeModel(withSet);
+    std::vector<uint8_t> b = serializeModel(without);
+    // Where the two differ first is the second set's count: format 3 has neither array there.
+    size_t at = 28;
+    while (at < b.size() && a[at] == b[at]) ++at;
+    ASSERT_LT(at + 16, b.size());
+    const uint64_t zeros[2] = {0, 0};
+    ASSERT_EQ(std::memcmp(b.data() + at, zeros, 16), 0);
+    b.erase(b.begin() + static_cast<std::ptrdiff_t>(at), b.begin() + static_cast<std::ptrdiff_t>(at + 16));
+    const uint32_t v3 = 3;
+    std::memcpy(b.data() + 8, &v3, 4);
+    Result<Model> r = deserializeModel(reseal(b));
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    expectSameModel(withSet, r.value());
+    b[8] = 2;  // older than that: refused, naming what it reads
+    r = deserializeModel(reseal(b));
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("format 2, expected 3 to 4"), std::string::npos) << r.error().message;
+}
+
 TEST(ModelIo, HugeCountIsRejectedWithoutAllocating) {
     std::vector<uint8_t> bytes = serializeModel(Model{});
     // The payload starts with the path's length: claim 2^62 bytes.
@@ -379,6 +433,12 @@ TEST(ModelIo, ValidateCatchesBrokenInvariants) {
     EXPECT_FALSE(validateModel(m).ok());
     m = everyField();
     m.meshes[0].joints[0][0] = 3;  // palette of 2 joints + rigid slot = 3 slots
+    EXPECT_FALSE(validateModel(m).ok());
+    m = everyField();
+    m.meshes[0].joints2[0][1] = 3;  // the second set's slots too
+    EXPECT_FALSE(validateModel(m).ok());
+    m = everyField();
+    m.meshes[0].weights2.pop_back();
     EXPECT_FALSE(validateModel(m).ok());
     m = everyField();
     m.clips[0].tracks[0].scale.count = 4;

@@ -17,6 +17,7 @@
 #include "anim/runtime/pose.h"
 #include "anim/runtime/skinning.h"
 #include "import/import.h"
+#include "support/gltf_writer.h"
 #include "support/morph_rig.h"
 
 namespace {
@@ -268,6 +269,71 @@ TEST(MorphSkin, PosesLikeThreeJs) {
     auto model = rig::importModel(kData + "morph_skin.gltf");
     ASSERT_TRUE(model) << model.error().message;
     compareWithThree(*model, readJson(kData + "morph_skin.three.json"), 1e-5);
+}
+
+// Two vertices alike in position, normal, UV and weights but moved apart by the morph targets
+// (the two lips of a closed mouth) stay two vertices; vertices alike in the targets too are
+// still joined. Assimp's aiProcess_JoinIdenticalVertices compares no targets and joined them.
+TEST(MorphJoin, CoincidentVerticesWithDifferentTargetsStayApart) {
+    namespace gltf = rig::testing::gltf;
+    gltf::Document doc;
+    doc.nodes.resize(2);
+    doc.nodes[0].name = "root";
+    doc.nodes[0].children = {1};
+    doc.nodes[1].name = "lips";
+    doc.nodes[1].mesh = 0;
+    doc.nodes[1].skin = 0;
+    gltf::Mesh mesh;
+    mesh.name = "lips";
+    // Triangles (0 1 2), (3 5 4), (6 1 7): 3 sits on 1 and 4 on 2 with other targets;
+    // 6 is 0 again in everything.
+    mesh.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0, 0, 0}, {0, -1, 0}};
+    mesh.indices = {0, 1, 2, 3, 5, 4, 6, 1, 7};
+    for (const glm::vec3& p : mesh.positions) {
+        mesh.normals.emplace_back(0.0f, 0.0f, 1.0f);
+        mesh.uvs.emplace_back(p.x, p.y);
+        mesh.influences.push_back({{uint16_t{0}, 1.0f}});
+    }
+    gltf::MorphTarget lift{"lift", std::vector<glm::vec3>(8, glm::vec3(0.0f)), {}};
+    for (int v : {3, 4, 5}) lift.positions[v] = {0.0f, 0.0f, 1.0f};
+    gltf::MorphTarget push{"push", std::vector<glm::vec3>(8, glm::vec3(0.0f)), {}};
+    push.positions[1] = {0.5f, 0.0f, 0.0f};
+    push.positions[3] = {0.0f, 0.25f, 0.0f};
+    mesh.targets = {lift, push};
+    mesh.weights = {1.0f, 1.0f};
+    doc.meshes.push_back(mesh);
+    doc.skins.push_back({{0}, {glm::mat4(1.0f)}});
+    const std::string path = ::testing::TempDir() + "/morph_lips.gltf";
+    ASSERT_TRUE(gltf::write(doc, path));
+
+    auto model = rig::importModel(path);
+    ASSERT_TRUE(model) << model.error().message;
+    ASSERT_EQ(model->meshes.size(), 1u);
+    const rig::Mesh& m = model->meshes[0];
+    EXPECT_EQ(m.vertexCount(), 7u);  // 6 joined into 0, 3 and 4 kept apart from 1 and 2
+    ASSERT_EQ(m.indices.size(), mesh.indices.size());
+    rig::Animator anim(*model);
+    anim.evaluate(rig::kFilePose, 0.0f);
+    ASSERT_EQ(anim.meshMorphWeights(0)[0], 1.0f);
+    const std::vector<glm::vec3> mine = posed(*model, anim)[0];
+    for (size_t i = 0; i < mesh.indices.size(); ++i) {
+        const uint32_t v = mesh.indices[i];
+        const glm::vec3 want = mesh.positions[v] + lift.positions[v] + push.positions[v];
+        EXPECT_LT(glm::length(mine[m.indices[i]] - want), 1e-6f) << "corner " << i << " (file vertex " << v << ")";
+    }
+}
+
+// A skinned character with two shape keys made by Blender 3.4
+// (tools/blender/make_morph_seam_gltf.py): a plate with a slit whose lips are doubled
+// vertices alike in all but their shape-key offsets. Posed like three.js's evaluation
+// (tools/three_refs/evaluate.mjs) at six times of its clip and at rest, vertex for vertex:
+// three.js keeps every vertex of the file, and so must rigview.
+TEST(MorphSeam, PosesLikeThreeJs) {
+    auto model = rig::importModel(kData + "morph_seam.gltf");
+    ASSERT_TRUE(model) << model.error().message;
+    ASSERT_EQ(model->meshes.size(), 1u);
+    EXPECT_EQ(model->meshes[0].vertexCount(), 226u);  // the file's accessor count
+    compareWithThree(*model, readJson(kData + "morph_seam.three.json"), 1e-5);
 }
 
 // An FBX with shape keys written by Blender 3.4 (tools/blender/make_morph_fbx.py, default

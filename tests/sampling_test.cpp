@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <tuple>
 #include <vector>
 
 #include <glm/gtc/quaternion.hpp>
@@ -373,6 +374,35 @@ TEST(SamplingPlan, LongRunsReadFrameByFrameGiveTheTracksBits) {
         }
     }
     isa::force(chosen);
+}
+
+// A run of fewer keys whose keys take 16 KB or more (buildSamplingPlan; 64 joints of T, R and S,
+// 61 keys: 156 KB) is read frame by frame too, with the tracks' bits; a small one (4 joints,
+// 10 keys) is not.
+TEST(SamplingPlan, ShortRunsOfManyComponentsReadFrameByFrameGiveTheTracksBits) {
+    for (const auto& [joints, keys, want] : {std::tuple{64, 61, 1u}, std::tuple{4, 10, 0u}}) {
+        const Model m = testing::makeChain(joints, keys);
+        const Clip& c = m.clips[0];
+        const SamplingPlan plan = buildSamplingPlan(c, m.skeleton.size());
+        ASSERT_TRUE(plan.validFor(c));
+        ASSERT_EQ(plan.runs.size(), 1u);
+        ASSERT_LT(plan.runs[0].count, SamplingPlan::kFrameMajorKeys);
+        EXPECT_EQ(plan.runs[0].frameVec3 != UINT32_MAX ? 1u : 0u, want) << joints << " joints";
+        const std::vector<Transform>& bind = m.skeleton.bindLocalSqt;
+        const isa::Level chosen = isa::level();
+        for (int level = 0; level < isa::levelsHere(); ++level) {
+            isa::force(static_cast<isa::Level>(level));
+            std::vector<uint32_t> ca(3 * c.tracks.size(), 0), cb(3 * c.tracks.size(), 0);
+            std::vector<Transform> a(bind), b(bind);
+            for (int k = 0; k < 200; ++k) {
+                const float t = k < 150 ? static_cast<float>(k) / 60.0f : c.duration * static_cast<float>(k - 150) / 37.0f;
+                sampleClip(c, t, bind.data(), a.data(), ca.data(), RotationBlend::Slerp);
+                sampleClip(plan, t, bind.data(), b.data(), cb.data(), RotationBlend::Slerp);
+                ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Transform)), 0) << "t " << t << " level " << level;
+            }
+        }
+        isa::force(chosen);
+    }
 }
 
 TEST(Sampling, ChannelsWithEqualTimesShareOneRun) {

@@ -68,6 +68,24 @@ TEST(Skinning, BindPoseGivesIdentityPaletteAndUnchangedVertices) {
     }
 }
 
+// An Animator made only to pose (AnimatorUse::PosesOnly, what compress measures with, one per
+// clip) poses a given local pose as one made to play clips does, and samples no clip.
+TEST(Skinning, PosesOnlyAnimatorPosesLikeAClipAnimator) {
+    const Model m = testing::makeChain(12, 5);
+    Animator clips(m), poses(m, AnimatorUse::PosesOnly);
+    clips.evaluate(0, 0.37f);
+    const std::vector<Transform> local = clips.local();
+    poses.evaluatePose(local);
+    Animator again(m);
+    again.evaluatePose(local);
+    ASSERT_EQ(poses.palette().size(), again.palette().size());
+    for (size_t i = 0; i < poses.palette().size(); ++i) EXPECT_EQ(poses.palette()[i], again.palette()[i]) << i;
+    // A clip asked of it gives the bind pose.
+    poses.evaluate(0, 0.37f);
+    clips.evaluate(kBindPose, 0.0f);
+    for (size_t i = 0; i < poses.palette().size(); ++i) EXPECT_EQ(poses.palette()[i], clips.palette()[i]) << i;
+}
+
 TEST(Skinning, UnweightedVertexFollowsTheMeshNode) {
     Model m = testing::makeTwoBone();
     // Hang the mesh below "tip" and leave vertex 0 unweighted (the rigid slot).
@@ -205,6 +223,32 @@ TEST(Skinning, RenormalizesWeightsLikeTheShader) {
     std::vector<glm::vec3> p(4);
     skinMesh(m.meshes[0], anim.palette().data(), p.data(), nullptr);
     expectVec(p[2], {0.25f, 1.75f, 0});
+}
+
+// Two influence sets: with 8 all eight weights are divided by their sum (the second set is on
+// the first set's scale); with 4 the first set is read alone, as if there were no second.
+TEST(Skinning, SecondInfluenceSetBlendsWithEight) {
+    Model m = testing::makeTwoBone();
+    Mesh& mesh = m.meshes[0];
+    mesh.joints[2] = {0, 0, 0, 0};  // vertex 2: root 1 in the first set...
+    mesh.weights[2] = {1.0f, 0, 0, 0};
+    mesh.joints2.assign(mesh.vertexCount(), {0, 0, 0, 0});
+    mesh.weights2.assign(mesh.vertexCount(), glm::vec4(0.0f));
+    mesh.joints2[2] = {1, 0, 0, 0};  // ... and tip 1 in the second: 0.5 / 0.5 with 8
+    mesh.weights2[2] = {1.0f, 0, 0, 0};
+    Animator anim(m);
+    anim.evaluate(0, 1.0f);
+    std::vector<glm::vec3> p(4);
+    skinMesh(mesh, anim.palette().data(), p.data(), nullptr, SkinningMethod::Linear, kMostInfluences);
+    expectVec(p[2], {0.25f, 1.75f, 0});  // as RenormalizesWeightsLikeTheShader's 0.5 / 0.5
+    expectVec(p[3], {0.875f, 2.375f, 0});  // its second set is empty: 0.25 root + 0.75 tip as ever
+    skinMesh(mesh, anim.palette().data(), p.data(), nullptr, SkinningMethod::Linear, kMaxInfluences);
+    expectVec(p[2], {1.0f, 1.5f, 0});  // the root alone: where it was bound
+    // Dual quaternions blend both sets too: a 50/50 blend of the root and the turned tip.
+    skinMesh(mesh, anim.palette().data(), p.data(), nullptr, SkinningMethod::DualQuat, kMostInfluences);
+    EXPECT_GT(glm::length(p[2] - glm::vec3(1.0f, 1.5f, 0)), 0.1f);
+    skinMesh(mesh, anim.palette().data(), p.data(), nullptr, SkinningMethod::DualQuat, kMaxInfluences);
+    expectVec(p[2], {1.0f, 1.5f, 0});
 }
 
 }  // namespace

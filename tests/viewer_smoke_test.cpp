@@ -239,6 +239,13 @@ TEST_F(ViewerSmoke, SelectClipScrubStepToggleOverlays) {
     click("skin:gpu");
     EXPECT_EQ(s.view.skinning, SkinningMode::Gpu);
 
+    // Influences from the View panel: 8, and back to 4 (the default).
+    EXPECT_EQ(s.view.influences, 4);
+    click("influences:8");
+    EXPECT_EQ(s.view.influences, 8);
+    click("influences:4");
+    EXPECT_EQ(s.view.influences, 4);
+
     // Bind pose, then the file pose (the nodes' defaults), from the Clips panel; and back.
     click("bindpose");
     EXPECT_TRUE(s.bindPose);
@@ -1787,6 +1794,31 @@ TEST_F(ViewerLayout, ACorruptSettingsFileIsIgnoredWithOneWarning) {
     EXPECT_TRUE(applySettingsJson(text.str(), s, hasCamera, why)) << why;
 }
 
+// A settings file that is a FIFO or a link to /dev/zero: refused at once with one line (never
+// waited on, never read without end), the defaults used; quitting does not block on it.
+TEST_F(ViewerLayout, ASettingsFileThatIsAFifoOrADeviceIsRefusedAtOnce) {
+    std::filesystem::create_directories(config / "rigview");
+    const std::filesystem::path file = config / "rigview" / "settings.json";
+    for (const std::string kind : {"fifo", "zero"}) {
+        std::filesystem::remove(file);
+        if (kind == "fifo") {
+            ASSERT_EQ(::mkfifo(file.c_str(), 0600), 0);
+        } else {
+            std::filesystem::create_symlink("/dev/zero", file);
+        }
+        ::testing::internal::CaptureStderr();
+        start();
+        const std::string err = ::testing::internal::GetCapturedStderr();
+        EXPECT_NE(err.find("settings.json: ignored, defaults used (not a regular file (" +
+                           std::string(kind == "fifo" ? "a named pipe" : "a device") + "))"),
+                  std::string::npos)
+            << err;
+        EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+        EXPECT_FLOAT_EQ(viewer->state().ui.layout.rects.leftWidth, LayoutSettings{}.leftWidth);
+        viewer.reset();
+    }
+}
+
 // The Clips panel's "Compressed" toggle: the viewer plays the clips compressed (built in the
 // background), the character's pose within the tolerance of the plain clip's at the same time
 // (and not exactly it: the compressed clips played), the Stats' size and error filled in, and
@@ -1977,6 +2009,28 @@ TEST(ViewerCompare, OneBindPoseMovedDeviatesWhereItsJointWeighs) {
 // UI scale 1 and 1.5. Each message is dismissed on its own.
 class ViewerNotices : public ViewerLayout {
 protected:
+    // Copies BoxTextured.gltf and its buffer into `config/dirName`, without
+    // its texture (the test puts what it wants by that name); returns the copy's path.
+    std::string copyBoxWithoutTexture(const std::string& dirName) {
+        namespace fs = std::filesystem;
+        const fs::path src = "/usr/share/assimp/models/glTF2/BoxTextured-glTF";
+        const fs::path dir = config / dirName;
+        fs::create_directories(dir);
+        fs::copy_file(src / "BoxTextured.gltf", dir / "BoxTextured.gltf");
+        fs::copy_file(src / "BoxTextured0.bin", dir / "BoxTextured0.bin");
+        return (dir / "BoxTextured.gltf").string();
+    }
+    // Creates the viewer on `model` (not remembered in the settings), with the probe on.
+    void startViewer(const std::string& model) {
+        ViewerConfig cfg;
+        cfg.model = model;
+        cfg.remember = false;
+        auto v = Viewer::create(cfg);
+        ASSERT_TRUE(v.ok()) << v.error().message;
+        viewer = std::move(v.value());
+        viewer->enableProbe(true);
+        setInputHookDefault();
+    }
     // Opens `path` as a person would (the Open panel's request) and waits for the import.
     void open(const std::string& path) {
         viewer->state().requests.open = path;
@@ -2102,19 +2156,9 @@ TEST_F(ViewerNotices, ATruncatedGlbSaysSoInAStripInsideTheViewport) {
 TEST_F(ViewerNotices, AMissingTextureOnAFirstLoadIsOneLineAndNoStillShowing) {
     namespace fs = std::filesystem;
     const fs::path src = "/usr/share/assimp/models/glTF2/BoxTextured-glTF";
-    const fs::path dir = config / "box";
-    fs::create_directories(dir);
-    fs::copy_file(src / "BoxTextured.gltf", dir / "BoxTextured.gltf");
-    fs::copy_file(src / "BoxTextured0.bin", dir / "BoxTextured0.bin");  // not CesiumLogoFlat.png
-    const std::string box = (dir / "BoxTextured.gltf").string();
-    ViewerConfig cfg;
-    cfg.model = box;
-    cfg.remember = false;
-    auto v = Viewer::create(cfg);
-    ASSERT_TRUE(v.ok()) << v.error().message;
-    viewer = std::move(v.value());
-    viewer->enableProbe(true);
-    setInputHookDefault();
+    const std::string box = copyBoxWithoutTexture("box");
+    const fs::path dir = fs::path(box).parent_path();
+    ASSERT_NO_FATAL_FAILURE(startViewer(box));
     ViewerState& s = viewer->state();
     ASSERT_EQ(s.path, box) << s.error;
     EXPECT_TRUE(s.error.empty()) << s.error;
@@ -2135,6 +2179,23 @@ TEST_F(ViewerNotices, AMissingTextureOnAFirstLoadIsOneLineAndNoStillShowing) {
     EXPECT_NE(s.error.find("empty.obj"), std::string::npos) << s.error;
     EXPECT_EQ(s.errorNote, "Still showing the last good model: " + box);
     expectStripInViewport("failed after the box");
+}
+
+// A 16 GiB (sparse) texture and a machine file nested 100,000 deep beside the model: the
+// viewer stays up at once, the texture refused by its size (the box drawn in its colour), the
+// machine by its depth, each with one line naming it.
+TEST_F(ViewerNotices, AHugeTextureAndADeepMachineBesideTheModelAreRefusedAtOnce) {
+    namespace fs = std::filesystem;
+    const std::string box = copyBoxWithoutTexture("huge");
+    const fs::path dir = fs::path(box).parent_path();
+    std::ofstream(dir / "CesiumLogoFlat.png").close();
+    fs::resize_file(dir / "CesiumLogoFlat.png", std::uintmax_t(16) << 30);
+    std::ofstream(dir / "BoxTextured.machine.json") << "{\"states\": " << std::string(100000, '[') << std::string(100000, ']') << "}";
+    ASSERT_NO_FATAL_FAILURE(startViewer(box));
+    ViewerState& s = viewer->state();
+    ASSERT_EQ(s.path, box) << s.error;
+    EXPECT_EQ(s.warning, box + ": texture CesiumLogoFlat.png not read: larger than 256 MiB: drawn untextured in its material's base colour");
+    EXPECT_EQ(s.machine.error, (dir / "BoxTextured.machine.json").string() + ":1:75: nested more than 64 deep");
 }
 
 // A settings file that is not valid: besides the line on stderr, the window's strip says which
@@ -2758,27 +2819,40 @@ TEST_F(ViewerSmoke, CrowdOfAThousandStaysWithinTheFrameBudget) {
     viewer->captureFrame(w, h);
     const float before = projectedHeight(s, w, h);
     ASSERT_GT(before, 0.0f);
-    auto medianFrameMs = [&](int n) {
-        std::vector<double> ms;
-        for (int i = 0; i < n; ++i) {
-            const auto t0 = std::chrono::steady_clock::now();
-            frames(1);
-            ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-        }
+    auto frameMs = [&] {
+        const auto t0 = std::chrono::steady_clock::now();
+        frames(1);
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    };
+    auto median = [](std::vector<double> ms) {
         std::sort(ms.begin(), ms.end());
         return ms[ms.size() / 2];
     };
-    const double without = medianFrameMs(9);
 
     s.crowd.instances = 1000;
     click("crowd:on");
     ASSERT_TRUE(s.crowd.enabled);
     ASSERT_TRUE(s.crowd.budgeted);  // the viewer's default
     frames(15);                     // the budget settles
-    const double with = medianFrameMs(9);
-    std::printf("median frame: %.1f ms without the crowd, %.1f ms with 1,000 (%zu posed, crowd %.1f ms)\n", without,
-                with, s.crowd.posed, s.crowd.updateMs + s.crowd.drawMs);
-    EXPECT_LT(with, std::max(without + 100.0, 2.0 * without)) << "the crowd should add under 100 ms a frame";
+    // Frames with and without the crowd alternate (the flag alone: the posed crowd and its
+    // budget stay), so that other work on a shared machine weighs on both alike. A load spike
+    // can still land on one side: the bar holds when one of three rounds meets it, while a
+    // viewer drawing all 1,000 instances (seconds a frame under llvmpipe) fails every round.
+    bool met = false;
+    for (int round = 0; round < 3 && !met; ++round) {
+        std::vector<double> with, without;
+        for (int i = 0; i < 7; ++i) {
+            s.crowd.enabled = false;
+            without.push_back(frameMs());
+            s.crowd.enabled = true;
+            with.push_back(frameMs());
+        }
+        const double a = median(without), b = median(with);
+        std::printf("round %d, median frame: %.1f ms without the crowd, %.1f ms with 1,000 (%zu posed, crowd %.1f ms)\n",
+                    round, a, b, s.crowd.posed, s.crowd.updateMs + s.crowd.drawMs);
+        met = b < std::max(a + 100.0, 2.0 * a);
+    }
+    EXPECT_TRUE(met) << "the crowd should add under 100 ms a frame";
     // Under llvmpipe 1,000 instances never fit the budget: fewer are drawn, and both notes say so.
     EXPECT_GE(s.crowd.posed, 1u);
     EXPECT_LT(s.crowd.posed, 1000u);

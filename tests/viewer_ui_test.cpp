@@ -652,6 +652,10 @@ TEST(ViewerSettingsFile, WindowPlacementAndUpAxesRoundTrip) {
     ASSERT_TRUE(applySettingsJson(R"({"version": 1, "upAxis": {"/m.smd": "x", "/n.smd": "z"}})", c, hasCamera, why)) << why;
     EXPECT_EQ(c.ui.zUpByFile.size(), 1u);
     EXPECT_FALSE(applySettingsJson(R"({"version": 1, "window": {"width": "wide"}})", c, hasCamera, why));
+    // Nested deeper than 64 levels: ignored before parsing, saying why.
+    EXPECT_FALSE(applySettingsJson("{\"version\": 1, \"x\": " + std::string(100000, '[') + std::string(100000, ']') + "}", c,
+                                   hasCamera, why));
+    EXPECT_EQ(why, "nested more than 64 deep");
 }
 
 // `rigview render --up auto` stands the SMD sample (a bull, Z up) as the viewer does: seen from

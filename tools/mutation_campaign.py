@@ -25,6 +25,15 @@ each with --import-timeout T and a wall-clock limit of T + MARGIN. It counts:
 and how many mutants imported fine (info exit 0). Mutants that break a rule are copied to
 OUT/failures with the command lines. Exit 0 when every count of a problem is 0.
 
+--hostile adds strategies about the file system and sizes (issue 28): every mutant's folder
+also holds a FIFO, a symlink loop, a link to /dev/zero, an empty file, a folder and a hard
+link to a good copy of the model's buffer outside the folder, and glTF/GLB mutants point
+their buffers and images at them ("special"); whole-file mutants: an empty file ("zero"),
+JSON nested 100,000 deep ("deepjson"), the largest numbers in binary headers ("counts"),
+and model file names with control characters, a leading dash or 250 bytes ("oddname").
+A mutant whose buffer is the hard link must not import (that is a read outside the folder).
+--no-isolation runs every command with the import in process.
+
 usage: tools/mutation_campaign.py --rigview build-asan/rigview [-n 50] [-j 2] [--seed 1]
        [--import-timeout 10] [--margin 30] [--out /tmp/campaign] [--strace] [--formats gltf,x]
 """
@@ -356,7 +365,71 @@ def mutate_gltf_json(rng, g, sentinel):
     return text.encode("utf-8", "surrogateescape")
 
 
-def mutant(rng, src, sentinel):
+SPECIAL_FILES = ["fifo.bin", "loop.bin", "zero.bin", "empty.bin", "dir.bin", "hard.bin"]
+ODD_NAMES = ["-model", "a\nb", "\x1b[2Jx", "--help", "x" * 240, " space ", "caf\u00e9\u202e"]
+
+
+def first_buffer(src):
+    """The bytes of a glTF/GLB source's first buffer (for the hard link's good target)."""
+    if src.fmt == "glb":
+        jlen = struct.unpack_from("<I", src.data, 12)[0]
+        rest = src.data[20 + jlen:]
+        return rest[8:] if rest else b""
+    g = json.loads(src.data)
+    uri = (g.get("buffers") or [{}])[0].get("uri", "")
+    if uri.startswith("data:"):
+        return base64.b64decode(uri.split(",", 1)[1])
+    return src.companions.get(uri, b"")
+
+
+def special_gltf(rng, src):
+    """A glTF/GLB whose first buffer (or a new image) names one of SPECIAL_FILES."""
+    name = rng.choice(SPECIAL_FILES)
+    if src.fmt == "glb":
+        jlen = struct.unpack_from("<I", src.data, 12)[0]
+        g = json.loads(src.data[20:20 + jlen])
+        binary = first_buffer(src)
+    else:
+        g, binary = json.loads(src.data), None
+    if rng.random() < 0.3 or not g.get("buffers"):
+        g.setdefault("images", []).append({"uri": name})
+        g.setdefault("textures", []).append({"source": len(g["images"]) - 1})
+        mats = g.setdefault("materials", [{}])
+        mats[0].setdefault("pbrMetallicRoughness", {})["baseColorTexture"] = {"index": len(g["textures"]) - 1}
+        kind = "special-image:"
+    else:
+        g["buffers"][0]["uri"] = name
+        kind = "special:"
+    if src.fmt == "glb":
+        # The BIN chunk dropped: buffer 0 now comes from the named file.
+        js = json.dumps(g, separators=(",", ":")).encode()
+        js += b" " * (-len(js) % 4)
+        body = struct.pack("<I4s", len(js), b"JSON") + js
+        return struct.pack("<4sII", b"glTF", 2, 12 + len(body)) + body, kind + name
+    return json.dumps(g).encode(), kind + name
+
+
+def deep_json(rng, src):
+    depth = rng.choice([10000, 100000])
+    if src.fmt in ("gltf", "glb"):
+        g = json.loads(src.data) if src.fmt == "gltf" else json.loads(src.data[20:20 + struct.unpack_from("<I", src.data, 12)[0]])
+        text = json.dumps(g)
+        return (text[:-1] + ',"extras":' + "[" * depth + "]" * depth + "}").encode()
+    return b"[" * depth + src.data
+
+
+def huge_counts(rng, data):
+    """The largest numbers written over 32-bit words of a binary header (its counts, offsets
+    and sizes): each an allocation or a loop bound for a reader that trusts it."""
+    b = bytearray(data)
+    words = max(1, min(len(b), 128) // 4)
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(words) * 4
+        b[i:i + 4] = struct.pack("<I", rng.choice([0xFFFFFFFF, 0x7FFFFFFF, 0x80000000, 0x40000000, 0xFFFFFFF0]))
+    return bytes(b)
+
+
+def mutant(rng, src, sentinel, hostile=False):
     """(bytes, anim bytes or None, the mutation's name)."""
     data, anim = src.data, src.anim[1] if src.anim else None
     text_like = src.fmt in ("gltf", "dae", "x", "bvh", "md5", "smd", "asf", "amc") and b"\0" not in data[:4096]
@@ -365,7 +438,22 @@ def mutant(rng, src, sentinel):
         choices += ["numbers", "numbers", "names"]
     if src.fmt in ("gltf", "glb"):
         choices += ["json", "json", "json"]
+    if hostile:
+        choices += ["zero", "deepjson", "counts", "oddname"]
+        if src.fmt in ("gltf", "glb"):
+            choices += ["special"] * 6
     kind = rng.choice(choices)
+    if kind == "special":
+        victim, kind = special_gltf(rng, src)
+        return victim, anim, kind
+    if kind == "zero":
+        return (data, b"", kind) if src.fmt == "amc" else (b"", anim, kind)
+    if kind == "deepjson":
+        return deep_json(rng, src), anim, kind
+    if kind == "counts":
+        return huge_counts(rng, data), anim, kind
+    if kind == "oddname":
+        return data, anim, "oddname:" + rng.choice(ODD_NAMES)
     target_anim = src.fmt == "amc"
     victim = anim if target_anim else data
     if kind == "json":
@@ -449,10 +537,32 @@ class Tally:
                 self.examples[kind].append(detail)
 
 
+def make_specials(folder, src, workdir, index):
+    """SPECIAL_FILES in `folder`; hard.bin a hard link to a good copy of the buffer outside."""
+    os.mkfifo(os.path.join(folder, "fifo.bin"))
+    os.symlink("loop2.bin", os.path.join(folder, "loop.bin"))
+    os.symlink("loop.bin", os.path.join(folder, "loop2.bin"))
+    os.symlink("/dev/zero", os.path.join(folder, "zero.bin"))
+    open(os.path.join(folder, "empty.bin"), "wb").close()
+    os.mkdir(os.path.join(folder, "dir.bin"))
+    outside = os.path.join(workdir, "outside%05d.bin" % index)
+    with open(outside, "wb") as f:
+        f.write(first_buffer(src) if src.fmt in ("gltf", "glb") else b"")
+    os.link(outside, os.path.join(folder, "hard.bin"))
+    return outside
+
+
+def term(text):
+    """What rigview prints for `text` (text::forTerminal): C0 controls and DEL as \\xHH."""
+    return "".join("\\x%02X" % ord(c) if ord(c) < 0x20 or ord(c) == 0x7F else c for c in text)
+
+
 def run_one(args, tally, failures_dir, index, src, data, anim, kind, workdir):
     folder = os.path.join(workdir, "m%05d" % index)
     os.makedirs(folder, exist_ok=True)
-    model = os.path.join(folder, "model" + src.ext)
+    stem = kind.split(":", 1)[1] if kind.startswith("oddname:") else "model"
+    model = os.path.join(folder, stem + src.ext)
+    outside = make_specials(folder, src, workdir, index) if args.hostile else None
     with open(model, "wb") as f:
         f.write(data)
     for name, blob in src.companions.items():
@@ -466,7 +576,7 @@ def run_one(args, tally, failures_dir, index, src, data, anim, kind, workdir):
         extra = ["--anim", amc_path]
     outdir = os.path.join(workdir, "out%05d" % index)
     os.makedirs(outdir, exist_ok=True)
-    base = [args.rigview, "--import-timeout", str(args.import_timeout)]
+    base = [args.rigview, "--import-timeout", str(args.import_timeout)] + (["--no-isolation"] if args.no_isolation else [])
     outputs = {"pose": os.path.join(outdir, "pose.json"), "render": os.path.join(outdir, "render.png"),
                "export": os.path.join(outdir, "export.bvh")}
     cmds = {
@@ -527,7 +637,7 @@ def run_one(args, tally, failures_dir, index, src, data, anim, kind, workdir):
         if failing:
             if code == 3:
                 # "rigview: FILE: what" or "rigview: FILE:LINE: what"; FILE the model or its --anim file
-                named = [model] + extra[1:]
+                named = [term(f) for f in [model] + extra[1:]]
                 ok = len(lines) == 1 and any(re.match(re.escape("rigview: " + f) + r"(:\d+)?: ", lines[0]) for f in named)
             else:
                 ok = len(lines) == 1 and lines[0].startswith("rigview: ")
@@ -560,14 +670,23 @@ def run_one(args, tally, failures_dir, index, src, data, anim, kind, workdir):
             if outside:
                 tally.problem("outside_reads", name, detail + "\n" + "\n".join(sorted(outside)[:10]))
                 bad = True
+        if r.returncode == 0 and name == "info" and kind == "special:hard.bin" and b"hard.bin" not in r.stderr:
+            # A good buffer through a hard link from outside: importing quietly means it was read.
+            # (An image may be left unread by a command without anything to say.)
+            tally.problem("outside_reads", name, detail + " (imported through the hard link hard.bin)")
+            bad = True
         if not args.strace and r.returncode == 0 and name == "info" and args.sentinel_marker in r.stdout:
             tally.problem("outside_reads", name, detail + " (the sentinel's contents reached the output)")
             bad = True
     if bad and failures_dir:
         dest = os.path.join(failures_dir, "m%05d" % index)
-        shutil.copytree(folder, dest, dirs_exist_ok=True)
+        # Links copied as links, the FIFO left out (copying would open it and wait).
+        shutil.copytree(folder, dest, dirs_exist_ok=True, symlinks=True,
+                        ignore=lambda d, names: [n for n in names if n == "fifo.bin"])
     shutil.rmtree(folder, ignore_errors=True)
     shutil.rmtree(outdir, ignore_errors=True)
+    if outside:
+        os.remove(outside)
 
 
 OPEN_LINE = re.compile(r'open(?:at2?)?\((?:[^,]*, )?"((?:[^"\\]|\\.)*)"[^)]*\)\s*=\s*(\d+)')
@@ -603,6 +722,8 @@ def main():
     ap.add_argument("--formats", default="", help="comma-separated subset: gltf,glb,fbx,dae,x,bvh,md5,smd,iqm,asf,amc")
     ap.add_argument("--commands", default=",".join(COMMANDS))
     ap.add_argument("--limit", type=int, default=0, help="stop after this many mutants in all")
+    ap.add_argument("--hostile", action="store_true", help="also the file-system and size strategies (see above)")
+    ap.add_argument("--no-isolation", action="store_true", help="run every command with --no-isolation")
     args = ap.parse_args()
     args.rigview = os.path.abspath(args.rigview)
     args.commands = [c for c in args.commands.split(",") if c]
@@ -632,7 +753,7 @@ def main():
     jobs = []
     for src in srcs:
         for _ in range(args.mutants_per_file):
-            data, anim, kind = mutant(rng, src, sentinel)
+            data, anim, kind = mutant(rng, src, sentinel, args.hostile)
             jobs.append((src, data, anim, kind))
     if args.limit:
         rng.shuffle(jobs)
@@ -664,7 +785,7 @@ def main():
         "rigview": args.rigview, "seed": args.seed, "mutants": tally.mutants, "sources": len(srcs),
         "mutants_by_format": dict(tally.by_format), "mutants_by_mutation": dict(tally.by_kind),
         "commands": args.commands, "import_timeout_s": args.import_timeout, "margin_s": args.margin,
-        "strace": args.strace, "wall_s": round(wall, 1), "imported_fine": tally.imported,
+        "strace": args.strace, "hostile": args.hostile, "no_isolation": args.no_isolation, "wall_s": round(wall, 1), "imported_fine": tally.imported,
         "importer_crashed_findings": tally.importer_crashed, "importer_timeout_findings": tally.importer_timeout,
         "exit_codes": {c: {str(k): v for k, v in sorted(tally.exit_codes[c].items())} for c in args.commands},
         "problems": {k: dict(tally.problems[k]) for k in kinds},

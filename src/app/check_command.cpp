@@ -55,15 +55,28 @@ bool parseShard(const std::string& s, size_t& index, size_t& count) {
 }
 
 // Expand the command line into model files: files as given, folders searched recursively
-// for extensions Assimp reads. Sorted, so output is stable.
-bool expand(const std::vector<std::string>& paths, std::vector<std::string>& files) {
-    for (const std::string& p : paths) {
+// for extensions Assimp reads. Sorted, so output is stable. A symbolic link in a folder that
+// leads out of it is skipped with one line on stderr: a folder's check reads only that folder
+// (and the import worker's sandbox is not widened to the link's target).
+bool expand(const std::vector<std::string>& args, std::vector<std::string>& files) {
+    for (const std::string& p : args) {
         std::error_code ec;
         if (fs::is_directory(p, ec)) {
             std::vector<std::string> found;
+            const fs::path root = fs::weakly_canonical(fs::absolute(p, ec), ec);
             for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
                  !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-                if (it->is_regular_file(ec) && isModelFile(it->path().string())) found.push_back(it->path().string());
+                if (!it->is_regular_file(ec) || !isModelFile(it->path().string())) continue;
+                if (it->is_symlink(ec)) {
+                    const fs::path target = fs::weakly_canonical(it->path(), ec);
+                    const fs::path rel = target.lexically_relative(root);
+                    if (ec || rel.empty() || *rel.begin() == "..") {
+                        cmd::printError(it->path().string() + ": skipped, a symbolic link to " + target.string() +
+                                        ", outside " + p);
+                        continue;
+                    }
+                }
+                found.push_back(it->path().string());
             }
             std::sort(found.begin(), found.end());
             files.insert(files.end(), found.begin(), found.end());
@@ -206,7 +219,8 @@ int runCheck(const CheckOptions& o) {
         auto work = [&] {
             for (size_t i = next++; i < files.size(); i = next++) {
                 FileResult& r = results[i];
-                r = checkFile(files[i], o.anims, o.import, isolation(), sheetModel.empty() ? nullptr : &sheetModel[0]);
+                r = checkFile(files[i], o.anims, o.import, isolation(), sheetModel.empty() ? nullptr : &sheetModel[0],
+                              o.influences);
                 if (o.jsonLines) {
                     // Streamed as each file finishes, whole lines only, flushed.
                     // (on a worker thread: invalid UTF-8 in a name is replaced, never thrown)

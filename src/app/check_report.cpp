@@ -78,7 +78,7 @@ json fileJson(const FileResult& r, bool strict) {
 }
 
 FileResult checkFile(const std::string& path, const std::vector<std::string>& anims, const ImportOptions& options,
-                     const IsolationConfig& config, Model* keep) {
+                     const IsolationConfig& config, Model* keep, int influences) {
     FileResult r;
     r.path = path;
     ImportOutcome m = importIsolated(path, anims, options, config);
@@ -89,7 +89,9 @@ FileResult checkFile(const std::string& path, const std::vector<std::string>& an
         addImporterFinding(r);
     } else {
         r.imported = true;
-        r.report = checkModel(m.model.value());
+        CheckSettings settings;
+        settings.influences = influences;
+        r.report = checkModel(m.model.value(), settings);
         if (keep) *keep = std::move(m.model.value());
     }
     return r;

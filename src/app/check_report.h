@@ -25,8 +25,9 @@ struct FileResult {
 
 // Import `path` (with `anims`, `options`, under `config`) and check the model; a crash or
 // time-out of the importer becomes its finding. `keep`, when given, receives the model.
+// `influences`: what too-many-influences measures against (4 or 8 kept).
 FileResult checkFile(const std::string& path, const std::vector<std::string>& anims, const ImportOptions& options,
-                     const IsolationConfig& config, Model* keep = nullptr);
+                     const IsolationConfig& config, Model* keep = nullptr, int influences = kMaxInfluences);
 
 // 0 passed, 1 warnings only (passes unless strict), 2 failed, 3 unreadable.
 int severityRank(const FileResult& r, bool strict);

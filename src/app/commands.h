@@ -34,6 +34,7 @@ struct PoseOptions {
     std::vector<std::string> sets;  // --set NAME=VALUE (or NAME for a trigger), with --machine
     IkOptions ik;            // --ik-*: a two-bone chain solved before skinning
     std::string compressed;  // --compressed MM: the clips played compressed at MM millimetres
+    int influences = 4;      // --influences: blended per vertex, 4 or 8 (anim/runtime/skinning.h)
 };
 
 struct CheckOptions {
@@ -47,6 +48,7 @@ struct CheckOptions {
     bool jsonLines = false;          // one JSON object per file as it finishes, then the summary
     std::string shard;               // "I/N": every N-th file of the sorted list, from the I-th
     bool listCodes = false;          // --list-codes: print the table of finding codes, check nothing
+    int influences = 4;              // --influences: what too-many-influences measures (4 or 8 kept)
     bool listFiles = false;          // --list-files: print the files it would check (NUL-ended), check nothing
 };
 

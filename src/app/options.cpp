@@ -99,7 +99,7 @@ std::vector<OptionSpec> makeTable() {
                   {Render, RIG_FIELD(render.clip)},
                   {Export, RIG_FIELD(exportOpts.clip), "Clip name or index (default: BVH the first clip, glTF every clip)"},
                   {Bench, RIG_FIELD(bench.clip)}}});
-    t.push_back({"--anim", "Add the clips of another file, bound to the model's joints by name (repeatable)", "", {}, {},
+    t.push_back({"--anim", "Add the clips of another file, bound to the model's joints by name (IQM animation-only files: by index) (repeatable)", "", {}, {},
                  {{V, RIG_FIELD(viewer.anims)},
                   {Info, RIG_FIELD(info.anims)},
                   {Pose, RIG_FIELD(pose.anims)},
@@ -197,6 +197,14 @@ std::vector<OptionSpec> makeTable() {
                    "Millimetres up to which lengths count as equal (default 0.01; bind-pose angles: 0.01 degrees)"}}});
     t.push_back({"!--no-delta", "Keys as plain codes only, no delta blocks (larger; sampled faster where every channel moves every frame)", "",
                  {}, {}, {{Compress, RIG_FIELD(compress.delta)}}});
+    // Influences blended per vertex (pose, render, check): render's is a view option (the View panel's toggle).
+    t.push_back({"--influences",
+                 "Influences blended per vertex: 4 (the 4 strongest, renormalized) or 8 (files with more, e.g. Blender's FBX, then pose as Blender does)",
+                 "", {CLI::IsMember({4, 8})}, {},
+                 {{Pose, RIG_FIELD(pose.influences)},
+                  {Render, RIG_FIELD(render.view.influences)},
+                  {Check, RIG_FIELD(check.influences),
+                   "Influences kept per vertex that too-many-influences measures against: 4 (the default) or 8"}}});
     // IK (pose, render, export): one two-bone chain solved before skinning, or baked into the
     // exported clips (app/ik_options.h, anim/runtime/ik.h, anim/offline/ik_bake.h).
     t.push_back({"--ik-two-bone", "IK chain START,MID,END (joint names or node indices), e.g. LeftUpLeg,LeftLeg,LeftFoot", "",

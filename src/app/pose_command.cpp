@@ -73,7 +73,7 @@ int runPose(const PoseOptions& o) {
 
     std::string out;
     jsonout::Stats st;
-    if (asJson) out = poseJson(model, anim, clip, t, st);
+    if (asJson) out = poseJson(model, anim, clip, t, st, o.influences);
     std::vector<glm::vec3> pos, nrm;
     size_t objNonFinite = 0;
     auto num = [&](double v) {
@@ -85,7 +85,8 @@ int runPose(const PoseOptions& o) {
         const Mesh& mesh = model.meshes[m];
         pos.resize(mesh.vertexCount());
         nrm.resize(mesh.vertexCount());
-        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), pos.data(), nrm.data());
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), pos.data(), nrm.data(),
+                 SkinningMethod::Linear, o.influences);
         const glm::mat4& world = anim.skinToModel(m);
         const glm::mat3 normalMat = glm::transpose(glm::mat3(safeAffineInverse(world)));
         // OBJ names end at the line: keep the name on it (control characters as '_').

@@ -7,17 +7,17 @@
 namespace rig {
 
 void posedMeshPositions(const Model& model, const Animator& anim, size_t m, std::vector<glm::vec3>& skinned,
-                        std::vector<glm::vec3>& normals, glm::vec3* out, SkinningMethod method) {
+                        std::vector<glm::vec3>& normals, glm::vec3* out, SkinningMethod method, int influences) {
     const Mesh& mesh = model.meshes[m];
     skinned.resize(mesh.vertexCount());
     normals.resize(mesh.vertexCount());
     skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), skinned.data(), normals.data(),
-             method);
+             method, influences);
     const glm::mat4& world = anim.skinToModel(m);
     for (size_t v = 0; v < skinned.size(); ++v) out[v] = glm::vec3(world * glm::vec4(skinned[v], 1.0f));
 }
 
-std::string poseJson(const Model& model, const Animator& anim, int32_t clip, float time, jsonout::Stats& st) {
+std::string poseJson(const Model& model, const Animator& anim, int32_t clip, float time, jsonout::Stats& st, int influences) {
     std::string out = "{\"clip\":";
     if (clip >= 0) {
         jsonout::appendString(out, model.clips[clip].name, st);
@@ -33,7 +33,7 @@ std::string poseJson(const Model& model, const Animator& anim, int32_t clip, flo
     for (size_t m = 0; m < model.meshes.size(); ++m) {
         const Mesh& mesh = model.meshes[m];
         pos.resize(mesh.vertexCount());
-        posedMeshPositions(model, anim, m, skinned, nrm, pos.data());
+        posedMeshPositions(model, anim, m, skinned, nrm, pos.data(), SkinningMethod::Linear, influences);
         out += m ? ",{\"name\":" : "{\"name\":";
         jsonout::appendString(out, mesh.name, st);
         out += mesh.skinned ? ",\"skinned\":true,\"positions\":[" : ",\"skinned\":false,\"positions\":[";

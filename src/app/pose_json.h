@@ -17,14 +17,15 @@ namespace rig {
 // Mesh m of `model` skinned with `anim`'s current palette and morph weights, taken to world
 // space (skinToModel): the positions `pose` writes, mesh.vertexCount() of them into `out`.
 // `skinned` and `normals` are scratch (resized as needed). `method`: how influences combine
-// (linear blend: what `pose` writes and the shader's main path).
+// (linear blend: what `pose` writes and the shader's main path); `influences`: 4 or 8 blended.
 void posedMeshPositions(const Model& model, const Animator& anim, size_t m, std::vector<glm::vec3>& skinned,
                         std::vector<glm::vec3>& normals, glm::vec3* out,
-                        SkinningMethod method = SkinningMethod::Linear);
+                        SkinningMethod method = SkinningMethod::Linear, int influences = kMaxInfluences);
 
 // Skins every mesh of `model` with `anim`'s current palette and returns the document (one line
 // and a newline). Non-finite numbers are written as null and counted in `stats`; names are
 // valid UTF-8 JSON strings whatever the file held. `clip` < 0: the bind pose (clip null).
-std::string poseJson(const Model& model, const Animator& anim, int32_t clip, float time, jsonout::Stats& stats);
+std::string poseJson(const Model& model, const Animator& anim, int32_t clip, float time, jsonout::Stats& stats,
+                     int influences = kMaxInfluences);
 
 }  // namespace rig

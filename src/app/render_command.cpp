@@ -15,6 +15,7 @@
 #include "render/crowd_renderer.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
+#include "render/texture_image.h"
 
 namespace rig {
 
@@ -136,6 +137,13 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
     if (!gpu) {
         printError(o.model + ": " + gpu.error().message);
         return exitcode::kRenderFailed;
+    }
+    // A texture that does not load, or is refused (render/texture_image.h): one warning line
+    // each, and its material drawn in its base colour. One refused by the model-folder rule
+    // was named by the import's warning already (one line per problem).
+    for (const std::string& what : (*gpu)->missingTextures()) {
+        if (what.ends_with(kTextureOutsideFolder)) continue;
+        printError(o.model + ": warning: " + what + ": " + kUntexturedNote);
     }
     auto target = OffscreenTarget::create(width, height, o.samples);
     if (!target) {

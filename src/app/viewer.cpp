@@ -22,12 +22,12 @@
 #include "anim/runtime/skinning.h"
 #include "ui/state_machine_panel.h"
 #include "render/offscreen.h"
+#include "render/texture_image.h"
 #include "ui/file_browser.h"
 #include "ui/legend.h"
 #include "ui/shortcuts.h"
 #include "util/input_file.h"
 #include "util/output_file.h"
-#include "util/paths.h"
 #include "util/text.h"
 #include "app/up_axis.h"
 #include "app/viewer_settings.h"
@@ -216,16 +216,9 @@ void Viewer::applyLoadResult() {
     if (!reload) addRecent(path);
     state_.warning = model->stats.formatLimitation.empty() ? std::string() : path + ": " + model->stats.formatLimitation;
     // A texture that does not load: the renderer draws that material untextured, in its base colour.
-    for (const std::string& ref : gpu_->missingTextures()) {
-        const bool embedded = !ref.empty() && ref[0] == '*';
-        std::vector<std::string> refused;
-        const bool found = !embedded && !paths::resolveResourceFile(model->path, ref, &refused).empty();
-        const std::string what = embedded           ? "embedded texture " + ref + " is not a readable image"
-                                 : found            ? "texture " + ref + " is not a readable image"
-                                 : !refused.empty() ? "texture " + ref + " not read (outside the model's folder)"
-                                                    : "texture " + ref + " missing";
+    for (const std::string& what : gpu_->missingTextures()) {
         if (!state_.warning.empty()) state_.warning += '\n';
-        state_.warning += path + ": " + what + ": drawn untextured in its material's base colour";
+        state_.warning += path + ": " + what + ": " + kUntexturedNote;
     }
     // The pipeline's controller plays the clip on its base motion (a reload keeps the time);
     // --machine for the model it was given with, else <stem>.machine.json beside the model.
@@ -674,7 +667,7 @@ void Viewer::drawFlaggedPoints(int w, int h) {
         const Mesh& mesh = m.meshes[i];
         scratch_.resize(mesh.vertexCount());
         skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), anim.meshMorphWeights(i), scratch_.data(), nullptr,
-                 state_.view.method);
+                 state_.view.method, state_.view.influences);
         const glm::mat4& world = anim.skinToModel(i);
         for (uint32_t v : flagged_[i]) {
             if (v < scratch_.size()) flaggedPoints_.push_back(glm::vec3(world * glm::vec4(scratch_[v], 1.0f)));
@@ -882,6 +875,7 @@ void Viewer::updateCompare() {
     key.clip = key.still ? (state_.bindPose ? state_.stillPose() : kBindPose) : clipB;
     key.time = key.still ? 0.0 : state_.timeline.time;  // A moves even where B has no such clip
     key.shown = state_.checks.colorView == ColorView::Deviation;
+    key.influences = state_.view.influences;
     if (clipB >= 0) {
         compareAnim_->evaluate(clipB, static_cast<float>(key.time));
     } else {
@@ -918,9 +912,10 @@ void Viewer::updateCompare() {
         scratch_.resize(ma.vertexCount());
         compareScratchB_.resize(mb.vertexCount());
         skinMesh(ma, animA.palette().data() + animA.paletteOffset(i), animA.meshMorphWeights(i), scratch_.data(), nullptr,
-                 state_.view.method);
+                 state_.view.method, state_.view.influences);
         skinMesh(mb, animB.palette().data() + animB.paletteOffset(static_cast<size_t>(bi)),
-                 animB.meshMorphWeights(static_cast<size_t>(bi)), compareScratchB_.data(), nullptr, state_.view.method);
+                 animB.meshMorphWeights(static_cast<size_t>(bi)), compareScratchB_.data(), nullptr, state_.view.method,
+                 state_.view.influences);
         const glm::dmat4 wa(animA.skinToModel(i)), wb(animB.skinToModel(static_cast<size_t>(bi)));
         const std::vector<int32_t>& match = compareVertexOfA_[i];
         for (size_t v = 0; v < ma.vertexCount(); ++v) {
@@ -966,7 +961,8 @@ void Viewer::pickVertex(const glm::mat4& viewProj, float w, float h) {
     for (size_t i = 0; i < m.meshes.size(); ++i) {
         const Mesh& mesh = m.meshes[i];
         scratch_.resize(mesh.vertexCount());
-        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), anim.meshMorphWeights(i), scratch_.data(), nullptr, state_.view.method);
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), anim.meshMorphWeights(i), scratch_.data(), nullptr,
+                 state_.view.method, state_.view.influences);
         const glm::mat4 mvp = viewProj * anim.skinToModel(i);
         for (size_t v = 0; v < scratch_.size(); ++v) {
             glm::vec2 s;
@@ -1026,7 +1022,8 @@ void Viewer::focusFinding(int index) {
     if (f.mesh >= 0 && static_cast<size_t>(f.mesh) < m.meshes.size() && !f.examples.empty()) {
         const Mesh& mesh = m.meshes[f.mesh];
         scratch_.resize(mesh.vertexCount());
-        skinMesh(mesh, state_.animator->palette().data() + state_.animator->paletteOffset(f.mesh), state_.animator->meshMorphWeights(f.mesh), scratch_.data(), nullptr);
+        skinMesh(mesh, state_.animator->palette().data() + state_.animator->paletteOffset(f.mesh), state_.animator->meshMorphWeights(f.mesh), scratch_.data(), nullptr,
+                 SkinningMethod::Linear, state_.view.influences);
         Bounds b;
         for (int64_t v : f.examples) {
             if (v >= 0 && static_cast<size_t>(v) < scratch_.size()) {

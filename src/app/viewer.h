@@ -134,8 +134,9 @@ private:
         double time = -1.0;
         bool still = false;
         bool shown = false;
+        int influences = 0;   // blended per vertex (the View panel's toggle)
         bool operator==(const CompareKey& o) const {
-            return clip == o.clip && time == o.time && still == o.still && shown == o.shown;
+            return clip == o.clip && time == o.time && still == o.still && shown == o.shown && influences == o.influences;
         }
     };
     CompareKey compareKey_;                       // what the deviation was computed for

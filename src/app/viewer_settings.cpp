@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/input_file.h"
+#include "util/json_depth.h"
 
 namespace rig {
 
@@ -163,6 +164,11 @@ std::string settingsToJson(const ViewerState& s) {
 
 bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera, std::string& why) {
     hasCamera = false;
+    // Settings are a file like any other: how deep they nest is capped before parsing.
+    if (jsonTooDeepAt(text, kMaxJsonDepth) != std::string_view::npos) {
+        why = "nested more than " + std::to_string(kMaxJsonDepth) + " deep";
+        return false;
+    }
     const json j = json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
         why = "not a JSON object";

@@ -135,8 +135,7 @@ void checkCurves(Context& cx, const Clip& c, size_t ci) {
             uint32_t f = 0, nu = 0;
             for (uint32_t k = 0; k < R.count; ++k) {
                 const glm::quat& q = c.quatKeys[R.values + k];
-                const float len = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
-                if (std::isfinite(len) && std::fabs(len - 1.0f) > 1e-3f) ++nu;
+                if (isNonUnitRotation(q.x, q.y, q.z, q.w)) ++nu;
                 if (k && glm::dot(c.quatKeys[R.values + k - 1], q) < 0.0f) ++f;
             }
             if (nu) {

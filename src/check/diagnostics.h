@@ -48,6 +48,7 @@ struct CheckSettings {
     // which the truncation error is measured, lowered on big meshes so that all clips together
     // stay within about 4 million vertex-poses.
     int truncationSamplesPerClip = 30;
+    int influences = kMaxInfluences;  // too-many-influences: the influences kept (4 or 8, `--influences`)
     size_t uniformPaletteJoints = 256;
     size_t maxExamples = 10;
     // missing-texture looks at the file system; off: no texture check.

@@ -23,9 +23,11 @@ struct Truncation {
 std::vector<Truncation> worstTruncation(const Context& cx) {
     const Model& model = cx.model;
     std::vector<Truncation> out(model.meshes.size());
+    const size_t kept = static_cast<size_t>(cx.s.influences);
     size_t perPose = 0;
     for (const Mesh& m : model.meshes) {
-        if (m.skinned) perPose += m.truncated.size();
+        if (!m.skinned) continue;
+        for (const FullInfluences& full : m.truncated) perPose += full.influences.size() > kept ? 1 : 0;
     }
     if (perPose == 0) return out;
     // Keep the work bounded on big meshes: at most ~4M vertex-poses in all.
@@ -49,7 +51,8 @@ std::vector<Truncation> worstTruncation(const Context& cx) {
             const glm::mat4* palette = anim.palette().data() + anim.paletteOffset(mi);
             const glm::mat4& meshWorld = anim.skinToModel(mi);
             for (const FullInfluences& full : mesh.truncated) {
-                const float d = truncationDistance(mesh, full, palette, meshWorld);
+                if (full.influences.size() <= kept) continue;
+                const float d = truncationDistance(mesh, full, palette, meshWorld, cx.s.influences);
                 if (d > out[mi].worst) out[mi] = {d, full.vertex, clip, t};
             }
         }
@@ -231,16 +234,29 @@ void checkMeshes(Context& cx) {
             f.value = ws.worstSumError;
             add(cx, std::move(f));
         }
-        if (ws.truncatedVertices) {
+        // Vertices with more influences than skinning keeps (4, or 8 with --influences 8).
+        uint32_t over = ws.truncatedVertices;
+        std::vector<uint32_t> overExamples = ws.truncatedExamples;
+        if (cx.s.influences > kMaxInfluences) {
+            over = 0;
+            overExamples.clear();
+            for (const FullInfluences& full : m.truncated) {
+                if (full.influences.size() <= static_cast<size_t>(cx.s.influences)) continue;
+                ++over;
+                if (overExamples.size() < cx.s.maxExamples) overExamples.push_back(full.vertex);
+            }
+        }
+        if (over) {
             const Truncation& t = trunc[i];
+            const std::string keep = std::to_string(cx.s.influences);
             std::string where = t.clip >= 0 ? "in " + clipLabel(model.clips[t.clip], t.clip) + " at " + fmt(t.time) + " s"
                                              : "at the bind pose";
             Finding f = makeFinding(CheckCode::TooManyInfluences,
-                                    label + ": " + std::to_string(ws.truncatedVertices) +
-                                        " vertices have more than 4 influences (up to " + std::to_string(ws.maxInfluences) +
-                                        "); the 4 strongest are kept; worst truncation error " + fmt(t.worst) +
+                                    label + ": " + std::to_string(over) + " vertices have more than " + keep +
+                                        " influences (up to " + std::to_string(ws.maxInfluences) + "); the " + keep +
+                                        " strongest are kept; worst truncation error " + fmt(t.worst) +
                                         " units (vertex " + std::to_string(t.vertex) + ", " + where + ")",
-                                    ws.truncatedVertices, label + " vertices", toExamples(ws.truncatedExamples), {});
+                                    over, label + " vertices", toExamples(overExamples), {});
             f.mesh = mi;
             f.clip = t.clip;
             f.value = t.worst;

@@ -82,7 +82,7 @@ std::vector<float> weightSumError(const Mesh& mesh) {
 }
 
 float truncationDistance(const Mesh& mesh, const FullInfluences& full, const glm::mat4* palette,
-                         const glm::mat4& meshWorld) {
+                         const glm::mat4& meshWorld, int influences) {
     const size_t v = full.vertex;
     if (v >= mesh.vertexCount() || full.influences.empty()) return 0.0f;
     const glm::vec4 p(mesh.positions[v], 1.0f);
@@ -99,7 +99,7 @@ float truncationDistance(const Mesh& mesh, const FullInfluences& full, const glm
         all += palette[slot] * static_cast<float>(w / sum);
     }
     const glm::vec3 a(all * p);
-    const glm::vec3 kept(blendMatrix(mesh, v, palette) * p);
+    const glm::vec3 kept(blendMatrix(mesh, v, palette, influences) * p);
     const glm::vec3 d = glm::mat3(meshWorld) * (a - kept);
     const float len = glm::length(d);
     return std::isfinite(len) ? len : 0.0f;

@@ -36,9 +36,9 @@ std::vector<float> weightSumError(const Mesh& mesh);
 std::vector<float> truncationError(const Model& model, size_t mesh, int32_t clip, int samples);
 
 // One truncated vertex at one pose: the distance in model units between skinning with all
-// its influences (renormalized) and with the kept 4. `palette` is the mesh's own palette,
-// `meshWorld` its node's posed model-space matrix.
+// its influences (renormalized) and with the kept 4 (or 8: `influences`). `palette` is the
+// mesh's own palette, `meshWorld` its node's posed model-space matrix.
 float truncationDistance(const Mesh& mesh, const FullInfluences& full, const glm::mat4* palette,
-                         const glm::mat4& meshWorld);
+                         const glm::mat4& meshWorld, int influences = kMaxInfluences);
 
 }  // namespace rig

@@ -1,15 +1,12 @@
 #include "import/clip_markers.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 
 #include <nlohmann/json.hpp>
 
 #include "import/gltf_json.h"
+#include "util/input_file.h"
 #include "util/output_file.h"
 
 namespace rig {
@@ -18,11 +15,7 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string lowerExtension(const std::string& path) {
-    std::string e = std::filesystem::path(path).extension().string();
-    for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return e;
-}
+constexpr size_t kMaxMarkersFileBytes = size_t(16) << 20;
 
 // The markers of a JSON array of {"name", "time"}; false when `list` is not an array.
 bool readMarkerList(const json& list, std::vector<Marker>& out) {
@@ -41,13 +34,6 @@ bool readMarkerList(const json& list, std::vector<Marker>& out) {
     return true;
 }
 
-bool readFile(const std::string& path, std::string& bytes) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    return !in.bad();
-}
-
 }  // namespace
 
 void sortMarkers(std::vector<Marker>& markers) {
@@ -57,11 +43,8 @@ void sortMarkers(std::vector<Marker>& markers) {
 }
 
 int applyGltfMarkers(const std::string& path, Model& model) {
-    const std::string ext = lowerExtension(path);
-    if (ext != ".gltf" && ext != ".glb") return 0;
-    std::string bytes;
     json doc;
-    if (!readFile(path, bytes) || !readGltfJson(bytes, ext == ".glb", doc)) return 0;
+    if (!readGltfFile(path, doc)) return 0;
     const auto anims = doc.find("animations");
     if (anims == doc.end() || !anims->is_array() || anims->size() != model.clips.size()) return 0;
     int read = 0;
@@ -83,12 +66,13 @@ std::string markersFilePath(const std::string& modelPath) { return modelPath + "
 
 bool applyMarkersFile(const std::string& modelPath, Model& model, std::string& error) {
     const std::string file = markersFilePath(modelPath);
-    std::error_code ec;
-    if (!std::filesystem::exists(file, ec)) return true;
-    std::string bytes;
-    if (!readFile(file, bytes)) {
-        error = file + ": cannot be read";
-        return false;
+    // Only a regular file, of a bounded size: a pipe or a device by that name is refused,
+    // never waited on.
+    std::string bytes, why;
+    switch (readInputFile(file, kMaxMarkersFileBytes, bytes, why)) {
+        case InputFileStatus::Missing: return true;
+        case InputFileStatus::Refused: error = file + ": cannot be read (" + why + ")"; return false;
+        case InputFileStatus::Read: break;
     }
     const json doc = json::parse(bytes, nullptr, false);
     if (doc.is_discarded() || !doc.is_object() || !doc.contains("clips") || !doc["clips"].is_array()) {

@@ -68,8 +68,8 @@ bool ConfinedIOSystem::allowed(const char* file, const char* mode) const {
     // Judged as written and with '\\' read as '/' (a Windows path): outside either way is out.
     std::string slashed = f;
     std::replace(slashed.begin(), slashed.end(), '\\', '/');
-    if (!write && (f == model_ || paths::allowExternal() ||
-                   (paths::isInside(folder_, f) && paths::isInside(folder_, slashed)))) {
+    if (!write && (f == model_ || paths::sameFile(f, model_) ||
+                   (paths::mayRead(folder_, f) && paths::mayRead(folder_, slashed)))) {
         return true;
     }
     // A relative name is taken by the OS relative to the working folder. Several importers
@@ -79,7 +79,8 @@ bool ConfinedIOSystem::allowed(const char* file, const char* mode) const {
     const std::filesystem::path beside = std::filesystem::path(folder_) / slashed;
     const bool retried = std::filesystem::path(slashed).is_relative() && paths::isInside(folder_, beside.string()) &&
                          std::filesystem::exists(beside, ec);
-    if (!retried && std::find(refused_.begin(), refused_.end(), f) == refused_.end()) refused_.push_back(f);
+    const std::string named = paths::refusedName(f);
+    if (!retried && std::find(refused_.begin(), refused_.end(), named) == refused_.end()) refused_.push_back(named);
     return false;
 }
 

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/output_file.h"
+#include "util/paths.h"
 
 namespace rig {
 
@@ -150,10 +151,11 @@ std::string textureBytes(const Model& model, const std::string& ref) {
         if (t.height != 0) return {};  // raw texels: no image file to embed
         return std::string(t.data.begin(), t.data.end());
     }
-    std::filesystem::path p(ref);
-    if (p.is_relative()) p = std::filesystem::path(model.path).parent_path() / p;
+    // Only a file the folder rule allows (util/paths): an image outside the model's folder
+    // is not copied into the export.
+    const std::string p = paths::resolveResourceFile(model.path, ref, nullptr);
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(p, ec) || std::filesystem::file_size(p, ec) > (256u << 20)) return {};
+    if (p.empty() || std::filesystem::file_size(p, ec) > (256u << 20)) return {};
     std::ifstream in(p, std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     return in.good() || in.eof() ? bytes : std::string();

@@ -30,12 +30,6 @@ std::string nodeName(const json& nodes, size_t n) {
     return "nodes[" + std::to_string(n) + "]";
 }
 
-std::string lowerExt(const std::string& path) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    return ext;
-}
-
 bool decodeBase64(const std::string& in, size_t from, std::string& out) {
     auto value = [](char c) -> int {
         if (c >= 'A' && c <= 'Z') return c - 'A';
@@ -93,7 +87,7 @@ private:
         }
         // Only inside the model's folder, as for Assimp's own reads (util/paths).
         const std::filesystem::path file = dir_ / uri;
-        if (!paths::allowExternal() && !paths::isInside(folder_, file.string())) return false;
+        if (!paths::mayRead(folder_, file.string())) return false;
         std::ifstream in(file, std::ios::binary);
         if (!in) return false;
         data.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -257,7 +251,7 @@ std::vector<std::string> loadBuffers(const json& doc, const std::string& path, c
         } else if (uri.find(':') == std::string::npos) {
             // Files beside the .gltf only, as for every resource (see util/paths.h).
             const std::filesystem::path file = std::filesystem::path(path).parent_path() / uri;
-            if (paths::allowExternal() || paths::isInside(paths::modelFolder(path), file.string())) {
+            if (paths::mayRead(paths::modelFolder(path), file.string())) {
                 std::ifstream in(file, std::ios::binary);
                 data.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
             }
@@ -334,9 +328,10 @@ bool readRotation(const json& doc, const std::vector<std::string>& buffers, cons
 }
 
 // The channel of `clip` that glTF animation channel `ch` drives (translation, rotation or
-// scale of a node with a track), or nullptr. Targets by index where the tree maps (two nodes
-// may share a name), by name otherwise.
-Channel* targetChannel(const json& ch, const json& nodes, const GltfNodes& map, bool byIndex, const Skeleton& sk, Clip& clip) {
+// scale of a node with a track; one with no keys only where `allowEmpty`), or nullptr.
+// Targets by index where the tree maps (two nodes may share a name), by name otherwise.
+Channel* targetChannel(const json& ch, const json& nodes, const GltfNodes& map, bool byIndex, const Skeleton& sk, Clip& clip,
+                       bool allowEmpty = false) {
     if (!ch.is_object() || !ch.contains("target")) return nullptr;
     const json& target = ch["target"];
     const size_t jn = unsignedOr(target, "node", SIZE_MAX);
@@ -346,7 +341,7 @@ Channel* targetChannel(const json& ch, const json& nodes, const GltfNodes& map, 
     Track& tr = clip.tracks[clip.trackOfNode[node]];
     const std::string p = target.contains("path") && target["path"].is_string() ? target["path"].get<std::string>() : "";
     Channel* c = p == "translation" ? &tr.translation : p == "rotation" ? &tr.rotation : p == "scale" ? &tr.scale : nullptr;
-    return c && c->count ? c : nullptr;
+    return c && (c->count || allowEmpty) ? c : nullptr;
 }
 
 // Calls each(clip, channel, sampler) for every channel of every animation whose sampler exists
@@ -390,17 +385,14 @@ int applyGltfMorphs(const std::string& path, Model& model) {
 namespace {
 
 int applyGltfMorphsUnchecked(const std::string& path, Model& model) {
-    const std::string ext = lowerExt(path);
+    const std::string ext = lowerExtension(path);
     if (ext != ".gltf" && ext != ".glb") return 0;
     bool anyTargets = false;
     for (const Mesh& m : model.meshes) anyTargets = anyTargets || !m.morphTargets.empty();
     if (!anyTargets) return 0;
     json doc;
     std::string bin;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return 0;
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (!readGltfJson(bytes, ext == ".glb", doc, &bin)) return 0;
+    if (!readGltfFile(path, doc, &bin)) return 0;
     const json& nodes = doc.contains("nodes") ? doc["nodes"] : json();
     const json& meshes = doc.contains("meshes") ? doc["meshes"] : json();
     if (!nodes.is_array() || !meshes.is_array()) return 0;
@@ -504,13 +496,8 @@ int applyGltfMorphsUnchecked(const std::string& path, Model& model) {
 
 GltfNodes readGltfNodes(const std::string& path, const Skeleton& sk) {
     GltfNodes out;
-    const std::string ext = lowerExt(path);
-    if (ext != ".gltf" && ext != ".glb") return out;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return out;
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     json doc;
-    if (!readGltfJson(bytes, ext == ".glb", doc) || !mapNodes(doc, sk, out)) return GltfNodes{};
+    if (!readGltfFile(path, doc) || !mapNodes(doc, sk, out)) return GltfNodes{};
     const json& nodes = doc["nodes"];
     out.skinOfJson.assign(nodes.size(), -1);
     for (size_t n = 0; n < nodes.size(); ++n) {
@@ -530,7 +517,7 @@ GltfNodes readGltfNodes(const std::string& path, const Skeleton& sk) {
             out.skinJoints.push_back(std::move(joints));
         }
     }
-    const std::vector<std::string> buffers = loadBuffers(doc, path, ext);
+    const std::vector<std::string> buffers = loadBuffers(doc, path, lowerExtension(path));
     if (doc.contains("animations") && doc["animations"].is_array()) {
         for (const json& an : doc["animations"]) {
             std::vector<GltfNodes::Target> targets;
@@ -579,8 +566,7 @@ GltfNodes readGltfNodes(const std::string& path, const Skeleton& sk) {
 }
 
 int applyGltfStepInterpolation(const std::string& path, Model& model) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    const std::string ext = lowerExtension(path);
     if (ext != ".gltf" && ext != ".glb") return 0;
     std::ifstream in(path, std::ios::binary);
     if (!in) return 0;
@@ -611,13 +597,9 @@ int applyGltfStepInterpolationToBytes(const std::string& bytes, bool glb, Model&
 namespace {
 
 int applyGltfNodeKeysUnchecked(const std::string& path, Model& model) {
-    const std::string ext = lowerExt(path);
-    if (ext != ".gltf" && ext != ".glb") return 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return 0;
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string ext = lowerExtension(path);
     json doc;
-    if (!readGltfJson(bytes, ext == ".glb", doc)) return 0;
+    if (!readGltfFile(path, doc)) return 0;
     const json& nodes = doc.contains("nodes") ? doc["nodes"] : json();
     if (!nodes.is_array()) return 0;
     GltfNodes map;
@@ -625,24 +607,54 @@ int applyGltfNodeKeysUnchecked(const std::string& path, Model& model) {
     const std::vector<std::string> buffers = loadBuffers(doc, path, ext);
     int restored = 0;
     bool changed = false;  // in the current clip
+    // Non-unit rotation keys of the current clip, from the file's own values (Assimp's count
+    // is of its reading: noise for quantized keys); false where a rotation channel was not read.
+    uint32_t nonUnit = 0;
+    bool allRotationsRead = true;
+    std::vector<std::string> nonUnitNames;
     std::vector<float> times;
     std::vector<glm::quat> rotations;
     auto each = [&](Clip& clip, const json& ch, const json& sampler) {
-        Channel* c = targetChannel(ch, nodes, map, byIndex, model.skeleton, clip);
-        if (!c || c->times + static_cast<size_t>(c->count) > clip.times.size()) return;
+        const bool isRotation = ch.contains("target") && ch["target"].is_object() && ch["target"].contains("path") &&
+                                ch["target"]["path"] == "rotation";
         const json& input = sampler.contains("input") ? sampler["input"] : json();
         const json& output = sampler.contains("output") ? sampler["output"] : json();
         const uint32_t count = accessorCount(doc, input);
         const bool cubic = sampler.contains("interpolation") && sampler["interpolation"] == "CUBICSPLINE";
-        if (count == 0 || count > (1u << 24) || cubic) return;
         // Quantized rotations: Assimp copies their bytes into floats, so its keys are noise (and
-        // some dropped as non-finite); they are read again here.
+        // some, or all, dropped as non-finite); they are read again here.
         const size_t outputType = output.is_number_unsigned() && doc.contains("accessors") && doc["accessors"].is_array() &&
                                           output.get<size_t>() < doc["accessors"].size()
                                       ? unsignedOr(doc["accessors"][output.get<size_t>()], "componentType", 0)
                                       : 0;
-        const bool quantized = ch["target"].contains("path") && ch["target"]["path"] == "rotation" &&
-                               (outputType == 5120 || outputType == 5122);
+        const bool quantized = isRotation && (outputType == 5120 || outputType == 5122);
+        Channel* c = targetChannel(ch, nodes, map, byIndex, model.skeleton, clip, quantized);
+        if (!c || c->times + static_cast<size_t>(c->count) > clip.times.size()) {
+            allRotationsRead = allRotationsRead && !isRotation;
+            return;
+        }
+        // Every key's value (CUBICSPLINE: the middle of in-tangent, value, out-tangent).
+        const size_t perKey = cubic ? 3 : 1;
+        const bool outputFits = count > 0 && count <= (1u << 24) && accessorCount(doc, output) == perKey * count;
+        if (isRotation) {
+            bool read = outputFits;
+            uint32_t found = 0;
+            for (uint32_t k = 0; k < count && read; ++k) {
+                float q[4];
+                read = readRotation(doc, buffers, output, perKey * k + perKey / 2, q);
+                found += read && isNonUnitRotation(q[0], q[1], q[2], q[3]);
+            }
+            allRotationsRead = allRotationsRead && read;
+            if (read && found) {
+                nonUnit += found;
+                for (const Track& t : clip.tracks) {
+                    if (&t.rotation == c) nonUnitNames.push_back(model.skeleton.names[t.node] + ".rotation");
+                }
+            }
+        }
+        // CUBICSPLINE: Assimp's keys are the values (played linearly); only quantized ones are
+        // read again, the same way.
+        if (count == 0 || count > (1u << 24) || (cubic && !quantized)) return;
         if (!quantized && count != c->count) return;
         times.resize(count);
         bool ok = true;
@@ -657,7 +669,7 @@ int applyGltfNodeKeysUnchecked(const std::string& path, Model& model) {
             rotations.resize(count);
             for (uint32_t k = 0; k < count && ok; ++k) {
                 float q[4];
-                ok = accessorCount(doc, output) == count && readRotation(doc, buffers, output, k, q);
+                ok = outputFits && readRotation(doc, buffers, output, perKey * k + perKey / 2, q);
                 const glm::quat r(q[3], q[0], q[1], q[2]);
                 ok = ok && glm::length(r) > 0.5f;
                 if (ok) rotations[k] = glm::normalize(r);
@@ -666,6 +678,11 @@ int applyGltfNodeKeysUnchecked(const std::string& path, Model& model) {
         if (!ok) return;
         c->times = clip.addTimes(times.data(), count);
         if (quantized) {
+            // The keys of Assimp's reading that import dropped as non-finite were noise too.
+            const uint32_t dropped = std::min({count > c->count ? count - c->count : 0u, clip.curveStats.nonFiniteKeys,
+                                               model.stats.nonFiniteKeys});
+            clip.curveStats.nonFiniteKeys -= dropped;
+            model.stats.nonFiniteKeys -= dropped;
             c->values = static_cast<uint32_t>(clip.quatKeys.size());
             clip.quatKeys.insert(clip.quatKeys.end(), rotations.begin(), rotations.end());
             c->count = count;
@@ -674,6 +691,16 @@ int applyGltfNodeKeysUnchecked(const std::string& path, Model& model) {
         ++restored;
     };
     auto done = [&](Clip& clip) {
+        CurveStats& cs = clip.curveStats;
+        cs.nonUnitRotationKeys = allRotationsRead ? nonUnit : std::max(cs.nonUnitRotationKeys, nonUnit);
+        for (const std::string& n : nonUnitNames) {
+            if (cs.examples.size() < 10 && std::find(cs.examples.begin(), cs.examples.end(), n) == cs.examples.end()) {
+                cs.examples.push_back(n);
+            }
+        }
+        nonUnit = 0;
+        allRotationsRead = true;
+        nonUnitNames.clear();
         if (!changed) return;
         changed = false;
         // The clip's range from its channels' first and last keys, as import computed it.

@@ -56,9 +56,14 @@ int applyGltfStepInterpolationToBytes(const std::string& bytes, bool glb, Model&
 //   replace them in every translation / rotation / scale channel whose sampler input is a FLOAT
 //   accessor with the channel's key count and times within 1e-4 s of Assimp's;
 // - rotations stored as normalized BYTE or SHORT (glTF's quantized rotations, e.g. rigview's
-//   compressed export): Assimp copies their bytes into floats; they are read again.
-// Updates each changed clip's range. Does nothing for other formats, CUBICSPLINE samplers, or
-// when the JSON or a buffer cannot be read. Returns the number of channels restored.
+//   compressed export): Assimp copies their bytes into floats; they are read again (for
+//   CUBICSPLINE their values, played linearly as Assimp plays float ones), and the noise keys
+//   import dropped as non-finite are no longer counted;
+// - the count of non-unit rotation keys (CurveStats::nonUnitRotationKeys), from every rotation
+//   channel's own values (float or dequantized, any interpolation) with the glTF validator's
+//   bound (kUnitRotationTolerance).
+// Updates each changed clip's range. Reads no other CUBICSPLINE keys again; does nothing for
+// other formats or when the JSON or a buffer cannot be read. Returns the number of channels restored.
 int applyGltfNodeKeys(const std::string& path, Model& model);
 
 // Morph targets as glTF means them, where Assimp 5.2.5 falls short: target names from the

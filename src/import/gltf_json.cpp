@@ -1,7 +1,12 @@
 #include "import/gltf_json.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 namespace rig {
 
@@ -26,6 +31,21 @@ bool readGltfJson(const std::string& bytes, bool glb, nlohmann::json& out, std::
     }
     out = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     return !out.is_discarded() && out.is_object();
+}
+
+std::string lowerExtension(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return ext;
+}
+
+bool readGltfFile(const std::string& path, nlohmann::json& out, std::string* glbBin) {
+    const std::string ext = lowerExtension(path);
+    if (ext != ".gltf" && ext != ".glb") return false;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return readGltfJson(bytes, ext == ".glb", out, glbBin);
 }
 
 }  // namespace rig

@@ -12,4 +12,12 @@ namespace rig {
 // uri). False when the bytes are neither, or the JSON is not an object.
 bool readGltfJson(const std::string& bytes, bool glb, nlohmann::json& out, std::string* glbBin = nullptr);
 
+// The lower-case extension of `path` (".gltf", ".glb", ...).
+std::string lowerExtension(const std::string& path);
+
+// The glTF JSON of the file at `path`, read as readGltfJson reads bytes: a ".glb" (any case)
+// as a binary container, a ".gltf" as JSON text. False for other extensions and for a file
+// that cannot be read.
+bool readGltfFile(const std::string& path, nlohmann::json& out, std::string* glbBin = nullptr);
+
 }  // namespace rig

@@ -28,6 +28,7 @@
 #include "import/scene_convert.h"
 #include "import/scene_repair.h"
 #include "import/units.h"
+#include "import/vertex_join.h"
 
 namespace rig {
 
@@ -122,11 +123,18 @@ Result<Model> importModelFile(const std::string& path, const ImportOptions& opti
         if (scene) repairs = repairScene(*const_cast<aiScene*>(scene));
         if (scene) dropLightsAndCameras(*const_cast<aiScene*>(scene));  // not read: see scene_repair.h
         if (scene) uniquifyBoneNames(const_cast<aiScene*>(scene));
-        if (scene) scene = importer.ApplyPostProcessing(importFlags());
+        // Identical vertices are joined last (as in Assimp's own step order), by
+        // import/vertex_join: Assimp's step would join vertices whose morph targets differ.
+        if (scene) scene = importer.ApplyPostProcessing(importFlags() & ~aiProcess_JoinIdenticalVertices);
+        if (scene) scene = joinIdenticalVertices(importer);
     }
     if (!scene && !io->refused().empty()) {
-        return Error{path + ": refused to read " + io->refused().front() +
-                         ": outside the model's folder (--allow-external-paths allows it)",
+        // paths::refusedName: "<file> (<why>)" when the file is inside but not read.
+        const std::string& first = io->refused().front();
+        const bool why = !first.empty() && first.back() == ')';
+        const bool never = first.find(" (not a regular file") != std::string::npos;
+        return Error{path + ": refused to read " + first + (why ? "" : ": outside the model's folder") +
+                         (never ? "" : " (--allow-external-paths allows it)"),
                      "external-path-refused"};
     }
     if (!scene) {
@@ -223,16 +231,27 @@ Result<Model> importModelWithAnims(const std::string& path, const std::vector<st
         model.stats.retargetNotes.push_back(a + ": motion read with the skeleton's own dof");
     }
     for (const std::string& a : others) {
-        Result<Model> src = importModel(a, options);
+        // An animation-only IQM file (poses, no joints or names) plays on its IQM model's joints
+        // by index (import/iqm.h); every other file binds by joint name.
+        const bool byIndex = lowerExtension(a) == ".iqm" && isIqmAnimationOnlyFile(a);
+        if (byIndex && lowerExtension(path) != ".iqm") {
+            return Error{a + ": an animation-only IQM file (poses, no joints) plays on the joints of its IQM model; " + path +
+                         " is not an IQM file"};
+        }
+        Result<Model> src = byIndex ? importIqmAnimations(a, path) : importModel(a, options);
         if (!src) return src.error();
         const Model& from = src.value();
         if (from.clips.empty()) return Error{a + ": has no clips to add"};
+        if (byIndex && from.skeleton.names != model.skeleton.names) {
+            return Error{a + ": the joints of " + path + " read differently the second time (was the file replaced?)"};
+        }
         for (const std::string& r : from.stats.refusedPaths) model.stats.refusedPaths.push_back(r);
+        model.stats.clipsWithoutTicksPerSecond += from.stats.clipsWithoutTicksPerSecond;
         const RetargetMap map = buildRetargetMap(from.skeleton, model.skeleton);
         std::vector<std::string> skipped;
         size_t added = 0;
         for (const Clip& c : from.clips) {
-            Clip clip = retargetClip(c, map, from.skeleton, model.skeleton, &skipped);
+            Clip clip = byIndex ? c : retargetClip(c, map, from.skeleton, model.skeleton, &skipped);
             if (clip.tracks.empty()) continue;
             if (model.findClip(clip.name) >= 0) clip.name = std::filesystem::path(a).stem().string() + ":" + clip.name;
             model.clips.push_back(std::move(clip));
@@ -244,7 +263,7 @@ Result<Model> importModelWithAnims(const std::string& path, const std::vector<st
         }
         std::sort(skipped.begin(), skipped.end());
         skipped.erase(std::unique(skipped.begin(), skipped.end()), skipped.end());
-        std::string note = a + ": " + std::to_string(added) + " clips added";
+        std::string note = a + ": " + std::to_string(added) + " clips added" + (byIndex ? " (poses on the joints by index)" : "");
         if (!skipped.empty()) {
             note += "; " + std::to_string(skipped.size()) + " joints not in the model skipped:";
             for (size_t i = 0; i < skipped.size() && i < 12; ++i) note += (i ? ", " : " ") + skipped[i];

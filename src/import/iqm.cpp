@@ -144,6 +144,28 @@ public:
         return std::move(model_);
     }
 
+    // An animation-only file (poses, no joints) read onto the joints of its IQM model, whose
+    // file `model` parses: the model's skeleton as run() builds it, and the clips.
+    Result<Model> runAnimationOnly(Parser& model) {
+        if (auto e = header()) return *e;
+        if (auto e = text()) return *e;
+        if (h_.num_joints != 0 || h_.num_poses == 0) {
+            return fail("not an animation-only file (" + std::to_string(h_.num_joints) + " joints, " +
+                        std::to_string(h_.num_poses) + " poses)");
+        }
+        if (auto e = model.header()) return *e;
+        if (auto e = model.text()) return *e;
+        if (auto e = model.joints()) return *e;
+        joints_ = model.joints_;
+        nodeOfJoint_ = model.nodeOfJoint_;
+        model_.skeleton = model.model_.skeleton;
+        modelPath_ = &model.path_;
+        if (auto e = anims()) return *e;
+        model_.materials.emplace_back();  // a model without meshes, as a joints-only file gives
+        model_.path = path_;
+        return std::move(model_);
+    }
+
 private:
     using MaybeError = std::optional<Error>;
 
@@ -510,9 +532,18 @@ private:
     MaybeError anims() {
         if (h_.num_anims == 0) return std::nullopt;
         if (auto e = range("anims", h_.ofs_anims, h_.num_anims, kAnimBytes)) return e;
-        if (h_.num_poses != h_.num_joints) {
-            return fail(std::to_string(h_.num_poses) + " poses for " + std::to_string(h_.num_joints) +
-                        " joints (animation-only IQM files are not read: export the animations with the mesh)");
+        const uint32_t nj = static_cast<uint32_t>(joints_.size());
+        if (h_.num_poses != nj) {
+            if (modelPath_) {
+                return Error{path_ + ": " + std::to_string(h_.num_poses) + " poses, the model " + *modelPath_ + " has " +
+                             std::to_string(nj) + " joints"};
+            }
+            if (h_.num_joints == 0) {
+                return fail("an animation-only file (" + std::to_string(h_.num_poses) +
+                            " poses, no joints): it plays on the joints of its model, as in rigview MODEL.iqm --anim " +
+                            path_);
+            }
+            return fail(std::to_string(h_.num_poses) + " poses for " + std::to_string(nj) + " joints");
         }
         if (auto e = range("poses", h_.ofs_poses, h_.num_poses, kPoseBytes)) return e;
         const uint32_t np = h_.num_poses;
@@ -529,6 +560,11 @@ private:
                 if (!std::isfinite(pose.offset[c]) || !std::isfinite(pose.scale[c])) {
                     return fail("pose " + std::to_string(i) + " has a non-finite channel offset or scale");
                 }
+            }
+            if (pose.parent != joints_[i].parent && modelPath_) {
+                return Error{path_ + ": pose " + std::to_string(i) + "'s parent is " + std::to_string(pose.parent) +
+                             ", joint " + std::to_string(i) + " ('" + text::forTerminal(model_.skeleton.names[nodeOfJoint_[i]]) +
+                             "')'s parent in " + *modelPath_ + " is " + std::to_string(joints_[i].parent)};
             }
             if (pose.parent != joints_[i].parent) {
                 return fail("pose " + std::to_string(i) + " has parent " + std::to_string(pose.parent) + ", its joint has " +
@@ -645,19 +681,10 @@ private:
     std::vector<glm::mat4> inverseBind_;   // per file joint
     VertexArray arrays_[kColor + 1];
     Model model_;
+    const std::string* modelPath_ = nullptr;  // an animation-only file's model (runAnimationOnly)
 };
 
-}  // namespace
-
-Result<Model> parseIqm(const uint8_t* data, size_t size, const std::string& path) {
-    try {
-        return Parser(data, size, path).run();
-    } catch (const std::bad_alloc&) {
-        return Error{path + ": out of memory while reading the IQM file (see RIGVIEW_MAX_MEMORY_MB)"};
-    }
-}
-
-Result<Model> importIqm(const std::string& path) {
+Result<std::vector<uint8_t>> readIqmFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) return Error{path + ": cannot open the file"};
     const std::streamoff size = in.tellg();
@@ -673,7 +700,52 @@ Result<Model> importIqm(const std::string& path) {
     }
     in.seekg(0);
     if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size)) return Error{path + ": cannot read the file"};
-    return parseIqm(bytes.data(), bytes.size(), path);
+    return bytes;
+}
+
+}  // namespace
+
+Result<Model> parseIqm(const uint8_t* data, size_t size, const std::string& path) {
+    try {
+        return Parser(data, size, path).run();
+    } catch (const std::bad_alloc&) {
+        return Error{path + ": out of memory while reading the IQM file (see RIGVIEW_MAX_MEMORY_MB)"};
+    }
+}
+
+Result<Model> importIqm(const std::string& path) {
+    Result<std::vector<uint8_t>> bytes = readIqmFile(path);
+    if (!bytes) return bytes.error();
+    return parseIqm(bytes->data(), bytes->size(), path);
+}
+
+bool isIqmAnimationOnly(const uint8_t* data, size_t size) {
+    return size >= kHeaderBytes && std::memcmp(data, "INTERQUAKEMODEL\0", 16) == 0 && u32(data + 16) == 2 &&
+           u32(data + 16 + 4 * 13) == 0 && u32(data + 16 + 4 * 15) > 0;
+}
+
+bool isIqmAnimationOnlyFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    uint8_t header[kHeaderBytes];
+    return in && in.read(reinterpret_cast<char*>(header), kHeaderBytes) && isIqmAnimationOnly(header, kHeaderBytes);
+}
+
+Result<Model> parseIqmAnimations(const uint8_t* anim, size_t animSize, const std::string& animPath, const uint8_t* model,
+                                 size_t modelSize, const std::string& modelPath) {
+    try {
+        Parser modelParser(model, modelSize, modelPath);
+        return Parser(anim, animSize, animPath).runAnimationOnly(modelParser);
+    } catch (const std::bad_alloc&) {
+        return Error{animPath + ": out of memory while reading the IQM file (see RIGVIEW_MAX_MEMORY_MB)"};
+    }
+}
+
+Result<Model> importIqmAnimations(const std::string& animPath, const std::string& modelPath) {
+    Result<std::vector<uint8_t>> anim = readIqmFile(animPath);
+    if (!anim) return anim.error();
+    Result<std::vector<uint8_t>> model = readIqmFile(modelPath);
+    if (!model) return model.error();
+    return parseIqmAnimations(anim->data(), anim->size(), animPath, model->data(), model->size(), modelPath);
 }
 
 }  // namespace rig

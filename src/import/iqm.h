@@ -28,6 +28,13 @@
 //   at 25 frames per second, as for other formats, and `check` says so); an anim flagged
 //   IQM_LOOP gets frame 0 again at numframes / framerate so the wrap from the last frame to
 //   the first is interpolated as IQM players do. Components with no masked channel get one key.
+// - Animation-only files (no joints, poses only: what the IQM compiler writes for animation
+//   files given without a mesh, one file per action beside the mesh's file) carry no joint names
+//   and no base pose: pose i drives joint i of the IQM model they are loaded with (--anim). The
+//   pose count and every pose's parent must equal the model's joint count and joint i's parent
+//   (file indices), else one line names the file and the mismatch. On their own they are
+//   refused with a line saying how to load them. Files with joints and no mesh (`iqm -j`,
+//   Blender's exporter with Meshes off) are models with clips: --anim binds them by name.
 // - Every count and offset is checked against the file's size; errors are one line
 //   "path: what is wrong".
 #pragma once
@@ -54,5 +61,15 @@ inline constexpr uint64_t kIqmKeyValuesPerByte = 64;
 Result<Model> parseIqm(const uint8_t* data, size_t size, const std::string& path);
 // Read and parse the file at `path`.
 Result<Model> importIqm(const std::string& path);
+
+// Whether an IQM header (the first bytes of a file) is an animation-only file's: version 2, no
+// joints, some poses.
+bool isIqmAnimationOnly(const uint8_t* data, size_t size);
+bool isIqmAnimationOnlyFile(const std::string& path);
+// The clips of an animation-only IQM file on the joints of the IQM model file `model`: a Model
+// with the model file's skeleton (as parseIqm builds it), no meshes, and the clips.
+Result<Model> parseIqmAnimations(const uint8_t* anim, size_t animSize, const std::string& animPath, const uint8_t* model,
+                                 size_t modelSize, const std::string& modelPath);
+Result<Model> importIqmAnimations(const std::string& animPath, const std::string& modelPath);
 
 }  // namespace rig

@@ -3,14 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
-#include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <nlohmann/json.hpp>
 
-#include "import/regular_file.h"
+#include "util/input_file.h"
+#include "util/json_depth.h"
 #include "util/text.h"
 
 namespace rig {
@@ -22,8 +22,10 @@ using json = nlohmann::json;
 // ---------------------------------------------------------------------------------------
 // Lines: a second pass over the (valid) text with nlohmann's SAX parser, fed through an
 // iterator that remembers how far the lexer has read. Each object member's line is the line
-// of its key; each array element's, the line where it starts. Keyed by a path like
-// "/layers/1/states/0/clip".
+// of its key; each array element's, the line where it starts. Each value is a node of a tree
+// (LineIndex) found from its parent and its name there (key or index), so that a path like
+// "/layers/1/states/0/clip" is looked up by walking and each key of the file is stored once:
+// time and memory linear in the text, however deep or wide it is.
 
 struct ReadPos {
     size_t furthest = 0;
@@ -69,10 +71,43 @@ std::string pathKey(const std::string& key) {
     return out;
 }
 
+// "LINE:COLUMN" (both 1-based, the column in bytes) of byte `at` of `text`.
+std::string lineColumnAt(std::string_view text, size_t at) {
+    int line = 1;
+    size_t lineStart = 0;
+    for (size_t i = 0; i < at; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            lineStart = i + 1;
+        }
+    }
+    return std::to_string(line) + ":" + std::to_string(at - lineStart + 1);
+}
+
+struct LineIndex {
+    std::vector<int> lines;                          // per value; the root is value 0
+    std::unordered_map<std::string, int32_t> child;  // "<parent value>/<key or index>" -> value
+
+    // The line of `path` ("" the root, else "/name/..." with names escaped as pathKey does);
+    // a path the file does not hold: 0, or with `closest` the line of its closest enclosing value.
+    int lineOf(const std::string& path, bool closest) const {
+        if (lines.empty()) return closest ? 1 : 0;
+        int32_t at = 0;
+        for (size_t pos = 0; pos < path.size();) {
+            size_t next = path.find('/', pos + 1);
+            if (next == std::string::npos) next = path.size();
+            auto it = child.find(std::to_string(at) + path.substr(pos, next - pos));
+            if (it == child.end()) return closest ? lines[at] : 0;
+            at = it->second;
+            pos = next;
+        }
+        return lines[at];
+    }
+};
+
 class LineSax : public nlohmann::json_sax<json> {
 public:
-    LineSax(std::string_view text, const ReadPos& pos, std::unordered_map<std::string, int>& lines)
-        : text_(text), pos_(pos), lines_(lines) {}
+    LineSax(std::string_view text, const ReadPos& pos, LineIndex& index) : text_(text), pos_(pos), index_(index) {}
 
     bool null() override { return scalar(); }
     bool boolean(bool) override { return scalar(); }
@@ -86,17 +121,18 @@ public:
     bool end_object() override { return close(); }
     bool end_array() override { return close(); }
     bool key(string_t& k) override {
-        frames_.back().key = pathKey(k);
-        lines_[frames_.back().path + "/" + frames_.back().key] = lineAt(pos_.furthest);
+        Frame& f = frames_.back();
+        f.member = add(f.value, pathKey(k));
         return true;
     }
     bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
 
 private:
     struct Frame {
-        std::string path, key;
+        int32_t value = 0;   // the object or array
         bool array = false;
-        size_t index = 0;
+        size_t index = 0;    // the next element's
+        int32_t member = 0;  // the value of the last key read
     };
     // The line of the last character read before `end` that is not white space (a number is
     // read one character past its end).
@@ -114,23 +150,30 @@ private:
         for (; counted_ < at; ++counted_) line_ += text_[counted_] == '\n';
         return line_;
     }
-    std::string valuePath() {
-        if (frames_.empty()) return "";
+    // A new value, named `name` in `parent` (a repeated key: the later one, as the parse keeps).
+    int32_t add(int32_t parent, const std::string& name) {
+        const int32_t v = static_cast<int32_t>(index_.lines.size());
+        index_.lines.push_back(lineAt(pos_.furthest));
+        index_.child[std::to_string(parent) + "/" + name] = v;
+        return v;
+    }
+    // The value that starts now.
+    int32_t value() {
+        if (frames_.empty()) {
+            index_.lines.push_back(lineAt(pos_.furthest));
+            return 0;
+        }
         Frame& f = frames_.back();
-        if (!f.array) return f.path + "/" + f.key;
-        const std::string p = f.path + "/" + std::to_string(f.index++);
-        lines_[p] = lineAt(pos_.furthest);
-        return p;
+        if (!f.array) return f.member;
+        return add(f.value, std::to_string(f.index++));
     }
     bool scalar() {
-        valuePath();
+        value();
         return true;
     }
     bool open(bool array) {
-        const bool root = frames_.empty();
-        std::string p = valuePath();
-        if (root) lines_[p] = lineAt(pos_.furthest);
-        frames_.push_back(Frame{std::move(p), {}, array, 0});
+        const int32_t v = value();
+        frames_.push_back(Frame{v, array, 0, 0});
         return true;
     }
     bool close() {
@@ -140,7 +183,7 @@ private:
 
     std::string_view text_;
     const ReadPos& pos_;
-    std::unordered_map<std::string, int>& lines_;
+    LineIndex& index_;
     std::vector<Frame> frames_;
     size_t counted_ = 0;
     int line_ = 1;
@@ -155,8 +198,10 @@ struct LoadError {
 
 class Loader {
 public:
-    Loader(const Model& model, std::string file, std::unordered_map<std::string, int> lines)
-        : model_(model), file_(std::move(file)), lines_(std::move(lines)) {}
+    Loader(const Model& model, std::string file, LineIndex lines)
+        : model_(model), file_(std::move(file)), lines_(std::move(lines)) {
+        for (size_t i = 0; i < model_.clips.size(); ++i) clipByName_.emplace(model_.clips[i].name, static_cast<int32_t>(i));
+    }
 
     MachineDef load(const json& root) {
         expectObject(root, "", "the file");
@@ -185,18 +230,7 @@ public:
 private:
     [[noreturn]] void fail(const std::string& path, const std::string& what) const {
         // The line of the field, else of the closest enclosing one.
-        std::string p = path;
-        int line = 1;
-        for (;;) {
-            auto it = lines_.find(p);
-            if (it != lines_.end()) {
-                line = it->second;
-                break;
-            }
-            const size_t slash = p.rfind('/');
-            if (slash == std::string::npos) break;
-            p.resize(slash);
-        }
+        const int line = lines_.lineOf(path, true);
         // Names come from the file: control characters are escaped so the message stays one line.
         throw LoadError{file_ + ":" + std::to_string(line) + ": " + text::forTerminal(what)};
     }
@@ -271,9 +305,7 @@ private:
         }
         if (!j.is_string()) fail(path, "a clip is a name or an index");
         const std::string name = j.get<std::string>();
-        for (size_t i = 0; i < model_.clips.size(); ++i) {
-            if (model_.clips[i].name == name) return static_cast<int32_t>(i);
-        }
+        if (auto it = clipByName_.find(name); it != clipByName_.end()) return it->second;
         std::string list;
         for (size_t i = 0; i < model_.clips.size() && i < 12; ++i) list += (i ? ", " : "") + model_.clips[i].name;
         if (model_.clips.size() > 12) list += ", ...";
@@ -282,8 +314,9 @@ private:
 
     int32_t paramRef(const json& j, const std::string& path, ParamType want, bool anyType = false) const {
         const std::string name = str(j, path);
-        const int32_t p = def_.findParam(name);
-        if (p < 0) fail(path, "unknown parameter '" + name + "'");
+        const auto it = paramByName_.find(name);
+        if (it == paramByName_.end()) fail(path, "unknown parameter '" + name + "'");
+        const int32_t p = it->second;
         if (!anyType && def_.params[p].type != want) fail(path, "parameter '" + name + "' is not a float");
         return p;
     }
@@ -294,7 +327,9 @@ private:
         MachineParam p;
         p.name = str(need(j, path, "name", "a parameter"), path + "/name");
         if (p.name.empty()) fail(path + "/name", "a parameter's name is empty");
-        if (def_.findParam(p.name) >= 0) fail(path + "/name", "duplicate parameter '" + p.name + "'");
+        if (!paramByName_.emplace(p.name, static_cast<int32_t>(def_.params.size())).second) {
+            fail(path + "/name", "duplicate parameter '" + p.name + "'");
+        }
         const std::string type = str(need(j, path, "type", "parameter '" + p.name + "'"), path + "/type");
         if (type == "float") p.type = ParamType::Float;
         else if (type == "bool") p.type = ParamType::Bool;
@@ -322,9 +357,7 @@ private:
         checkKeys(j, path, {"name", "blend", "weight", "mask", "entry", "states", "transitions"});
         MachineLayer L;
         L.name = str(need(j, path, "name", "a layer"), path + "/name");
-        for (const MachineLayer& o : def_.layers) {
-            if (o.name == L.name) fail(path + "/name", "duplicate layer '" + L.name + "'");
-        }
+        if (L.name == "base" || !layerNames_.insert(L.name).second) fail(path + "/name", "duplicate layer '" + L.name + "'");
         if (j.contains("blend")) {
             const std::string b = str(j["blend"], path + "/blend");
             if (b == "override") L.blend = LayerBlend::Override;
@@ -367,10 +400,11 @@ private:
         expectArray(states, path + "/states", "'states'");
         if (states.empty()) fail(path + "/states", "a machine needs at least one state");
         std::vector<MachineState> list;
+        std::unordered_map<std::string, int32_t> byName;
         for (size_t i = 0; i < states.size(); ++i) {
             MachineState s = loadState(states[i], path + "/states/" + std::to_string(i), index, blend);
-            for (const MachineState& o : list) {
-                if (o.name == s.name) fail(path + "/states/" + std::to_string(i) + "/name", "duplicate state '" + s.name + "'");
+            if (!byName.emplace(s.name, static_cast<int32_t>(i)).second) {
+                fail(path + "/states/" + std::to_string(i) + "/name", "duplicate state '" + s.name + "'");
             }
             list.push_back(std::move(s));
         }
@@ -382,10 +416,7 @@ private:
                 if (parent < 0) fail(p, "'exit' leaves a nested machine; this one is not nested");
                 return MachineTransition::kExit;
             }
-            const std::vector<MachineState>& ss = def_.machines[index].states;
-            for (size_t i = 0; i < ss.size(); ++i) {
-                if (ss[i].name == n) return static_cast<int32_t>(i);
-            }
+            if (auto it = byName.find(n); it != byName.end()) return it->second;
             fail(p, "unknown state '" + n + "' in machine '" + name + "'");
         };
         if (obj.contains("entry")) def_.machines[index].entry = stateRef(obj["entry"], path + "/entry", false, false);
@@ -549,20 +580,25 @@ private:
         return e;
     }
 
-    int lineOf(const std::string& path) const {
-        auto it = lines_.find(path);
-        return it == lines_.end() ? 0 : it->second;
-    }
+    int lineOf(const std::string& path) const { return lines_.lineOf(path, false); }
 
     const Model& model_;
     std::string file_;
-    std::unordered_map<std::string, int> lines_;
+    LineIndex lines_;
     MachineDef def_;
+    // Names looked up in one step (the file may hold many): the model's clips (the first of a
+    // name), the parameters, the layers.
+    std::unordered_map<std::string, int32_t> clipByName_, paramByName_;
+    std::unordered_set<std::string> layerNames_;
 };
 
 }  // namespace
 
 Result<MachineDef> parseMachine(std::string_view text, const Model& model, const std::string& file) {
+    // Nesting first, in one pass: everything after it then costs in proportion to the text.
+    if (const size_t at = jsonTooDeepAt(text, kMaxJsonDepth); at != std::string_view::npos) {
+        return Error{file + ":" + lineColumnAt(text, at) + ": nested more than " + std::to_string(kMaxJsonDepth) + " deep"};
+    }
     json root;
     ReadPos read;
     try {
@@ -573,14 +609,6 @@ Result<MachineDef> parseMachine(std::string_view text, const Model& model, const
         const auto* pe = dynamic_cast<const json::parse_error*>(&e);
         const size_t at = pe ? (pe->byte > 0 ? pe->byte - 1 : 0) : (read.furthest > 0 ? read.furthest - 1 : 0);
         const size_t stop = std::min<size_t>(at, text.size());
-        int line = 1;
-        size_t lineStart = 0;
-        for (size_t i = 0; i < stop; ++i) {
-            if (text[i] == '\n') {
-                ++line;
-                lineStart = i + 1;
-            }
-        }
         std::string what = e.what();
         // "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error ..."
         if (pe) {
@@ -589,9 +617,9 @@ Result<MachineDef> parseMachine(std::string_view text, const Model& model, const
         } else if (what.rfind("[json.exception.", 0) == 0 && what.find("] ") != std::string::npos) {
             what = what.substr(what.find("] ") + 2);
         }
-        return Error{file + ":" + std::to_string(line) + ":" + std::to_string(stop - lineStart + 1) + ": " + text::forTerminal(what)};
+        return Error{file + ":" + lineColumnAt(text, stop) + ": " + text::forTerminal(what)};
     }
-    std::unordered_map<std::string, int> lines;
+    LineIndex lines;
     ReadPos pos;
     LineSax sax(text, pos, lines);
     json::sax_parse(CountingIt(text.data(), text.data(), &pos), CountingIt(text.data() + text.size(), text.data(), nullptr), &sax);
@@ -604,19 +632,16 @@ Result<MachineDef> parseMachine(std::string_view text, const Model& model, const
 }
 
 Result<MachineDef> loadMachineFile(const std::string& path, const Model& model) {
-    Result<bool> regular = checkRegularFile(path);
-    if (!regular) return regular.error();
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{path + ": cannot be opened"};
-    constexpr size_t kMax = 16u << 20;
-    std::string text;
-    char buf[65536];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-        text.append(buf, static_cast<size_t>(in.gcount()));
-        if (text.size() > kMax) return Error{path + ": larger than 16 MiB: not a state machine file"};
+    std::string text, why;
+    switch (readInputFile(path, kMaxMachineFileBytes, text, why)) {
+    case InputFileStatus::Read:
+        return parseMachine(text, model, path);
+    case InputFileStatus::Missing:
+        return Error{path + ": no such file"};
+    case InputFileStatus::Refused:
+        break;
     }
-    if (in.bad()) return Error{path + ": read error"};
-    return parseMachine(text, model, path);
+    return Error{path + ": " + why + (why.rfind("larger than", 0) == 0 ? ": not a state machine file" : "")};
 }
 
 std::string machinePathBeside(const std::string& modelPath) {

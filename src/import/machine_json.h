@@ -14,6 +14,12 @@
 
 namespace rig {
 
+// Limits on a machine file (it is untrusted input, like the model): its size, and how deep its
+// arrays and objects nest (util/json_depth.h kMaxJsonDepth, refused before parsing:
+// "FILE:LINE:COLUMN: nested more than 64 deep"). Parsing and checking then take time and
+// memory linear in the text.
+inline constexpr size_t kMaxMachineFileBytes = size_t(16) << 20;
+
 // `file` only names the text in messages.
 Result<MachineDef> parseMachine(std::string_view text, const Model& model, const std::string& file);
 // Read `path` (a regular file of at most 16 MiB) and parse it.

@@ -1,4 +1,5 @@
 #include "import/model_io.h"
+#include "import/texture_limits.h"
 
 #include <concepts>
 #include <cstring>
@@ -28,6 +29,7 @@ constexpr size_t kHeaderSize = 8 + 4 + 8 + 8;
 class Writer {
 public:
     std::vector<uint8_t> bytes;
+    uint32_t version = kModelFormatVersion;  // always the current one
 
     template <typename T>
     void pod(const T& v) {
@@ -72,7 +74,8 @@ private:
 // and checks once.
 class Reader {
 public:
-    Reader(const uint8_t* p, size_t n) : p_(p), end_(p + n) {}
+    Reader(const uint8_t* p, size_t n, uint32_t formatVersion) : version(formatVersion), p_(p), end_(p + n) {}
+    const uint32_t version;  // the buffer's format version: fields added later are absent before it
     bool ok() const { return error_.empty(); }
     const std::string& error() const { return error_; }
     size_t left() const { return static_cast<size_t>(end_ - p_); }
@@ -201,6 +204,10 @@ void visit(Ar& ar, M& m) {
     ar.podVec(m.skin.offsetComputed);
     ar.podVec(m.joints);
     ar.podVec(m.weights);
+    if (ar.version >= 4) {
+        ar.podVec(m.joints2);
+        ar.podVec(m.weights2);
+    }
     visit(ar, m.weightStats);
     ar.podVec(m.originalInfluenceCount);
     ar.podVec(m.originalWeightSum);
@@ -211,6 +218,9 @@ void visit(Ar& ar, M& m) {
             ar.pod(influence.second);  // weight
         });
     });
+    if constexpr (!std::is_const_v<M>) {
+        if (ar.version < 4) fillSecondInfluenceSet(m);  // what import makes of the same mesh
+    }
     ar.strVec(m.missingBones);
     ar.list(m.morphTargets, 3 * 8, [&](auto& t) {  // a name and two arrays, each at least its length
         ar.str(t.name);
@@ -357,9 +367,9 @@ Result<Model> deserializeModel(std::span<const uint8_t> bytes) {
     std::memcpy(&version, bytes.data() + 8, 4);
     std::memcpy(&size, bytes.data() + 12, 8);
     std::memcpy(&sum, bytes.data() + 20, 8);
-    if (version != kModelFormatVersion) {
+    if (version < kOldestModelFormatVersion || version > kModelFormatVersion) {
         return Error{"serialized model format " + std::to_string(version) + ", expected " +
-                     std::to_string(kModelFormatVersion)};
+                     std::to_string(kOldestModelFormatVersion) + " to " + std::to_string(kModelFormatVersion)};
     }
     if (size != bytes.size() - kHeaderSize) {
         return Error{"serialized model truncated (" + std::to_string(bytes.size() - kHeaderSize) + " of " +
@@ -367,7 +377,7 @@ Result<Model> deserializeModel(std::span<const uint8_t> bytes) {
     }
     const uint8_t* payload = bytes.data() + kHeaderSize;
     if (fnv1a64(payload, size) != sum) return Error{"serialized model damaged (checksum mismatch)"};
-    Reader r(payload, size);
+    Reader r(payload, size, version);
     Model m;
     visit(r, m);
     if (!r.ok()) return Error{"serialized model malformed: " + r.error()};
@@ -414,6 +424,10 @@ Result<bool> validateModel(const Model& m) {
             return Error{at + "a per-vertex array does not match the vertex count"};
         }
         if (mesh.joints.size() != mesh.weights.size()) return Error{at + "joints and weights of different sizes"};
+        if (mesh.joints2.size() != mesh.weights2.size()) return Error{at + "second joints and weights of different sizes"};
+        if (!mesh.joints2.empty() && mesh.joints2.size() != mesh.joints.size()) {
+            return Error{at + "a second influence set without a first for every vertex"};
+        }
         if (mesh.indices.size() % 3 != 0) return Error{at + "index count not a multiple of 3"};
         for (uint32_t i : mesh.indices) {
             if (i >= nv) return Error{at + indexError("vertex index", i, nv)};
@@ -427,9 +441,11 @@ Result<bool> validateModel(const Model& m) {
             if (j < 0 || j >= static_cast<int64_t>(nodes)) return Error{at + indexError("joint node", j, nodes)};
         }
         if (mesh.skinned && mesh.joints.size() != nv) return Error{at + "skinned without per-vertex joints"};
-        for (const auto& slots : mesh.joints) {
-            for (uint16_t slot : slots) {
-                if (slot >= skin.paletteSize()) return Error{at + indexError("joint slot", slot, skin.paletteSize())};
+        for (const auto* set : {&mesh.joints, &mesh.joints2}) {
+            for (const auto& slots : *set) {
+                for (uint16_t slot : slots) {
+                    if (slot >= skin.paletteSize()) return Error{at + indexError("joint slot", slot, skin.paletteSize())};
+                }
             }
         }
         for (const FullInfluences& f : mesh.truncated) {
@@ -473,7 +489,11 @@ Result<bool> validateModel(const Model& m) {
         }
     }
     for (const EmbeddedTexture& t : m.textures) {
-        if (t.height != 0 && uint64_t{t.width} * t.height * 4 != t.data.size()) {
+        // An image over the limits comes with its size and no bytes (scene_convert).
+        const bool leftOut = t.data.empty() && (t.height == 0 ? t.width > kMaxTextureBytes
+                                                              : t.width > static_cast<uint32_t>(kMaxTextureSide) ||
+                                                                    t.height > static_cast<uint32_t>(kMaxTextureSide));
+        if (t.height != 0 && !leftOut && uint64_t{t.width} * t.height * 4 != t.data.size()) {
             return Error{"texture '" + t.name + "': size does not match its texels"};
         }
     }

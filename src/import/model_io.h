@@ -6,7 +6,8 @@
 // FNV-1a-64 checksum of the payload, then the payload: every field of the Model in declaration
 // order (numbers in the host's byte order: writer and reader are the same binary; vectors as a
 // u64 count followed by their elements). The reader trusts nothing: every count is checked
-// against the bytes left before anything is allocated, the checksum and version must match,
+// against the bytes left before anything is allocated, the checksum must match and the version
+// be one it reads (kOldestModelFormatVersion to kModelFormatVersion),
 // and the decoded model must pass validateModel (indices in range, arrays of matching sizes),
 // so the rest of rigview can use it as it uses a fresh import.
 #pragma once
@@ -21,7 +22,11 @@
 
 namespace rig {
 
-inline constexpr uint32_t kModelFormatVersion = 3;  // 2: units, bind pose, name bindings; 3: clip markers
+inline constexpr uint32_t kModelFormatVersion = 4;  // 2: units, bind pose, name bindings; 3: clip markers;
+                                                    // 4: each mesh's second influence set (joints2, weights2)
+// The oldest version deserializeModel reads (a version 3 mesh gets its second influence set
+// from its truncated vertices, as import makes it).
+inline constexpr uint32_t kOldestModelFormatVersion = 3;
 
 // The model as bytes (header + payload).
 std::vector<uint8_t> serializeModel(const Model& model);

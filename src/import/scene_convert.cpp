@@ -7,6 +7,7 @@
 #include "anim/offline/clip_tools.h"
 #include "import/import.h"
 #include "import/node_binding.h"
+#include "import/texture_limits.h"
 
 namespace rig::scene {
 
@@ -104,6 +105,7 @@ void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk, const std::vec
             mesh.joints[v][k] = static_cast<uint16_t>(inf[0].slot);
         }
     }
+    fillSecondInfluenceSet(mesh);  // influences 5 to 8, for --influences 8
 }
 
 // Morph targets (Assimp's anim meshes). Assimp stores each target's positions and normals
@@ -400,8 +402,7 @@ Clip importClip(const aiAnimation* anim, size_t index, const Skeleton& sk, const
         const std::string nodeName = na->mNodeName.C_Str();
         for (unsigned k = 0; k < na->mNumRotationKeys; ++k) {
             const aiQuaternion& q = na->mRotationKeys[k].mValue;
-            const float len = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
-            if (std::isfinite(len) && std::fabs(len - 1.0f) > 1e-3f) {
+            if (isNonUnitRotation(q.x, q.y, q.z, q.w)) {
                 ++clip.curveStats.nonUnitRotationKeys;
                 noteCurve(clip.curveStats, nodeName + ".rotation");
             }
@@ -463,6 +464,15 @@ void importMaterials(const aiScene* scene, Model& model) {
         et.name = t->mFilename.C_Str();
         et.width = t->mWidth;
         et.height = t->mHeight;
+        // An image over the limits keeps its size but none of its bytes (the renderer refuses
+        // it with that size, render/texture_image.h): nothing that large crosses to the viewer.
+        const bool tooLarge = t->mHeight == 0 ? t->mWidth > kMaxTextureBytes
+                                              : t->mWidth > static_cast<unsigned>(kMaxTextureSide) ||
+                                                    t->mHeight > static_cast<unsigned>(kMaxTextureSide);
+        if (tooLarge) {
+            model.textures.push_back(std::move(et));
+            continue;
+        }
         if (t->mHeight == 0) {
             const auto* b = reinterpret_cast<const uint8_t*>(t->pcData);
             et.data.assign(b, b + t->mWidth);

@@ -1,6 +1,7 @@
 // The pieces of an Assimp scene turned into a runtime Model (internal to import/; import.cpp
 // drives them): the node tree flattened parents-first, meshes with their skins (weights sorted,
-// truncated to 4 and renormalized, with what was dropped kept for `check`) and morph targets,
+// the 4 strongest renormalized as the first set, influences 5 to 8 as the second, and every
+// influence of a vertex with more than 4 kept for `check`) and morph targets,
 // clips with their channels (keys sorted, non-finite keys dropped, what was wrong counted in
 // CurveStats) and morph weight channels, materials and embedded textures. Bones and channels
 // arrive already bound to nodes (import/node_binding).

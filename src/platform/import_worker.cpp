@@ -19,6 +19,7 @@
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -31,6 +32,7 @@
 
 #include "import/import.h"
 #include "import/model_io.h"
+#include "platform/syscall_filter.h"
 #include "util/paths.h"
 
 extern char** environ;
@@ -153,39 +155,70 @@ void allowPath(int ruleset, const std::string& path, uint64_t access) {
     ::close(fd);
 }
 
-}  // namespace
+// The ruleset's attributes as the kernel reads them: the headers of older systems (Debian 12's)
+// stop at handled_access_fs; the kernel takes the longer struct from the ABI that has each field.
+struct RulesetAttr {
+    uint64_t handledAccessFs = 0;
+    uint64_t handledAccessNet = 0;  // ABI 4
+    uint64_t scoped = 0;            // ABI 6
+};
+constexpr uint64_t kAccessFsTruncate = 1ULL << 14;                                // ABI 3
+constexpr uint64_t kAccessNetBindTcp = 1ULL << 0, kAccessNetConnectTcp = 1ULL << 1;  // ABI 4
+constexpr uint64_t kScopeAbstractUnixSocket = 1ULL << 0, kScopeSignal = 1ULL << 1;    // ABI 6
 
-bool restrictFileAccess(const std::set<std::string>& folders) {
+// One Landlock domain for this process: file access (when `folders` is given) as
+// restrictFileAccess says; TCP bind and connect denied (ABI 4); signals to and abstract UNIX
+// sockets of processes outside the domain denied (ABI 6).
+bool restrictSelf(const std::set<std::string>* folders) {
     const long abi = landlockAbi();
     if (abi < 1) return false;
-    landlock_ruleset_attr attr{};
-    attr.handled_access_fs = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE |
-                             LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
-                             LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
-                             LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
-                             LANDLOCK_ACCESS_FS_MAKE_SYM;
-#ifdef LANDLOCK_ACCESS_FS_REFER
-    if (abi >= 2) attr.handled_access_fs |= LANDLOCK_ACCESS_FS_REFER;
-#endif
-#ifdef LANDLOCK_ACCESS_FS_TRUNCATE
-    if (abi >= 3) attr.handled_access_fs |= LANDLOCK_ACCESS_FS_TRUNCATE;
-#endif
-    const int ruleset = static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0));
-    if (ruleset < 0) return false;
-    const uint64_t read = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
-    for (const std::string& f : folders) allowPath(ruleset, f, read);
-    // The runtime: shared libraries and the sanitizers' symbolizer (read and run, never write),
-    // the process's own /proc entry (sanitizers read their memory map), /dev/null (stdio is
-    // silenced there during imports).
-    for (const char* sys : {"/usr", "/lib", "/lib64", "/etc/ld.so.cache"}) {
-        allowPath(ruleset, sys, read | LANDLOCK_ACCESS_FS_EXECUTE);
+    RulesetAttr attr;
+    size_t size = sizeof attr.handledAccessFs;
+    if (folders) {
+        attr.handledAccessFs = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE |
+                               LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
+                               LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
+                               LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
+                               LANDLOCK_ACCESS_FS_MAKE_SYM;
+        if (abi >= 2) attr.handledAccessFs |= 1ULL << 13;  // LANDLOCK_ACCESS_FS_REFER
+        if (abi >= 3) attr.handledAccessFs |= kAccessFsTruncate;
     }
-    allowPath(ruleset, "/proc/self", read);
-    allowPath(ruleset, "/dev/null", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE);
-    allowPath(ruleset, "/dev/urandom", LANDLOCK_ACCESS_FS_READ_FILE);
+    if (abi >= 4) {
+        attr.handledAccessNet = kAccessNetBindTcp | kAccessNetConnectTcp;
+        size = offsetof(RulesetAttr, handledAccessNet) + sizeof attr.handledAccessNet;
+    }
+    if (abi >= 6) {
+        attr.scoped = kScopeAbstractUnixSocket | kScopeSignal;
+        size = sizeof attr;
+    }
+    if (!attr.handledAccessFs && !attr.handledAccessNet && !attr.scoped) return false;
+    const int ruleset = static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, size, 0));
+    if (ruleset < 0) return false;
+    if (folders) {
+        const uint64_t read = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
+        for (const std::string& f : *folders) allowPath(ruleset, f, read);
+        // The runtime: shared libraries and the sanitizers' symbolizer (read and run, never
+        // write), the process's own /proc entry (sanitizers read their memory map), /dev/null
+        // (stdio is silenced there during imports).
+        for (const char* sys : {"/usr", "/lib", "/lib64", "/etc/ld.so.cache"}) {
+            allowPath(ruleset, sys, read | LANDLOCK_ACCESS_FS_EXECUTE);
+        }
+        allowPath(ruleset, "/proc/self", read);
+        allowPath(ruleset, "/dev/null", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE);
+        allowPath(ruleset, "/dev/urandom", LANDLOCK_ACCESS_FS_READ_FILE);
+    }
     const bool ok = ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && ::syscall(SYS_landlock_restrict_self, ruleset, 0) == 0;
     ::close(ruleset);
     return ok;
+}
+
+}  // namespace
+
+bool restrictFileAccess(const std::set<std::string>& folders) { return restrictSelf(&folders); }
+
+bool sandboxWorker(const std::set<std::string>& folders, bool files) {
+    restrictSelf(files ? &folders : nullptr);
+    return restrictSystemCalls();
 }
 
 namespace {
@@ -193,6 +226,7 @@ namespace {
 long landlockAbi() { return 0; }
 }  // namespace
 bool restrictFileAccess(const std::set<std::string>&) { return false; }
+bool sandboxWorker(const std::set<std::string>&, bool) { return restrictSystemCalls(); }
 namespace {
 #endif
 
@@ -461,7 +495,8 @@ int runImportWorker(const std::string& path, const std::vector<std::string>& ani
     addFolderOf(path, folders);
     for (const std::string& a : anims) addFolderOf(a, folders);
     // --allow-external-paths: the user asked for files outside the model's folder to be read.
-    if (!paths::allowExternal()) restrictFileAccess(folders);
+    // Beyond files: no sockets, no signals to other processes (platform/syscall_filter).
+    sandboxWorker(folders, !paths::allowExternal());
 
     try {
         Result<Model> r = importModelWithAnims(path, anims, options);

@@ -75,6 +75,13 @@ int runImportWorker(const std::string& path, const std::vector<std::string>& ani
 // goes on unrestricted). The worker calls it before importing.
 bool restrictFileAccess(const std::set<std::string>& folders);
 
+// The worker's whole sandbox, applied for good before it imports: restrictFileAccess's rules
+// when `files` (not with --allow-external-paths), Landlock's network (ABI 4) and signal and
+// abstract-socket scopes (ABI 6) where the kernel has them, and the system-call filter
+// (platform/syscall_filter: no sockets, no signals to other processes). Returns whether the
+// system-call filter is in place.
+bool sandboxWorker(const std::set<std::string>& folders, bool files);
+
 // "Landlock ABI N" or why file access is not restricted here (for `info` and the README).
 std::string sandboxDescription();
 

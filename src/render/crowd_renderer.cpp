@@ -81,6 +81,7 @@ void CrowdRenderer::Uniforms::lookUp(const Program& p) {
     meshWorld = p.uniform("u_meshWorldTexel");
     paletteOffset = p.uniform("u_paletteOffset");
     skinned = p.uniform("u_skinned");
+    influences8 = p.uniform("u_influences8");
     viewProj = p.uniform("u_viewProj");
     morphCount = p.uniform("u_morphCount");
     baseColor = p.uniform("u_baseColor");
@@ -227,6 +228,7 @@ CrowdRenderer::Stats CrowdRenderer::draw(GpuModel& gpu, const Crowd& crowd, cons
             const GpuMesh& gm = gpu.meshes()[i];
             if (gm.indexCount == 0) continue;
             glUniform1i(su_.skinned, mesh.skinned ? shaderSkinMode(usedMethod_) : 0);
+            glUniform1i(su_.influences8, mesh.skinned && gm.secondInfluenceSet && blendsSecondSet(mesh, o.influences) ? 1 : 0);
             glUniform1i(su_.paletteOffset, static_cast<GLint>(crowd.paletteOffset(i)));
             glUniform1i(su_.meshWorld, static_cast<GLint>(crowd.meshWorldTexel(i)));
             const Material& mat = model.materials[std::min<size_t>(mesh.material, model.materials.size() - 1)];

@@ -73,7 +73,7 @@ private:
     struct Uniforms {
         GLint instanced = -1, crowd = -1, instances = -1, stride = -1, meshWorld = -1, paletteOffset = -1,
               skinned = -1, viewProj = -1, morphCount = -1, baseColor = -1, hasTexture = -1, texture = -1, eye = -1,
-              keyLight = -1, headlight = -1, ambient = -1, lighting = -1, tint = -1;
+              keyLight = -1, headlight = -1, ambient = -1, lighting = -1, tint = -1, influences8 = -1;
         void lookUp(const Program& p);
     };
     CrowdRenderer() = default;

@@ -1,15 +1,15 @@
 #include "render/gpu_model.h"
 
-#include <stb_image.h>
-
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
+#include <span>
 
 #include "anim/runtime/dual_quat.h"
 #include "anim/runtime/skinning.h"
 #include "render/layout.h"
-#include "util/paths.h"
+#include "render/texture_image.h"
 
 namespace rig {
 
@@ -27,53 +27,6 @@ GLuint makeTexture(const uint8_t* rgba, int w, int h) {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
     return tex;
-}
-
-// Decode image bytes (PNG, JPEG, TGA...) flipped so that row 0 is the bottom (GL's UV origin,
-// which Assimp's UVs follow).
-GLuint textureFromImage(const uint8_t* data, size_t size) {
-    int w = 0, h = 0, n = 0;
-    stbi_uc* px = stbi_load_from_memory(data, static_cast<int>(size), &w, &h, &n, 4);
-    if (!px) return 0;
-    std::vector<uint8_t> flipped(static_cast<size_t>(w) * h * 4);
-    for (int y = 0; y < h; ++y) std::memcpy(&flipped[static_cast<size_t>(y) * w * 4], px + static_cast<size_t>(h - 1 - y) * w * 4, static_cast<size_t>(w) * 4);
-    stbi_image_free(px);
-    return makeTexture(flipped.data(), w, h);
-}
-
-GLuint loadTexture(const Model& model, const std::string& ref) {
-    if (ref.empty()) return 0;
-    // Embedded: "*N" (Assimp's convention) or a name matching an embedded texture.
-    int index = -1;
-    if (ref[0] == '*') {
-        try {
-            index = std::stoi(ref.substr(1));
-        } catch (...) {
-            index = -1;
-        }
-    }
-    for (size_t i = 0; index < 0 && i < model.textures.size(); ++i) {
-        if (!model.textures[i].name.empty() && model.textures[i].name == ref) index = static_cast<int>(i);
-    }
-    if (index >= 0 && static_cast<size_t>(index) < model.textures.size()) {
-        const EmbeddedTexture& t = model.textures[index];
-        if (t.height == 0) return textureFromImage(t.data.data(), t.data.size());
-        return makeTexture(t.data.data(), static_cast<int>(t.width), static_cast<int>(t.height));
-    }
-    // A file: as written (relative to the model's folder), or by its bare name beside it; only
-    // inside the model's folder unless --allow-external-paths (util/paths.h).
-    const std::string file = paths::resolveResourceFile(model.path, ref, nullptr);
-    if (!file.empty()) {
-        std::FILE* f = std::fopen(file.c_str(), "rb");
-        if (!f) return 0;
-        std::vector<uint8_t> bytes;
-        uint8_t buf[65536];
-        size_t n;
-        while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.insert(bytes.end(), buf, buf + n);
-        std::fclose(f);
-        if (GLuint tex = textureFromImage(bytes.data(), bytes.size())) return tex;
-    }
-    return 0;
 }
 
 template <typename T>
@@ -100,8 +53,15 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
     g->isJoint_.assign(model.skeleton.size(), 0);
     for (int32_t j : g->joints_) g->isJoint_[j] = 1;
     for (const Material& mat : model.materials) {
-        GLuint tex = loadTexture(model, mat.baseColorTexture);
-        if (!tex && !mat.baseColorTexture.empty()) g->missingTextures_.push_back(mat.baseColorTexture);
+        GLuint tex = 0;
+        if (!mat.baseColorTexture.empty()) {
+            Result<TextureImage> image = loadTextureImage(model, mat.baseColorTexture);
+            if (image) {
+                tex = makeTexture(image->rgba.data(), image->width, image->height);
+            } else {
+                g->missingTextures_.push_back(image.error().message);
+            }
+        }
         g->textures_.push_back(tex);
     }
     size_t maxVerts = 0;
@@ -121,6 +81,11 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
         if (mesh.skinned) {
             gm.buffers[4] = arrayBuffer(mesh.joints);
             gm.buffers[5] = arrayBuffer(mesh.weights);
+        }
+        gm.secondInfluenceSet = mesh.skinned && mesh.hasSecondInfluenceSet();
+        if (gm.secondInfluenceSet) {
+            gm.buffers[8] = arrayBuffer(mesh.joints2);
+            gm.buffers[9] = arrayBuffer(mesh.weights2);
         }
         gm.buffers[6] = arrayBuffer(mesh.positions, GL_DYNAMIC_DRAW);  // CPU-skinned positions
         gm.buffers[7] = arrayBuffer(normals, GL_DYNAMIC_DRAW);         // CPU-skinned normals
@@ -153,6 +118,15 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
                 glVertexAttribI4ui(gl_layout::kJoints, 0, 0, 0, 0);
                 glDisableVertexAttribArray(gl_layout::kWeights);
                 glVertexAttrib4f(gl_layout::kWeights, 1, 0, 0, 0);
+            }
+            if (gm.secondInfluenceSet && pass == 0) {
+                glBindBuffer(GL_ARRAY_BUFFER, gm.buffers[8]);
+                glEnableVertexAttribArray(gl_layout::kJoints2);
+                glVertexAttribIPointer(gl_layout::kJoints2, 4, GL_UNSIGNED_SHORT, 0, nullptr);
+                floatAttrib(gl_layout::kWeights2, gm.buffers[9], 4);
+            } else {
+                glDisableVertexAttribArray(gl_layout::kJoints2);
+                glDisableVertexAttribArray(gl_layout::kWeights2);
             }
         }
         glBindVertexArray(0);
@@ -226,7 +200,7 @@ GpuModel::~GpuModel() {
     for (GpuMesh& m : meshes_) {
         glDeleteVertexArrays(1, &m.vao);
         glDeleteVertexArrays(1, &m.cpuVao);
-        glDeleteBuffers(8, m.buffers);
+        glDeleteBuffers(static_cast<GLsizei>(std::size(m.buffers)), m.buffers);
         glDeleteBuffers(1, &m.ebo);
     }
     for (GLuint t : textures_) {
@@ -291,7 +265,8 @@ void GpuModel::uploadPalette(const Animator& anim, bool dualQuats) {
         glBufferSubData(GL_TEXTURE_BUFFER, 0, static_cast<GLsizeiptr>(mw.size() * sizeof(float)), mw.data());
         glBindBuffer(GL_TEXTURE_BUFFER, 0);
     }
-    const std::vector<glm::mat4>& pal = anim.palette();
+    // The entries in use: the shared palettes (Animator::paletteInUse).
+    const std::span<const glm::mat4> pal(anim.palette().data(), anim.paletteInUse());
     float* out = paletteRows_.data();
     for (const glm::mat4& m : pal) {
         for (int r = 0; r < 3; ++r) {
@@ -321,14 +296,14 @@ void GpuModel::uploadPalette(const Animator& anim, bool dualQuats) {
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
 }
 
-void GpuModel::uploadCpuSkinning(const Animator& anim, SkinningMethod method, bool morphFallbackOnly) {
+void GpuModel::uploadCpuSkinning(const Animator& anim, SkinningMethod method, bool morphFallbackOnly, int influences) {
     for (size_t i = 0; i < meshes_.size(); ++i) {
         const Mesh& mesh = model_->meshes[i];
         const size_t n = mesh.vertexCount();
         if ((!mesh.skinned && mesh.morphTargets.empty()) || n == 0) continue;
         if (morphFallbackOnly && (mesh.morphTargets.empty() || morphsOnGpu_)) continue;
         skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), anim.meshMorphWeights(i), cpuPositions_.data(),
-                 mesh.normals.empty() ? nullptr : cpuNormals_.data(), method);
+                 mesh.normals.empty() ? nullptr : cpuNormals_.data(), method, influences);
         glBindBuffer(GL_ARRAY_BUFFER, meshes_[i].buffers[6]);
         glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)), cpuPositions_.data());
         if (!mesh.normals.empty()) {

@@ -19,11 +19,13 @@ namespace rig {
 struct GpuMesh {
     GLuint vao = 0;        // bind-pose attributes + joints/weights (GPU skinning, rigid)
     GLuint cpuVao = 0;     // CPU-skinned positions/normals + the same UVs/colours
-    GLuint buffers[8] = {};
+    GLuint buffers[10] = {};  // 0-3 position, normal, uv, colour; 4-5 joints, weights;
+                              // 6-7 CPU-skinned positions, normals; 8-9 second joints, weights
     GLuint ebo = 0;
     GLsizei indexCount = 0;
     GLuint texture = 0;    // base colour, 0 if none
     bool hasColors = false;
+    bool secondInfluenceSet = false;  // buffers 8-9 bound at kJoints2/kWeights2 in vao
 };
 
 class GpuModel {
@@ -42,7 +44,9 @@ public:
     const std::vector<uint8_t>& isJoint() const { return isJoint_; }
     const std::vector<GpuMesh>& meshes() const { return meshes_; }
     GLuint paletteTexture() const { return paletteTex_; }
-    // Texture names that could not be loaded (missing files, undecodable data).
+    // Why each texture that did not load is not drawn, one phrase per material's texture
+    // (render/texture_image.h: "texture skin.png missing", "embedded texture *0 is
+    // 16384x16384 pixels, more than 8192x8192"); those materials are drawn in their base colour.
     const std::vector<std::string>& missingTextures() const { return missingTextures_; }
 
     // Upload all skins' palettes (3 rows per joint) in one call; with `dualQuats`, also
@@ -50,9 +54,9 @@ public:
     // the animator's morph weights (one call).
     void uploadPalette(const Animator& anim, bool dualQuats = false);
     // Skin on the CPU (anim/skinning.cpp) and upload positions and normals. `morphFallbackOnly`:
-    // only the morphing meshes whose deltas are not on the GPU (GPU mode).
+    // only the morphing meshes whose deltas are not on the GPU (GPU mode). `influences`: 4 or 8.
     void uploadCpuSkinning(const Animator& anim, SkinningMethod method = SkinningMethod::Linear,
-                           bool morphFallbackOnly = false);
+                           bool morphFallbackOnly = false, int influences = kMaxInfluences);
     GLuint dualQuatTexture() const { return dualQuatTex_; }
     // Morph targets: every mesh's deltas (static) and the weights of the last uploadPalette.
     GLuint morphDeltaTexture() const { return morphDeltaTex_; }

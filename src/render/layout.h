@@ -10,6 +10,10 @@ inline constexpr unsigned kUv = 2;
 inline constexpr unsigned kColor = 3;
 inline constexpr unsigned kJoints = 4;   // uvec4, integer attribute (glVertexAttribIPointer)
 inline constexpr unsigned kWeights = 5;
+// The second influence set (influences 5 to 8, Mesh::joints2/weights2): bound only for meshes
+// that have one, read only when the shader's u_influences8 is 1 (--influences 8).
+inline constexpr unsigned kJoints2 = 6;  // uvec4, integer attribute
+inline constexpr unsigned kWeights2 = 7;
 
 inline constexpr int kUnitBaseColor = 0;
 inline constexpr int kUnitPalette = 1;   // samplerBuffer, RGBA32F, 3 texels (rows) per joint

@@ -35,7 +35,8 @@ Result<std::unique_ptr<Renderer>> Renderer::create() {
              p.uniform("u_keyLightDir"), p.uniform("u_headlight"),   p.uniform("u_ambient"),
              p.uniform("u_lighting"),  p.uniform("u_tint"),          p.uniform("u_dualQuats"),
              p.uniform("u_morphDeltas"), p.uniform("u_morphWeights"), p.uniform("u_morphBase"),
-             p.uniform("u_morphCount"), p.uniform("u_morphWeightOffset"), p.uniform("u_colorSource")};
+             p.uniform("u_morphCount"), p.uniform("u_morphWeightOffset"), p.uniform("u_colorSource"),
+             p.uniform("u_influences8")};
     r->uLinesViewProj_ = r->lines_.uniform("u_viewProj");
     r->uLinesPointSize_ = r->lines_.uniform("u_pointSize");
     glGenVertexArrays(1, &r->lineVao_);
@@ -87,9 +88,9 @@ void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam,
     const bool gpuSkin = o.skinning == SkinningMode::Gpu;
     if (gpuSkin) {
         gpu.uploadPalette(anim, o.method == SkinningMethod::DualQuat);
-        if (!gpu.morphsOnGpu()) gpu.uploadCpuSkinning(anim, o.method, true);
+        if (!gpu.morphsOnGpu()) gpu.uploadCpuSkinning(anim, o.method, true, o.influences);
     } else {
-        gpu.uploadCpuSkinning(anim, o.method);
+        gpu.uploadCpuSkinning(anim, o.method, false, o.influences);
     }
 
     drawMeshes(gpu, anim, viewProj, cam, o, glm::vec4(1.0f), colorSource_);
@@ -194,6 +195,7 @@ void Renderer::drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& 
         const bool cpuVertices = gpu.drawsCpuVertices(i, gpuSkin);
         const bool skinOnGpu = mesh.skinned && !cpuVertices;
         glUniform1i(u_.skinned, skinOnGpu ? shaderSkinMode(o.method) : 0);
+        glUniform1i(u_.influences8, skinOnGpu && gm.secondInfluenceSet && blendsSecondSet(mesh, o.influences) ? 1 : 0);
         glUniform1i(u_.paletteOffset, static_cast<GLint>(anim.paletteOffset(i)));
         glUniformMatrix4fv(u_.model, 1, GL_FALSE, glm::value_ptr(anim.skinToModel(i)));
         const Material& mat = model.materials[std::min<size_t>(mesh.material, model.materials.size() - 1)];
@@ -239,9 +241,9 @@ void Renderer::drawGhost(GpuModel& gpu, const Animator& anim, const OrbitCamera&
     const glm::mat4 viewProj = cam.projection(aspect) * cam.view();
     if (o.skinning == SkinningMode::Gpu) {
         gpu.uploadPalette(anim, o.method == SkinningMethod::DualQuat);
-        if (!gpu.morphsOnGpu()) gpu.uploadCpuSkinning(anim, o.method, true);
+        if (!gpu.morphsOnGpu()) gpu.uploadCpuSkinning(anim, o.method, true, o.influences);
     } else {
-        gpu.uploadCpuSkinning(anim, o.method);
+        gpu.uploadCpuSkinning(anim, o.method, false, o.influences);
     }
     glEnable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);

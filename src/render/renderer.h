@@ -70,7 +70,7 @@ private:
     struct {
         GLint palette, paletteOffset, skinned, model, viewProj, baseColor, hasTexture, texture, eye, keyLight,
             headlight, ambient, lighting, tint, dualQuats, morphDeltas, morphWeights, morphBase, morphCount,
-            morphWeightOffset, colorSource;
+            morphWeightOffset, colorSource, influences8;
     } u_{};
     ColorSource colorSource_ = ColorSource::Material;
     GLint uLinesViewProj_ = -1, uLinesPointSize_ = -1;

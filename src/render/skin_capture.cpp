@@ -16,6 +16,7 @@ Result<std::unique_ptr<SkinCapture>> SkinCapture::create() {
     c->uDualQuats_ = c->program_.uniform("u_dualQuats");
     c->uOffset_ = c->program_.uniform("u_paletteOffset");
     c->uSkinned_ = c->program_.uniform("u_skinned");
+    c->uInfluences8_ = c->program_.uniform("u_influences8");
     c->uModel_ = c->program_.uniform("u_model");
     c->uViewProj_ = c->program_.uniform("u_viewProj");
     c->uMorphDeltas_ = c->program_.uniform("u_morphDeltas");
@@ -31,7 +32,8 @@ SkinCapture::~SkinCapture() {
     glDeleteBuffers(1, &buffer_);
 }
 
-std::vector<glm::vec3> SkinCapture::capture(GpuModel& gpu, const Animator& anim, size_t mesh, SkinningMethod method) {
+std::vector<glm::vec3> SkinCapture::capture(GpuModel& gpu, const Animator& anim, size_t mesh, SkinningMethod method,
+                                            int influences) {
     const Mesh& m = gpu.model().meshes[mesh];
     const size_t n = m.vertexCount();
     std::vector<glm::vec3> out(n);
@@ -41,6 +43,7 @@ std::vector<glm::vec3> SkinCapture::capture(GpuModel& gpu, const Animator& anim,
     glUniform1i(uPalette_, gl_layout::kUnitPalette);
     glUniform1i(uOffset_, static_cast<GLint>(anim.paletteOffset(mesh)));
     glUniform1i(uSkinned_, m.skinned ? shaderSkinMode(method) : 0);
+    glUniform1i(uInfluences8_, m.skinned && gpu.meshes()[mesh].secondInfluenceSet && blendsSecondSet(m, influences) ? 1 : 0);
     glUniform1i(uDualQuats_, gl_layout::kUnitDualQuats);
     glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitDualQuats);
     glBindTexture(GL_TEXTURE_BUFFER, gpu.dualQuatTexture());

@@ -12,6 +12,9 @@ namespace {
 constexpr std::array kSkinningChoices{ViewChoice{"gpu", "GPU"}, ViewChoice{"cpu", "CPU"}};
 constexpr std::array kMethodChoices{ViewChoice{"linear", "linear blend"}, ViewChoice{"stitch", "stitching (1 bone)"},
                                     ViewChoice{"dualquat", "dual quaternion"}};
+constexpr std::array kInfluenceChoices{ViewChoice{"4", "4"}, ViewChoice{"8", "8"}};
+constexpr int influencesChoice(const ViewOptions& v) { return v.influences > kMaxInfluences ? 1 : 0; }
+constexpr void setInfluencesChoice(ViewOptions& v, int i) { v.influences = i == 1 ? kMostInfluences : kMaxInfluences; }
 constexpr std::array kJointNameChoices{ViewChoice{"selection", "selection"}, ViewChoice{"all", "all"},
                                        ViewChoice{"none", "none"}};
 
@@ -32,6 +35,10 @@ constexpr ViewOptionSpec kViewOptions[] = {
      .choiceOf = choiceOf<&ViewOptions::skinning>, .setChoice = setChoice<&ViewOptions::skinning, kSkinningChoices.size()>,
      .choices = kSkinningChoices, .savedByName = true, .cliFlag = "--skinning",
      .panel = ViewPanelSlot::View, .label = "Skinning", .probe = "skin", .radio = true},
+    {.key = "influences", .type = ViewOptionType::Choice,
+     .help = "Influences blended per vertex: 4 (the strongest; the default) or 8 (as Blender and the file have up to 8)",
+     .choiceOf = influencesChoice, .setChoice = setInfluencesChoice, .choices = kInfluenceChoices, .savedByName = true,
+     .panel = ViewPanelSlot::View, .label = "Influences", .probe = "influences", .radio = true},
     {.key = "bones", .type = ViewOptionType::Flag, .help = "Draw the skeleton on top", .flag = &ViewOptions::bones,
      .cliFlag = "--bones", .panel = ViewPanelSlot::View, .label = "Bones (B)", .probe = "bones", .shortcut = "B"},
     {.key = "jointNames", .type = ViewOptionType::Choice, .help = "Joint names: the selection and its neighbours, all, or none",

@@ -21,6 +21,7 @@ enum class JointNameMode { Selection, All, None };
 struct ViewOptions {
     SkinningMode skinning = SkinningMode::Gpu;
     SkinningMethod method = SkinningMethod::Linear;  // linear blend, stitching, dual quaternion
+    int influences = kMaxInfluences;  // blended per vertex: 4 (the first set) or 8 (both; model.h)
     bool wireframe = false;
     bool grid = true;
     bool axes = false;

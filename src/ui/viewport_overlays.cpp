@@ -118,12 +118,18 @@ void drawVertexTooltip(const ViewerState& s) {
     if (!m.skinned) {
         ImGui::TextDisabled("not skinned: follows %s", s.model->skeleton.names[m.node].c_str());
     } else {
-        const auto& j = m.joints[v];
-        const glm::vec4& w = m.weights[v];
-        for (int k = 0; k < kMaxInfluences; ++k) {
-            if (w[k] <= 0.0f) continue;
-            const char* name = j[k] < m.skin.joints.size() ? s.model->skeleton.names[m.skin.joints[j[k]]].c_str() : "(mesh node)";
-            ImGui::Text("%-24s %.4f", name, w[k]);
+        // The influences skinning blends (4, or 8 with the second set), as it weights them.
+        const bool eight = blendsSecondSet(m, s.view.influences);
+        const int n = eight ? kMostInfluences : kMaxInfluences;
+        float sum = 0.0f;
+        for (int k = 0; k < n; ++k) sum += k < kMaxInfluences ? m.weights[v][k] : m.weights2[v][k - kMaxInfluences];
+        for (int k = 0; k < n; ++k) {
+            const bool second = k >= kMaxInfluences;
+            const float w = second ? m.weights2[v][k - kMaxInfluences] : m.weights[v][k];
+            const uint16_t slot = second ? m.joints2[v][k - kMaxInfluences] : m.joints[v][k];
+            if (w <= 0.0f || !(sum > 0.0f)) continue;
+            const char* name = slot < m.skin.joints.size() ? s.model->skeleton.names[m.skin.joints[slot]].c_str() : "(mesh node)";
+            ImGui::Text("%-24s %.4f", name, w / sum);
         }
         if (v < m.originalInfluenceCount.size()) {
             ImGui::TextDisabled("in the file: %d influences, sum %.4f", m.originalInfluenceCount[v], m.originalWeightSum[v]);

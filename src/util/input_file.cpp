@@ -35,7 +35,9 @@ InputFileStatus readInputFile(const std::string& path, size_t maxBytes, std::str
     // is looked at through the descriptor (no window between a stat and the open).
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
-        if (errno == ENOENT) return InputFileStatus::Missing;
+        // No file can have that name (a part is a file, or it is longer than NAME_MAX: a side
+        // file named after a long model name): missing, as the side file of a model that has none.
+        if (errno == ENOENT || errno == ENOTDIR || errno == ENAMETOOLONG) return InputFileStatus::Missing;
         error = std::strerror(errno);
         return InputFileStatus::Refused;
     }

@@ -15,8 +15,9 @@ const char* fileKindName(unsigned mode);
 enum class InputFileStatus { Read, Missing, Refused };
 
 // The whole of `path` into `out` when it is a regular file of at most `maxBytes`. Missing: no
-// such file (nothing in `error`). Refused: `error` says why ("not a regular file (a named
-// pipe)", "larger than 1 MiB", the system's reason).
+// such file, or none can exist by that name (too long, a part is a file); nothing in `error`.
+// Refused: `error` says why ("not a regular file (a named pipe)", "larger than 1 MiB", the
+// system's reason).
 InputFileStatus readInputFile(const std::string& path, size_t maxBytes, std::string& out, std::string& error);
 
 }  // namespace rig

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -10,6 +11,8 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+
+#include "util/input_file.h"
 
 namespace rig {
 
@@ -111,12 +114,19 @@ bool OutputFile::open() {
     if (::stat(path_.c_str(), &st) == 0) {
         if (S_ISDIR(st.st_mode)) return fail("it is a folder");
         if (!S_ISREG(st.st_mode)) {
-            // A device or a FIFO: written in place. O_NONBLOCK so that a FIFO nobody reads
-            // fails (ENXIO) instead of blocking; blocking writes after that.
+            // Only the kernel's memory devices (/dev/null, /dev/full...) are written in place:
+            // they take or refuse a write at once. A FIFO (its reader may never read), a
+            // socket, a terminal or a disk is refused before anything is written.
+            if (!S_ISCHR(st.st_mode) || major(st.st_rdev) != 1) {
+                return fail(std::string("not a regular file (") + fileKindName(st.st_mode) +
+                            "); write to a file, or to /dev/stdout");
+            }
+            // O_NONBLOCK and a second look at what was opened: a FIFO put in its place
+            // meanwhile is refused too, never waited on.
             fd_ = ::open(path_.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-            if (fd_ < 0) return fail(errno == ENXIO ? "a FIFO with no reader" : std::strerror(errno));
-            const int flags = ::fcntl(fd_, F_GETFL);
-            if (flags >= 0) ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK);
+            if (fd_ < 0) return fail(std::strerror(errno));
+            struct stat opened{};
+            if (::fstat(fd_, &opened) != 0 || opened.st_rdev != st.st_rdev) return fail("it changed while being opened");
             return true;
         }
         std::error_code ec;

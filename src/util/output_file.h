@@ -5,10 +5,12 @@
 //   succeeded. A failed write, a failed command (the OutputFile is destroyed uncommitted) or
 //   SIGINT / SIGTERM / SIGHUP during the write removes the temporary file: the target keeps
 //   its previous content, never half a file;
-// - an existing non-regular file (/dev/null, /dev/full, /dev/stdout, a FIFO with a reader) is
-//   written directly, every write and the close checked; a FIFO with no reader is an error,
-//   not a wait. The process's own streams (/dev/stdout, /dev/stderr, /dev/fd/N) are written
-//   where they point (appending), also when the shell pointed them at a regular file.
+// - the kernel's memory devices (/dev/null, /dev/full) are written directly, every write and
+//   the close checked. Any other existing non-regular file (a FIFO, a socket, a terminal, a
+//   disk) is refused before anything is written: "<path>: cannot write the output file (not a
+//   regular file (a named pipe); ...)", never a wait on a reader that does not read. The
+//   process's own streams (/dev/stdout, /dev/stderr, /dev/fd/N) are written where they point
+//   (appending), also when the shell pointed them at a regular file or a pipe.
 #pragma once
 
 #include <cstddef>

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <string>
 
 namespace rig::paths {
 
@@ -38,7 +39,29 @@ bool isInside(const std::string& folder, const std::string& path) {
         if (fi->empty() && std::next(fi) == f.end()) break;  // trailing separator
         if (pi == p.end() || *fi != *pi) return false;
     }
-    return true;
+    return notReadable(path).empty();
+}
+
+std::string notReadable(const std::string& path) {
+    struct stat st{};
+    if (::stat(path.c_str(), &st) != 0 || S_ISDIR(st.st_mode)) return {};
+    if (!S_ISREG(st.st_mode)) return "not a regular file, never opened";
+    if (st.st_nlink > 1) {
+        return "a file with " + std::to_string(st.st_nlink) +
+               " hard links counts as outside the folder: its other names may lie anywhere";
+    }
+    return {};
+}
+
+bool mayRead(const std::string& folder, const std::string& path) {
+    struct stat st{};
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return false;
+    return allowExternal() || isInside(folder, path);
+}
+
+std::string refusedName(const std::string& path) {
+    const std::string why = notReadable(path);
+    return why.empty() ? path : path + " (" + why + ")";
 }
 
 std::string resolveResourceFile(const std::string& modelPath, const std::string& ref, std::vector<std::string>* refused) {
@@ -58,7 +81,7 @@ std::string resolveResourceFile(const std::string& modelPath, const std::string&
         if (cand.filename().empty() || !fs::is_regular_file(cand, ec)) continue;
         if (allowExternal() || isInside(folder, cand.string())) return cand.string();
         if (refused) {
-            const std::string r = resolved(cand).string();
+            const std::string r = refusedName(resolved(cand).string());
             if (std::find(refused->begin(), refused->end(), r) == refused->end()) refused->push_back(r);
         }
     }

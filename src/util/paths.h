@@ -1,8 +1,9 @@
 // Where rigview may read and write.
 // - Resources a model refers to (glTF buffers and images, OBJ materials, textures beside an
 //   FBX...) are read only from inside the model's folder (subfolders too), after resolving
-//   "..", symlinks and absolute paths; embedded data and data: URIs are always fine. A
-//   process-wide switch (--allow-external-paths) lifts the rule.
+//   "..", symlinks and absolute paths; embedded data and data: URIs are always fine. Inside,
+//   only regular files with one hard link are read (notReadable). A process-wide switch
+//   (--allow-external-paths) lifts the rule.
 // - An output is never one of the command's inputs.
 #pragma once
 
@@ -19,8 +20,21 @@ bool allowExternal();
 std::string modelFolder(const std::string& modelPath);
 
 // Whether `path` (resolved: "..", symlinks) lies inside `folder` (canonical, from
-// modelFolder). A path that does not exist is judged by its lexically normal form.
+// modelFolder). A path that does not exist is judged by its lexically normal form. An existing
+// file inside that notReadable refuses counts as outside.
 bool isInside(const std::string& folder, const std::string& path);
+
+// Why an existing resource file is not read even inside the folder, "" when it may be: not a
+// regular file (a FIFO would block the read, a device never end it), or a file with more than
+// one hard link (a hard link names the same data as a file elsewhere, and nothing tells where:
+// Landlock and the folder rule both see only the name inside). --allow-external-paths lifts it.
+std::string notReadable(const std::string& path);
+// Whether a resource may be opened: never a FIFO, device or socket (not even with
+// --allow-external-paths: opening one could block for good); otherwise allowExternal() or
+// isInside.
+bool mayRead(const std::string& folder, const std::string& path);
+// `path` for a refusal message: with notReadable's reason in parentheses when there is one.
+std::string refusedName(const std::string& path);
 
 // A texture reference of a model (a material's base-colour path) resolved to a file that may
 // be read: tried as written (relative to the model's folder when relative), then by its file

@@ -3,6 +3,8 @@
 // child skeletons, triangle indices inside their mesh, skin slots and weights inside the skin,
 // channels inside the clip's arrays with ascending times, and finite poses and skinned
 // vertices when every clip is sampled. A broken invariant aborts (a finding).
+// An input whose header says animation-only (poses, no joints) is also read onto the joints of
+// the small model of tests/support/iqm_writer.h, with the same checks on the result.
 // Seeds: mrfixit.iqm and the small files of tests/support/iqm_writer.h (tests/fuzz/iqm_seeds.cpp).
 #include <cmath>
 #include <cstddef>
@@ -15,6 +17,7 @@
 #include "anim/runtime/pose.h"
 #include "anim/runtime/skinning.h"
 #include "import/iqm.h"
+#include "support/iqm_writer.h"
 
 namespace {
 
@@ -25,18 +28,34 @@ void require(bool ok, const char* what) {
     }
 }
 
-}  // namespace
+void checkModel(const rig::Model& m);
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    const std::string path = "fuzz/in.iqm";
-    rig::Result<rig::Model> r = rig::parseIqm(data, size, path);
+// A parse's result: a one-line error naming the file, or a model that keeps the invariants.
+void check(const rig::Result<rig::Model>& r, const std::string& path) {
     if (!r) {
         const std::string& e = r.error().message;
         require(!e.empty() && e.find('\n') == std::string::npos, "error message not one line");
         require(e.rfind(path + ": ", 0) == 0, "error message does not start with the path");
-        return 0;
+        return;
     }
-    const rig::Model& m = *r;
+    checkModel(*r);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const std::string path = "fuzz/in.iqm";
+    check(rig::parseIqm(data, size, path), path);
+    if (rig::isIqmAnimationOnly(data, size)) {
+        static const rig::testing::SmallIqm model;
+        check(rig::parseIqmAnimations(data, size, path, model.bytes.data(), model.bytes.size(), "fuzz/model.iqm"), path);
+    }
+    return 0;
+}
+
+namespace {
+
+void checkModel(const rig::Model& m) {
     const rig::Skeleton& sk = m.skeleton;
     require(sk.size() >= 1 && sk.names.size() == sk.size() && sk.bindLocal.size() == sk.size() &&
                 sk.bindLocalSqt.size() == sk.size() && sk.bindModel.size() == sk.size(),
@@ -90,5 +109,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             rig::skinMesh(m.meshes[i], anim.palette().data() + anim.paletteOffset(i), out.data(), nullptr);
         }
     }
-    return 0;
 }
+
+}  // namespace

@@ -1,5 +1,7 @@
 // Writes the seed corpus of the IQM fuzz target into the folder given: the small files of
-// tests/support/iqm_writer.h (as is, and with the anim flagged as a loop). tools/test.sh adds
+// tests/support/iqm_writer.h (as is, with the anim flagged as a loop, and cut to an
+// animation-only file: no joints, meshes or vertices, as the IQM compiler writes an action
+// file; iqm_fuzz reads that kind onto the small model's joints). tools/test.sh adds
 // assimp-testmodels' mrfixit.iqm beside them.
 #include <cstdio>
 #include <fstream>
@@ -16,7 +18,13 @@ int main(int argc, char** argv) {
     SmallIqm small;
     SmallIqm loop;
     put32(loop.bytes, get32(loop.bytes, field(kOfsAnims)) + 16, 1);
-    for (const auto& [name, iqm] : {std::pair<const char*, const SmallIqm*>{"small.iqm", &small}, {"small_loop.iqm", &loop}}) {
+    SmallIqm animOnly;
+    for (Field f : {kNumMeshes, kOfsMeshes, kNumVertexArrays, kNumVertexes, kOfsVertexArrays, kNumTriangles, kOfsTriangles,
+                    kNumJoints, kOfsJoints}) {
+        put32(animOnly.bytes, field(f), 0);
+    }
+    for (const auto& [name, iqm] : {std::pair<const char*, const SmallIqm*>{"small.iqm", &small}, {"small_loop.iqm", &loop},
+                                    {"small_anim_only.iqm", &animOnly}}) {
         std::ofstream out(std::string(argv[1]) + "/" + name, std::ios::binary);
         out.write(reinterpret_cast<const char*>(iqm->bytes.data()), static_cast<std::streamsize>(iqm->bytes.size()));
         if (!out) return 1;

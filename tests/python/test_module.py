@@ -7,6 +7,7 @@ Run by CTest (tests/CMakeLists.txt) with the interpreter the module was built fo
 PYTHONPATH=<build>/python; RIGVIEW_EXE names the rigview binary, RIGVIEW_SOURCE_DIR the
 source tree, RIGVIEW_MUTANTS_DIR the hostile files of tests/make_mutants.py (optional).
 """
+import gzip
 import json
 import math
 import os
@@ -175,11 +176,30 @@ class PoseTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             model.pose(0, t, skinning="gpu")
 
+    def test_influences(self):
+        # Blender's FBX with six influences per vertex: influences=8 poses as `pose --influences 8`
+        # and apart from 4 (the default); sample() as pose(); anything but 4 or 8 is a ValueError.
+        with gzip.open(os.path.join(SOURCE, "tests/data/blender/six_influences.fbx.gz")) as f:
+            data = f.read()
+        path = os.path.join(self.tmp, "six_influences.fbx")
+        with open(path, "wb") as f:
+            f.write(data)
+        model = rigview.load(path)
+        t = 0.8
+        eight = model.pose(0, t, influences=8)
+        self.compare(model, self.cli_pose(path, "--clip", "0", "--time", repr(t), "--influences", "8"), eight,
+                     model.world(0, t))
+        np.testing.assert_array_equal(model.pose(0, t, influences=4), model.pose(0, t))
+        self.assertGreater(float(np.abs(eight - model.pose(0, t)).max()), 1e-3 * diagonal(eight))
+        np.testing.assert_array_equal(model.sample(0, [t], influences=8)[0], eight)
+        with self.assertRaises(ValueError):
+            model.pose(0, t, influences=6)
+
     def test_palette_skins_the_vertices(self):
         model = self.models[SIMPLE_SKIN]
         t = 0.4
         palette = model.palette(0, t)
-        offsets = model.palette_offsets()
+        offsets = model.palette_offsets(0, t)
         self.assertEqual(palette.shape[1:], (4, 4))
         self.assertTrue(np.isfinite(palette).all())
         mesh = model.meshes[0]
@@ -227,6 +247,25 @@ class PoseTest(unittest.TestCase):
         for c, ic in zip(m.clips, info["clips"]):
             self.assertAlmostEqual(c.duration, ic["duration"], places=5)
             self.assertEqual(c.rotation_keys, ic["keys"]["rotation"])
+
+    def test_iqm_action_files(self):
+        # A mesh .iqm with animation-only action files (tests/iqm_actions.py): the clips play on
+        # its joints, posed as that script works them out (Z-up file space; rigview is Y-up).
+        actions = os.path.join(SOURCE, "tests/data/iqm/actions")
+        with open(os.path.join(actions, "reference.json")) as f:
+            ref = json.load(f)["clips"]
+        for isolated in (True, False):
+            model = rigview.load(os.path.join(actions, "character.iqm"), isolated=isolated,
+                                 anims=[os.path.join(actions, "walk.iqm"), os.path.join(actions, "wave.iqm")])
+            self.assertEqual([c.name for c in model.clips], ["walk", "wave", "nod"])
+            for name in ("walk", "nod"):
+                sample = ref[name]["samples"][-1]
+                z_up = np.array(sample["vertices"], dtype=np.float64)
+                np.testing.assert_allclose(model.pose(name, sample["time"]), z_up[:, [0, 2, 1]] * [1, 1, -1], atol=1e-4,
+                                           err_msg=f"{name} isolated={isolated}")
+        with self.assertRaises(rigview.ImportError) as e:
+            rigview.load(os.path.join(actions, "character.iqm"), anims=[os.path.join(actions, "short.iqm")])
+        self.assertIn("short.iqm: 4 poses, the model", str(e.exception))
 
     def test_in_process_import_matches_isolated(self):
         a = rigview.load(SIMPLE_SKIN, isolated=False)

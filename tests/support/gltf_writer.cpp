@@ -17,33 +17,6 @@ using nlohmann::json;
 constexpr int kFloat = 5126, kUShort = 5123, kUInt = 5125;
 constexpr int kArrayBuffer = 34962, kElementArrayBuffer = 34963;
 
-std::string base64(const std::vector<uint8_t>& in) {
-    static const char* tbl = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((in.size() + 2) / 3 * 4);
-    size_t i = 0;
-    for (; i + 2 < in.size(); i += 3) {
-        const uint32_t v = (uint32_t(in[i]) << 16) | (uint32_t(in[i + 1]) << 8) | in[i + 2];
-        out += tbl[(v >> 18) & 63];
-        out += tbl[(v >> 12) & 63];
-        out += tbl[(v >> 6) & 63];
-        out += tbl[v & 63];
-    }
-    if (i + 1 == in.size()) {
-        const uint32_t v = uint32_t(in[i]) << 16;
-        out += tbl[(v >> 18) & 63];
-        out += tbl[(v >> 12) & 63];
-        out += "==";
-    } else if (i + 2 == in.size()) {
-        const uint32_t v = (uint32_t(in[i]) << 16) | (uint32_t(in[i + 1]) << 8);
-        out += tbl[(v >> 18) & 63];
-        out += tbl[(v >> 12) & 63];
-        out += tbl[(v >> 6) & 63];
-        out += '=';
-    }
-    return out;
-}
-
 // One buffer; every accessor gets its own buffer view, 4-byte aligned.
 class Builder {
 public:
@@ -113,6 +86,52 @@ json trsOrMatrix(const Node& n) {
 }
 
 }  // namespace
+
+std::string base64(const std::vector<uint8_t>& in) {
+    static const char* tbl = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((in.size() + 2) / 3 * 4);
+    size_t i = 0;
+    for (; i + 2 < in.size(); i += 3) {
+        const uint32_t v = (uint32_t(in[i]) << 16) | (uint32_t(in[i + 1]) << 8) | in[i + 2];
+        out += tbl[(v >> 18) & 63];
+        out += tbl[(v >> 12) & 63];
+        out += tbl[(v >> 6) & 63];
+        out += tbl[v & 63];
+    }
+    if (i + 1 == in.size()) {
+        const uint32_t v = uint32_t(in[i]) << 16;
+        out += tbl[(v >> 18) & 63];
+        out += tbl[(v >> 12) & 63];
+        out += "==";
+    } else if (i + 2 == in.size()) {
+        const uint32_t v = (uint32_t(in[i]) << 16) | (uint32_t(in[i + 1]) << 8);
+        out += tbl[(v >> 18) & 63];
+        out += tbl[(v >> 12) & 63];
+        out += tbl[(v >> 6) & 63];
+        out += '=';
+    }
+    return out;
+}
+
+std::vector<uint8_t> fromBase64(const std::string& in) {
+    std::vector<uint8_t> out;
+    uint32_t bits = 0;
+    int have = 0;
+    for (char c : in) {
+        const char* tbl = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        const char* at = c ? std::strchr(tbl, c) : nullptr;
+        if (!at) continue;  // padding
+        bits = (bits << 6) | static_cast<uint32_t>(at - tbl);
+        have += 6;
+        if (have >= 8) {
+            have -= 8;
+            out.push_back(static_cast<uint8_t>((bits >> have) & 0xff));
+        }
+    }
+    return out;
+}
+
 
 void appendVec3(std::vector<float>& values, const glm::vec3& v) {
     values.insert(values.end(), {v.x, v.y, v.z});
@@ -283,13 +302,29 @@ std::string toJson(const Document& doc) {
     }
 
     json animations = json::array();
+    bool quantized = false;
     for (const Animation& a : doc.animations) {
         json channels = json::array(), samplers = json::array();
         for (const Channel& c : a.channels) {
             const bool rot = c.path == "rotation", weights = c.path == "weights";
             const int in = b.addFloats(c.times, 1, "SCALAR", 0, true);
-            const int out = weights ? b.addFloats(c.values, 1, "SCALAR", 0, false)
-                                    : b.addFloats(c.values, rot ? 4 : 3, rot ? "VEC4" : "VEC3", 0, false);
+            int out = -1;
+            if (rot && (c.componentType == 5122 || c.componentType == 5120)) {
+                const bool shorts = c.componentType == 5122;
+                std::vector<int16_t> s;
+                std::vector<int8_t> y;
+                for (float v : c.values) {
+                    s.push_back(static_cast<int16_t>(std::lround(v * 32767.0f)));
+                    y.push_back(static_cast<int8_t>(std::lround(v * 127.0f)));
+                }
+                out = shorts ? b.add(s.data(), s.size() * 2, 5122, s.size() / 4, "VEC4", 0)
+                             : b.add(y.data(), y.size(), 5120, y.size() / 4, "VEC4", 0);
+                b.accessors[out]["normalized"] = true;
+                quantized = true;
+            } else {
+                out = weights ? b.addFloats(c.values, 1, "SCALAR", 0, false)
+                              : b.addFloats(c.values, rot ? 4 : 3, rot ? "VEC4" : "VEC3", 0, false);
+            }
             samplers.push_back({{"input", in}, {"output", out}, {"interpolation", c.interpolation}});
             channels.push_back({{"sampler", samplers.size() - 1}, {"target", {{"node", c.node}, {"path", c.path}}}});
         }
@@ -298,6 +333,10 @@ std::string toJson(const Document& doc) {
         animations.push_back(anim);
     }
     if (!animations.empty()) root["animations"] = animations;
+    if (quantized) {
+        root["extensionsUsed"] = {"KHR_mesh_quantization"};
+        root["extensionsRequired"] = {"KHR_mesh_quantization"};
+    }
 
     if (!b.bytes.empty()) {
         root["buffers"] = json::array(

@@ -79,6 +79,9 @@ struct Channel {
     // 3 floats per key (translation, scale), 4 (rotation x,y,z,w) or one per morph target
     // (weights); CUBICSPLINE: in-tangent, value, out-tangent per key.
     std::vector<float> values;
+    // Rotation values as FLOAT (5126), or normalized SHORT (5122) / BYTE (5120), quantized as
+    // round(v * 32767 or 127) (KHR_mesh_quantization, then listed as used and required).
+    int componentType = 5126;
 };
 
 struct Animation {
@@ -105,6 +108,10 @@ glm::mat4 localMatrix(const Node& node);
 glm::mat4 worldMatrix(const Document& doc, int node);
 // Inverse bind matrices matching the nodes' current transforms: inverse(world(joint)).
 std::vector<glm::mat4> inverseBindFromNodes(const Document& doc, const std::vector<int>& joints);
+
+// Base64 (standard alphabet, padded) of bytes, and the bytes of base64 text.
+std::string base64(const std::vector<uint8_t>& in);
+std::vector<uint8_t> fromBase64(const std::string& in);
 
 // The document as glTF JSON text, and written to `path` (returns false if it cannot be).
 std::string toJson(const Document& doc);

@@ -183,4 +183,28 @@ void addMorphs(Model& m, int keys) {
     }
 }
 
+Model mergeSkins(Model m) {
+    Skin merged;
+    std::vector<std::vector<uint16_t>> slotOf(m.meshes.size());
+    for (size_t i = 0; i < m.meshes.size(); ++i) {
+        const Skin& s = m.meshes[i].skin;
+        for (size_t j = 0; j < s.joints.size(); ++j) {
+            slotOf[i].push_back(static_cast<uint16_t>(merged.joints.size()));
+            merged.joints.push_back(s.joints[j]);
+            merged.inverseBind.push_back(s.inverseBind[j]);
+            merged.offsetComputed.push_back(j < s.offsetComputed.size() ? s.offsetComputed[j] : 0);
+        }
+    }
+    for (size_t i = 0; i < m.meshes.size(); ++i) {
+        Mesh& mesh = m.meshes[i];
+        if (!mesh.skinned) continue;
+        const uint32_t rigid = mesh.skin.rigidSlot();
+        for (auto& v : mesh.joints) {
+            for (uint16_t& j : v) j = j >= rigid ? static_cast<uint16_t>(merged.joints.size()) : slotOf[i][j];
+        }
+        mesh.skin = merged;
+    }
+    return m;
+}
+
 }  // namespace rig::testing

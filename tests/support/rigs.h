@@ -27,4 +27,9 @@ Model makeTwoBone();
 // others). For tests of the per-tick path.
 void addMorphs(Model& m, int keys);
 
+// `m`'s skins merged into one skin of all their joints, each mesh's slots renumbered (the
+// skins must not share a joint): what `assimp export` to glTF makes of BCN_Epileptic.X's three
+// meshes (one skin, three mesh nodes). The meshes skin exactly as before.
+Model mergeSkins(Model m);
+
 }  // namespace rig::testing

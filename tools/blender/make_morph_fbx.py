@@ -3,17 +3,16 @@
 # spine's rotation, exported with Blender's default FBX settings. Run with Blender 3.4:
 #   blender -b --factory-startup --python tools/blender/make_morph_fbx.py -- OUT.fbx
 import math
+import os
 import sys
 
 import bpy
 
-out = sys.argv[sys.argv.index("--") + 1]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import scene_parts  # noqa: E402
 
-bpy.ops.wm.read_factory_settings(use_empty=True)
-scene = bpy.context.scene
-scene.render.fps = 24
-scene.frame_start = 1
-scene.frame_end = 40
+out = scene_parts.output_path()
+scene = scene_parts.empty_scene(fps=24, frame_start=1, frame_end=40)
 
 rings, sides, height, radius = 5, 8, 2.0, 0.3
 verts, faces = [], []
@@ -26,36 +25,12 @@ for r in range(rings - 1):
     for k in range(sides):
         a, b = r * sides + k, r * sides + (k + 1) % sides
         faces.append((a, b, b + sides, a + sides))
-mesh = bpy.data.meshes.new("Body")
-mesh.from_pydata(verts, [], faces)
-mesh.update()
-body = bpy.data.objects.new("Body", mesh)
-scene.collection.objects.link(body)
+body = scene_parts.mesh_object(scene, "Body", verts, faces)
 
-arm_data = bpy.data.armatures.new("Rig")
-rig = bpy.data.objects.new("Rig", arm_data)
-scene.collection.objects.link(rig)
-bpy.context.view_layer.objects.active = rig
-bpy.ops.object.mode_set(mode="EDIT")
-hip = arm_data.edit_bones.new("hip")
-hip.head, hip.tail = (0, 0, 0), (0, 0, 1)
-spine = arm_data.edit_bones.new("spine")
-spine.head, spine.tail = (0, 0, 1), (0, 0, 2)
-spine.parent = hip
-bpy.ops.object.mode_set(mode="OBJECT")
+rig = scene_parts.bone_chain(scene, ["hip", "spine"], 1.0)
 
-g_hip = body.vertex_groups.new(name="hip")
-g_spine = body.vertex_groups.new(name="spine")
-for i, (x, y, z) in enumerate(verts):
-    s = min(max((z - 0.5) / 1.0, 0.0), 1.0)
-    s = s * s * (3 - 2 * s)
-    if s < 1.0:
-        g_hip.add([i], 1.0 - s, "REPLACE")
-    if s > 0.0:
-        g_spine.add([i], s, "REPLACE")
-body.parent = rig
-mod = body.modifiers.new("Armature", "ARMATURE")
-mod.object = rig
+scene_parts.hip_spine_weights(body, verts)
+scene_parts.bind(body, rig)
 
 body.shape_key_add(name="Basis")
 smile = body.shape_key_add(name="Smile")

@@ -1,6 +1,7 @@
-# Blender's own evaluation of an FBX with shape keys, as a JSON reference for rigview's
-# tests: Blender's FBX importer (default settings) reads the file, then at each frame the
-# shape key values and the evaluated mesh (shape keys, then the armature) in world space.
+# Blender's own evaluation of a skinned FBX (with or without shape keys), as a JSON reference
+# for rigview's tests: Blender's FBX importer (default settings) reads the file, then at each
+# frame the shape key values (if any) and the evaluated mesh (shape keys, then the armature
+# with all of each vertex's weights) in world space.
 # Positions are written in the file's Y-up frame (Blender's (x, y, z) -> (x, z, -y), the
 # inverse of the exporter's default axis conversion) so they compare with rigview directly.
 #   blender -b --factory-startup --python tools/blender/morph_fbx_reference.py -- IN.fbx OUT.json F1,F2,...
@@ -22,7 +23,8 @@ obj = meshes[0]
 
 
 def yup(v):
-    return [v.x, v.z, -v.y]
+    # 7 significant digits: float precision, and a small file.
+    return [float("%.7g" % c) for c in (v.x, v.z, -v.y)]
 
 
 scene.frame_set(frames[0])
@@ -40,10 +42,11 @@ for f in frames:
     for v in m.vertices:
         positions += yup(ev.matrix_world @ v.co)
     ev.to_mesh_clear()
-    keys = obj.data.shape_keys.key_blocks
+    shapes = obj.data.shape_keys
+    keys = shapes.key_blocks if shapes else []
     samples.append({
         "frame": f,
-        "weights": {k.name: k.value for k in keys if k != obj.data.shape_keys.reference_key},
+        "weights": {k.name: k.value for k in keys if k != shapes.reference_key},
         "positions": positions,
     })
 

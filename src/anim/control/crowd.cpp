@@ -1,11 +1,29 @@
 #include "anim/control/crowd.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 #include "anim/control/clock.h"
 
 namespace rig {
+
+namespace {
+
+// A spin-wait's pause: lets the other hyperthread of the core run and saves power.
+inline void cpuRelax() {
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
+    _mm_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+}
+
+}  // namespace
 
 Crowd::Crowd(const Model& model, size_t instances, int32_t clip, unsigned threads) : model_(&model) {
     const unsigned n = threads < 1 ? 1 : threads;
@@ -13,7 +31,7 @@ Crowd::Crowd(const Model& model, size_t instances, int32_t clip, unsigned thread
     for (unsigned w = 0; w < n; ++w) scratch_.emplace_back(model);
     const Animator& a = scratch_.front();
     cursorCount_ = a.cursorCount();
-    paletteSize_ = a.palette().size();
+    paletteSize_ = a.sharedPaletteSize();
     skinCount_ = a.skinCount();
     texelsPerInstance_ = a.instanceRows();
     cursors_.assign(instances * cursorCount_, 0u);
@@ -60,16 +78,25 @@ void Crowd::setInstance(size_t i, int32_t clip, double phase, double rate) {
     }
 }
 
-void Crowd::updateRange(size_t worker, double t) {
-    const size_t n = posed_;
+void Crowd::updateRange(size_t worker, uint32_t frame, size_t n, double t) {
     Animator& scratch = scratch_[worker];
     // Chunks of instances taken in turn by whichever thread is free: a thread slowed by
-    // another process on its core takes fewer.
+    // another process on its core takes fewer, and one that wakes after the others took every
+    // chunk of its frame (or a later frame began) takes none.
+    uint64_t v = next_.load(std::memory_order_relaxed);
     for (;;) {
-        const size_t begin = next_.fetch_add(kChunk, std::memory_order_relaxed);
-        if (begin >= n) return;
+        const size_t begin = static_cast<size_t>(v & 0xffffffffu);
+        if (static_cast<uint32_t>(v >> 32) != frame || begin >= n) return;
+        if (!next_.compare_exchange_weak(v, v + kChunk, std::memory_order_relaxed)) continue;
         const size_t end = std::min(n, begin + kChunk);
         for (size_t i = begin; i < end; ++i) updateInstance(scratch, i, t);
+        // The thread that completes the frame's last instance wakes update() if it sleeps
+        // (under the mutex, so the notification cannot fall between its check and its wait).
+        if (completed_.fetch_add(end - begin, std::memory_order_acq_rel) + (end - begin) == n && worker != 0) {
+            std::lock_guard<std::mutex> lock(mutex_);
+            done_.notify_one();
+        }
+        v = next_.load(std::memory_order_relaxed);
     }
 }
 
@@ -92,38 +119,45 @@ void Crowd::workerLoop(size_t worker) {
     uint64_t seen = 0;
     for (;;) {
         double t;
+        size_t n;
         {
             std::unique_lock<std::mutex> lock(mutex_);
             wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
             if (stop_) return;
             seen = generation_;
             t = time_;
+            n = posed_;
         }
-        updateRange(worker, t);
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            if (--pending_ == 0) done_.notify_one();
-        }
+        updateRange(worker, static_cast<uint32_t>(seen), n, t);
     }
 }
 
 void Crowd::update(double t, size_t count) {
-    next_.store(0, std::memory_order_relaxed);
-    posed_ = std::min(count, state_.size());
-    if (!workers_.empty()) {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            time_ = t;
-            pending_ = workers_.size();
-            ++generation_;
-        }
-        wake_.notify_all();
+    const size_t n = std::min(count, state_.size());
+    uint32_t frame;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        time_ = t;
+        posed_ = n;
+        frame = static_cast<uint32_t>(++generation_);
+        completed_.store(0, std::memory_order_relaxed);
+        next_.store(static_cast<uint64_t>(frame) << 32, std::memory_order_relaxed);
     }
-    updateRange(0, t);
-    if (!workers_.empty()) {
-        std::unique_lock<std::mutex> lock(mutex_);
-        done_.wait(lock, [&] { return pending_ == 0; });
+    if (!workers_.empty()) wake_.notify_all();
+    updateRange(0, frame, n, t);
+    if (workers_.empty()) return;
+    // Wait for the chunks the workers took, not for the workers: one that has not woken yet
+    // takes none and holds nothing up. Those chunks end within a chunk's time (10-20 us)
+    // on a free core: spin a short while before sleeping, as a sleep and its wake-up cost
+    // about as much again; a worker stalled by another process ends the spin.
+    const auto done = [&] { return completed_.load(std::memory_order_acquire) == n; };
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(kSpinMicroseconds);
+    while (!done() && std::chrono::steady_clock::now() < until) {
+        for (int k = 0; k < 16; ++k) cpuRelax();
     }
+    if (done()) return;
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, done);
 }
 
 }  // namespace rig

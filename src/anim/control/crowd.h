@@ -1,9 +1,10 @@
 // Crowd: N animation instances sharing one Model, updated together each frame on a fixed pool
 // of worker threads. The workers are std::threads created once, in the constructor; update()
 // wakes them, joins in itself, and returns when every instance is posed: the threads take
-// chunks of 32 consecutive instances from a shared counter until none is left (a thread
-// slowed by another process takes fewer). The per-frame path allocates nothing and takes one
-// mutex round per frame and worker.
+// chunks of 8 consecutive instances from a shared counter until none is left (a thread
+// slowed by another process takes fewer, one not awake yet none), and the caller, done first,
+// waits for the chunks taken (not for the workers), spinning up to 50 us before it sleeps. The per-frame path allocates nothing and takes
+// one mutex round per frame and worker.
 //
 // Each instance keeps only what lasts from frame to frame and what the frame produces: its
 // track cursors and per-skin corrections, and its palettes and meshes' skin-to-model matrices
@@ -58,17 +59,25 @@ public:
     const CompressedClipSet* compressedClips() const { return scratch_.front().compressedClips(); }
     // Bytes of clip playback state each instance keeps (its cursors), plain or compressed.
     size_t clipStateBytesPerInstance() const { return cursorCount_ * sizeof(uint32_t); }
+    // Bytes every instance keeps and each update() goes through: its state (clip, phase, rate,
+    // key range, last time), cursors, per-skin corrections and rows. The model, the clips
+    // (plain or compressed) and the per-thread scratch poses are shared and not counted.
+    size_t bytesPerInstance() const {
+        return sizeof(InstanceState) + cursorCount_ * sizeof(uint32_t) + skinCount_ * sizeof(SkinCorrection) +
+               texelsPerInstance_ * sizeof(glm::vec4);
+    }
     size_t size() const { return state_.size(); }
     unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
     const Model& model() const { return *model_; }
     // Instance i's palette entry e and Animator::skinToModel(mesh) after the last update()
     // (read back from its rows: the same values as a lone Animator's, last row 0, 0, 0, 1).
-    // Entry e of mesh m's palette is paletteOffset(m) + e, as in Animator::palette().
+    // Entry e of mesh m's palette is paletteOffset(m) + e (Animator::sharedPaletteOffset: an
+    // instance holds the shared palettes, Animator::sharedPaletteSize()).
     glm::mat4 paletteEntry(size_t i, size_t e) const { return affineFromRows(&rows_[i * texelsPerInstance_ + 3 * e]); }
     glm::mat4 skinToModel(size_t i, size_t mesh) const {
         return affineFromRows(&rows_[i * texelsPerInstance_ + meshWorldTexel(mesh)]);
     }
-    uint32_t paletteOffset(size_t mesh) const { return scratch_.front().paletteOffset(mesh); }
+    uint32_t paletteOffset(size_t mesh) const { return scratch_.front().sharedPaletteOffset(mesh); }
     size_t paletteSize() const { return paletteSize_; }
     // Instance i's time offset (seconds): by default spread evenly over the clip.
     double phase(size_t i) const { return state_[i].phase; }
@@ -78,7 +87,7 @@ public:
     float localTime(size_t i) const { return state_[i].lastTime; }
 
     // What update() writes, as a GL texture buffer takes it (RGBA texels): instance i's rows
-    // start at texel i * texelsPerInstance(): its palettes (Animator::palette()'s layout, every
+    // start at texel i * texelsPerInstance(): its palettes (Animator::palette()'s shared part, every
     // entry as the 3 rows of its 3x4 affine matrix), then for each mesh m the 3 rows of
     // skinToModel(i, m) (its node's world matrix, or the identity where its palette is in
     // model space) at texel meshWorldTexel(m). Allocated once, in the constructor.
@@ -93,7 +102,8 @@ private:
         double start = 0.0, length = 0.0;  // the clip's key range
         float lastTime = 0.0f;
     };
-    void updateRange(size_t worker, double t);
+    // Poses chunks of the first n instances at t while `frame` is the current one.
+    void updateRange(size_t worker, uint32_t frame, size_t n, double t);
     void updateInstance(Animator& scratch, size_t i, double t);
     void workerLoop(size_t worker);
 
@@ -107,12 +117,18 @@ private:
     std::vector<std::thread> workers_;
     std::mutex mutex_;
     std::condition_variable wake_, done_;
-    static constexpr size_t kChunk = 32;  // instances a thread takes at a time
-    std::atomic<size_t> next_{0};          // the first instance no thread has taken yet
-    uint64_t generation_ = 0;  // bumped once per update(); workers run when it changes
-    size_t pending_ = 0;       // workers still busy with the current generation
+    // Instances a thread takes at a time: 10-20 us of work for a 50-joint character, so
+    // the threads finish a frame within that of each other.
+    static constexpr size_t kChunk = 8;
+    // How long update() spins for the workers' last chunks before it sleeps on done_.
+    static constexpr int kSpinMicroseconds = 50;
+    // The current frame (the low 32 bits of generation_) in the high half, the first instance
+    // no thread has taken yet in the low half: a thread takes a chunk only of its own frame.
+    std::atomic<uint64_t> next_{0};
+    uint64_t generation_ = 0;          // bumped once per update(); workers run when it changes
+    std::atomic<size_t> completed_{0};  // instances posed in the current frame
     double time_ = 0.0;
-    size_t posed_ = 0;  // the instances below it are posed by the current update()
+    size_t posed_ = 0;  // the instances below it are posed by the current update() (under mutex_)
     bool stop_ = false;
 };
 

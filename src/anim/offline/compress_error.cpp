@@ -57,7 +57,7 @@ ErrorReference makeErrorReference(const Model& model, const Clip& original, cons
     }
     const size_t measuredTimes = (r.times.size() + r.stride - 1) / r.stride;
     r.cachedVertices = r.doVertices && 3 * r.vertexCount * measuredTimes <= kMaxCachedVertexFloats;
-    Animator a(model);
+    Animator a(model, AnimatorUse::PosesOnly);  // one per clip: nothing per clip of the model
     std::vector<Transform> local(sk.bindLocalSqt);
     std::vector<uint32_t> cursors(3 * original.tracks.size(), 0);
     std::vector<glm::vec3> scratch;
@@ -76,7 +76,7 @@ CompressionError measureAgainst(const Model& model, const Clip& original, const 
     CompressionError e;
     const Skeleton& sk = model.skeleton;
     const size_t n = sk.size();
-    Animator a(model), b(model);
+    Animator a(model, AnimatorUse::PosesOnly), b(model, AnimatorUse::PosesOnly);
     std::vector<Transform> la(sk.bindLocalSqt), lb(sk.bindLocalSqt);
     std::vector<uint32_t> ca(3 * original.tracks.size(), 0);
     // The cached sampler (the same values as the cursor one): delta-coded keys are read on

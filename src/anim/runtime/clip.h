@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,9 +29,21 @@ struct Channel {
     Interpolation interpolation = Interpolation::Linear;
 };
 
+// A rotation key is not a unit quaternion when its length is off 1 by more than this: the
+// Khronos glTF validator's bound (ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION
+// and ROTATION_NON_UNIT), used for every format.
+inline constexpr double kUnitRotationTolerance = 0.00769;
+inline bool isNonUnitRotation(double x, double y, double z, double w) {
+    const double len = std::sqrt(x * x + y * y + z * z + w * w);
+    return std::isfinite(len) && std::fabs(len - 1.0) > kUnitRotationTolerance;
+}
+
 // What import saw in one clip's curves, kept for `check`.
 struct CurveStats {
-    uint32_t nonUnitRotationKeys = 0;   // |q| off 1 by more than 1e-3 (normalized on import)
+    // Keys whose length is off 1 by more than kUnitRotationTolerance, as the file gives them
+    // (glTF: counted from the file's own accessors, quantized ones dequantized); normalized on
+    // import.
+    uint32_t nonUnitRotationKeys = 0;
     uint32_t duplicateKeyTimes = 0;     // neighbouring keys at the same time
     uint32_t unsortedChannels = 0;      // channels with keys out of order (sorted on import)
     uint32_t nonFiniteKeys = 0;         // dropped

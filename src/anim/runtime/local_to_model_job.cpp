@@ -32,6 +32,16 @@ JointOrder::JointOrder(std::span<const int32_t> parent) {
     order_.resize(n);
     for (size_t i = 0; i < n; ++i) order_[start[depth[i]]++] = static_cast<int32_t>(i);
     parent_ = parent.data();
+    nodes_ = n;
+}
+
+void JointOrder::assignPartial(const JointOrder& full, const uint8_t* keep) {
+    order_.clear();
+    for (const int32_t j : full.order_) {
+        if (keep[j]) order_.push_back(j);
+    }
+    parent_ = order_.empty() ? nullptr : full.parent_;
+    nodes_ = order_.empty() ? 0 : full.nodes_;
 }
 
 bool LocalToModelJob::validate() const {
@@ -234,8 +244,8 @@ bool LocalToModelJob::run() const {
     const bool aligned = (reinterpret_cast<uintptr_t>(model.data()) & 15u) == 0;
     const int mode = !useLocal.empty() ? kMasked : !local.empty() ? kByLocal : kByMatrix;
     if (order) {
-        forwardIn<true>(aligned, mode, parent.data(), local.data(), bindLocal.data(), useLocal.data(), order->joints().data(), n,
-                        model.data());
+        forwardIn<true>(aligned, mode, parent.data(), local.data(), bindLocal.data(), useLocal.data(), order->joints().data(),
+                        order->joints().size(), model.data());
     } else {
         forwardIn<false>(aligned, mode, parent.data(), local.data(), bindLocal.data(), useLocal.data(), nullptr, n, model.data());
     }

@@ -27,16 +27,23 @@ public:
     // The level order of `parent`; empty when `parent` is not parents-first (parent[i] < i,
     // -1 for a root) or is empty.
     explicit JointOrder(std::span<const int32_t> parent);
+    // The joints of `full` where keep[joint] != 0, in full's order: a partial order. A job
+    // given one computes only those joints and reads every other joint's model matrix as
+    // `model` holds it (the caller keeps those current, e.g. joints whose matrix does not
+    // change); full's checks carry over. Empty when `full` is or nothing is kept.
+    // (Allocates nothing once this order has held as many joints as `full`.)
+    void assignPartial(const JointOrder& full, const uint8_t* keep);
     bool empty() const { return order_.empty(); }
     // Whether this order was built from exactly this array (the same storage and size).
     bool builtFor(std::span<const int32_t> parent) const {
-        return !order_.empty() && parent.data() == parent_ && parent.size() == order_.size();
+        return !order_.empty() && parent.data() == parent_ && parent.size() == nodes_;
     }
     std::span<const int32_t> joints() const { return order_; }
 
 private:
     std::vector<int32_t> order_;
     const int32_t* parent_ = nullptr;
+    size_t nodes_ = 0;  // the skeleton's size (order_'s, unless partial)
 };
 
 struct LocalToModelJob {
@@ -53,7 +60,7 @@ struct LocalToModelJob {
     // Joints to compute: 0 means parent.size().
     size_t count = 0;
     // Optional: compute the joints in this order (built for `parent`; no `count` with it).
-    // The same results, bit for bit, as index order.
+    // The same results, bit for bit, as index order. A partial order computes its joints only.
     const JointOrder* order = nullptr;
     // Output: one model-space matrix per joint (at least `count`).
     std::span<glm::mat4> model;

@@ -1,5 +1,6 @@
 #include "anim/runtime/model.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -33,6 +34,30 @@ int32_t Model::findClip(const std::string& key) const {
         return idx;
     }
     return -1;
+}
+
+void fillSecondInfluenceSet(Mesh& mesh) {
+    mesh.joints2.clear();
+    mesh.weights2.clear();
+    const size_t nv = mesh.joints.size();
+    bool any = false;
+    for (const FullInfluences& full : mesh.truncated) any = any || (full.vertex < nv && full.influences.size() > kMaxInfluences);
+    if (!any) return;
+    mesh.joints2.resize(nv);
+    mesh.weights2.assign(nv, glm::vec4(0.0f));
+    for (size_t v = 0; v < nv; ++v) mesh.joints2[v].fill(mesh.joints[v][0]);
+    for (const FullInfluences& full : mesh.truncated) {
+        if (full.vertex >= nv || full.influences.size() <= kMaxInfluences) continue;
+        // The first set's scale: the sum of the 4 strongest, added as import adds them.
+        float kept = 0.0f;
+        for (size_t k = 0; k < kMaxInfluences; ++k) kept += full.influences[k].second;
+        if (!(kept > 0.0f)) continue;
+        const size_t n = std::min<size_t>(full.influences.size(), kMostInfluences);
+        for (size_t k = kMaxInfluences; k < n; ++k) {
+            mesh.joints2[full.vertex][k - kMaxInfluences] = full.influences[k].first;
+            mesh.weights2[full.vertex][static_cast<int>(k - kMaxInfluences)] = full.influences[k].second / kept;
+        }
+    }
 }
 
 size_t Model::paletteSize() const {

@@ -15,8 +15,12 @@
 
 namespace rig {
 
-// Influences kept per vertex (the shader's 4-bone blend).
+// Influences per set: one set is a uvec4 of skin slots and a vec4 of weights (one pair of
+// vertex attributes, render/layout.h). Skinning blends the first set only by default
+// (`--influences 4`), or both (`--influences 8`).
 inline constexpr int kMaxInfluences = 4;
+// Influences kept per vertex at most: two sets.
+inline constexpr int kMostInfluences = 2 * kMaxInfluences;
 
 // A mesh's skin: which skeleton nodes move it and how. Joint slot j of this skin is node
 // joints[j]; inverseBind[j] (the offset matrix) takes a vertex from mesh space into that
@@ -68,16 +72,23 @@ struct Mesh {
     std::vector<uint32_t> indices;     // triangles
     bool skinned = false;
     Skin skin;
-    // Per vertex: 4 skin slots and weights summing to 1 (slots past the last influence
-    // carry weight 0 and slot 0). Empty for unskinned meshes.
+    // Per vertex: the 4 strongest skin slots and their weights, summing to 1 (slots past the
+    // last influence carry weight 0 and slot 0). Empty for unskinned meshes.
     std::vector<std::array<uint16_t, kMaxInfluences>> joints;
     std::vector<glm::vec4> weights;
+    // Per vertex, influences 5 to 8 (strongest first), their weights on the scale of the first
+    // set's (the file's weights divided by the sum of the vertex's 4 strongest), so 8-influence
+    // skinning divides all eight by their sum and 4-influence skinning reads the first set as it
+    // is. Empty unless some vertex has more than 4 influences (fillSecondInfluenceSet).
+    std::vector<std::array<uint16_t, kMaxInfluences>> joints2;
+    std::vector<glm::vec4> weights2;
     WeightStats weightStats;
     // Per vertex, before truncation and renormalization (skinned meshes only): the number of
     // influences and their weight sum as the file gave them.
     std::vector<uint8_t> originalInfluenceCount;  // saturates at 255
     std::vector<float> originalWeightSum;
     std::vector<FullInfluences> truncated;        // vertices with more than 4 influences
+                                                  // (what 4-influence skinning drops)
     std::vector<std::string> missingBones;  // bones naming no node of the hierarchy
     // Morph targets, in file order, and the weights they take when no clip animates them.
     std::vector<MorphTarget> morphTargets;
@@ -85,7 +96,14 @@ struct Mesh {
 
     size_t vertexCount() const { return positions.size(); }
     size_t triangleCount() const { return indices.size() / 3; }
+    // Whether 8-influence skinning has a second set to blend.
+    bool hasSecondInfluenceSet() const { return !joints2.empty(); }
 };
+
+// Fill mesh.joints2 / weights2 from mesh.truncated (each vertex's influences as in the file,
+// strongest first) and mesh.joints (the pad slot of each vertex); both empty when no vertex has
+// more than 4 influences. Import calls it after filling the first set.
+void fillSecondInfluenceSet(Mesh& mesh);
 
 struct Material {
     std::string name;
@@ -96,7 +114,8 @@ struct Material {
 // An embedded texture's bytes (compressed file data, e.g. PNG or JPEG) or raw RGBA8 texels.
 struct EmbeddedTexture {
     std::string name;
-    uint32_t width = 0, height = 0;   // height 0: `data` holds a compressed file
+    uint32_t width = 0, height = 0;   // height 0: `data` holds a compressed file of `width` bytes
+    // Empty for an image over import/texture_limits.h (the size says how large it was).
     std::vector<uint8_t> data;
 };
 

@@ -48,7 +48,8 @@ bool isRigid(const glm::mat4& m) {
 
 }  // namespace
 
-Animator::Animator(const Model& model) : model_(&model), order_(model.skeleton.parent) {
+Animator::Animator(const Model& model, AnimatorUse use)
+    : model_(&model), order_(model.skeleton.parent), posesOnly_(use == AnimatorUse::PosesOnly) {
     const Skeleton& sk = model.skeleton;
     local_ = sk.bindLocalSqt;
     world_ = sk.bindModel;
@@ -56,39 +57,87 @@ Animator::Animator(const Model& model) : model_(&model), order_(model.skeleton.p
     poseMask_.assign(sk.size(), 0);
     steadyMask_.assign(sk.size(), 0);
     steadyLocal_ = sk.bindLocal;
+    liveMask_.assign(sk.size(), 0);
+    liveOrder_ = order_;  // its capacity: assignPartial allocates nothing
     roots_.assign(sk.size(), -1);
-    // One palette per skin: meshes hanging from the same node with the same joints and
-    // inverse binds (BCN_Epileptic's three meshes) share the first one's palette.
-    paletteOffset_.assign(model.meshes.size(), 0);
+    // Slots: one per skin and node (meshes hanging from the same node with the same joints
+    // and inverse binds share the first one's); then groups of slots with the same skin
+    // (BCN_Epileptic's three meshes on three nodes), whose palettes are shared while their
+    // nodes stay out of the palette (updatePalettes).
     ownerOf_.assign(model.meshes.size(), -1);
-    uint32_t off = 0;
     for (size_t m = 0; m < model.meshes.size(); ++m) {
         const Mesh& mesh = model.meshes[m];
-        paletteOffset_[m] = off;
         if (!mesh.skinned) continue;
-        bool shared = false;
-        for (size_t k = 0; k < paletteOwners_.size(); ++k) {
+        for (size_t k = 0; k < paletteOwners_.size() && ownerOf_[m] < 0; ++k) {
             const Mesh& o = model.meshes[paletteOwners_[k]];
             if (o.node == mesh.node && o.skin.joints == mesh.skin.joints && o.skin.inverseBind == mesh.skin.inverseBind) {
-                paletteOffset_[m] = paletteOffset_[paletteOwners_[k]];
                 ownerOf_[m] = static_cast<int32_t>(k);
-                shared = true;
-                break;
             }
         }
-        if (shared) continue;
+        if (ownerOf_[m] >= 0) continue;
         ownerOf_[m] = static_cast<int32_t>(paletteOwners_.size());
         paletteOwners_.push_back(m);
         corrections_.emplace_back();
         jointRanges_.emplace_back(mesh.skin.joints);
-        off += static_cast<uint32_t>(mesh.skin.paletteSize());
     }
+    const size_t slots = paletteOwners_.size();
+    std::vector<uint8_t> rigidUse(slots, 0);
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        if (ownerOf_[m] >= 0 && usesRigidSlot(model.meshes[m])) rigidUse[ownerOf_[m]] = 1;
+    }
+    leaderOf_.resize(slots);
+    for (size_t k = 0; k < slots; ++k) {
+        leaderOf_[k] = static_cast<uint32_t>(k);
+        if (rigidUse[k]) continue;  // its rigid slot is its own node's
+        const Skin& skin = model.meshes[paletteOwners_[k]].skin;
+        for (size_t l = 0; l < k; ++l) {
+            const Skin& o = model.meshes[paletteOwners_[l]].skin;
+            if (leaderOf_[l] == l && o.joints == skin.joints && o.inverseBind == skin.inverseBind) {
+                leaderOf_[k] = static_cast<uint32_t>(l);
+                break;
+            }
+        }
+    }
+    // The leaders' palettes first (every group shared), then the other slots' own.
+    slotOffset_.assign(slots, 0);
+    uint32_t off = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        for (size_t k = 0; k < slots; ++k) {
+            if ((leaderOf_[k] == k) != (pass == 0)) continue;
+            slotOffset_[k] = off;
+            off += static_cast<uint32_t>(model.meshes[paletteOwners_[k]].skin.paletteSize());
+        }
+        if (pass == 0) sharedSize_ = off;
+    }
+    grouped_.assign(slots, 0);
+    for (size_t k = 0; k < slots; ++k) {
+        if (leaderOf_[k] != k) grouped_[k] = grouped_[leaderOf_[k]] = 1;
+    }
+    for (size_t k = 0; k < slots; ++k) {
+        if (leaderOf_[k] != k || !grouped_[k]) continue;
+        groupStart_.push_back(static_cast<uint32_t>(groupMembers_.size()));
+        for (size_t s = k; s < slots; ++s) {
+            if (leaderOf_[s] == k) groupMembers_.push_back(static_cast<uint32_t>(s));
+        }
+    }
+    groupStart_.push_back(static_cast<uint32_t>(groupMembers_.size()));
+    paletteOffset_.assign(model.meshes.size(), 0);
+    uint32_t shared = 0;
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        paletteOffset_[m] = ownerOf_[m] >= 0 ? slotOffset_[leaderOf_[ownerOf_[m]]] : shared;
+        if (ownerOf_[m] >= 0) shared = std::max(shared, paletteOffset_[m] + static_cast<uint32_t>(model.meshes[m].skin.paletteSize()));
+    }
+    paletteInUse_ = sharedSize_;
     palette_.assign(off, glm::mat4(1.0f));
-    size_t maxTracks = 0;
-    for (const Clip& c : model.clips) maxTracks = std::max(maxTracks, c.tracks.size());
+    // Per clip: nothing for an Animator that only poses (it samples no clip).
+    size_t maxTracks = 0, maxMorphTracks = 0;
+    if (!posesOnly_) {
+        for (const Clip& c : model.clips) maxTracks = std::max(maxTracks, c.tracks.size());
+        plans_.reserve(model.clips.size());
+        for (const Clip& c : model.clips) plans_.push_back(buildSamplingPlan(c, sk.size()));
+        for (const Clip& c : model.clips) maxMorphTracks = std::max(maxMorphTracks, c.morphTracks.size());
+    }
     cursors_.assign(3 * maxTracks, 0);
-    plans_.reserve(model.clips.size());
-    for (const Clip& c : model.clips) plans_.push_back(buildSamplingPlan(c, sk.size()));
     morphOffset_.assign(model.meshes.size(), 0);
     uint32_t morphs = 0;
     for (size_t m = 0; m < model.meshes.size(); ++m) {
@@ -97,8 +146,6 @@ Animator::Animator(const Model& model) : model_(&model), order_(model.skeleton.p
     }
     morphWeights_.assign(morphs, 0.0f);
     morphOverride_.assign(morphs, std::numeric_limits<float>::quiet_NaN());
-    size_t maxMorphTracks = 0;
-    for (const Clip& c : model.clips) maxMorphTracks = std::max(maxMorphTracks, c.morphTracks.size());
     morphCursors_.assign(maxMorphTracks, 0);
     evaluateMorphs(-1, 0.0f);
 }
@@ -161,6 +208,7 @@ float Animator::morphOverride(size_t mesh, size_t target) const {
 }
 
 void Animator::evaluate(int32_t clipIndex, float t) {
+    if (posesOnly_ && clipIndex >= 0) clipIndex = kBindPose;  // no cursors to sample with
     if (clipIndex != lastClip_) {
         std::fill(cursors_.begin(), cursors_.end(), 0u);
         lastClip_ = clipIndex;
@@ -170,15 +218,17 @@ void Animator::evaluate(int32_t clipIndex, float t) {
 }
 
 void Animator::evaluateInto(int32_t clipIndex, float t, const InstanceBuffers& out) {
+    if (posesOnly_ && clipIndex >= 0) clipIndex = kBindPose;
     if (out.cursors.size() != cursors_.size() || out.skins.size() != corrections_.size() ||
         out.rows.size() != instanceRows()) {
         return;
     }
     evaluateWith(clipIndex, t, out.cursors.data(), nullptr, out.rows.data(), out.skins.data(), nullptr);
-    glm::vec4* meshRows = out.rows.data() + 3 * palette_.size();
+    glm::vec4* meshRows = out.rows.data() + 3 * sharedSize_;
     for (size_t m = 0; m < model_->meshes.size(); ++m) {
         const int32_t k = ownerOf_[m];
-        storeAffineRows(k >= 0 && out.skins[k].modelSpace ? identity_ : world_[model_->meshes[m].node], meshRows + 3 * m);
+        const bool modelSpace = k >= 0 && (out.skins[k].modelSpace || grouped_[k]);
+        storeAffineRows(modelSpace ? identity_ : world_[model_->meshes[m].node], meshRows + 3 * m);
     }
 }
 
@@ -246,12 +296,16 @@ void Animator::evaluateWith(int32_t clipIndex, float t, uint32_t* cursors, glm::
     } else {
         localToModel(useLocal_.data(), clipIndex == kFilePose ? sk.bindLocal : sk.bindPoseLocal());
     }
-    if (post_) post_->run(world_);
+    if (post_) {
+        post_->run(world_);
+        worldSteady_ = false;
+    }
     updatePalettes(palette, rows, corrections);
 }
 
 void Animator::localToModel(const uint8_t* useLocal, std::span<const glm::mat4> fixedLocal) {
     const Skeleton& sk = model_->skeleton;
+    worldSteady_ = false;
     const size_t n = sk.size();
     LocalToModelJob job;
     job.parent = sk.parent;
@@ -296,52 +350,128 @@ void Animator::localToModelSteady(int32_t clip, const uint8_t* useSqt, int32_t o
                 steadyLocal_[i] = sk.bindLocal[i];
             }
         }
+        // Live: a node that changes, or whose parent is live (parents come first).
+        uint8_t* live = liveMask_.data();
+        for (size_t i = 0; i < sk.size(); ++i) live[i] = changes[i] | (sk.parent[i] >= 0 ? live[sk.parent[i]] : uint8_t{0});
+        liveOrder_.assignPartial(order_, live);
+        liveNone_ = std::find(liveMask_.begin(), liveMask_.end(), uint8_t{1}) == liveMask_.end();
+        worldSteady_ = false;
         steadyClip_ = clip;
         steadyLevel_ = level;
         steadyOverride_ = ov;
         steadyFrom_ = useSqt;
         steadySet_ = from;
     }
+    if (worldSteady_ && (liveNone_ || !liveOrder_.empty())) {
+        // Only the live nodes: the others hold what this key gives them.
+        if (liveNone_) return;
+        LocalToModelJob job;
+        job.parent = sk.parent;
+        job.local = local_;
+        job.bindLocal = steadyLocal_;
+        job.useLocal = steadyMask_;
+        job.model = world_;
+        job.order = &liveOrder_;
+        job.run();
+        return;
+    }
     localToModel(steadyMask_.data(), steadyLocal_);
+    worldSteady_ = true;
+}
+
+bool Animator::usesRigidSlot(const Mesh& mesh) {
+    if (!mesh.skinned) return false;
+    const uint32_t rigid = mesh.skin.rigidSlot();
+    for (size_t v = 0; v < mesh.joints.size(); ++v) {
+        const glm::vec4& w = mesh.weights[v];
+        if (!(w.x + w.y + w.z + w.w > 0.0f)) return true;
+        for (const uint16_t j : mesh.joints[v]) {
+            if (j >= rigid) return true;
+        }
+    }
+    return false;
+}
+
+namespace {
+
+// c for the mesh node's world matrix `meshWorld`: recomputed only when the matrix changes.
+void refreshCorrection(SkinCorrection& c, const glm::mat4& meshWorld) {
+    if (std::memcmp(&c.world, &meshWorld, sizeof(glm::mat4)) == 0) return;
+    c.world = meshWorld;
+    c.identity = isIdentity(meshWorld);
+    c.modelSpace = !c.identity && isRigid(meshWorld);
+    c.inverse = c.identity || c.modelSpace ? glm::mat4(1.0f) : safeAffineInverse(meshWorld);
+}
+
+}  // namespace
+
+void Animator::writePalette(size_t k, size_t first, const glm::mat4* correction, const glm::mat4& rigid, glm::mat4* palette,
+                            glm::vec4* rows) const {
+    const Mesh& mesh = model_->meshes[paletteOwners_[k]];
+    const size_t nj = mesh.skin.joints.size();
+    SkinningMatrixJob job;
+    job.model = world_;
+    job.joints = mesh.skin.joints;
+    job.inverseBind = mesh.skin.inverseBind;
+    job.range = &jointRanges_[k];
+    job.correction = correction;
+    if (palette) {
+        job.palette = {palette + first, nj};
+    } else {
+        job.rows = {rows + 3 * first, 3 * nj};
+    }
+    job.run();
+    // The entry after the joints (the rigid slot): what unweighted vertices follow.
+    if (palette) {
+        palette[first + nj] = rigid;
+    } else {
+        storeAffineRows(rigid, rows + 3 * (first + nj));
+    }
 }
 
 void Animator::updatePalettes(glm::mat4* palette, glm::vec4* rows, SkinCorrection* corrections) {
     const Model& model = *model_;
     const glm::mat4* world = world_.data();
+    // Model space: the mesh node's rigid motion stays out of the palette (the consumers draw
+    // with skinToModel, the identity) and the entry is one product. Mesh space: the inverse of
+    // a scaled, sheared or singular mesh node's matrix on the left.
     for (size_t k = 0; k < paletteOwners_.size(); ++k) {
-        const Mesh& mesh = model.meshes[paletteOwners_[k]];
-        const size_t first = paletteOffset_[paletteOwners_[k]], nj = mesh.skin.joints.size();
-        SkinningMatrixJob job;
-        job.model = world_;
-        job.joints = mesh.skin.joints;
-        job.inverseBind = mesh.skin.inverseBind;
-        job.range = &jointRanges_[k];
-        if (palette) {
-            job.palette = {palette + first, nj};
-        } else {
-            job.rows = {rows + 3 * first, 3 * nj};
-        }
-        const glm::mat4& meshWorld = world[mesh.node];
+        if (grouped_[k]) continue;
+        const glm::mat4& meshWorld = world[model.meshes[paletteOwners_[k]].node];
         SkinCorrection& c = corrections[k];
-        if (std::memcmp(&c.world, &meshWorld, sizeof(glm::mat4)) != 0) {
-            c.world = meshWorld;
-            c.identity = isIdentity(meshWorld);
-            c.modelSpace = !c.identity && isRigid(meshWorld);
-            c.inverse = c.identity || c.modelSpace ? glm::mat4(1.0f) : safeAffineInverse(meshWorld);
+        refreshCorrection(c, meshWorld);
+        writePalette(k, slotOffset_[k], c.identity || c.modelSpace ? nullptr : &c.inverse, c.modelSpace ? meshWorld : identity_,
+                     palette, rows);
+    }
+    bool allShared = true;
+    for (size_t g = 0; g + 1 < groupStart_.size(); ++g) {
+        const uint32_t* members = groupMembers_.data() + groupStart_[g];
+        const size_t count = groupStart_[g + 1] - groupStart_[g];
+        // Shared while no node of the group enters the palette; an instance's rows (no
+        // `palette`) stay shared: linear blend skinning is exact in model space.
+        bool shared = true;
+        for (size_t i = 0; i < count; ++i) {
+            SkinCorrection& c = corrections[members[i]];
+            if (i > 0 && !palette) break;
+            refreshCorrection(c, world[model.meshes[paletteOwners_[members[i]]].node]);
+            shared = shared && (c.identity || c.modelSpace);
         }
-        // Model space: the mesh node's rigid motion stays out of the palette (the consumers
-        // draw with skinToModel, the identity) and the entry is one product. Mesh space: the
-        // inverse of a scaled, sheared or singular mesh node's matrix on the left.
-        if (!c.identity && !c.modelSpace) job.correction = &c.inverse;
-        job.run();
-        // The entry after the joints (the rigid slot): what unweighted vertices follow.
-        const glm::mat4& rigid = c.modelSpace ? meshWorld : identity_;
-        if (palette) {
-            palette[first + nj] = rigid;
-        } else {
-            storeAffineRows(rigid, rows + 3 * (first + nj));
+        if (!palette) shared = true;
+        for (size_t i = 0; i < (shared ? 1 : count); ++i) {
+            const uint32_t k = members[i];
+            const SkinCorrection& c = corrections[k];
+            const bool free = shared || c.identity || c.modelSpace;
+            writePalette(k, slotOffset_[k], free ? nullptr : &c.inverse, c.identity ? identity_ : free ? c.world : identity_,
+                         palette, rows);
+        }
+        if (!palette) continue;
+        allShared = allShared && shared;
+        for (size_t m = 0; m < model.meshes.size(); ++m) {
+            const int32_t k = ownerOf_[m];
+            if (k >= 0 && leaderOf_[k] == members[0]) paletteOffset_[m] = slotOffset_[shared ? members[0] : k];
         }
     }
+    if (palette) paletteInUse_ = allShared ? sharedSize_ : palette_.size();
 }
 
 void Animator::evaluatePose(const std::vector<Transform>& local, const std::vector<uint8_t>* animated, int32_t steadyClip,
@@ -372,7 +502,10 @@ void Animator::evaluatePose(const std::vector<Transform>& local, const std::vect
     } else {
         localToModel(mask, model_->skeleton.bindLocal);
     }
-    if (post_) post_->run(world_);
+    if (post_) {
+        post_->run(world_);
+        worldSteady_ = false;
+    }
     updatePalettes(palette_.data(), nullptr, corrections_.data());
 }
 

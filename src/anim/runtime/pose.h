@@ -47,9 +47,16 @@ struct InstanceBuffers {
 inline constexpr int32_t kBindPose = -1;  // the pose the skins were bound in (inverse bind matrices)
 inline constexpr int32_t kFilePose = -2;  // the file's default node transforms
 
+// What an Animator is made for. Clips: playing the model's clips (a sampling plan per clip,
+// cursors for the longest one: its construction costs in proportion to the clips). PosesOnly:
+// posing the model from given local poses (evaluatePose) and nothing per clip, for a tool that
+// makes one per clip of a model with thousands (compress's error measurement); evaluate() and
+// evaluateInto() of a clip then give the bind pose.
+enum class AnimatorUse { Clips, PosesOnly };
+
 class Animator {
 public:
-    explicit Animator(const Model& model);
+    explicit Animator(const Model& model, AnimatorUse use = AnimatorUse::Clips);
 
     // Pose the model at clip time t (seconds, clip-local; no wrapping here). kFilePose gives
     // the file's default node transforms; kBindPose, or any other clip out of range, gives the
@@ -57,15 +64,17 @@ public:
     void evaluate(int32_t clip, float t);
     // The same pose as evaluate(clip, t), with the cursors and skin corrections in `out`
     // instead of this Animator's (which keeps only the scratch: local pose and world
-    // matrices), and the palettes and each mesh's skinToModel() written as out.rows. Cursors
+    // matrices), and the shared palettes and each mesh's skinToModel() written as out.rows
+    // (a group of nodes sharing a skin stays shared in model space there, whatever its nodes'
+    // matrices: exact for linear blend skinning, which instances draw with). Cursors
     // are the caller's: zero them when the character's clip changes. No morph weights (the
     // post-process and rotation override apply as in evaluate()). Buffers of the wrong size:
     // nothing is done. Allocates nothing.
     void evaluateInto(int32_t clip, float t, const InstanceBuffers& out);
     size_t cursorCount() const { return cursors_.size(); }
     size_t skinCount() const { return corrections_.size(); }
-    // InstanceBuffers::rows: 3 per palette entry and per mesh.
-    size_t instanceRows() const { return 3 * (palette_.size() + model_->meshes.size()); }
+    // InstanceBuffers::rows: 3 per shared palette entry (sharedPaletteSize()) and per mesh.
+    size_t instanceRows() const { return 3 * (sharedSize_ + model_->meshes.size()); }
     // Pose the model from a given local pose (one Transform per skeleton node, e.g. a
     // Controller's blend): local->model (one forward loop) -> palette, the rotation override
     // applied as in evaluate(). Nodes whose `animated` flag is 0 use the file's exact
@@ -127,7 +136,12 @@ public:
     const std::vector<glm::mat4>& world() const { return world_; }
     const std::vector<Transform>& local() const { return local_; }
     // All skins' palettes, concatenated; mesh m's palette starts at paletteOffset(m). Meshes
-    // that share a skin (same node, joints and inverse binds) share one palette. A palette
+    // that share a skin (same joints and inverse binds) share one palette: always when they
+    // hang from the same node; from different nodes while every one of those nodes is
+    // palette-free (the model-space case below, or the identity) and the meshes that join
+    // another node's palette have no vertex on the rigid slot (the slot is per node). When a
+    // node of such a group is not (scaled, sheared), each node of the group has its own
+    // palette that tick, after the shared ones (paletteOffset() then moves). A palette
     // takes a vertex in mesh space to its skinned position in one of two spaces, chosen per
     // skin at every evaluation; skinToModel(m) says which:
     // - model space (skinToModel is the identity) while the mesh node's world matrix is a
@@ -140,6 +154,16 @@ public:
     // quaternion skinning: a rigid left factor commutes with each).
     const std::vector<glm::mat4>& palette() const { return palette_; }
     uint32_t paletteOffset(size_t mesh) const { return paletteOffset_[mesh]; }
+    // The entries of palette() the last evaluation wrote and the meshes use: the shared
+    // palettes (sharedPaletteSize()), or all when a group had a palette per node.
+    size_t paletteInUse() const { return paletteInUse_; }
+    // The palettes with every group shared: the first entries of palette(), and an instance's
+    // palette rows (evaluateInto); mesh m's starts at sharedPaletteOffset(m) there.
+    size_t sharedPaletteSize() const { return sharedSize_; }
+    uint32_t sharedPaletteOffset(size_t mesh) const {
+        const int32_t k = ownerOf_[mesh];
+        return k >= 0 ? slotOffset_[leaderOf_[k]] : paletteOffset_[mesh];
+    }
     // The matrix that takes mesh m's vertices as skinMesh() or the shader leaves them (its
     // palette's output, or the mesh's own vertices when it is not skinned) to model space:
     // what a renderer uses as the mesh's model matrix.
@@ -147,12 +171,19 @@ public:
         const int32_t k = ownerOf_[mesh];
         return k >= 0 && corrections_[k].modelSpace ? identity_ : world_[model_->meshes[mesh].node];
     }
+    // Whether mesh m's vertices reach the rigid slot (an unweighted vertex, or a slot naming
+    // it): such a mesh keeps its own node's palette.
+    static bool usesRigidSlot(const Mesh& mesh);
 
 private:
     // Each distinct skin's palette (see palette()), once per skin, into `palette` (or, when
     // null, as rows into `rows`) with the per-skin cache `corrections` (this Animator's own,
     // or a crowd character's).
     void updatePalettes(glm::mat4* palette, glm::vec4* rows, SkinCorrection* corrections);
+    // Slot k's palette (its joints' entries and the rigid slot) at `first` with correction c
+    // (null: none, model space or the identity), the rigid slot's entry `rigid`.
+    void writePalette(size_t k, size_t first, const glm::mat4* correction, const glm::mat4& rigid, glm::mat4* palette,
+                      glm::vec4* rows) const;
     // evaluate() with the given cursors and outputs; the caller resets cursors on a new clip.
     // `sampler`: this Animator's compressed sampler (evaluate), or null: the cursors sample a
     // compressed clip (evaluateInto).
@@ -176,17 +207,27 @@ private:
     int32_t overrideNode_ = -1;
     glm::quat overrideRotation_{1.0f, 0.0f, 0.0f, 0.0f};
     JointOrder order_;                   // the skeleton's levels, for local->model
-    std::vector<SamplingPlan> plans_;    // per clip of the model (buildSamplingPlan)
+    std::vector<SamplingPlan> plans_;    // per clip of the model (buildSamplingPlan); none for PosesOnly
+    bool posesOnly_ = false;             // AnimatorUse::PosesOnly
     const CompressedClipSet* compressed_ = nullptr;  // clips played compressed (null: none)
     CompressedSampler compressedSampler_;
     std::vector<Transform> local_;
     std::vector<glm::mat4> world_;
     std::vector<glm::mat4> palette_;
     std::vector<uint32_t> paletteOffset_;
-    std::vector<size_t> paletteOwners_;  // the first mesh of each distinct skin
-    std::vector<int32_t> ownerOf_;       // per mesh: its skin's index in paletteOwners_, -1 if none
-    std::vector<SkinCorrection> corrections_;  // per palette owner
-    std::vector<JointRange> jointRanges_;      // per palette owner: its joints' bounds
+    // Slots: one per skin and node (the first mesh of each); slots with the same skin form a
+    // group, led by its first slot, whose palette (at the leader's offset) the others share
+    // while the group's nodes allow it.
+    std::vector<size_t> paletteOwners_;  // per slot: its first mesh
+    std::vector<int32_t> ownerOf_;       // per mesh: its slot, -1 if none
+    std::vector<SkinCorrection> corrections_;  // per slot
+    std::vector<JointRange> jointRanges_;      // per slot: its joints' bounds
+    std::vector<uint32_t> slotOffset_;   // per slot: its own palette's first entry
+    std::vector<uint32_t> leaderOf_;     // per slot: its group's first slot
+    std::vector<uint32_t> groupMembers_; // the slots of each group with more than one, leader first
+    std::vector<uint32_t> groupStart_;   // per such group: its first entry in groupMembers_ (and one past the last)
+    std::vector<uint8_t> grouped_;       // per slot: 1 in a group of more than one slot
+    size_t sharedSize_ = 0, paletteInUse_ = 0;
     glm::mat4 identity_{1.0f};
     std::vector<uint8_t> useLocal_;      // evaluate(): per node, 1 where local_ is used
     int32_t maskClip_ = -2, maskOverride_ = -2;  // what useLocal_ was built for
@@ -199,6 +240,13 @@ private:
     const uint8_t* steadyFrom_ = nullptr;
     const CompressedClipSet* steadySet_ = nullptr;
     isa::Level steadyLevel_ = isa::Level::Baseline;
+    // The nodes whose model matrix can change under this key: those that change and their
+    // descendants (level order; empty: none). The others' world_ entries stay as the key's
+    // first full local->model left them while worldSteady_ (cleared by any other writer of
+    // world_: a plain localToModel, the post stage).
+    JointOrder liveOrder_;
+    std::vector<uint8_t> liveMask_;
+    bool worldSteady_ = false, liveNone_ = false;
     std::vector<int32_t> roots_;  // -1 per node: local->model of each node alone (its local matrix)
     std::vector<uint32_t> cursors_;
     std::vector<float> morphWeights_, morphOverride_;  // override: NaN where none

@@ -15,7 +15,10 @@ uint32_t strongestSlot(const Mesh& mesh, size_t v) {
     return w[best] > 0.0f ? mesh.joints[v][best] : mesh.skin.rigidSlot();
 }
 
-glm::mat4 blendMatrix(const Mesh& mesh, size_t v, const glm::mat4* palette) {
+namespace {
+
+// The first set's matrix (weights renormalized; none: the rigid slot).
+inline glm::mat4 blend4(const Mesh& mesh, size_t v, const glm::mat4* palette) {
     const auto& j = mesh.joints[v];
     glm::vec4 w = mesh.weights[v];
     const float sum = w.x + w.y + w.z + w.w;
@@ -24,17 +27,46 @@ glm::mat4 blendMatrix(const Mesh& mesh, size_t v, const glm::mat4* palette) {
     return palette[j[0]] * w.x + palette[j[1]] * w.y + palette[j[2]] * w.z + palette[j[3]] * w.w;
 }
 
-// Vertex v's four influences as one dual quaternion (weights renormalized; none: slot 0, as
-// the shader does).
-DualQuat blendedDualQuat(const Mesh& mesh, size_t v, const glm::mat4* palette) {
+// Both sets' (the mesh has a second): all eight weights divided by their sum.
+inline glm::mat4 blend8(const Mesh& mesh, size_t v, const glm::mat4* palette) {
     const auto& j = mesh.joints[v];
-    glm::vec4 w = mesh.weights[v];
-    const float sum = w.x + w.y + w.z + w.w;
-    w = sum > 0.0f ? w / sum : glm::vec4(1, 0, 0, 0);
-    const DualQuat dq[4] = {DualQuat::fromMatrix(palette[j[0]]), DualQuat::fromMatrix(palette[j[1]]),
-                            DualQuat::fromMatrix(palette[j[2]]), DualQuat::fromMatrix(palette[j[3]])};
-    const float ws[4] = {w.x, w.y, w.z, w.w};
-    return blendDualQuats(dq, ws, 4);
+    const auto& j2 = mesh.joints2[v];
+    glm::vec4 w = mesh.weights[v], w2 = mesh.weights2[v];
+    const float sum = w.x + w.y + w.z + w.w + (w2.x + w2.y + w2.z + w2.w);
+    if (!(sum > 0.0f)) return palette[mesh.skin.rigidSlot()];
+    w /= sum;
+    w2 /= sum;
+    return palette[j[0]] * w.x + palette[j[1]] * w.y + palette[j[2]] * w.z + palette[j[3]] * w.w +
+           palette[j2[0]] * w2.x + palette[j2[1]] * w2.y + palette[j2[2]] * w2.z + palette[j2[3]] * w2.w;
+}
+
+}  // namespace
+
+glm::mat4 blendMatrix(const Mesh& mesh, size_t v, const glm::mat4* palette, int influences) {
+    return blendsSecondSet(mesh, influences) ? blend8(mesh, v, palette) : blend4(mesh, v, palette);
+}
+
+// Vertex v's influences (4 or 8) as one dual quaternion (weights renormalized; none: slot 0,
+// as the shader does).
+DualQuat blendedDualQuat(const Mesh& mesh, size_t v, const glm::mat4* palette, bool eight) {
+    const auto& j = mesh.joints[v];
+    float ws[kMostInfluences] = {};
+    DualQuat dq[kMostInfluences];
+    const int n = eight ? kMostInfluences : kMaxInfluences;
+    float sum = 0.0f;
+    for (int k = 0; k < n; ++k) {
+        const bool second = k >= kMaxInfluences;
+        const int i = second ? k - kMaxInfluences : k;
+        ws[k] = second ? mesh.weights2[v][i] : mesh.weights[v][i];
+        dq[k] = DualQuat::fromMatrix(palette[second ? mesh.joints2[v][i] : j[i]]);
+        sum += ws[k];
+    }
+    if (sum > 0.0f) {
+        for (int k = 0; k < n; ++k) ws[k] /= sum;
+    } else {
+        ws[0] = 1.0f;
+    }
+    return blendDualQuats(dq, ws, n);
 }
 
 glm::vec3 morphedPosition(const Mesh& mesh, size_t v, const float* w) {
@@ -56,13 +88,14 @@ glm::vec3 morphedNormal(const Mesh& mesh, size_t v, const float* w) {
 }
 
 void skinMesh(const Mesh& mesh, const glm::mat4* palette, const float* morphWeights, glm::vec3* outPositions,
-              glm::vec3* outNormals, SkinningMethod method) {
+              glm::vec3* outNormals, SkinningMethod method, int influences) {
     if (!morphWeights || mesh.morphTargets.empty()) {
-        skinMesh(mesh, palette, outPositions, outNormals, method);
+        skinMesh(mesh, palette, outPositions, outNormals, method, influences);
         return;
     }
     const size_t n = mesh.positions.size();
     const bool normals = outNormals && mesh.normals.size() == n;
+    const bool eight = blendsSecondSet(mesh, influences);
     for (size_t v = 0; v < n; ++v) {
         const glm::vec3 p = morphedPosition(mesh, v, morphWeights);
         const glm::vec3 nm = normals ? morphedNormal(mesh, v, morphWeights) : glm::vec3(0.0f);
@@ -75,12 +108,14 @@ void skinMesh(const Mesh& mesh, const glm::mat4* palette, const float* morphWeig
             continue;
         }
         if (method == SkinningMethod::DualQuat) {
-            const DualQuat b = blendedDualQuat(mesh, v, palette);
+            const DualQuat b = blendedDualQuat(mesh, v, palette, eight);
             outPositions[v] = b.transformPoint(p);
             if (normals) outNormals[v] = glm::normalize(b.transformVector(nm));
             continue;
         }
-        const glm::mat4 m = method == SkinningMethod::Stitch ? palette[strongestSlot(mesh, v)] : blendMatrix(mesh, v, palette);
+        const glm::mat4 m = method == SkinningMethod::Stitch ? palette[strongestSlot(mesh, v)]
+                            : eight                          ? blend8(mesh, v, palette)
+                                                             : blend4(mesh, v, palette);
         outPositions[v] = glm::vec3(m * glm::vec4(p, 1.0f));
         if (normals) {
             const glm::vec3 r = glm::mat3(m) * nm;
@@ -90,8 +125,27 @@ void skinMesh(const Mesh& mesh, const glm::mat4* palette, const float* morphWeig
     }
 }
 
+namespace {
+
+// The linear blend loop, with the set count fixed at compile time (no per-vertex test).
+template <bool Eight>
+void skinLinear(const Mesh& mesh, const glm::mat4* palette, glm::vec3* outPositions, glm::vec3* outNormals, bool normals) {
+    const size_t n = mesh.positions.size();
+    for (size_t v = 0; v < n; ++v) {
+        const glm::mat4 m = Eight ? blend8(mesh, v, palette) : blend4(mesh, v, palette);
+        outPositions[v] = glm::vec3(m * glm::vec4(mesh.positions[v], 1.0f));
+        if (normals) {
+            const glm::vec3 nrm = glm::mat3(m) * mesh.normals[v];
+            const float len = glm::length(nrm);
+            outNormals[v] = len > 0.0f ? nrm / len : nrm;
+        }
+    }
+}
+
+}  // namespace
+
 void skinMesh(const Mesh& mesh, const glm::mat4* palette, glm::vec3* outPositions,
-              glm::vec3* outNormals, SkinningMethod method) {
+              glm::vec3* outNormals, SkinningMethod method, int influences) {
     const size_t n = mesh.positions.size();
     const bool normals = outNormals && mesh.normals.size() == n;
     if (!mesh.skinned) {
@@ -101,22 +155,32 @@ void skinMesh(const Mesh& mesh, const glm::mat4* palette, glm::vec3* outPosition
         }
         return;
     }
+    const bool eight = blendsSecondSet(mesh, influences);
     if (method == SkinningMethod::DualQuat) {
         for (size_t v = 0; v < n; ++v) {
-            const DualQuat b = blendedDualQuat(mesh, v, palette);
+            const DualQuat b = blendedDualQuat(mesh, v, palette, eight);
             outPositions[v] = b.transformPoint(mesh.positions[v]);
             if (normals) outNormals[v] = glm::normalize(b.transformVector(mesh.normals[v]));
         }
         return;
     }
-    for (size_t v = 0; v < n; ++v) {
-        const glm::mat4 m = method == SkinningMethod::Stitch ? palette[strongestSlot(mesh, v)] : blendMatrix(mesh, v, palette);
-        outPositions[v] = glm::vec3(m * glm::vec4(mesh.positions[v], 1.0f));
-        if (normals) {
-            const glm::vec3 nrm = glm::mat3(m) * mesh.normals[v];
-            const float len = glm::length(nrm);
-            outNormals[v] = len > 0.0f ? nrm / len : nrm;
+    if (method == SkinningMethod::Stitch) {
+        // The strongest influence is the first set's first (sorted at import): one set is enough.
+        for (size_t v = 0; v < n; ++v) {
+            const glm::mat4& m = palette[strongestSlot(mesh, v)];
+            outPositions[v] = glm::vec3(m * glm::vec4(mesh.positions[v], 1.0f));
+            if (normals) {
+                const glm::vec3 nrm = glm::mat3(m) * mesh.normals[v];
+                const float len = glm::length(nrm);
+                outNormals[v] = len > 0.0f ? nrm / len : nrm;
+            }
         }
+        return;
+    }
+    if (eight) {
+        skinLinear<true>(mesh, palette, outPositions, outNormals, normals);
+    } else {
+        skinLinear<false>(mesh, palette, outPositions, outNormals, normals);
     }
 }
 

@@ -1,7 +1,8 @@
 // CPU linear blend skinning: the reference the GPU path is tested against, with the same
-// math as shaders/skinned.vert: blend the 4 palette matrices by weight (weights
-// renormalized), transform the position once, and the normal by the blended matrix's upper
-// 3x3, then normalize.
+// math as shaders/skinned.vert: blend the palette matrices of a vertex's influences by weight
+// (weights renormalized), transform the position once, and the normal by the blended matrix's
+// upper 3x3, then normalize. `influences` is how many are blended: 4 (the first set, the
+// default) or 8 (both sets, where the mesh has a second; model.h).
 #pragma once
 
 #include <cstddef>
@@ -22,14 +23,16 @@ enum class SkinningMethod { Linear, Stitch, DualQuat };
 // space: Animator::skinToModel(mesh) takes them to model space.
 // Unskinned meshes are copied unchanged.
 void skinMesh(const Mesh& mesh, const glm::mat4* palette, glm::vec3* outPositions,
-              glm::vec3* outNormals, SkinningMethod method = SkinningMethod::Linear);
+              glm::vec3* outNormals, SkinningMethod method = SkinningMethod::Linear,
+              int influences = kMaxInfluences);
 
 // The same with morph targets applied first: positions (and normals) of the mesh plus each
 // target's deltas times its weight (`morphWeights`: one per target, e.g.
 // Animator::meshMorphWeights), then skinned; unskinned meshes are morphed only. Normals are
 // normalized at the end. nullptr or a mesh without targets: skinMesh above.
 void skinMesh(const Mesh& mesh, const glm::mat4* palette, const float* morphWeights, glm::vec3* outPositions,
-              glm::vec3* outNormals, SkinningMethod method = SkinningMethod::Linear);
+              glm::vec3* outNormals, SkinningMethod method = SkinningMethod::Linear,
+              int influences = kMaxInfluences);
 
 // Morphed bind-pose position and normal of one vertex (sum in target order, zero weights
 // skipped: the order the shader uses).
@@ -40,6 +43,11 @@ glm::vec3 morphedNormal(const Mesh& mesh, size_t vertex, const float* morphWeigh
 uint32_t strongestSlot(const Mesh& mesh, size_t vertex);
 
 // The blended skinning matrix of one vertex.
-glm::mat4 blendMatrix(const Mesh& mesh, size_t vertex, const glm::mat4* palette);
+glm::mat4 blendMatrix(const Mesh& mesh, size_t vertex, const glm::mat4* palette, int influences = kMaxInfluences);
+
+// Whether skinning `mesh` with `influences` blends its second set (8 asked and the mesh has one).
+inline bool blendsSecondSet(const Mesh& mesh, int influences) {
+    return influences > kMaxInfluences && mesh.hasSecondInfluenceSet();
+}
 
 }  // namespace rig
