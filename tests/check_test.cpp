@@ -741,7 +741,7 @@ TEST(Check, MissingTexture) {
     embedded.meshes[0].material = 0;
     const Model em = load(embedded);
     ASSERT_FALSE(em.textures.empty());
-    EXPECT_FALSE(has(checkModel(em), "missing-texture")) << em.materials[0].baseColorTexture;
+    EXPECT_FALSE(has(checkModel(em), "missing-texture")) << em.materials[0].baseColorTexture.path;
 }
 
 // ---- animation: channels and clips -------------------------------------------------------

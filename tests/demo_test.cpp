@@ -46,7 +46,7 @@ TEST(Demo, IsARiggedCharacterWithSmoothWeightsAndThreeClips) {
     // Colour: a base-colour texture or a non-grey base colour.
     bool coloured = false;
     for (const Material& mat : m.materials) {
-        coloured = coloured || !mat.baseColorTexture.empty() ||
+        coloured = coloured || !mat.baseColorTexture.path.empty() ||
                    mat.baseColor.r != mat.baseColor.g || mat.baseColor.g != mat.baseColor.b;
     }
     EXPECT_TRUE(coloured);

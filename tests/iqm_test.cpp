@@ -60,8 +60,8 @@ TEST(IqmMrFixit, JointsMeshesAndClip) {
     EXPECT_EQ(m.meshes[1].triangleCount(), 602u);
     EXPECT_TRUE(m.meshes[0].skinned);
     EXPECT_EQ(m.meshes[0].skin.joints.size(), 75u);
-    EXPECT_EQ(m.materials[m.meshes[0].material].baseColorTexture, "Body.jpg");
-    EXPECT_EQ(m.materials[m.meshes[1].material].baseColorTexture, "Head.jpg");
+    EXPECT_EQ(m.materials[m.meshes[0].material].baseColorTexture.path, "Body.jpg");
+    EXPECT_EQ(m.materials[m.meshes[1].material].baseColorTexture.path, "Head.jpg");
     EXPECT_EQ(m.meshes[0].weightStats.unnormalizedVertices, 0u);
     EXPECT_EQ(m.meshes[0].weightStats.unweightedVertices, 0u);
     // One anim "idle": frames 0..100 at 24 fps, not flagged as a loop.
@@ -186,7 +186,7 @@ TEST(IqmSmall, ParentAfterChildIsReorderedAndSkinSlotsKeepFileIndices) {
     const Mesh& me = m.meshes[0];
     EXPECT_EQ(me.skin.joints, (std::vector<int32_t>{2, 1}));  // slot 0 = file joint 0 = tip
     EXPECT_EQ(me.indices, (std::vector<uint32_t>{0, 2, 1}));  // clockwise IQM -> counter-clockwise
-    EXPECT_EQ(m.materials[me.material].baseColorTexture, "skin.png");
+    EXPECT_EQ(m.materials[me.material].baseColorTexture.path, "skin.png");
     ASSERT_EQ(me.normals.size(), 3u);  // smooth normals made for a file without them
     EXPECT_NEAR(glm::length(me.normals[0]), 1.0f, 1e-6f);
     EXPECT_EQ(me.joints[2][0], 0);

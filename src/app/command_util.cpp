@@ -75,7 +75,7 @@ float clipTime(const Model& model, int32_t clip, double requested) {
 
 bool outputIsNotAResource(const std::string& output, const Model& model) {
     for (const Material& m : model.materials) {
-        const std::string& ref = m.baseColorTexture;
+        const std::string& ref = m.baseColorTexture.path;
         if (ref.empty() || ref[0] == '*') continue;  // embedded
         const std::string file = paths::resolveResourceFile(model.path, ref, nullptr);
         if (!file.empty() && paths::sameFile(output, file)) {

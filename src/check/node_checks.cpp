@@ -318,16 +318,16 @@ void checkTextures(Context& cx) {
         if (m.material < usedMat.size()) usedMat[m.material] = 1;
     for (size_t i = 0; i < model.materials.size(); ++i) {
         const Material& mat = model.materials[i];
-        if (!usedMat[i] || mat.baseColorTexture.empty() || textureFound(model, mat.baseColorTexture)) continue;
+        if (!usedMat[i] || mat.baseColorTexture.path.empty() || textureFound(model, mat.baseColorTexture.path)) continue;
         std::vector<int64_t> meshes;
         for (size_t mi = 0; mi < model.meshes.size() && meshes.size() < cx.s.maxExamples; ++mi)
             if (model.meshes[mi].material == i) meshes.push_back(static_cast<int64_t>(mi));
-        const std::string near = sameNameButCase(model, mat.baseColorTexture);
+        const std::string near = sameNameButCase(model, mat.baseColorTexture.path);
         Finding f = makeFinding(CheckCode::MissingTexture,
-                                "material " + std::to_string(i) + " '" + mat.name + "': base-colour texture '" + mat.baseColorTexture +
+                                "material " + std::to_string(i) + " '" + mat.name + "': base-colour texture '" + mat.baseColorTexture.path +
                                     "' is not embedded and no such file is found (as written, beside the model, or by its file name)" +
                                     (near.empty() ? std::string() : "; '" + near + "' beside the model differs only in letter case"),
-                                1, "meshes using material " + std::to_string(i), meshes, {mat.baseColorTexture});
+                                1, "meshes using material " + std::to_string(i), meshes, {mat.baseColorTexture.path});
         f.mesh = meshes.empty() ? -1 : static_cast<int32_t>(meshes.front());
         add(cx, std::move(f));
     }

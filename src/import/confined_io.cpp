@@ -86,7 +86,7 @@ bool ConfinedIOSystem::allowed(const char* file, const char* mode) const {
 
 void confineTextures(Model& model) {
     for (const Material& m : model.materials) {
-        const std::string& ref = m.baseColorTexture;
+        const std::string& ref = m.baseColorTexture.path;
         if (ref.empty() || ref[0] == '*' || ref.rfind("data:", 0) == 0) continue;
         bool embedded = false;
         for (const EmbeddedTexture& t : model.textures) embedded = embedded || (!t.name.empty() && t.name == ref);

@@ -312,7 +312,7 @@ private:
         for (const Material& mat : model_.materials) {
             const glm::vec4 c = glm::clamp(mat.baseColor, glm::vec4(0.0f), glm::vec4(1.0f));
             json pbr{{"baseColorFactor", {c.r, c.g, c.b, c.a}}, {"metallicFactor", 0.0}, {"roughnessFactor", 1.0}};
-            const std::string bytes = textureBytes(model_, mat.baseColorTexture);
+            const std::string bytes = textureBytes(model_, mat.baseColorTexture.path);
             const std::string mime = imageMime(bytes);
             if (!mime.empty()) {
                 const int v = b_.view(bytes.data(), bytes.size());

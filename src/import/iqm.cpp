@@ -372,7 +372,7 @@ private:
             if (added) {
                 Material mat;
                 mat.name = *material;
-                mat.baseColorTexture = *material;
+                mat.baseColorTexture.path = *material;
                 model_.materials.push_back(std::move(mat));
             }
             mesh.material = it->second;

@@ -317,7 +317,7 @@ void visit(Ar& ar, M& m) {
     ar.list(m.materials, 8 + 16 + 8, [&](auto& mat) {
         ar.str(mat.name);
         ar.pod(mat.baseColor);
-        ar.str(mat.baseColorTexture);
+        ar.str(mat.baseColorTexture.path);
     });
     ar.list(m.textures, 8 + 4 + 4 + 8, [&](auto& t) {
         ar.str(t.name);

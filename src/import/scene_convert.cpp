@@ -453,7 +453,7 @@ void importMaterials(const aiScene* scene, Model& model) {
         aiString tex;
         if (am->GetTexture(aiTextureType_BASE_COLOR, 0, &tex) == AI_SUCCESS ||
             am->GetTexture(aiTextureType_DIFFUSE, 0, &tex) == AI_SUCCESS) {
-            m.baseColorTexture = tex.C_Str();
+            m.baseColorTexture.path = tex.C_Str();
         }
         model.materials.push_back(std::move(m));
     }

@@ -54,8 +54,8 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
     for (int32_t j : g->joints_) g->isJoint_[j] = 1;
     for (const Material& mat : model.materials) {
         GLuint tex = 0;
-        if (!mat.baseColorTexture.empty()) {
-            Result<TextureImage> image = loadTextureImage(model, mat.baseColorTexture);
+        if (!mat.baseColorTexture.path.empty()) {
+            Result<TextureImage> image = loadTextureImage(model, mat.baseColorTexture.path);
             if (image) {
                 tex = makeTexture(image->rgba.data(), image->width, image->height);
             } else {

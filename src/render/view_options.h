@@ -6,6 +6,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
 
 #include <glm/glm.hpp>
@@ -17,6 +18,13 @@ namespace rig {
 enum class SkinningMode { Gpu, Cpu };
 // Which joint names the viewer writes at the joints.
 enum class JointNameMode { Selection, All, None };
+// The tone curve after exposure (shaders/tonemap.frag's mode numbers).
+enum class ToneMapping { None = 0, Neutral = 1, Aces = 2 };
+// What fills the frame behind the model.
+enum class BackgroundMode { Solid, Environment };
+// One material input shown alone instead of the shaded colour (the Khronos sample viewer's
+// debug channels).
+enum class DebugChannel { None, BaseColor, Normal, Metallic, Roughness, Occlusion, Emissive, Alpha, Uv0, Uv1 };
 
 struct ViewOptions {
     SkinningMode skinning = SkinningMode::Gpu;
@@ -33,6 +41,16 @@ struct ViewOptions {
     bool textures = true;
     float ambient = 0.35f;
     glm::vec4 background{0.17f, 0.18f, 0.2f, 1.0f};
+    // Physically based shading (render/environment.h, shaders/pbr.frag).
+    std::string environment;   // an equirectangular Radiance .hdr; empty: the bundled studio
+    float environmentRotation = 0.0f;  // degrees about the up axis
+    float exposure = 1.0f;
+    ToneMapping toneMapping = ToneMapping::Neutral;
+    BackgroundMode backgroundMode = BackgroundMode::Solid;
+    float backgroundBlur = 0.5f;       // Environment background: the roughness it is shown at
+    bool keyLight = false;             // a directional key light on top of the environment
+    bool groundShadow = true;          // a soft contact shadow under the model on the grid
+    DebugChannel debugChannel = DebugChannel::None;
     int highlightJoint = -1;   // skeleton node index drawn highlighted, -1 none (follows the selection)
 };
 

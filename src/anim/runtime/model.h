@@ -68,7 +68,12 @@ struct Mesh {
     std::vector<glm::vec3> positions;  // mesh space
     std::vector<glm::vec3> normals;    // mesh space, unit length (empty if none)
     std::vector<glm::vec2> uvs;        // empty if none
+    std::vector<glm::vec2> uvs1;       // second UV set (glTF TEXCOORD_1), empty if none
     std::vector<glm::vec4> colors;     // empty if none
+    // Per vertex, mesh space: xyz a unit tangent, w the bitangent's sign (glTF TANGENT:
+    // bitangent = cross(normal, tangent.xyz) * w). Empty when the file has none (the shader
+    // then builds the tangent frame from screen-space derivatives, as three.js does).
+    std::vector<glm::vec4> tangents;
     std::vector<uint32_t> indices;     // triangles
     bool skinned = false;
     Skin skin;
@@ -105,10 +110,69 @@ struct Mesh {
 // more than 4 influences. Import calls it after filling the first set.
 void fillSecondInfluenceSet(Mesh& mesh);
 
+// A texture a material reads: the image, the UV set, the KHR_texture_transform and the sampler.
+struct TextureRef {
+    std::string path;          // as in the file ("*N" for an embedded texture); empty: none
+    uint8_t texCoord = 0;      // UV set: 0 (Mesh::uvs) or 1 (Mesh::uvs1)
+    // KHR_texture_transform, applied as the glTF extension says: uv' = T(offset) R(rotation) S(scale) uv.
+    glm::vec2 offset{0.0f, 0.0f};
+    float rotation = 0.0f;     // radians, counter-clockwise in UV space
+    glm::vec2 scale{1.0f, 1.0f};
+    // Sampler, as GL/glTF enums: 10497 REPEAT, 33071 CLAMP_TO_EDGE, 33648 MIRRORED_REPEAT;
+    // 9728 NEAREST, 9729 LINEAR, 9984..9987 the mipmap minifications.
+    int wrapS = 10497, wrapT = 10497;
+    int magFilter = 9729, minFilter = 9987;
+
+    bool present() const { return !path.empty(); }
+    bool hasTransform() const {
+        return offset != glm::vec2(0.0f) || rotation != 0.0f || scale != glm::vec2(1.0f);
+    }
+};
+
+enum class AlphaMode : uint8_t { Opaque = 0, Mask = 1, Blend = 2 };
+
+// The glTF 2.0 metallic-roughness material (the spec's Appendix B BRDF). Other formats'
+// materials are mapped onto it at import (docs/import.md, "Materials"); `origin` says how.
 struct Material {
     std::string name;
-    glm::vec4 baseColor{0.8f, 0.8f, 0.8f, 1.0f};
-    std::string baseColorTexture;  // path as in the file ("*N" for an embedded texture)
+    glm::vec4 baseColor{0.8f, 0.8f, 0.8f, 1.0f};  // linear RGBA factor
+    TextureRef baseColorTexture;                   // sRGB RGBA
+    float metallic = 0.0f;
+    float roughness = 1.0f;
+    TextureRef metallicRoughnessTexture;           // linear: G roughness, B metallic
+    TextureRef normalTexture;                      // tangent-space, linear
+    float normalScale = 1.0f;
+    TextureRef occlusionTexture;                   // linear, R channel
+    float occlusionStrength = 1.0f;
+    glm::vec3 emissive{0.0f, 0.0f, 0.0f};          // linear factor
+    float emissiveStrength = 1.0f;                 // KHR_materials_emissive_strength
+    TextureRef emissiveTexture;                    // sRGB
+    AlphaMode alphaMode = AlphaMode::Opaque;
+    float alphaCutoff = 0.5f;                      // MASK only
+    bool doubleSided = false;
+    // KHR_materials_clearcoat (0: no coat).
+    float clearcoat = 0.0f;
+    float clearcoatRoughness = 0.0f;
+    TextureRef clearcoatTexture;                   // R
+    TextureRef clearcoatRoughnessTexture;          // G
+    TextureRef clearcoatNormalTexture;
+    bool unlit = false;                            // KHR_materials_unlit
+    // How the material was read: "glTF metallic-roughness", "PBR keys", "converted from
+    // diffuse/specular/shininess", "default" (a mesh without a material).
+    std::string origin = "default";
+
+    // Every texture slot, for loops over a material's textures (inspector, export, check).
+    template <class F>
+    void forEachTexture(F&& f) const {
+        f("baseColor", baseColorTexture);
+        f("metallicRoughness", metallicRoughnessTexture);
+        f("normal", normalTexture);
+        f("occlusion", occlusionTexture);
+        f("emissive", emissiveTexture);
+        f("clearcoat", clearcoatTexture);
+        f("clearcoatRoughness", clearcoatRoughnessTexture);
+        f("clearcoatNormal", clearcoatNormalTexture);
+    }
 };
 
 // An embedded texture's bytes (compressed file data, e.g. PNG or JPEG) or raw RGBA8 texels.

@@ -1,0 +1,51 @@
+// Environment: image-based lighting from an equirectangular Radiance .hdr, prefiltered at load
+// the way three.js r187's PMREMGenerator does (docs/reference-renders.md, "What three does with
+// the environment"), so rigview's shading matches the reference renderer: a radiance cube map
+// whose mip levels hold GGX-prefiltered radiance, and the split-sum DFG lookup table.
+// The .hdr is untrusted input like a model: read as a regular file within limits; a bad file
+// gives one message naming it.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <glm/glm.hpp>
+
+#include "anim/runtime/result.h"
+#include "platform/gl.h"
+
+namespace rig {
+
+class Environment {
+public:
+    // Needs a current GL 3.3 core context.
+    static Result<std::unique_ptr<Environment>> load(const std::string& hdrPath);
+    ~Environment();
+    Environment(const Environment&) = delete;
+    Environment& operator=(const Environment&) = delete;
+
+    const std::string& path() const { return path_; }
+    // GL_TEXTURE_CUBE_MAP, RGBA16F, levels 0..maxLod(); level i holds radiance prefiltered for
+    // GGX roughness 1 - sqrt(1 - i / maxLod) (level 0: the mirror image). Trilinear filtering.
+    GLuint radianceCube() const { return cube_; }
+    int maxLod() const { return maxLod_; }
+    // GL_TEXTURE_2D, RG16F, 16x16: the split-sum scale and bias, x roughness, y N.V (three's DFG LUT).
+    GLuint dfgLut() const { return dfg_; }
+    // Draw the environment as the background (depth test off), seen through `invViewProj`,
+    // rotated `rotationDeg` about +Y, at roughness `blur` (0 sharp .. 1), tone mapped and
+    // sRGB-encoded like the meshes (shaders/tonemap.frag modes).
+    void drawBackground(const glm::mat4& invViewProj, float rotationDeg, float blur, int toneMapMode,
+                        float exposure);
+
+private:
+    Environment() = default;
+    std::string path_;
+    GLuint cube_ = 0, dfg_ = 0;
+    int maxLod_ = 0;
+    GLuint backgroundProgram_ = 0, backgroundVao_ = 0;
+};
+
+// The bundled neutral studio environment (assets/env/studio.hdr, tools/make_studio_env.py).
+std::string defaultEnvironmentPath();
+
+}  // namespace rig
