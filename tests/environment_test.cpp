@@ -89,6 +89,17 @@ std::unique_ptr<Environment> loadStudio() {
     return env.ok() ? std::move(env.value()) : nullptr;
 }
 
+// The studio environment loaded once for the tests that only read it (a load is seconds on
+// llvmpipe), released before the GL context.
+class Studio : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() { env_ = loadStudio(); }
+    static void TearDownTestSuite() { env_.reset(); }
+    void SetUp() override { ASSERT_TRUE(env_); }
+    static std::unique_ptr<Environment> env_;
+};
+std::unique_ptr<Environment> Studio::env_;
+
 // The prefiltered radiance three's PMREM approximates, by brute force on the CPU: over every
 // texel of the .hdr (as rigview decodes it), radiance weighted by the GGX D(H) with V = N = R,
 // by N.L and by the texel's solid angle (cos(elevation)), normalized.
@@ -145,9 +156,8 @@ TEST(Environment, StudioLoadsWithThreesLevels) {
 
 // Level 0 holds the .hdr's radiance in the right directions (three's equirectUv and flipY):
 // the numbers of tools/make_studio_env.py, times three's 256/255 RGBE scale.
-TEST(Environment, MirrorLevelHoldsTheStudioWhereItBelongs) {
-    auto env = loadStudio();
-    ASSERT_TRUE(env);
+TEST_F(Studio, MirrorLevelHoldsTheStudioWhereItBelongs) {
+    Environment* env = env_.get();
     const CubeLevel level0(env->radianceCube(), 0);
     const float scale = 256.0f / 255.0f;
     const float skyAt30 = 0.45f + 0.35f * std::pow(0.5f, 0.6f);
@@ -169,18 +179,20 @@ TEST(Environment, MirrorLevelHoldsTheStudioWhereItBelongs) {
 }
 
 // The prefiltered levels against the CPU integral of the same lobe over the .hdr.
-TEST(Environment, PrefilteredLevelsMatchCpuIntegrationOfTheGgxLobe) {
-    auto env = loadStudio();
-    ASSERT_TRUE(env);
+TEST_F(Studio, PrefilteredLevelsMatchCpuIntegrationOfTheGgxLobe) {
+    Environment* env = env_.get();
     auto hdr = readHdrImage(kStudio);
     ASSERT_TRUE(hdr.ok());
-    // Tolerances (relative; measured worst cases in the comments): the integrated levels read
-    // the 16^2 source mip (box-filtered), the sampled ones 256 VNDF samples of a mipmapped source.
+    // Relative tolerances over the measured worst cases (18 texel directions and the key light,
+    // llvmpipe): level 5 0.3% (key 1.9%), level 4 0.3%, level 3 0.7%, level 2 8.4%, level 1 1.8%.
+    // The integrated levels read the 16^2 source mip; the sampled ones (1, 2) use three's 256
+    // samples of a mip chain chosen by each sample's solid angle, whose bias near the lights'
+    // edges is three's own (rigview's level 2 is within 0.5% of three's: LevelsMatchThreesOwnPmrem).
     struct Case {
         int level;
         double tolerance;
     };
-    for (const Case c : {Case{5, 0.03}, Case{4, 0.05}, Case{3, 0.08}, Case{2, 0.10}, Case{1, 0.12}}) {
+    for (const Case c : {Case{5, 0.03}, Case{4, 0.02}, Case{3, 0.03}, Case{2, 0.12}, Case{1, 0.05}}) {
         const CubeLevel lv(env->radianceCube(), c.level);
         const double roughness = 1.0 - std::sqrt(1.0 - c.level / 5.0);
         double worst = 0.0, sumErr = 0.0;
@@ -232,9 +244,8 @@ const DfgTexel kThreeDfgGrazing[] = {
     {6, 0, 0.684082f, 0.2539062f},  // 0x3979, 0x3410
 };
 
-TEST(Environment, DfgLutMatchesThreesTable) {
-    auto env = loadStudio();
-    ASSERT_TRUE(env);
+TEST_F(Studio, DfgLutMatchesThreesTable) {
+    Environment* env = env_.get();
     std::vector<float> rg(kDfgLutSize * kDfgLutSize * 2);
     glBindTexture(GL_TEXTURE_2D, env->dfgLut());
     GLint w = 0, format = 0;
@@ -263,11 +274,6 @@ TEST(Environment, DfgLutMatchesThreesTable) {
 }
 
 // drawBackground: the environment through a camera, rotated, blurred, tone mapped, sRGB-encoded.
-struct BackgroundShot {
-    std::unique_ptr<OffscreenTarget> target;
-    std::vector<uint8_t> pixels;
-};
-
 // The centre pixel (R) of a 33x33 background looking along `dir`.
 int backgroundCentre(Environment& env, glm::vec3 dir, float rotationDeg, float blur, int toneMap, float exposure) {
     auto t = OffscreenTarget::create(33, 33, 1);
@@ -287,9 +293,8 @@ int backgroundCentre(Environment& env, glm::vec3 dir, float rotationDeg, float b
 
 double srgb(double c) { return c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1.0 / 2.4) - 0.055; }
 
-TEST(Environment, BackgroundShowsTheEnvironmentRotatedBlurredAndToneMapped) {
-    auto env = loadStudio();
-    ASSERT_TRUE(env);
+TEST_F(Studio, BackgroundShowsTheEnvironmentRotatedBlurredAndToneMapped) {
+    Environment* env = env_.get();
     const glm::vec3 key = studioDir(135, 30);
     // Sharp, no tone curve: the key light saturates; the ground (0.10) is sRGB 0.349.
     EXPECT_EQ(backgroundCentre(*env, key, 0, 0, 0, 1.0f), 255);
@@ -300,7 +305,6 @@ TEST(Environment, BackgroundShowsTheEnvironmentRotatedBlurredAndToneMapped) {
     const glm::vec3 moved = glm::mat3(glm::rotate(glm::mat4(1.0f), glm::radians(90.0f), glm::vec3(0, 1, 0))) * key;
     EXPECT_LT(backgroundCentre(*env, key, 90, 0, 0, 1.0f), 240);
     EXPECT_EQ(backgroundCentre(*env, moved, 90, 0, 0, 1.0f), 255);
-    EXPECT_EQ(environmentLookupRotation(90) * moved.x, environmentLookupRotation(90) * moved.x);
     const glm::vec3 back = environmentLookupRotation(90) * moved;
     EXPECT_NEAR(back.x, key.x, 1e-5);
     EXPECT_NEAR(back.z, key.z, 1e-5);
@@ -309,10 +313,51 @@ TEST(Environment, BackgroundShowsTheEnvironmentRotatedBlurredAndToneMapped) {
     const double expected = 255 * srgb(0.2 * rough.at(key).g);
     EXPECT_NEAR(backgroundCentre(*env, key, 0, 1.0f, 0, 0.2f), expected, 3.0);
     EXPECT_LT(backgroundCentre(*env, key, 0, 1.0f, 0, 0.2f), backgroundCentre(*env, key, 0, 0.0f, 0, 0.2f));
-    // Neutral tone mapping compresses the key light below full white at exposure 0.2... and a
-    // curve other than none changes the pixel.
+    // A tone curve other than none changes the pixel (tonemap.frag is linked and used).
     EXPECT_NE(backgroundCentre(*env, {0, 1, 0}, 0, 0, 1, 1.0f), backgroundCentre(*env, {0, 1, 0}, 0, 0, 0, 1.0f));
     EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+// three r187 itself (tools/three_render/pmrem_dump.mjs: its PMREMGenerator in Chromium on
+// SwiftShader, every texel of every level read back) against rigview's levels.
+TEST_F(Studio, LevelsMatchThreesOwnPmrem) {
+    const fs::path out = fs::temp_directory_path() / ("rigview_three_pmrem_" + std::to_string(::getpid()) + ".bin");
+    const std::string cmd = "node \"" + std::string(RIGVIEW_SOURCE_DIR) + "/tools/three_render/pmrem_dump.mjs\" \"" + kStudio +
+                            "\" \"" + out.string() + "\"";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd << " (tools/setup.sh installs Chromium and the npm packages)";
+    std::vector<float> data(fs::file_size(out) / 4);
+    std::ifstream(out, std::ios::binary).read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(data.size() * 4));
+    fs::remove(out);
+    Environment* env = env_.get();
+    // Measured (llvmpipe against SwiftShader): worst 0.8% (level 0, a light's edge; half-float
+    // rounding of the 4-tap mean), mean 0.03-0.16% per level.
+    size_t offset = 0;
+    for (int level = 0; level <= env->maxLod(); ++level) {
+        const CubeLevel lv(env->radianceCube(), level);
+        const size_t n = static_cast<size_t>(lv.size) * lv.size;
+        ASSERT_LE(offset + 6 * n * 3, data.size());
+        double worst = 0.0, sum = 0.0, worstAbs = 0.0;
+        std::vector<double> errs;
+        for (int f = 0; f < 6; ++f) {
+            for (size_t i = 0; i < n; ++i) {
+                for (int c = 0; c < 3; ++c) {
+                    const double t = data[offset + (f * n + i) * 3 + c], r = lv.faces[f][i * 4 + c];
+                    const double e = std::abs(r - t) / std::max(t, 0.05);
+                    worst = std::max(worst, e);
+                    worstAbs = std::max(worstAbs, std::abs(r - t));
+                    sum += e;
+                    errs.push_back(e);
+                }
+            }
+        }
+        std::sort(errs.begin(), errs.end());
+        std::printf("level %d vs three: worst %.3f%% (abs %.4f), p99 %.3f%%, mean %.4f%%\n", level, 100 * worst, worstAbs,
+                    100 * errs[errs.size() * 99 / 100], 100 * sum / errs.size());
+        EXPECT_LT(worst, 0.02) << "level " << level;
+        EXPECT_LT(sum / errs.size(), 0.004) << "level " << level;
+        offset += 6 * n * 3;
+    }
+    EXPECT_EQ(offset, data.size());
 }
 
 TEST(Environment, DefaultPathIsTheBundledStudio) {
