@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -271,6 +272,18 @@ TEST_F(Studio, DfgLutMatchesThreesTable) {
         worst = std::max({worst, std::abs(rg[i] - double(t.scale)), std::abs(rg[i + 1] - double(t.bias))});
     }
     std::printf("DFG LUT vs three's at %zu texels: worst %.5f\n", std::size(kThreeDfg), worst);
+    // The table's cost inside load() (computed once per process): one more, timed.
+    const auto start = std::chrono::steady_clock::now();
+    double a = 0.0, b = 0.0, sum = 0.0;
+    for (int y = 0; y < kDfgLutSize; ++y) {
+        for (int x = 0; x < kDfgLutSize; ++x) {
+            integrateDfg((x + 0.5) / kDfgLutSize, (y + 0.5) / kDfgLutSize, 4096, a, b);
+            sum += a + b;
+        }
+    }
+    std::printf("DFG table integration (256 texels x 4096 samples): %.1f ms\n",
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    EXPECT_GT(sum, 0.0);
 }
 
 // drawBackground: the environment through a camera, rotated, blurred, tone mapped, sRGB-encoded.

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 namespace rig {
 
@@ -24,9 +25,33 @@ double smithLambda(double c, double a2) {
 
 }  // namespace
 
+namespace {
+
+// The disk points of the Hammersley set (sqrt(u1) (cos, sin) of 2 pi u2), shared by every texel.
+struct DiskPoints {
+    std::vector<double> x, y;
+};
+
+const DiskPoints& diskPoints(int samples) {
+    static thread_local DiskPoints cached;
+    if (static_cast<int>(cached.x.size()) != samples) {
+        const double pi = 3.14159265358979323846;
+        cached.x.resize(static_cast<size_t>(samples));
+        cached.y.resize(static_cast<size_t>(samples));
+        for (int i = 0; i < samples; ++i) {
+            const double r = std::sqrt(static_cast<double>(i) / samples);
+            const double phi = 2.0 * pi * radicalInverse(static_cast<uint32_t>(i));
+            cached.x[static_cast<size_t>(i)] = r * std::cos(phi);
+            cached.y[static_cast<size_t>(i)] = r * std::sin(phi);
+        }
+    }
+    return cached;
+}
+
+}  // namespace
+
 void integrateDfg(double roughness, double nDotV, int samples, double& scale, double& bias) {
     const double a = roughness * roughness, a2 = a * a;
-    const double pi = 3.14159265358979323846;
     // V in the x-z plane, N = +z.
     const double vx = std::sqrt(1.0 - nDotV * nDotV), vz = nDotV;
     // The view direction stretched into the hemisphere configuration (Heitz 2018, listing 1).
@@ -34,33 +59,25 @@ void integrateDfg(double roughness, double nDotV, int samples, double& scale, do
     const double hl = std::sqrt(hx * hx + hz * hz);
     hx /= hl;
     hz /= hl;
-    // T1 = (0, 1, 0) x ... : with V in the x-z plane, T1 = +y, T2 = cross(Vh, T1).
-    const double t2x = -hz, t2z = hx;  // cross((hx, 0, hz), (0, 1, 0))
+    // With V in the x-z plane, T1 = +y and T2 = cross(Vh, T1) = (-hz, 0, hx).
+    const double t2x = -hz, t2z = hx;
     const double lambdaV = smithLambda(nDotV, a2);
-    const double g1V = 1.0 / (1.0 + lambdaV);
+    const double s = 0.5 * (1.0 + hz);
+    const DiskPoints& disk = diskPoints(samples);
     double sumA = 0.0, sumB = 0.0;
     for (int i = 0; i < samples; ++i) {
-        const double u1 = static_cast<double>(i) / samples, u2 = radicalInverse(static_cast<uint32_t>(i));
-        const double r = std::sqrt(u1), phi = 2.0 * pi * u2;
-        const double p1 = r * std::cos(phi);
-        double p2 = r * std::sin(phi);
-        const double s = 0.5 * (1.0 + hz);
-        p2 = (1.0 - s) * std::sqrt(std::fmax(0.0, 1.0 - p1 * p1)) + s * p2;
+        const double p1 = disk.x[static_cast<size_t>(i)];
+        const double p2 = (1.0 - s) * std::sqrt(std::fmax(0.0, 1.0 - p1 * p1)) + s * disk.y[static_cast<size_t>(i)];
         const double p3 = std::sqrt(std::fmax(0.0, 1.0 - p1 * p1 - p2 * p2));
-        // Nh = p1 * T1 + p2 * T2 + p3 * Vh; T1 = +y.
-        const double nx = p2 * t2x + p3 * hx, ny = p1, nz = p2 * t2z + p3 * hz;
-        double mx = a * nx, my = a * ny, mz = std::fmax(0.0, nz);
+        // The visible normal p1 T1 + p2 T2 + p3 Vh, unstretched: the microfacet normal H.
+        const double mx = a * (p2 * t2x + p3 * hx), my = a * p1, mz = std::fmax(0.0, p2 * t2z + p3 * hz);
         const double ml = std::sqrt(mx * mx + my * my + mz * mz);
-        mx /= ml;
-        my /= ml;
-        mz /= ml;
-        const double vDotH = std::fmax(0.0, vx * mx + vz * mz);
-        const double lz = 2.0 * vDotH * mz - vz;  // N.L of L = reflect(-V, H)
+        const double vDotH = std::fmax(0.0, (vx * mx + vz * mz) / ml);
+        const double lz = 2.0 * vDotH * (mz / ml) - vz;  // N.L of L = reflect(-V, H)
         if (lz <= 0.0) continue;
-        // Estimator of the visible-normal sampling: G2(V, L) / G1(V).
-        const double g2 = 1.0 / (1.0 + lambdaV + smithLambda(lz, a2));
-        const double w = g2 / g1V;
-        const double fc = std::pow(1.0 - vDotH, 5.0);
+        // Estimator of the visible-normal sampling: G2(V, L) / G1(V), height-correlated Smith.
+        const double w = (1.0 + lambdaV) / (1.0 + lambdaV + smithLambda(lz, a2));
+        const double f = 1.0 - vDotH, f2 = f * f, fc = f2 * f2 * f;
         sumA += (1.0 - fc) * w;
         sumB += fc * w;
     }
