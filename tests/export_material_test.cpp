@@ -441,4 +441,27 @@ TEST(GltfExportMaterials, ClearCoatTestRoundTrips) {
     EXPECT_EQ(withTangents, 1u);
 }
 
+// A texture outside the model's folder is never read: the export leaves it out with one
+// warning line naming it, and still succeeds (no image in the file, which stays valid).
+TEST(GltfExportMaterialsCli, ATextureOutsideTheFolderIsLeftOutWithAWarning) {
+    const std::string dir = rig::testing::tempDir();
+    std::filesystem::create_directories(dir + "/model");
+    std::filesystem::copy_file(kModels + "glTF2/BoxTextured-glTF/BoxTextured0.bin", dir + "/model/BoxTextured0.bin");
+    std::filesystem::copy_file(kLogo, dir + "/outside.png");
+    json box = json::parse(slurp(kBox));
+    box["images"][0]["uri"] = "../outside.png";
+    std::ofstream(dir + "/model/box.gltf") << box.dump();
+    const std::string out = dir + "/model/out.glb";
+    const RunResult r = run(kExe, {"export", dir + "/model/box.gltf", "-o", out});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find(out + ": warning: left out material 'Texture' baseColor texture '../outside.png': not found beside "
+                               "the model, or outside its folder (not read)"),
+              std::string::npos)
+        << r.err;
+    const Written w = readWritten(out);
+    EXPECT_FALSE(w.doc.contains("images"));
+    EXPECT_FALSE(w.doc["materials"][0]["pbrMetallicRoughness"].contains("baseColorTexture"));
+    rig::testing::exports::expectValid({out});
+}
+
 }  // namespace
