@@ -311,6 +311,27 @@ TEST(Pbr, EnvironmentLightsAndAMissingOneIsReported) {
     EXPECT_NE((*renderer)->environmentError().find("missing.hdr"), std::string::npos) << (*renderer)->environmentError();
 }
 
+// A debug channel shows one input alone: the UVs as red/green, metallic and roughness as grey.
+TEST(Pbr, DebugChannelsShowOneInput) {
+    Model m = emptyModel();
+    Material mat;
+    mat.metallic = 0.25f;
+    mat.roughness = 0.75f;
+    m.materials.push_back(mat);
+    addQuad(m, 0.0f, 0);
+    ViewOptions o = baseOptions();
+    o.debugChannel = DebugChannel::Metallic;
+    expectNear(draw(m, o).centre(), glm::ivec3(byte(0.25)), 1, "metallic");
+    o.debugChannel = DebugChannel::Roughness;
+    expectNear(draw(m, o).centre(), glm::ivec3(byte(0.75)), 1, "roughness");
+    // glTF's UV (v down) at pixel (40, 24): the quad spans x, y in [-1, 1], seen from 4 away
+    // with a 40 degree field of view.
+    o.debugChannel = DebugChannel::Uv0;
+    const double half = 4.0 * std::tan(glm::radians(20.0));
+    const double x = ((40 + 0.5) / kW * 2.0 - 1.0) * half, y = (1.0 - (24 + 0.5) / kH * 2.0) * half;
+    expectNear(draw(m, o).at(40, 24), glm::ivec3(byte(0.5 * (x + 1.0)), byte(1.0 - 0.5 * (y + 1.0)), 0), 1, "uv0");
+}
+
 // Tangents turn with the skin on every path: a normal-mapped strip bent by its bones draws the
 // same with GPU and CPU skinning, linear and dual quaternion (the normal map tilts the normal
 // towards the tangent, so an unskinned tangent would light the bent half differently).
