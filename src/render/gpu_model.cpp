@@ -8,6 +8,7 @@
 
 #include "anim/runtime/dual_quat.h"
 #include "anim/runtime/skinning.h"
+#include "render/camera.h"
 #include "render/layout.h"
 #include "render/texture_image.h"
 
@@ -15,18 +16,43 @@ namespace rig {
 
 namespace {
 
-GLuint makeTexture(const uint8_t* rgba, int w, int h) {
+// A texture from RGBA8 pixels with `ref`'s sampler (glTF wrap and filter enums) and mipmaps.
+GLuint makeTexture(const uint8_t* rgba, int w, int h, bool srgb, const TextureRef& ref) {
+    auto wrap = [](int m) -> GLint {
+        return m == GL_CLAMP_TO_EDGE ? GL_CLAMP_TO_EDGE : m == GL_MIRRORED_REPEAT ? GL_MIRRORED_REPEAT : GL_REPEAT;
+    };
+    const bool minOk = ref.minFilter == GL_NEAREST || ref.minFilter == GL_LINEAR ||
+                       (ref.minFilter >= GL_NEAREST_MIPMAP_NEAREST && ref.minFilter <= GL_LINEAR_MIPMAP_LINEAR);
     GLuint tex = 0;
     glGenTextures(1, &tex);
     glBindTexture(GL_TEXTURE_2D, tex);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    glTexImage2D(GL_TEXTURE_2D, 0, srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
     glGenerateMipmap(GL_TEXTURE_2D);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, minOk ? ref.minFilter : GL_LINEAR_MIPMAP_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, ref.magFilter == GL_NEAREST ? GL_NEAREST : GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, wrap(ref.wrapS));
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, wrap(ref.wrapT));
     return tex;
+}
+
+// The 8x8 magenta/black checker drawn in place of a texture that did not load.
+GLuint makeChecker() {
+    std::vector<uint8_t> px(8 * 8 * 4);
+    for (int y = 0; y < 8; ++y) {
+        for (int x = 0; x < 8; ++x) {
+            uint8_t* p = &px[static_cast<size_t>(y * 8 + x) * 4];
+            const bool magenta = ((x / 2) + (y / 2)) % 2 == 0;
+            p[0] = magenta ? 255 : 0;
+            p[1] = 0;
+            p[2] = magenta ? 255 : 0;
+            p[3] = 255;
+        }
+    }
+    TextureRef nearest;
+    nearest.magFilter = GL_NEAREST;
+    nearest.minFilter = GL_NEAREST;
+    return makeTexture(px.data(), 8, 8, false, nearest);
 }
 
 template <typename T>
@@ -52,17 +78,47 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
     g->joints_ = model.jointNodes();
     g->isJoint_.assign(model.skeleton.size(), 0);
     for (int32_t j : g->joints_) g->isJoint_[j] = 1;
-    for (const Material& mat : model.materials) {
-        GLuint tex = 0;
-        if (!mat.baseColorTexture.path.empty()) {
-            Result<TextureImage> image = loadTextureImage(model, mat.baseColorTexture.path);
-            if (image) {
-                tex = makeTexture(image->rgba.data(), image->width, image->height);
-            } else {
-                g->missingTextures_.push_back(image.error().message);
+    // Every texture slot of every material; one GL texture per (image, colour space, sampler).
+    g->checker_ = makeChecker();
+    g->textures_.push_back(g->checker_);
+    struct Made {
+        std::string path;
+        bool srgb;
+        int wrapS, wrapT, mag, min;
+        GLuint tex;
+    };
+    std::vector<Made> made;
+    auto textureFor = [&](const TextureRef& ref, bool srgb) -> GLuint {
+        if (!ref.present()) return 0;
+        for (const Made& m : made) {
+            if (m.path == ref.path && m.srgb == srgb && m.wrapS == ref.wrapS && m.wrapT == ref.wrapT &&
+                m.mag == ref.magFilter && m.min == ref.minFilter) {
+                return m.tex;
             }
         }
-        g->textures_.push_back(tex);
+        GLuint tex = g->checker_;
+        Result<TextureImage> image = loadTextureImage(model, ref.path);
+        if (image) {
+            tex = makeTexture(image->rgba.data(), image->width, image->height, srgb, ref);
+            g->textures_.push_back(tex);
+        } else if (std::find(g->missingTextures_.begin(), g->missingTextures_.end(), image.error().message) ==
+                   g->missingTextures_.end()) {
+            g->missingTextures_.push_back(image.error().message);
+        }
+        made.push_back({ref.path, srgb, ref.wrapS, ref.wrapT, ref.magFilter, ref.minFilter, tex});
+        return tex;
+    };
+    for (const Material& mat : model.materials) {
+        GpuMaterial gm;
+        gm.baseColor = textureFor(mat.baseColorTexture, true);
+        gm.metallicRoughness = textureFor(mat.metallicRoughnessTexture, false);
+        gm.normal = textureFor(mat.normalTexture, false);
+        gm.occlusion = textureFor(mat.occlusionTexture, false);
+        gm.emissive = textureFor(mat.emissiveTexture, true);
+        gm.clearcoat = textureFor(mat.clearcoatTexture, false);
+        gm.clearcoatRoughness = textureFor(mat.clearcoatRoughnessTexture, false);
+        gm.clearcoatNormal = textureFor(mat.clearcoatNormalTexture, false);
+        g->materials_.push_back(gm);
     }
     size_t maxVerts = 0;
     for (const Mesh& mesh : model.meshes) {
@@ -78,6 +134,18 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
         gm.buffers[2] = arrayBuffer(uvs);
         gm.hasColors = !mesh.colors.empty();
         if (gm.hasColors) gm.buffers[3] = arrayBuffer(mesh.colors);
+        gm.hasTangents = mesh.tangents.size() == n && n > 0;
+        if (gm.hasTangents) {
+            gm.buffers[10] = arrayBuffer(mesh.tangents);
+            gm.buffers[12] = arrayBuffer(mesh.tangents, GL_DYNAMIC_DRAW);  // CPU-skinned tangents
+        }
+        gm.hasUv1 = mesh.uvs1.size() == n && n > 0;
+        if (gm.hasUv1) gm.buffers[11] = arrayBuffer(mesh.uvs1);
+        {
+            Bounds b;
+            for (const glm::vec3& p : mesh.positions) b.add(p);
+            gm.center = b.center();
+        }
         if (mesh.skinned) {
             gm.buffers[4] = arrayBuffer(mesh.joints);
             gm.buffers[5] = arrayBuffer(mesh.weights);
@@ -102,6 +170,17 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
             floatAttrib(gl_layout::kPosition, gm.buffers[pass == 0 ? 0 : 6], 3);
             floatAttrib(gl_layout::kNormal, gm.buffers[pass == 0 ? 1 : 7], 3);
             floatAttrib(gl_layout::kUv, gm.buffers[2], 2);
+            if (gm.hasTangents) {
+                floatAttrib(gl_layout::kTangent, gm.buffers[pass == 0 ? 10 : 12], 4);
+            } else {
+                glDisableVertexAttribArray(gl_layout::kTangent);
+                glVertexAttrib4f(gl_layout::kTangent, 0, 0, 0, 0);
+            }
+            if (gm.hasUv1) {
+                floatAttrib(gl_layout::kUv1, gm.buffers[11], 2);
+            } else {
+                floatAttrib(gl_layout::kUv1, gm.buffers[2], 2);  // TEXCOORD_0 stands in
+            }
             if (gm.hasColors) {
                 floatAttrib(gl_layout::kColor, gm.buffers[3], 4);
             } else {
@@ -131,7 +210,7 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
         }
         glBindVertexArray(0);
         gm.indexCount = static_cast<GLsizei>(mesh.indices.size());
-        gm.texture = mesh.material < g->textures_.size() ? g->textures_[mesh.material] : 0;
+        gm.texture = mesh.material < g->materials_.size() ? g->materials_[mesh.material].baseColor : 0;
         g->meshes_.push_back(gm);
     }
     // Palette: a texture buffer of RGBA32F texels, 3 per joint (at least one entry).
@@ -193,6 +272,7 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
     g->cpuPositions_.resize(maxVerts);
     g->cpuNormals_.resize(maxVerts);
+    g->cpuTangents_.resize(maxVerts);
     return g;
 }
 
@@ -309,6 +389,20 @@ void GpuModel::uploadCpuSkinning(const Animator& anim, SkinningMethod method, bo
         if (!mesh.normals.empty()) {
             glBindBuffer(GL_ARRAY_BUFFER, meshes_[i].buffers[7]);
             glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)), cpuNormals_.data());
+        }
+        if (meshes_[i].hasTangents && mesh.skinned) {
+            // Tangents turn with the skin like normals: the blended matrix's 3x3 (the strongest
+            // joint's when stitching); dual quaternions use the linear blend's rotation here.
+            const glm::mat4* pal = anim.palette().data() + anim.paletteOffset(i);
+            for (size_t v = 0; v < n; ++v) {
+                const glm::mat4 m = method == SkinningMethod::Stitch ? pal[strongestSlot(mesh, v)]
+                                                                     : blendMatrix(mesh, v, pal, influences);
+                const glm::vec3 t = glm::mat3(m) * glm::vec3(mesh.tangents[v]);
+                const float len = glm::length(t);
+                cpuTangents_[v] = glm::vec4(len > 0.0f ? t / len : glm::vec3(mesh.tangents[v]), mesh.tangents[v].w);
+            }
+            glBindBuffer(GL_ARRAY_BUFFER, meshes_[i].buffers[12]);
+            glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(glm::vec4)), cpuTangents_.data());
         }
     }
     glBindBuffer(GL_ARRAY_BUFFER, 0);
