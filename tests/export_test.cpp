@@ -23,6 +23,7 @@
 #include "anim/runtime/blend.h"
 #include "anim/runtime/pose.h"
 #include "anim/runtime/skinning.h"
+#include "export_common.h"
 #include "import/clip_markers.h"
 #include "import/gltf_export.h"
 #include "import/import.h"
@@ -437,34 +438,11 @@ TEST(GltfExportCli, BadOutputsFailWithOneLine) {
 
 // ---- independent readers: the Khronos validator and three.js -------------------------------
 
-const std::string kNodeModulesHint = " (tools/setup.sh installs it: npm ci in that folder)";
+using rig::testing::exports::runNode;
 
-// node SCRIPT ARGS..., its standard output; a failure names what is missing. Exit code 1 is
-// a result when `oneIsAResult` (the validator found errors), a failure otherwise.
-std::string runNode(const std::string& script, const std::string& package, const std::vector<std::string>& args,
-                    bool oneIsAResult = false) {
-    const std::filesystem::path dir = std::filesystem::path(script).parent_path();
-    if (!std::filesystem::exists(dir / "node_modules" / package / "package.json")) {
-        ADD_FAILURE() << "npm package '" << package << "' is not installed in " << dir.string() << kNodeModulesHint;
-        return {};
-    }
-    std::vector<std::string> all{"node", script};
-    all.insert(all.end(), args.begin(), args.end());
-    RunResult r = run("/usr/bin/env", all, 300.0);
-    if (r.exitCode == 127) ADD_FAILURE() << "node (Node.js) is not installed: tools/setup.sh installs it";
-    EXPECT_FALSE(r.signaled || r.timedOut) << script;
-    if (r.exitCode > (oneIsAResult ? 1 : 0)) ADD_FAILURE() << script << " failed: " << r.err;
-    return r.out;
-}
-
-// Exports of real files (.gltf and .glb) pass the Khronos validator with no error. Warnings
-// allowed: only the three that say a skinned mesh's node transform is ignored. rigview keeps
-// each mesh on the node the source file hangs it from, so the node tree round-trips unchanged;
-// glTF ignores that node's transform for a skinned mesh, and so does rigview's skinning (the
-// palette cancels it), so they change nothing anyone draws.
+// Exports of real files (.gltf and .glb) pass the Khronos validator with no error
+// (exports::expectValid: warnings only those about skinned meshes' node transforms).
 TEST(GltfExportValidator, NoErrors) {
-    const std::set<std::string> allowed = {"NODE_SKINNED_MESH_NON_ROOT", "NODE_SKINNED_MESH_LOCAL_TRANSFORMS",
-                                           "ANIMATION_CHANNEL_TARGET_NODE_SKIN"};
     const std::vector<std::pair<std::string, std::string>> sources = {
         {kModels + "glTF2/simple_skin/simple_skin.gltf", "simple_skin.gltf"},
         {kModels + "X/BCN_Epileptic.X", "bcn.glb"},
@@ -496,19 +474,7 @@ TEST(GltfExportValidator, NoErrors) {
     ASSERT_TRUE(rig::writeGltf(edge, edge.clips, tempPath("validate_edge.glb"), rig::GltfExportOptions{true, false}, error)) << error;
     files.push_back(tempPath("validate_edge.glb"));
 
-    std::vector<std::string> args{"--json"};
-    args.insert(args.end(), files.begin(), files.end());
-    const std::string out = runNode(kSource + "/tools/gltf_validator/validate.mjs", "gltf-validator", args, true);
-    if (out.empty()) return;
-    const json report = json::parse(out, nullptr, false);
-    ASSERT_TRUE(report.is_array()) << out;
-    ASSERT_EQ(report.size(), files.size());
-    for (const json& f : report) {
-        EXPECT_EQ(f["errors"], 0) << f.dump(1);
-        for (const json& m : f["messages"]) {
-            EXPECT_TRUE(m["severity"] != 0 && allowed.count(m["code"].get<std::string>())) << f["file"] << ": " << m.dump();
-        }
-    }
+    rig::testing::exports::expectValid(files);
 }
 
 // three.js (GLTFLoader, AnimationMixer, SkinnedMesh) reads the export and poses it as rigview

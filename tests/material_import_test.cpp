@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -316,6 +317,24 @@ TEST(Materials, ColladaAndObjAreConverted) {
               {scene::srgbToLinear(0.827451f), scene::srgbToLinear(0.792157f), scene::srgbToLinear(0.772549f), 1.0f}, "Skin");
     EXPECT_EQ(skin.baseColorTexture.path, ".\\wal67ar_small.jpg");
     EXPECT_FLOAT_EQ(skin.roughness, 1.0f);  // shininess 0: no highlight
+}
+
+// An OBJ material with the PBR extension (Pm, Pr) takes Assimp's PBR keys as they are.
+TEST(Materials, ObjPbrExtensionGivesPbrKeys) {
+    const std::string dir = std::string(RIGVIEW_TEST_BINARY_DIR) + "/material_obj_pbr";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/a.mtl") << "newmtl m\nKd 1 0.5 0\nPm 0.7\nPr 0.2\nd 0.25\nmap_Kd skin.png\nnorm skin_n.png\n";
+    std::ofstream(dir + "/a.obj") << "mtllib a.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl m\nf 1 2 3\n";
+    const Model m = load(dir + "/a.obj");
+    const Material& mat = byName(m, "m");
+    EXPECT_EQ(mat.origin, "PBR keys");
+    EXPECT_FLOAT_EQ(mat.metallic, 0.7f);
+    EXPECT_FLOAT_EQ(mat.roughness, 0.2f);
+    EXPECT_FLOAT_EQ(mat.baseColor.g, 0.5f);
+    EXPECT_FLOAT_EQ(mat.baseColor.a, 0.25f);  // d 0.25
+    EXPECT_EQ(mat.alphaMode, AlphaMode::Blend);
+    EXPECT_EQ(mat.baseColorTexture.path, "skin.png");
+    EXPECT_EQ(mat.normalTexture.path, "skin_n.png");
 }
 
 }  // namespace

@@ -376,6 +376,20 @@ TEST(SafeOutputCli, PoseOverItsOwnInputIsRefused) {
     EXPECT_EQ(run(kExe, {"pose", model, "-o", dir + "/posed.obj"}).exitCode, 0);
 }
 
+// Any texture of the model is an input, not only the base colour: ClearCoatTest's labels image
+// is its emissive texture.
+TEST(SafeOutputCli, RenderOverAnyTextureOfTheModelIsRefused) {
+    const std::string dir = testing::tempDir();
+    const std::string src = kModels + "glTF2/ClearCoat-glTF/";
+    for (const char* f : {"ClearCoatTest.gltf", "ClearCoatTest.bin", "ClearCoatLabels.png"}) fs::copy_file(src + f, dir + "/" + f);
+    const std::string labels = dir + "/ClearCoatLabels.png";
+    const std::string before = slurp(labels);
+    RunResult r = run(kExe, {"render", dir + "/ClearCoatTest.gltf", "-o", labels, "--size", "64x48"});
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_NE(r.err.find("is the texture"), std::string::npos) << r.err;
+    EXPECT_EQ(slurp(labels), before);
+}
+
 TEST(SafeOutputCli, ExportOverItsInputOrAnAnimFileIsRefused) {
     const std::string dir = testing::tempDir();
     const std::string bvh = dir + "/m.bvh";

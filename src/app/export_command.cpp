@@ -85,10 +85,12 @@ int exportGltf(const ExportOptions& o, const Model& model, bool binary) {
     GltfExportOptions options;
     options.binary = binary;
     std::string error;
-    if (!writeGltf(model, clips, o.output, options, error)) {
+    std::vector<std::string> leftOut;
+    if (!writeGltf(model, clips, o.output, options, error, &leftOut)) {
         printError(error);
         return exitcode::kOutputFailed;
     }
+    for (const std::string& line : leftOut) printError(o.output + ": warning: left out " + term(line));
     return exitcode::kOk;
 }
 

@@ -4,15 +4,15 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <map>
+#include <set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "import/gltf_export_material.h"
 #include "util/output_file.h"
-#include "util/paths.h"
 
 namespace rig {
 
@@ -132,35 +132,6 @@ std::string base64(const std::string& bytes) {
     return out;
 }
 
-// "image/png" or "image/jpeg" from a file's first bytes; empty for anything else.
-std::string imageMime(const std::string& bytes) {
-    if (bytes.size() >= 8 && std::memcmp(bytes.data(), "\x89PNG\r\n\x1a\n", 8) == 0) return "image/png";
-    if (bytes.size() >= 3 && std::memcmp(bytes.data(), "\xff\xd8\xff", 3) == 0) return "image/jpeg";
-    return {};
-}
-
-// The bytes of a material's base-colour texture: an embedded one ("*N") holding a PNG or JPEG
-// file, or an image file beside the model. Empty when there is none rigview can embed.
-std::string textureBytes(const Model& model, const std::string& ref) {
-    if (ref.empty()) return {};
-    if (ref[0] == '*') {
-        char* end = nullptr;
-        const unsigned long n = std::strtoul(ref.c_str() + 1, &end, 10);
-        if (end == ref.c_str() + 1 || *end || n >= model.textures.size()) return {};
-        const EmbeddedTexture& t = model.textures[n];
-        if (t.height != 0) return {};  // raw texels: no image file to embed
-        return std::string(t.data.begin(), t.data.end());
-    }
-    // Only a file the folder rule allows (util/paths): an image outside the model's folder
-    // is not copied into the export.
-    const std::string p = paths::resolveResourceFile(model.path, ref, nullptr);
-    std::error_code ec;
-    if (p.empty() || std::filesystem::file_size(p, ec) > (256u << 20)) return {};
-    std::ifstream in(p, std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return in.good() || in.eof() ? bytes : std::string();
-}
-
 const char* interpolationName(Interpolation i) { return i == Interpolation::Step ? "STEP" : "LINEAR"; }
 
 const char* weightInterpolationName(WeightInterpolation i) {
@@ -212,7 +183,8 @@ bool skinAttributes(const Mesh& mesh, std::vector<uint16_t>& joints, std::vector
 class GltfWriter {
 public:
     GltfWriter(const Model& model, std::span<const Clip> clips, const GltfExportOptions& options)
-        : model_(model), clips_(clips), options_(options) {}
+        : model_(model), clips_(clips), options_(options),
+          materials_(model, [this](const void* data, size_t bytes) { return b_.view(data, bytes); }) {}
 
     bool build(json& doc, std::string& why) {
         const Skeleton& sk = model_.skeleton;
@@ -221,7 +193,7 @@ public:
             return false;
         }
         writeNodes();
-        writeMaterials();
+        materials_.write();
         for (size_t m = 0; m < model_.meshes.size(); ++m) writeMesh(m);
         for (const Clip& clip : clips_) writeClip(clip);
         if (!error_.empty()) {  // glTF holds finite numbers only
@@ -239,17 +211,14 @@ public:
         doc["nodes"] = nodes_;
         if (!meshes_.empty()) doc["meshes"] = meshes_;
         if (!skins_.empty()) doc["skins"] = skins_;
-        if (!materials_.empty()) doc["materials"] = materials_;
-        if (!textures_.empty()) {
-            doc["textures"] = textures_;
-            doc["images"] = images_;
-            doc["samplers"] = json::array({json{{"magFilter", 9729}, {"minFilter", 9987}}});
-        }
+        std::set<std::string> used;
+        materials_.store(doc, used);
         if (!animations_.empty()) doc["animations"] = animations_;
         if (quantized_) {
-            doc["extensionsUsed"] = {"KHR_mesh_quantization"};
+            used.insert("KHR_mesh_quantization");
             doc["extensionsRequired"] = {"KHR_mesh_quantization"};
         }
+        if (!used.empty()) doc["extensionsUsed"] = used;
         if (!b_.accessors.empty()) doc["accessors"] = b_.accessors;
         if (!b_.bufferViews.empty()) doc["bufferViews"] = b_.bufferViews;
         b_.bin.append((4 - b_.bin.size() % 4) % 4, '\0');
@@ -258,6 +227,7 @@ public:
     }
 
     std::string& binary() { return b_.bin; }
+    const std::vector<std::string>& leftOut() const { return materials_.leftOut(); }
 
 private:
     void writeNodes() {
@@ -307,25 +277,6 @@ private:
         }
     }
 
-    void writeMaterials() {
-        materials_ = json::array();
-        for (const Material& mat : model_.materials) {
-            const glm::vec4 c = glm::clamp(mat.baseColor, glm::vec4(0.0f), glm::vec4(1.0f));
-            json pbr{{"baseColorFactor", {c.r, c.g, c.b, c.a}}, {"metallicFactor", 0.0}, {"roughnessFactor", 1.0}};
-            const std::string bytes = textureBytes(model_, mat.baseColorTexture.path);
-            const std::string mime = imageMime(bytes);
-            if (!mime.empty()) {
-                const int v = b_.view(bytes.data(), bytes.size());
-                images_.push_back(json{{"bufferView", v}, {"mimeType", mime}});
-                textures_.push_back(json{{"source", images_.size() - 1}, {"sampler", 0}});
-                pbr["baseColorTexture"] = {{"index", textures_.size() - 1}};
-            }
-            json m{{"name", mat.name}, {"pbrMetallicRoughness", pbr}};
-            if (c.a < 1.0f) m["alphaMode"] = "BLEND";
-            materials_.push_back(std::move(m));
-        }
-    }
-
     void writeMesh(size_t index) {
         const Mesh& mesh = model_.meshes[index];
         const size_t n = mesh.vertexCount();
@@ -345,9 +296,12 @@ private:
             const std::vector<glm::vec3> normals = unitNormals(mesh.normals);
             attributes["NORMAL"] = b_.floats(&normals[0].x, n, "VEC3", 3, false, kArrayBuffer);
         }
-        auto finite2 = [](const glm::vec2& v) { return std::isfinite(v.x) && std::isfinite(v.y); };
         auto finite4 = [](const glm::vec4& v) { return finite(glm::vec3(v)) && std::isfinite(v.w); };
-        if (mesh.uvs.size() == n && std::all_of(mesh.uvs.begin(), mesh.uvs.end(), finite2)) attributes["TEXCOORD_0"] = b_.floats(&mesh.uvs[0].x, n, "VEC2", 2, false, kArrayBuffer);
+        writeTexCoords(mesh, attributes);
+        if (mesh.tangents.size() == n && attributes.contains("NORMAL")) {
+            const std::vector<glm::vec4> tangents = unitTangents(mesh);
+            attributes["TANGENT"] = b_.floats(&tangents[0].x, n, "VEC4", 4, false, kArrayBuffer);
+        }
         if (mesh.colors.size() == n && std::all_of(mesh.colors.begin(), mesh.colors.end(), finite4)) attributes["COLOR_0"] = b_.floats(&mesh.colors[0].x, n, "VEC4", 4, false, kArrayBuffer);
         const int node = meshNode_[index];
         if (mesh.skinned && mesh.joints.size() == n && mesh.weights.size() == n &&
@@ -425,6 +379,45 @@ private:
         meshes_.push_back(std::move(gltfMesh));
         meshIndex_.back() = static_cast<int>(meshes_.size() - 1);
         nodes_[node]["mesh"] = meshIndex_.back();
+    }
+
+    // TEXCOORD_0 / TEXCOORD_1 from Mesh::uvs / uvs1 (a set with a non-finite value is left
+    // out). glTF wants the sets a material's textures read and no gap before a written set: a
+    // set needed but missing is written as zeros (what GL reads from an absent attribute).
+    void writeTexCoords(const Mesh& mesh, json& attributes) {
+        const size_t n = mesh.vertexCount();
+        auto usable = [n](const std::vector<glm::vec2>& uv) {
+            return uv.size() == n &&
+                   std::all_of(uv.begin(), uv.end(), [](const glm::vec2& v) { return std::isfinite(v.x) && std::isfinite(v.y); });
+        };
+        const std::vector<glm::vec2>* sets[2] = {usable(mesh.uvs) ? &mesh.uvs : nullptr, usable(mesh.uvs1) ? &mesh.uvs1 : nullptr};
+        const unsigned needed = materials_.texCoordsUsed(mesh.material);
+        const bool write1 = sets[1] || (needed & 2u);
+        const bool write0 = sets[0] || (needed & 1u) || write1;
+        const std::vector<glm::vec2> zeros((write0 && !sets[0]) || (write1 && !sets[1]) ? n : 0, glm::vec2(0.0f));
+        if (write0) attributes["TEXCOORD_0"] = b_.floats(&(sets[0] ? *sets[0] : zeros)[0].x, n, "VEC2", 2, false, kArrayBuffer);
+        if (write1) attributes["TEXCOORD_1"] = b_.floats(&(sets[1] ? *sets[1] : zeros)[0].x, n, "VEC2", 2, false, kArrayBuffer);
+    }
+
+    // Tangents as glTF wants them: xyz unit length, w +1 or -1. A zero or non-finite tangent
+    // becomes a unit vector perpendicular to the vertex's normal.
+    static std::vector<glm::vec4> unitTangents(const Mesh& mesh) {
+        std::vector<glm::vec4> out(mesh.tangents);
+        for (size_t i = 0; i < out.size(); ++i) {
+            glm::vec3 t(out[i]);
+            const float len = glm::length(t);
+            if (finite(t) && len > 1e-20f && std::isfinite(len)) {
+                t /= len;
+            } else {
+                const glm::vec3 nrm = finite(mesh.normals[i]) ? mesh.normals[i] : glm::vec3(0.0f, 0.0f, 1.0f);
+                t = std::fabs(nrm.x) < 0.9f ? glm::vec3(1.0f, 0.0f, 0.0f) : glm::vec3(0.0f, 1.0f, 0.0f);
+                t = glm::cross(nrm, t);
+                const float l = glm::length(t);
+                t = l > 1e-20f && std::isfinite(l) ? t / l : glm::vec3(1.0f, 0.0f, 0.0f);
+            }
+            out[i] = glm::vec4(t, out[i].w < 0.0f ? -1.0f : 1.0f);
+        }
+        return out;
     }
 
     // Normals as glTF wants them, unit length: a file's normals of another length are
@@ -554,8 +547,8 @@ private:
     std::string error_;
     GltfExportOptions options_;
     Builder b_;
-    json nodes_, meshes_ = json::array(), skins_ = json::array(), materials_ = json::array();
-    json textures_ = json::array(), images_ = json::array(), animations_ = json::array();
+    GltfMaterialWriter materials_;
+    json nodes_, meshes_ = json::array(), skins_ = json::array(), animations_ = json::array();
     std::vector<int> meshNode_;   // per Model mesh: the glTF node it hangs from (-1: none)
     std::vector<int> meshIndex_;  // per Model mesh: its glTF mesh (-1: not written)
     bool quantized_ = false;
@@ -568,7 +561,7 @@ void appendU32(std::string& s, uint32_t v) {
 }  // namespace
 
 bool writeGltf(const Model& model, std::span<const Clip> clips, const std::filesystem::path& out,
-               const GltfExportOptions& options, std::string& error) {
+               const GltfExportOptions& options, std::string& error, std::vector<std::string>* leftOut) {
     const std::string path = out.string();
     json doc;
     GltfWriter writer(model, clips, options);
@@ -577,6 +570,7 @@ bool writeGltf(const Model& model, std::span<const Clip> clips, const std::files
         error = path + ": cannot write " + (model.path.empty() ? "the model" : model.path) + " as glTF: " + why;
         return false;
     }
+    if (leftOut) *leftOut = writer.leftOut();
     std::string& bin = writer.binary();
     std::string bytes;
     if (options.binary) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "anim/runtime/model.h"
 
@@ -32,7 +33,10 @@ struct GltfExportOptions {
 //   unweighted vertices are bound with an identity inverse bind matrix to the mesh's node
 //   (what they follow in rigview), or to an added identity child of it where the skin already
 //   binds that node elsewhere;
-// - materials' base colour and base-colour texture where it is embedded in the Model;
+// - every material with all its fields (import/gltf_export_material.h: factors, every texture
+//   slot with its UV set, KHR_texture_transform and sampler, alpha mode, double-sided,
+//   KHR_materials_emissive_strength / clearcoat / unlit), its images embedded in the buffer;
+//   TEXCOORD_1 and TANGENT where the mesh has them;
 // - each clip as a glTF animation: translation / rotation / scale channels with their key
 //   times and STEP or LINEAR interpolation, morph weight channels (STEP, LINEAR, CUBICSPLINE).
 //   glTF wants increasing, non-negative times: of two keys at one time the earlier is written a
@@ -41,8 +45,9 @@ struct GltfExportOptions {
 //   `extras.markers` ([{"name", "time"}], seconds on the written timeline).
 // Lengths are written as the Model holds them (metres after import). Written through
 // OutputFile (a temporary file renamed over `out`). Returns false with `error` set
-// ("<out>: <what went wrong>") on failure.
+// ("<out>: <what went wrong>") on failure. `leftOut`, when given, receives one line per texture
+// that could not be embedded (GltfMaterialWriter::leftOut), which the file then lacks.
 bool writeGltf(const Model& model, std::span<const Clip> clips, const std::filesystem::path& out,
-               const GltfExportOptions& options, std::string& error);
+               const GltfExportOptions& options, std::string& error, std::vector<std::string>* leftOut = nullptr);
 
 }  // namespace rig

@@ -373,6 +373,7 @@ private:
                 Material mat;
                 mat.name = *material;
                 mat.baseColorTexture.path = *material;
+                mat.origin = "IQM material";  // its name, read as the base-colour texture
                 model_.materials.push_back(std::move(mat));
             }
             mesh.material = it->second;

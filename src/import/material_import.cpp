@@ -89,6 +89,7 @@ Material materialFromAssimp(const aiMaterial& am) {
         if ((am.Get(AI_MATKEY_BASE_COLOR, c) == AI_SUCCESS || am.Get(AI_MATKEY_COLOR_DIFFUSE, c) == AI_SUCCESS) && finiteColor(c)) {
             m.baseColor = glm::vec4(c.r, c.g, c.b, c.a);
         }
+        if (hasOpacity) m.baseColor.a = std::min(m.baseColor.a, std::clamp(opacity, 0.0f, 1.0f));  // OBJ's d
     } else {
         m.origin = "converted from diffuse/specular/shininess";
         if (am.Get(AI_MATKEY_COLOR_DIFFUSE, c) == AI_SUCCESS && finiteColor(c)) {
