@@ -14,7 +14,8 @@ std::string runNode(const std::string& script, const std::string& package, const
                     bool oneIsAResult = false);
 
 // The Khronos glTF validator (tools/gltf_validator) on `files`: no error, and no warning but the
-// three that say a skinned mesh's node transform is ignored (see GltfExportValidator.NoErrors).
-void expectValid(const std::vector<std::string>& files);
+// three that say a skinned mesh's node transform is ignored (see GltfExportValidator.NoErrors)
+// and those named in `alsoAllowed`.
+void expectValid(const std::vector<std::string>& files, const std::vector<std::string>& alsoAllowed = {});
 
 }  // namespace rig::testing::exports

@@ -298,8 +298,11 @@ private:
         }
         auto finite4 = [](const glm::vec4& v) { return finite(glm::vec3(v)) && std::isfinite(v.w); };
         writeTexCoords(mesh, attributes);
-        if (mesh.tangents.size() == n && attributes.contains("NORMAL")) {
-            const std::vector<glm::vec4> tangents = unitTangents(mesh);
+        int tangentUv = 0;
+        const bool needsTangents = materials_.needsTangents(mesh.material, tangentUv);
+        if (attributes.contains("NORMAL") && (mesh.tangents.size() == n || needsTangents)) {
+            const std::vector<glm::vec4> tangents =
+                unitTangents(mesh, mesh.tangents.size() == n ? mesh.tangents : uvTangents(mesh, tangentUv));
             attributes["TANGENT"] = b_.floats(&tangents[0].x, n, "VEC4", 4, false, kArrayBuffer);
         }
         if (mesh.colors.size() == n && std::all_of(mesh.colors.begin(), mesh.colors.end(), finite4)) attributes["COLOR_0"] = b_.floats(&mesh.colors[0].x, n, "VEC4", 4, false, kArrayBuffer);
@@ -382,8 +385,10 @@ private:
     }
 
     // TEXCOORD_0 / TEXCOORD_1 from Mesh::uvs / uvs1 (a set with a non-finite value is left
-    // out). glTF wants the sets a material's textures read and no gap before a written set: a
-    // set needed but missing is written as zeros (what GL reads from an absent attribute).
+    // out). A Model holds UVs as Assimp gives them (v up from the image's bottom row), glTF from
+    // its top row: v is written as 1 - v, as Assimp's glTF import reads it back. glTF wants the
+    // sets a material's textures read and no gap before a written set: a set needed but missing
+    // is written as zeros (what GL reads from an absent attribute).
     void writeTexCoords(const Mesh& mesh, json& attributes) {
         const size_t n = mesh.vertexCount();
         auto usable = [n](const std::vector<glm::vec2>& uv) {
@@ -394,15 +399,20 @@ private:
         const unsigned needed = materials_.texCoordsUsed(mesh.material);
         const bool write1 = sets[1] || (needed & 2u);
         const bool write0 = sets[0] || (needed & 1u) || write1;
-        const std::vector<glm::vec2> zeros((write0 && !sets[0]) || (write1 && !sets[1]) ? n : 0, glm::vec2(0.0f));
-        if (write0) attributes["TEXCOORD_0"] = b_.floats(&(sets[0] ? *sets[0] : zeros)[0].x, n, "VEC2", 2, false, kArrayBuffer);
-        if (write1) attributes["TEXCOORD_1"] = b_.floats(&(sets[1] ? *sets[1] : zeros)[0].x, n, "VEC2", 2, false, kArrayBuffer);
+        for (int k = 0; k < 2; ++k) {
+            if (!(k == 0 ? write0 : write1)) continue;
+            std::vector<glm::vec2> uv(n, glm::vec2(0.0f));
+            if (sets[k]) {
+                for (size_t v = 0; v < n; ++v) uv[v] = glm::vec2((*sets[k])[v].x, 1.0f - (*sets[k])[v].y);
+            }
+            attributes[k == 0 ? "TEXCOORD_0" : "TEXCOORD_1"] = b_.floats(&uv[0].x, n, "VEC2", 2, false, kArrayBuffer);
+        }
     }
 
     // Tangents as glTF wants them: xyz unit length, w +1 or -1. A zero or non-finite tangent
     // becomes a unit vector perpendicular to the vertex's normal.
-    static std::vector<glm::vec4> unitTangents(const Mesh& mesh) {
-        std::vector<glm::vec4> out(mesh.tangents);
+    static std::vector<glm::vec4> unitTangents(const Mesh& mesh, const std::vector<glm::vec4>& tangents) {
+        std::vector<glm::vec4> out(tangents);
         for (size_t i = 0; i < out.size(); ++i) {
             glm::vec3 t(out[i]);
             const float len = glm::length(t);
@@ -416,6 +426,37 @@ private:
                 t = l > 1e-20f && std::isfinite(l) ? t / l : glm::vec3(1.0f, 0.0f, 0.0f);
             }
             out[i] = glm::vec4(t, out[i].w < 0.0f ? -1.0f : 1.0f);
+        }
+        return out;
+    }
+
+    // Tangents made from UV set `set` (glTF's v, down the image), for a file that gave none where
+    // glTF requires them: per vertex the sum of its triangles' UV directions (Lengyel's method),
+    // made perpendicular to the normal, w the side the v direction lies on. Zero where the UVs
+    // say nothing (unitTangents then picks a perpendicular).
+    static std::vector<glm::vec4> uvTangents(const Mesh& mesh, int set) {
+        const size_t n = mesh.vertexCount();
+        const std::vector<glm::vec2>& uv = set == 1 ? mesh.uvs1 : mesh.uvs;
+        std::vector<glm::vec3> sdir(n, glm::vec3(0.0f)), tdir(n, glm::vec3(0.0f));
+        for (size_t i = 0; uv.size() == n && i + 2 < mesh.indices.size(); i += 3) {
+            const uint32_t a = mesh.indices[i], b = mesh.indices[i + 1], c = mesh.indices[i + 2];
+            if (a >= n || b >= n || c >= n) continue;
+            const glm::vec3 e1 = mesh.positions[b] - mesh.positions[a], e2 = mesh.positions[c] - mesh.positions[a];
+            const glm::vec2 d1(uv[b].x - uv[a].x, uv[a].y - uv[b].y), d2(uv[c].x - uv[a].x, uv[a].y - uv[c].y);
+            const float det = d1.x * d2.y - d2.x * d1.y;
+            if (!(std::fabs(det) > 1e-20f)) continue;
+            const glm::vec3 s = (e1 * d2.y - e2 * d1.y) / det, t = (e2 * d1.x - e1 * d2.x) / det;
+            if (!finite(s) || !finite(t)) continue;
+            for (uint32_t v : {a, b, c}) {
+                sdir[v] += s;
+                tdir[v] += t;
+            }
+        }
+        std::vector<glm::vec4> out(n, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+        for (size_t v = 0; v < n; ++v) {
+            const glm::vec3 nrm = mesh.normals[v];
+            const glm::vec3 t = sdir[v] - nrm * glm::dot(nrm, sdir[v]);
+            out[v] = glm::vec4(t, glm::dot(glm::cross(nrm, t), tdir[v]) < 0.0f ? -1.0f : 1.0f);
         }
         return out;
     }

@@ -79,8 +79,16 @@ int minFilter(int f) { return f == kNearest || f == kLinear || (f >= 9984 && f <
 void GltfMaterialWriter::write() {
     for (const Material& m : model_.materials) {
         unsigned texCoords = 0;
-        materials_.push_back(material(m, texCoords));
+        json written = material(m, texCoords);
+        int tangentUv = -1;
+        if (!written.contains("normalTexture") && written.contains("extensions") &&
+            written["extensions"].contains("KHR_materials_clearcoat") &&
+            written["extensions"]["KHR_materials_clearcoat"].contains("clearcoatNormalTexture")) {
+            tangentUv = m.clearcoatNormalTexture.texCoord == 1 ? 1 : 0;
+        }
+        materials_.push_back(std::move(written));
         texCoords_.push_back(texCoords);
+        tangentUv_.push_back(tangentUv);
     }
 }
 

@@ -44,6 +44,15 @@ public:
         return material < texCoords_.size() ? texCoords_[material] : 0u;
     }
 
+    // Whether material `material` needs a tangent space glTF cannot make: a written clearcoat
+    // normal texture without a normal texture (the validator's MESH_PRIMITIVE_NO_TANGENT_SPACE);
+    // its UV set in `texCoord`.
+    bool needsTangents(uint32_t material, int& texCoord) const {
+        if (material >= tangentUv_.size() || tangentUv_[material] < 0) return false;
+        texCoord = tangentUv_[material];
+        return true;
+    }
+
     // One line per texture left out: "material 'M' <slot> texture 'path': <why>".
     const std::vector<std::string>& leftOut() const { return leftOut_; }
 
@@ -63,6 +72,7 @@ private:
     std::map<std::tuple<int, int, int, int>, int> samplerOf_;   // wrapS, wrapT, mag, min
     std::map<std::pair<int, int>, int> textureOf_;               // image, sampler
     std::vector<unsigned> texCoords_;
+    std::vector<int> tangentUv_;  // per material: needsTangents' UV set, -1 when not needed
     std::vector<std::string> leftOut_;
 };
 
