@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -72,10 +73,20 @@ ViewOptions baseOptions() {
     return o;
 }
 
+// One renderer for the tests lit by the studio environment (loaded once: the GGX levels take
+// seconds on llvmpipe); a test that needs no environment makes its own.
+Renderer& sharedRenderer() {
+    static std::unique_ptr<Renderer> r = [] {
+        auto c = Renderer::create();
+        EXPECT_TRUE(c.ok()) << (c.ok() ? "" : c.error().message);
+        return std::move(c.value());
+    }();
+    return *r;
+}
+
 // Drawn from +Z looking at the origin (the quads at z = 0 fill the middle of the frame).
-Pixels draw(const Model& m, const ViewOptions& o, std::vector<std::string>* missing = nullptr) {
-    auto renderer = Renderer::create();
-    EXPECT_TRUE(renderer.ok()) << (renderer.ok() ? "" : renderer.error().message);
+Pixels draw(const Model& m, const ViewOptions& o, std::vector<std::string>* missing = nullptr, Renderer* own = nullptr) {
+    Renderer* renderer = own ? own : &sharedRenderer();
     auto gpu = GpuModel::create(m);
     EXPECT_TRUE(gpu.ok());
     if (missing) *missing = (*gpu)->missingTextures();
@@ -92,7 +103,7 @@ Pixels draw(const Model& m, const ViewOptions& o, std::vector<std::string>* miss
     cam.nearPlane = 0.1f;
     cam.farPlane = 20.0f;
     (*target)->bind();
-    (*renderer)->draw(**gpu, anim, cam, o, kW, kH);
+    renderer->draw(**gpu, anim, cam, o, kW, kH);
     Pixels p{(*target)->readPixels()};
     EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
     return p;
@@ -147,6 +158,8 @@ TEST(Pbr, AFlatEmissiveQuadIsTheToneCurveOfItsEmission) {
     ViewOptions o = baseOptions();
     o.environment = "/nonexistent-folder/none.hdr";  // no environment: the grey sky of radiance o.ambient
     o.ambient = 0.0f;
+    auto renderer = Renderer::create();
+    ASSERT_TRUE(renderer.ok());
     const glm::dvec3 e = glm::dvec3(1.0, 0.45, 0.1) * 0.9;
     for (double exposure : {1.0, 2.0}) {
         o.exposure = static_cast<float>(exposure);
@@ -158,7 +171,7 @@ TEST(Pbr, AFlatEmissiveQuadIsTheToneCurveOfItsEmission) {
         for (const Case& c : cases) {
             o.toneMapping = c.mode;
             const glm::ivec3 want(byte(srgb(c.mapped.r)), byte(srgb(c.mapped.g)), byte(srgb(c.mapped.b)));
-            expectNear(draw(m, o).centre(), want, 1, "tone mapping " + std::to_string(static_cast<int>(c.mode)) +
+            expectNear(draw(m, o, nullptr, renderer->get()).centre(), want, 1, "tone mapping " + std::to_string(static_cast<int>(c.mode)) +
                                                         " exposure " + std::to_string(exposure));
         }
     }

@@ -2163,7 +2163,7 @@ TEST_F(ViewerNotices, AMissingTextureOnAFirstLoadIsOneLineAndNoStillShowing) {
     ASSERT_EQ(s.path, box) << s.error;
     EXPECT_TRUE(s.error.empty()) << s.error;
     EXPECT_TRUE(s.errorNote.empty()) << s.errorNote;
-    EXPECT_EQ(s.warning, box + ": texture CesiumLogoFlat.png missing: drawn untextured in its material's base colour");
+    EXPECT_EQ(s.warning, box + ": texture CesiumLogoFlat.png missing: drawn as a magenta checker");
     for (auto [w, h] : {std::pair{800, 500}, {1280, 720}}) {
         resize(w, h);
         expectStripInViewport("missing texture " + std::to_string(w) + "x" + std::to_string(h));
@@ -2194,7 +2194,7 @@ TEST_F(ViewerNotices, AHugeTextureAndADeepMachineBesideTheModelAreRefusedAtOnce)
     ASSERT_NO_FATAL_FAILURE(startViewer(box));
     ViewerState& s = viewer->state();
     ASSERT_EQ(s.path, box) << s.error;
-    EXPECT_EQ(s.warning, box + ": texture CesiumLogoFlat.png not read: larger than 256 MiB: drawn untextured in its material's base colour");
+    EXPECT_EQ(s.warning, box + ": texture CesiumLogoFlat.png not read: larger than 256 MiB: drawn as a magenta checker");
     EXPECT_EQ(s.machine.error, (dir / "BoxTextured.machine.json").string() + ":1:75: nested more than 64 deep");
 }
 

@@ -215,7 +215,7 @@ void Viewer::applyLoadResult() {
     window_->setTitle("rigview - " + path);
     if (!reload) addRecent(path);
     state_.warning = model->stats.formatLimitation.empty() ? std::string() : path + ": " + model->stats.formatLimitation;
-    // A texture that does not load: the renderer draws that material untextured, in its base colour.
+    // A texture that does not load: the renderer draws the magenta checker in its place.
     for (const std::string& what : gpu_->missingTextures()) {
         if (!state_.warning.empty()) state_.warning += '\n';
         state_.warning += path + ": " + what + ": " + kUntexturedNote;
