@@ -13,6 +13,7 @@
 #include <string>
 
 #include "import/import.h"
+#include "import/gltf_materials.h"
 #include "import/material_import.h"
 
 namespace rig {
@@ -317,6 +318,57 @@ TEST(Materials, ColladaAndObjAreConverted) {
               {scene::srgbToLinear(0.827451f), scene::srgbToLinear(0.792157f), scene::srgbToLinear(0.772549f), 1.0f}, "Skin");
     EXPECT_EQ(skin.baseColorTexture.path, ".\\wal67ar_small.jpg");
     EXPECT_FLOAT_EQ(skin.roughness, 1.0f);  // shininess 0: no highlight
+}
+
+// The JSON reading on its own: Assimp's materials in another order than the file's (Assimp
+// orders them by first use), KHR_materials_unlit, a KHR_texture_transform texCoord that
+// overrides the textureInfo's, a sampler's filters, a texture index out of range (the slot
+// is cleared) and a material that matches no JSON material (kept as Assimp gave it).
+TEST(Materials, GltfJsonOverlayMatchesByNameAndFactors) {
+    const nlohmann::json gltf = nlohmann::json::parse(R"({
+      "samplers": [{"magFilter": 9728, "minFilter": 9984, "wrapS": 33071}],
+      "images": [{"uri": "a.png"}, {"uri": "data:image/png;base64,AAAA"}],
+      "textures": [{"source": 0, "sampler": 0}, {"source": 1}],
+      "materials": [
+        {"name": "first", "pbrMetallicRoughness": {"metallicFactor": 0.0},
+         "extensions": {"KHR_materials_unlit": {}}},
+        {"name": "second", "pbrMetallicRoughness": {"roughnessFactor": 0.5,
+           "baseColorTexture": {"index": 0, "texCoord": 0,
+             "extensions": {"KHR_texture_transform": {"texCoord": 1, "scale": [2, 3]}}}},
+         "occlusionTexture": {"index": 7}, "normalTexture": {"index": 1, "scale": 0.25}}
+      ]})");
+    std::vector<Material> mats(3);
+    mats[0].name = "second";  // Assimp met "second" first
+    mats[0].baseColor = glm::vec4(1.0f);
+    mats[0].metallic = 1.0f;
+    mats[0].roughness = 0.5f;
+    mats[0].baseColorTexture.path = "a.png";
+    mats[0].occlusionTexture.path = "b.png";
+    mats[0].normalTexture.path = "*0";
+    mats[1].name = "first";
+    mats[1].baseColor = glm::vec4(1.0f);
+    mats[1].metallic = 0.0f;
+    mats[1].roughness = 1.0f;
+    mats[2].name = "third";  // in no JSON material: left as it is
+    mats[2].origin = "PBR keys";
+    applyGltfMaterialsJson(gltf, mats);
+    EXPECT_EQ(mats[0].origin, "glTF metallic-roughness");
+    const TextureRef& t = mats[0].baseColorTexture;
+    EXPECT_EQ(t.path, "a.png");
+    EXPECT_EQ(t.texCoord, 1);  // the extension's texCoord wins
+    EXPECT_EQ(t.scale, glm::vec2(2.0f, 3.0f));
+    EXPECT_EQ(t.magFilter, 9728);
+    EXPECT_EQ(t.minFilter, 9984);
+    EXPECT_EQ(t.wrapS, 33071);
+    EXPECT_EQ(t.wrapT, 10497);
+    EXPECT_FALSE(mats[0].occlusionTexture.present());  // texture 7 does not exist
+    EXPECT_EQ(mats[0].normalTexture.path, "*0");        // Assimp's embedded reference is kept
+    EXPECT_FLOAT_EQ(mats[0].normalScale, 0.25f);
+    EXPECT_EQ(mats[0].normalTexture.magFilter, 9729);   // no sampler: the defaults
+    EXPECT_FALSE(mats[0].unlit);
+    EXPECT_TRUE(mats[1].unlit);
+    EXPECT_EQ(mats[1].origin, "glTF metallic-roughness");
+    EXPECT_EQ(mats[2].origin, "PBR keys");
 }
 
 // An OBJ material with the PBR extension (Pm, Pr) takes Assimp's PBR keys as they are.

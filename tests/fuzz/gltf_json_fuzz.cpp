@@ -1,5 +1,6 @@
 // libFuzzer target for rigview's own reading of glTF JSON (import/gltf_interpolation.cpp: the
-// STEP interpolation modes Assimp drops; import/gltf_ranges.cpp: the accessor range check) and for what rigview writes from names found in such
+// STEP interpolation modes Assimp drops; import/gltf_ranges.cpp: the accessor range check;
+// import/gltf_materials.cpp: the material fields Assimp drops) and for what rigview writes from names found in such
 // files (util/json_out, util/text). The input is a .gltf text, or a .glb when it starts with
 // "glTF". Beyond "no crash, hang or leak" it checks: only channels that exist are marked, the
 // count returned matches, and every node name the file gives comes out as valid JSON and as
@@ -17,6 +18,7 @@
 
 #include "anim/runtime/model.h"
 #include "import/gltf_interpolation.h"
+#include "import/gltf_materials.h"
 #include "import/gltf_ranges.h"
 #include "util/json_out.h"
 #include "util/text.h"
@@ -125,5 +127,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     require(marked >= 0 && static_cast<size_t>(marked) >= step, "fewer channels reported than marked");
     for (const std::string& name : model.skeleton.names) checkNameOutputs(name);
     checkNameOutputs(bytes.substr(0, 256));  // raw bytes as a name
+    // Materials read from the JSON (import/gltf_materials): each of a few Assimp-like materials
+    // (glTF's defaults, unnamed, and one per named JSON material) matched and overlaid; every
+    // UV set read is 0 or 1, and every enum a valid glTF one.
+    if (!doc.is_discarded()) {
+        std::vector<rig::Material> materials(2);
+        materials[0].baseColor = glm::vec4(1.0f);
+        materials[0].metallic = 1.0f;
+        materials[1].name = "m";
+        rig::applyGltfMaterialsJson(doc, materials);
+        for (const rig::Material& m : materials) {
+            require(m.alphaMode <= rig::AlphaMode::Blend, "alpha mode out of range");
+            m.forEachTexture([](const char*, const rig::TextureRef& t) {
+                require(t.texCoord <= 1, "a UV set past 1");
+                require(t.wrapS == 10497 || t.wrapS == 33071 || t.wrapS == 33648, "wrapS not a glTF wrap mode");
+                require(t.magFilter == 9728 || t.magFilter == 9729, "magFilter not a glTF filter");
+                require(t.minFilter >= 9728 && t.minFilter <= 9987, "minFilter not a glTF filter");
+            });
+        }
+    }
     return 0;
 }
