@@ -418,7 +418,8 @@ TEST_F(BadHdr, EachGivesOneLineNamingTheFile) {
     expectRefused(write("header_only.hdr", studio_.substr(0, header)), "truncated (pixel data ends in row 1 of 256)");
     expectRefused(write("png.hdr", std::string("\x89PNG\r\n\x1a\n") + std::string(100, '\0')), "not a Radiance .hdr image");
     expectRefused(write("empty.hdr", ""), "not a Radiance .hdr image");
-    expectRefused(write("text.hdr", "#?RADIANCE\nFORMAT=32-bit_rle_xyze\n\n-Y 2 +X 2\n"), "pixel format 32-bit_rle_xyze");
+    expectRefused(write("text.hdr", "#?RADIANCE\nFORMAT=32-bit_rle_xyze\n\n-Y 2 +X 2\n"), "pixel format \"32-bit_rle_xyze\"");
+    expectRefused(write("crlf.hdr", "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 2 +X 2\r\n"), "bad resolution line \"-Y 2 +X 2?\"");
     expectRefused(write("huge.hdr", "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 20000 +X 40000\n"),
                   "40000x20000 pixels, more than 8192x4096");
     expectRefused(write("flipped.hdr", "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n+Y 2 +X 2\n"), "orientation");

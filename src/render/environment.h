@@ -40,7 +40,9 @@ public:
     float roughnessToLod(float roughness) const;
     // Wall-clock milliseconds load() took (reading, decoding, GPU prefiltering, LUT).
     double loadMilliseconds() const { return loadMs_; }
-    // GL_TEXTURE_2D, RG16F, 16x16: the split-sum scale and bias, x roughness, y N.V (three's DFG LUT).
+    // GL_TEXTURE_2D, RG16F, 16x16: the split-sum scale and bias, x roughness, y N.V (three's DFG LUT);
+    // texel i holds (i + 0.5) / 16; three samples it at uv = (roughness, N.V), bilinear, clamped,
+    // with no half-texel offset (render/dfg_lut.h).
     GLuint dfgLut() const { return dfg_; }
     // Draw the environment as the background (depth test off), seen through `invViewProj`,
     // rotated `rotationDeg` about +Y, at roughness `blur` (0 sharp .. 1), tone mapped and

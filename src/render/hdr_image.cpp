@@ -11,6 +11,15 @@ namespace rig {
 
 namespace {
 
+// At most 40 characters of a header line for a message, control and non-ASCII bytes as '?'.
+std::string quoted(const std::string& line) {
+    std::string out = line.substr(0, 40);
+    for (char& c : out) {
+        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+    }
+    return "\"" + out + "\"";
+}
+
 // The header: "#?RADIANCE" (or "#?RGBE"), lines up to an empty one (FORMAT=32-bit_rle_rgbe
 // among them), then "-Y H +X W". Sets the dimensions and the offset of the pixel data, or
 // returns why not (without the file's name).
@@ -48,17 +57,17 @@ std::string parseHeader(const uint8_t* data, size_t size, int& width, int& heigh
     }
     if (!rgbe) {
         return format.empty() ? "not a Radiance .hdr image (no FORMAT=32-bit_rle_rgbe line)"
-                              : "pixel format " + format.substr(0, 40) + " is not read (only 32-bit_rle_rgbe)";
+                              : "pixel format " + quoted(format) + " is not read (only 32-bit_rle_rgbe)";
     }
     if (!nextLine(line)) return fullSize > limit ? "header longer than " + std::to_string(kMaxHdrHeaderBytes >> 10) + " KiB" : "truncated header";
     long long h = -1, w = -1;
     char tail = 0;
     char yAxis[3] = {}, xAxis[3] = {};
     if (std::sscanf(line.c_str(), "%2s %lld %2s %lld%c", yAxis, &h, xAxis, &w, &tail) != 4 || h <= 0 || w <= 0) {
-        return "bad resolution line \"" + line.substr(0, 40) + "\"";
+        return "bad resolution line " + quoted(line);
     }
     if (std::strcmp(yAxis, "-Y") != 0 || std::strcmp(xAxis, "+X") != 0) {
-        return "image orientation \"" + line.substr(0, 40) + "\" is not read (only -Y H +X W)";
+        return "image orientation " + quoted(line) + " is not read (only -Y H +X W)";
     }
     if (w > kMaxHdrWidth || h > kMaxHdrHeight) {
         return std::to_string(w) + "x" + std::to_string(h) + " pixels, more than " + std::to_string(kMaxHdrWidth) + "x" +
