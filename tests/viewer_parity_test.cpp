@@ -6,7 +6,9 @@
 // with that rectangle of the window, by tools/image_compare.py, with a tight bar.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -54,7 +56,9 @@ TEST(ViewerParity, TheViewerShowsWhatRenderDraws) {
     const glm::vec3 eye(0.6f, 1.15f, 3.3f), target(0.0f, 0.98f, 0.0f);
     const float fov = 40.0f, time = 0.5f;
     s.requests.selectClip = 0;
-    v.frame(0.0);  // frames of dt 0: time stays where it is sought
+    v.frame(0.0);
+    s.requests.togglePlay = true;  // paused: captureFrame's frame (wall-clock dt) moves nothing
+    v.frame(0.0);
     s.requests.seek = time;
     s.view = renderViewDefaults();
     s.view.jointNames = JointNameMode::None;
@@ -105,6 +109,14 @@ TEST(ViewerParity, TheViewerShowsWhatRenderDraws) {
                     view.data() + static_cast<size_t>(y) * cw * 4);
     }
     ASSERT_TRUE(writePng(cropped, cw, ch, view, &error)) << error;
+    // The character is on screen (two empty frames would agree too): over 5% of the viewport
+    // is not the background.
+    size_t covered = 0;
+    for (size_t i = 0; i < view.size(); i += 4) {
+        const int d = std::max({std::abs(view[i] - 102), std::abs(view[i + 1] - 102), std::abs(view[i + 2] - 102)});
+        covered += d > 8 ? 1 : 0;
+    }
+    EXPECT_GT(covered, view.size() / 4 / 20) << "the model is not in the viewport";
     const auto cmp = testing::run("/usr/bin/python3", {RIGVIEW_SOURCE_DIR "/tools/image_compare.py", cropped, headless,
                                                        "--diff", dir + "/diff.png", "--min-ssim", "0.995", "--max-mad", "0.004"});
     std::printf("viewer viewport %s against render %s: %s", crop, size, cmp.out.c_str());
