@@ -299,6 +299,19 @@ TEST(Materials, FbxPbrTexturesMapToSlots) {
     EXPECT_NEAR(mat.emissiveStrength, scene::srgbToLinear(3.14159f), 1e-3f);
     EXPECT_FLOAT_EQ(mat.emissive.r, 1.0f);
     EXPECT_FLOAT_EQ(mat.emissive.b, 0.0f);
+    // The 3ds Max PBR parameters (raw FBX properties in Assimp 5.2.5).
+    EXPECT_EQ(mat.origin, "PBR keys (3ds Max)");
+    EXPECT_FLOAT_EQ(mat.metallic, 0.25f);
+    EXPECT_FLOAT_EQ(mat.roughness, 0.5f);
+    expectVec(mat.baseColor, {0.0f, 1.0f, 1.0f, 1.0f}, "PBR Material");
+    EXPECT_FLOAT_EQ(mat.normalScale, 0.75f);
+
+    const Model sg = load(kModels + "FBX/maxPbrMaterial_specGloss.fbx");
+    const Material& gloss = sg.materials.at(0);
+    EXPECT_EQ(gloss.origin, "PBR keys (3ds Max)");
+    EXPECT_FLOAT_EQ(gloss.metallic, 0.0f);
+    EXPECT_FLOAT_EQ(gloss.roughness, 1.0f - 0.33f);  // glossiness 0.33
+    EXPECT_FLOAT_EQ(gloss.normalScale, 0.66f);
 }
 
 TEST(Materials, ColladaAndObjAreConverted) {

@@ -67,6 +67,37 @@ bool finiteColor(const aiColor4D& c) {
     return std::isfinite(c.r) && std::isfinite(c.g) && std::isfinite(c.b) && std::isfinite(c.a);
 }
 
+// 3ds Max's Physical/PBR materials in FBX, which Assimp 5.2.5 gives only as raw properties:
+// base colour (display values, sRGB to linear), metalness and roughness, or (the
+// specular-glossiness variant, useGlossiness 1) glossiness as 1 - roughness with metallic 0,
+// and the bump amount as the normal scale. False when the material has none of them.
+bool read3dsMaxPbr(const aiMaterial& am, Material& m) {
+    float metalness = 0.0f, roughness = 1.0f, glossiness = 0.0f;
+    int useGlossiness = 0;
+    const bool metalRough = am.Get("$raw.3dsMax|main|metalness", 0, 0, metalness) == AI_SUCCESS && std::isfinite(metalness);
+    am.Get("$raw.3dsMax|main|useGlossiness", 0, 0, useGlossiness);
+    const bool specGloss = useGlossiness == 1 && am.Get("$raw.3dsMax|main|glossiness", 0, 0, glossiness) == AI_SUCCESS &&
+                           std::isfinite(glossiness);
+    if (!metalRough && !specGloss) return false;
+    if (specGloss) {
+        m.metallic = 0.0f;
+        m.roughness = std::clamp(1.0f - glossiness, 0.0f, 1.0f);
+    } else {
+        m.metallic = std::clamp(metalness, 0.0f, 1.0f);
+        if (am.Get("$raw.3dsMax|main|roughness", 0, 0, roughness) == AI_SUCCESS && std::isfinite(roughness)) {
+            m.roughness = std::clamp(roughness, 0.0f, 1.0f);
+        }
+    }
+    aiColor4D c;
+    if (am.Get("$raw.3dsMax|main|basecolor", 0, 0, c) == AI_SUCCESS && finiteColor(c)) {
+        m.baseColor = glm::vec4(srgbToLinear(c.r), srgbToLinear(c.g), srgbToLinear(c.b), m.baseColor.a);
+    }
+    float bump = 1.0f;
+    if (am.Get("$raw.3dsMax|main|bump_map_amt", 0, 0, bump) == AI_SUCCESS && std::isfinite(bump)) m.normalScale = bump;
+    m.origin = "PBR keys (3ds Max)";
+    return true;
+}
+
 }  // namespace
 
 Material materialFromAssimp(const aiMaterial& am) {
@@ -151,6 +182,7 @@ Material materialFromAssimp(const aiMaterial& am) {
     aiString p;
     if (am.GetTexture(aiTextureType_CLEARCOAT, 1, &p) == AI_SUCCESS) m.clearcoatRoughnessTexture.path = p.C_Str();
     if (am.GetTexture(aiTextureType_CLEARCOAT, 2, &p) == AI_SUCCESS) m.clearcoatNormalTexture.path = p.C_Str();
+    if (!pbr) read3dsMaxPbr(am, m);
     return m;
 }
 
