@@ -594,7 +594,7 @@ bool Viewer::drawCrowd(int w, int h) {
         crowdView_ = std::move(v.value());
     }
     if (!playback_.crowd()) return false;
-    crowdView_->frame(state_, *playback_.crowd(), *gpu_, w, h);
+    crowdView_->frame(state_, *playback_.crowd(), *gpu_, w, h, renderer_ ? renderer_->prepareEnvironment(state_.view) : nullptr);
     return true;
 }
 
