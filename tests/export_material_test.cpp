@@ -21,6 +21,7 @@
 #include "import/import.h"
 #include "support/rigs.h"
 #include "support/run.h"
+#include "util/paths.h"
 
 namespace {
 
@@ -242,6 +243,11 @@ TEST(GltfExportMaterials, EveryFieldIsWrittenAsGltfSaysIt) {
         EXPECT_NEAR(t[8] * 1.0f + t[9] * 0.0f + t[10] * 0.0f, 0.0, 1e-6);  // perpendicular to normal (1,0,0)
         EXPECT_EQ(t[11], 1.0f);
         EXPECT_EQ(std::vector<float>(t.begin() + 12, t.end()), std::vector<float>({0, 1, 0, -1}));
+        // UVs with glTF's v (down the image): 1 - v of the Model's (Assimp's, up the image).
+        const json& uv1 = d["bufferViews"][d["accessors"][attrs["TEXCOORD_1"].get<int>()]["bufferView"].get<int>()];
+        std::vector<float> uv(8);
+        std::memcpy(uv.data(), w.bin.data() + uv1["byteOffset"].get<size_t>(), 32);
+        EXPECT_EQ(uv, std::vector<float>({0.5f, 1.0f, 0.0f, 0.5f, 0.25f, 0.75f, 1.0f, 0.0f}));
         const json& attrs2 = d["meshes"][1]["primitives"][0]["attributes"];
         EXPECT_TRUE(attrs2.contains("TEXCOORD_0"));
         EXPECT_FALSE(attrs2.contains("TEXCOORD_1") || attrs2.contains("TANGENT")) << attrs2;
@@ -274,14 +280,16 @@ TEST(GltfExportMaterials, MissingUvSetsAreWrittenAsZeros) {
 
 // ---- round trips: export, then rigview's import reads every field back --------------------
 
-// The bytes of a texture's image as a model holds it: embedded ("*N") or a file beside the model.
+// The bytes of a texture's image as a model holds it: embedded ("*N") or a file beside the model
+// (empty when neither).
 std::string textureImage(const rig::Model& m, const std::string& ref) {
     if (ref.empty()) return {};
     if (ref[0] == '*') {
         const size_t n = std::stoul(ref.substr(1));
         return n < m.textures.size() ? std::string(m.textures[n].data.begin(), m.textures[n].data.end()) : std::string();
     }
-    return slurp((std::filesystem::path(m.path).parent_path() / ref).string());
+    const std::string file = rig::paths::resolveResourceFile(m.path, ref, nullptr);  // as import resolves it
+    return file.empty() ? std::string() : slurp(file);
 }
 
 void expectSameTexture(const rig::Model& a, const rig::TextureRef& x, const rig::Model& b, const rig::TextureRef& y,
@@ -439,6 +447,37 @@ TEST(GltfExportMaterials, ClearCoatTestRoundTrips) {
         }
     }
     EXPECT_EQ(withTangents, 1u);
+}
+
+// Materials of other formats (mapped onto the glTF model at import) keep every field through a
+// glTF export: OBJ's converted diffuse/specular/shininess with JPEG textures beside the model,
+// an FBX's.
+TEST(GltfExportMaterials, OtherFormatsRoundTrip) {
+    exportRoundTrip(kModels + "OBJ/spider.obj", "spider");
+    exportRoundTrip(kModels + "FBX/huesitos.fbx", "huesitos");
+}
+
+// A texture outside the model's folder is never read: the export leaves it out with one
+// warning line naming it, and still succeeds (no image in the file, which stays valid).
+TEST(GltfExportMaterialsCli, ATextureOutsideTheFolderIsLeftOutWithAWarning) {
+    const std::string dir = rig::testing::tempDir();
+    std::filesystem::create_directories(dir + "/model");
+    std::filesystem::copy_file(kModels + "glTF2/BoxTextured-glTF/BoxTextured0.bin", dir + "/model/BoxTextured0.bin");
+    std::filesystem::copy_file(kLogo, dir + "/outside.png");
+    json box = json::parse(slurp(kBox));
+    box["images"][0]["uri"] = "../outside.png";
+    std::ofstream(dir + "/model/box.gltf") << box.dump();
+    const std::string out = dir + "/model/out.glb";
+    const RunResult r = run(kExe, {"export", dir + "/model/box.gltf", "-o", out});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find(out + ": warning: left out material 'Texture' baseColor texture '../outside.png': not found beside "
+                               "the model, or outside its folder (not read)"),
+              std::string::npos)
+        << r.err;
+    const Written w = readWritten(out);
+    EXPECT_FALSE(w.doc.contains("images"));
+    EXPECT_FALSE(w.doc["materials"][0]["pbrMetallicRoughness"].contains("baseColorTexture"));
+    rig::testing::exports::expectValid({out});
 }
 
 }  // namespace

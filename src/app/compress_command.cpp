@@ -96,10 +96,12 @@ int compressModel(const CompressOptions& o, nlohmann::json& j) {
     // samples. KHR_mesh_quantization's normalized SHORT rotations would round them a second
     // time (about 3e-5 rad), which can take a clip compressed close to its tolerance past it.
     gopts.quantizeRotations = false;
-    if (!writeGltf(model, outClips, o.output, gopts, error)) {
+    std::vector<std::string> leftOut;
+    if (!writeGltf(model, outClips, o.output, gopts, error, &leftOut)) {
         printError(error);
         return exitcode::kOutputFailed;
     }
+    for (const std::string& line : leftOut) printError(o.output + ": warning: left out " + cmd::term(line));
 
     size_t origBytes = 0, compBytes = 0;
     for (const CompressionResult& r : results) {

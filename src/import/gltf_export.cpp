@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "import/gltf_export_material.h"
+#include "import/gltf_export_vertex.h"
 #include "util/output_file.h"
 
 namespace rig {
@@ -407,69 +408,6 @@ private:
             }
             attributes[k == 0 ? "TEXCOORD_0" : "TEXCOORD_1"] = b_.floats(&uv[0].x, n, "VEC2", 2, false, kArrayBuffer);
         }
-    }
-
-    // Tangents as glTF wants them: xyz unit length, w +1 or -1. A zero or non-finite tangent
-    // becomes a unit vector perpendicular to the vertex's normal.
-    static std::vector<glm::vec4> unitTangents(const Mesh& mesh, const std::vector<glm::vec4>& tangents) {
-        std::vector<glm::vec4> out(tangents);
-        for (size_t i = 0; i < out.size(); ++i) {
-            glm::vec3 t(out[i]);
-            const float len = glm::length(t);
-            if (finite(t) && len > 1e-20f && std::isfinite(len)) {
-                t /= len;
-            } else {
-                const glm::vec3 nrm = finite(mesh.normals[i]) ? mesh.normals[i] : glm::vec3(0.0f, 0.0f, 1.0f);
-                t = std::fabs(nrm.x) < 0.9f ? glm::vec3(1.0f, 0.0f, 0.0f) : glm::vec3(0.0f, 1.0f, 0.0f);
-                t = glm::cross(nrm, t);
-                const float l = glm::length(t);
-                t = l > 1e-20f && std::isfinite(l) ? t / l : glm::vec3(1.0f, 0.0f, 0.0f);
-            }
-            out[i] = glm::vec4(t, out[i].w < 0.0f ? -1.0f : 1.0f);
-        }
-        return out;
-    }
-
-    // Tangents made from UV set `set` (glTF's v, down the image), for a file that gave none where
-    // glTF requires them: per vertex the sum of its triangles' UV directions (Lengyel's method),
-    // made perpendicular to the normal, w the side the v direction lies on. Zero where the UVs
-    // say nothing (unitTangents then picks a perpendicular).
-    static std::vector<glm::vec4> uvTangents(const Mesh& mesh, int set) {
-        const size_t n = mesh.vertexCount();
-        const std::vector<glm::vec2>& uv = set == 1 ? mesh.uvs1 : mesh.uvs;
-        std::vector<glm::vec3> sdir(n, glm::vec3(0.0f)), tdir(n, glm::vec3(0.0f));
-        for (size_t i = 0; uv.size() == n && i + 2 < mesh.indices.size(); i += 3) {
-            const uint32_t a = mesh.indices[i], b = mesh.indices[i + 1], c = mesh.indices[i + 2];
-            if (a >= n || b >= n || c >= n) continue;
-            const glm::vec3 e1 = mesh.positions[b] - mesh.positions[a], e2 = mesh.positions[c] - mesh.positions[a];
-            const glm::vec2 d1(uv[b].x - uv[a].x, uv[a].y - uv[b].y), d2(uv[c].x - uv[a].x, uv[a].y - uv[c].y);
-            const float det = d1.x * d2.y - d2.x * d1.y;
-            if (!(std::fabs(det) > 1e-20f)) continue;
-            const glm::vec3 s = (e1 * d2.y - e2 * d1.y) / det, t = (e2 * d1.x - e1 * d2.x) / det;
-            if (!finite(s) || !finite(t)) continue;
-            for (uint32_t v : {a, b, c}) {
-                sdir[v] += s;
-                tdir[v] += t;
-            }
-        }
-        std::vector<glm::vec4> out(n, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
-        for (size_t v = 0; v < n; ++v) {
-            const glm::vec3 nrm = mesh.normals[v];
-            const glm::vec3 t = sdir[v] - nrm * glm::dot(nrm, sdir[v]);
-            out[v] = glm::vec4(t, glm::dot(glm::cross(nrm, t), tdir[v]) < 0.0f ? -1.0f : 1.0f);
-        }
-        return out;
-    }
-
-    // Normals as glTF wants them, unit length: a file's normals of another length are
-    // normalized, a zero or non-finite one becomes +Z (glTF has no "no normal").
-    static std::vector<glm::vec3> unitNormals(const std::vector<glm::vec3>& normals) {
-        std::vector<glm::vec3> out(normals);
-        for (glm::vec3& v : out) {
-            const float len = glm::length(v);
-            v = finite(v) && len > 1e-20f && std::isfinite(len) ? v / len : glm::vec3(0.0f, 0.0f, 1.0f);
-        }
-        return out;
     }
 
     // One sampler + channel; `times` deduplicated per clip by the run they come from.

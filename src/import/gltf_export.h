@@ -26,8 +26,8 @@ struct GltfExportOptions {
 //   skeleton is glTF node i), the skeleton's roots as the scene's root nodes; each node's
 //   file-pose local transform as TRS (or as a matrix when it does not split into TRS exactly
 //   and no clip animates the node); added nodes come after them;
-// - each mesh as a glTF mesh of one triangle primitive (POSITION, NORMAL, TEXCOORD_0,
-//   COLOR_0, JOINTS_0/WEIGHTS_0, morph targets with their default weights and names) on its
+// - each mesh as a glTF mesh of one triangle primitive (POSITION, NORMAL, TEXCOORD_0/1 with
+//   glTF's v = 1 - the Model's, TANGENT, COLOR_0, JOINTS_0/WEIGHTS_0, morph targets with their default weights and names) on its
 //   node; a second mesh on the same node goes on an added child node with an identity
 //   transform. A skinned mesh gets its own skin (joints, inverse bind matrices); its
 //   unweighted vertices are bound with an identity inverse bind matrix to the mesh's node
@@ -36,7 +36,6 @@ struct GltfExportOptions {
 // - every material with all its fields (import/gltf_export_material.h: factors, every texture
 //   slot with its UV set, KHR_texture_transform and sampler, alpha mode, double-sided,
 //   KHR_materials_emissive_strength / clearcoat / unlit), its images embedded in the buffer;
-//   TEXCOORD_1 and TANGENT where the mesh has them;
 // - each clip as a glTF animation: translation / rotation / scale channels with their key
 //   times and STEP or LINEAR interpolation, morph weight channels (STEP, LINEAR, CUBICSPLINE).
 //   glTF wants increasing, non-negative times: of two keys at one time the earlier is written a
