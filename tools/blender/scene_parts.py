@@ -69,3 +69,38 @@ def bind(obj, rig):
     obj.parent = rig
     mod = obj.modifiers.new("Armature", "ARMATURE")
     mod.object = rig
+
+
+def rig_from_bones(scene, bones):
+    """An armature object "Rig" from `bones`: (name, head, tail, parent name or None) each,
+    heads and tails in Blender's Z-up frame, every child unconnected."""
+    arm_data = bpy.data.armatures.new("Rig")
+    rig = bpy.data.objects.new("Rig", arm_data)
+    scene.collection.objects.link(rig)
+    bpy.context.view_layer.objects.active = rig
+    bpy.ops.object.mode_set(mode="EDIT")
+    for name, head, tail, parent in bones:
+        eb = arm_data.edit_bones.new(name)
+        eb.head, eb.tail = head, tail
+        if parent is not None:
+            eb.parent = arm_data.edit_bones[parent]
+    bpy.ops.object.mode_set(mode="OBJECT")
+    return rig
+
+
+def image_from_array(name, rgb, folder, colour_data):
+    """A Blender image `name` from a (H, W, 3) float array in 0..1 (row 0 the image's top),
+    saved as FOLDER/NAME.png (8-bit) and loaded back from that file. `colour_data`: sRGB
+    (base colour, emission) or Non-Color (normal, metallic-roughness, occlusion)."""
+    import numpy as np
+    h, w, _ = rgb.shape
+    img = bpy.data.images.new(name, w, h, alpha=False)
+    rgba = np.concatenate([rgb, np.ones((h, w, 1))], axis=-1)[::-1]      # Blender's rows go up
+    img.pixels.foreach_set(rgba.astype(np.float32).ravel())
+    img.filepath_raw = f"{folder}/{name}.png"
+    img.file_format = "PNG"
+    img.save()
+    img.source = "FILE"
+    img.reload()
+    img.colorspace_settings.name = "sRGB" if colour_data else "Non-Color"
+    return img
