@@ -54,12 +54,17 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
     for (int32_t j : g->joints_) g->isJoint_[j] = 1;
     for (const Material& mat : model.materials) {
         GLuint tex = 0;
+        std::vector<TextureStatus>& status = g->textureStatus_.emplace_back();
+        mat.forEachTexture([&](const char*, const TextureRef&) { status.emplace_back(); });
         if (!mat.baseColorTexture.path.empty()) {
             Result<TextureImage> image = loadTextureImage(model, mat.baseColorTexture.path);
             if (image) {
                 tex = makeTexture(image->rgba.data(), image->width, image->height);
+                status[0].width = image->width;  // slot 0: baseColor
+                status[0].height = image->height;
             } else {
                 g->missingTextures_.push_back(image.error().message);
+                status[0].problem = image.error().message;
             }
         }
         g->textures_.push_back(tex);

@@ -48,6 +48,16 @@ public:
     // (render/texture_image.h: "texture skin.png missing", "embedded texture *0 is
     // 16384x16384 pixels, more than 8192x8192"); those materials are drawn in their base colour.
     const std::vector<std::string>& missingTextures() const { return missingTextures_; }
+    // How each texture slot of each material loaded (per material, per slot in
+    // Material::forEachTexture's order): the image's size in pixels, or why it did not load
+    // (the phrase missingTextures holds). A slot with no texture, or one this renderer does not
+    // read, has neither. Read by the viewer's Material inspector.
+    struct TextureStatus {
+        int width = 0, height = 0;
+        std::string problem;
+        bool loaded() const { return width > 0; }
+    };
+    const std::vector<std::vector<TextureStatus>>& textureStatus() const { return textureStatus_; }
 
     // Upload all skins' palettes (3 rows per joint) in one call; with `dualQuats`, also
     // their dual quaternions (2 texels per joint) for dual-quaternion skinning. Also uploads
@@ -84,6 +94,7 @@ private:
     std::vector<uint8_t> isJoint_;
     std::vector<GLuint> textures_;
     std::vector<std::string> missingTextures_;
+    std::vector<std::vector<TextureStatus>> textureStatus_;
     GLuint paletteBuffer_ = 0, paletteTex_ = 0;
     GLuint dualQuatBuffer_ = 0, dualQuatTex_ = 0;
     GLuint morphDeltaBuffer_ = 0, morphDeltaTex_ = 0;
