@@ -13,6 +13,8 @@ layout(location = 4) in uvec4 a_joints;
 layout(location = 5) in vec4 a_weights;
 layout(location = 6) in uvec4 a_joints2;   // influences 5 to 8 (render/layout.h: kJoints2)
 layout(location = 7) in vec4 a_weights2;   // on the first set's scale; bound only where the mesh has them
+layout(location = 8) in vec4 a_tangent;    // xyz tangent, w bitangent sign; (0,0,0,0) when the mesh has none
+layout(location = 9) in vec2 a_uv1;        // TEXCOORD_1 (TEXCOORD_0 where the mesh has none)
 
 uniform samplerBuffer u_palette;
 uniform samplerBuffer u_dualQuats;  // 2 texels per joint: real, dual (dual-quaternion mode)
@@ -44,7 +46,9 @@ int g_crowdBase = 0;  // first texel of this instance's rows in u_crowd
 out vec3 v_worldPos;
 out vec3 v_normal;
 out vec2 v_uv;
+out vec2 v_uv1;
 out vec4 v_color;
+out vec4 v_tangent;   // world space xyz, bitangent sign w; w = 0: no tangent (derive the frame)
 
 mat4 crowdMatrix(int base) {
     vec4 r0 = texelFetch(u_crowd, g_crowdBase + base);
@@ -97,6 +101,7 @@ void main() {
     if (u_influences8 != 0 && sum > 0.0) w2 = a_weights2 / sum;
     vec3 skinnedPos = position;
     vec3 skinnedNormal = normal;
+    vec3 skinnedTangent = a_tangent.xyz;
     if (u_skinned == 1) {
         skin = paletteMatrix(a_joints.x) * w.x + paletteMatrix(a_joints.y) * w.y +
                paletteMatrix(a_joints.z) * w.z + paletteMatrix(a_joints.w) * w.w;
@@ -136,15 +141,19 @@ void main() {
         vec3 t = 2.0 * (real.w * dual.xyz - dual.w * real.xyz + cross(real.xyz, dual.xyz));
         skinnedPos = quatMul(quatMul(real, vec4(position, 0.0)), vec4(-real.xyz, real.w)).xyz + t;
         skinnedNormal = quatMul(quatMul(real, vec4(normal, 0.0)), vec4(-real.xyz, real.w)).xyz;
+        skinnedTangent = quatMul(quatMul(real, vec4(a_tangent.xyz, 0.0)), vec4(-real.xyz, real.w)).xyz;
     } else {
         skinnedPos = (skin * vec4(position, 1.0)).xyz;
         skinnedNormal = mat3(skin) * normal;
+        skinnedTangent = mat3(skin) * a_tangent.xyz;
     }
     vec4 world = model * vec4(skinnedPos, 1.0);
     world.xyz += placement;
     v_worldPos = world.xyz;
     v_normal = mat3(model) * skinnedNormal;
     v_uv = a_uv;
+    v_uv1 = a_uv1;
     v_color = a_color;
+    v_tangent = vec4(mat3(model) * skinnedTangent, a_tangent.w);
     gl_Position = u_viewProj * world;
 }

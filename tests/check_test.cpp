@@ -744,6 +744,79 @@ TEST(Check, MissingTexture) {
     EXPECT_FALSE(has(checkModel(em), "missing-texture")) << em.materials[0].baseColorTexture.path;
 }
 
+// Every texture slot is looked for, not only the base colour: ClearCoatTest.gltf (assimp test
+// models) copied without its two normal maps (RibsNormal.png: normal textures;
+// PlasticWrap_normals.jpg: a clearcoat normal texture and a normal texture).
+TEST(Check, MissingTextureOfEverySlotNamesTheSlot) {
+    const std::string dir = testing::tempDir();
+    const std::string src = kModels + "glTF2/ClearCoat-glTF/";
+    for (const char* f : {"ClearCoatTest.gltf", "ClearCoatTest.bin", "ClearCoatLabels.png", "PartialCoating.png",
+                          "PartialCoating_Alpha.png", "RoughnessStripes.png"}) {
+        std::filesystem::copy_file(src + f, dir + "/" + f);
+    }
+    Result<Model> r = importModel(dir + "/ClearCoatTest.gltf");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const Model& m = r.value();
+    auto materialIndex = [&](const std::string& name) {
+        for (size_t i = 0; i < m.materials.size(); ++i)
+            if (m.materials[i].name == name) return std::to_string(i);
+        ADD_FAILURE() << "no material " << name;
+        return std::string("?");
+    };
+    const Report report = checkModel(m);
+    std::set<std::string> messages;
+    for (const Finding& f : report.findings)
+        if (f.code == "missing-texture") messages.insert(f.message);
+    auto said = [&](const std::string& what) {
+        for (const std::string& msg : messages)
+            if (msg.rfind(what, 0) == 0) return true;
+        return false;
+    };
+    EXPECT_TRUE(said("normal texture 'RibsNormal.png' of material " + materialIndex("BaseNorm_Base") + " 'BaseNorm_Base' is missing"))
+        << describe(report);
+    EXPECT_TRUE(said("clearcoat-normal texture 'PlasticWrap_normals.jpg' of material " + materialIndex("CoatNorm_Coated") +
+                     " 'CoatNorm_Coated' is missing"))
+        << describe(report);
+    EXPECT_TRUE(said("normal texture 'PlasticWrap_normals.jpg' of material " + materialIndex("CoatNorm_Coating") +
+                     " 'CoatNorm_Coating' is missing"))
+        << describe(report);
+    for (const std::string& msg : messages) {
+        const bool normalMap = msg.find("RibsNormal.png") != std::string::npos || msg.find("PlasticWrap_normals.jpg") != std::string::npos;
+        EXPECT_TRUE(normalMap) << msg;  // the other textures are there
+    }
+}
+
+// A texture of any slot outside the model's folder is refused like a base-colour one: the
+// emissive texture of ClearCoatTest's labels pointed one folder up.
+TEST(Check, TextureOfAnySlotOutsideTheFolderIsRefused) {
+    const std::string dir = testing::tempDir();
+    const std::string src = kModels + "glTF2/ClearCoat-glTF/";
+    std::filesystem::create_directories(dir + "/model");
+    std::filesystem::copy_file(src + "ClearCoatTest.bin", dir + "/model/ClearCoatTest.bin");
+    std::filesystem::copy_file(src + "ClearCoatLabels.png", dir + "/ClearCoatLabels.png");
+    nlohmann::json j;
+    std::ifstream(src + "ClearCoatTest.gltf") >> j;
+    bool moved = false;
+    for (auto& image : j["images"]) {
+        if (image["uri"] == "ClearCoatLabels.png") {
+            image["uri"] = "../ClearCoatLabels.png";
+            moved = true;
+        }
+    }
+    ASSERT_TRUE(moved);
+    std::ofstream(dir + "/model/ClearCoatTest.gltf") << j.dump();
+    Result<Model> r = importModel(dir + "/model/ClearCoatTest.gltf");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    bool refused = false;
+    for (const std::string& p : r->stats.refusedPaths) refused = refused || p.find("ClearCoatLabels.png") != std::string::npos;
+    EXPECT_TRUE(refused);
+    const Report report = checkModel(r.value());
+    EXPECT_TRUE(has(report, "external-path-refused")) << describe(report);
+    for (const Finding& f : report.findings) {
+        if (f.code == "missing-texture") EXPECT_EQ(f.message.find("ClearCoatLabels.png"), std::string::npos) << f.message;
+    }
+}
+
 // ---- animation: channels and clips -------------------------------------------------------
 
 TEST(Check, ChannelMissingNodeAndClipWithoutChannels) {

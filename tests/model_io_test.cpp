@@ -65,6 +65,8 @@ void expectSameModel(const Model& a, const Model& b) {
         expectSameBytes(ma.positions, mb.positions, at + "positions");
         expectSameBytes(ma.normals, mb.normals, at + "normals");
         expectSameBytes(ma.uvs, mb.uvs, at + "uvs");
+        expectSameBytes(ma.uvs1, mb.uvs1, at + "uvs1");
+        expectSameBytes(ma.tangents, mb.tangents, at + "tangents");
         expectSameBytes(ma.colors, mb.colors, at + "colors");
         EXPECT_EQ(ma.indices, mb.indices) << at;
         EXPECT_EQ(ma.skinned, mb.skinned) << at;
@@ -103,9 +105,39 @@ void expectSameModel(const Model& a, const Model& b) {
     }
     ASSERT_EQ(a.materials.size(), b.materials.size());
     for (size_t k = 0; k < a.materials.size(); ++k) {
-        EXPECT_EQ(a.materials[k].name, b.materials[k].name);
-        expectSameValue(a.materials[k].baseColor, b.materials[k].baseColor, "baseColor");
-        EXPECT_EQ(a.materials[k].baseColorTexture.path, b.materials[k].baseColorTexture.path);
+        const Material &x = a.materials[k], &y = b.materials[k];
+        EXPECT_EQ(x.name, y.name);
+        expectSameValue(x.baseColor, y.baseColor, "baseColor");
+        expectSameValue(x.metallic, y.metallic, "metallic");
+        expectSameValue(x.roughness, y.roughness, "roughness");
+        expectSameValue(x.normalScale, y.normalScale, "normalScale");
+        expectSameValue(x.occlusionStrength, y.occlusionStrength, "occlusionStrength");
+        expectSameValue(x.emissive, y.emissive, "emissive");
+        expectSameValue(x.emissiveStrength, y.emissiveStrength, "emissiveStrength");
+        EXPECT_EQ(x.alphaMode, y.alphaMode);
+        expectSameValue(x.alphaCutoff, y.alphaCutoff, "alphaCutoff");
+        EXPECT_EQ(x.doubleSided, y.doubleSided);
+        expectSameValue(x.clearcoat, y.clearcoat, "clearcoat");
+        expectSameValue(x.clearcoatRoughness, y.clearcoatRoughness, "clearcoatRoughness");
+        EXPECT_EQ(x.unlit, y.unlit);
+        EXPECT_EQ(x.origin, y.origin);
+        // Every texture slot, field by field (the slots listed by hand, not by forEachTexture).
+        const TextureRef Material::*slots[] = {&Material::baseColorTexture, &Material::metallicRoughnessTexture,
+                                               &Material::normalTexture, &Material::occlusionTexture,
+                                               &Material::emissiveTexture, &Material::clearcoatTexture,
+                                               &Material::clearcoatRoughnessTexture, &Material::clearcoatNormalTexture};
+        for (const auto slot : slots) {
+            const TextureRef &tx = x.*slot, &ty = y.*slot;
+            EXPECT_EQ(tx.path, ty.path);
+            EXPECT_EQ(tx.texCoord, ty.texCoord) << tx.path;
+            expectSameValue(tx.offset, ty.offset, "offset " + tx.path);
+            expectSameValue(tx.rotation, ty.rotation, "rotation " + tx.path);
+            expectSameValue(tx.scale, ty.scale, "scale " + tx.path);
+            EXPECT_EQ(tx.wrapS, ty.wrapS) << tx.path;
+            EXPECT_EQ(tx.wrapT, ty.wrapT) << tx.path;
+            EXPECT_EQ(tx.magFilter, ty.magFilter) << tx.path;
+            EXPECT_EQ(tx.minFilter, ty.minFilter) << tx.path;
+        }
     }
     ASSERT_EQ(a.textures.size(), b.textures.size());
     for (size_t k = 0; k < a.textures.size(); ++k) {
@@ -199,6 +231,8 @@ Model everyField() {
     mesh.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, std::numeric_limits<float>::quiet_NaN()}};
     mesh.normals = {{0, 0, 1}, {0, 0, 1}, {0, 0, -0.0f}};
     mesh.uvs = {{0, 0}, {1, 0}, {0, 1}};
+    mesh.uvs1 = {{0.5f, 0.25f}, {1, 0.75f}, {-0.0f, 2}};
+    mesh.tangents = {{1, 0, 0, 1}, {0, 1, 0, -1}, {0, 0, 1, 1}};
     mesh.colors = {{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 0.5f}};
     mesh.indices = {0, 1, 2};
     mesh.skinned = true;
@@ -232,6 +266,38 @@ Model everyField() {
     mesh.morphDefaultWeights.clear();
     m.meshes.push_back(mesh);
     m.materials = {{"plain", {0.8f, 0.8f, 0.8f, 1}, ""}, {"skin", {1, 0.5f, 0.25f, 1}, "*0"}};
+    // Every field of the second material away from its default, each slot's texture different.
+    Material& mat = m.materials[1];
+    mat.metallic = 0.25f;
+    mat.roughness = 0.625f;
+    mat.normalScale = 0.5f;
+    mat.occlusionStrength = 0.75f;
+    mat.emissive = {0.125f, 0.25f, 1.0f};
+    mat.emissiveStrength = 4.0f;
+    mat.alphaMode = AlphaMode::Mask;
+    mat.alphaCutoff = 0.3f;
+    mat.doubleSided = true;
+    mat.clearcoat = 0.875f;
+    mat.clearcoatRoughness = 0.0625f;
+    mat.unlit = true;
+    mat.origin = "glTF metallic-roughness";
+    int n = 0;
+    auto fill = [&](TextureRef& t) {
+        ++n;
+        t.path = n == 1 ? "*0" : "slot" + std::to_string(n) + ".png";
+        t.texCoord = static_cast<uint8_t>(n % 2);
+        t.offset = {0.125f * n, -0.25f};
+        t.rotation = 0.1f * n;
+        t.scale = {1.5f, 0.5f * n};
+        t.wrapS = n % 2 ? 33071 : 33648;
+        t.wrapT = 33648;
+        t.magFilter = 9728;
+        t.minFilter = 9984 + n % 4;
+    };
+    for (TextureRef* t : {&mat.baseColorTexture, &mat.metallicRoughnessTexture, &mat.normalTexture, &mat.occlusionTexture,
+                          &mat.emissiveTexture, &mat.clearcoatTexture, &mat.clearcoatRoughnessTexture, &mat.clearcoatNormalTexture}) {
+        fill(*t);
+    }
     m.textures = {{"png", 0, 0, {0x89, 'P', 'N', 'G'}}, {"raw", 1, 2, {1, 2, 3, 4, 5, 6, 7, 8}}};
     Clip c;
     c.name = "walk";
@@ -262,6 +328,23 @@ Model everyField() {
     m.stats.nameBindings = {{"hip", "bone of mesh 'body'", {1, 2}, 2, "glTF skin.joints", true}};
     m.units = {"centimetre", 0.01, 0.01, true, "FBX UnitScaleFactor 1"};
     computeSkinBindPose(m);
+    return m;
+}
+
+// What format 4 keeps of a model: materials' name, base colour and base-colour texture path;
+// no second UV set, no tangents.
+Model asFormat4(Model m) {
+    for (Material& mat : m.materials) {
+        Material plain;
+        plain.name = mat.name;
+        plain.baseColor = mat.baseColor;
+        plain.baseColorTexture.path = mat.baseColorTexture.path;
+        mat = plain;
+    }
+    for (Mesh& mesh : m.meshes) {
+        mesh.uvs1.clear();
+        mesh.tangents.clear();
+    }
     return m;
 }
 
@@ -312,6 +395,7 @@ TEST_P(RealFile, RoundTripsFieldByField) {
 
 INSTANTIATE_TEST_SUITE_P(Assets, RealFile,
                          ::testing::Values(kModels + "X/BCN_Epileptic.X", kModels + "X/Testwuson.X",
+                                           kModels + "glTF2/ClearCoat-glTF/ClearCoatTest.gltf",
                                            kModels + "FBX/animation_with_skeleton.fbx",
                                            kModels + "glTF2/simple_skin/simple_skin.gltf", kModels + "BVH/01_01.bvh",
                                            kModels + "glTF2/BoxTextured-glTF-Binary/BoxTextured.glb",
@@ -394,8 +478,8 @@ TEST(ModelIo, ReadsFormat3AndDerivesTheSecondInfluenceSet) {
     Model without = withSet;
     without.meshes[0].joints2.clear();
     without.meshes[0].weights2.clear();
-    const std::vector<uint8_t> a = serializeModel(withSet);
-    std::vector<uint8_t> b = serializeModel(without);
+    const std::vector<uint8_t> a = serializeModel(withSet, 4);
+    std::vector<uint8_t> b = serializeModel(without, 4);
     // Where the two differ first is the second set's count: format 3 has neither array there.
     size_t at = 28;
     while (at < b.size() && a[at] == b[at]) ++at;
@@ -407,11 +491,37 @@ TEST(ModelIo, ReadsFormat3AndDerivesTheSecondInfluenceSet) {
     std::memcpy(b.data() + 8, &v3, 4);
     Result<Model> r = deserializeModel(reseal(b));
     ASSERT_TRUE(r.ok()) << r.error().message;
-    expectSameModel(withSet, r.value());
+    expectSameModel(asFormat4(withSet), r.value());
     b[8] = 2;  // older than that: refused, naming what it reads
     r = deserializeModel(reseal(b));
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().message.find("format 2, expected 3 to 4"), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("format 2, expected 3 to 5"), std::string::npos) << r.error().message;
+}
+
+// A buffer of format 4 (before whole materials, uvs1 and tangents) still reads: materials keep
+// their name, base colour and base-colour texture path, everything else is the default.
+TEST(ModelIo, ReadsFormat4WithBaseColourMaterials) {
+    const Model m = everyField();
+    const std::vector<uint8_t> bytes = serializeModel(m, 4);
+    uint32_t version = 0;
+    std::memcpy(&version, bytes.data() + 8, 4);
+    ASSERT_EQ(version, 4u);
+    Result<Model> r = deserializeModel(bytes);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    expectSameModel(asFormat4(m), r.value());
+    EXPECT_EQ(r->materials[1].baseColorTexture.path, "*0");
+    EXPECT_EQ(r->materials[1].metallic, 0.0f);
+    EXPECT_TRUE(r->meshes[0].tangents.empty());
+    // The current format is 5 and keeps them all.
+    std::memcpy(&version, serializeModel(m).data() + 8, 4);
+    EXPECT_EQ(version, 5u);
+}
+
+// A texture reading UV set 2 or later is refused (only uvs and uvs1 exist).
+TEST(ModelIo, ValidateRefusesAThirdUvSet) {
+    Model m = everyField();
+    m.materials[1].occlusionTexture.texCoord = 2;
+    EXPECT_FALSE(validateModel(m).ok());
 }
 
 TEST(ModelIo, HugeCountIsRejectedWithoutAllocating) {

@@ -127,23 +127,27 @@ protected:
         cb(w, 1, paths);
         frames(2);
     }
+    // Scrolls the child window whose name starts with `child` (a panel's own scrolling part, such
+    // as "Hierarchy/tree") so that widget `name` shows, as a person would.
+    void revealIn(const std::string& child, const std::string& name) {
+        ImGuiWindow* win = nullptr;
+        for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+            if ((w->Flags & ImGuiWindowFlags_ChildWindow) && std::string(w->Name).rfind(child, 0) == 0) win = w;
+        }
+        ASSERT_NE(win, nullptr) << child;
+        const ImVec4 r = rect(name), clip = viewer->probe().visible.at(name);
+        if (r.y < clip.y || r.w > clip.w) {
+            ImGui::SetScrollY(win, std::clamp(win->Scroll.y + r.y - 0.5f * (clip.y + clip.w), 0.0f, win->ScrollMax.y));
+            frames(2);
+        }
+    }
     // Selects the node mesh `mesh` hangs from in the Hierarchy, as a click on its row.
     void selectMeshNode(size_t mesh) {
         const Model& m = *viewer->state().model;
         ASSERT_LT(mesh, m.meshes.size());
         const std::string name = m.skeleton.names[m.meshes[mesh].node];
         ASSERT_TRUE(has("node:" + name)) << name;
-        // Scroll the Hierarchy's tree (its own child window) to the row, as a person would.
-        ImGuiWindow* tree = nullptr;
-        for (ImGuiWindow* win : ImGui::GetCurrentContext()->Windows) {
-            if ((win->Flags & ImGuiWindowFlags_ChildWindow) && std::string(win->Name).rfind("Hierarchy/tree", 0) == 0) tree = win;
-        }
-        ASSERT_NE(tree, nullptr);
-        const ImVec4 row = rect("node:" + name), clip = viewer->probe().visible.at("node:" + name);
-        if (row.y < clip.y || row.w > clip.w) {
-            ImGui::SetScrollY(tree, std::clamp(tree->Scroll.y + row.y - 0.5f * (clip.y + clip.w), 0.0f, tree->ScrollMax.y));
-            frames(2);
-        }
+        revealIn("Hierarchy/tree", "node:" + name);
         click("node:" + name);
         ASSERT_EQ(viewer->state().selectedJoint, m.meshes[mesh].node);
         frames(1);
@@ -212,6 +216,118 @@ TEST_F(ViewerLook, ChooseAnHdrInTheBrowserAndItIsRemembered) {
     EXPECT_EQ(text("env:file"), "studio (bundled)");
 }
 
+// Picks entry `index` of the combo popup that is open (the items of a Combo, top to bottom).
+ImVec2 comboItem(int index) {
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    if (g.OpenPopupStack.empty() || !g.OpenPopupStack.back().Window) return ImVec2(-1, -1);
+    const ImGuiWindow* popup = g.OpenPopupStack.back().Window;
+    const float row = ImGui::GetTextLineHeightWithSpacing();
+    return ImVec2(popup->DC.CursorStartPos.x + 10.0f, popup->DC.CursorStartPos.y + (static_cast<float>(index) + 0.5f) * row);
+}
+
+// Every widget of the Environment section changes its view option; the options are written
+// to the settings file and come back at the next start.
+TEST_F(ViewerLook, EnvironmentWidgetsChangeTheOptionsAndPersist) {
+    start(demoModelPath(), true);
+    ViewerState& s = viewer->state();
+    const ViewOptions defaults;
+    EXPECT_FALSE(s.view.keyLight);
+    click("env:keyLight");
+    EXPECT_TRUE(s.view.keyLight);
+    EXPECT_TRUE(s.view.groundShadow);
+    click("env:groundShadow");
+    EXPECT_FALSE(s.view.groundShadow);
+    click("env:backgroundMode:environment");
+    EXPECT_EQ(s.view.backgroundMode, BackgroundMode::Environment);
+    click("env:exposure", 0.4f);  // on the slider's frame (its label is on the right)
+    EXPECT_GT(s.view.exposure, 4.0f);
+    click("env:environmentRotation", 0.25f);
+    EXPECT_LT(s.view.environmentRotation, -90.0f);
+    click("env:backgroundBlur", 0.1f);
+    EXPECT_LT(s.view.backgroundBlur, 0.3f) << "the blur slider is live with the environment background";
+    // Tone mapping and the debug channel: combos; the item chosen in the list.
+    EXPECT_EQ(s.view.toneMapping, ToneMapping::Neutral);
+    click("env:toneMapping");
+    mouse = comboItem(2);  // ACES
+    frames(1);
+    mouseDown = true;
+    frames(1);
+    mouseDown = false;
+    frames(2);
+    EXPECT_EQ(s.view.toneMapping, ToneMapping::Aces);
+    click("env:debugChannel");
+    mouse = comboItem(4);  // roughness
+    frames(1);
+    mouseDown = true;
+    frames(1);
+    mouseDown = false;
+    frames(2);
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    EXPECT_EQ(s.view.debugChannel, DebugChannel::Roughness);
+    const ViewOptions chosen = s.view;
+    viewer.reset();  // quit: the settings are written
+    const nlohmann::json saved = nlohmann::json::parse(settingsText());
+    EXPECT_EQ(saved["view"]["toneMapping"], "aces");
+    EXPECT_EQ(saved["view"]["debugChannel"], "roughness");
+    EXPECT_EQ(saved["view"]["backgroundMode"], "environment");
+    EXPECT_EQ(saved["view"]["keyLight"], true);
+    start(demoModelPath(), true);
+    const ViewOptions& back = viewer->state().view;
+    EXPECT_TRUE(back.keyLight);
+    EXPECT_FALSE(back.groundShadow);
+    EXPECT_EQ(back.backgroundMode, BackgroundMode::Environment);
+    EXPECT_FLOAT_EQ(back.exposure, chosen.exposure);
+    EXPECT_FLOAT_EQ(back.environmentRotation, chosen.environmentRotation);
+    EXPECT_FLOAT_EQ(back.backgroundBlur, chosen.backgroundBlur);
+    EXPECT_EQ(back.toneMapping, ToneMapping::Aces);
+    EXPECT_EQ(back.debugChannel, DebugChannel::Roughness);
+    EXPECT_NE(back.exposure, defaults.exposure);
+}
+
+// A bad .hdr (dropped) is one line in the strip naming it; the viewer keeps running and drawing
+// the model; a good one clears it; a dismissed line stays away.
+TEST_F(ViewerLook, ABadHdrIsOneLineInTheStripAndTheViewerKeepsRunning) {
+    std::ofstream(dir / "bad.hdr") << "not a radiance file at all\n";
+    writeHdr(dir / "good.hdr", 16, 8, 180, 180, 180);
+    start(demoModelPath());
+    ViewerState& s = viewer->state();
+    drop((dir / "bad.hdr").string());
+    frames(2);
+    EXPECT_EQ(s.view.environment, (dir / "bad.hdr").string());
+    EXPECT_NE(s.environmentError.find((dir / "bad.hdr").string()), std::string::npos) << s.environmentError;
+    EXPECT_EQ(s.environmentError.find('\n'), std::string::npos) << s.environmentError;
+    EXPECT_TRUE(has("notice:environment"));
+    EXPECT_TRUE(s.model);
+    EXPECT_TRUE(s.error.empty()) << s.error;
+    const double t = s.timeline.time;
+    frames(10);
+    EXPECT_NE(s.timeline.time, t) << "the viewer stopped playing";
+    drop((dir / "good.hdr").string());
+    frames(2);
+    EXPECT_TRUE(s.environmentError.empty()) << s.environmentError;
+    drop((dir / "bad.hdr").string());
+    frames(2);
+    ASSERT_FALSE(s.environmentError.empty());
+    click("notice:environment:dismiss");
+    frames(3);
+    EXPECT_TRUE(s.environmentError.empty()) << "a dismissed line came back";
+}
+
+// The settings name an environment map that is gone: one line in the strip, the model shown.
+TEST_F(ViewerLook, AMissingSavedEnvironmentIsOneLineNotFatal) {
+    fs::create_directories(dir / "config" / "rigview");
+    std::ofstream(dir / "config" / "rigview" / "settings.json")
+        << R"({"version": 1, "view": {"environment": ")" << (dir / "gone.hdr").string() << R"("}})";
+    start(demoModelPath(), true);
+    ViewerState& s = viewer->state();
+    frames(2);
+    EXPECT_EQ(s.view.environment, (dir / "gone.hdr").string());
+    EXPECT_NE(s.environmentError.find("gone.hdr"), std::string::npos) << s.environmentError;
+    EXPECT_EQ(s.environmentError.find('\n'), std::string::npos) << s.environmentError;
+    EXPECT_TRUE(s.settingsProblem.empty()) << s.settingsProblem;
+    EXPECT_TRUE(s.model);
+}
+
 // An .hdr dropped on the window lights the model (the model stays); a model file dropped
 // still opens.
 TEST_F(ViewerLook, ADroppedHdrSetsTheEnvironmentAndADroppedModelOpens) {
@@ -257,7 +373,8 @@ TEST_F(ViewerLook, TheMaterialInspectorShowsATexturesSizeOrWhyItDidNotLoad) {
 }
 
 // The material matrix (tools/make_material_matrix.py, generated by CTest into the build folder):
-// selecting a sphere shows its material's name and factors; the Mesh list shows another.
+// selecting a node shows its mesh's material: factors, alpha mode, double-sided, each texture
+// with its size, UV set and transform; the Mesh list shows another.
 TEST_F(ViewerLook, TheMaterialInspectorShowsTheMaterialMatrix) {
     const fs::path matrix = fs::path(RIGVIEW_MATERIAL_MATRIX_DIR) / "material_matrix.gltf";
     ASSERT_TRUE(fs::exists(matrix)) << matrix << " (made by the test viewer_look.material_matrix)";
@@ -274,12 +391,50 @@ TEST_F(ViewerLook, TheMaterialInspectorShowsTheMaterialMatrix) {
     selectMeshNode(meshNamed("metal0.5_rough0.9"));
     EXPECT_EQ(text("material:name"), "metal0.5_rough0.9");
     EXPECT_EQ(text("material:baseColor"), "0.900 0.550 0.300  alpha 1.000");
+    EXPECT_EQ(text("material:origin"), "glTF metallic-roughness");
+    EXPECT_EQ(text("material:metallic"), "0.500");
+    EXPECT_EQ(text("material:roughness"), "0.900");
+    EXPECT_EQ(text("material:alpha"), "opaque");
+    EXPECT_EQ(text("material:doubleSided"), "no");
     EXPECT_EQ(viewer->probe().texts.count("texture:baseColor"), 0u) << "a sphere without textures shows one";
     EXPECT_EQ(text("material:textures"), "none");
     selectMeshNode(meshNamed("texture_transform"));
     EXPECT_EQ(text("material:name"), "texture_transform");
-    EXPECT_EQ(text("texture:baseColor").rfind("uv_grid.png, 64x64, UV", 0), 0u) << text("texture:baseColor");
+    EXPECT_EQ(text("texture:baseColor").rfind("uv_grid.png, 64x64, UV0, offset (0.25, 0.1) rotation 17.2 deg scale (1.5, 1.5), wrap ", 0), 0u)
+        << text("texture:baseColor");
     EXPECT_EQ(viewer->probe().texts.count("material:textures"), 0u);
+    selectMeshNode(meshNamed("texcoord1"));
+    EXPECT_EQ(text("texture:baseColor").rfind("uv_grid.png, 64x64, UV1, wrap ", 0), 0u) << text("texture:baseColor");
+    selectMeshNode(meshNamed("emissive"));
+    EXPECT_EQ(text("material:emissive"), "1.000 0.450 0.100  strength 4.000");
+    EXPECT_EQ(text("texture:emissive").rfind("emissive_dots.png, ", 0), 0u) << text("texture:emissive");
+    selectMeshNode(meshNamed("normal_map"));
+    EXPECT_EQ(text("material:normalScale"), "1.000");
+    EXPECT_EQ(text("texture:normal").rfind("normal_bumps.png, 128x128, UV0", 0), 0u) << text("texture:normal");
+    selectMeshNode(meshNamed("alpha_mask"));
+    EXPECT_EQ(text("material:alpha"), "mask, cutoff 0.500");
+    selectMeshNode(meshNamed("alpha_blend"));
+    EXPECT_EQ(text("material:alpha"), "blend");
+    selectMeshNode(meshNamed("double_sided_back"));
+    EXPECT_EQ(text("material:doubleSided"), "yes");
+    // The Mesh list shows any mesh's material.
+    revealIn("Hierarchy/inspector", "material:mesh");
+    click("material:mesh");
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    ASSERT_FALSE(g.OpenPopupStack.empty());
+    mouse = comboItem(static_cast<int>(meshNamed("metal1_rough0.1")));
+    frames(1);
+    mouseDown = true;
+    frames(1);
+    mouseDown = false;
+    frames(2);
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    EXPECT_EQ(text("material:name"), "metal1_rough0.1");
+    EXPECT_EQ(text("material:metallic"), "1.000");
+    EXPECT_EQ(text("material:roughness"), "0.100");
+    selectMeshNode(meshNamed("occlusion"));
+    EXPECT_EQ(text("material:occlusionStrength"), "1.000");
+    EXPECT_EQ(text("texture:occlusion").rfind("occlusion_stripes.png, 64x64, UV0", 0), 0u) << text("texture:occlusion");
 }
 
 // Stats: the model's draw time on the CPU, and the GPU's from a timer query read back later.

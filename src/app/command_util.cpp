@@ -74,17 +74,20 @@ float clipTime(const Model& model, int32_t clip, double requested) {
 }
 
 bool outputIsNotAResource(const std::string& output, const Model& model) {
+    bool ok = true;
     for (const Material& m : model.materials) {
-        const std::string& ref = m.baseColorTexture.path;
-        if (ref.empty() || ref[0] == '*') continue;  // embedded
-        const std::string file = paths::resolveResourceFile(model.path, ref, nullptr);
-        if (!file.empty() && paths::sameFile(output, file)) {
-            printError(output + ": is the texture " + file + " of " + model.path +
-                       "; refusing to overwrite it (write the output elsewhere)");
-            return false;
-        }
+        m.forEachTexture([&](const char*, const TextureRef& tex) {
+            const std::string& ref = tex.path;
+            if (!ok || ref.empty() || ref[0] == '*') return;  // embedded
+            const std::string file = paths::resolveResourceFile(model.path, ref, nullptr);
+            if (!file.empty() && paths::sameFile(output, file)) {
+                printError(output + ": is the texture " + file + " of " + model.path +
+                           "; refusing to overwrite it (write the output elsewhere)");
+                ok = false;
+            }
+        });
     }
-    return true;
+    return ok;
 }
 
 bool outputIsNotAnInput(const std::string& output, const std::string& model, const std::vector<std::string>& anims,

@@ -81,6 +81,11 @@ struct RenderOptions {
     float elevation = 15.0f;
     std::string up = "y";    // --up y|z|auto: the model's up axis (auto: guessed as the viewer does)
     int samples = 4;
+    bool samplesGiven = false;  // --msaa given (else none with --camera, as the reference renders)
+    // --camera EX,EY,EZ,TX,TY,TZ,FOV: eye, target (world space, Y up) and vertical field of view
+    // in degrees; near/far from the posed scene's bounding sphere as three.js sets them.
+    std::string camera;
+    std::string background;  // --background R,G,B: 0-255 display values; empty: the view's colour
     int64_t instances = 0;   // --instances N: a crowd of N on a grid, instanced draws
     bool instancesGiven = false;  // false: one model, no crowd
     float spacing = 0.0f;    // --spacing: grid step in metres (0: from the model's size)

@@ -167,6 +167,13 @@ std::vector<OptionSpec> makeTable() {
                  "", {}, {}, {{Check, RIG_FIELD(check.listFiles)}}});
     // render.
     t.push_back({"--size", "Image size WIDTHxHEIGHT", "", {}, {}, {{Render, RIG_FIELD(render.size)}}});
+    t.push_back({"--camera",
+                 "Camera EX,EY,EZ,TX,TY,TZ,FOV: eye and target in world space (Y up), vertical field of view in degrees (replaces the framing; no MSAA unless --msaa)",
+                 "", {}, {"--azimuth", "--elevation", "--instances"}, {{Render, RIG_FIELD(render.camera)}}});
+    t.push_back({"--env", "Environment lighting: an equirectangular Radiance .hdr (default: the bundled studio)", "", {}, {},
+                 {{Render, RIG_FIELD(render.view.environment)}}});
+    t.push_back({"--background", "Background colour R,G,B as 0-255 display values (the cleared pixel is exactly that)", "",
+                 {}, {}, {{Render, RIG_FIELD(render.background)}}});
     // The view options that have a flag, from the view option table (render/view_options.h).
     for (const ViewOptionSpec& o : viewOptionTable()) {
         if (o.cliFlag) t.push_back({o.cliFlag, o.help, "", {}, {}, {{Render, viewOptionField(o)}}});

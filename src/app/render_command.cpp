@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "anim/control/crowd.h"
@@ -13,6 +14,7 @@
 #include "app/machine_run.h"
 #include "platform/headless.h"
 #include "render/crowd_renderer.h"
+#include "render/environment.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render/texture_image.h"
@@ -31,6 +33,48 @@ bool parseSize(const std::string& s, int& w, int& h) {
 }
 
 constexpr int64_t kMaxInstances = 100000;
+
+// "A,B,C,..." as exactly `n` finite numbers.
+bool parseNumbers(const std::string& s, size_t n, std::vector<double>& out) {
+    out.clear();
+    size_t pos = 0;
+    while (pos <= s.size()) {
+        const size_t comma = s.find(',', pos);
+        const std::string part = s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        char* end = nullptr;
+        const double v = std::strtod(part.c_str(), &end);
+        if (part.empty() || end != part.c_str() + part.size() || !std::isfinite(v)) return false;
+        out.push_back(v);
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+    }
+    return out.size() == n;
+}
+
+// --camera: an OrbitCamera (Y up) at the eye looking at the target, near/far by three.js's rule
+// from the bounding sphere (centre c, radius r) of `scene`: d = |eye - c|; near = max(0.9 (d - r),
+// 0.001 r) when d > r, else 0.001 r; far = 1.1 (d + r).
+bool referenceCamera(const std::vector<double>& v, const Bounds& scene, OrbitCamera& cam) {
+    const glm::vec3 eye(v[0], v[1], v[2]), target(v[3], v[4], v[5]);
+    const glm::vec3 off = eye - target;
+    const float dist = glm::length(off);
+    if (!(dist > 0.0f) || v[6] <= 0.0 || v[6] >= 180.0) return false;
+    const glm::vec3 d = off / dist;
+    if (std::abs(d.y) > 0.99999f) return false;  // straight up or down: no view with Y up
+    cam.zUp = false;
+    cam.target = target;
+    cam.distance = dist;
+    cam.elevationDeg = glm::degrees(std::asin(d.y));
+    cam.azimuthDeg = glm::degrees(std::atan2(d.x, d.z));
+    cam.fovYDeg = static_cast<float>(v[6]);
+    const glm::vec3 c = scene.valid() ? scene.center() : glm::vec3(0.0f);
+    const float r = scene.valid() ? 0.5f * scene.diagonal() : 1.0f;
+    const float de = glm::length(eye - c);
+    cam.nearPlane = de > r ? std::max(0.9f * (de - r), 0.001f * r) : 0.001f * r;
+    cam.farPlane = 1.1f * (de + r);
+    if (!(cam.nearPlane > 0.0f)) cam.nearPlane = 1e-4f;
+    return true;
+}
 
 // The frame drawn into `target`, read back into `rgba` (top row first).
 int readFrame(OffscreenTarget& target, const RenderOptions& o, std::vector<uint8_t>& rgba) {
@@ -89,6 +133,32 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
         printError("--spacing must be a finite number of metres, 0 (automatic) to 1e6");
         return exitcode::kUsage;
     }
+    std::vector<double> cameraValues;
+    if (!o.camera.empty() && !parseNumbers(o.camera, 7, cameraValues)) {
+        printError("--camera '" + o.camera + "' must be EX,EY,EZ,TX,TY,TZ,FOV: seven finite numbers");
+        return exitcode::kUsage;
+    }
+    if (!cameraValues.empty() && (cameraValues[6] <= 0.0 || cameraValues[6] >= 180.0)) {
+        printError("--camera: the field of view must be between 0 and 180 degrees, not " + std::to_string(cameraValues[6]));
+        return exitcode::kUsage;
+    }
+    std::vector<double> bg;
+    if (!o.background.empty()) {
+        if (!parseNumbers(o.background, 3, bg) || std::any_of(bg.begin(), bg.end(), [](double c) {
+                return c < 0.0 || c > 255.0 || c != std::floor(c);
+            })) {
+            printError("--background '" + o.background + "' must be R,G,B: three whole numbers 0..255");
+            return exitcode::kUsage;
+        }
+    }
+    if (!std::isfinite(o.view.exposure) || o.view.exposure < 0.0f || o.view.exposure > 1e4f) {
+        printError("--exposure must be a finite number from 0 to 10000");
+        return exitcode::kUsage;
+    }
+    if (!std::isfinite(o.view.environmentRotation)) {
+        printError("--env-rotation must be a finite number of degrees");
+        return exitcode::kUsage;
+    }
     if (!o.output.empty() && !cmd::outputIsNotAnInput(o.output, o.model, o.anims, o.machine)) return exitcode::kUsage;
     Model model;
     if (!cmd::load(o.model, o.anims, o.import, model)) return exitcode::kBadInput;
@@ -133,6 +203,18 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
         printError(o.model + ": cannot render: " + renderer.error().message);
         return exitcode::kRenderFailed;
     }
+    ViewOptions view = o.view;
+    if (!bg.empty()) view.background = glm::vec4(bg[0] / 255.0, bg[1] / 255.0, bg[2] / 255.0, 1.0);
+    const Environment* env = (*renderer)->prepareEnvironment(view);
+    if (!(*renderer)->environmentError().empty()) {
+        // An environment asked for by --env that does not load fails the render; the bundled
+        // one missing (an unusual install) leaves a grey sky, with a warning.
+        if (!o.view.environment.empty()) {
+            printError((*renderer)->environmentError());
+            return exitcode::kBadInput;
+        }
+        printError(o.model + ": warning: " + (*renderer)->environmentError() + ": lit by a grey sky");
+    }
     auto gpu = GpuModel::create(model);
     if (!gpu) {
         printError(o.model + ": " + gpu.error().message);
@@ -145,7 +227,9 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
         if (what.ends_with(kTextureOutsideFolder)) continue;
         printError(o.model + ": warning: " + what + ": " + kUntexturedNote);
     }
-    auto target = OffscreenTarget::create(width, height, o.samples);
+    // The reference renders (--camera) have one sample per pixel; --msaa still decides when given.
+    const int samples = !o.camera.empty() && !o.samplesGiven ? 0 : o.samples;
+    auto target = OffscreenTarget::create(width, height, samples);
     if (!target) {
         printError(o.model + ": cannot render: " + target.error().message);
         return exitcode::kRenderFailed;
@@ -179,7 +263,7 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
         const std::vector<glm::vec3> offsets = crowdGrid(crowd.size(), spacing, cam.zUp);
         cam.frame(crowdBounds(one, offsets), static_cast<float>(width) / static_cast<float>(height));
         (*target)->bind();
-        (*crowdRenderer)->draw(**gpu, crowd, offsets, one, cam, o.view, width, height);
+        (*crowdRenderer)->draw(**gpu, crowd, offsets, one, cam, view, width, height, true, env);
         return readFrame(**target, o, rgba);
     }
     // Framed tightly on the pose drawn: its posed vertices (the silhouette, not the box) span
@@ -196,9 +280,13 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
     cam.fitPoints(points.data(), points.size(), poseBounds.valid() ? poseBounds : bounds,
                   static_cast<float>(width) / static_cast<float>(height), 0.85f);
     if (!poseBounds.valid()) cam.frame(bounds, static_cast<float>(width) / static_cast<float>(height));
+    if (!cameraValues.empty() && !referenceCamera(cameraValues, poseBounds.valid() ? poseBounds : bounds, cam)) {
+        printError("--camera: the eye must differ from the target and not look straight up or down");
+        return exitcode::kUsage;
+    }
 
     (*target)->bind();
-    (*renderer)->draw(**gpu, anim, cam, o.view, width, height, &bounds);
+    (*renderer)->draw(**gpu, anim, cam, view, width, height, &bounds);
     return readFrame(**target, o, rgba);
 }
 

@@ -516,6 +516,11 @@ void Viewer::frame(double dt) {
             drawTimer_.end();
             state_.stats.drawCpuMs = static_cast<float>(drawTimer_.cpuMs());
             state_.stats.drawGpuMs = static_cast<float>(drawTimer_.gpuMs());
+            // An environment map that did not load: one line in the strip (once per new error).
+            if (renderer_->environmentError() != environmentErrorShown_) {
+                environmentErrorShown_ = renderer_->environmentError();
+                state_.environmentError = environmentErrorShown_;
+            }
             drawGhosts(w, h);
             if (compareGpu_ && compareAnim_) {
                 renderer_->drawGhost(*compareGpu_, *compareAnim_, state_.camera, state_.view, w, h,

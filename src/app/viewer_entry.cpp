@@ -1,33 +1,17 @@
 #include "app/viewer_entry.h"
 
-#include <filesystem>
 #include <iostream>
 
 #include "app/command_util.h"
 #include "app/exit_codes.h"
 #include "app/viewer.h"
 #include "render/offscreen.h"
+#include "util/bundled_assets.h"
 #include "util/text.h"
-
-#ifndef RIGVIEW_SOURCE_DIR
-#define RIGVIEW_SOURCE_DIR "."
-#endif
 
 namespace rig {
 
-std::string demoModelPath() {
-    namespace fs = std::filesystem;
-    const fs::path rel = fs::path("assets") / "demo" / "rigview_demo.gltf";
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        for (fs::path dir = exe.parent_path(); !dir.empty(); dir = dir.parent_path()) {
-            if (fs::exists(dir / rel, ec)) return (dir / rel).string();
-            if (dir == dir.root_path()) break;
-        }
-    }
-    return (fs::path(RIGVIEW_SOURCE_DIR) / rel).string();
-}
+std::string demoModelPath() { return bundledAssetPath("assets/demo/rigview_demo.gltf"); }
 
 int runViewer(const ViewerLaunch& launch) {
     ViewerConfig cfg;

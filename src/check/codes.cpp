@@ -43,7 +43,7 @@ constexpr CodeInfo kCodes[] = {
     {C::NonFiniteOffsetMatrix, "non-finite-offset-matrix", E, "NaN or infinite values in an offset matrix"},
     {C::NonFiniteVertices, "non-finite-vertices", E, "NaN or infinite vertex positions or normals"},
     {C::MissingTexture, "missing-texture", W,
-     "a base-colour texture of a used material that is neither embedded nor a file (as written, beside the model, or by its file name)"},
+     "a texture (any slot: base colour, normal, occlusion...) of a used material that is neither embedded nor a file (as written, beside the model, or by its file name)"},
     {C::ExternalPathRefused, "external-path-refused", W,
      "files the model refers to (textures, buffers, material libraries) outside its folder: not read (--allow-external-paths reads them)"},
     {C::ExternalPathRefusedUnreadable, "external-path-refused", E, "the same, for a file the model cannot load without: the model is unreadable"},

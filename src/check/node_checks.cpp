@@ -307,9 +307,18 @@ void checkResources(Context& cx) {
                         refused.size(), "files", {}, names));
 }
 
-// One finding per material used by a mesh whose base-colour texture is neither embedded ("*N",
-// or an embedded texture's name) nor a file (as written, relative to the model's folder, or by
-// its file name beside the model).
+// The name of a texture slot in findings ("baseColor" -> "base-colour").
+std::string slotLabel(const std::string& slot) {
+    if (slot == "baseColor") return "base-colour";
+    if (slot == "metallicRoughness") return "metallic-roughness";
+    if (slot == "clearcoatRoughness") return "clearcoat-roughness";
+    if (slot == "clearcoatNormal") return "clearcoat-normal";
+    return slot;
+}
+
+// One finding per texture slot of a material used by a mesh whose texture is neither embedded
+// ("*N", or an embedded texture's name) nor a file (as written, relative to the model's folder,
+// or by its file name beside the model).
 void checkTextures(Context& cx) {
     if (!cx.s.checkTextureFiles) return;
     const Model& model = cx.model;
@@ -318,18 +327,21 @@ void checkTextures(Context& cx) {
         if (m.material < usedMat.size()) usedMat[m.material] = 1;
     for (size_t i = 0; i < model.materials.size(); ++i) {
         const Material& mat = model.materials[i];
-        if (!usedMat[i] || mat.baseColorTexture.path.empty() || textureFound(model, mat.baseColorTexture.path)) continue;
-        std::vector<int64_t> meshes;
-        for (size_t mi = 0; mi < model.meshes.size() && meshes.size() < cx.s.maxExamples; ++mi)
-            if (model.meshes[mi].material == i) meshes.push_back(static_cast<int64_t>(mi));
-        const std::string near = sameNameButCase(model, mat.baseColorTexture.path);
-        Finding f = makeFinding(CheckCode::MissingTexture,
-                                "material " + std::to_string(i) + " '" + mat.name + "': base-colour texture '" + mat.baseColorTexture.path +
-                                    "' is not embedded and no such file is found (as written, beside the model, or by its file name)" +
-                                    (near.empty() ? std::string() : "; '" + near + "' beside the model differs only in letter case"),
-                                1, "meshes using material " + std::to_string(i), meshes, {mat.baseColorTexture.path});
-        f.mesh = meshes.empty() ? -1 : static_cast<int32_t>(meshes.front());
-        add(cx, std::move(f));
+        if (!usedMat[i]) continue;
+        mat.forEachTexture([&](const char* slot, const TextureRef& tex) {
+            if (tex.path.empty() || textureFound(model, tex.path)) return;
+            std::vector<int64_t> meshes;
+            for (size_t mi = 0; mi < model.meshes.size() && meshes.size() < cx.s.maxExamples; ++mi)
+                if (model.meshes[mi].material == i) meshes.push_back(static_cast<int64_t>(mi));
+            const std::string near = sameNameButCase(model, tex.path);
+            Finding f = makeFinding(CheckCode::MissingTexture,
+                                    slotLabel(slot) + " texture '" + tex.path + "' of material " + std::to_string(i) + " '" + mat.name +
+                                        "' is missing: not embedded and no such file is found (as written, beside the model, or by its file name)" +
+                                        (near.empty() ? std::string() : "; '" + near + "' beside the model differs only in letter case"),
+                                    1, "meshes using material " + std::to_string(i), meshes, {tex.path});
+            f.mesh = meshes.empty() ? -1 : static_cast<int32_t>(meshes.front());
+            add(cx, std::move(f));
+        });
     }
 }
 

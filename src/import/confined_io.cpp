@@ -85,19 +85,20 @@ bool ConfinedIOSystem::allowed(const char* file, const char* mode) const {
 }
 
 void confineTextures(Model& model) {
-    for (const Material& m : model.materials) {
-        const std::string& ref = m.baseColorTexture.path;
-        if (ref.empty() || ref[0] == '*' || ref.rfind("data:", 0) == 0) continue;
-        bool embedded = false;
-        for (const EmbeddedTexture& t : model.textures) embedded = embedded || (!t.name.empty() && t.name == ref);
-        if (embedded) continue;
+    auto confine = [&](const char*, const TextureRef& tex) {
+        const std::string& ref = tex.path;
+        if (ref.empty() || ref[0] == '*' || ref.rfind("data:", 0) == 0) return;
+        for (const EmbeddedTexture& t : model.textures) {
+            if (!t.name.empty() && t.name == ref) return;
+        }
         std::vector<std::string> refused;
-        if (!paths::resolveResourceFile(model.path, ref, &refused).empty()) continue;
+        if (!paths::resolveResourceFile(model.path, ref, &refused).empty()) return;
         for (const std::string& r : refused) {
             auto& list = model.stats.refusedPaths;
             if (std::find(list.begin(), list.end(), r) == list.end()) list.push_back(r);
         }
-    }
+    };
+    for (const Material& m : model.materials) m.forEachTexture(confine);
 }
 
 }  // namespace rig::scene

@@ -44,8 +44,8 @@ private:
     mutable std::vector<std::string> refused_;
 };
 
-// Base-colour textures that are files (not embedded) and exist only outside the model's
-// folder: not read by anyone (renderer, check), recorded as refused.
+// Textures of any material slot (Material::forEachTexture) that are files (not embedded) and
+// exist only outside the model's folder: not read by anyone (renderer, check), recorded as refused.
 void confineTextures(Model& model);
 
 }  // namespace rig::scene

@@ -21,6 +21,7 @@
 #include "import/clip_markers.h"
 #include "import/confined_io.h"
 #include "import/gltf_interpolation.h"
+#include "import/gltf_materials.h"
 #include "import/gltf_ranges.h"
 #include "import/iqm.h"
 #include "import/node_binding.h"
@@ -156,6 +157,7 @@ Result<Model> importModelFile(const std::string& path, const ImportOptions& opti
     auto nodes = flattenNodes(scene, model.skeleton, path);
     if (!nodes) return nodes.error();
     importMaterials(scene, model);
+    applyGltfMaterials(path, model);  // what Assimp drops of glTF materials, from the JSON
     confineTextures(model);
     const GltfNodes gltf = readGltfNodes(path, model.skeleton);
     NodeBinder binder(model.skeleton, *nodes, gltf, model.stats);

@@ -29,7 +29,7 @@ constexpr size_t kHeaderSize = 8 + 4 + 8 + 8;
 class Writer {
 public:
     std::vector<uint8_t> bytes;
-    uint32_t version = kModelFormatVersion;  // always the current one
+    uint32_t version = kModelFormatVersion;  // the current one, or an older one (tests of the reader)
 
     template <typename T>
     void pod(const T& v) {
@@ -196,6 +196,10 @@ void visit(Ar& ar, M& m) {
     ar.podVec(m.positions);
     ar.podVec(m.normals);
     ar.podVec(m.uvs);
+    if (ar.version >= 5) {
+        ar.podVec(m.uvs1);
+        ar.podVec(m.tangents);
+    }
     ar.podVec(m.colors);
     ar.podVec(m.indices);
     ar.flag(m.skinned);
@@ -228,6 +232,48 @@ void visit(Ar& ar, M& m) {
         ar.podVec(t.normalDeltas);
     });
     ar.podVec(m.morphDefaultWeights);
+}
+
+template <typename Ar, Of<TextureRef> T>
+void visit(Ar& ar, T& t) {
+    ar.str(t.path);
+    if (ar.version < 5) return;
+    ar.pod(t.texCoord);
+    ar.pod(t.offset);
+    ar.pod(t.rotation);
+    ar.pod(t.scale);
+    ar.pod(t.wrapS);
+    ar.pod(t.wrapT);
+    ar.pod(t.magFilter);
+    ar.pod(t.minFilter);
+}
+
+template <typename Ar, Of<Material> M>
+void visit(Ar& ar, M& m) {
+    ar.str(m.name);
+    ar.pod(m.baseColor);
+    visit(ar, m.baseColorTexture);
+    if (ar.version < 5) return;  // formats 3 and 4: the base colour and its texture only
+    ar.pod(m.metallic);
+    ar.pod(m.roughness);
+    visit(ar, m.metallicRoughnessTexture);
+    visit(ar, m.normalTexture);
+    ar.pod(m.normalScale);
+    visit(ar, m.occlusionTexture);
+    ar.pod(m.occlusionStrength);
+    ar.pod(m.emissive);
+    ar.pod(m.emissiveStrength);
+    visit(ar, m.emissiveTexture);
+    ar.enumByte(m.alphaMode, AlphaMode::Blend, "unknown alpha mode ");
+    ar.pod(m.alphaCutoff);
+    ar.flag(m.doubleSided);
+    ar.pod(m.clearcoat);
+    ar.pod(m.clearcoatRoughness);
+    visit(ar, m.clearcoatTexture);
+    visit(ar, m.clearcoatRoughnessTexture);
+    visit(ar, m.clearcoatNormalTexture);
+    ar.flag(m.unlit);
+    ar.str(m.origin);
 }
 
 template <typename Ar, Of<Channel> C>
@@ -314,11 +360,7 @@ void visit(Ar& ar, M& m) {
     visit(ar, m.skeleton);
     // Minimum encoded sizes (all strings and vectors empty) bound the counts.
     ar.list(m.meshes, 150, [&](auto& mesh) { visit(ar, mesh); });
-    ar.list(m.materials, 8 + 16 + 8, [&](auto& mat) {
-        ar.str(mat.name);
-        ar.pod(mat.baseColor);
-        ar.str(mat.baseColorTexture.path);
-    });
+    ar.list(m.materials, 8 + 16 + 8, [&](auto& mat) { visit(ar, mat); });
     ar.list(m.textures, 8 + 4 + 4 + 8, [&](auto& t) {
         ar.str(t.name);
         ar.pod(t.width);
@@ -344,15 +386,17 @@ uint64_t fnv1a64(const uint8_t* data, size_t size) {
     return h;
 }
 
-std::vector<uint8_t> serializeModel(const Model& model) {
+std::vector<uint8_t> serializeModel(const Model& model, uint32_t version) {
+    if (version < kOldestModelFormatVersion || version > kModelFormatVersion) version = kModelFormatVersion;
     Writer w;
+    w.version = version;
     w.bytes.resize(kHeaderSize);
     visit(w, model);
     const uint64_t size = w.bytes.size() - kHeaderSize;
     const uint64_t sum = fnv1a64(w.bytes.data() + kHeaderSize, size);
     uint8_t* h = w.bytes.data();
     std::memcpy(h, kMagic, 8);
-    std::memcpy(h + 8, &kModelFormatVersion, 4);
+    std::memcpy(h + 8, &version, 4);
     std::memcpy(h + 12, &size, 8);
     std::memcpy(h + 20, &sum, 8);
     return std::move(w.bytes);
@@ -418,7 +462,8 @@ Result<bool> validateModel(const Model& m) {
             return Error{at + indexError("material", mesh.material, m.materials.size())};
         }
         auto perVertex = [&](size_t n) { return n == 0 || n == nv; };
-        if (!perVertex(mesh.normals.size()) || !perVertex(mesh.uvs.size()) || !perVertex(mesh.colors.size()) ||
+        if (!perVertex(mesh.normals.size()) || !perVertex(mesh.uvs.size()) || !perVertex(mesh.uvs1.size()) ||
+            !perVertex(mesh.tangents.size()) || !perVertex(mesh.colors.size()) ||
             !perVertex(mesh.joints.size()) || !perVertex(mesh.weights.size()) ||
             !perVertex(mesh.originalInfluenceCount.size()) || !perVertex(mesh.originalWeightSum.size())) {
             return Error{at + "a per-vertex array does not match the vertex count"};
@@ -487,6 +532,11 @@ Result<bool> validateModel(const Model& m) {
                 return Error{at + "a morph track's keys run past the key arrays"};
             }
         }
+    }
+    for (size_t k = 0; k < m.materials.size(); ++k) {
+        bool ok = true;
+        m.materials[k].forEachTexture([&](const char*, const TextureRef& t) { ok = ok && t.texCoord <= 1; });
+        if (!ok) return Error{"material " + std::to_string(k) + ": a texture reads UV set 2 or later (0 and 1 exist)"};
     }
     for (const EmbeddedTexture& t : m.textures) {
         // An image over the limits comes with its size and no bytes (scene_convert).

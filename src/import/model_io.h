@@ -22,14 +22,18 @@
 
 namespace rig {
 
-inline constexpr uint32_t kModelFormatVersion = 4;  // 2: units, bind pose, name bindings; 3: clip markers;
-                                                    // 4: each mesh's second influence set (joints2, weights2)
+inline constexpr uint32_t kModelFormatVersion = 5;  // 2: units, bind pose, name bindings; 3: clip markers;
+                                                    // 4: each mesh's second influence set (joints2, weights2);
+                                                    // 5: whole materials (every texture slot with its UV set,
+                                                    // transform and sampler), meshes' uvs1 and tangents
 // The oldest version deserializeModel reads (a version 3 mesh gets its second influence set
 // from its truncated vertices, as import makes it).
 inline constexpr uint32_t kOldestModelFormatVersion = 3;
 
-// The model as bytes (header + payload).
-std::vector<uint8_t> serializeModel(const Model& model);
+// The model as bytes (header + payload), in the current format or, for tests of the reader, an
+// older one it reads (what that format lacks is left out: formats 3 and 4 keep a material's
+// base colour and its texture path only, and no uvs1 or tangents).
+std::vector<uint8_t> serializeModel(const Model& model, uint32_t version = kModelFormatVersion);
 
 // The model back from `bytes`; an error (never a crash) for anything that is not a buffer
 // serializeModel wrote, whole and unchanged.

@@ -6,6 +6,7 @@
 
 #include "anim/offline/clip_tools.h"
 #include "import/import.h"
+#include "import/material_import.h"
 #include "import/node_binding.h"
 #include "import/texture_limits.h"
 
@@ -278,6 +279,31 @@ Mesh importMesh(const aiMesh* am, int32_t node, const Skeleton& sk, const std::v
             mesh.uvs[v] = glm::vec2(am->mTextureCoords[0][v].x, am->mTextureCoords[0][v].y);
         }
     }
+    if (am->mTextureCoords[1]) {
+        mesh.uvs1.resize(nv);
+        for (unsigned v = 0; v < nv; ++v) {
+            mesh.uvs1[v] = glm::vec2(am->mTextureCoords[1][v].x, am->mTextureCoords[1][v].y);
+        }
+    }
+    // Tangents only where the file has them (nothing asks Assimp to make them): xyz the
+    // tangent, w the bitangent's side (glTF's TANGENT.w), which Assimp keeps only in the
+    // bitangent it computed as cross(normal, tangent) * w.
+    if (am->mTangents && am->mNormals) {
+        mesh.tangents.resize(nv);
+        for (unsigned v = 0; v < nv; ++v) {
+            const aiVector3D& t = am->mTangents[v];
+            glm::vec3 tg(t.x, t.y, t.z);
+            const float len = glm::length(tg);
+            tg = len > 0.0f && std::isfinite(len) ? tg / len : glm::vec3(1.0f, 0.0f, 0.0f);
+            float w = 1.0f;
+            if (am->mBitangents) {
+                const aiVector3D& b = am->mBitangents[v];
+                const glm::vec3 n(am->mNormals[v].x, am->mNormals[v].y, am->mNormals[v].z);
+                if (glm::dot(glm::cross(n, tg), glm::vec3(b.x, b.y, b.z)) < 0.0f) w = -1.0f;
+            }
+            mesh.tangents[v] = glm::vec4(tg, w);
+        }
+    }
     if (am->mColors[0]) {
         mesh.colors.resize(nv);
         for (unsigned v = 0; v < nv; ++v) {
@@ -442,19 +468,7 @@ Clip importClip(const aiAnimation* anim, size_t index, const Skeleton& sk, const
 void importMaterials(const aiScene* scene, Model& model) {
     for (unsigned i = 0; i < scene->mNumMaterials; ++i) {
         const aiMaterial* am = scene->mMaterials[i];
-        Material m;
-        aiString name;
-        if (am->Get(AI_MATKEY_NAME, name) == AI_SUCCESS) m.name = name.C_Str();
-        aiColor4D c;
-        if (am->Get(AI_MATKEY_BASE_COLOR, c) == AI_SUCCESS ||
-            am->Get(AI_MATKEY_COLOR_DIFFUSE, c) == AI_SUCCESS) {
-            m.baseColor = glm::vec4(c.r, c.g, c.b, c.a);
-        }
-        aiString tex;
-        if (am->GetTexture(aiTextureType_BASE_COLOR, 0, &tex) == AI_SUCCESS ||
-            am->GetTexture(aiTextureType_DIFFUSE, 0, &tex) == AI_SUCCESS) {
-            m.baseColorTexture.path = tex.C_Str();
-        }
+        Material m = materialFromAssimp(*am);
         model.materials.push_back(std::move(m));
     }
     if (model.materials.empty()) model.materials.emplace_back();

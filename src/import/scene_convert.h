@@ -47,8 +47,8 @@ Clip importClip(const aiAnimation* anim, size_t index, const Skeleton& sk, const
 // otherwise (gltf_interpolation.cpp). Extends the clip's time range to its morph keys.
 void importMorphChannels(const aiAnimation* anim, const Model& model, Clip& clip);
 
-// Materials (base colour and its texture; one default material when the file has none) and
-// embedded textures.
+// Materials (every field Assimp's keys give: import/material_import.h; one default material
+// when the file has none) and embedded textures.
 void importMaterials(const aiScene* scene, Model& model);
 
 }  // namespace rig::scene

@@ -84,26 +84,18 @@ void CrowdRenderer::Uniforms::lookUp(const Program& p) {
     influences8 = p.uniform("u_influences8");
     viewProj = p.uniform("u_viewProj");
     morphCount = p.uniform("u_morphCount");
-    baseColor = p.uniform("u_baseColor");
-    hasTexture = p.uniform("u_hasTexture");
-    texture = p.uniform("u_baseColorTexture");
-    eye = p.uniform("u_eye");
-    keyLight = p.uniform("u_keyLightDir");
-    headlight = p.uniform("u_headlight");
-    ambient = p.uniform("u_ambient");
-    lighting = p.uniform("u_lighting");
-    tint = p.uniform("u_tint");
 }
 
 Result<std::unique_ptr<CrowdRenderer>> CrowdRenderer::create() {
     std::unique_ptr<CrowdRenderer> r(new CrowdRenderer());
-    auto shaded = Program::build({"skinned.vert", "shaded.frag"});
+    auto shaded = Program::build(PbrShading::shaderFiles());
     if (!shaded) return shaded.error();
     auto capture = Program::build({"skinned.vert"}, {"v_worldPos"});
     if (!capture) return capture.error();
     r->shaded_ = std::move(shaded.value());
     r->capture_ = std::move(capture.value());
     r->su_.lookUp(r->shaded_);
+    r->pbr_.lookUp(r->shaded_);
     r->cu_.lookUp(r->capture_);
     GLint most = 0;
     glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &most);
@@ -180,7 +172,7 @@ void CrowdRenderer::bindCrowd(const Uniforms& u, const Crowd& crowd, const glm::
 
 CrowdRenderer::Stats CrowdRenderer::draw(GpuModel& gpu, const Crowd& crowd, const std::vector<glm::vec3>& offsets,
                                          const Bounds& instance, const OrbitCamera& cam, const ViewOptions& o,
-                                         int width, int height, bool clear) {
+                                         int width, int height, bool clear, const Environment* env) {
     Stats st;
     const Model& model = gpu.model();
     glViewport(0, 0, width, height);
@@ -218,10 +210,8 @@ CrowdRenderer::Stats CrowdRenderer::draw(GpuModel& gpu, const Crowd& crowd, cons
         uploadInstances(visible_.data(), st.drawn, offsets.data());
         glUseProgram(shaded_.id());
         bindCrowd(su_, crowd, viewProj);
-        setLightUniforms(su_, cam, o);
-        const glm::vec4 tint(1.0f);
-        glUniform4fv(su_.tint, 1, glm::value_ptr(tint));
-        glUniform1i(su_.texture, gl_layout::kUnitBaseColor);
+        pbr_.setFrame(cam.eye(), cam.view(), cam.zUp, o, env);
+        pbr_.setSource(0, glm::vec4(1.0f));
         if (o.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
         for (size_t i = 0; i < model.meshes.size(); ++i) {
             const Mesh& mesh = model.meshes[i];
@@ -231,15 +221,19 @@ CrowdRenderer::Stats CrowdRenderer::draw(GpuModel& gpu, const Crowd& crowd, cons
             glUniform1i(su_.influences8, mesh.skinned && gm.secondInfluenceSet && blendsSecondSet(mesh, o.influences) ? 1 : 0);
             glUniform1i(su_.paletteOffset, static_cast<GLint>(crowd.paletteOffset(i)));
             glUniform1i(su_.meshWorld, static_cast<GLint>(crowd.meshWorldTexel(i)));
-            const Material& mat = model.materials[std::min<size_t>(mesh.material, model.materials.size() - 1)];
-            glUniform4fv(su_.baseColor, 1, glm::value_ptr(mat.baseColor));
-            const bool tex = o.textures && gm.texture != 0;
-            glUniform1i(su_.hasTexture, tex ? 1 : 0);
-            glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitBaseColor);
-            glBindTexture(GL_TEXTURE_2D, tex ? gm.texture : 0);
+            const size_t m = std::min<size_t>(mesh.material, model.materials.size() - 1);
+            pbr_.setMaterial(model.materials[m], gpu.materials()[m], o.textures);
+            // A crowd is drawn in one pass in file order: single-sided meshes cull their back faces.
+            if (model.materials[m].doubleSided) {
+                glDisable(GL_CULL_FACE);
+            } else {
+                glEnable(GL_CULL_FACE);
+                glCullFace(GL_BACK);
+            }
             glBindVertexArray(gm.vao);
             glDrawElementsInstanced(GL_TRIANGLES, gm.indexCount, GL_UNSIGNED_INT, nullptr, static_cast<GLsizei>(st.drawn));
         }
+        glDisable(GL_CULL_FACE);
         glBindVertexArray(0);
         if (o.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
         glUniform1i(su_.instanced, 0);

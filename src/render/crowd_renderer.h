@@ -20,6 +20,7 @@
 #include "render/camera.h"
 #include "render/gl_state.h"
 #include "render/gpu_model.h"
+#include "render/pbr_shading.h"
 #include "render/shader.h"
 #include "render/view_options.h"
 
@@ -54,8 +55,11 @@ public:
     // visible list, and draw each mesh once, instanced, into the
     // bound framebuffer. `instance`: one instance's animated bounds (for culling).
     // Allocates nothing once the buffers have grown to the crowd's size.
+    // Shaded as Renderer shades one model (shaders/pbr.frag), lit by `env` (nullptr: a grey
+    // sky; Renderer::prepareEnvironment gives the one the options name).
     Stats draw(GpuModel& gpu, const Crowd& crowd, const std::vector<glm::vec3>& offsets, const Bounds& instance,
-               const OrbitCamera& camera, const ViewOptions& opts, int width, int height, bool clear = true);
+               const OrbitCamera& camera, const ViewOptions& opts, int width, int height, bool clear = true,
+               const Environment* env = nullptr);
 
     // Transform feedback through the same instanced path (no culling, rasterizer off): the
     // world-space positions of mesh `mesh` for each listed instance, instance-major
@@ -72,8 +76,7 @@ public:
 private:
     struct Uniforms {
         GLint instanced = -1, crowd = -1, instances = -1, stride = -1, meshWorld = -1, paletteOffset = -1,
-              skinned = -1, viewProj = -1, morphCount = -1, baseColor = -1, hasTexture = -1, texture = -1, eye = -1,
-              keyLight = -1, headlight = -1, ambient = -1, lighting = -1, tint = -1, influences8 = -1;
+              skinned = -1, viewProj = -1, morphCount = -1, influences8 = -1;
         void lookUp(const Program& p);
     };
     CrowdRenderer() = default;
@@ -83,6 +86,7 @@ private:
 
     Program shaded_, capture_;
     Uniforms su_, cu_;
+    PbrShading pbr_;
     GLuint rowsBuffer_ = 0, rowsTex_ = 0, instBuffer_ = 0, instTex_ = 0, feedback_ = 0;
     CaptureTarget target_;  // for captures
     GLuint queries_[2] = {};

@@ -13,12 +13,17 @@
 
 #include "anim/runtime/result.h"
 #include "platform/gl.h"
+#include "render/shader.h"
 
 namespace rig {
 
 class Environment {
 public:
-    // Needs a current GL 3.3 core context.
+    // Needs a current GL 3.3 core context. Builds the PMREM on the GPU (render/environment.cpp:
+    // the equirect into a max(256, floorPow2(W / 4)) cube, its mips, then the GGX levels) and
+    // waits for it (glFinish), so the time it takes is the whole cost. Leaves
+    // GL_TEXTURE_CUBE_MAP_SEAMLESS enabled (as WebGL 2 always is); restores the rest of the state
+    // it touches (framebuffer, viewport, program, texture unit 0, VAO, depth, blend, cull, scissor).
     static Result<std::unique_ptr<Environment>> load(const std::string& hdrPath);
     ~Environment();
     Environment(const Environment&) = delete;
@@ -29,6 +34,12 @@ public:
     // GGX roughness 1 - sqrt(1 - i / maxLod) (level 0: the mirror image). Trilinear filtering.
     GLuint radianceCube() const { return cube_; }
     int maxLod() const { return maxLod_; }
+    // The face size of level 0 (256 for the studio env).
+    int faceSize() const { return size_; }
+    // The mip to sample for a roughness (three's roughnessToMip): maxLod * r * (2 - r), r in [0, 1].
+    float roughnessToLod(float roughness) const;
+    // Wall-clock milliseconds load() took (reading, decoding, GPU prefiltering, LUT).
+    double loadMilliseconds() const { return loadMs_; }
     // GL_TEXTURE_2D, RG16F, 16x16: the split-sum scale and bias, x roughness, y N.V (three's DFG LUT).
     GLuint dfgLut() const { return dfg_; }
     // Draw the environment as the background (depth test off), seen through `invViewProj`,
@@ -43,7 +54,17 @@ private:
     GLuint cube_ = 0, dfg_ = 0;
     int maxLod_ = 0;
     GLuint backgroundProgram_ = 0, backgroundVao_ = 0;
+    int size_ = 0;
+    double loadMs_ = 0.0;
+    Program background_;
+    GLint uInvViewProj_ = -1, uRotation_ = -1, uRadiance_ = -1, uLod_ = -1, uToneMapping_ = -1, uExposure_ = -1;
 };
+
+// The matrix that turns a world direction into the direction to look up in the environment when
+// the environment is rotated `rotationDeg` about +Y (features move by R_y(rotationDeg)): the
+// transpose of R_y, as three's envMapRotation / backgroundRotation uniforms for an Euler
+// rotation (0, rotationDeg, 0). The PBR shader multiplies its reflection and normal lookups by it.
+glm::mat3 environmentLookupRotation(float rotationDeg);
 
 // The bundled neutral studio environment (assets/env/studio.hdr, tools/make_studio_env.py).
 std::string defaultEnvironmentPath();

@@ -8,6 +8,7 @@
 
 #include "anim/runtime/dual_quat.h"
 #include "anim/runtime/skinning.h"
+#include "render/camera.h"
 #include "render/layout.h"
 #include "render/texture_image.h"
 
@@ -15,18 +16,43 @@ namespace rig {
 
 namespace {
 
-GLuint makeTexture(const uint8_t* rgba, int w, int h) {
+// A texture from RGBA8 pixels with `ref`'s sampler (glTF wrap and filter enums) and mipmaps.
+GLuint makeTexture(const uint8_t* rgba, int w, int h, bool srgb, const TextureRef& ref) {
+    auto wrap = [](int m) -> GLint {
+        return m == GL_CLAMP_TO_EDGE ? GL_CLAMP_TO_EDGE : m == GL_MIRRORED_REPEAT ? GL_MIRRORED_REPEAT : GL_REPEAT;
+    };
+    const bool minOk = ref.minFilter == GL_NEAREST || ref.minFilter == GL_LINEAR ||
+                       (ref.minFilter >= GL_NEAREST_MIPMAP_NEAREST && ref.minFilter <= GL_LINEAR_MIPMAP_LINEAR);
     GLuint tex = 0;
     glGenTextures(1, &tex);
     glBindTexture(GL_TEXTURE_2D, tex);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    glTexImage2D(GL_TEXTURE_2D, 0, srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
     glGenerateMipmap(GL_TEXTURE_2D);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, minOk ? ref.minFilter : GL_LINEAR_MIPMAP_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, ref.magFilter == GL_NEAREST ? GL_NEAREST : GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, wrap(ref.wrapS));
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, wrap(ref.wrapT));
     return tex;
+}
+
+// The 8x8 magenta/black checker drawn in place of a texture that did not load.
+GLuint makeChecker() {
+    std::vector<uint8_t> px(8 * 8 * 4);
+    for (int y = 0; y < 8; ++y) {
+        for (int x = 0; x < 8; ++x) {
+            uint8_t* p = &px[static_cast<size_t>(y * 8 + x) * 4];
+            const bool magenta = ((x / 2) + (y / 2)) % 2 == 0;
+            p[0] = magenta ? 255 : 0;
+            p[1] = 0;
+            p[2] = magenta ? 255 : 0;
+            p[3] = 255;
+        }
+    }
+    TextureRef nearest;
+    nearest.magFilter = GL_NEAREST;
+    nearest.minFilter = GL_NEAREST;
+    return makeTexture(px.data(), 8, 8, false, nearest);
 }
 
 template <typename T>
@@ -52,22 +78,57 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
     g->joints_ = model.jointNodes();
     g->isJoint_.assign(model.skeleton.size(), 0);
     for (int32_t j : g->joints_) g->isJoint_[j] = 1;
-    for (const Material& mat : model.materials) {
-        GLuint tex = 0;
-        std::vector<TextureStatus>& status = g->textureStatus_.emplace_back();
-        mat.forEachTexture([&](const char*, const TextureRef&) { status.emplace_back(); });
-        if (!mat.baseColorTexture.path.empty()) {
-            Result<TextureImage> image = loadTextureImage(model, mat.baseColorTexture.path);
-            if (image) {
-                tex = makeTexture(image->rgba.data(), image->width, image->height);
-                status[0].width = image->width;  // slot 0: baseColor
-                status[0].height = image->height;
-            } else {
-                g->missingTextures_.push_back(image.error().message);
-                status[0].problem = image.error().message;
+    // Every texture slot of every material; one GL texture per (image, colour space, sampler).
+    g->checker_ = makeChecker();
+    g->textures_.push_back(g->checker_);
+    struct Made {
+        std::string path;
+        bool srgb;
+        int wrapS, wrapT, mag, min;
+        GLuint tex;
+        TextureStatus status;
+    };
+    std::vector<Made> made;
+    // `status`: the slot's size or why it did not load (textureStatus).
+    auto textureFor = [&](const TextureRef& ref, bool srgb, TextureStatus& status) -> GLuint {
+        if (!ref.present()) return 0;
+        for (const Made& m : made) {
+            if (m.path == ref.path && m.srgb == srgb && m.wrapS == ref.wrapS && m.wrapT == ref.wrapT &&
+                m.mag == ref.magFilter && m.min == ref.minFilter) {
+                status = m.status;
+                return m.tex;
             }
         }
-        g->textures_.push_back(tex);
+        GLuint tex = g->checker_;
+        Result<TextureImage> image = loadTextureImage(model, ref.path);
+        if (image) {
+            tex = makeTexture(image->rgba.data(), image->width, image->height, srgb, ref);
+            g->textures_.push_back(tex);
+            status.width = image->width;
+            status.height = image->height;
+        } else {
+            status.problem = image.error().message;
+            if (std::find(g->missingTextures_.begin(), g->missingTextures_.end(), image.error().message) ==
+                g->missingTextures_.end()) {
+                g->missingTextures_.push_back(image.error().message);
+            }
+        }
+        made.push_back({ref.path, srgb, ref.wrapS, ref.wrapT, ref.magFilter, ref.minFilter, tex, status});
+        return tex;
+    };
+    for (const Material& mat : model.materials) {
+        GpuMaterial gm;
+        // In Material::forEachTexture's order.
+        std::vector<TextureStatus>& st = g->textureStatus_.emplace_back(8);
+        gm.baseColor = textureFor(mat.baseColorTexture, true, st[0]);
+        gm.metallicRoughness = textureFor(mat.metallicRoughnessTexture, false, st[1]);
+        gm.normal = textureFor(mat.normalTexture, false, st[2]);
+        gm.occlusion = textureFor(mat.occlusionTexture, false, st[3]);
+        gm.emissive = textureFor(mat.emissiveTexture, true, st[4]);
+        gm.clearcoat = textureFor(mat.clearcoatTexture, false, st[5]);
+        gm.clearcoatRoughness = textureFor(mat.clearcoatRoughnessTexture, false, st[6]);
+        gm.clearcoatNormal = textureFor(mat.clearcoatNormalTexture, false, st[7]);
+        g->materials_.push_back(gm);
     }
     size_t maxVerts = 0;
     for (const Mesh& mesh : model.meshes) {
@@ -83,6 +144,18 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
         gm.buffers[2] = arrayBuffer(uvs);
         gm.hasColors = !mesh.colors.empty();
         if (gm.hasColors) gm.buffers[3] = arrayBuffer(mesh.colors);
+        gm.hasTangents = mesh.tangents.size() == n && n > 0;
+        if (gm.hasTangents) {
+            gm.buffers[10] = arrayBuffer(mesh.tangents);
+            gm.buffers[12] = arrayBuffer(mesh.tangents, GL_DYNAMIC_DRAW);  // CPU-skinned tangents
+        }
+        gm.hasUv1 = mesh.uvs1.size() == n && n > 0;
+        if (gm.hasUv1) gm.buffers[11] = arrayBuffer(mesh.uvs1);
+        {
+            Bounds b;
+            for (const glm::vec3& p : mesh.positions) b.add(p);
+            gm.center = b.center();
+        }
         if (mesh.skinned) {
             gm.buffers[4] = arrayBuffer(mesh.joints);
             gm.buffers[5] = arrayBuffer(mesh.weights);
@@ -107,6 +180,17 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
             floatAttrib(gl_layout::kPosition, gm.buffers[pass == 0 ? 0 : 6], 3);
             floatAttrib(gl_layout::kNormal, gm.buffers[pass == 0 ? 1 : 7], 3);
             floatAttrib(gl_layout::kUv, gm.buffers[2], 2);
+            if (gm.hasTangents) {
+                floatAttrib(gl_layout::kTangent, gm.buffers[pass == 0 ? 10 : 12], 4);
+            } else {
+                glDisableVertexAttribArray(gl_layout::kTangent);
+                glVertexAttrib4f(gl_layout::kTangent, 0, 0, 0, 0);
+            }
+            if (gm.hasUv1) {
+                floatAttrib(gl_layout::kUv1, gm.buffers[11], 2);
+            } else {
+                floatAttrib(gl_layout::kUv1, gm.buffers[2], 2);  // TEXCOORD_0 stands in
+            }
             if (gm.hasColors) {
                 floatAttrib(gl_layout::kColor, gm.buffers[3], 4);
             } else {
@@ -136,7 +220,7 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
         }
         glBindVertexArray(0);
         gm.indexCount = static_cast<GLsizei>(mesh.indices.size());
-        gm.texture = mesh.material < g->textures_.size() ? g->textures_[mesh.material] : 0;
+        gm.texture = mesh.material < g->materials_.size() ? g->materials_[mesh.material].baseColor : 0;
         g->meshes_.push_back(gm);
     }
     // Palette: a texture buffer of RGBA32F texels, 3 per joint (at least one entry).
@@ -198,6 +282,7 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
     g->cpuPositions_.resize(maxVerts);
     g->cpuNormals_.resize(maxVerts);
+    g->cpuTangents_.resize(maxVerts);
     return g;
 }
 
@@ -314,6 +399,20 @@ void GpuModel::uploadCpuSkinning(const Animator& anim, SkinningMethod method, bo
         if (!mesh.normals.empty()) {
             glBindBuffer(GL_ARRAY_BUFFER, meshes_[i].buffers[7]);
             glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)), cpuNormals_.data());
+        }
+        if (meshes_[i].hasTangents && mesh.skinned) {
+            // Tangents turn with the skin like normals: the blended matrix's 3x3 (the strongest
+            // joint's when stitching); dual quaternions use the linear blend's rotation here.
+            const glm::mat4* pal = anim.palette().data() + anim.paletteOffset(i);
+            for (size_t v = 0; v < n; ++v) {
+                const glm::mat4 m = method == SkinningMethod::Stitch ? pal[strongestSlot(mesh, v)]
+                                                                     : blendMatrix(mesh, v, pal, influences);
+                const glm::vec3 t = glm::mat3(m) * glm::vec3(mesh.tangents[v]);
+                const float len = glm::length(t);
+                cpuTangents_[v] = glm::vec4(len > 0.0f ? t / len : glm::vec3(mesh.tangents[v]), mesh.tangents[v].w);
+            }
+            glBindBuffer(GL_ARRAY_BUFFER, meshes_[i].buffers[12]);
+            glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(glm::vec4)), cpuTangents_.data());
         }
     }
     glBindBuffer(GL_ARRAY_BUFFER, 0);

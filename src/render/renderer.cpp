@@ -6,6 +6,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "anim/runtime/skinning.h"
+#include "render/environment.h"
 #include "render/gl_state.h"
 #include "render/layout.h"
 
@@ -22,21 +23,18 @@ int shaderSkinMode(SkinningMethod m) {
 
 Result<std::unique_ptr<Renderer>> Renderer::create() {
     std::unique_ptr<Renderer> r(new Renderer());
-    auto shaded = Program::build({"skinned.vert", "shaded.frag"});
+    auto shaded = Program::build(PbrShading::shaderFiles());
     if (!shaded) return shaded.error();
     auto lines = Program::build({"lines.vert", "lines.frag"});
     if (!lines) return lines.error();
     r->shaded_ = std::move(shaded.value());
     r->lines_ = std::move(lines.value());
     const Program& p = r->shaded_;
-    r->u_ = {p.uniform("u_palette"),   p.uniform("u_paletteOffset"), p.uniform("u_skinned"),
-             p.uniform("u_model"),     p.uniform("u_viewProj"),      p.uniform("u_baseColor"),
-             p.uniform("u_hasTexture"), p.uniform("u_baseColorTexture"), p.uniform("u_eye"),
-             p.uniform("u_keyLightDir"), p.uniform("u_headlight"),   p.uniform("u_ambient"),
-             p.uniform("u_lighting"),  p.uniform("u_tint"),          p.uniform("u_dualQuats"),
-             p.uniform("u_morphDeltas"), p.uniform("u_morphWeights"), p.uniform("u_morphBase"),
-             p.uniform("u_morphCount"), p.uniform("u_morphWeightOffset"), p.uniform("u_colorSource"),
-             p.uniform("u_influences8")};
+    r->u_ = {p.uniform("u_palette"),      p.uniform("u_paletteOffset"),     p.uniform("u_skinned"),
+             p.uniform("u_model"),        p.uniform("u_viewProj"),          p.uniform("u_dualQuats"),
+             p.uniform("u_morphDeltas"),  p.uniform("u_morphWeights"),      p.uniform("u_morphBase"),
+             p.uniform("u_morphCount"),   p.uniform("u_morphWeightOffset"), p.uniform("u_influences8")};
+    r->pbr_.lookUp(p);
     r->uLinesViewProj_ = r->lines_.uniform("u_viewProj");
     r->uLinesPointSize_ = r->lines_.uniform("u_pointSize");
     glGenVertexArrays(1, &r->lineVao_);
@@ -75,9 +73,23 @@ void Renderer::drawLines(const glm::mat4& viewProj, GLenum mode, float pointSize
     lineScratch_.clear();
 }
 
+void Renderer::useEnvironment(const ViewOptions& o) {
+    const std::string path = o.environment.empty() ? defaultEnvironmentPath() : o.environment;
+    if (path == environmentAsked_) return;
+    environmentAsked_ = path;
+    auto env = Environment::load(path);
+    if (env) {
+        environment_ = std::move(env.value());
+        environmentError_.clear();
+    } else {
+        environmentError_ = env.error().message;
+    }
+}
+
 void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam, const ViewOptions& o, int width,
                     int height, const Bounds* bounds) {
     const Model& model = gpu.model();
+    useEnvironment(o);
     glViewport(0, 0, width, height);
     glClearColor(o.background.r, o.background.g, o.background.b, o.background.a);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
@@ -85,6 +97,14 @@ void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam,
 
     const float aspect = height > 0 ? static_cast<float>(width) / static_cast<float>(height) : 1.0f;
     const glm::mat4 viewProj = cam.projection(aspect) * cam.view();
+    if (o.backgroundMode == BackgroundMode::Environment && environment_) {
+        environment_->drawBackground(glm::inverse(viewProj), o.environmentRotation, o.backgroundBlur,
+                                     static_cast<int>(o.toneMapping), o.exposure);
+        setSceneState();
+    }
+    if (o.groundShadow && bounds && bounds->valid() && colorSource_ == ColorSource::Material) {
+        drawGroundShadow(cam, viewProj, *bounds);
+    }
     const bool gpuSkin = o.skinning == SkinningMode::Gpu;
     if (gpuSkin) {
         gpu.uploadPalette(anim, o.method == SkinningMethod::DualQuat);
@@ -165,20 +185,53 @@ void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam,
     glUseProgram(0);
 }
 
+void Renderer::drawGroundShadow(const OrbitCamera& cam, const glm::mat4& viewProj, const Bounds& b) {
+    // A soft contact shadow: a disc on the ground plane under the model (the lowest point of its
+    // bounds along the up axis), dark in the middle and fading to nothing at its rim, sized from
+    // the footprint. Drawn before the meshes, without writing depth.
+    const glm::vec3 up = cam.up();
+    const glm::vec3 ax(1, 0, 0), az = cam.zUp ? glm::vec3(0, 1, 0) : glm::vec3(0, 0, 1);
+    const glm::vec3 c = b.center();
+    const glm::vec3 centre = c - glm::dot(c, up) * up + glm::dot(b.min, up) * up;
+    const glm::vec3 ext = b.max - b.min;
+    const float radius = 0.6f * std::max(glm::length(ext - glm::dot(ext, up) * up), 1e-4f);
+    constexpr int kSegments = 48;
+    lineScratch_.push_back({centre, {0.0f, 0.0f, 0.0f, 0.45f}});
+    for (int i = 0; i <= kSegments; ++i) {
+        const float a = 6.2831853f * static_cast<float>(i) / kSegments;
+        lineScratch_.push_back({centre + radius * (std::cos(a) * ax + std::sin(a) * az), {0.0f, 0.0f, 0.0f, 0.0f}});
+    }
+    glDepthMask(GL_FALSE);
+    drawLines(viewProj, GL_TRIANGLE_FAN, 1.0f);
+    glDepthMask(GL_TRUE);
+}
+
+void Renderer::drawMesh(GpuModel& gpu, const Animator& anim, size_t i, bool gpuSkin, const ViewOptions& o) {
+    const Mesh& mesh = gpu.model().meshes[i];
+    const GpuMesh& gm = gpu.meshes()[i];
+    const bool cpuVertices = gpu.drawsCpuVertices(i, gpuSkin);
+    const bool skinOnGpu = mesh.skinned && !cpuVertices;
+    glUniform1i(u_.skinned, skinOnGpu ? shaderSkinMode(o.method) : 0);
+    glUniform1i(u_.influences8, skinOnGpu && gm.secondInfluenceSet && blendsSecondSet(mesh, o.influences) ? 1 : 0);
+    glUniform1i(u_.paletteOffset, static_cast<GLint>(anim.paletteOffset(i)));
+    glUniformMatrix4fv(u_.model, 1, GL_FALSE, glm::value_ptr(anim.skinToModel(i)));
+    gpu.setMorphUniforms(i, anim, !cpuVertices, u_.morphBase, u_.morphCount, u_.morphWeightOffset);
+    glBindVertexArray(cpuVertices ? gm.cpuVao : gm.vao);
+    glDrawElements(GL_TRIANGLES, gm.indexCount, GL_UNSIGNED_INT, nullptr);
+}
+
 void Renderer::drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& viewProj, const OrbitCamera& cam,
                           const ViewOptions& o, const glm::vec4& tint, ColorSource source) {
     const Model& model = gpu.model();
     const bool gpuSkin = o.skinning == SkinningMode::Gpu;
     glUseProgram(shaded_.id());
     glUniformMatrix4fv(u_.viewProj, 1, GL_FALSE, glm::value_ptr(viewProj));
-    setLightUniforms(u_, cam, o);
-    glUniform4fv(u_.tint, 1, glm::value_ptr(tint));
-    glUniform1i(u_.colorSource, static_cast<GLint>(source));
+    pbr_.setFrame(cam.eye(), cam.view(), cam.zUp, o, environment_.get());
+    pbr_.setSource(static_cast<int>(source), tint);
     glUniform1i(u_.palette, gl_layout::kUnitPalette);
     glUniform1i(u_.dualQuats, gl_layout::kUnitDualQuats);
     glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitDualQuats);
     glBindTexture(GL_TEXTURE_BUFFER, gpu.dualQuatTexture());
-    glUniform1i(u_.texture, gl_layout::kUnitBaseColor);
     glUniform1i(u_.morphDeltas, gl_layout::kUnitMorphDeltas);
     glUniform1i(u_.morphWeights, gl_layout::kUnitMorphWeights);
     glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitMorphDeltas);
@@ -188,29 +241,50 @@ void Renderer::drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& 
     glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitPalette);
     glBindTexture(GL_TEXTURE_BUFFER, gpu.paletteTexture());
     if (o.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+    const bool materials = source == ColorSource::Material;
+    auto materialOf = [&](size_t i) -> size_t { return std::min<size_t>(model.meshes[i].material, model.materials.size() - 1); };
+    auto bind = [&](size_t i) {
+        const size_t m = materialOf(i);
+        pbr_.setMaterial(model.materials[m], gpu.materials()[m], o.textures);
+    };
+    // Opaque and MASK meshes first, in file order; single-sided ones with their back faces culled.
+    std::vector<std::pair<float, size_t>> blended;
+    const glm::mat4 view = cam.view();
     for (size_t i = 0; i < model.meshes.size(); ++i) {
-        const Mesh& mesh = model.meshes[i];
-        const GpuMesh& gm = gpu.meshes()[i];
-        if (gm.indexCount == 0) continue;
-        const bool cpuVertices = gpu.drawsCpuVertices(i, gpuSkin);
-        const bool skinOnGpu = mesh.skinned && !cpuVertices;
-        glUniform1i(u_.skinned, skinOnGpu ? shaderSkinMode(o.method) : 0);
-        glUniform1i(u_.influences8, skinOnGpu && gm.secondInfluenceSet && blendsSecondSet(mesh, o.influences) ? 1 : 0);
-        glUniform1i(u_.paletteOffset, static_cast<GLint>(anim.paletteOffset(i)));
-        glUniformMatrix4fv(u_.model, 1, GL_FALSE, glm::value_ptr(anim.skinToModel(i)));
-        const Material& mat = model.materials[std::min<size_t>(mesh.material, model.materials.size() - 1)];
-        glUniform4fv(u_.baseColor, 1, glm::value_ptr(mat.baseColor));
-        const bool tex = o.textures && gm.texture != 0;
-        glUniform1i(u_.hasTexture, tex ? 1 : 0);
-        glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitBaseColor);
-        glBindTexture(GL_TEXTURE_2D, tex ? gm.texture : 0);
-        gpu.setMorphUniforms(i, anim, !cpuVertices, u_.morphBase, u_.morphCount, u_.morphWeightOffset);
-        glBindVertexArray(cpuVertices ? gm.cpuVao : gm.vao);
-        glDrawElements(GL_TRIANGLES, gm.indexCount, GL_UNSIGNED_INT, nullptr);
+        if (gpu.meshes()[i].indexCount == 0) continue;
+        const Material& mat = model.materials[materialOf(i)];
+        if (materials && mat.alphaMode == AlphaMode::Blend) {
+            const glm::vec3 c = glm::vec3(anim.skinToModel(i) * glm::vec4(gpu.meshes()[i].center, 1.0f));
+            blended.push_back({(view * glm::vec4(c, 1.0f)).z, i});
+            continue;
+        }
+        bind(i);
+        if (materials && !mat.doubleSided) {
+            glEnable(GL_CULL_FACE);
+            glCullFace(GL_BACK);
+        } else {
+            glDisable(GL_CULL_FACE);
+        }
+        drawMesh(gpu, anim, i, gpuSkin, o);
     }
+    // BLEND meshes after, back to front (view-space z grows towards the eye), without writing
+    // depth; a double-sided one in two passes, its back faces first (three.js's order).
+    std::stable_sort(blended.begin(), blended.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    if (!blended.empty()) glDepthMask(GL_FALSE);
+    for (const auto& [depth, i] : blended) {
+        bind(i);
+        glEnable(GL_CULL_FACE);
+        if (model.materials[materialOf(i)].doubleSided) {
+            glCullFace(GL_FRONT);
+            drawMesh(gpu, anim, i, gpuSkin, o);
+        }
+        glCullFace(GL_BACK);
+        drawMesh(gpu, anim, i, gpuSkin, o);
+    }
+    if (!blended.empty()) glDepthMask(GL_TRUE);
+    glDisable(GL_CULL_FACE);
     glBindVertexArray(0);
     if (o.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
-
 }
 
 void Renderer::drawPath(const std::vector<glm::vec3>& points, const glm::vec4& color, const OrbitCamera& cam, int width,

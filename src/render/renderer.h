@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -11,6 +12,7 @@
 #include "anim/runtime/result.h"
 #include "render/camera.h"
 #include "render/gpu_model.h"
+#include "render/pbr_shading.h"
 #include "render/shader.h"
 #include "render/view_options.h"
 
@@ -30,11 +32,25 @@ public:
     Renderer& operator=(const Renderer&) = delete;
 
     // Draw one frame into the bound framebuffer (viewport width x height). `bounds`, if
-    // given, is drawn as a box (ViewOptions::bounds) and sizes the grid.
+    // given, is drawn as a box (ViewOptions::bounds) and sizes the grid and the ground shadow.
+    // The meshes are shaded by shaders/pbr.frag, lit by the environment opts.environment names
+    // (empty: defaultEnvironmentPath()), loaded on the first draw that names it and kept.
     void draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& camera, const ViewOptions& opts, int width,
               int height, const Bounds* bounds = nullptr);
 
-    // Where the meshes' colour comes from in the shader (u_colorSource in shaders/shaded.frag).
+    // Why the environment the last draw asked for did not load ("studio.hdr: ..."), one line;
+    // empty when it did. The previous environment (or, with none, a grey sky) stays in use.
+    const std::string& environmentError() const { return environmentError_; }
+    // The environment in use, or nullptr.
+    const Environment* environment() const { return environment_.get(); }
+    // Load the environment `opts` names if it is not the one asked for last (draw() does this
+    // itself); the one in use after, for other drawers (CrowdRenderer::draw).
+    const Environment* prepareEnvironment(const ViewOptions& opts) {
+        useEnvironment(opts);
+        return environment_.get();
+    }
+
+    // Where the meshes' colour comes from in the shader (u_colorSource in shaders/pbr.frag).
     enum class ColorSource {
         Material = 0,     // material colour x texture x vertex colour (the file's look)
         VertexOnly = 1,   // the vertex colours alone: a colour view's colours as painted
@@ -65,13 +81,19 @@ private:
     void drawLines(const glm::mat4& viewProj, GLenum mode, float pointSize);
     void drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& viewProj, const OrbitCamera& cam,
                     const ViewOptions& o, const glm::vec4& tint, ColorSource source);
+    void drawMesh(GpuModel& gpu, const Animator& anim, size_t i, bool gpuSkin, const ViewOptions& o);
+    void useEnvironment(const ViewOptions& o);
+    void drawGroundShadow(const OrbitCamera& cam, const glm::mat4& viewProj, const Bounds& bounds);
 
     Program shaded_, lines_;
+    PbrShading pbr_;
     struct {
-        GLint palette, paletteOffset, skinned, model, viewProj, baseColor, hasTexture, texture, eye, keyLight,
-            headlight, ambient, lighting, tint, dualQuats, morphDeltas, morphWeights, morphBase, morphCount,
-            morphWeightOffset, colorSource, influences8;
+        GLint palette, paletteOffset, skinned, model, viewProj, dualQuats, morphDeltas, morphWeights, morphBase,
+            morphCount, morphWeightOffset, influences8;
     } u_{};
+    std::unique_ptr<Environment> environment_;
+    std::string environmentAsked_;   // the path the last draw asked for
+    std::string environmentError_;
     ColorSource colorSource_ = ColorSource::Material;
     GLint uLinesViewProj_ = -1, uLinesPointSize_ = -1;
     GLuint lineVao_ = 0, lineVbo_ = 0;

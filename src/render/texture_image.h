@@ -2,8 +2,8 @@
 // untrusted input like the model. An image file is read only when it is a regular file of at
 // most kMaxTextureBytes (import/texture_limits.h, util/input_file); an embedded image is
 // refused over the same size (the import worker keeps none of its bytes); the dimensions are read from the image's header and an image larger than kMaxTextureSide
-// on a side is refused before any pixel is decoded. A refused texture is drawn untextured
-// (GpuModel::missingTextures, one warning line saying why).
+// on a side is refused before any pixel is decoded. A refused texture is drawn as a
+// magenta checker (GpuModel::missingTextures, one warning line saying why).
 #pragma once
 
 #include <cstddef>
@@ -36,6 +36,6 @@ inline constexpr std::string_view kTextureOutsideFolder = " not read (outside th
 Result<TextureImage> loadTextureImage(const Model& model, const std::string& ref);
 
 // What follows that phrase in the warning line of `render` and the viewer.
-inline constexpr const char* kUntexturedNote = "drawn untextured in its material's base colour";
+inline constexpr const char* kUntexturedNote = "drawn as a magenta checker";
 
 }  // namespace rig

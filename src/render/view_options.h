@@ -37,9 +37,8 @@ struct ViewOptions {
     bool bones = false;        // skeleton overlay, drawn on top
     JointNameMode jointNames = JointNameMode::Selection;  // viewer only (ImGui text at the joints)
     bool lighting = true;
-    bool headlight = true;
     bool textures = true;
-    float ambient = 0.35f;
+    float ambient = 0.35f;     // the grey sky's radiance where no environment is loaded
     glm::vec4 background{0.17f, 0.18f, 0.2f, 1.0f};
     // Physically based shading (render/environment.h, shaders/pbr.frag).
     std::string environment;   // an equirectangular Radiance .hdr; empty: the bundled studio

@@ -1,0 +1,27 @@
+// glTF materials read from the file's JSON where Assimp 5.2.5 drops or garbles them: texCoord
+// (Assimp's UV source is always 0 here), KHR_texture_transform (Assimp converts it to a
+// transform about the centre), sampler filters of textures Assimp gives none for,
+// KHR_materials_emissive_strength, KHR_materials_unlit, normal scale, occlusion strength and the
+// clearcoat textures' UV sets and transforms.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "anim/runtime/model.h"
+
+namespace rig {
+
+// Overwrite every field of model.materials[i] from the JSON material it came from. Assimp
+// orders materials by first reference (and drops unused ones), so each Assimp material is
+// matched to the JSON material with the same name and factors (the first not yet taken, in
+// file order); one that matches none keeps what Assimp gave. Texture paths stay Assimp's (its
+// "*N" for embedded images). A file that is not glTF, or whose JSON cannot be read, is left as is.
+void applyGltfMaterials(const std::string& path, Model& model);
+
+// The same on parsed JSON (tests, fuzzing).
+void applyGltfMaterialsJson(const nlohmann::json& gltf, std::vector<Material>& materials);
+
+}  // namespace rig

@@ -1,0 +1,302 @@
+#include "render/environment.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/type_ptr.hpp>
+
+#include "render/dfg_lut.h"
+#include "render/hdr_image.h"
+#include "util/bundled_assets.h"
+
+namespace rig {
+
+namespace {
+
+// three's PMREMGenerator constants (r187).
+constexpr int kMinCubeSize = 256;      // smaller inputs are upsampled
+constexpr int kLodMin = 3;             // log2 of the roughest level's face size
+constexpr int kGgxSamples = 256;       // VNDF samples of the sharp levels
+constexpr int kIntegrationSize = 16;   // source mip face size integrated for the rough levels
+constexpr int kIntegrationLevels = 3;  // the roughest levels that integrate
+
+// The GL cube map convention: for face f, columns = direction of +s, of +t, and the face's axis
+// (a texel at s, t in [-1, 1] looks along axis + s * right + t * up).
+glm::mat3 faceBasis(int face) {
+    using glm::vec3;
+    switch (face) {
+    case 0: return glm::mat3(vec3(0, 0, -1), vec3(0, -1, 0), vec3(1, 0, 0));   // +X
+    case 1: return glm::mat3(vec3(0, 0, 1), vec3(0, -1, 0), vec3(-1, 0, 0));   // -X
+    case 2: return glm::mat3(vec3(1, 0, 0), vec3(0, 0, 1), vec3(0, 1, 0));     // +Y
+    case 3: return glm::mat3(vec3(1, 0, 0), vec3(0, 0, -1), vec3(0, -1, 0));   // -Y
+    case 4: return glm::mat3(vec3(1, 0, 0), vec3(0, -1, 0), vec3(0, 0, 1));    // +Z
+    default: return glm::mat3(vec3(-1, 0, 0), vec3(0, -1, 0), vec3(0, 0, -1)); // -Z
+    }
+}
+
+double roughnessOfLevel(int lod, int maxLod) { return maxLod > 0 ? 1.0 - std::sqrt(1.0 - double(lod) / maxLod) : 0.0; }
+
+int floorPowerOfTwo(double v) {
+    if (v < 1.0) return 0;
+    return 1 << static_cast<int>(std::floor(std::log2(v)));
+}
+
+// A half-float RGBA cube with levels 0..lastLevel, trilinear, clamped.
+GLuint makeCube(int size, int lastLevel) {
+    GLuint tex = 0;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_CUBE_MAP, tex);
+    for (int level = 0; level <= lastLevel; ++level) {
+        const int s = std::max(1, size >> level);
+        for (int face = 0; face < 6; ++face) {
+            glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, level, GL_RGBA16F, s, s, 0, GL_RGBA, GL_HALF_FLOAT, nullptr);
+        }
+    }
+    glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_BASE_LEVEL, 0);
+    glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_MAX_LEVEL, lastLevel);
+    glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    for (GLenum wrap : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_TEXTURE_WRAP_R}) {
+        glTexParameteri(GL_TEXTURE_CUBE_MAP, wrap, GL_CLAMP_TO_EDGE);
+    }
+    return tex;
+}
+
+// The GL state load() changes, put back when it ends.
+struct SavedState {
+    GLint drawFbo = 0, readFbo = 0, program = 0, vao = 0, activeTexture = 0, tex2d = 0, texCube = 0;
+    GLint viewport[4] = {};
+    GLboolean depth = GL_FALSE, blend = GL_FALSE, cull = GL_FALSE, scissor = GL_FALSE;
+    SavedState() {
+        glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &drawFbo);
+        glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &readFbo);
+        glGetIntegerv(GL_CURRENT_PROGRAM, &program);
+        glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &vao);
+        glGetIntegerv(GL_ACTIVE_TEXTURE, &activeTexture);
+        glActiveTexture(GL_TEXTURE0);
+        glGetIntegerv(GL_TEXTURE_BINDING_2D, &tex2d);
+        glGetIntegerv(GL_TEXTURE_BINDING_CUBE_MAP, &texCube);
+        glGetIntegerv(GL_VIEWPORT, viewport);
+        depth = glIsEnabled(GL_DEPTH_TEST);
+        blend = glIsEnabled(GL_BLEND);
+        cull = glIsEnabled(GL_CULL_FACE);
+        scissor = glIsEnabled(GL_SCISSOR_TEST);
+    }
+    ~SavedState() {
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(drawFbo));
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(readFbo));
+        glUseProgram(static_cast<GLuint>(program));
+        glBindVertexArray(static_cast<GLuint>(vao));
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(tex2d));
+        glBindTexture(GL_TEXTURE_CUBE_MAP, static_cast<GLuint>(texCube));
+        glActiveTexture(static_cast<GLenum>(activeTexture));
+        glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+        auto set = [](GLenum cap, GLboolean on) { on ? glEnable(cap) : glDisable(cap); };
+        set(GL_DEPTH_TEST, depth);
+        set(GL_BLEND, blend);
+        set(GL_CULL_FACE, cull);
+        set(GL_SCISSOR_TEST, scissor);
+    }
+};
+
+// Draws `program` (env_face.vert + a filter) into every face of `level` of `target`.
+void renderCubeLevel(GLuint fbo, GLuint target, int level, int size, const Program& program) {
+    const GLint face = program.uniform("u_face");
+    const int s = std::max(1, size >> level);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glViewport(0, 0, s, s);
+    for (int f = 0; f < 6; ++f) {
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_CUBE_MAP_POSITIVE_X + f, target, level);
+        const glm::mat3 basis = faceBasis(f);
+        glUniformMatrix3fv(face, 1, GL_FALSE, glm::value_ptr(basis));
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Environment>> Environment::load(const std::string& hdrPath) {
+    const auto start = std::chrono::steady_clock::now();
+    Result<HdrImage> image = readHdrImage(hdrPath);
+    if (!image) return image.error();
+    const HdrImage& hdr = image.value();
+
+    auto equirectProg = Program::build({"env_face.vert", "env_equirect.frag"});
+    if (!equirectProg) return Error{hdrPath + ": " + equirectProg.error().message};
+    auto ggxProg = Program::build({"env_face.vert", "env_ggx.frag"});
+    if (!ggxProg) return Error{hdrPath + ": " + ggxProg.error().message};
+    auto integrateProg = Program::build({"env_face.vert", "env_integrate.frag"});
+    if (!integrateProg) return Error{hdrPath + ": " + integrateProg.error().message};
+    auto background = Program::build({"background.vert", "background.frag", "tonemap.frag"});
+    if (!background) return Error{hdrPath + ": " + background.error().message};
+
+    std::unique_ptr<Environment> env(new Environment());
+    env->path_ = hdrPath;
+    env->background_ = std::move(background.value());
+    env->backgroundProgram_ = env->background_.id();
+    const Program& bg = env->background_;
+    env->uInvViewProj_ = bg.uniform("u_invViewProj");
+    env->uRotation_ = bg.uniform("u_rotation");
+    env->uRadiance_ = bg.uniform("u_radiance");
+    env->uLod_ = bg.uniform("u_lod");
+    env->uToneMapping_ = bg.uniform("u_toneMapping");
+    env->uExposure_ = bg.uniform("u_exposure");
+
+    const int size = std::max(kMinCubeSize, floorPowerOfTwo(hdr.width / 4.0));
+    const int maxLod = static_cast<int>(std::log2(size)) - kLodMin;
+    env->size_ = size;
+    env->maxLod_ = maxLod;
+
+    {
+        SavedState saved;
+        glDisable(GL_DEPTH_TEST);
+        glDisable(GL_BLEND);
+        glDisable(GL_CULL_FACE);
+        glDisable(GL_SCISSOR_TEST);
+        glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
+        glGenVertexArrays(1, &env->backgroundVao_);
+        glBindVertexArray(env->backgroundVao_);
+        glActiveTexture(GL_TEXTURE0);
+
+        // The equirect as three uploads it: RGBA half floats, linear, no mipmaps, clamped.
+        GLuint equirect = 0;
+        glGenTextures(1, &equirect);
+        glBindTexture(GL_TEXTURE_2D, equirect);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA16F, hdr.width, hdr.height, 0, GL_RGBA, GL_HALF_FLOAT, hdr.rgbaHalf.data());
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+
+        GLuint fbo = 0;
+        glGenFramebuffers(1, &fbo);
+
+        // The source: the equirect drawn into a cube, then its full mip chain.
+        const int sourceLevels = static_cast<int>(std::log2(size));
+        const GLuint source = makeCube(size, sourceLevels);
+        glBindTexture(GL_TEXTURE_CUBE_MAP, 0);  // not bound while it is drawn into
+        glUseProgram(equirectProg.value().id());
+        glUniform1i(equirectProg.value().uniform("u_equirect"), 0);
+        glBindTexture(GL_TEXTURE_2D, equirect);
+        renderCubeLevel(fbo, source, 0, size, equirectProg.value());
+        glBindTexture(GL_TEXTURE_CUBE_MAP, source);
+        glGenerateMipmap(GL_TEXTURE_CUBE_MAP);
+
+        // The PMREM levels.
+        env->cube_ = makeCube(size, maxLod);
+        glBindTexture(GL_TEXTURE_CUBE_MAP, source);  // sampled; only cube_ is drawn into
+        for (int lod = 0; lod <= maxLod; ++lod) {
+            const double roughness = roughnessOfLevel(lod, maxLod);
+            if (lod > maxLod - kIntegrationLevels) {
+                const Program& p = integrateProg.value();
+                glUseProgram(p.id());
+                glUniform1i(p.uniform("u_source"), 0);
+                glUniform1f(p.uniform("u_roughness"), static_cast<float>(roughness));
+                glUniform1f(p.uniform("u_sourceLod"), static_cast<float>(std::log2(double(size) / kIntegrationSize)));
+                glUniform1i(p.uniform("u_sourceSize"), kIntegrationSize);
+                renderCubeLevel(fbo, env->cube_, lod, size, p);
+            } else {
+                // For V = N the sample density is D(H) / 4: the source texel whose solid angle
+                // matches 1 / (samples * pdf), half a mip coarser against noise; the shader
+                // adds log2 of the sample's D denominator.
+                const double bias = roughness > 0.0
+                                        ? std::log2(double(size)) +
+                                              0.5 * std::log2(6.0 / (kGgxSamples * std::pow(roughness, 4.0))) + 0.5
+                                        : 0.0;
+                const Program& p = ggxProg.value();
+                glUseProgram(p.id());
+                glUniform1i(p.uniform("u_source"), 0);
+                glUniform1f(p.uniform("u_roughness"), static_cast<float>(roughness));
+                glUniform1f(p.uniform("u_lodBias"), static_cast<float>(bias));
+                glUniform1i(p.uniform("u_samples"), kGgxSamples);
+                renderCubeLevel(fbo, env->cube_, lod, size, p);
+            }
+        }
+
+        // The DFG table.
+        const std::vector<float>& lut = dfgLutTable();
+        glGenTextures(1, &env->dfg_);
+        glBindTexture(GL_TEXTURE_2D, env->dfg_);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RG16F, kDfgLutSize, kDfgLutSize, 0, GL_RG, GL_FLOAT, lut.data());
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glDeleteFramebuffers(1, &fbo);
+        glDeleteTextures(1, &source);
+        glDeleteTextures(1, &equirect);
+    }
+    const GLenum err = glGetError();
+    glFinish();
+    if (err == GL_OUT_OF_MEMORY) return Error{hdrPath + ": out of GPU memory for a " + std::to_string(size) + " cube"};
+    env->loadMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return env;
+}
+
+Environment::~Environment() {
+    if (cube_) glDeleteTextures(1, &cube_);
+    if (dfg_) glDeleteTextures(1, &dfg_);
+    if (backgroundVao_) glDeleteVertexArrays(1, &backgroundVao_);
+}
+
+float Environment::roughnessToLod(float roughness) const {
+    const float r = std::clamp(roughness, 0.0f, 1.0f);
+    return static_cast<float>(maxLod_) * r * (2.0f - r);
+}
+
+void Environment::drawBackground(const glm::mat4& invViewProj, float rotationDeg, float blur, int toneMapMode,
+                                 float exposure) {
+    GLint program = 0, vao = 0, activeTexture = 0, texCube = 0;
+    glGetIntegerv(GL_CURRENT_PROGRAM, &program);
+    glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &vao);
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &activeTexture);
+    glActiveTexture(GL_TEXTURE0);
+    glGetIntegerv(GL_TEXTURE_BINDING_CUBE_MAP, &texCube);
+    GLboolean depthMask = GL_TRUE;
+    glGetBooleanv(GL_DEPTH_WRITEMASK, &depthMask);
+    const GLboolean depth = glIsEnabled(GL_DEPTH_TEST), blend = glIsEnabled(GL_BLEND), cull = glIsEnabled(GL_CULL_FACE);
+
+    glDisable(GL_DEPTH_TEST);
+    glDepthMask(GL_FALSE);
+    glDisable(GL_BLEND);
+    glDisable(GL_CULL_FACE);
+    glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
+    glUseProgram(background_.id());
+    glUniformMatrix4fv(uInvViewProj_, 1, GL_FALSE, glm::value_ptr(invViewProj));
+    const glm::mat3 rot = environmentLookupRotation(rotationDeg);
+    glUniformMatrix3fv(uRotation_, 1, GL_FALSE, glm::value_ptr(rot));
+    glUniform1i(uRadiance_, 0);
+    glUniform1f(uLod_, roughnessToLod(blur));
+    glUniform1i(uToneMapping_, toneMapMode);
+    glUniform1f(uExposure_, exposure);
+    glBindTexture(GL_TEXTURE_CUBE_MAP, cube_);
+    glBindVertexArray(backgroundVao_);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+
+    glBindVertexArray(static_cast<GLuint>(vao));
+    glBindTexture(GL_TEXTURE_CUBE_MAP, static_cast<GLuint>(texCube));
+    glActiveTexture(static_cast<GLenum>(activeTexture));
+    glUseProgram(static_cast<GLuint>(program));
+    glDepthMask(depthMask);
+    if (depth) glEnable(GL_DEPTH_TEST);
+    if (blend) glEnable(GL_BLEND);
+    if (cull) glEnable(GL_CULL_FACE);
+}
+
+glm::mat3 environmentLookupRotation(float rotationDeg) {
+    const glm::mat4 r = glm::rotate(glm::mat4(1.0f), glm::radians(rotationDeg), glm::vec3(0.0f, 1.0f, 0.0f));
+    return glm::transpose(glm::mat3(r));
+}
+
+std::string defaultEnvironmentPath() { return bundledAssetPath("assets/env/studio.hdr"); }
+
+}  // namespace rig

@@ -1,0 +1,40 @@
+// Reading an equirectangular Radiance .hdr (RGBE) the way three.js r187's HDRLoader gives it to
+// the PMREM generator: linear radiance = mantissa * 2^(exponent - 128) / 255 (three's scale;
+// not the / 256 of the format's reference code), clamped to 65504 and rounded toward zero to
+// half floats (three's DataUtils.toHalfFloat), the file's first row at the top (flipY).
+// The file is untrusted: read as a regular file within limits, its header and every scanline
+// checked before stb_image decodes it (stb would loop for good on some damaged run-length data).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "anim/runtime/result.h"
+
+namespace rig {
+
+constexpr int kMaxHdrWidth = 8192, kMaxHdrHeight = 4096;
+constexpr size_t kMaxHdrHeaderBytes = 64 * 1024;
+// The largest pixel data (flat RGBE of the largest image, plus run-length overhead) and header.
+constexpr size_t kMaxHdrFileBytes = size_t(kMaxHdrWidth) * kMaxHdrHeight * 4 * 17 / 16 + kMaxHdrHeaderBytes;
+
+struct HdrImage {
+    int width = 0, height = 0;
+    // RGBA half floats (alpha 1), width * height * 4, row 0 = the image's BOTTOM row (GL order:
+    // the file's first row is uploaded last, so it is v = 1, three's flipY).
+    std::vector<uint16_t> rgbaHalf;
+};
+
+// The whole file: errors are one line starting with `path` ("studio.hdr: not a Radiance .hdr
+// image", "...: 40000x20000 pixels, more than 8192x4096", "...: truncated (pixel data ends in row
+// 12 of 256)", "...: not a regular file (a named pipe)").
+Result<HdrImage> readHdrImage(const std::string& path);
+// The same from bytes already read (`what` names them in messages).
+Result<HdrImage> decodeHdrImage(const uint8_t* data, size_t size, const std::string& what);
+
+// A float as three's toHalfFloat writes it: rounded toward zero, |v| clamped to 65504.
+uint16_t halfTowardZero(float v);
+float halfToFloat(uint16_t h);
+
+}  // namespace rig

@@ -1,0 +1,300 @@
+// Physically based drawing (shaders/pbr.frag through Renderer), headless: alpha modes and
+// their order, double-sided culling, the texture transform, sRGB decoding of base colour
+// textures, the tone curves against their formulas, the missing-texture checker. Each scene is
+// built in code: quads facing the camera, unlit or emissive materials so every expected pixel
+// follows from the formula alone.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "anim/runtime/pose.h"
+#include "render/offscreen.h"
+#include "render/renderer.h"
+#include "support/gl_environment.h"
+
+namespace rig {
+namespace {
+
+constexpr int kW = 64, kH = 64;
+
+// A model of one node and no meshes yet.
+Model emptyModel() {
+    Model m;
+    m.path = "/nonexistent-folder/pbr-test.gltf";
+    m.skeleton.names = {"root"};
+    m.skeleton.parent = {-1};
+    m.skeleton.bindLocalSqt.push_back(Transform{});
+    m.skeleton.bindLocal.push_back(glm::mat4(1.0f));
+    m.skeleton.computeBindModel();
+    return m;
+}
+
+// A square quad of half-size `half` at depth z, centred at (cx, 0), facing +Z (or -Z when
+// `facingAway`), UVs (0,0) bottom left to (1,1) top right, with material `material`.
+void addQuad(Model& m, float z, uint32_t material, float half = 1.0f, bool facingAway = false, float cx = 0.0f) {
+    Mesh mesh;
+    mesh.name = "quad" + std::to_string(m.meshes.size());
+    mesh.node = 0;
+    mesh.material = material;
+    mesh.positions = {{cx - half, -half, z}, {cx + half, -half, z}, {cx + half, half, z}, {cx - half, half, z}};
+    const glm::vec3 n = facingAway ? glm::vec3(0, 0, -1) : glm::vec3(0, 0, 1);
+    mesh.normals.assign(4, n);
+    mesh.uvs = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    mesh.indices = facingAway ? std::vector<uint32_t>{0, 2, 1, 0, 3, 2} : std::vector<uint32_t>{0, 1, 2, 0, 2, 3};
+    m.meshes.push_back(std::move(mesh));
+}
+
+Material unlit(const glm::vec4& c) {
+    Material mat;
+    mat.baseColor = c;
+    mat.unlit = true;
+    return mat;
+}
+
+struct Pixels {
+    std::vector<uint8_t> px;  // RGBA, top row first
+    glm::ivec3 at(int x, int y) const {
+        const size_t i = (static_cast<size_t>(y) * kW + x) * 4;
+        return {px[i], px[i + 1], px[i + 2]};
+    }
+    glm::ivec3 centre() const { return at(kW / 2, kH / 2); }
+};
+
+ViewOptions baseOptions() {
+    ViewOptions o;
+    o.grid = false;
+    o.groundShadow = false;
+    o.background = glm::vec4(0.0f, 0.0f, 0.0f, 1.0f);
+    o.toneMapping = ToneMapping::None;
+    return o;
+}
+
+// Drawn from +Z looking at the origin (the quads at z = 0 fill the middle of the frame).
+Pixels draw(const Model& m, const ViewOptions& o, std::vector<std::string>* missing = nullptr) {
+    auto renderer = Renderer::create();
+    EXPECT_TRUE(renderer.ok()) << (renderer.ok() ? "" : renderer.error().message);
+    auto gpu = GpuModel::create(m);
+    EXPECT_TRUE(gpu.ok());
+    if (missing) *missing = (*gpu)->missingTextures();
+    auto target = OffscreenTarget::create(kW, kH, 0);
+    EXPECT_TRUE(target.ok());
+    Animator anim(m);
+    anim.evaluate(kBindPose, 0.0f);
+    OrbitCamera cam;
+    cam.target = glm::vec3(0.0f);
+    cam.distance = 4.0f;
+    cam.azimuthDeg = 0.0f;
+    cam.elevationDeg = 0.0f;
+    cam.fovYDeg = 40.0f;
+    cam.nearPlane = 0.1f;
+    cam.farPlane = 20.0f;
+    (*target)->bind();
+    (*renderer)->draw(**gpu, anim, cam, o, kW, kH);
+    Pixels p{(*target)->readPixels()};
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+    return p;
+}
+
+void expectNear(const glm::ivec3& got, const glm::ivec3& want, int tol, const std::string& what) {
+    for (int c = 0; c < 3; ++c) {
+        EXPECT_LE(std::abs(got[c] - want[c]), tol) << what << ": got (" << got.r << "," << got.g << "," << got.b
+                                                   << ") want (" << want.r << "," << want.g << "," << want.b << ")";
+    }
+}
+
+// The sRGB encoding and the tone curves, written from their definitions (IEC 61966-2-1;
+// Khronos PBR Neutral; Hill's ACES fit as three.js r187 applies it).
+double srgb(double c) { return c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1.0 / 2.4) - 0.055; }
+int byte(double c) { return static_cast<int>(std::lround(std::clamp(c, 0.0, 1.0) * 255.0)); }
+
+glm::dvec3 neutral(glm::dvec3 c) {
+    const double start = 0.76, desat = 0.15;
+    const double x = std::min({c.r, c.g, c.b});
+    const double offset = x < 0.08 ? x - 6.25 * x * x : 0.04;
+    c -= offset;
+    const double peak = std::max({c.r, c.g, c.b});
+    if (peak < start) return c;
+    const double d = 1.0 - start;
+    const double newPeak = 1.0 - d * d / (peak + d - start);
+    c *= newPeak / peak;
+    const double g = 1.0 - 1.0 / (desat * (peak - newPeak) + 1.0);
+    return c * (1.0 - g) + glm::dvec3(newPeak) * g;
+}
+
+glm::dvec3 aces(glm::dvec3 c) {
+    const glm::dmat3 in(glm::dvec3(0.59719, 0.07600, 0.02840), glm::dvec3(0.35458, 0.90834, 0.13383),
+                        glm::dvec3(0.04823, 0.01566, 0.83777));
+    const glm::dmat3 out(glm::dvec3(1.60475, -0.10208, -0.00327), glm::dvec3(-0.53108, 1.10813, -0.07276),
+                         glm::dvec3(-0.07367, -0.00605, 1.07602));
+    c = in * (c / 0.6);
+    const glm::dvec3 a = c * (c + 0.0245786) - 0.000090537;
+    const glm::dvec3 b = c * (0.983729 * c + 0.4329510) + 0.238081;
+    return glm::clamp(out * (a / b), 0.0, 1.0);
+}
+
+TEST(Pbr, AFlatEmissiveQuadIsTheToneCurveOfItsEmission) {
+    Model m = emptyModel();
+    Material mat;
+    mat.baseColor = glm::vec4(0, 0, 0, 1);
+    mat.metallic = 1.0f;  // black metal: no diffuse, and no specular from a black sky
+    mat.emissive = glm::vec3(1.0f, 0.45f, 0.1f);
+    mat.emissiveStrength = 0.9f;
+    m.materials.push_back(mat);
+    addQuad(m, 0.0f, 0);
+    ViewOptions o = baseOptions();
+    o.environment = "/nonexistent-folder/none.hdr";  // no environment: the grey sky of radiance o.ambient
+    o.ambient = 0.0f;
+    const glm::dvec3 e = glm::dvec3(1.0, 0.45, 0.1) * 0.9;
+    for (double exposure : {1.0, 2.0}) {
+        o.exposure = static_cast<float>(exposure);
+        const glm::dvec3 x = e * exposure;
+        struct Case {
+            ToneMapping mode;
+            glm::dvec3 mapped;
+        } cases[] = {{ToneMapping::None, glm::clamp(x, 0.0, 1.0)}, {ToneMapping::Neutral, neutral(x)}, {ToneMapping::Aces, aces(x)}};
+        for (const Case& c : cases) {
+            o.toneMapping = c.mode;
+            const glm::ivec3 want(byte(srgb(c.mapped.r)), byte(srgb(c.mapped.g)), byte(srgb(c.mapped.b)));
+            expectNear(draw(m, o).centre(), want, 1, "tone mapping " + std::to_string(static_cast<int>(c.mode)) +
+                                                        " exposure " + std::to_string(exposure));
+        }
+    }
+}
+
+// A base colour texture is sRGB: texel 128 decodes to linear 0.216 and, unlit and not tone
+// mapped, is encoded back to 128 (an RGBA8 texture would give 188).
+TEST(Pbr, BaseColourTexturesAreDecodedFromSrgb) {
+    Model m = emptyModel();
+    EmbeddedTexture t;
+    t.width = 2;
+    t.height = 2;
+    t.data.assign(16, 128);
+    for (int i = 3; i < 16; i += 4) t.data[i] = 255;
+    m.textures.push_back(t);
+    Material mat = unlit(glm::vec4(1.0f));
+    mat.baseColorTexture.path = "*0";
+    m.materials.push_back(mat);
+    addQuad(m, 0.0f, 0);
+    expectNear(draw(m, baseOptions()).centre(), glm::ivec3(128), 1, "sRGB texel 128");
+}
+
+// A texture that does not load is drawn as the magenta/black checker, and named once.
+TEST(Pbr, AMissingTextureIsDrawnAsAMagentaChecker) {
+    Model m = emptyModel();
+    Material mat = unlit(glm::vec4(1.0f));
+    mat.baseColorTexture.path = "no-such-image.png";
+    m.materials.push_back(mat);
+    addQuad(m, 0.0f, 0);
+    std::vector<std::string> missing;
+    const Pixels p = draw(m, baseOptions(), &missing);
+    ASSERT_EQ(missing.size(), 1u);
+    EXPECT_NE(missing[0].find("no-such-image.png"), std::string::npos) << missing[0];
+    int magenta = 0, black = 0;
+    for (int y = kH / 2 - 8; y < kH / 2 + 8; ++y) {
+        for (int x = kW / 2 - 8; x < kW / 2 + 8; ++x) {
+            const glm::ivec3 c = p.at(x, y);
+            magenta += c == glm::ivec3(255, 0, 255) ? 1 : 0;
+            black += c == glm::ivec3(0, 0, 0) ? 1 : 0;
+        }
+    }
+    EXPECT_GT(magenta, 60);
+    EXPECT_GT(black, 60);
+    EXPECT_EQ(magenta + black, 256);
+}
+
+// OPAQUE ignores alpha, MASK discards below the cutoff, BLEND mixes the tone-mapped sRGB
+// values after the opaque meshes, whatever the file order.
+TEST(Pbr, AlphaModesOpaqueMaskAndBlend) {
+    for (AlphaMode mode : {AlphaMode::Opaque, AlphaMode::Mask, AlphaMode::Blend}) {
+        Model m = emptyModel();
+        Material front = unlit(glm::vec4(1.0f, 0.0f, 0.0f, 0.4f));
+        front.alphaMode = mode;
+        front.alphaCutoff = 0.5f;
+        m.materials.push_back(front);
+        m.materials.push_back(unlit(glm::vec4(0.0f, 0.0f, 1.0f, 1.0f)));
+        addQuad(m, 0.5f, 0);  // the front quad first in the file
+        addQuad(m, 0.0f, 1, 1.5f);
+        const glm::ivec3 c = draw(m, baseOptions()).centre();
+        const std::string what = "alpha mode " + std::to_string(static_cast<int>(mode));
+        if (mode == AlphaMode::Opaque) expectNear(c, {255, 0, 0}, 0, what);
+        if (mode == AlphaMode::Mask) expectNear(c, {0, 0, 255}, 0, what);
+        if (mode == AlphaMode::Blend) expectNear(c, {byte(0.4), 0, byte(0.6)}, 1, what);
+    }
+}
+
+// Two BLEND quads are drawn back to front by their centres' depth, not in file order.
+TEST(Pbr, BlendedMeshesAreSortedBackToFront) {
+    Model m = emptyModel();
+    Material red = unlit(glm::vec4(1, 0, 0, 0.5f)), green = unlit(glm::vec4(0, 1, 0, 0.5f));
+    red.alphaMode = green.alphaMode = AlphaMode::Blend;
+    m.materials = {red, green};
+    addQuad(m, 0.5f, 0);  // red in front, first in the file
+    addQuad(m, 0.0f, 1);
+    // Green over black, then red over that: (0.5, 0.25, 0).
+    expectNear(draw(m, baseOptions()).centre(), {byte(0.5), byte(0.25), 0}, 1, "sorted blending");
+}
+
+// A quad turned away from the camera: culled when single-sided, drawn when double-sided.
+TEST(Pbr, SingleSidedBackFacesAreCulledDoubleSidedDrawn) {
+    for (bool doubleSided : {false, true}) {
+        Model m = emptyModel();
+        Material mat = unlit(glm::vec4(0, 1, 0, 1));
+        mat.doubleSided = doubleSided;
+        m.materials.push_back(mat);
+        addQuad(m, 0.0f, 0, 1.0f, true);
+        expectNear(draw(m, baseOptions()).centre(), doubleSided ? glm::ivec3(0, 255, 0) : glm::ivec3(0), 0,
+                   doubleSided ? "double-sided" : "single-sided");
+    }
+}
+
+// KHR_texture_transform: a 2x1 texture (left black, right white), nearest filtering; an offset
+// of half the width swaps what the left and right of the quad show.
+TEST(Pbr, TextureTransformMovesTheTexture) {
+    for (bool shifted : {false, true}) {
+        Model m = emptyModel();
+        EmbeddedTexture t;
+        t.width = 2;
+        t.height = 1;
+        t.data = {0, 0, 0, 255, 255, 255, 255, 255};
+        m.textures.push_back(t);
+        Material mat = unlit(glm::vec4(1.0f));
+        mat.baseColorTexture.path = "*0";
+        mat.baseColorTexture.magFilter = 9728;  // NEAREST
+        mat.baseColorTexture.minFilter = 9728;
+        if (shifted) mat.baseColorTexture.offset = glm::vec2(0.5f, 0.0f);
+        m.materials.push_back(mat);
+        addQuad(m, 0.0f, 0);
+        const Pixels p = draw(m, baseOptions());
+        const glm::ivec3 left = p.at(kW / 2 - 8, kH / 2), right = p.at(kW / 2 + 8, kH / 2);
+        expectNear(left, shifted ? glm::ivec3(255) : glm::ivec3(0), 0, shifted ? "shifted left" : "left");
+        expectNear(right, shifted ? glm::ivec3(0) : glm::ivec3(255), 0, shifted ? "shifted right" : "right");
+    }
+}
+
+// The environment lights a dielectric: a rough white quad under the studio environment is
+// neither black nor clipped, and a missing .hdr is reported and falls back to the grey sky.
+TEST(Pbr, EnvironmentLightsAndAMissingOneIsReported) {
+    Model m = emptyModel();
+    Material mat;
+    mat.baseColor = glm::vec4(0.8f, 0.8f, 0.8f, 1.0f);
+    mat.roughness = 0.8f;
+    m.materials.push_back(mat);
+    addQuad(m, 0.0f, 0);
+    ViewOptions o = baseOptions();
+    o.toneMapping = ToneMapping::Neutral;
+    const glm::ivec3 lit = draw(m, o).centre();
+    EXPECT_GT(lit.r, 40);
+    EXPECT_LT(lit.r, 250);
+    EXPECT_EQ(lit.r, lit.g);  // the studio is neutral grey
+    auto renderer = Renderer::create();
+    ASSERT_TRUE(renderer.ok());
+    o.environment = "/nonexistent-folder/missing.hdr";
+    EXPECT_EQ((*renderer)->prepareEnvironment(o), nullptr);
+    EXPECT_NE((*renderer)->environmentError().find("missing.hdr"), std::string::npos) << (*renderer)->environmentError();
+}
+
+}  // namespace
+}  // namespace rig
