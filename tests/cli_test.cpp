@@ -1,5 +1,6 @@
 // The command line end to end: JSON/OBJ shapes, exit codes, one-line errors.
 #include <gtest/gtest.h>
+#include <stb_image.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -408,6 +409,44 @@ TEST(Cli, RenderWritesAPngAndFailsCleanly) {
     EXPECT_EQ(run(kExe, {"render", kSimpleSkin, "-o", dir + "/c.png", "--skinning", "magic"}).exitCode, 2);
     EXPECT_EQ(run(kExe, {"render", kSimpleSkin, "-o", dir + "/c.jpg"}).exitCode, 2);
     EXPECT_FALSE(std::ifstream(dir + "/c.png").good());
+}
+
+// The reference flags: --background is the cleared pixel exactly, --camera places the eye;
+// every bad value is one line and exit 2, an --env that does not load one line and exit 3.
+TEST(Cli, RenderReferenceFlagsAndTheirBadValues) {
+    const std::string dir = testing::tempDir();
+    const std::string out = dir + "/ref.png";
+    RunResult ok = run(kExe, {"render", kSimpleSkin, "-o", out, "--size", "64x48", "--background", "10,200,30",
+                              "--camera", "0,1,40,0,1,0,30", "--tonemap", "aces", "--exposure", "1.5"});
+    ASSERT_EQ(ok.exitCode, 0) << ok.err;
+    int w = 0, h = 0, n = 0;
+    const std::string png = slurp(out);
+    stbi_uc* px = stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(png.data()), static_cast<int>(png.size()), &w, &h, &n, 4);
+    ASSERT_NE(px, nullptr);
+    EXPECT_EQ(w, 64);
+    EXPECT_EQ(px[0], 10);
+    EXPECT_EQ(px[1], 200);
+    EXPECT_EQ(px[2], 30);
+    // The model (simple skin, about 2 units tall at the origin) is small and centred from 40 away.
+    const size_t centre = (static_cast<size_t>(h / 2) * w + w / 2) * 4;
+    EXPECT_NE(px[centre + 1], 200);
+    stbi_image_free(px);
+    for (const std::vector<std::string>& bad :
+         {std::vector<std::string>{"--camera", "0,0,5,0,0,0"}, {"--camera", "0,0,5,0,0,0,x"}, {"--camera", "0,0,5,0,0,0,200"},
+          {"--camera", "0,0,0,0,0,0,40"}, {"--camera", "0,5,0,0,0,0,40"}, {"--background", "256,0,0"},
+          {"--background", "1,2"}, {"--background", "0.5,0.5,0.5"}, {"--exposure", "-1"}, {"--exposure", "nan"},
+          {"--tonemap", "filmic"}, {"--debug-channel", "depth"}, {"--camera", "0,0,5,0,0,0,40", "--azimuth", "10"}}) {
+        std::vector<std::string> args = {"render", kSimpleSkin, "-o", dir + "/bad.png"};
+        args.insert(args.end(), bad.begin(), bad.end());
+        RunResult e = run(kExe, args);
+        EXPECT_EQ(e.exitCode, 2) << bad[0] << " " << bad[1] << ": " << e.err;
+        EXPECT_EQ(lines(e.err), 1) << e.err;
+        EXPECT_FALSE(std::ifstream(dir + "/bad.png").good());
+    }
+    RunResult env = run(kExe, {"render", kSimpleSkin, "-o", dir + "/env.png", "--env", dir + "/missing.hdr"});
+    EXPECT_EQ(env.exitCode, 3) << env.err;
+    EXPECT_EQ(lines(env.err), 1) << env.err;
+    EXPECT_NE(env.err.find("missing.hdr"), std::string::npos) << env.err;
 }
 
 TEST(Cli, ViewerWithoutADisplaySaysSoAndPointsToRender) {

@@ -257,11 +257,20 @@ TEST(ViewOptionFlags, EveryFlagInTheTableIsRendersAndSetsItsOption) {
             rig::cli::Settings s;
             rig::cli::build(app, s);
             EXPECT_EQ(parse(app, {"render", "m.fbx", "-o", "r.png", o.cliFlag, "no-such-choice"}), 2) << o.cliFlag;
+        } else if (o.type == rig::ViewOptionType::Number) {
+            const float mid = 0.5f * (o.min + o.max) + 0.25f;
+            CLI::App app{"", "rigview"};
+            rig::cli::Settings s;
+            rig::cli::build(app, s);
+            ASSERT_EQ(parse(app, {"render", "m.fbx", "-o", "r.png", o.cliFlag, std::to_string(mid)}), 0) << o.cliFlag;
+            EXPECT_FLOAT_EQ(s.render.view.*o.number, mid) << o.cliFlag;
         } else {
-            ADD_FAILURE() << o.cliFlag << ": only flags and choices have command-line flags";
+            ADD_FAILURE() << o.cliFlag << ": a colour has no command-line flag";
         }
     }
-    EXPECT_EQ(flags, 4);  // --skinning, --bones, --grid, --wireframe
+    // --skinning, --bones, --grid, --wireframe; --key-light, --ground-shadow, --tonemap,
+    // --exposure, --env-rotation, --debug-channel
+    EXPECT_EQ(flags, 10);
 }
 
 // Everything else render draws with is the viewer's default.

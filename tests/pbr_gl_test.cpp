@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "support/gl_environment.h"
+#include "support/rigs.h"
 
 namespace rig {
 namespace {
@@ -72,10 +75,20 @@ ViewOptions baseOptions() {
     return o;
 }
 
+// One renderer for the tests lit by the studio environment (loaded once: the GGX levels take
+// seconds on llvmpipe); a test that needs no environment makes its own.
+Renderer& sharedRenderer() {
+    static std::unique_ptr<Renderer> r = [] {
+        auto c = Renderer::create();
+        EXPECT_TRUE(c.ok()) << (c.ok() ? "" : c.error().message);
+        return std::move(c.value());
+    }();
+    return *r;
+}
+
 // Drawn from +Z looking at the origin (the quads at z = 0 fill the middle of the frame).
-Pixels draw(const Model& m, const ViewOptions& o, std::vector<std::string>* missing = nullptr) {
-    auto renderer = Renderer::create();
-    EXPECT_TRUE(renderer.ok()) << (renderer.ok() ? "" : renderer.error().message);
+Pixels draw(const Model& m, const ViewOptions& o, std::vector<std::string>* missing = nullptr, Renderer* own = nullptr) {
+    Renderer* renderer = own ? own : &sharedRenderer();
     auto gpu = GpuModel::create(m);
     EXPECT_TRUE(gpu.ok());
     if (missing) *missing = (*gpu)->missingTextures();
@@ -92,7 +105,7 @@ Pixels draw(const Model& m, const ViewOptions& o, std::vector<std::string>* miss
     cam.nearPlane = 0.1f;
     cam.farPlane = 20.0f;
     (*target)->bind();
-    (*renderer)->draw(**gpu, anim, cam, o, kW, kH);
+    renderer->draw(**gpu, anim, cam, o, kW, kH);
     Pixels p{(*target)->readPixels()};
     EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
     return p;
@@ -147,6 +160,8 @@ TEST(Pbr, AFlatEmissiveQuadIsTheToneCurveOfItsEmission) {
     ViewOptions o = baseOptions();
     o.environment = "/nonexistent-folder/none.hdr";  // no environment: the grey sky of radiance o.ambient
     o.ambient = 0.0f;
+    auto renderer = Renderer::create();
+    ASSERT_TRUE(renderer.ok());
     const glm::dvec3 e = glm::dvec3(1.0, 0.45, 0.1) * 0.9;
     for (double exposure : {1.0, 2.0}) {
         o.exposure = static_cast<float>(exposure);
@@ -158,7 +173,7 @@ TEST(Pbr, AFlatEmissiveQuadIsTheToneCurveOfItsEmission) {
         for (const Case& c : cases) {
             o.toneMapping = c.mode;
             const glm::ivec3 want(byte(srgb(c.mapped.r)), byte(srgb(c.mapped.g)), byte(srgb(c.mapped.b)));
-            expectNear(draw(m, o).centre(), want, 1, "tone mapping " + std::to_string(static_cast<int>(c.mode)) +
+            expectNear(draw(m, o, nullptr, renderer->get()).centre(), want, 1, "tone mapping " + std::to_string(static_cast<int>(c.mode)) +
                                                         " exposure " + std::to_string(exposure));
         }
     }
@@ -294,6 +309,64 @@ TEST(Pbr, EnvironmentLightsAndAMissingOneIsReported) {
     o.environment = "/nonexistent-folder/missing.hdr";
     EXPECT_EQ((*renderer)->prepareEnvironment(o), nullptr);
     EXPECT_NE((*renderer)->environmentError().find("missing.hdr"), std::string::npos) << (*renderer)->environmentError();
+}
+
+// Tangents turn with the skin on every path: a normal-mapped strip bent by its bones draws the
+// same with GPU and CPU skinning, linear and dual quaternion (the normal map tilts the normal
+// towards the tangent, so an unskinned tangent would light the bent half differently).
+TEST(Pbr, SkinnedTangentsMatchBetweenGpuAndCpuSkinning) {
+    Model m = testing::makeTwoBone();
+    Mesh& mesh = m.meshes[0];
+    mesh.normals.assign(mesh.vertexCount(), glm::vec3(0, 0, 1));
+    mesh.tangents.assign(mesh.vertexCount(), glm::vec4(1, 0, 0, 1));
+    mesh.uvs = {{0, 0}, {0, 1}, {1, 0.5f}, {1, 0}};
+    mesh.indices = {0, 2, 1, 0, 3, 2};  // counter-clockwise seen from +Z
+    EmbeddedTexture t;  // a normal map tilted 45 degrees towards +tangent
+    t.width = 1;
+    t.height = 1;
+    t.data = {218, 128, 218, 255};
+    m.textures = {t};
+    Material mat;
+    mat.baseColor = glm::vec4(0.9f, 0.9f, 0.9f, 1.0f);
+    mat.roughness = 0.3f;
+    mat.doubleSided = true;
+    mat.normalTexture.path = "*0";
+    m.materials = {mat};
+    const int32_t clip = m.findClip("bend");
+    auto render = [&](SkinningMode mode, SkinningMethod method, bool skinned) {
+        Model copy = m;
+        if (!skinned) copy.meshes[0].tangents.assign(copy.meshes[0].vertexCount(), glm::vec4(0, 1, 0, 1));
+        auto gpu = GpuModel::create(copy);
+        auto target = OffscreenTarget::create(kW, kH, 0);
+        Animator anim(copy);
+        anim.evaluate(clip, 1.0f);
+        OrbitCamera cam;
+        cam.target = glm::vec3(0.5f, 1.0f, 0.0f);
+        cam.distance = 6.0f;
+        cam.azimuthDeg = 0.0f;
+        cam.elevationDeg = 0.0f;
+        cam.nearPlane = 0.1f;
+        cam.farPlane = 20.0f;
+        ViewOptions o = baseOptions();
+        o.skinning = mode;
+        o.method = method;
+        (*target)->bind();
+        sharedRenderer().draw(**gpu, anim, cam, o, kW, kH);
+        return (*target)->readPixels();
+    };
+    auto mad = [](const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
+        double sum = 0.0;
+        for (size_t i = 0; i < a.size(); ++i) sum += std::abs(a[i] - b[i]);
+        return sum / static_cast<double>(a.size());
+    };
+    for (SkinningMethod method : {SkinningMethod::Linear, SkinningMethod::DualQuat}) {
+        const auto gpuImage = render(SkinningMode::Gpu, method, true);
+        const auto cpuImage = render(SkinningMode::Cpu, method, true);
+        const double same = mad(gpuImage, cpuImage);
+        EXPECT_LT(same, 0.12) << static_cast<int>(method);
+        // The tangents matter here: other tangents draw a different picture.
+        EXPECT_GT(mad(gpuImage, render(SkinningMode::Gpu, method, false)), 0.25) << static_cast<int>(method);
+    }
 }
 
 }  // namespace

@@ -108,8 +108,8 @@ TEST(UntrustedResources, RenderRefusesAHugeEmbeddedImageFromItsHeader) {
     ASSERT_FALSE(r.timedOut);
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.err, "rigview: " + model +
-                         ": warning: embedded texture *0 is 8193x8193 pixels, more than 8192x8192: drawn untextured in "
-                         "its material's base colour\n");
+                         ": warning: embedded texture *0 is 8193x8193 pixels, more than 8192x8192: drawn as a magenta "
+                         "checker\n");
     // A small image the same way is drawn, with no warning.
     const std::string small = dir + "/small_data_uri.gltf";
     ASSERT_TRUE(g::write(texturedQuad("data:image/png;base64," + g::base64(blackPng(64, 64))), small));
@@ -131,8 +131,7 @@ TEST(UntrustedResources, RenderRefusesAHugeTextureFileUnread) {
     ASSERT_FALSE(r.timedOut);
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.err, "rigview: " + model +
-                         ": warning: texture huge.png not read: larger than 256 MiB: drawn untextured in its material's "
-                         "base colour\n");
+                         ": warning: texture huge.png not read: larger than 256 MiB: drawn as a magenta checker\n");
 }
 
 // A state machine file nested 100,000 deep (200 KB): refused at the 65th level, with its line

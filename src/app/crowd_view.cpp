@@ -56,7 +56,7 @@ void CrowdView::fitBudget(CrowdState& c, size_t instances) const {
     c.limit = std::clamp<size_t>(c.limit, 1, std::max<size_t>(instances, 1));
 }
 
-void CrowdView::frame(ViewerState& s, const Crowd& crowd, GpuModel& gpu, int width, int height) {
+void CrowdView::frame(ViewerState& s, const Crowd& crowd, GpuModel& gpu, int width, int height, const Environment* env) {
     CrowdState& c = s.crowd;
     const int clip = s.bindPose ? s.stillPose() : s.clip;
     if (model_ != s.model || clip_ != clip || instances_ != crowd.size() || spacing_ != c.spacing || zUp_ != s.camera.zUp) {
@@ -76,7 +76,7 @@ void CrowdView::frame(ViewerState& s, const Crowd& crowd, GpuModel& gpu, int wid
         framed_ = s.camera;
     }
     const auto t0 = std::chrono::steady_clock::now();
-    const CrowdRenderer::Stats st = renderer_->draw(gpu, crowd, shown_, one_, s.camera, s.view, width, height);
+    const CrowdRenderer::Stats st = renderer_->draw(gpu, crowd, shown_, one_, s.camera, s.view, width, height, true, env);
     // While budgeted, the draw is timed to its end: llvmpipe rasterizes (and shades) on its
     // own threads after the calls return, most of the crowd's cost there. The wait is time
     // the buffer swap would spend anyway.

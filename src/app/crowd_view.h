@@ -31,7 +31,8 @@ public:
     // Draw `crowd` (posed this frame for s's model) with the viewer's camera and view options
     // into the bound framebuffer; fills s.crowd's numbers. Frames the camera on the grid when
     // s.crowd.frameRequested.
-    void frame(ViewerState& s, const Crowd& crowd, GpuModel& gpu, int width, int height);
+    // `env`: the environment lighting the crowd (Renderer::prepareEnvironment), nullptr: a grey sky.
+    void frame(ViewerState& s, const Crowd& crowd, GpuModel& gpu, int width, int height, const Environment* env = nullptr);
 
 private:
     CrowdView() = default;

@@ -215,8 +215,8 @@ void Viewer::applyLoadResult() {
     window_->setTitle("rigview - " + path);
     if (!reload) addRecent(path);
     state_.warning = model->stats.formatLimitation.empty() ? std::string() : path + ": " + model->stats.formatLimitation;
-    // A texture that does not load: the renderer draws that material untextured, in its base
-    // colour; one line per texture of any slot. The inspector shows each slot's state.
+    // A texture that does not load: the renderer draws the magenta checker in its place; one
+    // line per texture of any slot. The inspector shows each slot's state.
     state_.textureStatus = gpu_->textureStatus();
     for (const std::string& what : gpu_->missingTextures()) {
         if (!state_.warning.empty()) state_.warning += '\n';
@@ -619,7 +619,7 @@ bool Viewer::drawCrowd(int w, int h) {
         crowdView_ = std::move(v.value());
     }
     if (!playback_.crowd()) return false;
-    crowdView_->frame(state_, *playback_.crowd(), *gpu_, w, h);
+    crowdView_->frame(state_, *playback_.crowd(), *gpu_, w, h, renderer_ ? renderer_->prepareEnvironment(state_.view) : nullptr);
     return true;
 }
 

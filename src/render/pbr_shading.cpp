@@ -74,11 +74,9 @@ void PbrShading::setFrame(const glm::vec3& eye, const glm::mat4& view, bool zUp,
     glUniform3fv(eye_, 1, glm::value_ptr(eye));
     glUniformMatrix4fv(view_, 1, GL_FALSE, glm::value_ptr(view));
     // World -> environment: z up maps world +Z to the environment's +Y; then the rotation
-    // about that axis (the environment turned by +rotation, so lookups turn by -rotation).
+    // about that axis (render/environment.h).
     const glm::mat3 upFix = zUp ? glm::mat3(glm::vec3(1, 0, 0), glm::vec3(0, 0, -1), glm::vec3(0, 1, 0)) : glm::mat3(1.0f);
-    const float a = glm::radians(-o.environmentRotation);
-    const glm::mat3 rot(glm::vec3(std::cos(a), 0, -std::sin(a)), glm::vec3(0, 1, 0), glm::vec3(std::sin(a), 0, std::cos(a)));
-    const glm::mat3 envRot = rot * upFix;
+    const glm::mat3 envRot = environmentLookupRotation(o.environmentRotation) * upFix;
     glUniformMatrix3fv(envRotation_, 1, GL_FALSE, glm::value_ptr(envRot));
     glUniform1i(hasEnvironment_, env ? 1 : 0);
     glUniform1f(maxLod_, env ? static_cast<float>(env->maxLod()) : 0.0f);

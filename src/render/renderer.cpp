@@ -89,7 +89,11 @@ void Renderer::useEnvironment(const ViewOptions& o) {
 void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam, const ViewOptions& o, int width,
                     int height, const Bounds* bounds) {
     const Model& model = gpu.model();
-    useEnvironment(o);
+    // The environment lights the materials (and is the environment background): a rig view
+    // (check sheets, colour views) of a model needs none, nor does a skeleton alone.
+    if ((colorSource_ == ColorSource::Material && !model.meshes.empty()) || o.backgroundMode == BackgroundMode::Environment) {
+        useEnvironment(o);
+    }
     glViewport(0, 0, width, height);
     glClearColor(o.background.r, o.background.g, o.background.b, o.background.a);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);

@@ -19,7 +19,7 @@ public:
     Program(const Program&) = delete;
     Program& operator=(const Program&) = delete;
 
-    // Build from shader files (by name, e.g. "skinned.vert", "shaded.frag"). Varyings, if
+    // Build from shader files (by name, e.g. "skinned.vert", "pbr.frag"). Varyings, if
     // any, are captured by transform feedback (interleaved).
     static Result<Program> build(const std::vector<std::string>& shaders,
                                  const std::vector<std::string>& feedbackVaryings = {});
