@@ -90,8 +90,8 @@ protected:
         const ImVec4 r = it->second;
         return ImVec2(r.x + (r.z - r.x) * fx, 0.5f * (r.y + r.w));
     }
-    // A widget below its panel's visible part: scroll the panel to it, as a person would
-    // (the right column is shorter above the Timeline's strip).
+    // A widget below (or above) its panel's visible part: scroll the panel to it, as a person
+    // would (the right column is shorter above the Timeline's strip).
     void reveal(const std::string& name) {
         const UiProbe& p = viewer->probe();
         auto it = p.rects.find(name);
@@ -100,8 +100,9 @@ protected:
         if (it == p.rects.end() || w == p.windows.end() || v == p.visible.end()) return;
         const ImVec4 r = it->second, clip = v->second;
         ImGuiWindow* win = ImGui::FindWindowByName(w->second.c_str());
-        if (!win || r.w <= clip.w || win->ScrollMax.y <= 0.0f) return;
-        ImGui::SetScrollY(win, std::min(win->ScrollMax.y, win->Scroll.y + (r.w - clip.w) + 8.0f));
+        if (!win || win->ScrollMax.y <= 0.0f || (r.w <= clip.w && r.y >= clip.y)) return;
+        if (r.w > clip.w) ImGui::SetScrollY(win, std::min(win->ScrollMax.y, win->Scroll.y + (r.w - clip.w) + 8.0f));
+        if (r.y < clip.y) ImGui::SetScrollY(win, std::max(0.0f, win->Scroll.y - (clip.y - r.y) - 8.0f));  // above: scroll back up
         frames(2);
     }
     // Move there, press, release: one click as a person makes it.

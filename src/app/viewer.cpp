@@ -215,7 +215,9 @@ void Viewer::applyLoadResult() {
     window_->setTitle("rigview - " + path);
     if (!reload) addRecent(path);
     state_.warning = model->stats.formatLimitation.empty() ? std::string() : path + ": " + model->stats.formatLimitation;
-    // A texture that does not load: the renderer draws the magenta checker in its place.
+    // A texture that does not load: the renderer draws the magenta checker in its place; one
+    // line per texture of any slot. The inspector shows each slot's state.
+    state_.textureStatus = gpu_->textureStatus();
     for (const std::string& what : gpu_->missingTextures()) {
         if (!state_.warning.empty()) state_.warning += '\n';
         state_.warning += path + ": " + what + ": " + kUntexturedNote;
@@ -347,6 +349,13 @@ void Viewer::applyRequests() {
         if (!state_.path.empty()) state_.ui.zUpByFile[fs::absolute(state_.path, ec).string()] = *q.zUp;
         q.frameModel = true;
     }
+    if (q.environment) {
+        // The renderer loads it at the next draw (ViewOptions::environment); kept absolute so
+        // the settings file finds it from any folder.
+        std::error_code ec;
+        state_.view.environment = q.environment->empty() ? std::string() : fs::absolute(*q.environment, ec).string();
+        q.environment.reset();
+    }
     if (q.stopCompare) stopCompare();
     if (!q.compare.empty()) compareQueued_ = q.compare;
     if (!compareQueued_.empty() && state_.model && !pending_.valid() && !comparePending_.valid()) {
@@ -414,7 +423,14 @@ void Viewer::handleCameraInput() {
 
 void Viewer::frame(double dt) {
     window_->pollEvents();
-    for (const std::string& p : window_->takeDroppedPaths()) state_.requests.open = p;
+    // A dropped .hdr lights the model (the Environment section's map); any other file opens.
+    for (const std::string& p : window_->takeDroppedPaths()) {
+        if (isEnvironmentFile(p)) {
+            state_.requests.environment = p;
+        } else {
+            state_.requests.open = p;
+        }
+    }
     const double now = glfwGetTime();
     if (dt < 0.0) dt = now - lastTime_;
     lastTime_ = now;
@@ -495,7 +511,16 @@ void Viewer::frame(double dt) {
             // A colour view shows its colours as painted (as its legend says), not tinted by the material.
             renderer_->setColorSource(state_.checks.colorView == ColorView::None ? Renderer::ColorSource::Material
                                                                                  : Renderer::ColorSource::VertexOnly);
+            drawTimer_.begin();
             renderer_->draw(*gpu_, *state_.animator, state_.camera, state_.view, w, h, &state_.bounds);
+            drawTimer_.end();
+            state_.stats.drawCpuMs = static_cast<float>(drawTimer_.cpuMs());
+            state_.stats.drawGpuMs = static_cast<float>(drawTimer_.gpuMs());
+            // An environment map that did not load: one line in the strip (once per new error).
+            if (renderer_->environmentError() != environmentErrorShown_) {
+                environmentErrorShown_ = renderer_->environmentError();
+                state_.environmentError = environmentErrorShown_;
+            }
             drawGhosts(w, h);
             if (compareGpu_ && compareAnim_) {
                 renderer_->drawGhost(*compareGpu_, *compareAnim_, state_.camera, state_.view, w, h,

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "anim/runtime/result.h"
+#include "app/draw_timer.h"
 #include "app/input_queue.h"
 #include "app/playback.h"
 #include "import/import_options.h"
@@ -104,6 +105,8 @@ private:
     std::unique_ptr<Window> window_;
     std::unique_ptr<Renderer> renderer_;
     std::unique_ptr<GpuModel> gpu_;
+    DrawTimer drawTimer_;      // the renderer's draw of the model, for Stats (before window_ goes)
+    std::string environmentErrorShown_;  // the renderer's environment error the strip last took
     ViewerState state_;
     Playback playback_{state_};  // the one owner of time: advanced once per frame
     UiProbe probe_;

@@ -148,6 +148,9 @@ std::string settingsToJson(const ViewerState& s) {
     view["onionCount"] = s.checks.onionCount;
     view["onionStep"] = s.checks.onionStep;
     view["uiScale"] = s.ui.uiScale;
+    // The environment map (a path; "" the bundled studio): a file gone by the next start is
+    // reported in the strip by the renderer that fails to load it.
+    view["environment"] = s.view.environment;
     j["view"] = view;
     const OrbitCamera& c = s.camera;
     j["camera"] = {{"azimuth", c.azimuthDeg}, {"elevation", c.elevationDeg}, {"distance", c.distance},
@@ -226,6 +229,7 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
             read(jv, "onionCount", checks.onionCount);
             read(jv, "onionStep", checks.onionStep);
             read(jv, "uiScale", ui.uiScale);
+            read(jv, "environment", v.environment);
         }
         if (j.contains("camera")) {
             const json& jc = j.at("camera");

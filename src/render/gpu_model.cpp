@@ -86,13 +86,16 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
         bool srgb;
         int wrapS, wrapT, mag, min;
         GLuint tex;
+        TextureStatus status;
     };
     std::vector<Made> made;
-    auto textureFor = [&](const TextureRef& ref, bool srgb) -> GLuint {
+    // `status`: the slot's size or why it did not load (textureStatus).
+    auto textureFor = [&](const TextureRef& ref, bool srgb, TextureStatus& status) -> GLuint {
         if (!ref.present()) return 0;
         for (const Made& m : made) {
             if (m.path == ref.path && m.srgb == srgb && m.wrapS == ref.wrapS && m.wrapT == ref.wrapT &&
                 m.mag == ref.magFilter && m.min == ref.minFilter) {
+                status = m.status;
                 return m.tex;
             }
         }
@@ -101,23 +104,30 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
         if (image) {
             tex = makeTexture(image->rgba.data(), image->width, image->height, srgb, ref);
             g->textures_.push_back(tex);
-        } else if (std::find(g->missingTextures_.begin(), g->missingTextures_.end(), image.error().message) ==
-                   g->missingTextures_.end()) {
-            g->missingTextures_.push_back(image.error().message);
+            status.width = image->width;
+            status.height = image->height;
+        } else {
+            status.problem = image.error().message;
+            if (std::find(g->missingTextures_.begin(), g->missingTextures_.end(), image.error().message) ==
+                g->missingTextures_.end()) {
+                g->missingTextures_.push_back(image.error().message);
+            }
         }
-        made.push_back({ref.path, srgb, ref.wrapS, ref.wrapT, ref.magFilter, ref.minFilter, tex});
+        made.push_back({ref.path, srgb, ref.wrapS, ref.wrapT, ref.magFilter, ref.minFilter, tex, status});
         return tex;
     };
     for (const Material& mat : model.materials) {
         GpuMaterial gm;
-        gm.baseColor = textureFor(mat.baseColorTexture, true);
-        gm.metallicRoughness = textureFor(mat.metallicRoughnessTexture, false);
-        gm.normal = textureFor(mat.normalTexture, false);
-        gm.occlusion = textureFor(mat.occlusionTexture, false);
-        gm.emissive = textureFor(mat.emissiveTexture, true);
-        gm.clearcoat = textureFor(mat.clearcoatTexture, false);
-        gm.clearcoatRoughness = textureFor(mat.clearcoatRoughnessTexture, false);
-        gm.clearcoatNormal = textureFor(mat.clearcoatNormalTexture, false);
+        // In Material::forEachTexture's order.
+        std::vector<TextureStatus>& st = g->textureStatus_.emplace_back(8);
+        gm.baseColor = textureFor(mat.baseColorTexture, true, st[0]);
+        gm.metallicRoughness = textureFor(mat.metallicRoughnessTexture, false, st[1]);
+        gm.normal = textureFor(mat.normalTexture, false, st[2]);
+        gm.occlusion = textureFor(mat.occlusionTexture, false, st[3]);
+        gm.emissive = textureFor(mat.emissiveTexture, true, st[4]);
+        gm.clearcoat = textureFor(mat.clearcoatTexture, false, st[5]);
+        gm.clearcoatRoughness = textureFor(mat.clearcoatRoughnessTexture, false, st[6]);
+        gm.clearcoatNormal = textureFor(mat.clearcoatNormalTexture, false, st[7]);
         g->materials_.push_back(gm);
     }
     size_t maxVerts = 0;

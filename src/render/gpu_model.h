@@ -67,6 +67,16 @@ public:
     // (render/texture_image.h: "texture skin.png missing", "embedded texture *0 is
     // 16384x16384 pixels, more than 8192x8192"); each is drawn as the magenta checker.
     const std::vector<std::string>& missingTextures() const { return missingTextures_; }
+    // How each texture slot of each material loaded (per material, per slot in
+    // Material::forEachTexture's order): the image's size in pixels, or why it did not load
+    // (the phrase missingTextures holds; a magenta checker is drawn instead). A slot with no
+    // texture has neither. Read by the viewer's Material inspector.
+    struct TextureStatus {
+        int width = 0, height = 0;
+        std::string problem;
+        bool loaded() const { return width > 0; }
+    };
+    const std::vector<std::vector<TextureStatus>>& textureStatus() const { return textureStatus_; }
 
     // Upload all skins' palettes (3 rows per joint) in one call; with `dualQuats`, also
     // their dual quaternions (2 texels per joint) for dual-quaternion skinning. Also uploads
@@ -105,6 +115,7 @@ private:
     std::vector<GpuMaterial> materials_;
     GLuint checker_ = 0;
     std::vector<std::string> missingTextures_;
+    std::vector<std::vector<TextureStatus>> textureStatus_;
     GLuint paletteBuffer_ = 0, paletteTex_ = 0;
     GLuint dualQuatBuffer_ = 0, dualQuatTex_ = 0;
     GLuint morphDeltaBuffer_ = 0, morphDeltaTex_ = 0;

@@ -103,13 +103,23 @@ std::string neighbourFile(const std::string& current, int step, const FileFilter
     return (abs.parent_path() / files[static_cast<size_t>(i)]).string();
 }
 
-void drawFileBrowser(ViewerState& s, const FileFilter& isModel, UiProbe* probe) {
+bool isEnvironmentFile(const std::string& path) {
+    std::string ext = fs::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    return ext == ".hdr";
+}
+
+void drawFileBrowser(ViewerState& s, const FileFilter& isModelFile, UiProbe* probe) {
     ViewerUiState& ui = s.ui;
     if (!ui.fileBrowser) {
         ui.browser.forCompare = false;
+        ui.browser.forEnvironment = false;
         return;
     }
     FileBrowserState& b = ui.browser;
+    // Opened by the Environment section: it lists .hdr files, and one chosen lights the model.
+    const FileFilter environmentFilter = isEnvironmentFile;
+    const FileFilter& isModel = b.forEnvironment ? environmentFilter : isModelFile;
     if (b.dir.empty()) {
         std::error_code ec;
         fs::path start = !s.path.empty() ? fs::absolute(s.path, ec).parent_path() : fs::current_path(ec);
@@ -119,11 +129,12 @@ void drawFileBrowser(ViewerState& s, const FileFilter& isModel, UiProbe* probe) 
     ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSize(ImVec2(std::min(640.0f, io.DisplaySize.x - 40), std::min(460.0f, io.DisplaySize.y - 80)),
                              ImGuiCond_Appearing);
-    if (!ImGui::Begin("Open a model", &ui.fileBrowser)) {
+    if (!ImGui::Begin(b.forEnvironment ? "Choose an environment (.hdr)###Open a model" : "Open a model", &ui.fileBrowser)) {
         ImGui::End();
         return;
     }
-    if (ImGui::IsWindowAppearing()) {
+    if (ImGui::IsWindowAppearing() || b.listedFor != b.forEnvironment) {
+        b.listedFor = b.forEnvironment;
         b.listedDir.clear();
         b.focusFilter = true;
     }
@@ -253,6 +264,12 @@ void drawFileBrowser(ViewerState& s, const FileFilter& isModel, UiProbe* probe) 
     ImGui::TextDisabled("%zu entries in %s", b.entries.size(), b.dir.c_str());
     // Opened from File > Compare with...: the chosen file is compared with, not opened.
     if (b.forCompare && !openPath.empty() && !s.path.empty()) std::swap(openPath, comparePath);
+    if (b.forEnvironment && !openPath.empty()) {
+        s.requests.environment = openPath;
+        openPath.clear();
+        comparePath.clear();
+        ui.fileBrowser = false;
+    }
     if (!openPath.empty()) {
         s.requests.open = openPath;
         s.pathField = openPath;
@@ -262,7 +279,10 @@ void drawFileBrowser(ViewerState& s, const FileFilter& isModel, UiProbe* probe) 
         s.requests.compare = comparePath;
         ui.fileBrowser = false;
     }
-    if (!ui.fileBrowser) b.forCompare = false;
+    if (!ui.fileBrowser) {
+        b.forCompare = false;
+        b.forEnvironment = false;
+    }
     ImGui::End();
 }
 

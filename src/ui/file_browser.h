@@ -25,7 +25,12 @@ bool listFolder(const std::string& dir, const std::string& filter, const FileFil
 // listFolder's order, wrapping around; "" when the folder holds no other model file.
 std::string neighbourFile(const std::string& current, int step, const FileFilter& isModel);
 
-// The browser window (ViewerUiState::fileBrowser). Opening a file posts requests.open.
+// Whether `path` names an environment map the viewer reads (an .hdr, any case).
+bool isEnvironmentFile(const std::string& path);
+
+// The browser window (ViewerUiState::fileBrowser). Opening a file posts requests.open; opened
+// for an environment (FileBrowserState::forEnvironment) it lists .hdr files instead of those
+// `isModel` accepts and a chosen one posts requests.environment.
 void drawFileBrowser(ViewerState& s, const FileFilter& isModel, UiProbe* probe);
 
 }  // namespace rig

@@ -1,4 +1,5 @@
-// The Hierarchy panel: the node tree, and the selected node's local and world transforms.
+// The Hierarchy panel: the node tree, the selected node's local and world transforms, and the
+// material of a mesh on it (ui/material_inspector.cpp).
 #include "ui/panels.h"
 
 #include <algorithm>
@@ -137,6 +138,7 @@ void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
             } else {
                 textDisabledWrapped("Select a node to inspect it.");
             }
+            drawMaterialInspector(s, probe);
             ImGui::EndChild();
         }
     }

@@ -26,12 +26,16 @@ void drawMenuBar(ViewerState& s) {
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("File")) {
-        if (ImGui::MenuItem("Open...", "Ctrl+O")) s.ui.fileBrowser = true;
+        if (ImGui::MenuItem("Open...", "Ctrl+O")) {
+            s.ui.fileBrowser = true;
+            s.ui.browser.forEnvironment = false;
+        }
         if (ImGui::MenuItem("Next file in folder", "PageDown", false, !s.path.empty())) s.requests.nextFile += 1;
         if (ImGui::MenuItem("Previous file in folder", "PageUp", false, !s.path.empty())) s.requests.nextFile -= 1;
         if (ImGui::MenuItem("Compare with...", nullptr, false, !s.path.empty())) {
             s.ui.fileBrowser = true;
             s.ui.browser.forCompare = true;
+            s.ui.browser.forEnvironment = false;
         }
         if (ImGui::MenuItem("Stop comparing", nullptr, false, s.compare.active() || s.compare.loading)) {
             s.requests.stopCompare = true;

@@ -1,4 +1,4 @@
-// The Stats panel: frame time, palette update time, the model's sizes, the GL renderer.
+// The Stats panel: frame time, palette update time, the model's draw time (CPU and GPU), the model's sizes, the GL renderer.
 #include "ui/panels.h"
 
 #include "ui/compression_panel_section.h"
@@ -12,6 +12,12 @@ void drawStatsPanel(ViewerState& s, bool* open) {
     if (ImGui::Begin("Stats", open, panelFlags)) {
         ImGui::TextWrapped("%.1f fps, %.2f ms per frame", s.stats.fps, s.stats.frameMs);
         ImGui::TextWrapped("palette update %.2f us", s.stats.paletteUs);
+        // The model's draw: the renderer's calls on the CPU, and what the GPU took (timer query).
+        if (s.stats.drawGpuMs >= 0.0f) {
+            ImGui::TextWrapped("draw %.2f ms CPU, %.2f ms GPU", s.stats.drawCpuMs, s.stats.drawGpuMs);
+        } else {
+            ImGui::TextWrapped("draw %.2f ms CPU", s.stats.drawCpuMs);
+        }
         if (s.model) {
             size_t verts = 0, tris = 0;
             for (const Mesh& m : s.model->meshes) {

@@ -1,5 +1,5 @@
-// The View panel: the view options (render/view_options.h) in the table's order, the UI scale
-// and the camera.
+// The View panel: the view options (render/view_options.h) in the table's order, the UI scale,
+// the camera, and the Environment section (ui/environment_section.cpp).
 #include "ui/panels.h"
 
 #include <algorithm>
@@ -15,13 +15,13 @@ void drawViewPanel(ViewerState& s, bool* open, UiProbe* probe) {
         // Combos, sliders and colours leave room for the longest of their labels (no "Backgrour").
         float labelW = ImGui::CalcTextSize("UI scale").x;
         for (const ViewOptionSpec& o : viewOptionTable()) {
-            if (o.panel == ViewPanelSlot::View && o.type != ViewOptionType::Flag && !o.radio) {
+            if (o.panel == ViewPanelSlot::View && o.type != ViewOptionType::Flag && !o.radio && !inEnvironmentSection(o.key)) {
                 labelW = std::max(labelW, ImGui::CalcTextSize(o.label).x);
             }
         }
         labelW += ImGui::GetStyle().ItemInnerSpacing.x;
         for (const ViewOptionSpec& o : viewOptionTable()) {
-            if (o.panel != ViewPanelSlot::View) continue;
+            if (o.panel != ViewPanelSlot::View || inEnvironmentSection(o.key)) continue;
             if (o.separatorBefore) ImGui::Separator();
             if (o.sameLine) sameLineIfFits(checkWidth(o.label));
             drawViewOption(o, s.view, -labelW, probe);
@@ -36,6 +36,7 @@ void drawViewPanel(ViewerState& s, bool* open, UiProbe* probe) {
         if (ImGui::Button("Frame (F)")) s.requests.frameModel = true;
         sameLineIfFits(buttonWidth("Reset camera"));
         if (ImGui::Button("Reset camera")) s.requests.resetCamera = true;
+        drawEnvironmentSection(s, probe);
     }
     ImGui::End();
 }

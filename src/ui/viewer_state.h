@@ -15,6 +15,7 @@
 #include "anim/runtime/pose.h"
 #include "check/diagnostics.h"
 #include "render/camera.h"
+#include "render/gpu_model.h"
 #include "render/view_options.h"
 #include "ui/crowd_state.h"
 #include "ui/layout.h"
@@ -111,6 +112,10 @@ struct ViewerRequests {
     bool stopCompare = false;
     bool quit = false;              // close the window (File > Quit, Ctrl+Q)
     std::optional<bool> zUp;        // the model file's up axis (true: Z), kept for that file
+    // The Environment section, the file browser or a dropped .hdr: the environment map to light
+    // with (ViewOptions::environment; "" the bundled studio). The renderer loads it; a file
+    // that fails is reported in the strip (ViewerState::environmentError), the last good kept.
+    std::optional<std::string> environment;
 };
 
 struct PanelVisibility {
@@ -199,6 +204,10 @@ struct ViewerStats {
     float fps = 0.0f;
     float frameMs = 0.0f;
     float paletteUs = 0.0f;   // the last tick's sample -> local->model -> palette
+    // The renderer's draw of the model (Renderer::draw): the CPU time of the calls, and the
+    // GPU's time for them from a GL_TIME_ELAPSED query read back frames later (-1: none yet).
+    float drawCpuMs = 0.0f;
+    float drawGpuMs = -1.0f;
     std::string glRenderer;
 };
 
@@ -217,6 +226,9 @@ struct FileBrowserState {
     int cursor = 0;                    // keyboard row
     bool focusFilter = false;
     bool forCompare = false;           // opened by File > Compare with...: a chosen file is compared with
+    bool forEnvironment = false;       // opened by the Environment section: lists .hdr files, a chosen
+                                       // one becomes the environment
+    bool listedFor = false;            // the forEnvironment the entries were listed for
 };
 
 struct ViewerUiState {
@@ -233,6 +245,8 @@ struct ViewerUiState {
     double statusUntil = 0.0;
     size_t flaggedVertices = 0;        // drawn as points on top in the colour view
     int namesDrawn = 0;                // joint names on screen last frame
+    int materialMesh = -1;             // the mesh whose material the inspector shows (-1: none)
+    int materialForNode = -2;          // the selected node it was chosen for
     FileBrowserState browser;
     Layout layout;                     // the docked panel layout (ui/layout.h)
     // The window's place on the screen (screen coordinates), kept in the settings and restored
@@ -320,6 +334,8 @@ struct ViewerState {
     int selectedJoint = -1;         // skeleton node index
     std::vector<std::vector<int32_t>> children;  // per node, for the hierarchy panel
     std::vector<int32_t> joints;    // model->jointNodes(), computed at load
+    // How each material's texture slots loaded on the GPU (GpuModel::textureStatus), at load.
+    std::vector<std::vector<GpuModel::TextureStatus>> textureStatus;
 
     // Loading and errors.
     bool loading = false;
@@ -332,6 +348,8 @@ struct ViewerState {
                                     // textures not found), one line each, shown until
                                     // dismissed or another model loads
     std::string settingsProblem;    // a settings file that was ignored (defaults used)
+    std::string environmentError;   // the environment map that did not load (one line, the
+                                    // renderer's Renderer::environmentError), until dismissed
 
     CheckViewState checks;
     BlendState blend;

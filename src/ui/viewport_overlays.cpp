@@ -61,7 +61,7 @@ void drawStatusOverlay(ViewerState& s, double now, UiProbe* probe) {
     // ignored, stacked at the bottom of the viewport (above the Timeline's strip), as wide as
     // the viewport less a margin, the text wrapped to it; taller than half the viewport, it
     // scrolls. Each message has its own Dismiss.
-    if (s.error.empty() && s.warning.empty() && s.settingsProblem.empty()) return;
+    if (s.error.empty() && s.warning.empty() && s.settingsProblem.empty() && s.environmentError.empty()) return;
     const float margin = std::floor(0.5f * ImGui::GetFontSize());
     const float w = std::max(1.0f, c.w - 2.0f * margin);
     const float maxH = std::max(1.0f, std::min(c.h - 2.0f * margin, std::max(0.5f * c.h, 3.0f * ImGui::GetFrameHeightWithSpacing())));
@@ -74,6 +74,7 @@ void drawStatusOverlay(ViewerState& s, double now, UiProbe* probe) {
     if (!s.error.empty()) drawNotice("error", IM_COL32(255, 130, 120, 255), s.error, &s.errorNote, probe);
     if (!s.warning.empty()) drawNotice("warning", IM_COL32(255, 205, 100, 255), s.warning, nullptr, probe);
     if (!s.settingsProblem.empty()) drawNotice("settings", IM_COL32(255, 205, 100, 255), s.settingsProblem, nullptr, probe);
+    if (!s.environmentError.empty()) drawNotice("environment", IM_COL32(255, 205, 100, 255), s.environmentError, nullptr, probe);
     ImGui::End();
 }
 

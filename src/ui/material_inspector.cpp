@@ -1,0 +1,166 @@
+// The Hierarchy inspector's Material section: what the renderer knows of one mesh's material,
+// read-only (anim/runtime/model.h's Material, GpuModel::textureStatus).
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <iterator>
+#include <string>
+
+#include "ui/panels.h"
+#include "ui/widgets.h"
+
+namespace rig {
+
+namespace {
+
+std::string fmt(const char* f, ...) IM_FMTARGS(1);
+std::string fmt(const char* f, ...) {
+    char buf[512];
+    va_list args;
+    va_start(args, f);
+    std::vsnprintf(buf, sizeof buf, f, args);
+    va_end(args);
+    return buf;
+}
+
+const char* wrapName(int mode) {
+    switch (mode) {
+        case 10497: return "repeat";
+        case 33071: return "clamp";
+        case 33648: return "mirror";
+        default: return "?";
+    }
+}
+
+const char* filterName(int mode) {
+    switch (mode) {
+        case 9728: return "nearest";
+        case 9729: return "linear";
+        case 9984: return "nearest, nearest mip";
+        case 9985: return "linear, nearest mip";
+        case 9986: return "nearest, linear mip";
+        case 9987: return "linear, linear mip";
+        default: return "?";
+    }
+}
+
+const char* alphaName(AlphaMode m) {
+    switch (m) {
+        case AlphaMode::Opaque: return "opaque";
+        case AlphaMode::Mask: return "mask";
+        case AlphaMode::Blend: return "blend";
+    }
+    return "?";
+}
+
+// One row: "label: text", wrapped, probed as `key` with its text.
+void row(UiProbe* probe, const std::string& key, const char* label, const std::string& text) {
+    ImGui::TextWrapped("%s: %s", label, text.c_str());
+    probeItem(probe, key);
+    if (probe) probe->texts[key] = text;
+}
+
+// What one texture slot reads: the file, its size or why it did not load, UV set, transform
+// and sampler.
+std::string textureText(const TextureRef& t, const GpuModel::TextureStatus* st) {
+    std::string text = t.path;
+    if (st && st->loaded()) {
+        text += fmt(", %dx%d", st->width, st->height);
+    } else if (st && !st->problem.empty()) {
+        text += ", NOT LOADED (" + st->problem + ")";
+    } else {
+        text += ", not read by the renderer";
+    }
+    text += fmt(", UV%d", t.texCoord);
+    if (t.hasTransform()) {
+        text += fmt(", offset (%.3g, %.3g) rotation %.3g deg scale (%.3g, %.3g)", t.offset.x, t.offset.y,
+                    t.rotation * 180.0 / M_PI, t.scale.x, t.scale.y);
+    }
+    text += fmt(", wrap %s/%s, filter %s / %s", wrapName(t.wrapS), wrapName(t.wrapT), filterName(t.magFilter),
+                filterName(t.minFilter));
+    return text;
+}
+
+}  // namespace
+
+void drawMaterialInspector(ViewerState& s, UiProbe* probe) {
+    if (probe) {  // what the last frame showed, not what an earlier material did
+        for (auto it = probe->texts.begin(); it != probe->texts.end();) {
+            const bool mine = it->first.rfind("material:", 0) == 0 || it->first.rfind("texture:", 0) == 0;
+            it = mine ? probe->texts.erase(it) : std::next(it);
+        }
+    }
+    if (!s.model || s.model->meshes.empty()) return;
+    const Model& m = *s.model;
+    if (!ImGui::CollapsingHeader("Material", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    probeItem(probe, "material:header");
+    // Selecting a node shows the material of its first mesh; the list picks any mesh.
+    if (s.ui.materialForNode != s.selectedJoint) {
+        s.ui.materialForNode = s.selectedJoint;
+        for (size_t i = 0; i < m.meshes.size(); ++i) {
+            if (m.meshes[i].node == s.selectedJoint) {
+                s.ui.materialMesh = static_cast<int>(i);
+                break;
+            }
+        }
+    }
+    if (s.ui.materialMesh >= static_cast<int>(m.meshes.size())) s.ui.materialMesh = -1;
+    const int cur = s.ui.materialMesh;
+    ImGui::SetNextItemWidth(widthBeside("Mesh"));
+    if (ImGui::BeginCombo("Mesh", cur >= 0 ? m.meshes[static_cast<size_t>(cur)].name.c_str() : "(choose a mesh)")) {
+        for (size_t i = 0; i < m.meshes.size(); ++i) {
+            const std::string label = m.meshes[i].name + "##mesh" + std::to_string(i);
+            if (ImGui::Selectable(label.c_str(), static_cast<int>(i) == cur)) s.ui.materialMesh = static_cast<int>(i);
+        }
+        ImGui::EndCombo();
+    }
+    probeItem(probe, "material:mesh");
+    if (cur < 0) {
+        textDisabledWrapped("Select a node with a mesh, or choose one here.");
+        return;
+    }
+    const Mesh& mesh = m.meshes[static_cast<size_t>(cur)];
+    if (mesh.material >= m.materials.size()) {
+        textDisabledWrapped("This mesh names no material (drawn in the default).");
+        return;
+    }
+    const Material& mat = m.materials[mesh.material];
+    row(probe, "material:name", "Name", mat.name.empty() ? fmt("(unnamed, material %u)", mesh.material) : mat.name);
+    row(probe, "material:origin", "Read as", mat.origin);
+    if (mat.unlit) row(probe, "material:unlit", "Unlit", "yes (KHR_materials_unlit)");
+    const glm::vec4& b = mat.baseColor;
+    row(probe, "material:baseColor", "Base colour", fmt("%.3f %.3f %.3f  alpha %.3f", b.r, b.g, b.b, b.a));
+    row(probe, "material:metallic", "Metallic", fmt("%.3f", mat.metallic));
+    row(probe, "material:roughness", "Roughness", fmt("%.3f", mat.roughness));
+    row(probe, "material:emissive", "Emissive",
+        fmt("%.3f %.3f %.3f  strength %.3f", mat.emissive.r, mat.emissive.g, mat.emissive.b, mat.emissiveStrength));
+    row(probe, "material:normalScale", "Normal scale", fmt("%.3f", mat.normalScale));
+    row(probe, "material:occlusionStrength", "Occlusion strength", fmt("%.3f", mat.occlusionStrength));
+    row(probe, "material:alpha", "Alpha",
+        mat.alphaMode == AlphaMode::Mask ? fmt("mask, cutoff %.3f", mat.alphaCutoff) : std::string(alphaName(mat.alphaMode)));
+    row(probe, "material:doubleSided", "Double-sided", mat.doubleSided ? "yes" : "no");
+    row(probe, "material:clearcoat", "Clearcoat",
+        mat.clearcoat > 0.0f ? fmt("%.3f, roughness %.3f", mat.clearcoat, mat.clearcoatRoughness) : std::string("none"));
+    // The texture slots that have a texture.
+    const std::vector<GpuModel::TextureStatus>* status =
+        mesh.material < s.textureStatus.size() ? &s.textureStatus[mesh.material] : nullptr;
+    size_t slot = 0;
+    int textures = 0;
+    mat.forEachTexture([&](const char* name, const TextureRef& t) {
+        const size_t i = slot++;
+        if (!t.present()) return;
+        ++textures;
+        const GpuModel::TextureStatus* st = status && i < status->size() ? &(*status)[i] : nullptr;
+        const bool bad = st && !st->loaded() && !st->problem.empty();
+        if (bad) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.5f, 1.0f));
+        row(probe, std::string("texture:") + name, name, textureText(t, st));
+        if (bad) ImGui::PopStyleColor();
+    });
+    if (textures == 0) {
+        textDisabledWrapped("No textures.");
+        if (probe) probe->texts["material:textures"] = "none";
+    }
+    if (!mesh.uvs1.empty()) textDisabledWrapped("The mesh has a second UV set (UV1).");
+}
+
+}  // namespace rig

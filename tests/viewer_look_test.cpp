@@ -1,0 +1,450 @@
+// Issue 27 in the real viewer window (run under Xvfb by CTest): the View panel's Environment
+// section, an .hdr dropped on the window, a bad environment map in the strip, the Material
+// inspector on the generated material matrix and on a model whose texture is missing, and the
+// Stats panel's draw time. Driven through the UI as a person would (clicks on probed widgets,
+// GLFW's drop callback).
+#include <gtest/gtest.h>
+
+#include <GLFW/glfw3.h>
+#include <imgui_internal.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app/viewer.h"
+#include "app/viewer_entry.h"
+#include "app/viewer_settings.h"
+#include "support/demo_gltf.h"
+
+namespace rig {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A small valid Radiance .hdr (uncompressed RGBE scanlines): `w` x `h` of one colour.
+void writeHdr(const fs::path& path, int w, int h, unsigned char r, unsigned char g, unsigned char b) {
+    std::ofstream out(path, std::ios::binary);
+    out << "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y " << h << " +X " << w << "\n";
+    for (int i = 0; i < w * h; ++i) out << r << g << b << static_cast<unsigned char>(128);
+}
+
+class ViewerLook : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir = fs::temp_directory_path() / ("rigview-look-" + std::to_string(::getpid()));
+        fs::remove_all(dir);
+        fs::create_directories(dir / "config");
+        const char* old = std::getenv("XDG_CONFIG_HOME");
+        oldXdg = old ? old : "";
+        hadXdg = old != nullptr;
+        ::setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
+    }
+    void TearDown() override {
+        viewer.reset();
+        if (hadXdg) {
+            ::setenv("XDG_CONFIG_HOME", oldXdg.c_str(), 1);
+        } else {
+            ::unsetenv("XDG_CONFIG_HOME");
+        }
+        fs::remove_all(dir);
+    }
+    void start(const std::string& model, bool remember = false) {
+        ViewerConfig cfg;
+        cfg.model = model;
+        cfg.remember = remember;
+        cfg.width = 1280;
+        cfg.height = 800;
+        auto v = Viewer::create(cfg);
+        ASSERT_TRUE(v.ok()) << v.error().message;
+        viewer = std::move(v.value());
+        viewer->enableProbe(true);
+        viewer->setInputHook([this](ImGuiIO& io) {
+            io.MousePos = mouse;
+            io.MouseDown[0] = mouseDown;
+        });
+        viewer->waitForLoad();
+        ASSERT_TRUE(viewer->state().model) << viewer->state().error;
+        frames(3);
+    }
+    void frames(int n) {
+        for (int i = 0; i < n; ++i) viewer->frame(1.0 / 60.0);
+    }
+    bool has(const std::string& name) const { return viewer->probe().rects.count(name) > 0; }
+    ImVec4 rect(const std::string& name) {
+        const auto& rects = viewer->probe().rects;
+        auto it = rects.find(name);
+        EXPECT_NE(it, rects.end()) << "no widget '" << name << "'";
+        return it == rects.end() ? ImVec4(-1, -1, -1, -1) : it->second;
+    }
+    std::string text(const std::string& name) {
+        const auto& texts = viewer->probe().texts;
+        auto it = texts.find(name);
+        EXPECT_NE(it, texts.end()) << "no row '" << name << "'";
+        return it == texts.end() ? std::string() : it->second;
+    }
+    // A widget below its panel's visible part: scroll the panel to it, as a person would.
+    void reveal(const std::string& name) {
+        const UiProbe& p = viewer->probe();
+        auto it = p.rects.find(name);
+        auto w = p.windows.find(name);
+        auto v = p.visible.find(name);
+        if (it == p.rects.end() || w == p.windows.end() || v == p.visible.end()) return;
+        const ImVec4 r = it->second, clip = v->second;
+        ImGuiWindow* win = ImGui::FindWindowByName(w->second.c_str());
+        if (!win || win->ScrollMax.y <= 0.0f) return;
+        if (r.w > clip.w) ImGui::SetScrollY(win, std::min(win->ScrollMax.y, win->Scroll.y + (r.w - clip.w) + 8.0f));
+        if (r.y < clip.y) ImGui::SetScrollY(win, std::max(0.0f, win->Scroll.y - (clip.y - r.y) - 8.0f));
+        frames(2);
+    }
+    // Move there, press, release. `fx`: where along the widget (sliders).
+    void click(const std::string& name, float fx = 0.5f) {
+        reveal(name);
+        const ImVec4 r = rect(name);
+        mouse = ImVec2(r.x + (r.z - r.x) * fx, 0.5f * (r.y + r.w));
+        frames(1);
+        mouseDown = true;
+        frames(1);
+        mouseDown = false;
+        frames(2);
+        mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    }
+    // Files dropped on the window, as GLFW reports them (the drop callback installed on it).
+    void drop(const std::string& path) {
+        GLFWwindow* w = viewer->windowHandle();
+        GLFWdropfun cb = glfwSetDropCallback(w, nullptr);
+        glfwSetDropCallback(w, cb);
+        ASSERT_NE(cb, nullptr);
+        const char* paths[] = {path.c_str()};
+        cb(w, 1, paths);
+        frames(2);
+    }
+    // Scrolls the child window whose name starts with `child` (a panel's own scrolling part, such
+    // as "Hierarchy/tree") so that widget `name` shows, as a person would.
+    void revealIn(const std::string& child, const std::string& name) {
+        ImGuiWindow* win = nullptr;
+        for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+            if ((w->Flags & ImGuiWindowFlags_ChildWindow) && std::string(w->Name).rfind(child, 0) == 0) win = w;
+        }
+        ASSERT_NE(win, nullptr) << child;
+        const ImVec4 r = rect(name), clip = viewer->probe().visible.at(name);
+        if (r.y < clip.y || r.w > clip.w) {
+            ImGui::SetScrollY(win, std::clamp(win->Scroll.y + r.y - 0.5f * (clip.y + clip.w), 0.0f, win->ScrollMax.y));
+            frames(2);
+        }
+    }
+    // Selects the node mesh `mesh` hangs from in the Hierarchy, as a click on its row.
+    void selectMeshNode(size_t mesh) {
+        const Model& m = *viewer->state().model;
+        ASSERT_LT(mesh, m.meshes.size());
+        const std::string name = m.skeleton.names[m.meshes[mesh].node];
+        ASSERT_TRUE(has("node:" + name)) << name;
+        revealIn("Hierarchy/tree", "node:" + name);
+        click("node:" + name);
+        ASSERT_EQ(viewer->state().selectedJoint, m.meshes[mesh].node);
+        frames(1);
+    }
+    std::string settingsText() {
+        std::ifstream in(dir / "config" / "rigview" / "settings.json");
+        std::stringstream t;
+        t << in.rdbuf();
+        return t.str();
+    }
+
+    fs::path dir;
+    std::string oldXdg;
+    bool hadXdg = false;
+    std::unique_ptr<Viewer> viewer;
+    ImVec2 mouse{-FLT_MAX, -FLT_MAX};
+    bool mouseDown = false;
+};
+
+// Choose... opens the file browser on .hdr files only; the chosen one becomes the environment,
+// is written to the settings file under "environment" and comes back at the next start;
+// Studio goes back to the bundled map.
+TEST_F(ViewerLook, ChooseAnHdrInTheBrowserAndItIsRemembered) {
+    writeHdr(dir / "sky.hdr", 8, 4, 200, 180, 150);
+    fs::copy_file(demoModelPath(), dir / "model.gltf");
+    start(demoModelPath(), true);
+    ViewerState& s = viewer->state();
+    EXPECT_TRUE(s.view.environment.empty());
+    EXPECT_EQ(text("env:file"), "studio (bundled)");
+    click("env:choose");
+    ASSERT_TRUE(s.ui.fileBrowser);
+    EXPECT_TRUE(s.ui.browser.forEnvironment);
+    s.ui.browser.dir = dir.string();
+    s.ui.browser.listedDir.clear();
+    frames(2);
+    std::vector<std::string> files;
+    for (const FileBrowserState::Entry& e : s.ui.browser.entries) {
+        if (!e.folder) files.push_back(e.name);
+    }
+    EXPECT_EQ(files, std::vector<std::string>{"sky.hdr"}) << "the browser lists environment maps only";
+    click("browser:entry:sky.hdr");
+    click("browser:open");
+    EXPECT_FALSE(s.ui.fileBrowser);
+    EXPECT_EQ(s.view.environment, (dir / "sky.hdr").string());
+    EXPECT_EQ(s.path, demoModelPath()) << "choosing an environment opened it as a model";
+    EXPECT_EQ(text("env:file"), "sky.hdr");
+    // The next Ctrl+O browser lists models again.
+    s.ui.fileBrowser = true;
+    s.ui.browser.listedDir.clear();
+    frames(2);
+    EXPECT_FALSE(s.ui.browser.forEnvironment);
+    files.clear();
+    for (const FileBrowserState::Entry& e : s.ui.browser.entries) {
+        if (!e.folder) files.push_back(e.name);
+    }
+    EXPECT_EQ(files, std::vector<std::string>{"model.gltf"});
+    s.ui.fileBrowser = false;
+    frames(1);
+    viewer.reset();  // quit: the settings are written
+    const nlohmann::json saved = nlohmann::json::parse(settingsText());
+    EXPECT_EQ(saved["view"]["environment"], (dir / "sky.hdr").string());
+    start(demoModelPath(), true);
+    EXPECT_EQ(viewer->state().view.environment, (dir / "sky.hdr").string());
+    click("env:studio");
+    EXPECT_TRUE(viewer->state().view.environment.empty());
+    EXPECT_EQ(text("env:file"), "studio (bundled)");
+}
+
+// Picks entry `index` of the combo popup that is open (the items of a Combo, top to bottom).
+ImVec2 comboItem(int index) {
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    if (g.OpenPopupStack.empty() || !g.OpenPopupStack.back().Window) return ImVec2(-1, -1);
+    const ImGuiWindow* popup = g.OpenPopupStack.back().Window;
+    const float row = ImGui::GetTextLineHeightWithSpacing();
+    return ImVec2(popup->DC.CursorStartPos.x + 10.0f, popup->DC.CursorStartPos.y + (static_cast<float>(index) + 0.5f) * row);
+}
+
+// Every widget of the Environment section changes its view option; the options are written
+// to the settings file and come back at the next start.
+TEST_F(ViewerLook, EnvironmentWidgetsChangeTheOptionsAndPersist) {
+    start(demoModelPath(), true);
+    ViewerState& s = viewer->state();
+    const ViewOptions defaults;
+    EXPECT_FALSE(s.view.keyLight);
+    click("env:keyLight");
+    EXPECT_TRUE(s.view.keyLight);
+    EXPECT_TRUE(s.view.groundShadow);
+    click("env:groundShadow");
+    EXPECT_FALSE(s.view.groundShadow);
+    click("env:backgroundMode:environment");
+    EXPECT_EQ(s.view.backgroundMode, BackgroundMode::Environment);
+    click("env:exposure", 0.4f);  // on the slider's frame (its label is on the right)
+    EXPECT_GT(s.view.exposure, 4.0f);
+    click("env:environmentRotation", 0.25f);
+    EXPECT_LT(s.view.environmentRotation, -90.0f);
+    click("env:backgroundBlur", 0.1f);
+    EXPECT_LT(s.view.backgroundBlur, 0.3f) << "the blur slider is live with the environment background";
+    // Tone mapping and the debug channel: combos; the item chosen in the list.
+    EXPECT_EQ(s.view.toneMapping, ToneMapping::Neutral);
+    click("env:toneMapping");
+    mouse = comboItem(2);  // ACES
+    frames(1);
+    mouseDown = true;
+    frames(1);
+    mouseDown = false;
+    frames(2);
+    EXPECT_EQ(s.view.toneMapping, ToneMapping::Aces);
+    click("env:debugChannel");
+    mouse = comboItem(4);  // roughness
+    frames(1);
+    mouseDown = true;
+    frames(1);
+    mouseDown = false;
+    frames(2);
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    EXPECT_EQ(s.view.debugChannel, DebugChannel::Roughness);
+    const ViewOptions chosen = s.view;
+    viewer.reset();  // quit: the settings are written
+    const nlohmann::json saved = nlohmann::json::parse(settingsText());
+    EXPECT_EQ(saved["view"]["toneMapping"], "aces");
+    EXPECT_EQ(saved["view"]["debugChannel"], "roughness");
+    EXPECT_EQ(saved["view"]["backgroundMode"], "environment");
+    EXPECT_EQ(saved["view"]["keyLight"], true);
+    start(demoModelPath(), true);
+    const ViewOptions& back = viewer->state().view;
+    EXPECT_TRUE(back.keyLight);
+    EXPECT_FALSE(back.groundShadow);
+    EXPECT_EQ(back.backgroundMode, BackgroundMode::Environment);
+    EXPECT_FLOAT_EQ(back.exposure, chosen.exposure);
+    EXPECT_FLOAT_EQ(back.environmentRotation, chosen.environmentRotation);
+    EXPECT_FLOAT_EQ(back.backgroundBlur, chosen.backgroundBlur);
+    EXPECT_EQ(back.toneMapping, ToneMapping::Aces);
+    EXPECT_EQ(back.debugChannel, DebugChannel::Roughness);
+    EXPECT_NE(back.exposure, defaults.exposure);
+}
+
+// A bad .hdr (dropped) is one line in the strip naming it; the viewer keeps running and drawing
+// the model; a good one clears it; a dismissed line stays away.
+TEST_F(ViewerLook, ABadHdrIsOneLineInTheStripAndTheViewerKeepsRunning) {
+    std::ofstream(dir / "bad.hdr") << "not a radiance file at all\n";
+    writeHdr(dir / "good.hdr", 16, 8, 180, 180, 180);
+    start(demoModelPath());
+    ViewerState& s = viewer->state();
+    drop((dir / "bad.hdr").string());
+    frames(2);
+    EXPECT_EQ(s.view.environment, (dir / "bad.hdr").string());
+    EXPECT_NE(s.environmentError.find((dir / "bad.hdr").string()), std::string::npos) << s.environmentError;
+    EXPECT_EQ(s.environmentError.find('\n'), std::string::npos) << s.environmentError;
+    EXPECT_TRUE(has("notice:environment"));
+    EXPECT_TRUE(s.model);
+    EXPECT_TRUE(s.error.empty()) << s.error;
+    const double t = s.timeline.time;
+    frames(10);
+    EXPECT_NE(s.timeline.time, t) << "the viewer stopped playing";
+    drop((dir / "good.hdr").string());
+    frames(2);
+    EXPECT_TRUE(s.environmentError.empty()) << s.environmentError;
+    drop((dir / "bad.hdr").string());
+    frames(2);
+    ASSERT_FALSE(s.environmentError.empty());
+    click("notice:environment:dismiss");
+    frames(3);
+    EXPECT_TRUE(s.environmentError.empty()) << "a dismissed line came back";
+}
+
+// The settings name an environment map that is gone: one line in the strip, the model shown.
+TEST_F(ViewerLook, AMissingSavedEnvironmentIsOneLineNotFatal) {
+    fs::create_directories(dir / "config" / "rigview");
+    std::ofstream(dir / "config" / "rigview" / "settings.json")
+        << R"({"version": 1, "view": {"environment": ")" << (dir / "gone.hdr").string() << R"("}})";
+    start(demoModelPath(), true);
+    ViewerState& s = viewer->state();
+    frames(2);
+    EXPECT_EQ(s.view.environment, (dir / "gone.hdr").string());
+    EXPECT_NE(s.environmentError.find("gone.hdr"), std::string::npos) << s.environmentError;
+    EXPECT_EQ(s.environmentError.find('\n'), std::string::npos) << s.environmentError;
+    EXPECT_TRUE(s.settingsProblem.empty()) << s.settingsProblem;
+    EXPECT_TRUE(s.model);
+}
+
+// An .hdr dropped on the window lights the model (the model stays); a model file dropped
+// still opens.
+TEST_F(ViewerLook, ADroppedHdrSetsTheEnvironmentAndADroppedModelOpens) {
+    writeHdr(dir / "Warm Sky.HDR", 8, 4, 220, 160, 120);
+    start(demoModelPath());
+    ViewerState& s = viewer->state();
+    const Model* before = s.model.get();
+    drop((dir / "Warm Sky.HDR").string());
+    EXPECT_EQ(s.view.environment, (dir / "Warm Sky.HDR").string());
+    EXPECT_EQ(s.model.get(), before) << "the .hdr was opened as a model";
+    EXPECT_TRUE(s.error.empty()) << s.error;
+    EXPECT_EQ(text("env:file"), "Warm Sky.HDR");
+    const std::string box = "/usr/share/assimp/models/glTF2/BoxTextured-glTF/BoxTextured.gltf";
+    drop(box);
+    viewer->waitForLoad();
+    frames(2);
+    EXPECT_EQ(s.path, box);
+    EXPECT_EQ(s.view.environment, (dir / "Warm Sky.HDR").string()) << "a new model keeps the environment";
+}
+
+// The Material inspector on BoxTextured: its texture's file, pixel size and UV set; copied
+// without its texture: the slot says it did not load and why, and the strip has one line.
+TEST_F(ViewerLook, TheMaterialInspectorShowsATexturesSizeOrWhyItDidNotLoad) {
+    const fs::path src = "/usr/share/assimp/models/glTF2/BoxTextured-glTF";
+    start((src / "BoxTextured.gltf").string());
+    ViewerState& s = viewer->state();
+    selectMeshNode(0);
+    EXPECT_EQ(text("texture:baseColor").rfind("CesiumLogoFlat.png, 211x211, UV0, wrap ", 0), 0u) << text("texture:baseColor");
+    // Without the image beside it.
+    fs::create_directories(dir / "box");
+    fs::copy_file(src / "BoxTextured.gltf", dir / "box" / "BoxTextured.gltf");
+    fs::copy_file(src / "BoxTextured0.bin", dir / "box" / "BoxTextured0.bin");
+    s.requests.open = (dir / "box" / "BoxTextured.gltf").string();
+    frames(1);
+    viewer->waitForLoad();
+    frames(3);
+    ASSERT_EQ(s.path, (dir / "box" / "BoxTextured.gltf").string()) << s.error;
+    selectMeshNode(0);
+    EXPECT_EQ(text("texture:baseColor").rfind("CesiumLogoFlat.png, NOT LOADED (texture CesiumLogoFlat.png missing), UV0", 0), 0u)
+        << text("texture:baseColor");
+    EXPECT_EQ(std::count(s.warning.begin(), s.warning.end(), '\n'), 0) << s.warning;
+    EXPECT_NE(s.warning.find("texture CesiumLogoFlat.png missing"), std::string::npos) << s.warning;
+}
+
+// The material matrix (tools/make_material_matrix.py, generated by CTest into the build folder):
+// selecting a node shows its mesh's material: factors, alpha mode, double-sided, each texture
+// with its size, UV set and transform; the Mesh list shows another.
+TEST_F(ViewerLook, TheMaterialInspectorShowsTheMaterialMatrix) {
+    const fs::path matrix = fs::path(RIGVIEW_MATERIAL_MATRIX_DIR) / "material_matrix.gltf";
+    ASSERT_TRUE(fs::exists(matrix)) << matrix << " (made by the test viewer_look.material_matrix)";
+    start(matrix.string());
+    ViewerState& s = viewer->state();
+    const Model& m = *s.model;
+    auto meshNamed = [&](const std::string& name) {
+        for (size_t i = 0; i < m.meshes.size(); ++i) {
+            if (m.meshes[i].name == name) return i;
+        }
+        ADD_FAILURE() << "no mesh " << name;
+        return size_t(0);
+    };
+    selectMeshNode(meshNamed("metal0.5_rough0.9"));
+    EXPECT_EQ(text("material:name"), "metal0.5_rough0.9");
+    EXPECT_EQ(text("material:baseColor"), "0.900 0.550 0.300  alpha 1.000");
+    EXPECT_EQ(text("material:origin"), "glTF metallic-roughness");
+    EXPECT_EQ(text("material:metallic"), "0.500");
+    EXPECT_EQ(text("material:roughness"), "0.900");
+    EXPECT_EQ(text("material:alpha"), "opaque");
+    EXPECT_EQ(text("material:doubleSided"), "no");
+    EXPECT_EQ(viewer->probe().texts.count("texture:baseColor"), 0u) << "a sphere without textures shows one";
+    EXPECT_EQ(text("material:textures"), "none");
+    selectMeshNode(meshNamed("texture_transform"));
+    EXPECT_EQ(text("material:name"), "texture_transform");
+    EXPECT_EQ(text("texture:baseColor").rfind("uv_grid.png, 64x64, UV0, offset (0.25, 0.1) rotation 17.2 deg scale (1.5, 1.5), wrap ", 0), 0u)
+        << text("texture:baseColor");
+    EXPECT_EQ(viewer->probe().texts.count("material:textures"), 0u);
+    selectMeshNode(meshNamed("texcoord1"));
+    EXPECT_EQ(text("texture:baseColor").rfind("uv_grid.png, 64x64, UV1, wrap ", 0), 0u) << text("texture:baseColor");
+    selectMeshNode(meshNamed("emissive"));
+    EXPECT_EQ(text("material:emissive"), "1.000 0.450 0.100  strength 4.000");
+    EXPECT_EQ(text("texture:emissive").rfind("emissive_dots.png, ", 0), 0u) << text("texture:emissive");
+    selectMeshNode(meshNamed("normal_map"));
+    EXPECT_EQ(text("material:normalScale"), "1.000");
+    EXPECT_EQ(text("texture:normal").rfind("normal_bumps.png, 128x128, UV0", 0), 0u) << text("texture:normal");
+    selectMeshNode(meshNamed("alpha_mask"));
+    EXPECT_EQ(text("material:alpha"), "mask, cutoff 0.500");
+    selectMeshNode(meshNamed("alpha_blend"));
+    EXPECT_EQ(text("material:alpha"), "blend");
+    selectMeshNode(meshNamed("double_sided_back"));
+    EXPECT_EQ(text("material:doubleSided"), "yes");
+    // The Mesh list shows any mesh's material.
+    revealIn("Hierarchy/inspector", "material:mesh");
+    click("material:mesh");
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    ASSERT_FALSE(g.OpenPopupStack.empty());
+    mouse = comboItem(static_cast<int>(meshNamed("metal1_rough0.1")));
+    frames(1);
+    mouseDown = true;
+    frames(1);
+    mouseDown = false;
+    frames(2);
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    EXPECT_EQ(text("material:name"), "metal1_rough0.1");
+    EXPECT_EQ(text("material:metallic"), "1.000");
+    EXPECT_EQ(text("material:roughness"), "0.100");
+    selectMeshNode(meshNamed("occlusion"));
+    EXPECT_EQ(text("material:occlusionStrength"), "1.000");
+    EXPECT_EQ(text("texture:occlusion").rfind("occlusion_stripes.png, 64x64, UV0", 0), 0u) << text("texture:occlusion");
+}
+
+// Stats: the model's draw time on the CPU, and the GPU's from a timer query read back later.
+TEST_F(ViewerLook, StatsShowTheDrawTime) {
+    start(demoModelPath());
+    const ViewerState& s = viewer->state();
+    for (int i = 0; i < 30 && s.stats.drawGpuMs < 0.0f; ++i) frames(1);
+    EXPECT_GT(s.stats.drawCpuMs, 0.0f);
+    EXPECT_GE(s.stats.drawGpuMs, 0.0f) << "no timer query result after 30 frames";
+}
+
+}  // namespace
+}  // namespace rig
