@@ -66,9 +66,30 @@ uniform int u_colorSource;     // 0 material, 1 vertex colour, 2 white
 
 out vec4 o_color;
 
+// A specialized program (render/pbr_shading.h PbrShading::variantKey) is built with these
+// defined to the values the uniforms will hold for its draws, so that branches it never takes
+// are compiled out: a software rasterizer (llvmpipe) runs both sides of every branch, uniform or
+// not, so that an unused path costs as much as a used one. Without them (the generic program)
+// the uniforms decide.
+#ifdef RIG_TEX_MASK
+#define TEX_MASK RIG_TEX_MASK
+#define COLOR_SOURCE RIG_COLOR_SOURCE
+#define DEBUG_CHANNEL RIG_DEBUG_CHANNEL
+#define KEY_LIGHT RIG_KEY_LIGHT
+#define UNLIT RIG_UNLIT
+#define COAT_POSSIBLE RIG_COAT
+#else
+#define TEX_MASK u_texMask
+#define COLOR_SOURCE u_colorSource
+#define DEBUG_CHANNEL u_debugChannel
+#define KEY_LIGHT u_keyLight
+#define UNLIT (u_unlit != 0 || u_lighting == 0)
+#define COAT_POSSIBLE true
+#endif
+
 const float PI = 3.141592653589793;
 
-bool hasTex(int slot) { return (u_texMask & (1 << slot)) != 0; }
+bool hasTex(int slot) { return (TEX_MASK & (1 << slot)) != 0; }
 
 // The UV a slot samples at. Mesh UVs follow GL's origin (v up, as Assimp gives them) and the
 // images are stored bottom row first; the transform is defined on glTF's UVs (v down).
@@ -176,8 +197,8 @@ vec4 finish(vec3 display, float alpha) {
 
 void main() {
     // The rig views: colours as painted (or the tint alone), simple key + ambient light.
-    if (u_colorSource != 0) {
-        vec4 base = u_colorSource == 2 ? vec4(1.0) : v_color;
+    if (COLOR_SOURCE != 0) {
+        vec4 base = COLOR_SOURCE == 2 ? vec4(1.0) : v_color;
         vec3 c = base.rgb;
         if (u_lighting != 0) {
             vec3 n = normalize(v_normal);
@@ -218,21 +239,21 @@ void main() {
     vec3 emissive = u_emissive;
     if (hasTex(kEmissive)) emissive *= texture(u_emissiveTexture, slotUv(kEmissive)).rgb;
 
-    if (u_debugChannel != 0) {
+    if (DEBUG_CHANNEL != 0) {
         vec3 d = vec3(0.0);
-        if (u_debugChannel == 1) d = srgbEncode(clamp(base.rgb, 0.0, 1.0));
-        else if (u_debugChannel == 2) d = n * 0.5 + 0.5;
-        else if (u_debugChannel == 3) d = vec3(metallic);
-        else if (u_debugChannel == 4) d = vec3(roughness);
-        else if (u_debugChannel == 5) d = vec3(ao);
-        else if (u_debugChannel == 6) d = srgbEncode(clamp(emissive, 0.0, 1.0));
-        else if (u_debugChannel == 7) d = vec3(base.a);
-        else if (u_debugChannel == 8) d = vec3(fract(gltfUv(kBase)), 0.0);
-        else if (u_debugChannel == 9) d = vec3(fract(vec2(v_uv1.x, 1.0 - v_uv1.y)), 0.0);
+        if (DEBUG_CHANNEL == 1) d = srgbEncode(clamp(base.rgb, 0.0, 1.0));
+        else if (DEBUG_CHANNEL == 2) d = n * 0.5 + 0.5;
+        else if (DEBUG_CHANNEL == 3) d = vec3(metallic);
+        else if (DEBUG_CHANNEL == 4) d = vec3(roughness);
+        else if (DEBUG_CHANNEL == 5) d = vec3(ao);
+        else if (DEBUG_CHANNEL == 6) d = srgbEncode(clamp(emissive, 0.0, 1.0));
+        else if (DEBUG_CHANNEL == 7) d = vec3(base.a);
+        else if (DEBUG_CHANNEL == 8) d = vec3(fract(gltfUv(kBase)), 0.0);
+        else if (DEBUG_CHANNEL == 9) d = vec3(fract(vec2(v_uv1.x, 1.0 - v_uv1.y)), 0.0);
         o_color = vec4(d, 1.0) * u_tint;
         return;
     }
-    if (u_unlit != 0 || u_lighting == 0) {
+    if (UNLIT) {
         o_color = finish(srgbEncode(toneMap(base.rgb, u_toneMapping, u_exposure)), base.a);
         return;
     }
@@ -253,7 +274,7 @@ void main() {
     vec3 coatDirect = vec3(0.0);
     float coat = u_clearcoat, coatRoughness = u_clearcoatRoughness;
     vec3 coatNormal = nonPerturbed;
-    if (coat > 0.0) {
+    if (COAT_POSSIBLE && coat > 0.0) {
         if (hasTex(kCoat)) coat *= texture(u_clearcoatTexture, slotUv(kCoat)).r;
         if (hasTex(kCoatRough)) coatRoughness *= texture(u_clearcoatRoughnessTexture, slotUv(kCoatRough)).g;
         coat = clamp(coat, 0.0, 1.0);
@@ -265,7 +286,7 @@ void main() {
             coatNormal = normalize(tbn2 * m);
         }
     }
-    if (u_keyLight != 0) {
+    if (KEY_LIGHT != 0) {
         vec3 l = normalize(u_keyLightDir);
         float dotNL = clamp(dot(n, l), 0.0, 1.0);
         vec3 irradiance = dotNL * u_keyLightColor;
@@ -274,7 +295,7 @@ void main() {
         directSpecular += irradiance * brdfGgx(l, viewDir, n, specularBlended, 1.0, roughness) * compensation;
         float dotVH = clamp(dot(viewDir, normalize(l + viewDir)), 0.0, 1.0);
         directDiffuse += irradiance * diffuseContribution / PI * (1.0 - fSchlick(specularColor, 1.0, dotVH));
-        if (coat > 0.0) {
+        if (COAT_POSSIBLE && coat > 0.0) {
             float dotNLcc = clamp(dot(coatNormal, l), 0.0, 1.0);
             coatDirect += dotNLcc * u_keyLightColor * brdfGgx(l, viewDir, coatNormal, vec3(0.04), 1.0, coatRoughness);
         }
@@ -293,7 +314,7 @@ void main() {
     vec3 indirectSpecular = radiance * single + multi * cosineIrradiance;
     vec3 indirectDiffuse = diffuse * cosineIrradiance;
     vec3 coatIndirect = vec3(0.0);
-    if (coat > 0.0) {
+    if (COAT_POSSIBLE && coat > 0.0) {
         float dotNVc = clamp(dot(coatNormal, viewDir), 0.0, 1.0);
         vec2 fabc = dfg(coatRoughness, dotNVc);
         coatIndirect = iblRadiance(viewDir, coatNormal, coatRoughness) * (vec3(0.04) * fabc.x + fabc.y);
@@ -307,7 +328,7 @@ void main() {
     }
 
     vec3 outgoing = directDiffuse + indirectDiffuse + directSpecular + indirectSpecular + emissive;
-    if (coat > 0.0) {
+    if (COAT_POSSIBLE && coat > 0.0) {
         float dotNVcc = clamp(dot(coatNormal, viewDir), 0.0, 1.0);
         vec3 fcc = fSchlick(vec3(0.04), 1.0, dotNVcc);
         outgoing = outgoing * (1.0 - coat * fcc) + (coatDirect + coatIndirect) * coat;

@@ -56,7 +56,7 @@ long long fileStamp(const std::string& path) {
 Result<std::unique_ptr<Viewer>> Viewer::create(const ViewerConfig& config) {
     std::unique_ptr<Viewer> v(new Viewer());
     v->config_ = config;
-    auto w = Window::create("rigview", config.width, config.height, 4);
+    auto w = Window::create("rigview", config.width, config.height, 0);
     if (!w) return w.error();
     v->window_ = std::move(w.value());
     auto r = Renderer::create();
@@ -105,6 +105,7 @@ Viewer::~Viewer() {
     if (pending_.valid()) pending_.wait();
     if (comparePending_.valid()) comparePending_.wait();
     crowdView_.reset();
+    sceneTarget_.reset();
     compareGpu_.reset();
     gpu_.reset();
     if (imguiReady_) {
@@ -503,6 +504,7 @@ void Viewer::frame(double dt) {
     window_->framebufferSize(w, h);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (state_.model && gpu_ && state_.animator) {
+        const bool offscreen = bindSceneTarget(w, h);
         updateColorView();
         playback_.advance(dt);  // the frame's one advance: nothing else here receives dt
         updateCompare();        // B at the time A is at now
@@ -531,6 +533,7 @@ void Viewer::frame(double dt) {
         if (state_.blend.showRootPath && state_.blend.rootPath.size() > 1) {
             renderer_->drawPath(state_.blend.rootPath, glm::vec4(1.0f, 0.4f, 0.9f, 1.0f), state_.camera, w, h);
         }
+        if (offscreen) sceneTarget_->resolveTo(0);
         const float aspect = h > 0 ? static_cast<float>(w) / static_cast<float>(h) : 1.0f;
         const glm::mat4 viewProj = state_.camera.projection(aspect) * state_.camera.view();
         const ImGuiIO& io = ImGui::GetIO();
@@ -605,6 +608,18 @@ void Viewer::placeLayout() {
     const LayoutRect& c = layout.rects.centre;
     const float w = std::max(io.DisplaySize.x, 1.0f), h = std::max(io.DisplaySize.y, 1.0f);
     state_.camera.viewRect = glm::vec4(c.x / w, c.y / h, c.w / w, c.h / h);
+}
+
+bool Viewer::bindSceneTarget(int w, int h) {
+    if (w < 1 || h < 1) return false;
+    if (!sceneTarget_ || sceneTarget_->width() != w || sceneTarget_->height() != h) {
+        sceneTarget_.reset();
+        auto t = OffscreenTarget::create(w, h, 4);
+        if (!t) return false;
+        sceneTarget_ = std::move(t.value());
+    }
+    sceneTarget_->bind();
+    return true;
 }
 
 bool Viewer::drawCrowd(int w, int h) {

@@ -75,6 +75,16 @@ std::vector<uint8_t> OffscreenTarget::readPixels() {
     return px;
 }
 
+void OffscreenTarget::resolveTo(GLuint drawFbo) {
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, samples_ > 1 ? msFbo_ : fbo_);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, drawFbo);
+    const GLboolean scissor = glIsEnabled(GL_SCISSOR_TEST);  // a blit is clipped by the scissor
+    glDisable(GL_SCISSOR_TEST);
+    glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    if (scissor) glEnable(GL_SCISSOR_TEST);
+    glBindFramebuffer(GL_FRAMEBUFFER, drawFbo);
+}
+
 bool writePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba, std::string* error) {
     std::string png;
     auto append = [](void* context, void* data, int size) {

@@ -1,5 +1,6 @@
 // OffscreenTarget: a framebuffer (MSAA colour + depth, resolved to RGBA8) to draw into with
-// no window, then read back and write as PNG.
+// no window, then read back and write as PNG, or copy (resolved) into another framebuffer: the
+// viewer draws its scene multisampled here and its UI single-sampled on the window.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,9 @@ public:
     void bind();  // draw into it
     // Resolve MSAA and read RGBA8 pixels, top row first.
     std::vector<uint8_t> readPixels();
+    // Resolve MSAA straight into drawFbo's colour (the same size, its origin); leaves drawFbo
+    // bound for drawing and reading.
+    void resolveTo(GLuint drawFbo);
     int width() const { return width_; }
     int height() const { return height_; }
 

@@ -1,5 +1,6 @@
 #include "render/pbr_shading.h"
 
+#include <array>
 #include <cmath>
 
 #include <glm/gtc/type_ptr.hpp>
@@ -95,18 +96,60 @@ void PbrShading::setFrame(const glm::vec3& eye, const glm::mat4& view, bool zUp,
     glUniform1i(lighting_, o.lighting ? 1 : 0);
 }
 
+namespace {
+
+std::array<GLuint, kPbrSlots> slotTextures(const GpuMaterial& g) {
+    return {g.baseColor, g.metallicRoughness, g.normal,          g.occlusion,
+            g.emissive,  g.clearcoat,         g.clearcoatRoughness, g.clearcoatNormal};
+}
+
+// variantKey's fields.
+constexpr uint32_t kKeyColorSourceShift = 8, kKeyDebugShift = 10, kKeyLightBit = 1u << 14, kKeyUnlitBit = 1u << 15,
+                   kKeyCoatBit = 1u << 16;
+
+}  // namespace
+
+int PbrShading::textureMask(const GpuMaterial& g, bool textures) {
+    const std::array<GLuint, kPbrSlots> texs = slotTextures(g);
+    int mask = 0;
+    for (int i = 0; i < kPbrSlots; ++i) {
+        if (textures && texs[i] != 0) mask |= 1 << i;
+    }
+    return mask;
+}
+
+uint32_t PbrShading::variantKey(const Material& m, const GpuMaterial& g, const ViewOptions& o, int colorSource) {
+    // The rig views read none of the material (pbr.frag returns before it).
+    if (colorSource != 0) return static_cast<uint32_t>(colorSource) << kKeyColorSourceShift;
+    uint32_t key = static_cast<uint32_t>(textureMask(g, o.textures));
+    if (o.debugChannel != DebugChannel::None) {  // shown before any lighting
+        return key | static_cast<uint32_t>(o.debugChannel) << kKeyDebugShift;
+    }
+    if (m.unlit || !o.lighting) return key | kKeyUnlitBit;
+    if (o.keyLight) key |= kKeyLightBit;
+    if (m.clearcoat > 0.0f) key |= kKeyCoatBit;
+    return key;
+}
+
+std::string PbrShading::variantDefines(uint32_t key) {
+    auto flag = [&](uint32_t bit) { return (key & bit) != 0 ? "true" : "false"; };
+    return "#define RIG_TEX_MASK " + std::to_string(key & 0xffu) + "\n" +
+           "#define RIG_COLOR_SOURCE " + std::to_string((key >> kKeyColorSourceShift) & 3u) + "\n" +
+           "#define RIG_DEBUG_CHANNEL " + std::to_string((key >> kKeyDebugShift) & 15u) + "\n" +
+           "#define RIG_KEY_LIGHT " + std::to_string((key & kKeyLightBit) != 0 ? 1 : 0) + "\n" +
+           "#define RIG_UNLIT " + flag(kKeyUnlitBit) + "\n" + "#define RIG_COAT " + flag(kKeyCoatBit) + "\n";
+}
+
 void PbrShading::setMaterial(const Material& m, const GpuMaterial& g, bool textures) const {
     const TextureRef* refs[kPbrSlots] = {&m.baseColorTexture, &m.metallicRoughnessTexture, &m.normalTexture,
                                          &m.occlusionTexture, &m.emissiveTexture,          &m.clearcoatTexture,
                                          &m.clearcoatRoughnessTexture, &m.clearcoatNormalTexture};
-    const GLuint texs[kPbrSlots] = {g.baseColor, g.metallicRoughness, g.normal,          g.occlusion,
-                                    g.emissive,  g.clearcoat,         g.clearcoatRoughness, g.clearcoatNormal};
-    int mask = 0;
+    const std::array<GLuint, kPbrSlots> texs = slotTextures(g);
+    const int mask = textureMask(g, textures);
     GLint sets[kPbrSlots];
     glm::mat3 mats[kPbrSlots];
     for (int i = 0; i < kPbrSlots; ++i) {
-        const bool on = textures && texs[i] != 0;
-        if (on) mask |= 1 << i;
+        const bool on = (mask & (1 << i)) != 0;
         sets[i] = refs[i]->texCoord == 1 ? 1 : 0;
         mats[i] = uvTransformMatrix(*refs[i]);
         glActiveTexture(GL_TEXTURE0 + kSlotUnits[i]);

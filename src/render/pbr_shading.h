@@ -3,6 +3,10 @@
 // owner for both programs that draw meshes: Renderer (one model) and CrowdRenderer (instances).
 #pragma once
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include <glm/glm.hpp>
 
 #include "anim/runtime/model.h"
@@ -22,6 +26,17 @@ class PbrShading {
 public:
     // The shader files of a mesh program: the vertex shader, pbr.frag and tonemap.frag.
     static std::vector<std::string> shaderFiles() { return {"skinned.vert", "pbr.frag", "tonemap.frag"}; }
+
+    // A program specialized for some draws (pbr.frag's RIG_* block) shades them exactly as the
+    // generic program does, with the branches they never take compiled out: llvmpipe runs both
+    // sides of every branch, so there the generic program pays for every feature on every
+    // pixel. The key packs what the uniforms of setFrame, setMaterial and setSource will hold
+    // for a mesh (what the shader never reads on that path is left 0, so fewer programs).
+    static uint32_t variantKey(const Material& m, const GpuMaterial& g, const ViewOptions& o, int colorSource);
+    // The #define lines that build the program of a key (Program::build's `defines`).
+    static std::string variantDefines(uint32_t key);
+    // u_texMask: bit i set where slot i has a texture to sample.
+    static int textureMask(const GpuMaterial& g, bool textures);
 
     // Look the uniforms up in `p` (once, at set-up) and bind the samplers to their units.
     void lookUp(const Program& p);

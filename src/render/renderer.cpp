@@ -23,18 +23,12 @@ int shaderSkinMode(SkinningMethod m) {
 
 Result<std::unique_ptr<Renderer>> Renderer::create() {
     std::unique_ptr<Renderer> r(new Renderer());
-    auto shaded = Program::build(PbrShading::shaderFiles());
+    auto shaded = buildMeshProgram({});
     if (!shaded) return shaded.error();
     auto lines = Program::build({"lines.vert", "lines.frag"});
     if (!lines) return lines.error();
-    r->shaded_ = std::move(shaded.value());
+    r->generic_ = std::move(shaded.value());
     r->lines_ = std::move(lines.value());
-    const Program& p = r->shaded_;
-    r->u_ = {p.uniform("u_palette"),      p.uniform("u_paletteOffset"),     p.uniform("u_skinned"),
-             p.uniform("u_model"),        p.uniform("u_viewProj"),          p.uniform("u_dualQuats"),
-             p.uniform("u_morphDeltas"),  p.uniform("u_morphWeights"),      p.uniform("u_morphBase"),
-             p.uniform("u_morphCount"),   p.uniform("u_morphWeightOffset"), p.uniform("u_influences8")};
-    r->pbr_.lookUp(p);
     r->uLinesViewProj_ = r->lines_.uniform("u_viewProj");
     r->uLinesPointSize_ = r->lines_.uniform("u_pointSize");
     glGenVertexArrays(1, &r->lineVao_);
@@ -49,6 +43,30 @@ Result<std::unique_ptr<Renderer>> Renderer::create() {
     glBindVertexArray(0);
     r->lineScratch_.reserve(4096);
     return r;
+}
+
+Result<std::unique_ptr<Renderer::MeshProgram>> Renderer::buildMeshProgram(const std::string& defines) {
+    auto built = Program::build(PbrShading::shaderFiles(), {}, defines);
+    if (!built) return built.error();
+    auto m = std::make_unique<MeshProgram>();
+    m->program = std::move(built.value());
+    const Program& p = m->program;
+    m->u = {p.uniform("u_palette"),     p.uniform("u_paletteOffset"),     p.uniform("u_skinned"),
+            p.uniform("u_model"),       p.uniform("u_viewProj"),          p.uniform("u_dualQuats"),
+            p.uniform("u_morphDeltas"), p.uniform("u_morphWeights"),      p.uniform("u_morphBase"),
+            p.uniform("u_morphCount"),  p.uniform("u_morphWeightOffset"), p.uniform("u_influences8")};
+    m->pbr.lookUp(p);
+    return m;
+}
+
+const Renderer::MeshProgram& Renderer::meshProgram(uint32_t key) {
+    if (!specialize_) return *generic_;
+    auto it = variants_.find(key);
+    if (it == variants_.end()) {
+        auto built = buildMeshProgram(PbrShading::variantDefines(key));
+        it = variants_.emplace(key, built ? std::move(built.value()) : nullptr).first;
+    }
+    return it->second ? *it->second : *generic_;
 }
 
 Renderer::~Renderer() {
@@ -210,16 +228,17 @@ void Renderer::drawGroundShadow(const OrbitCamera& cam, const glm::mat4& viewPro
     glDepthMask(GL_TRUE);
 }
 
-void Renderer::drawMesh(GpuModel& gpu, const Animator& anim, size_t i, bool gpuSkin, const ViewOptions& o) {
+void Renderer::drawMesh(const MeshProgram& p, GpuModel& gpu, const Animator& anim, size_t i, bool gpuSkin,
+                        const ViewOptions& o) {
     const Mesh& mesh = gpu.model().meshes[i];
     const GpuMesh& gm = gpu.meshes()[i];
     const bool cpuVertices = gpu.drawsCpuVertices(i, gpuSkin);
     const bool skinOnGpu = mesh.skinned && !cpuVertices;
-    glUniform1i(u_.skinned, skinOnGpu ? shaderSkinMode(o.method) : 0);
-    glUniform1i(u_.influences8, skinOnGpu && gm.secondInfluenceSet && blendsSecondSet(mesh, o.influences) ? 1 : 0);
-    glUniform1i(u_.paletteOffset, static_cast<GLint>(anim.paletteOffset(i)));
-    glUniformMatrix4fv(u_.model, 1, GL_FALSE, glm::value_ptr(anim.skinToModel(i)));
-    gpu.setMorphUniforms(i, anim, !cpuVertices, u_.morphBase, u_.morphCount, u_.morphWeightOffset);
+    glUniform1i(p.u.skinned, skinOnGpu ? shaderSkinMode(o.method) : 0);
+    glUniform1i(p.u.influences8, skinOnGpu && gm.secondInfluenceSet && blendsSecondSet(mesh, o.influences) ? 1 : 0);
+    glUniform1i(p.u.paletteOffset, static_cast<GLint>(anim.paletteOffset(i)));
+    glUniformMatrix4fv(p.u.model, 1, GL_FALSE, glm::value_ptr(anim.skinToModel(i)));
+    gpu.setMorphUniforms(i, anim, !cpuVertices, p.u.morphBase, p.u.morphCount, p.u.morphWeightOffset);
     glBindVertexArray(cpuVertices ? gm.cpuVao : gm.vao);
     glDrawElements(GL_TRIANGLES, gm.indexCount, GL_UNSIGNED_INT, nullptr);
 }
@@ -228,16 +247,27 @@ void Renderer::drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& 
                           const ViewOptions& o, const glm::vec4& tint, ColorSource source) {
     const Model& model = gpu.model();
     const bool gpuSkin = o.skinning == SkinningMode::Gpu;
-    glUseProgram(shaded_.id());
-    glUniformMatrix4fv(u_.viewProj, 1, GL_FALSE, glm::value_ptr(viewProj));
-    pbr_.setFrame(cam.eye(), cam.view(), cam.zUp, o, environment_.get());
-    pbr_.setSource(static_cast<int>(source), tint);
-    glUniform1i(u_.palette, gl_layout::kUnitPalette);
-    glUniform1i(u_.dualQuats, gl_layout::kUnitDualQuats);
+    // Each mesh is drawn by the program specialized for it (its material, the view options);
+    // switching sets that program's per-frame uniforms.
+    const MeshProgram* current = nullptr;
+    auto use = [&](size_t i) -> const MeshProgram& {
+        const size_t m = std::min<size_t>(model.meshes[i].material, model.materials.size() - 1);
+        const MeshProgram& p = meshProgram(
+            PbrShading::variantKey(model.materials[m], gpu.materials()[m], o, static_cast<int>(source)));
+        if (&p == current) return p;
+        current = &p;
+        glUseProgram(p.program.id());
+        glUniformMatrix4fv(p.u.viewProj, 1, GL_FALSE, glm::value_ptr(viewProj));
+        p.pbr.setFrame(cam.eye(), cam.view(), cam.zUp, o, environment_.get());
+        p.pbr.setSource(static_cast<int>(source), tint);
+        glUniform1i(p.u.palette, gl_layout::kUnitPalette);
+        glUniform1i(p.u.dualQuats, gl_layout::kUnitDualQuats);
+        glUniform1i(p.u.morphDeltas, gl_layout::kUnitMorphDeltas);
+        glUniform1i(p.u.morphWeights, gl_layout::kUnitMorphWeights);
+        return p;
+    };
     glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitDualQuats);
     glBindTexture(GL_TEXTURE_BUFFER, gpu.dualQuatTexture());
-    glUniform1i(u_.morphDeltas, gl_layout::kUnitMorphDeltas);
-    glUniform1i(u_.morphWeights, gl_layout::kUnitMorphWeights);
     glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitMorphDeltas);
     glBindTexture(GL_TEXTURE_BUFFER, gpu.morphDeltaTexture());
     glActiveTexture(GL_TEXTURE0 + gl_layout::kUnitMorphWeights);
@@ -247,9 +277,11 @@ void Renderer::drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& 
     if (o.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
     const bool materials = source == ColorSource::Material;
     auto materialOf = [&](size_t i) -> size_t { return std::min<size_t>(model.meshes[i].material, model.materials.size() - 1); };
-    auto bind = [&](size_t i) {
+    auto bind = [&](size_t i) -> const MeshProgram& {
+        const MeshProgram& p = use(i);
         const size_t m = materialOf(i);
-        pbr_.setMaterial(model.materials[m], gpu.materials()[m], o.textures);
+        p.pbr.setMaterial(model.materials[m], gpu.materials()[m], o.textures);
+        return p;
     };
     // Opaque and MASK meshes first, in file order; single-sided ones with their back faces culled.
     std::vector<std::pair<float, size_t>> blended;
@@ -262,28 +294,28 @@ void Renderer::drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& 
             blended.push_back({(view * glm::vec4(c, 1.0f)).z, i});
             continue;
         }
-        bind(i);
+        const MeshProgram& p = bind(i);
         if (materials && !mat.doubleSided) {
             glEnable(GL_CULL_FACE);
             glCullFace(GL_BACK);
         } else {
             glDisable(GL_CULL_FACE);
         }
-        drawMesh(gpu, anim, i, gpuSkin, o);
+        drawMesh(p, gpu, anim, i, gpuSkin, o);
     }
     // BLEND meshes after, back to front (view-space z grows towards the eye), without writing
     // depth; a double-sided one in two passes, its back faces first (three.js's order).
     std::stable_sort(blended.begin(), blended.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     if (!blended.empty()) glDepthMask(GL_FALSE);
     for (const auto& [depth, i] : blended) {
-        bind(i);
+        const MeshProgram& p = bind(i);
         glEnable(GL_CULL_FACE);
         if (model.materials[materialOf(i)].doubleSided) {
             glCullFace(GL_FRONT);
-            drawMesh(gpu, anim, i, gpuSkin, o);
+            drawMesh(p, gpu, anim, i, gpuSkin, o);
         }
         glCullFace(GL_BACK);
-        drawMesh(gpu, anim, i, gpuSkin, o);
+        drawMesh(p, gpu, anim, i, gpuSkin, o);
     }
     if (!blended.empty()) glDepthMask(GL_TRUE);
     glDisable(GL_CULL_FACE);

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -58,6 +59,10 @@ public:
     };
     // draw() colours the meshes from `source` (Material until told otherwise).
     void setColorSource(ColorSource source) { colorSource_ = source; }
+    // On (the default), each mesh is drawn by a program specialized for its material and the
+    // view options (PbrShading::variantKey); off, by the generic one. Both draw the same
+    // picture (tests compare them); the specialized ones cost far less under llvmpipe.
+    void setSpecializedPrograms(bool on) { specialize_ = on; }
 
     // Draw the meshes again, posed by `anim`, in `tint` alone (its alpha sets the opacity):
     // the bind-pose ghost and onion skins. Call after draw().
@@ -81,16 +86,26 @@ private:
     void drawLines(const glm::mat4& viewProj, GLenum mode, float pointSize);
     void drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& viewProj, const OrbitCamera& cam,
                     const ViewOptions& o, const glm::vec4& tint, ColorSource source);
-    void drawMesh(GpuModel& gpu, const Animator& anim, size_t i, bool gpuSkin, const ViewOptions& o);
+    // A program that shades meshes: pbr.frag generic, or specialized (PbrShading::variantKey).
+    struct MeshProgram {
+        Program program;
+        PbrShading pbr;
+        struct {
+            GLint palette, paletteOffset, skinned, model, viewProj, dualQuats, morphDeltas, morphWeights, morphBase,
+                morphCount, morphWeightOffset, influences8;
+        } u{};
+    };
+    static Result<std::unique_ptr<MeshProgram>> buildMeshProgram(const std::string& defines);
+    // The program of a variant key, built at its first use (the generic one if it does not build).
+    const MeshProgram& meshProgram(uint32_t key);
+    void drawMesh(const MeshProgram& p, GpuModel& gpu, const Animator& anim, size_t i, bool gpuSkin, const ViewOptions& o);
     void useEnvironment(const ViewOptions& o);
     void drawGroundShadow(const OrbitCamera& cam, const glm::mat4& viewProj, const Bounds& bounds);
 
-    Program shaded_, lines_;
-    PbrShading pbr_;
-    struct {
-        GLint palette, paletteOffset, skinned, model, viewProj, dualQuats, morphDeltas, morphWeights, morphBase,
-            morphCount, morphWeightOffset, influences8;
-    } u_{};
+    std::unique_ptr<MeshProgram> generic_;  // built at create: every shader checked at start-up
+    std::unordered_map<uint32_t, std::unique_ptr<MeshProgram>> variants_;
+    bool specialize_ = true;
+    Program lines_;
     std::unique_ptr<Environment> environment_;
     std::string environmentAsked_;   // the path the last draw asked for
     std::string environmentError_;

@@ -110,12 +110,20 @@ Result<Program> Program::buildFromSources(const std::vector<std::pair<std::strin
     return Program(prog);
 }
 
-Result<Program> Program::build(const std::vector<std::string>& shaders, const std::vector<std::string>& feedbackVaryings) {
+Result<Program> Program::build(const std::vector<std::string>& shaders, const std::vector<std::string>& feedbackVaryings,
+                               const std::string& defines) {
     std::vector<std::pair<std::string, std::string>> sources;
     for (const std::string& name : shaders) {
         const char* src = shaderSource(name.c_str());
         if (!src) return Error{"shader '" + name + "' is not built into this binary"};
-        sources.emplace_back(name, src);
+        std::string text = src;
+        if (!defines.empty()) {
+            // Line 1 is #version (every file in shaders/ starts with it); #line 2 keeps the
+            // compiler's line numbers those of the file.
+            const size_t eol = text.find('\n');
+            if (eol != std::string::npos) text.insert(eol + 1, defines + "#line 2\n");
+        }
+        sources.emplace_back(name, std::move(text));
     }
     return buildFromSources(sources, feedbackVaryings);
 }

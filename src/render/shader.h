@@ -20,9 +20,11 @@ public:
     Program& operator=(const Program&) = delete;
 
     // Build from shader files (by name, e.g. "skinned.vert", "pbr.frag"). Varyings, if
-    // any, are captured by transform feedback (interleaved).
+    // any, are captured by transform feedback (interleaved). `defines` (lines such as
+    // "#define X 1\n") go after each file's #version line; error lines still count in the file.
     static Result<Program> build(const std::vector<std::string>& shaders,
-                                 const std::vector<std::string>& feedbackVaryings = {});
+                                 const std::vector<std::string>& feedbackVaryings = {},
+                                 const std::string& defines = {});
     // Build from explicit sources (tests of the error reporting use this).
     static Result<Program> buildFromSources(const std::vector<std::pair<std::string, std::string>>& namedSources,
                                             const std::vector<std::string>& feedbackVaryings = {});
