@@ -20,6 +20,7 @@
 
 #include "render/dfg_lut.h"
 #include "render/environment.h"
+#include "render/environment_cache.h"
 #include "render/hdr_image.h"
 #include "render/offscreen.h"
 #include "support/gl_environment.h"
@@ -30,6 +31,50 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kStudio = std::string(RIGVIEW_SOURCE_DIR) + "/assets/env/studio.hdr";
+
+// The prefiltered-levels cache (render/environment_cache.h) of this process: a fresh folder,
+// so the tests below check levels computed here, not ones an earlier run left.
+const fs::path kCacheHome = [] {
+    char tmpl[] = "/tmp/rigview-envcache-XXXXXX";
+    const char* dir = ::mkdtemp(tmpl);
+    const fs::path path = dir ? fs::path(dir) : fs::temp_directory_path();
+    ::setenv("XDG_CACHE_HOME", path.c_str(), 1);
+    ::unsetenv("RIGVIEW_NO_CACHE");
+    std::atexit([] {
+        std::error_code ec;
+        if (const char* d = std::getenv("XDG_CACHE_HOME")) fs::remove_all(d, ec);
+    });
+    return path;
+}();
+
+// Every level of a cube, as half floats, and the DFG texture, read back.
+std::vector<uint16_t> cubeTexels(const Environment& env) {
+    std::vector<uint16_t> out;
+    glBindTexture(GL_TEXTURE_CUBE_MAP, env.radianceCube());
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    for (int level = 0; level <= env.maxLod(); ++level) {
+        int size = 0;
+        glGetTexLevelParameteriv(GL_TEXTURE_CUBE_MAP_POSITIVE_X, level, GL_TEXTURE_WIDTH, &size);
+        for (int f = 0; f < 6; ++f) {
+            std::vector<uint16_t> face(static_cast<size_t>(size) * size * 4);
+            glGetTexImage(GL_TEXTURE_CUBE_MAP_POSITIVE_X + f, level, GL_RGBA, GL_HALF_FLOAT, face.data());
+            out.insert(out.end(), face.begin(), face.end());
+        }
+    }
+    glBindTexture(GL_TEXTURE_2D, env.dfgLut());
+    std::vector<float> dfg(size_t(kDfgLutSize) * kDfgLutSize * 2);
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RG, GL_FLOAT, dfg.data());
+    for (float v : dfg) out.push_back(static_cast<uint16_t>(std::lround(v * 60000.0f)));
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    return out;
+}
+
+std::vector<fs::path> cacheEntries() {
+    std::vector<fs::path> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(kCacheHome / "rigview" / "env", ec)) out.push_back(e.path());
+    return out;
+}
 
 // The studio env's direction for an azimuth (atan2(z, x)) and elevation, in degrees.
 glm::vec3 studioDir(float azimDeg, float elevDeg) {
@@ -466,6 +511,75 @@ TEST(Environment, HalfFloatsRoundTowardZeroLikeThree) {
     EXPECT_EQ(halfTowardZero(0.0f), 0x0000);
     EXPECT_FLOAT_EQ(halfToFloat(0x3586), 0.3452148f);
     EXPECT_FLOAT_EQ(halfToFloat(0x01f7), 2.9981136e-05f);
+}
+
+}  // namespace
+}  // namespace rig
+
+namespace rig {
+namespace {
+
+// The first load of an image computes its levels and keeps them; the next load reads them back
+// bit for bit (the same radiance cube and DFG table), and a damaged or foreign entry is computed
+// again and replaced, never an error. Load times are printed, not asserted.
+TEST(EnvironmentCache, TheNextLoadReadsTheSameLevelsAndADamagedEntryIsComputedAgain) {
+    // A small image of its own (flat RGBE scanlines, a gradient), so it has its own entry.
+    const fs::path hdr = kCacheHome / "cache-test.hdr";
+    {
+        std::ofstream out(hdr, std::ios::binary);
+        out << "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 32 +X 64\n";
+        for (int y = 0; y < 32; ++y) {
+            for (int x = 0; x < 64; ++x) {
+                out << static_cast<char>(100 + x) << static_cast<char>(60 + 4 * y) << static_cast<char>(90)
+                    << static_cast<char>(129);
+            }
+        }
+    }
+    const std::vector<fs::path> earlier = cacheEntries();
+    auto first = Environment::load(hdr.string());
+    ASSERT_TRUE(first.ok()) << first.error().message;
+    EXPECT_FALSE(first.value()->fromCache());
+    const std::vector<fs::path> before = cacheEntries();
+    fs::path entry;
+    for (const fs::path& p : before) {
+        if (std::find(earlier.begin(), earlier.end(), p) == earlier.end()) entry = p;
+    }
+    ASSERT_FALSE(entry.empty()) << "no cache entry written under " << kCacheHome;
+    const std::vector<uint16_t> computed = cubeTexels(*first.value());
+
+    auto second = Environment::load(hdr.string());
+    ASSERT_TRUE(second.ok()) << second.error().message;
+    EXPECT_TRUE(second.value()->fromCache());
+    EXPECT_TRUE(cubeTexels(*second.value()) == computed);
+    std::printf("computed %.1f ms, from the cache %.1f ms\n", first.value()->loadMilliseconds(),
+                second.value()->loadMilliseconds());
+
+    // Damaged: a byte of the header changed, then the file cut short. Each time computed again
+    // (the same texels) and the entry rewritten whole.
+    for (int damage = 0; damage < 2; ++damage) {
+        if (damage == 0) {
+            std::fstream f(entry, std::ios::in | std::ios::out | std::ios::binary);
+            f.seekp(3);
+            f.put('X');
+        } else {
+            fs::resize_file(entry, fs::file_size(entry) / 2);
+        }
+        auto again = Environment::load(hdr.string());
+        ASSERT_TRUE(again.ok()) << again.error().message;
+        EXPECT_FALSE(again.value()->fromCache()) << "damage " << damage;
+        EXPECT_TRUE(cubeTexels(*again.value()) == computed) << "damage " << damage;
+        auto next = Environment::load(hdr.string());
+        ASSERT_TRUE(next.ok());
+        EXPECT_TRUE(next.value()->fromCache()) << "damage " << damage << ": the entry was not rewritten";
+    }
+
+    // RIGVIEW_NO_CACHE=1: neither read nor written.
+    ::setenv("RIGVIEW_NO_CACHE", "1", 1);
+    auto uncached = Environment::load(hdr.string());
+    ::unsetenv("RIGVIEW_NO_CACHE");
+    ASSERT_TRUE(uncached.ok());
+    EXPECT_FALSE(uncached.value()->fromCache());
+    EXPECT_EQ(cacheEntries().size(), before.size());
 }
 
 }  // namespace

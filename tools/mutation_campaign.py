@@ -60,7 +60,9 @@ COMMANDS = ["info", "check-json", "check-json-lines", "pose", "render", "export"
 SYSTEM_PREFIXES = ("/usr/", "/lib/", "/lib64/", "/etc/ld.so", "/proc/", "/sys/", "/dev/", "/etc/localtime",
                    "/etc/nsswitch", "/etc/passwd", "/etc/group", "/run/", "/var/cache/fontconfig", "/etc/fonts",
                    "/etc/glvnd", "/etc/drirc", "/usr/share/glvnd", "/etc/egl",
-                   os.path.expanduser("~/.cache/mesa_shader_cache/"))  # the GL driver's own cache (render)
+                   os.path.expanduser("~/.cache/mesa_shader_cache/"),  # the GL driver's own cache (render)
+                   os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "rigview", "env") + "/",
+                   os.path.join(ROOT, "assets", "env") + "/")  # the environment map and its prefiltered levels (render)
 HOSTILE_NUMBERS = ["2147483647", "-2147483648", "4294967295", "99999999999", "-1", "0", "1e38", "-1e38",
                    "1e309", "nan", "inf", "-0", "65536", "3.4028236e38", "1e-45"]
 HOSTILE_NAMES = ["\x1b[31mred\x1b[0m", "a\nb", "\x9b2J", "\x07bell", "name\u202e", "\ud800".encode("utf-8", "surrogatepass").decode("latin-1")]

@@ -8,6 +8,8 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "render/dfg_lut.h"
+#include "render/environment_cache.h"
+#include "render/shader_sources.h"
 #include "render/hdr_image.h"
 #include "util/bundled_assets.h"
 
@@ -116,6 +118,54 @@ void renderCubeLevel(GLuint fbo, GLuint target, int level, int size, const Progr
     }
 }
 
+// What decides the prefiltered levels besides the image: the prefilter's shaders and constants
+// (the cache key's part that changes when the prefilter does).
+std::string prefilterId() {
+    std::string id = std::to_string(kMinCubeSize) + "/" + std::to_string(kLodMin) + "/" + std::to_string(kGgxSamples) +
+                     "/" + std::to_string(kIntegrationSize) + "/" + std::to_string(kIntegrationLevels) + "/" +
+                     std::to_string(kDfgLutSize);
+    for (const char* name : {"env_face.vert", "env_equirect.frag", "env_ggx.frag", "env_integrate.frag"}) {
+        if (const char* src = shaderSource(name)) id += src;
+    }
+    return id;
+}
+
+// The DFG table as a 16x16 RG16F texture (x roughness, y N.V), linear, clamped.
+GLuint makeDfgTexture(const std::vector<float>& lut) {
+    GLuint tex = 0;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RG16F, kDfgLutSize, kDfgLutSize, 0, GL_RG, GL_FLOAT, lut.data());
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    return tex;
+}
+
+// Copy the cube's levels between GL and `texels` (PrefilteredLevels' order).
+void transferLevels(GLuint cube, int size, int maxLod, std::vector<uint16_t>& texels, bool upload) {
+    glBindTexture(GL_TEXTURE_CUBE_MAP, cube);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    size_t at = 0;
+    for (int level = 0; level <= maxLod; ++level) {
+        const int s = std::max(1, size >> level);
+        for (int face = 0; face < 6; ++face) {
+            const GLenum target = GL_TEXTURE_CUBE_MAP_POSITIVE_X + face;
+            if (upload) {
+                glTexSubImage2D(target, level, 0, 0, s, s, GL_RGBA, GL_HALF_FLOAT, texels.data() + at);
+            } else {
+                glGetTexImage(target, level, GL_RGBA, GL_HALF_FLOAT, texels.data() + at);
+            }
+            at += size_t(s) * s * 4;
+        }
+    }
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Environment>> Environment::load(const std::string& hdrPath) {
@@ -124,12 +174,6 @@ Result<std::unique_ptr<Environment>> Environment::load(const std::string& hdrPat
     if (!image) return image.error();
     const HdrImage& hdr = image.value();
 
-    auto equirectProg = Program::build({"env_face.vert", "env_equirect.frag"});
-    if (!equirectProg) return Error{hdrPath + ": " + equirectProg.error().message};
-    auto ggxProg = Program::build({"env_face.vert", "env_ggx.frag"});
-    if (!ggxProg) return Error{hdrPath + ": " + ggxProg.error().message};
-    auto integrateProg = Program::build({"env_face.vert", "env_integrate.frag"});
-    if (!integrateProg) return Error{hdrPath + ": " + integrateProg.error().message};
     auto background = Program::build({"background.vert", "background.frag", "tonemap.frag"});
     if (!background) return Error{hdrPath + ": " + background.error().message};
 
@@ -150,7 +194,26 @@ Result<std::unique_ptr<Environment>> Environment::load(const std::string& hdrPat
     env->size_ = size;
     env->maxLod_ = maxLod;
 
-    {
+    // Prefiltered before: the levels and the DFG table from the cache (render/environment_cache.h).
+    const std::string cachePath = environmentCachePath(hdr.width, hdr.height, hdr.rgbaHalf, prefilterId());
+    PrefilteredLevels cached;
+    if (readPrefilteredLevels(cachePath, size, maxLod, cached)) {
+        SavedState saved;
+        glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
+        glGenVertexArrays(1, &env->backgroundVao_);
+        glActiveTexture(GL_TEXTURE0);
+        env->cube_ = makeCube(size, maxLod);
+        transferLevels(env->cube_, size, maxLod, cached.texels, true);
+        env->dfg_ = makeDfgTexture(cached.dfg);
+        env->fromCache_ = true;
+    } else {
+        // The prefilter's programs (three's PMREMGenerator passes).
+        auto equirectProg = Program::build({"env_face.vert", "env_equirect.frag"});
+        if (!equirectProg) return Error{hdrPath + ": " + equirectProg.error().message};
+        auto ggxProg = Program::build({"env_face.vert", "env_ggx.frag"});
+        if (!ggxProg) return Error{hdrPath + ": " + ggxProg.error().message};
+        auto integrateProg = Program::build({"env_face.vert", "env_integrate.frag"});
+        if (!integrateProg) return Error{hdrPath + ": " + integrateProg.error().message};
         SavedState saved;
         glDisable(GL_DEPTH_TEST);
         glDisable(GL_BLEND);
@@ -221,19 +284,23 @@ Result<std::unique_ptr<Environment>> Environment::load(const std::string& hdrPat
 
         // The DFG table.
         const std::vector<float>& lut = dfgLutTable();
-        glGenTextures(1, &env->dfg_);
-        glBindTexture(GL_TEXTURE_2D, env->dfg_);
-        glTexImage2D(GL_TEXTURE_2D, 0, GL_RG16F, kDfgLutSize, kDfgLutSize, 0, GL_RG, GL_FLOAT, lut.data());
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+        env->dfg_ = makeDfgTexture(lut);
 
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         glDeleteFramebuffers(1, &fbo);
         glDeleteTextures(1, &source);
         glDeleteTextures(1, &equirect);
+
+        // Kept for the next load (a failure to write only means computing again next time).
+        if (!cachePath.empty() && glGetError() == GL_NO_ERROR) {
+            PrefilteredLevels levels;
+            levels.size = size;
+            levels.maxLod = maxLod;
+            levels.dfg = lut;
+            levels.texels.resize(prefilteredTexelCount(size, maxLod));
+            transferLevels(env->cube_, size, maxLod, levels.texels, false);
+            writePrefilteredLevels(cachePath, levels);
+        }
     }
     const GLenum err = glGetError();
     glFinish();

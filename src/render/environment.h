@@ -40,6 +40,9 @@ public:
     float roughnessToLod(float roughness) const;
     // Wall-clock milliseconds load() took (reading, decoding, GPU prefiltering, LUT).
     double loadMilliseconds() const { return loadMs_; }
+    // Whether load() read the prefiltered levels from the cache (render/environment_cache.h)
+    // instead of computing them.
+    bool fromCache() const { return fromCache_; }
     // GL_TEXTURE_2D, RG16F, 16x16: the split-sum scale and bias, x roughness, y N.V (three's DFG LUT);
     // texel i holds (i + 0.5) / 16; three samples it at uv = (roughness, N.V), bilinear, clamped,
     // with no half-texel offset (render/dfg_lut.h).
@@ -58,6 +61,7 @@ private:
     GLuint backgroundProgram_ = 0, backgroundVao_ = 0;
     int size_ = 0;
     double loadMs_ = 0.0;
+    bool fromCache_ = false;
     Program background_;
     GLint uInvViewProj_ = -1, uRotation_ = -1, uRadiance_ = -1, uLod_ = -1, uToneMapping_ = -1, uExposure_ = -1;
 };
