@@ -23,6 +23,7 @@
 #include "app/viewer.h"
 #include "app/viewer_entry.h"
 #include "app/viewer_settings.h"
+#include "platform/window.h"
 #include "support/demo_gltf.h"
 
 namespace rig {
@@ -444,6 +445,67 @@ TEST_F(ViewerLook, StatsShowTheDrawTime) {
     for (int i = 0; i < 30 && s.stats.drawGpuMs < 0.0f; ++i) frames(1);
     EXPECT_GT(s.stats.drawCpuMs, 0.0f);
     EXPECT_GE(s.stats.drawGpuMs, 0.0f) << "no timer query result after 30 frames";
+}
+
+// Anti-aliasing: auto leaves the scene at one sample on a software renderer (llvmpipe under
+// Xvfb here) and gives 4x MSAA on a GPU; choosing 4x MSAA in the View panel multisamples the
+// scene, which changes only the pixels along edges, and is written to the settings file.
+TEST_F(ViewerLook, AntiAliasingAutoIsOffOnASoftwareRendererAndFourSamplesWhenChosen) {
+    start(demoModelPath(), true);
+    ViewerState& s = viewer->state();
+    EXPECT_EQ(s.view.antiAliasing, AntiAliasing::Auto);
+    EXPECT_EQ(s.stats.softwareRenderer, isSoftwareRenderer(s.stats.glRenderer)) << s.stats.glRenderer;
+    EXPECT_EQ(s.stats.sceneSamples, s.stats.softwareRenderer ? 1 : 4) << s.stats.glRenderer;
+    s.requests.togglePlay = true;  // paused: the two pictures show the same pose
+    frames(2);
+    ASSERT_FALSE(s.timeline.playing);
+    int w = 0, h = 0;
+    const std::vector<uint8_t> before = viewer->captureFrame(w, h);
+    click("antiAliasing");
+    mouse = comboItem(2);  // 4x MSAA
+    frames(1);
+    mouseDown = true;
+    frames(1);
+    mouseDown = false;
+    frames(2);
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    frames(2);  // the combo's popup closed, the cursor away from the widgets
+    ASSERT_EQ(s.view.antiAliasing, AntiAliasing::Msaa4);
+    EXPECT_EQ(s.stats.sceneSamples, 4);
+    const std::vector<uint8_t> after = viewer->captureFrame(w, h);
+    ASSERT_EQ(after.size(), before.size());
+    // Inside the viewport only the edges change (on a software renderer, where auto was off).
+    const LayoutRect& c = s.ui.layout.rects.centre;
+    size_t changed = 0, pixels = 0;
+    for (int y = static_cast<int>(c.y) + 2; y < static_cast<int>(c.y + c.h) - 2; ++y) {
+        for (int x = static_cast<int>(c.x) + 2; x < static_cast<int>(c.x + c.w) - 2; ++x) {
+            const size_t i = (static_cast<size_t>(y) * w + x) * 4;
+            ++pixels;
+            changed += std::abs(before[i] - after[i]) + std::abs(before[i + 1] - after[i + 1]) +
+                           std::abs(before[i + 2] - after[i + 2]) > 6;
+        }
+    }
+    if (s.stats.softwareRenderer) {
+        EXPECT_GT(changed, 200u) << "4x MSAA changed no edge";
+        EXPECT_LT(changed, pixels / 20) << "4x MSAA changed more than the edges: " << changed << " of " << pixels;
+    }
+    viewer.reset();  // quit: the settings are written
+    EXPECT_EQ(nlohmann::json::parse(settingsText())["view"]["antiAliasing"], "msaa4");
+    start(demoModelPath(), true);
+    EXPECT_EQ(viewer->state().view.antiAliasing, AntiAliasing::Msaa4);
+    EXPECT_EQ(viewer->state().stats.sceneSamples, 4);
+}
+
+// The GL renderer strings of software rasterizers, and of GPUs.
+TEST(AntiAliasing, SoftwareRenderersAreRecognizedByTheirRendererString) {
+    EXPECT_TRUE(isSoftwareRenderer("llvmpipe (LLVM 15.0.6, 256 bits)"));
+    EXPECT_TRUE(isSoftwareRenderer("softpipe"));
+    EXPECT_TRUE(isSoftwareRenderer("Google SwiftShader"));
+    EXPECT_TRUE(isSoftwareRenderer("ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) (0x0000C0DE)), SwiftShader driver)"));
+    EXPECT_TRUE(isSoftwareRenderer("GDI Generic"));
+    EXPECT_FALSE(isSoftwareRenderer("NVIDIA H200/PCIe/SSE2"));
+    EXPECT_FALSE(isSoftwareRenderer("AMD Radeon RX 7900 XTX (radeonsi, navi31, LLVM 15.0.7, DRM 3.54, 6.5.0)"));
+    EXPECT_FALSE(isSoftwareRenderer("Mesa Intel(R) UHD Graphics 620 (KBL GT2)"));
 }
 
 }  // namespace

@@ -94,9 +94,11 @@ TEST(ViewerParity, TheViewerShowsWhatRenderDraws) {
     char camera[160], size[32];
     std::snprintf(camera, sizeof camera, "%g,%g,%g,%g,%g,%g,%g", eye.x, eye.y, eye.z, target.x, target.y, target.z, fov);
     std::snprintf(size, sizeof size, "%dx%d", cw, ch);
-    // The window has 4x MSAA (platform/window.cpp): render with the same.
+    // The scene's samples as the viewer's default anti-aliasing chose them (auto: one on a
+    // software renderer, 4 on a GPU): render with the same.
+    const std::string samples = std::to_string(s.stats.sceneSamples);
     const auto r = testing::run(RIGVIEW_EXE, {"render", kCharacter, "-o", headless, "--camera", camera, "--size", size,
-                                              "--background", "102,102,102", "--clip", "0", "--time", "0.5", "--msaa", "4"});
+                                              "--background", "102,102,102", "--clip", "0", "--time", "0.5", "--msaa", samples.c_str()});
     ASSERT_EQ(r.exitCode, 0) << r.err;
 
     // The window's viewport against the whole render.

@@ -73,6 +73,7 @@ Result<std::unique_ptr<Viewer>> Viewer::create(const ViewerConfig& config) {
     ImGui_ImplOpenGL3_Init("#version 330 core");
     v->imguiReady_ = true;
     v->state_.stats.glRenderer = v->window_->glDescription();
+    v->state_.stats.softwareRenderer = v->window_->softwareRenderer();
     {
         // HiDPI: the monitor's content scale multiplies the person's UI scale.
         float xs = 1.0f, ys = 1.0f;
@@ -611,14 +612,21 @@ void Viewer::placeLayout() {
 }
 
 bool Viewer::bindSceneTarget(int w, int h) {
-    if (w < 1 || h < 1) return false;
+    const AntiAliasing aa = state_.view.antiAliasing;
+    const int samples = aa == AntiAliasing::Msaa4 || (aa == AntiAliasing::Auto && !state_.stats.softwareRenderer) ? 4 : 1;
+    state_.stats.sceneSamples = 1;
+    if (w < 1 || h < 1 || samples == 1) {
+        sceneTarget_.reset();
+        return false;
+    }
     if (!sceneTarget_ || sceneTarget_->width() != w || sceneTarget_->height() != h) {
         sceneTarget_.reset();
-        auto t = OffscreenTarget::create(w, h, 4);
+        auto t = OffscreenTarget::create(w, h, samples);
         if (!t) return false;
         sceneTarget_ = std::move(t.value());
     }
     sceneTarget_->bind();
+    state_.stats.sceneSamples = samples;
     return true;
 }
 

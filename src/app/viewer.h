@@ -105,13 +105,14 @@ private:
     ViewerConfig config_;
     std::unique_ptr<Window> window_;
     std::unique_ptr<Renderer> renderer_;
-    // The scene (model, overlays, crowd) is drawn here with 4x MSAA and resolved into the window,
-    // whose own framebuffer has one sample: the UI (antialiased by ImGui itself) is then drawn
-    // once per pixel, and the resolve touches only the window's pixels (a multisampled window
-    // costs every UI pixel 4 samples plus a resolve at each swap: under llvmpipe more than the
-    // scene). Null where it cannot be made: the scene is then drawn straight into the window.
+    // With 4x MSAA (the Anti-aliasing option) the scene (model, overlays, crowd) is drawn here
+    // and resolved into the window, whose own framebuffer has one sample: the UI (antialiased
+    // by ImGui itself) is then drawn once per pixel, and the resolve touches only the window's
+    // pixels (a multisampled window costs every UI pixel 4 samples plus a resolve at each swap).
+    // Null without MSAA, or where it cannot be made: the scene is then drawn straight into the
+    // window.
     std::unique_ptr<OffscreenTarget> sceneTarget_;
-    bool bindSceneTarget(int w, int h);  // false: draw into the window
+    bool bindSceneTarget(int w, int h);  // false: draw into the window (sets stats.sceneSamples)
     std::unique_ptr<GpuModel> gpu_;
     DrawTimer drawTimer_;      // the renderer's draw of the model, for Stats (before window_ goes)
     std::string environmentErrorShown_;  // the renderer's environment error the strip last took

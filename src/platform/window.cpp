@@ -67,6 +67,18 @@ std::vector<std::string> Window::takeDroppedPaths() {
     return out;
 }
 
+bool isSoftwareRenderer(const std::string& glRenderer) {
+    for (const char* name : {"llvmpipe", "softpipe", "swrast", "SwiftShader", "GDI Generic", "Software Rasterizer"}) {
+        if (glRenderer.find(name) != std::string::npos) return true;
+    }
+    return false;
+}
+
+bool Window::softwareRenderer() const {
+    const auto* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    return r && isSoftwareRenderer(r);
+}
+
 std::string Window::glDescription() const {
     return std::string(reinterpret_cast<const char*>(glGetString(GL_RENDERER))) + ", OpenGL " +
            reinterpret_cast<const char*>(glGetString(GL_VERSION));

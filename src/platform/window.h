@@ -12,6 +12,10 @@ struct GLFWwindow;
 
 namespace rig {
 
+// Whether a GL_RENDERER string names a software rasterizer: Mesa's llvmpipe, softpipe and
+// swrast, Google's SwiftShader, Microsoft's GDI "Generic" renderer.
+bool isSoftwareRenderer(const std::string& glRenderer);
+
 class Window {
 public:
     // Fails with a clear message when there is no display (no X server / Wayland).
@@ -30,6 +34,8 @@ public:
     // Paths dropped on the window since the last call.
     std::vector<std::string> takeDroppedPaths();
     std::string glDescription() const;
+    // The context's renderer rasterizes on the CPU (isSoftwareRenderer).
+    bool softwareRenderer() const;
 
 private:
     Window() = default;

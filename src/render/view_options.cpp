@@ -23,6 +23,8 @@ constexpr std::array kDebugChoices{ViewChoice{"none", "none (shaded)"}, ViewChoi
                                    ViewChoice{"roughness", "roughness"}, ViewChoice{"occlusion", "occlusion"},
                                    ViewChoice{"emissive", "emissive"},  ViewChoice{"alpha", "alpha"},
                                    ViewChoice{"uv0", "UV set 0"},       ViewChoice{"uv1", "UV set 1"}};
+constexpr std::array kAntiAliasingChoices{ViewChoice{"auto", "auto"}, ViewChoice{"off", "off"},
+                                          ViewChoice{"msaa4", "4x MSAA"}};
 constexpr std::array kJointNameChoices{ViewChoice{"selection", "selection"}, ViewChoice{"all", "all"},
                                        ViewChoice{"none", "none"}};
 
@@ -96,6 +98,11 @@ constexpr ViewOptionSpec kViewOptions[] = {
      .savedByName = true, .cliFlag = "--debug-channel"},
     {.key = "background", .type = ViewOptionType::Color, .help = "Background colour", .color = &ViewOptions::background,
      .panel = ViewPanelSlot::View, .label = "Background", .probe = "background"},
+    {.key = "antiAliasing", .type = ViewOptionType::Choice,
+     .help = "Anti-aliasing of the scene: auto (4x MSAA on a GPU, off on a software renderer), off or msaa4",
+     .choiceOf = choiceOf<&ViewOptions::antiAliasing>,
+     .setChoice = setChoice<&ViewOptions::antiAliasing, kAntiAliasingChoices.size()>, .choices = kAntiAliasingChoices,
+     .savedByName = true, .panel = ViewPanelSlot::View, .label = "Anti-aliasing", .probe = "antiAliasing"},
     {.key = "method", .type = ViewOptionType::Choice,
      .help = "Skinning method: linear blend, stitching (each vertex follows its strongest bone) or dual quaternion",
      .choiceOf = choiceOf<&ViewOptions::method>, .setChoice = setChoice<&ViewOptions::method, kMethodChoices.size()>,

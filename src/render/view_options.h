@@ -24,6 +24,10 @@ enum class ToneMapping { None = 0, Neutral = 1, Aces = 2 };
 enum class BackgroundMode { Solid, Environment };
 // One material input shown alone instead of the shaded colour (the Khronos sample viewer's
 // debug channels).
+// The viewer's multisampling of the scene (`render` has --msaa): auto is 4x on a GPU and off on
+// a software rasterizer (llvmpipe, SwiftShader...), where 4 samples per pixel cost more than
+// the whole frame's shading.
+enum class AntiAliasing { Auto, Off, Msaa4 };
 enum class DebugChannel { None, BaseColor, Normal, Metallic, Roughness, Occlusion, Emissive, Alpha, Uv0, Uv1 };
 
 struct ViewOptions {
@@ -50,6 +54,7 @@ struct ViewOptions {
     bool keyLight = false;             // a directional key light on top of the environment
     bool groundShadow = true;          // a soft contact shadow under the model on the grid
     DebugChannel debugChannel = DebugChannel::None;
+    AntiAliasing antiAliasing = AntiAliasing::Auto;  // viewer only
     int highlightJoint = -1;   // skeleton node index drawn highlighted, -1 none (follows the selection)
 };
 

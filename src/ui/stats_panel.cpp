@@ -29,6 +29,13 @@ void drawStatsPanel(ViewerState& s, bool* open) {
                                s.model->clips.size());
         }
         ImGui::TextWrapped("%s", s.stats.glRenderer.c_str());
+        // What the Anti-aliasing option gave (auto: off on a software renderer, 4x MSAA on a GPU).
+        const bool autoAa = s.view.antiAliasing == AntiAliasing::Auto;
+        if (s.stats.sceneSamples > 1) {
+            ImGui::TextWrapped("anti-aliasing %dx MSAA%s", s.stats.sceneSamples, autoAa ? " (auto)" : "");
+        } else {
+            ImGui::TextWrapped("anti-aliasing off%s", autoAa && s.stats.softwareRenderer ? " (auto: software renderer)" : "");
+        }
         drawCrowdStats(s);
         drawCompressionStats(s);
     }

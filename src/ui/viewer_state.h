@@ -209,6 +209,8 @@ struct ViewerStats {
     float drawCpuMs = 0.0f;
     float drawGpuMs = -1.0f;
     std::string glRenderer;
+    bool softwareRenderer = false;  // the GL renderer rasterizes on the CPU (platform/window.h)
+    int sceneSamples = 1;           // the scene's samples per pixel this frame (the Anti-aliasing option)
 };
 
 // Help, files and polish (issue 11): overlays, the file browser, UI scale, joint names.
