@@ -57,6 +57,22 @@ const std::vector<std::string> kRefusedBeforeAssimp = {
 // Files on which Assimp 5.2.5 never returns (an SMD whose nodes block does not end).
 const std::vector<std::string> kKnownHangs = {"smd_unterminated_nodes.smd", "smd_unterminated_nodes_2.smd"};
 
+// Under the sanitizers EveryCommandOnEveryFileEndsCleanly takes every `kStride`-th file by
+// name, the known crashers and the first known hang (six commands on every file ran near
+// 5 minutes there, a quarter of it waiting on the two hangs); the Release build takes them all.
+#ifdef RIGVIEW_MUTANT_STRIDE
+constexpr size_t kStride = RIGVIEW_MUTANT_STRIDE;
+#else
+constexpr size_t kStride = 1;
+#endif
+bool takenInStride(const std::string& path, size_t index) {
+    if (kStride == 1) return true;
+    const std::string name = std::filesystem::path(path).filename().string();
+    auto in = [&](const std::vector<std::string>& list) { return std::find(list.begin(), list.end(), name) != list.end(); };
+    if (in(kKnownHangs)) return name == kKnownHangs.front();
+    return index % kStride == 0 || in(kKnownCrashers) || in(kRefusedBeforeAssimp);
+}
+
 std::vector<std::string> mutants(bool withSpecial) {
     std::vector<std::string> files;
     for (const auto& e : std::filesystem::directory_iterator(kDir)) {
@@ -141,7 +157,9 @@ TEST(Mutants, EveryCommandOnEveryFileEndsCleanly) {
         args.insert(args.begin(), t.begin(), t.end());
         return args;
     };
-    for (const std::string& f : files) {
+    for (size_t i = 0; i < files.size(); ++i) {
+        const std::string& f = files[i];
+        if (!takenInStride(f, i)) continue;
         RunResult info = run(kExe, with({"info", f, "--json"}), limit);
         expectCleanEnd(info, f, {0, 3}, "info --json");
         crashed += info.err.find("the importer crashed") != std::string::npos;
