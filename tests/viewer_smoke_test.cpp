@@ -2468,24 +2468,17 @@ TEST_F(ViewerSmoke, TimelineMarkersAddDragRenameDeleteAndComeBackWithTheModel) {
     EXPECT_NEAR(s.timeline.time, t2, 1e-5) << "dragging a marker does not scrub";
 
     // Right click on it: Rename, type, Enter.
-    bool right = false, enter = false;
+    bool enter = false;
     std::string typed;
     viewer->setInputHook([&](ImGuiIO& io) {
         io.MousePos = mouse;
         io.MouseDown[0] = mouseDown;
-        io.MouseDown[1] = right;
+        io.MouseDown[1] = rightDown;
         io.KeysDown[GLFW_KEY_ENTER] = enter;
         if (!typed.empty()) io.AddInputCharactersUTF8(typed.c_str());
         typed.clear();
     });
-    auto rightClick = [&](ImVec2 p) {
-        mouse = p;
-        frames(1);
-        right = true;
-        frames(1);
-        right = false;
-        frames(2);
-    };
+    auto rightClick = [&](ImVec2 p) { clickAt(p, 1); };
     rightClick(at("marker:0"));
     click("marker:rename");
     frames(2);

@@ -28,7 +28,9 @@ void ViewerDriver::start(const ViewerConfig& cfg) {
 void ViewerDriver::setInputHookDefault() {
     viewer->setInputHook([this](ImGuiIO& io) {
         io.MousePos = mouse;
-        for (int b = 0; b < 3; ++b) io.MouseDown[b] = (b == 0 && mouseDown) || (b == 2 && middleDown);
+        io.MouseDown[0] = mouseDown;
+        io.MouseDown[1] = rightDown;
+        io.MouseDown[2] = middleDown;
         io.KeyShift = shift;
         if (wheel != 0.0f) {
             io.MouseWheel = wheel;
@@ -98,12 +100,13 @@ void ViewerDriver::click(const std::string& name, float fx) {
     clickAt(at(name, fx));
 }
 
-void ViewerDriver::clickAt(ImVec2 p) {
+void ViewerDriver::clickAt(ImVec2 p, int button) {
+    bool& down = button == 1 ? rightDown : button == 2 ? middleDown : mouseDown;
     mouse = p;
     frames(1);
-    mouseDown = true;
+    down = true;
     frames(1);
-    mouseDown = false;
+    down = false;
     frames(2);
     mouse = ImVec2(-FLT_MAX, -FLT_MAX);
 }

@@ -38,8 +38,9 @@ public:
     void revealIn(const std::string& child, const std::string& name);
     // Move there, press, release: one click as a person makes it. `fx`: where along the widget.
     void click(const std::string& name, float fx = 0.5f);
-    // The same click at point `p` (an item of an open combo's list, say).
-    void clickAt(ImVec2 p);
+    // The same click at point `p` (an item of an open combo's list, say) with mouse button
+    // `button` (0 left, 1 right, 2 middle).
+    void clickAt(ImVec2 p, int button = 0);
     // Files dropped on the window, as GLFW reports them (the drop callback installed on it).
     void drop(const std::string& path);
     // A key tap as GLFW reports it: the press and the release (`holdMs` apart) both reach the
@@ -54,8 +55,9 @@ public:
     std::unique_ptr<Viewer> viewer;
     ImVec2 mouse{-FLT_MAX, -FLT_MAX};
     bool mouseDown = false;
-    bool shift = false;
+    bool rightDown = false;
     bool middleDown = false;
+    bool shift = false;
     float wheel = 0.0f;  // one frame's wheel turn
     int key = -1;
 };
