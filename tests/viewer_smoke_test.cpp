@@ -730,13 +730,8 @@ TEST_F(ViewerSmoke, PickingAJointScrollsTheHierarchyToIt) {
     ASSERT_GE(target, 0);
     const ImVec4 tree = viewer->probe().rects.at("hierarchy:tree");
     const auto rowsBefore = viewer->probe().rects;
-    mouse = ImVec2(at.x, at.y);
+    clickAt(ImVec2(at.x, at.y));
     frames(1);
-    mouseDown = true;
-    frames(1);
-    mouseDown = false;
-    frames(3);
-    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
     // The nearest joint to the click is picked (maybe a close neighbour of the one aimed at).
     ASSERT_GE(s.selectedJoint, 0) << "clicked at " << at.x << "," << at.y;
     EXPECT_FALSE(s.ui.scrollToSelection);
