@@ -19,6 +19,7 @@
 #include "export_common.h"
 #include "import/gltf_export.h"
 #include "import/import.h"
+#include "support/material_compare.h"
 #include "support/rigs.h"
 #include "support/run.h"
 #include "util/paths.h"
@@ -299,40 +300,16 @@ void expectSameTexture(const rig::Model& a, const rig::TextureRef& x, const rig:
     const std::string image = textureImage(a, x.path);
     EXPECT_FALSE(image.empty()) << what << ": " << x.path;
     EXPECT_TRUE(image == textureImage(b, y.path)) << what << ": the image of '" << x.path << "' differs in '" << y.path << "'";
-    EXPECT_EQ(x.texCoord, y.texCoord) << what;
-    EXPECT_FLOAT_EQ(x.offset.x, y.offset.x) << what;
-    EXPECT_FLOAT_EQ(x.offset.y, y.offset.y) << what;
-    EXPECT_FLOAT_EQ(x.rotation, y.rotation) << what;
-    EXPECT_FLOAT_EQ(x.scale.x, y.scale.x) << what;
-    EXPECT_FLOAT_EQ(x.scale.y, y.scale.y) << what;
-    EXPECT_EQ(x.wrapS, y.wrapS) << what;
-    EXPECT_EQ(x.wrapT, y.wrapT) << what;
-    EXPECT_EQ(x.magFilter, y.magFilter) << what;
-    EXPECT_EQ(x.minFilter, y.minFilter) << what;
+    rig::testing::expectSameSampling(x, y, what, rig::testing::MaterialTrip::Export);
 }
 
 // Every field of Material but `origin` (how import read it) equal; textures by their image bytes.
 void expectSameMaterial(const rig::Model& a, const rig::Material& x, const rig::Model& b, const rig::Material& y,
                         const std::string& what) {
-    const std::string w = what + " material '" + x.name + "'";
-    EXPECT_EQ(x.name, y.name) << w;
-    for (int i = 0; i < 4; ++i) EXPECT_FLOAT_EQ(x.baseColor[i], y.baseColor[i]) << w;
-    EXPECT_FLOAT_EQ(x.metallic, y.metallic) << w;
-    EXPECT_FLOAT_EQ(x.roughness, y.roughness) << w;
-    EXPECT_FLOAT_EQ(x.normalScale, y.normalScale) << w;
-    EXPECT_FLOAT_EQ(x.occlusionStrength, y.occlusionStrength) << w;
-    for (int i = 0; i < 3; ++i) EXPECT_FLOAT_EQ(x.emissive[i], y.emissive[i]) << w;
-    EXPECT_FLOAT_EQ(x.emissiveStrength, y.emissiveStrength) << w;
-    EXPECT_EQ(x.alphaMode, y.alphaMode) << w;
-    EXPECT_FLOAT_EQ(x.alphaCutoff, y.alphaCutoff) << w;
-    EXPECT_EQ(x.doubleSided, y.doubleSided) << w;
-    EXPECT_FLOAT_EQ(x.clearcoat, y.clearcoat) << w;
-    EXPECT_FLOAT_EQ(x.clearcoatRoughness, y.clearcoatRoughness) << w;
-    EXPECT_EQ(x.unlit, y.unlit) << w;
-    std::vector<const rig::TextureRef*> ys;
-    y.forEachTexture([&](const char*, const rig::TextureRef& t) { ys.push_back(&t); });
-    size_t k = 0;
-    x.forEachTexture([&](const char* slot, const rig::TextureRef& t) { expectSameTexture(a, t, b, *ys[k++], w + " " + slot); });
+    rig::testing::expectSameMaterial(x, y, what, rig::testing::MaterialTrip::Export,
+                                     [&](const rig::TextureRef& tx, const rig::TextureRef& ty, const std::string& slot) {
+                                         expectSameTexture(a, tx, b, ty, slot);
+                                     });
 }
 
 // Within float rounding (v is written as 1 - v, read back as 1 - v); the first difference named.

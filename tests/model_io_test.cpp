@@ -13,6 +13,7 @@
 #include "import/import.h"
 #include "import/model_io.h"
 #include "import/texture_limits.h"
+#include "support/material_compare.h"
 
 namespace rig {
 namespace {
@@ -105,39 +106,7 @@ void expectSameModel(const Model& a, const Model& b) {
     }
     ASSERT_EQ(a.materials.size(), b.materials.size());
     for (size_t k = 0; k < a.materials.size(); ++k) {
-        const Material &x = a.materials[k], &y = b.materials[k];
-        EXPECT_EQ(x.name, y.name);
-        expectSameValue(x.baseColor, y.baseColor, "baseColor");
-        expectSameValue(x.metallic, y.metallic, "metallic");
-        expectSameValue(x.roughness, y.roughness, "roughness");
-        expectSameValue(x.normalScale, y.normalScale, "normalScale");
-        expectSameValue(x.occlusionStrength, y.occlusionStrength, "occlusionStrength");
-        expectSameValue(x.emissive, y.emissive, "emissive");
-        expectSameValue(x.emissiveStrength, y.emissiveStrength, "emissiveStrength");
-        EXPECT_EQ(x.alphaMode, y.alphaMode);
-        expectSameValue(x.alphaCutoff, y.alphaCutoff, "alphaCutoff");
-        EXPECT_EQ(x.doubleSided, y.doubleSided);
-        expectSameValue(x.clearcoat, y.clearcoat, "clearcoat");
-        expectSameValue(x.clearcoatRoughness, y.clearcoatRoughness, "clearcoatRoughness");
-        EXPECT_EQ(x.unlit, y.unlit);
-        EXPECT_EQ(x.origin, y.origin);
-        // Every texture slot, field by field (the slots listed by hand, not by forEachTexture).
-        const TextureRef Material::*slots[] = {&Material::baseColorTexture, &Material::metallicRoughnessTexture,
-                                               &Material::normalTexture, &Material::occlusionTexture,
-                                               &Material::emissiveTexture, &Material::clearcoatTexture,
-                                               &Material::clearcoatRoughnessTexture, &Material::clearcoatNormalTexture};
-        for (const auto slot : slots) {
-            const TextureRef &tx = x.*slot, &ty = y.*slot;
-            EXPECT_EQ(tx.path, ty.path);
-            EXPECT_EQ(tx.texCoord, ty.texCoord) << tx.path;
-            expectSameValue(tx.offset, ty.offset, "offset " + tx.path);
-            expectSameValue(tx.rotation, ty.rotation, "rotation " + tx.path);
-            expectSameValue(tx.scale, ty.scale, "scale " + tx.path);
-            EXPECT_EQ(tx.wrapS, ty.wrapS) << tx.path;
-            EXPECT_EQ(tx.wrapT, ty.wrapT) << tx.path;
-            EXPECT_EQ(tx.magFilter, ty.magFilter) << tx.path;
-            EXPECT_EQ(tx.minFilter, ty.minFilter) << tx.path;
-        }
+        testing::expectSameMaterial(a.materials[k], b.materials[k], "#" + std::to_string(k), testing::MaterialTrip::ModelFile);
     }
     ASSERT_EQ(a.textures.size(), b.textures.size());
     for (size_t k = 0; k < a.textures.size(); ++k) {

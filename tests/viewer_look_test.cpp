@@ -25,6 +25,7 @@
 #include "app/viewer_settings.h"
 #include "platform/window.h"
 #include "support/demo_gltf.h"
+#include "support/viewer_driver.h"
 
 namespace rig {
 namespace {
@@ -38,24 +39,17 @@ void writeHdr(const fs::path& path, int w, int h, unsigned char r, unsigned char
     for (int i = 0; i < w * h; ++i) out << r << g << b << static_cast<unsigned char>(128);
 }
 
-class ViewerLook : public ::testing::Test {
+class ViewerLook : public ::testing::Test, protected testing::ViewerDriver {
 protected:
     void SetUp() override {
         dir = fs::temp_directory_path() / ("rigview-look-" + std::to_string(::getpid()));
         fs::remove_all(dir);
         fs::create_directories(dir / "config");
-        const char* old = std::getenv("XDG_CONFIG_HOME");
-        oldXdg = old ? old : "";
-        hadXdg = old != nullptr;
-        ::setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
+        configHome = std::make_unique<testing::ScopedEnv>("XDG_CONFIG_HOME", (dir / "config").c_str());
     }
     void TearDown() override {
         viewer.reset();
-        if (hadXdg) {
-            ::setenv("XDG_CONFIG_HOME", oldXdg.c_str(), 1);
-        } else {
-            ::unsetenv("XDG_CONFIG_HOME");
-        }
+        configHome.reset();
         fs::remove_all(dir);
     }
     void start(const std::string& model, bool remember = false) {
@@ -64,83 +58,7 @@ protected:
         cfg.remember = remember;
         cfg.width = 1280;
         cfg.height = 800;
-        auto v = Viewer::create(cfg);
-        ASSERT_TRUE(v.ok()) << v.error().message;
-        viewer = std::move(v.value());
-        viewer->enableProbe(true);
-        viewer->setInputHook([this](ImGuiIO& io) {
-            io.MousePos = mouse;
-            io.MouseDown[0] = mouseDown;
-        });
-        viewer->waitForLoad();
-        ASSERT_TRUE(viewer->state().model) << viewer->state().error;
-        frames(3);
-    }
-    void frames(int n) {
-        for (int i = 0; i < n; ++i) viewer->frame(1.0 / 60.0);
-    }
-    bool has(const std::string& name) const { return viewer->probe().rects.count(name) > 0; }
-    ImVec4 rect(const std::string& name) {
-        const auto& rects = viewer->probe().rects;
-        auto it = rects.find(name);
-        EXPECT_NE(it, rects.end()) << "no widget '" << name << "'";
-        return it == rects.end() ? ImVec4(-1, -1, -1, -1) : it->second;
-    }
-    std::string text(const std::string& name) {
-        const auto& texts = viewer->probe().texts;
-        auto it = texts.find(name);
-        EXPECT_NE(it, texts.end()) << "no row '" << name << "'";
-        return it == texts.end() ? std::string() : it->second;
-    }
-    // A widget below its panel's visible part: scroll the panel to it, as a person would.
-    void reveal(const std::string& name) {
-        const UiProbe& p = viewer->probe();
-        auto it = p.rects.find(name);
-        auto w = p.windows.find(name);
-        auto v = p.visible.find(name);
-        if (it == p.rects.end() || w == p.windows.end() || v == p.visible.end()) return;
-        const ImVec4 r = it->second, clip = v->second;
-        ImGuiWindow* win = ImGui::FindWindowByName(w->second.c_str());
-        if (!win || win->ScrollMax.y <= 0.0f) return;
-        if (r.w > clip.w) ImGui::SetScrollY(win, std::min(win->ScrollMax.y, win->Scroll.y + (r.w - clip.w) + 8.0f));
-        if (r.y < clip.y) ImGui::SetScrollY(win, std::max(0.0f, win->Scroll.y - (clip.y - r.y) - 8.0f));
-        frames(2);
-    }
-    // Move there, press, release. `fx`: where along the widget (sliders).
-    void click(const std::string& name, float fx = 0.5f) {
-        reveal(name);
-        const ImVec4 r = rect(name);
-        mouse = ImVec2(r.x + (r.z - r.x) * fx, 0.5f * (r.y + r.w));
-        frames(1);
-        mouseDown = true;
-        frames(1);
-        mouseDown = false;
-        frames(2);
-        mouse = ImVec2(-FLT_MAX, -FLT_MAX);
-    }
-    // Files dropped on the window, as GLFW reports them (the drop callback installed on it).
-    void drop(const std::string& path) {
-        GLFWwindow* w = viewer->windowHandle();
-        GLFWdropfun cb = glfwSetDropCallback(w, nullptr);
-        glfwSetDropCallback(w, cb);
-        ASSERT_NE(cb, nullptr);
-        const char* paths[] = {path.c_str()};
-        cb(w, 1, paths);
-        frames(2);
-    }
-    // Scrolls the child window whose name starts with `child` (a panel's own scrolling part, such
-    // as "Hierarchy/tree") so that widget `name` shows, as a person would.
-    void revealIn(const std::string& child, const std::string& name) {
-        ImGuiWindow* win = nullptr;
-        for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
-            if ((w->Flags & ImGuiWindowFlags_ChildWindow) && std::string(w->Name).rfind(child, 0) == 0) win = w;
-        }
-        ASSERT_NE(win, nullptr) << child;
-        const ImVec4 r = rect(name), clip = viewer->probe().visible.at(name);
-        if (r.y < clip.y || r.w > clip.w) {
-            ImGui::SetScrollY(win, std::clamp(win->Scroll.y + r.y - 0.5f * (clip.y + clip.w), 0.0f, win->ScrollMax.y));
-            frames(2);
-        }
+        ViewerDriver::start(cfg);
     }
     // Selects the node mesh `mesh` hangs from in the Hierarchy, as a click on its row.
     void selectMeshNode(size_t mesh) {
@@ -161,11 +79,7 @@ protected:
     }
 
     fs::path dir;
-    std::string oldXdg;
-    bool hadXdg = false;
-    std::unique_ptr<Viewer> viewer;
-    ImVec2 mouse{-FLT_MAX, -FLT_MAX};
-    bool mouseDown = false;
+    std::unique_ptr<testing::ScopedEnv> configHome;
 };
 
 // Choose... opens the file browser on .hdr files only; the chosen one becomes the environment,
@@ -249,21 +163,10 @@ TEST_F(ViewerLook, EnvironmentWidgetsChangeTheOptionsAndPersist) {
     // Tone mapping and the debug channel: combos; the item chosen in the list.
     EXPECT_EQ(s.view.toneMapping, ToneMapping::Neutral);
     click("env:toneMapping");
-    mouse = comboItem(2);  // ACES
-    frames(1);
-    mouseDown = true;
-    frames(1);
-    mouseDown = false;
-    frames(2);
+    clickAt(comboItem(2));  // ACES
     EXPECT_EQ(s.view.toneMapping, ToneMapping::Aces);
     click("env:debugChannel");
-    mouse = comboItem(4);  // roughness
-    frames(1);
-    mouseDown = true;
-    frames(1);
-    mouseDown = false;
-    frames(2);
-    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    clickAt(comboItem(4));  // roughness
     EXPECT_EQ(s.view.debugChannel, DebugChannel::Roughness);
     const ViewOptions chosen = s.view;
     viewer.reset();  // quit: the settings are written
@@ -423,13 +326,7 @@ TEST_F(ViewerLook, TheMaterialInspectorShowsTheMaterialMatrix) {
     click("material:mesh");
     ImGuiContext& g = *ImGui::GetCurrentContext();
     ASSERT_FALSE(g.OpenPopupStack.empty());
-    mouse = comboItem(static_cast<int>(meshNamed("metal1_rough0.1")));
-    frames(1);
-    mouseDown = true;
-    frames(1);
-    mouseDown = false;
-    frames(2);
-    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    clickAt(comboItem(static_cast<int>(meshNamed("metal1_rough0.1"))));
     EXPECT_EQ(text("material:name"), "metal1_rough0.1");
     EXPECT_EQ(text("material:metallic"), "1.000");
     EXPECT_EQ(text("material:roughness"), "0.100");

@@ -31,12 +31,13 @@
 #include "support/demo_gltf.h"
 #include "support/gltf_writer.h"
 #include "support/run.h"
+#include "support/viewer_driver.h"
 #include "ui/legend.h"
 
 namespace rig {
 namespace {
 
-class ViewerSmoke : public ::testing::Test {
+class ViewerSmoke : public ::testing::Test, protected testing::ViewerDriver {
 protected:
     void SetUp() override {
         ViewerConfig cfg;
@@ -47,31 +48,7 @@ protected:
         shotDir = std::filesystem::temp_directory_path() / ("rigview-shots-" + std::to_string(::getpid()));
         std::filesystem::create_directories(shotDir);
         cfg.screenshotDir = shotDir.string();
-        auto v = Viewer::create(cfg);
-        ASSERT_TRUE(v.ok()) << v.error().message;
-        viewer = std::move(v.value());
-        viewer->enableProbe(true);
-        setInputHookDefault();
-        viewer->waitForLoad();
-        ASSERT_TRUE(viewer->state().model) << viewer->state().error;
-        frames(3);
-    }
-
-    // The test's mouse, Shift, wheel and key fields, as ImGui's input each frame.
-    void setInputHookDefault() {
-        viewer->setInputHook([this](ImGuiIO& io) {
-            io.MousePos = mouse;
-            for (int b = 0; b < 3; ++b) io.MouseDown[b] = (b == 0 && mouseDown) || (b == 2 && middleDown);
-            io.KeyShift = shift;
-            if (wheel != 0.0f) {
-                io.MouseWheel = wheel;
-                wheel = 0.0f;
-            }
-            for (int k : {GLFW_KEY_SPACE, GLFW_KEY_RIGHT, GLFW_KEY_LEFT, GLFW_KEY_UP, GLFW_KEY_DOWN, GLFW_KEY_W, GLFW_KEY_B,
-                          GLFW_KEY_G, GLFW_KEY_L, GLFW_KEY_HOME, GLFW_KEY_END}) {
-                io.KeysDown[k] = k == key;
-            }
-        });
+        start(cfg);
     }
 
     void TearDown() override {
@@ -79,59 +56,6 @@ protected:
         std::filesystem::remove_all(shotDir);
     }
 
-    void frames(int n) {
-        for (int i = 0; i < n; ++i) viewer->frame(1.0 / 60.0);
-    }
-    ImVec2 at(const std::string& name, float fx = 0.5f) {
-        const auto& rects = viewer->probe().rects;
-        auto it = rects.find(name);
-        EXPECT_NE(it, rects.end()) << "no widget '" << name << "' on screen";
-        if (it == rects.end()) return ImVec2(-1, -1);
-        const ImVec4 r = it->second;
-        return ImVec2(r.x + (r.z - r.x) * fx, 0.5f * (r.y + r.w));
-    }
-    // A widget below (or above) its panel's visible part: scroll the panel to it, as a person
-    // would (the right column is shorter above the Timeline's strip).
-    void reveal(const std::string& name) {
-        const UiProbe& p = viewer->probe();
-        auto it = p.rects.find(name);
-        auto w = p.windows.find(name);
-        auto v = p.visible.find(name);
-        if (it == p.rects.end() || w == p.windows.end() || v == p.visible.end()) return;
-        const ImVec4 r = it->second, clip = v->second;
-        ImGuiWindow* win = ImGui::FindWindowByName(w->second.c_str());
-        if (!win || win->ScrollMax.y <= 0.0f || (r.w <= clip.w && r.y >= clip.y)) return;
-        if (r.w > clip.w) ImGui::SetScrollY(win, std::min(win->ScrollMax.y, win->Scroll.y + (r.w - clip.w) + 8.0f));
-        if (r.y < clip.y) ImGui::SetScrollY(win, std::max(0.0f, win->Scroll.y - (clip.y - r.y) - 8.0f));  // above: scroll back up
-        frames(2);
-    }
-    // Move there, press, release: one click as a person makes it.
-    void click(const std::string& name, float fx = 0.5f) {
-        reveal(name);
-        mouse = at(name, fx);
-        frames(1);
-        mouseDown = true;
-        frames(1);
-        mouseDown = false;
-        frames(2);
-        mouse = ImVec2(-FLT_MAX, -FLT_MAX);
-    }
-    // A key tap as GLFW reports it: the press and the release (`holdMs` apart) both reach the
-    // key callback installed on the window (ImGui's backend, which chains to the viewer's)
-    // before the next frame polls, as a quick tap between two frames does.
-    void tap(int k, int mods = 0, int holdMs = 12) {
-        GLFWwindow* w = viewer->windowHandle();
-        GLFWkeyfun cb = glfwSetKeyCallback(w, nullptr);
-        glfwSetKeyCallback(w, cb);
-        ASSERT_NE(cb, nullptr);
-        cb(w, k, glfwGetKeyScancode(k), GLFW_PRESS, mods);
-        std::this_thread::sleep_for(std::chrono::milliseconds(holdMs));
-        cb(w, k, glfwGetKeyScancode(k), GLFW_RELEASE, mods);
-    }
-    void press(int k, int mods = 0) {
-        tap(k, mods);
-        frames(1);
-    }
     // The mouse as GLFW reports it, through the cursor and button callbacks installed on the
     // window (ImGui's backend, which chains to the viewer's queue), instead of the input
     // hook's one state per frame. The hook now only sets ImGui's frame time (`dt`: 0.2 is
@@ -169,24 +93,9 @@ protected:
             button(w, GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0);
         }
     }
-    // With RIGVIEW_SMOKE_SHOTS=DIR, the window as it is now goes to DIR/NAME.png (to look at).
-    void shot(const std::string& name) {
-        const char* dir = std::getenv("RIGVIEW_SMOKE_SHOTS");
-        if (!dir || !*dir) return;
-        int w = 0, h = 0;
-        const std::vector<uint8_t> px = viewer->captureFrame(w, h);
-        EXPECT_TRUE(writePng(std::string(dir) + "/" + name + ".png", w, h, px));
-    }
     // Windows ImGui drew last frame, by name (their outer rectangle).
     static ImGuiWindow* window(const char* name) { return ImGui::FindWindowByName(name); }
 
-    std::unique_ptr<Viewer> viewer;
-    ImVec2 mouse{-FLT_MAX, -FLT_MAX};
-    bool mouseDown = false;
-    bool shift = false;
-    bool middleDown = false;
-    float wheel = 0.0f;  // one frame's wheel turn
-    int key = -1;
     std::filesystem::path shotDir;
 };
 
@@ -821,13 +730,8 @@ TEST_F(ViewerSmoke, PickingAJointScrollsTheHierarchyToIt) {
     ASSERT_GE(target, 0);
     const ImVec4 tree = viewer->probe().rects.at("hierarchy:tree");
     const auto rowsBefore = viewer->probe().rects;
-    mouse = ImVec2(at.x, at.y);
+    clickAt(ImVec2(at.x, at.y));
     frames(1);
-    mouseDown = true;
-    frames(1);
-    mouseDown = false;
-    frames(3);
-    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
     // The nearest joint to the click is picked (maybe a close neighbour of the one aimed at).
     ASSERT_GE(s.selectedJoint, 0) << "clicked at " << at.x << "," << at.y;
     EXPECT_FALSE(s.ui.scrollToSelection);
@@ -1450,48 +1354,25 @@ TEST_F(ViewerSmoke, CrowdPanelTogglesAnInstancedCrowd) {
 
 
 // The docked layout (issue 11) in the real window: resizes, splitters, saved settings.
-class ViewerLayout : public ::testing::Test {
+class ViewerLayout : public ::testing::Test, protected testing::ViewerDriver {
 protected:
     void SetUp() override {
         config = std::filesystem::temp_directory_path() / ("rigview-config-" + std::to_string(::getpid()));
         std::filesystem::remove_all(config);
         std::filesystem::create_directories(config);
-        const char* old = std::getenv("XDG_CONFIG_HOME");
-        oldXdg = old ? old : "";
-        hadXdg = old != nullptr;
-        ::setenv("XDG_CONFIG_HOME", config.c_str(), 1);
+        configHome = std::make_unique<testing::ScopedEnv>("XDG_CONFIG_HOME", config.c_str());
     }
     void TearDown() override {
         viewer.reset();
-        if (hadXdg) ::setenv("XDG_CONFIG_HOME", oldXdg.c_str(), 1);
-        else ::unsetenv("XDG_CONFIG_HOME");
+        configHome.reset();
         std::filesystem::remove_all(config);
     }
+    using ViewerDriver::start;
     void start(bool remember = true) {
         ViewerConfig cfg;
         cfg.model = demoModelPath();
         cfg.remember = remember;
-        auto v = Viewer::create(cfg);
-        ASSERT_TRUE(v.ok()) << v.error().message;
-        viewer = std::move(v.value());
-        setInputHookDefault();
-        viewer->waitForLoad();
-        ASSERT_TRUE(viewer->state().model) << viewer->state().error;
-        frames(3);
-    }
-
-    // The test's mouse, Shift, wheel and key fields, as ImGui's input each frame.
-    void setInputHookDefault() {
-        viewer->setInputHook([this](ImGuiIO& io) {
-            io.MousePos = mouse;
-            for (int b = 0; b < 3; ++b) io.MouseDown[b] = b == 0 && mouseDown;
-        });
-        viewer->waitForLoad();
-        ASSERT_TRUE(viewer->state().model) << viewer->state().error;
-        frames(3);
-    }
-    void frames(int n) {
-        for (int i = 0; i < n; ++i) viewer->frame(1.0 / 60.0);
+        ViewerDriver::start(cfg);
     }
     // Resize the window as a person would and wait until ImGui sees the new size.
     void resize(int w, int h) {
@@ -1503,13 +1384,6 @@ protected:
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
         frames(2);
-    }
-    void shot(const std::string& name) {
-        const char* dir = std::getenv("RIGVIEW_SMOKE_SHOTS");
-        if (!dir || !*dir) return;
-        int w = 0, h = 0;
-        const std::vector<uint8_t> px = viewer->captureFrame(w, h);
-        EXPECT_TRUE(writePng(std::string(dir) + "/" + name + ".png", w, h, px));
     }
     // Every window ImGui drew lies inside the window; every panel the layout shows was drawn
     // where the layout put it, with a positive size; the middle of the viewport is free.
@@ -1553,11 +1427,7 @@ protected:
     }
 
     std::filesystem::path config;
-    std::string oldXdg;
-    bool hadXdg = false;
-    std::unique_ptr<Viewer> viewer;
-    ImVec2 mouse{-FLT_MAX, -FLT_MAX};
-    bool mouseDown = false;
+    std::unique_ptr<testing::ScopedEnv> configHome;
 };
 
 // 900 x 600 lost View, Checks and the Timeline off-screen; 800 x 500 gave the Hierarchy no
@@ -1597,15 +1467,8 @@ TEST_F(ViewerLayout, PanelsStayInsideTheWindowThroughResizes) {
 // Machine panel, and the new model's tree starts at the top.
 TEST_F(ViewerLayout, TimelineHierarchyAndPathFieldStayReadable) {
     start(false);
-    viewer->enableProbe(true);
     ViewerState& s = viewer->state();
     EXPECT_TRUE(s.panels.machine) << "the demo's machine opens its panel";
-    auto rect = [&](const char* name) {
-        const auto& rects = viewer->probe().rects;
-        auto it = rects.find(name);
-        EXPECT_NE(it, rects.end()) << "no widget '" << name << "'";
-        return it == rects.end() ? ImVec4(0, 0, 0, 0) : it->second;
-    };
     for (auto [w, h, scale] : {std::tuple{800, 500, 1.0f}, {1280, 720, 1.0f}, {800, 500, 1.5f}, {1280, 720, 1.5f}}) {
         s.ui.uiScale = scale;
         resize(w, h);
@@ -2021,16 +1884,12 @@ protected:
         fs::copy_file(src / "BoxTextured0.bin", dir / "BoxTextured0.bin");
         return (dir / "BoxTextured.gltf").string();
     }
-    // Creates the viewer on `model` (not remembered in the settings), with the probe on.
+    // Starts the viewer on `model` (not remembered in the settings).
     void startViewer(const std::string& model) {
         ViewerConfig cfg;
         cfg.model = model;
         cfg.remember = false;
-        auto v = Viewer::create(cfg);
-        ASSERT_TRUE(v.ok()) << v.error().message;
-        viewer = std::move(v.value());
-        viewer->enableProbe(true);
-        setInputHookDefault();
+        ViewerDriver::start(cfg);
     }
     // Opens `path` as a person would (the Open panel's request) and waits for the import.
     void open(const std::string& path) {
@@ -2076,28 +1935,10 @@ protected:
         }
         return strip;
     }
-    ImVec4 probed(const std::string& name) {
-        const auto& rects = viewer->probe().rects;
-        auto it = rects.find(name);
-        EXPECT_NE(it, rects.end()) << "no widget '" << name << "'";
-        return it == rects.end() ? ImVec4(-1, -1, -1, -1) : it->second;
-    }
-    // A click on a probed widget, as a person makes it.
-    void click(const std::string& name) {
-        const ImVec4 r = probed(name);
-        mouse = ImVec2(0.5f * (r.x + r.z), 0.5f * (r.y + r.w));
-        frames(1);
-        mouseDown = true;
-        frames(1);
-        mouseDown = false;
-        frames(2);
-        mouse = ImVec2(-FLT_MAX, -FLT_MAX);
-    }
 };
 
 TEST_F(ViewerNotices, ATruncatedGlbSaysSoInAStripInsideTheViewport) {
     start(false);
-    viewer->enableProbe(true);
     ViewerState& s = viewer->state();
     const std::string demo = s.path;
     // A real .glb cut to a third: its header still claims the whole.
@@ -2120,7 +1961,7 @@ TEST_F(ViewerNotices, ATruncatedGlbSaysSoInAStripInsideTheViewport) {
         ASSERT_NE(strip, nullptr);
         // The message, wrapped inside the strip: no sideways scrolling, its rectangle inside.
         EXPECT_EQ(strip->ScrollMax.x, 0.0f) << where;
-        const ImVec4 msg = probed("notice:error");
+        const ImVec4 msg = rect("notice:error");
         EXPECT_GE(msg.x, strip->Pos.x) << where;
         EXPECT_LE(msg.z, strip->Pos.x + strip->Size.x + 0.5f) << where;
         shot("notices-truncated-" + where);
@@ -2128,17 +1969,17 @@ TEST_F(ViewerNotices, ATruncatedGlbSaysSoInAStripInsideTheViewport) {
     // A long path wraps onto more lines inside the same width.
     s.ui.uiScale = 1.0f;
     resize(800, 500);
-    const float oneMessage = probed("notice:error").w - probed("notice:error").y;
+    const float oneMessage = rect("notice:error").w - rect("notice:error").y;
     s.error = cut + ": " + std::string(300, 'x');
     frames(3);
     expectStripInViewport("800x500 long message");
-    EXPECT_GT(probed("notice:error").w - probed("notice:error").y, oneMessage + ImGui::GetTextLineHeight()) << "not wrapped";
+    EXPECT_GT(rect("notice:error").w - rect("notice:error").y, oneMessage + ImGui::GetTextLineHeight()) << "not wrapped";
     // Warnings and the error stack; each is dismissed on its own.
     s.warning = "a warning about the model";
     frames(3);
     ImGuiWindow* strip = expectStripInViewport("800x500 two messages");
     ASSERT_NE(strip, nullptr);
-    EXPECT_GT(probed("notice:warning").y, probed("notice:error").y);
+    EXPECT_GT(rect("notice:warning").y, rect("notice:error").y);
     click("notice:error:dismiss");
     EXPECT_TRUE(s.error.empty());
     EXPECT_TRUE(s.errorNote.empty());
@@ -2168,7 +2009,7 @@ TEST_F(ViewerNotices, AMissingTextureOnAFirstLoadIsOneLineAndNoStillShowing) {
     for (auto [w, h] : {std::pair{800, 500}, {1280, 720}}) {
         resize(w, h);
         expectStripInViewport("missing texture " + std::to_string(w) + "x" + std::to_string(h));
-        probed("notice:warning");
+        rect("notice:warning");
     }
     EXPECT_EQ(viewer->probe().rects.count("notice:error"), 0u);
     // The texture back beside it: read, no warning.
@@ -2208,7 +2049,6 @@ TEST_F(ViewerNotices, ACorruptSettingsFileShowsInTheStrip) {
     start();
     const std::string err = ::testing::internal::GetCapturedStderr();
     EXPECT_NE(err.find("settings.json: ignored"), std::string::npos) << err;
-    viewer->enableProbe(true);
     frames(2);
     ViewerState& s = viewer->state();
     const std::string file = (config / "rigview" / "settings.json").string();
@@ -2219,7 +2059,7 @@ TEST_F(ViewerNotices, ACorruptSettingsFileShowsInTheStrip) {
         resize(w, h);
         frames(2);
         expectStripInViewport("settings " + std::to_string(w) + "x" + std::to_string(h));
-        probed("notice:settings");
+        rect("notice:settings");
     }
     click("notice:settings:dismiss");
     EXPECT_TRUE(s.settingsProblem.empty());
@@ -2303,16 +2143,9 @@ TEST(ViewerScreenshot, GoesToThePicturesFolderAndTheNoticeShowsInTheViewport) {
     std::filesystem::remove_all(home);
     std::filesystem::create_directories(home / "Pictures");
     std::filesystem::create_directories(home / ".config");
-    const char* oldHome = std::getenv("HOME");
-    const std::string savedHome = oldHome ? oldHome : "";
-    const char* oldXdg = std::getenv("XDG_CONFIG_HOME");
-    const std::string savedXdg = oldXdg ? oldXdg : "";
-    const char* oldPictures = std::getenv("XDG_PICTURES_DIR");
-    const std::string savedPictures = oldPictures ? oldPictures : "";
-    ::setenv("HOME", home.c_str(), 1);
-    ::unsetenv("XDG_CONFIG_HOME");
-    ::unsetenv("XDG_PICTURES_DIR");
     {
+        const testing::ScopedEnv homeEnv("HOME", home.c_str()), xdgEnv("XDG_CONFIG_HOME", nullptr),
+            picturesEnv("XDG_PICTURES_DIR", nullptr);
         ViewerConfig cfg;
         cfg.model = demoModelPath();
         cfg.remember = false;
@@ -2338,9 +2171,6 @@ TEST(ViewerScreenshot, GoesToThePicturesFolderAndTheNoticeShowsInTheViewport) {
         EXPECT_LE(notice->Pos.x + notice->Size.x, c.right() + 0.5f) << "the notice runs under a panel";
         EXPECT_LE(notice->Pos.y + notice->Size.y, c.bottom() + 0.5f) << "the notice is behind the Timeline";
     }
-    if (oldHome) ::setenv("HOME", savedHome.c_str(), 1);
-    if (oldXdg) ::setenv("XDG_CONFIG_HOME", savedXdg.c_str(), 1);
-    if (oldPictures) ::setenv("XDG_PICTURES_DIR", savedPictures.c_str(), 1);
     std::filesystem::remove_all(home);
 }
 
@@ -2402,10 +2232,7 @@ TEST_F(ViewerLayout, TheSmdSampleStandsUpAndTheUpAxisIsKeptPerFile) {
     const std::string smd = "/usr/share/assimp/models/SMD/WusonSMD.smd";
     ViewerConfig cfg;
     cfg.model = smd;
-    auto v = Viewer::create(cfg);
-    ASSERT_TRUE(v.ok()) << v.error().message;
-    viewer = std::move(v.value());
-    setInputHookDefault();
+    start(cfg);
     ViewerState& s = viewer->state();
     // Screen positions of the middle of the box's bottom and top (along Z) and front and back (along Y).
     auto upright = [&](glm::vec2& bottom, glm::vec2& top, glm::vec2& front, glm::vec2& back) {
@@ -2545,15 +2372,8 @@ TEST_F(ViewerSmoke, TwoClicksAtTwoPlacesInOneFrameBothActAndWheelTurnsAdd) {
 // quit and a new start with the same config folder the inspector has that height again.
 TEST_F(ViewerLayout, TheHierarchySplitterIsRestoredAfterQuit) {
     start();
-    viewer->enableProbe(true);
     frames(2);
     ViewerState& s = viewer->state();
-    auto rect = [&](const char* name) {
-        const auto& rects = viewer->probe().rects;
-        auto it = rects.find(name);
-        EXPECT_NE(it, rects.end()) << "no widget '" << name << "'";
-        return it == rects.end() ? ImVec4(0, 0, 0, 0) : it->second;
-    };
     const ImVec4 bar = rect("hierarchy:splitter");
     const float before = rect("hierarchy:inspector").w - rect("hierarchy:inspector").y;
     const ImVec2 grab(0.5f * (bar.x + bar.z), 0.5f * (bar.y + bar.w));
@@ -2574,7 +2394,6 @@ TEST_F(ViewerLayout, TheHierarchySplitterIsRestoredAfterQuit) {
     const float saved = s.ui.inspectorHeight;
     viewer.reset();  // quit
     start();
-    viewer->enableProbe(true);
     frames(2);
     EXPECT_FLOAT_EQ(viewer->state().ui.inspectorHeight, saved);
     EXPECT_NEAR(rect("hierarchy:inspector").w - rect("hierarchy:inspector").y, dragged, 1.0f);
@@ -2644,24 +2463,17 @@ TEST_F(ViewerSmoke, TimelineMarkersAddDragRenameDeleteAndComeBackWithTheModel) {
     EXPECT_NEAR(s.timeline.time, t2, 1e-5) << "dragging a marker does not scrub";
 
     // Right click on it: Rename, type, Enter.
-    bool right = false, enter = false;
+    bool enter = false;
     std::string typed;
     viewer->setInputHook([&](ImGuiIO& io) {
         io.MousePos = mouse;
         io.MouseDown[0] = mouseDown;
-        io.MouseDown[1] = right;
+        io.MouseDown[1] = rightDown;
         io.KeysDown[GLFW_KEY_ENTER] = enter;
         if (!typed.empty()) io.AddInputCharactersUTF8(typed.c_str());
         typed.clear();
     });
-    auto rightClick = [&](ImVec2 p) {
-        mouse = p;
-        frames(1);
-        right = true;
-        frames(1);
-        right = false;
-        frames(2);
-    };
+    auto rightClick = [&](ImVec2 p) { clickAt(p, 1); };
     rightClick(at("marker:0"));
     click("marker:rename");
     frames(2);

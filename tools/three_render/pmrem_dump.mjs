@@ -10,14 +10,10 @@
 // R G B as little-endian float32: the PMREM sampled with textureLod at that exact level and
 // texel centre (which returns the stored texel). A first line of JSON on stdout gives the
 // face size, maxLod and three's revision. Exit 0, 1 on a failure, 2 on bad usage.
-import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import puppeteer from 'puppeteer-core';
+import { runInBrowser } from './browser.mjs';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const THREE_DIR = path.join(HERE, 'node_modules', 'three');
 const args = process.argv.slice(2);
 let chromium = '/usr/bin/chromium';
 const positional = [];
@@ -104,48 +100,10 @@ window.dumpPmrem = async (envUrl) => {
 window.pageReady = true;
 </script></body></html>`;
 
-const roots = { '/three/': THREE_DIR, '/env/': path.dirname(envPath) };
-const server = http.createServer((req, res) => {
-    const url = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    if (url === '/' || url === '/index.html') {
-        res.writeHead(200, { 'content-type': 'text/html' });
-        res.end(PAGE);
-        return;
-    }
-    for (const [prefix, root] of Object.entries(roots)) {
-        if (!url.startsWith(prefix)) continue;
-        const file = path.resolve(root, '.' + url.slice(prefix.length - 1));
-        if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) break;
-        res.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript' : 'application/octet-stream' });
-        fs.createReadStream(file).pipe(res);
-        return;
-    }
-    res.writeHead(404);
-    res.end();
-});
-await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-const base = `http://127.0.0.1:${server.address().port}`;
-let browser;
-let failed = false;
-try {
-    browser = await puppeteer.launch({
-        executablePath: chromium, headless: false,
-        args: ['--headless=new', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
-               '--ignore-gpu-blocklist', '--disable-gpu-driver-bug-workarounds', '--no-first-run', '--disable-extensions'],
-        protocolTimeout: 600000,
+const ok = await runInBrowser({ name: 'pmrem_dump.mjs', html: PAGE, roots: { '/env/': path.dirname(envPath) }, chromium },
+    async (page, base) => {
+        const r = await page.evaluate((u) => window.dumpPmrem(u), `${base}/env/${encodeURIComponent(path.basename(envPath))}`);
+        fs.writeFileSync(outPath, Buffer.from(r.data, 'base64'));
+        console.log(JSON.stringify({ env: envPath, out: outPath, faceSize: r.size, maxLod: r.maxLod, three: r.three }));
     });
-    const page = await browser.newPage();
-    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-    await page.goto(`${base}/index.html`, { waitUntil: 'load' });
-    await page.waitForFunction('window.pageReady === true', { timeout: 60000 });
-    const r = await page.evaluate((u) => window.dumpPmrem(u), `${base}/env/${encodeURIComponent(path.basename(envPath))}`);
-    fs.writeFileSync(outPath, Buffer.from(r.data, 'base64'));
-    console.log(JSON.stringify({ env: envPath, out: outPath, faceSize: r.size, maxLod: r.maxLod, three: r.three }));
-} catch (e) {
-    console.error(`pmrem_dump.mjs: ${e.message ?? e}`);
-    failed = true;
-} finally {
-    if (browser) await browser.close();
-    server.close();
-}
-process.exit(failed ? 1 : 0);
+process.exit(ok ? 0 : 1);

@@ -32,18 +32,17 @@
 // The pixels are read back with gl.readPixels (bottom row first) and flipped.
 //
 // Files: the model's folder is served at /model/ (so its relative URIs resolve), the .hdr's
-// folder at /env/ and three at /three/, by a small HTTP server on 127.0.0.1 in this process.
+// folder at /env/ and three at /three/, by a small HTTP server on 127.0.0.1 in this process
+// (browser.mjs, shared with pmrem_dump.mjs).
 // Exit 0 on success, 1 on a failure (the page's errors on stderr), 2 on bad usage.
-import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import puppeteer from 'puppeteer-core';
+import { THREE_DIR, runInBrowser } from './browser.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
-const THREE_DIR = path.join(HERE, 'node_modules', 'three');
 
 function usage(msg) {
     if (msg) console.error(`render.mjs: ${msg}`);
@@ -178,32 +177,6 @@ window.renderReference = async (o) => {
 window.pageReady = true;
 </script></body></html>`;
 
-// ---- the server ----------------------------------------------------------------------------
-const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.html': 'text/html', '.json': 'application/json',
-                '.gltf': 'model/gltf+json', '.glb': 'model/gltf-binary', '.png': 'image/png', '.jpg': 'image/jpeg',
-                '.jpeg': 'image/jpeg', '.bin': 'application/octet-stream', '.hdr': 'application/octet-stream' };
-const roots = { '/three/': THREE_DIR, '/model/': path.dirname(modelPath), '/env/': path.dirname(opts.env) };
-const server = http.createServer((req, res) => {
-    const url = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    if (url === '/' || url === '/index.html') {
-        res.writeHead(200, { 'content-type': 'text/html' });
-        res.end(PAGE);
-        return;
-    }
-    for (const [prefix, root] of Object.entries(roots)) {
-        if (!url.startsWith(prefix)) continue;
-        const file = path.resolve(root, '.' + url.slice(prefix.length - 1));
-        if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) break;
-        res.writeHead(200, { 'content-type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream' });
-        fs.createReadStream(file).pipe(res);
-        return;
-    }
-    res.writeHead(404);
-    res.end();
-});
-await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-const base = `http://127.0.0.1:${server.address().port}`;
-
 // ---- PNG ---------------------------------------------------------------------------------------
 const CRC = new Int32Array(256).map((_, n) => { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1; return c; });
 function crc32(buf) { let c = -1; for (const b of buf) c = CRC[(c ^ b) & 255] ^ (c >>> 8); return (c ^ -1) >>> 0; }
@@ -236,25 +209,9 @@ function png(rgbaBottomUp, w, h) {
 
 // ---- run ---------------------------------------------------------------------------------------
 const started = Date.now();
-let browser;
-let failed = false;
-try {
-    browser = await puppeteer.launch({
-        executablePath: opts.chromium,
-        headless: false,                                // the flags below say headless=new themselves
-        args: ['--headless=new', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
-               '--ignore-gpu-blocklist', '--disable-gpu-driver-bug-workarounds', '--force-color-profile=srgb',
-               `--window-size=${opts.size[0]},${opts.size[1]}`, '--no-first-run', '--disable-extensions'],
-        protocolTimeout: 600000,
-    });
-    const page = await browser.newPage();
-    page.on('console', (m) => {
-        // ANGLE's performance notes ("GPU stall due to ReadPixels") are not errors.
-        if ((m.type() === 'error' || m.type() === 'warn') && !m.text().includes('GL Driver Message')) console.error(`page ${m.type()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-    await page.goto(`${base}/index.html`, { waitUntil: 'load' });
-    await page.waitForFunction('window.pageReady === true', { timeout: 60000 });
+const roots = { '/model/': path.dirname(modelPath), '/env/': path.dirname(opts.env) };
+const args = ['--force-color-profile=srgb', `--window-size=${opts.size[0]},${opts.size[1]}`];
+const ok = await runInBrowser({ name: 'render.mjs', html: PAGE, roots, chromium: opts.chromium, args }, async (page, base) => {
     const modelUrl = `${base}/model/${encodeURIComponent(path.basename(modelPath))}`;
     const envUrl = `${base}/env/${encodeURIComponent(path.basename(opts.env))}`;
     const { pixels, info } = await page.evaluate((o) => window.renderReference(o),
@@ -271,11 +228,5 @@ try {
         console.log(`render.mjs: wrote ${outPath} (${opts.size[0]}x${opts.size[1]}, three r${info.three}, ${info.glRenderer}, ` +
                     `${Math.round(info.total_ms)} ms)`);
     }
-} catch (e) {
-    console.error(`render.mjs: ${e.message ?? e}`);
-    failed = true;
-} finally {
-    if (browser) await browser.close();
-    server.close();
-}
-process.exit(failed ? 1 : 0);
+});
+process.exit(ok ? 0 : 1);
