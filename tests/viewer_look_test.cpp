@@ -359,13 +359,7 @@ TEST_F(ViewerLook, AntiAliasingAutoIsOffOnASoftwareRendererAndFourSamplesWhenCho
     int w = 0, h = 0;
     const std::vector<uint8_t> before = viewer->captureFrame(w, h);
     click("antiAliasing");
-    mouse = comboItem(2);  // 4x MSAA
-    frames(1);
-    mouseDown = true;
-    frames(1);
-    mouseDown = false;
-    frames(2);
-    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    clickAt(comboItem(2));  // 4x MSAA
     frames(2);  // the combo's popup closed, the cursor away from the widgets
     ASSERT_EQ(s.view.antiAliasing, AntiAliasing::Msaa4);
     EXPECT_EQ(s.stats.sceneSamples, 4);
