@@ -221,7 +221,7 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
         return exitcode::kRenderFailed;
     }
     // A texture that does not load, or is refused (render/texture_image.h): one warning line
-    // each, and its material drawn in its base colour. One refused by the model-folder rule
+    // each, and a magenta checker drawn in its place. One refused by the model-folder rule
     // was named by the import's warning already (one line per problem).
     for (const std::string& what : (*gpu)->missingTextures()) {
         if (what.ends_with(kTextureOutsideFolder)) continue;
