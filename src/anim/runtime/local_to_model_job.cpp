@@ -177,12 +177,21 @@ inline void store(glm::mat4& out, const Local& l) {
 RIG_LTM_AVX512 inline __m512 lanesZmm(const float* column) {
     return _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_load_ps(column));  // (maskz: no undefined source)
 }
-RIG_LTM_AVX512 inline void productZmm(const float* p, const float* l, float* out) {
-    const __m512 b = _mm512_loadu_ps(l);
+RIG_LTM_AVX512 inline void productZmm(const float* p, __m512 b, float* out) {
     __m512 c = _mm512_mul_ps(lanesZmm(p), _mm512_maskz_permute_ps(0xFFFF, b, 0x00));
     c = _mm512_fmadd_ps(lanesZmm(p + 4), _mm512_maskz_permute_ps(0xFFFF, b, 0x55), c);
     c = _mm512_fmadd_ps(lanesZmm(p + 8), _mm512_maskz_permute_ps(0xFFFF, b, 0xAA), c);
     _mm512_storeu_ps(out, _mm512_mask_add_ps(c, 0xF000, c, lanesZmm(p + 12)));
+}
+RIG_LTM_AVX512 inline void productZmm(const float* p, const float* l, float* out) {
+    productZmm(p, _mm512_loadu_ps(l), out);
+}
+// p * l with l's columns (a LocalBlock lane) put in one register, not through memory.
+RIG_LTM_AVX512 inline void productZmm(const float* p, const Local& l, float* out) {
+    __m512 b = _mm512_insertf32x4(_mm512_setzero_ps(), l.c0, 0);
+    b = _mm512_insertf32x4(b, l.c1, 1);
+    b = _mm512_insertf32x4(b, l.c2, 2);
+    productZmm(p, _mm512_insertf32x4(b, l.c3, 3), out);
 }
 #endif
 
@@ -218,9 +227,7 @@ RIG_ALWAYS_INLINE void forward(const int32_t* parent, const Transform* local, co
             if (byMatrix) {
                 productZmm(&model[p][0][0], &bindLocal[i][0][0], &model[i][0][0]);
             } else {
-                alignas(64) glm::mat4 l;
-                store<true>(l, blockColumns(block, lane));
-                productZmm(&model[p][0][0], &l[0][0], &model[i][0][0]);
+                productZmm(&model[p][0][0], blockColumns(block, lane), &model[i][0][0]);
             }
             continue;
         }

@@ -389,9 +389,21 @@ void Animator::localToModelSteady(int32_t clip, const uint8_t* useSqt, int32_t o
     if (worldSteady_ && (liveNone_ || !liveOrder_.empty())) {
         // Only the live nodes: the others hold what this key gives them.
         if (liveNone_) return;
-        // The changing nodes' local matrices first, over their fixed ones (the mask never
-        // reads those), then every live node as a product with a matrix: the same kernels, so
-        // the same bits as one masked pass.
+        if (2 * changedOrder_.joints().size() > liveOrder_.joints().size()) {
+            // Most live nodes change: one masked pass.
+            LocalToModelJob job;
+            job.parent = sk.parent;
+            job.local = local_;
+            job.bindLocal = steadyLocal_;
+            job.useLocal = steadyMask_;
+            job.model = world_;
+            job.order = &liveOrder_;
+            job.run();
+            return;
+        }
+        // Few change (a still body under a moving root): their local matrices first, over their
+        // fixed ones (the mask never reads those), then every live node as a product with a
+        // matrix: the same kernels, so the same bits as one masked pass.
         if (!changedOrder_.empty()) {
             LocalToModelJob locals;
             locals.parent = roots_;
