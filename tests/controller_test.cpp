@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -535,6 +536,73 @@ TEST(Controller, SingleClipMatchesAnimatorEvaluate) {
     const Model other = testing::makeTwoBone();
     Animator wrong(other);
     EXPECT_FALSE(c.evaluate(wrong));
+}
+
+// A clip playing alone keeps its still components (untracked nodes, one-key channels) in
+// the pose from tick to tick and samples only its keyed ones; whatever played before, the
+// pose is the clip's full sample, bit for bit: after another clip with other still
+// components, a cross-fade, a layer, root motion in place.
+TEST(Controller, SingleClipPoseIsTheFullSampleAfterAnythingElse) {
+    Model m = makeBody();
+    const size_t n = m.skeleton.size();
+    // "a": spine turns; hips scaled (one key), spine moved (one key); arm and leg untracked.
+    m.clips.push_back(ClipBuilder("a", n)
+                          .rotation(1, {0.0f, 1.0f}, {rotZ(0.0f), rotZ(40.0f)})
+                          .translation(1, {0.0f}, {{0.1f, 0.6f, 0.0f}})
+                          .scale(0, {0.0f}, {{2.0f, 2.0f, 2.0f}})
+                          .translation(0, {0.0f, 1.0f}, {{0, 1, 0}, {1, 1, 0}})
+                          .build());
+    // "b": arm turns and moves (one key); leg scaled (one key); hips and spine untracked.
+    m.clips.push_back(ClipBuilder("b", n)
+                          .rotation(2, {0.0f, 2.0f}, {rotZ(-10.0f), rotZ(60.0f)})
+                          .translation(2, {0.0f}, {{0.7f, 0.1f, 0.0f}})
+                          .scale(3, {0.0f}, {{0.5f, 0.5f, 0.5f}})
+                          .build());
+    Controller c(m);
+    auto expectFullSample = [&](int32_t clip, const char* when) {
+        c.computePose();
+        ASSERT_EQ(c.plainClip(), clip) << when;
+        std::vector<Transform> want = m.skeleton.bindLocalSqt;
+        std::vector<uint32_t> cursors(3 * m.clips[clip].tracks.size(), 0);
+        sampleClip(m.clips[clip], c.clipTime(clip), m.skeleton.bindLocalSqt.data(), want.data(), cursors.data(), RotationBlend::Slerp);
+        for (size_t i = 0; i < n; ++i) EXPECT_EQ(std::memcmp(&c.pose()[i], &want[i], sizeof(Transform)), 0) << when << ", node " << i;
+    };
+    c.play(MotionSource::clip(0));
+    for (int i = 0; i < 3; ++i) {
+        c.update(0.1);
+        expectFullSample(0, "a alone");
+    }
+    c.play(MotionSource::clip(1));
+    c.update(0.1);
+    expectFullSample(1, "b after a");
+    c.update(0.1);
+    expectFullSample(1, "b again");
+    c.play(MotionSource::clip(0));
+    c.update(0.1);
+    expectFullSample(0, "a after b");
+    c.crossFadeTo(MotionSource::clip(1), 0.15f);
+    c.update(0.1);
+    c.computePose();
+    c.update(0.1);
+    expectFullSample(1, "b after the fade");
+    const int32_t layer = c.addLayer(LayerBlend::Override, maskFromSubtree(m.skeleton, m.skeleton.find("arm")));
+    ASSERT_TRUE(c.playLayer(layer, MotionSource::clip(0)));
+    c.update(0.1);
+    c.computePose();
+    ASSERT_TRUE(c.stopLayer(layer));
+    c.update(0.1);
+    expectFullSample(1, "b after a layer");
+    c.play(MotionSource::clip(0));
+    c.update(0.1);
+    expectFullSample(0, "a before root motion in place");
+    c.setRootMotion(RootMotion::InPlace);
+    c.update(0.1);
+    c.computePose();
+    c.update(0.1);
+    c.computePose();
+    c.setRootMotion(RootMotion::Travel);
+    c.update(0.1);
+    expectFullSample(0, "a after root motion in place");
 }
 
 // ---------------------------------------------------------------------------------------

@@ -181,6 +181,22 @@ void expectSameWorld(const std::vector<glm::mat4>& a, const std::vector<glm::mat
     for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(std::memcmp(&a[i], &b[i], sizeof(glm::mat4)), 0) << what << " node " << i;
 }
 
+// The palettes too: a steady tick writes only the entries of joints that can move, the others
+// keep theirs; all must be what a fresh Animator gives for the same world matrices.
+void expectSamePalette(const Animator& a, const Animator& fresh, const std::string& what) {
+    ASSERT_EQ(a.paletteInUse(), fresh.paletteInUse()) << what;
+    for (size_t e = 0; e < a.paletteInUse(); ++e) {
+        ASSERT_EQ(std::memcmp(&a.palette()[e], &fresh.palette()[e], sizeof(glm::mat4)), 0) << what << " palette entry " << e;
+    }
+}
+
+void expectFreshPalette(const Model& m, const Animator& a, int32_t clip, float t, const std::string& what) {
+    Animator fresh(m);
+    fresh.setRotationOverride(-1, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+    fresh.evaluate(clip, t);
+    expectSamePalette(a, fresh, what);
+}
+
 void steadyCase(const Model& m) {
     const size_t n = m.skeleton.size();
     Animator a(m);
@@ -195,6 +211,7 @@ void steadyCase(const Model& m) {
                 std::vector<uint8_t> use(n, 0);
                 for (size_t i = 0; i < n; ++i) use[i] = c.trackOfNode[i] >= 0 || (pass == 1 && i == n - 1);
                 expectSameWorld(a.world(), plainWorld(m, a.local(), use), c.name + " evaluate");
+                if (pass == 0) expectFreshPalette(m, a, clip, c.startTime + f * (c.duration - c.startTime), c.name + " evaluate");
             }
             // Another writer of the world matrices between two ticks of the same clip (only the
             // moving nodes are recomputed while nothing else wrote them).
@@ -219,7 +236,25 @@ void steadyCase(const Model& m) {
         ctl.update(1.0 / 60.0);
         ASSERT_TRUE(ctl.evaluate(b));
         expectSameWorld(b.world(), plainWorld(m, ctl.pose(), animated), "controller tick " + std::to_string(tick));
+        Animator fresh(m);
+        fresh.evaluatePose(ctl.pose(), &animated);
+        expectSamePalette(b, fresh, "controller tick " + std::to_string(tick));
     }
+    // A crowd's character posed by the same Animator between two ticks (its scratch world
+    // matrices, another clip): the next tick's palette is still whole.
+    const int32_t last = static_cast<int32_t>(m.clips.size() - 1);
+    const Clip& lc = m.clips[last];
+    const float t0 = lc.startTime + 0.2f * (lc.duration - lc.startTime), t1 = lc.startTime + 0.6f * (lc.duration - lc.startTime);
+    Animator c(m);
+    std::vector<uint32_t> cursors(c.cursorCount(), 0);
+    std::vector<SkinCorrection> skins(c.skinCount());
+    std::vector<glm::vec4> rows(c.instanceRows());
+    c.evaluate(0, m.clips[0].startTime);
+    c.evaluate(0, m.clips[0].startTime + 0.1f * (m.clips[0].duration - m.clips[0].startTime));
+    c.evaluateInto(last, t0, {cursors, skins, rows});
+    c.evaluate(last, t1);
+    c.evaluate(last, t0);
+    expectFreshPalette(m, c, last, t0, "evaluate after a crowd character");
 }
 
 TEST_P(SteadyFiles, StillNodesGiveTheSameBits) {

@@ -290,13 +290,31 @@ TEST(SamplingPlan, EveryKindOfChannelGivesTheTracksBits) {
     const isa::Level chosen = isa::level();
     for (int form = 0; form < (isa::cpuHasAvx2() ? 2 : 1); ++form) {
         isa::force(form == 1);
-        std::vector<uint32_t> ca(3 * c.tracks.size(), 0), cb(3 * c.tracks.size(), 0);
+        std::vector<uint32_t> ca(3 * c.tracks.size(), 0), cb(3 * c.tracks.size(), 0), ck(3 * c.tracks.size(), 0);
+        // Keyed only: into a pose that holds the still components from one full sample.
+        std::vector<Transform> k(6);
+        sampleClip(plan, 1.7f, bind.data(), k.data(), ck.data(), RotationBlend::Slerp);
         for (const float t : {-1.0f, 0.0f, 0.1f, 0.25f, 0.5f, 0.7f, 1.4f, 1.5f, 1.9f, 2.0f, 3.0f, 0.3f}) {
             std::vector<Transform> a(6), b(6);
             sampleClip(c, t, bind.data(), a.data(), ca.data(), RotationBlend::Slerp);
             sampleClip(plan, t, bind.data(), b.data(), cb.data(), RotationBlend::Slerp);
+            sampleClipKeyed(plan, t, k.data(), ck.data(), RotationBlend::Slerp);
             for (int n : {0, 1, 2, 4, 5}) EXPECT_EQ(std::memcmp(&a[n], &b[n], sizeof(Transform)), 0) << "node " << n << " t " << t;
+            for (int n : {0, 1, 2, 4, 5}) EXPECT_EQ(std::memcmp(&a[n], &k[n], sizeof(Transform)), 0) << "keyed, node " << n << " t " << t;
         }
+        // What it leaves alone: node 3 (no track), node 2's translation (one key) and scale (no
+        // channel), node 0's translation (steady keys), node 4 (one-key scale, nothing else).
+        std::vector<Transform> marked(6);
+        for (Transform& x : marked) x.translation = x.scale = glm::vec3(7.0f), x.rotation = glm::quat(7.0f, 7.0f, 7.0f, 7.0f);
+        sampleClipKeyed(plan, 0.5f, marked.data(), ck.data(), RotationBlend::Slerp);
+        EXPECT_EQ(marked[3].translation, glm::vec3(7.0f));
+        EXPECT_EQ(marked[3].rotation, glm::quat(7.0f, 7.0f, 7.0f, 7.0f));
+        EXPECT_EQ(marked[2].translation, glm::vec3(7.0f));
+        EXPECT_EQ(marked[2].scale, glm::vec3(7.0f));
+        EXPECT_EQ(marked[0].translation, glm::vec3(7.0f));
+        EXPECT_EQ(marked[4].scale, glm::vec3(7.0f));
+        EXPECT_NE(marked[1].rotation, glm::quat(7.0f, 7.0f, 7.0f, 7.0f));
+        EXPECT_NE(marked[5].scale, glm::vec3(7.0f));
     }
     isa::force(chosen);
     // Two tracks for one node (the tracks' sampler lets the last win): no plan.

@@ -574,9 +574,13 @@ void Controller::update(double dt) {
     }
 }
 
-void Controller::sampleClipInto(MotionState& m, int32_t clip, float t, Transform* out) {
+void Controller::sampleClipInto(MotionState& m, int32_t clip, float t, Transform* out, bool keyedOnly) {
     // As samplePose(), with the bind pose copied only where the clip has no track.
     const Transform* bind = model_->skeleton.bindLocalSqt.data();
+    if (keyedOnly && !compressedClips_ && plans_[clip].validFor(model_->clips[clip])) {
+        sampleClipKeyed(plans_[clip], t, out, m.cursors.data() + cursorOffset_[clip], options_.rotationBlend);
+        return;
+    }
     for (uint32_t k = untrackedOffset_[clip], e = untrackedOffset_[clip + 1]; k < e; ++k) out[untracked_[k]] = bind[untracked_[k]];
     const size_t n = model_->skeleton.size();
     if (!compressedClips_ ||
@@ -636,13 +640,13 @@ void Controller::evalSource(const MotionState& m, Sample&& sample, Mix&& mix, Re
     }
 }
 
-void Controller::evalMotion(MotionState& m, Transform* out, Transform* scratch) {
+void Controller::evalMotion(MotionState& m, Transform* out, Transform* scratch, int32_t keyedClip) {
     const Skeleton& sk = model_->skeleton;
     const size_t n = sk.size();
     evalSource(
         m,
         [&](int32_t c, float t, bool toScratch) {
-            sampleClipInto(m, c, t, toScratch ? scratch : out);
+            sampleClipInto(m, c, t, toScratch ? scratch : out, !toScratch && c == keyedClip);
         },
         [&](float f) {
             blendPoses(std::span<const Transform>(out, n), std::span<const Transform>(scratch, n), f,
@@ -687,12 +691,18 @@ void Controller::computeMorphs() {
 void Controller::computePose() {
     Transform* a = bufA_.data();
     Transform* b = bufB_.data();
+    const int32_t held = poseHolds_;
+    poseHolds_ = -1;
     if (fading_) {
         if (!snapshotActive_) evalMotion(previous_, a, b);
         evalMotion(current_, pose_.data(), b);
         blendPoses(snapshotActive_ ? snapshot_ : bufA_, pose_, fadeWeight_, pose_);
     } else {
-        evalMotion(current_, pose_.data(), b);
+        // One clip alone by its plan: what never changes in it stays in pose_ from tick to tick.
+        const int32_t c = plainClip();
+        const bool byPlan = c >= 0 && !compressedClips_ && plans_[c].validFor(model_->clips[c]);
+        evalMotion(current_, pose_.data(), b, byPlan && held == c ? c : -1);
+        if (byPlan) poseHolds_ = c;
     }
     for (Layer& l : layers_) {
         if (l.motion.source.kind == MotionSource::Kind::None || !(l.weight > 0.0f)) continue;

@@ -301,14 +301,18 @@ private:
     template <class Sample, class Mix, class Rest>
     void evalSource(const MotionState& m, Sample&& sample, Mix&& mix, Rest&& rest) const;
     void evalMotionMorphs(const MotionState& m, float* out, float* scratch);
-    void evalMotion(MotionState& m, Transform* out, Transform* scratch);
+    // keyedClip: a clip whose components that never change `out` holds from its last full
+    // sample by plan (sampleClipInto's keyedOnly), or -1.
+    void evalMotion(MotionState& m, Transform* out, Transform* scratch, int32_t keyedClip = -1);
     // An additive motion's difference, source x reference^-1 at its clock, into `out`.
     void evalDifference(MotionState& m, Transform* out, Transform* scratch);
     // The layer's motion becomes the outgoing side of a cross-fade inside the layer.
     void beginLayerFade(Layer& l, float duration, FadeMode mode, Ease ease);
     // Clip `clip` of motion `m` at time t into `out`: from compressedClips_ where it holds the
-    // clip, else the plain clip (through m's cursors).
-    void sampleClipInto(MotionState& m, int32_t clip, float t, Transform* out);
+    // clip, else the plain clip (through m's cursors). keyedOnly: `out` holds the clip's
+    // components that never change (untracked nodes, one-key and steady channels) as the
+    // last sample of it by its plan left them; only the others are written.
+    void sampleClipInto(MotionState& m, int32_t clip, float t, Transform* out, bool keyedOnly = false);
     float clipLength(int32_t clip) const;
     void pushEvent(const AnimEvent& e);
 
@@ -349,6 +353,9 @@ private:
 
     // Pose buffers (skeleton-sized).
     Pose pose_, bufA_, bufB_, bufC_, snapshot_;
+    // The clip whose still components pose_ holds from a full sample by its plan that nothing
+    // wrote over since (computePose then samples only its keyed components); -1: none.
+    int32_t poseHolds_ = -1;
     // Morph weight buffers (all meshes' targets), and one cursor per morph track of a clip.
     std::vector<float> morphPose_, morphA_, morphB_, morphSnapshot_;
     std::vector<uint32_t> morphCursors_;

@@ -444,8 +444,9 @@ RIG_ALWAYS_INLINE void prefetchRange(const void* p, size_t bytes) {
 }
 
 // The plan's sampler: per run of key times one search, then every keyed component of that
-// run; then the components that do not change. The same helpers as sampleClipBody, so the same bits.
-template <bool kWide>
+// run; then (kFixed) the components that do not change. The same helpers as sampleClipBody, so
+// the same bits.
+template <bool kWide, bool kFixed>
 RIG_ALWAYS_INLINE void samplePlanBody(const SamplingPlan& plan, float t, const Transform* bindLocal, Transform* local,
                                       uint32_t* cursors, RotationBlend blend) {
     const Clip& clip = *plan.clip;
@@ -501,19 +502,22 @@ RIG_ALWAYS_INLINE void samplePlanBody(const SamplingPlan& plan, float t, const T
             queueRotation<kWide>(batch, queued, q4 + R[j].values, R[j].interpolation, pos, local[R[j].node].rotation, blend);
         }
     }
-    for (const SamplingPlan::Fixed& f : plan.oneKeyTranslations) local[f.node].translation = v3[f.value];
-    for (const SamplingPlan::Fixed& f : plan.oneKeyScales) local[f.node].scale = v3[f.value];
-    for (const SamplingPlan::Fixed& f : plan.oneKeyRotations) local[f.node].rotation = q4[f.value];
-    for (const uint32_t n : plan.bindTranslations) local[n].translation = bindLocal[n].translation;
-    for (const uint32_t n : plan.bindScales) local[n].scale = bindLocal[n].scale;
-    for (const uint32_t n : plan.bindRotations) local[n].rotation = bindLocal[n].rotation;
+    if constexpr (kFixed) {
+        for (const SamplingPlan::Fixed& f : plan.oneKeyTranslations) local[f.node].translation = v3[f.value];
+        for (const SamplingPlan::Fixed& f : plan.oneKeyScales) local[f.node].scale = v3[f.value];
+        for (const SamplingPlan::Fixed& f : plan.oneKeyRotations) local[f.node].rotation = q4[f.value];
+        for (const uint32_t n : plan.bindTranslations) local[n].translation = bindLocal[n].translation;
+        for (const uint32_t n : plan.bindScales) local[n].scale = bindLocal[n].scale;
+        for (const uint32_t n : plan.bindRotations) local[n].rotation = bindLocal[n].rotation;
+    }
     detail::flushQueued<kWide>(batch, queued, blend);
 }
 
 #if RIG_HAVE_AVX2_PATH
+template <bool kFixed>
 RIG_TARGET_AVX2 void samplePlanAvx2(const SamplingPlan& plan, float t, const Transform* bindLocal, Transform* local,
                                     uint32_t* cursors, RotationBlend blend) {
-    samplePlanBody<true>(plan, t, bindLocal, local, cursors, blend);
+    samplePlanBody<true, kFixed>(plan, t, bindLocal, local, cursors, blend);
 }
 #endif
 
@@ -523,9 +527,17 @@ void sampleClip(const SamplingPlan& plan, float t, const Transform* bindLocal, T
                 RotationBlend blend) {
     if (!plan.clip) return;
 #if RIG_HAVE_AVX2_PATH
-    if (isa::avx2()) return samplePlanAvx2(plan, t, bindLocal, local, cursors, blend);
+    if (isa::avx2()) return samplePlanAvx2<true>(plan, t, bindLocal, local, cursors, blend);
 #endif
-    samplePlanBody<false>(plan, t, bindLocal, local, cursors, blend);
+    samplePlanBody<false, true>(plan, t, bindLocal, local, cursors, blend);
+}
+
+void sampleClipKeyed(const SamplingPlan& plan, float t, Transform* local, uint32_t* cursors, RotationBlend blend) {
+    if (!plan.clip) return;
+#if RIG_HAVE_AVX2_PATH
+    if (isa::avx2()) return samplePlanAvx2<false>(plan, t, nullptr, local, cursors, blend);
+#endif
+    samplePlanBody<false, false>(plan, t, nullptr, local, cursors, blend);
 }
 
 uint32_t Clip::addTimes(const float* t, uint32_t count) {

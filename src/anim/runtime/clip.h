@@ -189,6 +189,11 @@ SamplingPlan buildSamplingPlan(const Clip& clip, size_t nodeCount = SIZE_MAX);
 // one per run.
 void sampleClip(const SamplingPlan& plan, float t, const Transform* bindLocal, Transform* local, uint32_t* cursors,
                 RotationBlend blend);
+// sampleClip(plan, ...) writing only the components that change with time (the plan's keyed
+// ones), for a caller that samples one clip into the same pose tick after tick: every other
+// component of `local` must still hold what the last sampleClip(plan, ...) wrote there. The
+// same bits as sampleClip(plan, ...) then.
+void sampleClipKeyed(const SamplingPlan& plan, float t, Transform* local, uint32_t* cursors, RotationBlend blend);
 
 // Sample every track of `clip` at clip time t into `local` (one Transform per skeleton
 // node). Components without a channel take `bindLocal`'s value. `cursors` holds three

@@ -8,11 +8,11 @@
 // bits, except where a kernel asks for a fused multiply-add (madd(): one rounding instead of
 // two; the local-to-model and palette matrix products), which moves results by float rounding
 // only (tested against the baseline within 1e-6 of a model's size).
-// The palette loop has a third form, for AVX-512 (RIG_TARGET_AVX512): a whole affine matrix in
-// one register, a product in three multiply-adds. isa::avx512() picks it where the CPU (and the
-// OS) has AVX-512F, unless RIGVIEW_ISA=avx2 or sse2 says otherwise; the other kernels run their
-// AVX2 form there (local-to-model has no AVX-512 form: building the local matrices' rows takes
-// the shuffle port the products need; docs/performance.md).
+// The palette loop and local-to-model have a third form, for AVX-512 (RIG_TARGET_AVX512): a
+// whole affine matrix in one register, a product in three multiply-adds (local-to-model makes
+// its local matrices from poses as in the AVX2 form, then takes every product this way).
+// isa::avx512() picks it where the CPU (and the OS) has AVX-512F, unless RIGVIEW_ISA=avx2 or
+// sse2 says otherwise; the other kernels run their AVX2 form there.
 #pragma once
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -42,7 +42,7 @@ enum class Level { Baseline = 0, Avx2 = 1, Avx512 = 2 };
 Level level();
 // Whether they run their AVX2 + FMA form (level() Avx2 or Avx512).
 bool avx2();
-// Whether the palette loop runs its AVX-512 form (level() Avx512).
+// Whether the palette loop and local-to-model run their AVX-512 form (level() Avx512).
 bool avx512();
 // The name of what level() chose: "avx512", "avx2+fma" or "sse2" (or "baseline" off x86-64).
 const char* name();

@@ -9,6 +9,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace rig {
 
@@ -160,8 +163,42 @@ inline void store(glm::mat4& out, const Local& l) {
     }
 }
 
-// Joints in index order, or (kOrdered) in the order `ord` gives.
-template <bool kAligned, int kMode, bool kOrdered>
+#if RIG_HAVE_AVX2_PATH
+#if defined(__clang__)
+#define RIG_LTM_AVX512 __attribute__((target("avx512f,avx2,fma")))
+#else
+#define RIG_LTM_AVX512 __attribute__((target("avx512f,avx2,fma"), optimize("fp-contract=fast")))
+#endif
+// p * l (affine, l a matrix in memory) in one AVX-512 register: p's columns broadcast to the
+// four 128-bit lanes (loads), l's columns in the lanes, l's row k entry c spread over lane c
+// (in-lane shuffles): lane c = p.c0 * l(c,0) + p.c1 * l(c,1) + p.c2 * l(c,2) (+ p.c3 in lane
+// 3), one multiply and two multiply-adds, as the AVX2 form's column() fuses them: the same
+// bits. Not always_inline: it is inlined where the caller is compiled for AVX-512.
+RIG_LTM_AVX512 inline __m512 lanesZmm(const float* column) {
+    return _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_load_ps(column));  // (maskz: no undefined source)
+}
+RIG_LTM_AVX512 inline void productZmm(const float* p, __m512 b, float* out) {
+    __m512 c = _mm512_mul_ps(lanesZmm(p), _mm512_maskz_permute_ps(0xFFFF, b, 0x00));
+    c = _mm512_fmadd_ps(lanesZmm(p + 4), _mm512_maskz_permute_ps(0xFFFF, b, 0x55), c);
+    c = _mm512_fmadd_ps(lanesZmm(p + 8), _mm512_maskz_permute_ps(0xFFFF, b, 0xAA), c);
+    _mm512_storeu_ps(out, _mm512_mask_add_ps(c, 0xF000, c, lanesZmm(p + 12)));
+}
+RIG_LTM_AVX512 inline void productZmm(const float* p, const float* l, float* out) {
+    productZmm(p, _mm512_loadu_ps(l), out);
+}
+// p * l with l's columns (a LocalBlock lane) put in one register, not through memory.
+RIG_LTM_AVX512 inline void productZmm(const float* p, const Local& l, float* out) {
+    __m512 b = _mm512_insertf32x4(_mm512_setzero_ps(), l.c0, 0);
+    b = _mm512_insertf32x4(b, l.c1, 1);
+    b = _mm512_insertf32x4(b, l.c2, 2);
+    productZmm(p, _mm512_insertf32x4(b, l.c3, 3), out);
+}
+#endif
+
+// Joints in index order, or (kOrdered) in the order `ord` gives; kZmm: every product is
+// productZmm (the AVX-512 form, aligned model only), so a node's model matrix is the same
+// bits whether its local matrix came as a matrix or from its pose.
+template <bool kAligned, int kMode, bool kOrdered, bool kZmm = false>
 RIG_ALWAYS_INLINE void forward(const int32_t* parent, const Transform* local, const glm::mat4* bindLocal,
                                const uint8_t* useLocal, const int32_t* ord, size_t n, glm::mat4* model) {
     LocalBlock block;
@@ -184,6 +221,17 @@ RIG_ALWAYS_INLINE void forward(const int32_t* parent, const Transform* local, co
             store<kAligned>(model[i], byMatrix ? loadColumns(bindLocal[i]) : blockColumns(block, lane));
             continue;
         }
+#if RIG_HAVE_AVX2_PATH
+        if constexpr (kZmm && kAligned) {
+            // Every product in this form (a local matrix from its block: the same entries).
+            if (byMatrix) {
+                productZmm(&model[p][0][0], &bindLocal[i][0][0], &model[i][0][0]);
+            } else {
+                productZmm(&model[p][0][0], blockColumns(block, lane), &model[i][0][0]);
+            }
+            continue;
+        }
+#endif
         const Local pm = kAligned ? Local{_mm_load_ps(&model[p][0][0]), _mm_load_ps(&model[p][1][0]),
                                           _mm_load_ps(&model[p][2][0]), _mm_load_ps(&model[p][3][0])}
                                   : loadColumns(model[p]);
@@ -214,10 +262,21 @@ RIG_TARGET_AVX2_FMA void forwardAvx2(const int32_t* parent, const Transform* loc
 }
 #endif
 
+#if RIG_HAVE_AVX2_PATH
+template <bool kAligned, int kMode, bool kOrdered>
+RIG_LTM_AVX512 void forwardAvx512(const int32_t* parent, const Transform* local, const glm::mat4* bindLocal,
+                                  const uint8_t* useLocal, const int32_t* ord, size_t n, glm::mat4* model) {
+    forward<kAligned, kMode, kOrdered, true>(parent, local, bindLocal, useLocal, ord, n, model);
+}
+#endif
+
 template <bool kAligned, int kMode, bool kOrdered>
 void forwardBest(const int32_t* parent, const Transform* local, const glm::mat4* bindLocal, const uint8_t* useLocal,
                  const int32_t* ord, size_t n, glm::mat4* model) {
 #if RIG_HAVE_AVX2_PATH
+    if constexpr (kAligned && kMode != kByLocal) {
+        if (isa::avx512()) return forwardAvx512<kAligned, kMode, kOrdered>(parent, local, bindLocal, useLocal, ord, n, model);
+    }
     if (isa::avx2()) return forwardAvx2<kAligned, kMode, kOrdered>(parent, local, bindLocal, useLocal, ord, n, model);
 #endif
     forward<kAligned, kMode, kOrdered>(parent, local, bindLocal, useLocal, ord, n, model);

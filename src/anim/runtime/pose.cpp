@@ -60,6 +60,8 @@ Animator::Animator(const Model& model, AnimatorUse use)
     liveMask_.assign(sk.size(), 0);
     liveOrder_ = order_;  // its capacity: assignPartial allocates nothing
     roots_.assign(sk.size(), -1);
+    rootOrder_ = JointOrder(roots_);
+    changedOrder_ = rootOrder_;  // its capacity
     // Slots: one per skin and node (meshes hanging from the same node with the same joints
     // and inverse binds share the first one's); then groups of slots with the same skin
     // (BCN_Epileptic's three meshes on three nodes), whose palettes are shared while their
@@ -129,6 +131,11 @@ Animator::Animator(const Model& model, AnimatorUse use)
     }
     paletteInUse_ = sharedSize_;
     palette_.assign(off, glm::mat4(1.0f));
+    paletteFresh_.assign(slots, 0);
+    liveRunStart_.assign(slots + 1, 0);
+    size_t slotJoints = 0;
+    for (size_t k = 0; k < slots; ++k) slotJoints += model.meshes[paletteOwners_[k]].skin.joints.size();
+    liveRuns_.reserve(2 * slotJoints);  // at most one run per joint: assigned without allocating
     // Per clip: nothing for an Animator that only poses (it samples no clip).
     size_t maxTracks = 0, maxMorphTracks = 0;
     if (!posesOnly_) {
@@ -299,6 +306,7 @@ void Animator::evaluateWith(int32_t clipIndex, float t, uint32_t* cursors, glm::
     if (post_) {
         post_->run(world_);
         worldSteady_ = false;
+        std::fill(paletteFresh_.begin(), paletteFresh_.end(), uint8_t{0});
     }
     updatePalettes(palette, rows, corrections);
 }
@@ -306,6 +314,7 @@ void Animator::evaluateWith(int32_t clipIndex, float t, uint32_t* cursors, glm::
 void Animator::localToModel(const uint8_t* useLocal, std::span<const glm::mat4> fixedLocal) {
     const Skeleton& sk = model_->skeleton;
     worldSteady_ = false;
+    std::fill(paletteFresh_.begin(), paletteFresh_.end(), uint8_t{0});
     const size_t n = sk.size();
     LocalToModelJob job;
     job.parent = sk.parent;
@@ -354,7 +363,22 @@ void Animator::localToModelSteady(int32_t clip, const uint8_t* useSqt, int32_t o
         uint8_t* live = liveMask_.data();
         for (size_t i = 0; i < sk.size(); ++i) live[i] = changes[i] | (sk.parent[i] >= 0 ? live[sk.parent[i]] : uint8_t{0});
         liveOrder_.assignPartial(order_, live);
+        changedOrder_.assignPartial(rootOrder_, changes);
         liveNone_ = std::find(liveMask_.begin(), liveMask_.end(), uint8_t{1}) == liveMask_.end();
+        liveRuns_.clear();
+        for (size_t k = 0; k < paletteOwners_.size(); ++k) {
+            const std::vector<int32_t>& joints = model_->meshes[paletteOwners_[k]].skin.joints;
+            for (size_t j = 0; j < joints.size(); ++j) {
+                if (!live[joints[j]]) continue;
+                if (liveRuns_.size() > 2 * liveRunStart_[k] && liveRuns_[liveRuns_.size() - 2] + liveRuns_.back() == j) {
+                    ++liveRuns_.back();
+                } else {
+                    liveRuns_.push_back(static_cast<uint32_t>(j));
+                    liveRuns_.push_back(1);
+                }
+            }
+            liveRunStart_[k + 1] = static_cast<uint32_t>(liveRuns_.size() / 2);
+        }
         worldSteady_ = false;
         steadyClip_ = clip;
         steadyLevel_ = level;
@@ -365,11 +389,32 @@ void Animator::localToModelSteady(int32_t clip, const uint8_t* useSqt, int32_t o
     if (worldSteady_ && (liveNone_ || !liveOrder_.empty())) {
         // Only the live nodes: the others hold what this key gives them.
         if (liveNone_) return;
+        if (2 * changedOrder_.joints().size() > liveOrder_.joints().size()) {
+            // Most live nodes change: one masked pass.
+            LocalToModelJob job;
+            job.parent = sk.parent;
+            job.local = local_;
+            job.bindLocal = steadyLocal_;
+            job.useLocal = steadyMask_;
+            job.model = world_;
+            job.order = &liveOrder_;
+            job.run();
+            return;
+        }
+        // Few change (a still body under a moving root): their local matrices first, over their
+        // fixed ones (the mask never reads those), then every live node as a product with a
+        // matrix: the same kernels, so the same bits as one masked pass.
+        if (!changedOrder_.empty()) {
+            LocalToModelJob locals;
+            locals.parent = roots_;
+            locals.local = local_;
+            locals.model = steadyLocal_;
+            locals.order = &changedOrder_;
+            locals.run();
+        }
         LocalToModelJob job;
         job.parent = sk.parent;
-        job.local = local_;
         job.bindLocal = steadyLocal_;
-        job.useLocal = steadyMask_;
         job.model = world_;
         job.order = &liveOrder_;
         job.run();
@@ -394,21 +439,39 @@ bool Animator::usesRigidSlot(const Mesh& mesh) {
 
 namespace {
 
-// c for the mesh node's world matrix `meshWorld`: recomputed only when the matrix changes.
-void refreshCorrection(SkinCorrection& c, const glm::mat4& meshWorld) {
-    if (std::memcmp(&c.world, &meshWorld, sizeof(glm::mat4)) == 0) return;
+// c for the mesh node's world matrix `meshWorld`: recomputed only when the matrix changes
+// (true then).
+bool refreshCorrection(SkinCorrection& c, const glm::mat4& meshWorld) {
+    if (std::memcmp(&c.world, &meshWorld, sizeof(glm::mat4)) == 0) return false;
     c.world = meshWorld;
     c.identity = isIdentity(meshWorld);
     c.modelSpace = !c.identity && isRigid(meshWorld);
     c.inverse = c.identity || c.modelSpace ? glm::mat4(1.0f) : safeAffineInverse(meshWorld);
+    return true;
 }
 
 }  // namespace
 
 void Animator::writePalette(size_t k, size_t first, const glm::mat4* correction, const glm::mat4& rigid, glm::mat4* palette,
-                            glm::vec4* rows) const {
+                            glm::vec4* rows, bool sparse) const {
     const Mesh& mesh = model_->meshes[paletteOwners_[k]];
     const size_t nj = mesh.skin.joints.size();
+    if (sparse && palette) {
+        const std::span<const int32_t> joints(mesh.skin.joints);
+        const std::span<const glm::mat4> inverseBind(mesh.skin.inverseBind);
+        for (uint32_t r = liveRunStart_[k]; r < liveRunStart_[k + 1]; ++r) {
+            const uint32_t j = liveRuns_[2 * r], count = liveRuns_[2 * r + 1];
+            SkinningMatrixJob job;
+            job.model = world_;
+            job.joints = joints.subspan(j, count);
+            job.inverseBind = inverseBind.subspan(j, count);
+            job.correction = correction;
+            job.palette = {palette + first + j, count};
+            job.run();
+        }
+        palette[first + nj] = rigid;
+        return;
+    }
     SkinningMatrixJob job;
     job.model = world_;
     job.joints = mesh.skin.joints;
@@ -435,13 +498,21 @@ void Animator::updatePalettes(glm::mat4* palette, glm::vec4* rows, SkinCorrectio
     // Model space: the mesh node's rigid motion stays out of the palette (the consumers draw
     // with skinToModel, the identity) and the entry is one product. Mesh space: the inverse of
     // a scaled, sheared or singular mesh node's matrix on the left.
+    // Into palette_: a slot whose entries it holds from world matrices that only the live
+    // nodes changed since, under the same correction, takes its live entries only.
+    const bool own = palette && palette == palette_.data();
+    auto write = [&](size_t k, const glm::mat4* correction, const glm::mat4& rigid) {
+        const uint8_t kind = correction ? 2 : 1;
+        const bool sparse = own && paletteFresh_[k] == kind;
+        writePalette(k, slotOffset_[k], correction, rigid, palette, rows, sparse);
+        if (own) paletteFresh_[k] = kind;
+    };
     for (size_t k = 0; k < paletteOwners_.size(); ++k) {
         if (grouped_[k]) continue;
         const glm::mat4& meshWorld = world[model.meshes[paletteOwners_[k]].node];
         SkinCorrection& c = corrections[k];
-        refreshCorrection(c, meshWorld);
-        writePalette(k, slotOffset_[k], c.identity || c.modelSpace ? nullptr : &c.inverse, c.modelSpace ? meshWorld : identity_,
-                     palette, rows);
+        if (refreshCorrection(c, meshWorld) && own) paletteFresh_[k] = 0;
+        write(k, c.identity || c.modelSpace ? nullptr : &c.inverse, c.modelSpace ? meshWorld : identity_);
     }
     bool allShared = true;
     for (size_t g = 0; g + 1 < groupStart_.size(); ++g) {
@@ -453,7 +524,7 @@ void Animator::updatePalettes(glm::mat4* palette, glm::vec4* rows, SkinCorrectio
         for (size_t i = 0; i < count; ++i) {
             SkinCorrection& c = corrections[members[i]];
             if (i > 0 && !palette) break;
-            refreshCorrection(c, world[model.meshes[paletteOwners_[members[i]]].node]);
+            if (refreshCorrection(c, world[model.meshes[paletteOwners_[members[i]]].node]) && own) paletteFresh_[members[i]] = 0;
             shared = shared && (c.identity || c.modelSpace);
         }
         if (!palette) shared = true;
@@ -461,8 +532,7 @@ void Animator::updatePalettes(glm::mat4* palette, glm::vec4* rows, SkinCorrectio
             const uint32_t k = members[i];
             const SkinCorrection& c = corrections[k];
             const bool free = shared || c.identity || c.modelSpace;
-            writePalette(k, slotOffset_[k], free ? nullptr : &c.inverse, c.identity ? identity_ : free ? c.world : identity_,
-                         palette, rows);
+            write(k, free ? nullptr : &c.inverse, c.identity ? identity_ : free ? c.world : identity_);
         }
         if (!palette) continue;
         allShared = allShared && shared;
@@ -505,6 +575,7 @@ void Animator::evaluatePose(const std::vector<Transform>& local, const std::vect
     if (post_) {
         post_->run(world_);
         worldSteady_ = false;
+        std::fill(paletteFresh_.begin(), paletteFresh_.end(), uint8_t{0});
     }
     updatePalettes(palette_.data(), nullptr, corrections_.data());
 }

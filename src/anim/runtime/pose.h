@@ -181,9 +181,10 @@ private:
     // or a crowd character's).
     void updatePalettes(glm::mat4* palette, glm::vec4* rows, SkinCorrection* corrections);
     // Slot k's palette (its joints' entries and the rigid slot) at `first` with correction c
-    // (null: none, model space or the identity), the rigid slot's entry `rigid`.
+    // (null: none, model space or the identity), the rigid slot's entry `rigid`. sparse: only
+    // the entries of live joints (liveRuns_) and the rigid slot; the others hold their values.
     void writePalette(size_t k, size_t first, const glm::mat4* correction, const glm::mat4& rigid, glm::mat4* palette,
-                      glm::vec4* rows) const;
+                      glm::vec4* rows, bool sparse = false) const;
     // evaluate() with the given cursors and outputs; the caller resets cursors on a new clip.
     // `sampler`: this Animator's compressed sampler (evaluate), or null: the cursors sample a
     // compressed clip (evaluateInto).
@@ -247,7 +248,19 @@ private:
     JointOrder liveOrder_;
     std::vector<uint8_t> liveMask_;
     bool worldSteady_ = false, liveNone_ = false;
+    // Palette entries that can change under the key: per slot, runs (first entry, count) of
+    // its joints that are live, slot k's at liveRuns_[2 * liveRunStart_[k] ...]. And per slot,
+    // what palette_ holds of it: 0 nothing known; 1 + (a correction was applied): its entries
+    // as last written, from world matrices that no full local->model has changed since
+    // (cleared by each writer of world_ but the live-only pass), so that only its live entries
+    // need writing while its correction stays.
+    std::vector<uint32_t> liveRuns_, liveRunStart_;
+    std::vector<uint8_t> paletteFresh_;
     std::vector<int32_t> roots_;  // -1 per node: local->model of each node alone (its local matrix)
+    JointOrder rootOrder_;        // roots_'s order (every node)
+    // The nodes whose local matrix changes under the key (localToModelSteady's mask), in
+    // rootOrder_: their local matrices are made into steadyLocal_ every tick.
+    JointOrder changedOrder_;
     std::vector<uint32_t> cursors_;
     std::vector<float> morphWeights_, morphOverride_;  // override: NaN where none
     std::vector<uint32_t> morphOffset_;
