@@ -303,18 +303,24 @@ void Animator::evaluateWith(int32_t clipIndex, float t, uint32_t* cursors, glm::
     } else {
         localToModel(useLocal_.data(), clipIndex == kFilePose ? sk.bindLocal : sk.bindPoseLocal());
     }
-    if (post_) {
-        post_->run(world_);
-        worldSteady_ = false;
-        std::fill(paletteFresh_.begin(), paletteFresh_.end(), uint8_t{0});
-    }
+    runPostStage();
     updatePalettes(palette, rows, corrections);
+}
+
+void Animator::worldRewritten() {
+    worldSteady_ = false;
+    std::fill(paletteFresh_.begin(), paletteFresh_.end(), uint8_t{0});
+}
+
+void Animator::runPostStage() {
+    if (!post_) return;
+    post_->run(world_);
+    worldRewritten();
 }
 
 void Animator::localToModel(const uint8_t* useLocal, std::span<const glm::mat4> fixedLocal) {
     const Skeleton& sk = model_->skeleton;
-    worldSteady_ = false;
-    std::fill(paletteFresh_.begin(), paletteFresh_.end(), uint8_t{0});
+    worldRewritten();
     const size_t n = sk.size();
     LocalToModelJob job;
     job.parent = sk.parent;
@@ -572,11 +578,7 @@ void Animator::evaluatePose(const std::vector<Transform>& local, const std::vect
     } else {
         localToModel(mask, model_->skeleton.bindLocal);
     }
-    if (post_) {
-        post_->run(world_);
-        worldSteady_ = false;
-        std::fill(paletteFresh_.begin(), paletteFresh_.end(), uint8_t{0});
-    }
+    runPostStage();
     updatePalettes(palette_.data(), nullptr, corrections_.data());
 }
 

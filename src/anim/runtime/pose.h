@@ -193,6 +193,11 @@ private:
     // The compressed form of `clip` into local_, where compressed_ has one (through `sampler`,
     // else the cursors); false: the caller samples the plain clip.
     bool sampleCompressed(int32_t clip, float t, uint32_t* cursors, CompressedSampler* sampler);
+    // world_ written other than by the live-only pass (a full local->model, the post stage):
+    // the next steady tick starts over, and every palette slot is written whole.
+    void worldRewritten();
+    // The post stage (post_, an IkStage) on world_, where there is one.
+    void runPostStage();
     // world_ from local_ (LocalToModelJob); useLocal: nullptr, or per node 0 where the
     // file's exact to-parent matrix is used instead of local_.
     void localToModel(const uint8_t* useLocal, std::span<const glm::mat4> fixedLocal);
