@@ -388,6 +388,40 @@ TEST(SkinningMatrixJob, InvalidInputIsRefusedAndNothingWritten) {
     for (const glm::mat4& p : palette) EXPECT_EQ(p, glm::mat4(7.0f));
 }
 
+TEST(SkinningMatrixJob, JointRangeCoversItsArrayAndItsPartsOnly) {
+    const Model m = rig::testing::makeChain(4, 0);
+    const std::vector<glm::mat4>& model = m.skeleton.bindModel;
+    const std::vector<int32_t> joints = {0, 1, 2, 3};
+    const JointRange range(joints);
+    const std::span<const int32_t> all(joints);
+    EXPECT_TRUE(range.covers(all));
+    EXPECT_TRUE(range.covers(all.subspan(1, 2)));
+    EXPECT_TRUE(range.covers(all.subspan(3, 1)));
+    EXPECT_TRUE(range.covers(all.subspan(4, 0)));
+    const std::vector<int32_t> copy = joints;
+    EXPECT_FALSE(range.covers(copy));
+    EXPECT_FALSE(range.covers(std::span<const int32_t>(joints.data() + 1, 4)));  // one past its end
+    // A part of the array, validated by the range: the same entries as the whole job's.
+    const std::vector<glm::mat4> ib(4, glm::scale(glm::mat4(1.0f), glm::vec3(2.0f)));
+    std::vector<glm::mat4> whole(4), part(2, glm::mat4(7.0f));
+    SkinningMatrixJob job{.model = model, .joints = joints, .inverseBind = ib, .palette = whole};
+    job.range = &range;
+    ASSERT_TRUE(job.run());
+    SkinningMatrixJob sub = job;
+    sub.joints = all.subspan(2, 2);
+    sub.inverseBind = std::span<const glm::mat4>(ib).subspan(2, 2);
+    sub.palette = part;
+    ASSERT_TRUE(sub.run());
+    EXPECT_EQ(part[0], whole[2]);
+    EXPECT_EQ(part[1], whole[3]);
+    // A range found for other joints does not vouch for these.
+    const std::vector<int32_t> outOfRange = {0, 9};
+    SkinningMatrixJob bad = job;
+    bad.joints = outOfRange;
+    bad.inverseBind = std::span<const glm::mat4>(ib).first(2);
+    EXPECT_FALSE(bad.validate());
+}
+
 TEST(SamplingJob, SamplesTheClipLikeSampleClip) {
     const Model m = rig::testing::makeChain(10, 40);
     const Clip& clip = m.clips[0];

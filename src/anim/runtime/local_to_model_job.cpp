@@ -140,11 +140,21 @@ inline Local product(const Local& p, const float* f) {
             _mm_add_ps(column<kColumn, kRow>(p, f + 3 * kColumn), p.c3)};
 }
 
-// A LocalBlock lane as a matrix (a root's model matrix).
-inline Local blockColumns(const LocalBlock& b, size_t lane) {
+// The four lanes of a LocalBlock as matrices (a root's model matrix, or the local matrix of
+// a product), by four 4x4 transposes: lane L's column c is (entry[3c][L], entry[3c + 1][L],
+// entry[3c + 2][L], c == 3 ? 1 : 0).
+inline void blockMatrices(const LocalBlock& b, Local out[4]) {
     const float(*e)[4] = b.entry;
-    return {_mm_setr_ps(e[0][lane], e[1][lane], e[2][lane], 0.0f), _mm_setr_ps(e[3][lane], e[4][lane], e[5][lane], 0.0f),
-            _mm_setr_ps(e[6][lane], e[7][lane], e[8][lane], 0.0f), _mm_setr_ps(e[9][lane], e[10][lane], e[11][lane], 1.0f)};
+    const __m128 zero = _mm_setzero_ps();
+    for (int c = 0; c < 4; ++c) {
+        __m128 r0 = _mm_load_ps(e[3 * c]), r1 = _mm_load_ps(e[3 * c + 1]), r2 = _mm_load_ps(e[3 * c + 2]);
+        __m128 r3 = c == 3 ? _mm_set1_ps(1.0f) : zero;
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+        (&out[0].c0)[c] = r0;
+        (&out[1].c0)[c] = r1;
+        (&out[2].c0)[c] = r2;
+        (&out[3].c0)[c] = r3;
+    }
 }
 
 template <bool kAligned>
@@ -202,6 +212,15 @@ template <bool kAligned, int kMode, bool kOrdered, bool kZmm = false>
 RIG_ALWAYS_INLINE void forward(const int32_t* parent, const Transform* local, const glm::mat4* bindLocal,
                                const uint8_t* useLocal, const int32_t* ord, size_t n, glm::mat4* model) {
     LocalBlock block;
+    Local lanes[4];  // the block's lanes as matrices, made when first wanted
+    bool lanesReady = false;
+    auto laneMatrix = [&](size_t lane) -> const Local& {
+        if (!lanesReady) {
+            blockMatrices(block, lanes);
+            lanesReady = true;
+        }
+        return lanes[lane];
+    };
     auto at = [&](size_t k) { return kOrdered ? static_cast<size_t>(ord[k]) : k; };
     for (size_t k = 0; k < n; ++k) {
         const size_t i = at(k);
@@ -214,11 +233,16 @@ RIG_ALWAYS_INLINE void forward(const int32_t* parent, const Transform* local, co
             const size_t i1 = at(k + 1 < n ? k + 1 : last), i2 = at(k + 2 < n ? k + 2 : last), i3 = at(k + 3 < n ? k + 3 : last);
             if (kMode == kByLocal || (useLocal[i] | useLocal[i1] | useLocal[i2] | useLocal[i3])) {
                 trsToBlock(local[i], local[i1], local[i2], local[i3], block);
+                lanesReady = false;
             }
         }
         const int32_t p = parent[i];
         if (p < 0) {
-            store<kAligned>(model[i], byMatrix ? loadColumns(bindLocal[i]) : blockColumns(block, lane));
+            if (byMatrix) {
+                store<kAligned>(model[i], loadColumns(bindLocal[i]));
+                continue;
+            }
+            store<kAligned>(model[i], laneMatrix(lane));
             continue;
         }
 #if RIG_HAVE_AVX2_PATH
@@ -227,7 +251,7 @@ RIG_ALWAYS_INLINE void forward(const int32_t* parent, const Transform* local, co
             if (byMatrix) {
                 productZmm(&model[p][0][0], &bindLocal[i][0][0], &model[i][0][0]);
             } else {
-                productZmm(&model[p][0][0], blockColumns(block, lane), &model[i][0][0]);
+                productZmm(&model[p][0][0], laneMatrix(lane), &model[i][0][0]);
             }
             continue;
         }

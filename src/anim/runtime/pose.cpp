@@ -334,6 +334,10 @@ void Animator::localToModel(const uint8_t* useLocal, std::span<const glm::mat4> 
     job.run();  // sizes fixed at construction, parents validated at import
 }
 
+bool Animator::steadyKeyIs(int32_t clip, const uint8_t* useSqt, int32_t ov, const CompressedClipSet* from) const {
+    return clip == steadyClip_ && ov == steadyOverride_ && useSqt == steadyFrom_ && isa::level() == steadyLevel_ && from == steadySet_;
+}
+
 void Animator::localToModelSteady(int32_t clip, const uint8_t* useSqt, int32_t ov, const CompressedClipSet* from) {
     const Skeleton& sk = model_->skeleton;
     const SamplingPlan* plan = clip >= 0 && static_cast<size_t>(clip) < plans_.size() && plans_[clip].validFor(model_->clips[clip])
@@ -344,7 +348,7 @@ void Animator::localToModelSteady(int32_t clip, const uint8_t* useSqt, int32_t o
         return;
     }
     const isa::Level level = isa::level();
-    if (clip != steadyClip_ || ov != steadyOverride_ || useSqt != steadyFrom_ || level != steadyLevel_ || from != steadySet_) {
+    if (!steadyKeyIs(clip, useSqt, ov, from)) {
         // Every node's local matrix as the job makes it (each node a root: the same kernel, so
         // the same bits as its own local matrices), then the file's where local_ is not used.
         LocalToModelJob locals;
@@ -470,6 +474,7 @@ void Animator::writePalette(size_t k, size_t first, const glm::mat4* correction,
             SkinningMatrixJob job;
             job.model = world_;
             job.joints = joints.subspan(j, count);
+            job.range = &jointRanges_[k];
             job.inverseBind = inverseBind.subspan(j, count);
             job.correction = correction;
             job.palette = {palette + first + j, count};
@@ -559,10 +564,8 @@ void Animator::evaluatePose(const std::vector<Transform>& local, const std::vect
         evaluate(-1, 0.0f);
         return;
     }
-    std::copy(local.begin(), local.end(), local_.begin());
     const uint8_t* anim = animated && animated->size() == n ? animated->data() : nullptr;
     const int32_t ov = overrideNode_ >= 0 && static_cast<size_t>(overrideNode_) < n ? overrideNode_ : -1;
-    if (ov >= 0) local_[ov].rotation = local_[ov].rotation * overrideRotation_;
     const uint8_t* mask = nullptr;
     if (anim) {
         if (ov >= 0 && !anim[ov]) {
@@ -573,6 +576,15 @@ void Animator::evaluatePose(const std::vector<Transform>& local, const std::vect
             mask = anim;
         }
     }
+    if (mask && steadyClip >= 0 && worldSteady_ &&
+        steadyKeyIs(steadyClip, mask, ov, steadyFrom)) {
+        // The next pass reads local_ on the nodes that change only; the others already hold
+        // what the promise says `local` holds there.
+        for (const int32_t j : changedOrder_.joints()) local_[j] = local[j];
+    } else {
+        std::copy(local.begin(), local.end(), local_.begin());
+    }
+    if (ov >= 0) local_[ov].rotation = local_[ov].rotation * overrideRotation_;
     if (mask && steadyClip >= 0) {
         localToModelSteady(steadyClip, mask, ov, steadyFrom);
     } else {

@@ -83,8 +83,8 @@ public:
     // `steadyClip`: the caller's promise that `local` is that clip's sample at some time, on
     // every node the clip holds still (no channel that changes: one key, keys all equal, or
     // no track, where `local` holds the bind pose), e.g. a Controller playing one clip with
-    // nothing blended in; those nodes' local matrices are then computed once per clip (the
-    // same bits), not every tick. -1: no promise. `steadyFrom`: the compressed set the clip
+    // nothing blended in; those nodes' transforms are then read and their local matrices
+    // computed once per clip (the same bits), not every tick. -1: no promise. `steadyFrom`: the compressed set the clip
     // was sampled from (null: the plain clip), so the still nodes' matrices follow a switch.
     void evaluatePose(const std::vector<Transform>& local, const std::vector<uint8_t>* animated = nullptr,
                       int32_t steadyClip = -1, const CompressedClipSet* steadyFrom = nullptr);
@@ -205,6 +205,9 @@ private:
     // nodes take local_: those the clip holds still take their local matrix, made from local_
     // when (clip, useSqt, override) last changed; the others as localToModel(useSqt, bindLocal).
     void localToModelSteady(int32_t clip, const uint8_t* useSqt, int32_t ov, const CompressedClipSet* from);
+    // Whether the steady pass's masks (liveOrder_, changedOrder_, steadyLocal_, ...) were
+    // made for these arguments of localToModelSteady and the current instruction set.
+    bool steadyKeyIs(int32_t clip, const uint8_t* useSqt, int32_t ov, const CompressedClipSet* from) const;
 
     const Model* model_;
     IkStage* post_ = nullptr;

@@ -24,7 +24,7 @@ JointRange::JointRange(std::span<const int32_t> joints) : data_(joints.data()), 
 bool SkinningMatrixJob::validate() const {
     const size_t nj = joints.size();
     if (inverseBind.size() != nj || (rows.empty() ? palette.size() < nj : rows.size() < 3 * nj)) return false;
-    if (range) return range->builtFor(joints) && range->within(model.size());
+    if (range) return range->covers(joints) && range->within(model.size());
     const int32_t n = static_cast<int32_t>(model.size());
     for (size_t j = 0; j < nj; ++j) {
         if (joints[j] < 0 || joints[j] >= n) return false;

@@ -13,14 +13,18 @@
 namespace rig {
 
 // The bounds of a skin's joint indices, found once (an Animator keeps one per palette): a job
-// given them checks its joints in O(1) instead of one by one every tick. Built for one joints
-// array, which must not change after.
+// given them checks its joints in O(1) instead of one by one every tick (also a part of the
+// array: a sparse palette's runs). Built for one joints array, which must not change after.
 class JointRange {
 public:
     JointRange() = default;
     explicit JointRange(std::span<const int32_t> joints);
-    // Whether these bounds were found in exactly this array (the same storage and size).
-    bool builtFor(std::span<const int32_t> joints) const { return joints.data() == data_ && joints.size() == size_; }
+    // Whether these bounds hold for `joints`: the array they were found in, or a part of it
+    // (the same storage).
+    bool covers(std::span<const int32_t> joints) const {
+        const uintptr_t at = reinterpret_cast<uintptr_t>(joints.data()), from = reinterpret_cast<uintptr_t>(data_);
+        return at >= from && joints.size() <= size_ && (at - from) / sizeof(int32_t) <= size_ - joints.size();
+    }
     // Every index names one of `nodes` nodes.
     bool within(size_t nodes) const { return min_ >= 0 && static_cast<int64_t>(max_) < static_cast<int64_t>(nodes); }
 
