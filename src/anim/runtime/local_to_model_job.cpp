@@ -89,7 +89,7 @@ struct alignas(16) LocalBlock {
     float entry[12][4];
 };
 
-inline void trsToBlock(const Transform& t0, const Transform& t1, const Transform& t2, const Transform& t3, LocalBlock& out) {
+inline void trsToEntries(const Transform& t0, const Transform& t1, const Transform& t2, const Transform& t3, __m128 (&e)[12]) {
     static_assert(sizeof(Transform) == 40, "Transform layout");
     const float* f0 = &t0.translation.x;
     const float* f1 = &t1.translation.x;
@@ -105,19 +105,24 @@ inline void trsToBlock(const Transform& t0, const Transform& t1, const Transform
     const __m128 xx = _mm_mul_ps(x, x), yy = _mm_mul_ps(y, y), zz = _mm_mul_ps(z, z);
     const __m128 xy = _mm_mul_ps(x, y), xz = _mm_mul_ps(x, z), yz = _mm_mul_ps(y, z);
     const __m128 wx = _mm_mul_ps(w, x), wy = _mm_mul_ps(w, y), wz = _mm_mul_ps(w, z);
-    float(*e)[4] = out.entry;
-    _mm_store_ps(e[0], _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(yy, zz))), sx));
-    _mm_store_ps(e[1], _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(xy, wz)), sx));
-    _mm_store_ps(e[2], _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(xz, wy)), sx));
-    _mm_store_ps(e[3], _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(xy, wz)), sy));
-    _mm_store_ps(e[4], _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(xx, zz))), sy));
-    _mm_store_ps(e[5], _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(yz, wx)), sy));
-    _mm_store_ps(e[6], _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(xz, wy)), sz));
-    _mm_store_ps(e[7], _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(yz, wx)), sz));
-    _mm_store_ps(e[8], _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(xx, yy))), sz));
-    _mm_store_ps(e[9], tx);
-    _mm_store_ps(e[10], ty);
-    _mm_store_ps(e[11], tz);
+    e[0] = _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(yy, zz))), sx);
+    e[1] = _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(xy, wz)), sx);
+    e[2] = _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(xz, wy)), sx);
+    e[3] = _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(xy, wz)), sy);
+    e[4] = _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(xx, zz))), sy);
+    e[5] = _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(yz, wx)), sy);
+    e[6] = _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(xz, wy)), sz);
+    e[7] = _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(yz, wx)), sz);
+    e[8] = _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(xx, yy))), sz);
+    e[9] = tx;
+    e[10] = ty;
+    e[11] = tz;
+}
+
+inline void trsToBlock(const Transform& t0, const Transform& t1, const Transform& t2, const Transform& t3, LocalBlock& out) {
+    __m128 e[12];
+    trsToEntries(t0, t1, t2, t3, e);
+    for (int k = 0; k < 12; ++k) _mm_store_ps(out.entry[k], e[k]);
 }
 
 inline Local loadColumns(const glm::mat4& m) {
@@ -196,12 +201,38 @@ RIG_LTM_AVX512 inline void productZmm(const float* p, __m512 b, float* out) {
 RIG_LTM_AVX512 inline void productZmm(const float* p, const float* l, float* out) {
     productZmm(p, _mm512_loadu_ps(l), out);
 }
-// p * l with l's columns (a LocalBlock lane) put in one register, not through memory.
-RIG_LTM_AVX512 inline void productZmm(const float* p, const Local& l, float* out) {
-    __m512 b = _mm512_insertf32x4(_mm512_setzero_ps(), l.c0, 0);
-    b = _mm512_insertf32x4(b, l.c1, 1);
-    b = _mm512_insertf32x4(b, l.c2, 2);
-    productZmm(p, _mm512_insertf32x4(b, l.c3, 3), out);
+// Four joints' local matrix entries (trsToEntries) in three registers, kept there: z[c] holds
+// entries 4c .. 4c + 3, entry k's four lanes at 4 (k - 4c) .. + 3.
+struct BlockZmm {
+    __m512 z[3];
+};
+RIG_LTM_AVX512 inline void clearZmm(BlockZmm& b) {
+    for (__m512& z : b.z) z = _mm512_setzero_ps();
+}
+RIG_LTM_AVX512 inline void blockZmm(const __m128 (&e)[12], BlockZmm& b) {
+    for (int c = 0; c < 3; ++c) {
+        __m512 v = _mm512_insertf32x4(_mm512_setzero_ps(), e[4 * c], 0);
+        v = _mm512_insertf32x4(v, e[4 * c + 1], 1);
+        v = _mm512_insertf32x4(v, e[4 * c + 2], 2);
+        b.z[c] = _mm512_insertf32x4(v, e[4 * c + 3], 3);
+    }
+}
+// Lane `lane` of a BlockZmm as a matrix in one register (columns in the 128-bit lanes): the
+// entries moved, not computed, so the same bits as the block's.
+RIG_LTM_AVX512 inline __m512 laneZmm(const BlockZmm& b, size_t lane) {
+    const __m512i l = _mm512_set1_epi32(static_cast<int>(lane));
+    // Columns 0-2's entries 0-7 from z[0] and z[1] (entry k's lane at 4k + lane), entries 8-11
+    // from z[2], then the last row (0, 0, 0, 1).
+    const __m512i low = _mm512_add_epi32(_mm512_setr_epi32(0, 4, 8, 0, 12, 16, 20, 0, 24, 28, 0, 0, 0, 0, 0, 0), l);
+    const __m512i high = _mm512_add_epi32(_mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 8, 12, 0), l);
+    __m512 m = _mm512_permutex2var_ps(b.z[0], low, b.z[1]);
+    m = _mm512_mask_permutexvar_ps(m, 0x7400, high, b.z[2]);  // positions 10, 12, 13, 14
+    const __m512 lastRow = _mm512_setr_ps(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1.0f);
+    return _mm512_mask_mov_ps(m, 0x8888, lastRow);
+}
+RIG_LTM_AVX512 inline void storeLaneZmm(const BlockZmm& b, size_t lane, float* out) { _mm512_storeu_ps(out, laneZmm(b, lane)); }
+RIG_LTM_AVX512 inline void productZmm(const float* p, const BlockZmm& b, size_t lane, float* out) {
+    productZmm(p, laneZmm(b, lane), out);
 }
 #endif
 
@@ -211,7 +242,12 @@ RIG_LTM_AVX512 inline void productZmm(const float* p, const Local& l, float* out
 template <bool kAligned, int kMode, bool kOrdered, bool kZmm = false>
 RIG_ALWAYS_INLINE void forward(const int32_t* parent, const Transform* local, const glm::mat4* bindLocal,
                                const uint8_t* useLocal, const int32_t* ord, size_t n, glm::mat4* model) {
+    static_assert(!kZmm || kAligned, "the AVX-512 form is for 16-byte aligned matrices");
     LocalBlock block;
+#if RIG_HAVE_AVX2_PATH
+    BlockZmm zmm;  // kZmm: the block in registers, not `block`
+    if constexpr (kZmm) clearZmm(zmm);  // (a masked block no joint takes is never made or read)
+#endif
     Local lanes[4];  // the block's lanes as matrices, made when first wanted
     bool lanesReady = false;
     auto laneMatrix = [&](size_t lane) -> const Local& {
@@ -232,11 +268,38 @@ RIG_ALWAYS_INLINE void forward(const int32_t* parent, const Transform* local, co
             const size_t last = n - 1;
             const size_t i1 = at(k + 1 < n ? k + 1 : last), i2 = at(k + 2 < n ? k + 2 : last), i3 = at(k + 3 < n ? k + 3 : last);
             if (kMode == kByLocal || (useLocal[i] | useLocal[i1] | useLocal[i2] | useLocal[i3])) {
-                trsToBlock(local[i], local[i1], local[i2], local[i3], block);
-                lanesReady = false;
+#if RIG_HAVE_AVX2_PATH
+                if constexpr (kZmm) {
+                    __m128 e[12];
+                    trsToEntries(local[i], local[i1], local[i2], local[i3], e);
+                    blockZmm(e, zmm);
+                } else
+#endif
+                {
+                    trsToBlock(local[i], local[i1], local[i2], local[i3], block);
+                    lanesReady = false;
+                }
             }
         }
         const int32_t p = parent[i];
+#if RIG_HAVE_AVX2_PATH
+        if constexpr (kZmm) {
+            // Every product in this form (a local matrix from its block: the same entries).
+            float* out = &model[i][0][0];
+            if (p < 0) {
+                if (byMatrix) {
+                    store<kAligned>(model[i], loadColumns(bindLocal[i]));
+                } else {
+                    storeLaneZmm(zmm, lane, out);
+                }
+            } else if (byMatrix) {
+                productZmm(&model[p][0][0], &bindLocal[i][0][0], out);
+            } else {
+                productZmm(&model[p][0][0], zmm, lane, out);
+            }
+            continue;
+        }
+#endif
         if (p < 0) {
             if (byMatrix) {
                 store<kAligned>(model[i], loadColumns(bindLocal[i]));
@@ -245,17 +308,6 @@ RIG_ALWAYS_INLINE void forward(const int32_t* parent, const Transform* local, co
             store<kAligned>(model[i], laneMatrix(lane));
             continue;
         }
-#if RIG_HAVE_AVX2_PATH
-        if constexpr (kZmm && kAligned) {
-            // Every product in this form (a local matrix from its block: the same entries).
-            if (byMatrix) {
-                productZmm(&model[p][0][0], &bindLocal[i][0][0], &model[i][0][0]);
-            } else {
-                productZmm(&model[p][0][0], laneMatrix(lane), &model[i][0][0]);
-            }
-            continue;
-        }
-#endif
         const Local pm = kAligned ? Local{_mm_load_ps(&model[p][0][0]), _mm_load_ps(&model[p][1][0]),
                                           _mm_load_ps(&model[p][2][0]), _mm_load_ps(&model[p][3][0])}
                                   : loadColumns(model[p]);
