@@ -190,9 +190,10 @@ void expectSamePalette(const Animator& a, const Animator& fresh, const std::stri
     }
 }
 
-void expectFreshPalette(const Model& m, const Animator& a, int32_t clip, float t, const std::string& what) {
+void expectFreshPalette(const Model& m, const Animator& a, int32_t clip, float t, const std::string& what, int32_t overrideNode = -1,
+                        const glm::quat& overrideRotation = glm::quat(1.0f, 0.0f, 0.0f, 0.0f)) {
     Animator fresh(m);
-    fresh.setRotationOverride(-1, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+    fresh.setRotationOverride(overrideNode, overrideRotation);
     fresh.evaluate(clip, t);
     expectSamePalette(a, fresh, what);
 }
@@ -205,13 +206,17 @@ void steadyCase(const Model& m) {
         for (size_t ci = 0; ci <= m.clips.size(); ++ci) {
             const int32_t clip = static_cast<int32_t>(ci % m.clips.size());
             const Clip& c = m.clips[clip];
-            if (pass == 1) a.setRotationOverride(static_cast<int32_t>(n - 1), glm::angleAxis(0.3f, glm::vec3(0, 1, 0)));
+            const glm::quat turn = glm::angleAxis(0.3f, glm::vec3(0, 1, 0));
+            if (pass == 1) a.setRotationOverride(static_cast<int32_t>(n - 1), turn);
             for (float f : {0.1f, 0.45f, 0.9f}) {
                 a.evaluate(clip, c.startTime + f * (c.duration - c.startTime));
                 std::vector<uint8_t> use(n, 0);
                 for (size_t i = 0; i < n; ++i) use[i] = c.trackOfNode[i] >= 0 || (pass == 1 && i == n - 1);
                 expectSameWorld(a.world(), plainWorld(m, a.local(), use), c.name + " evaluate");
-                if (pass == 0) expectFreshPalette(m, a, clip, c.startTime + f * (c.duration - c.startTime), c.name + " evaluate");
+                // Tick after tick of one clip (the still components kept from the first), as a
+                // fresh Animator's first tick gives it.
+                expectFreshPalette(m, a, clip, c.startTime + f * (c.duration - c.startTime), c.name + " evaluate",
+                                   pass == 1 ? static_cast<int32_t>(n - 1) : -1, turn);
             }
             // Another writer of the world matrices between two ticks of the same clip (only the
             // moving nodes are recomputed while nothing else wrote them).
@@ -223,6 +228,14 @@ void steadyCase(const Model& m) {
         }
         a.setRotationOverride(-1, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
     }
+    // The override released, then a pose from outside, between ticks of one clip.
+    const Clip& first = m.clips[0];
+    auto at = [&](float f) { return first.startTime + f * (first.duration - first.startTime); };
+    a.evaluate(0, at(0.2f));
+    expectFreshPalette(m, a, 0, at(0.2f), "evaluate after the override");
+    a.evaluatePose(m.skeleton.bindPoseLocalSqt());
+    a.evaluate(0, at(0.7f));
+    expectFreshPalette(m, a, 0, at(0.7f), "evaluate after a given pose");
     // The Controller's path: one clip (the promise), then a cross-fade to another (none).
     std::vector<uint8_t> animated(n, 0);
     for (const Clip& c : m.clips) {

@@ -271,17 +271,27 @@ void Animator::evaluateWith(int32_t clipIndex, float t, uint32_t* cursors, glm::
         maskClip_ = maskClip;
         maskOverride_ = ov;
     }
+    const int32_t held = localHolds_;
+    localHolds_ = -1;
     if (clip) {
         if (!sampleCompressed(clipIndex, t, cursors, sampler)) {
-            SamplingJob sampling;
-            sampling.clip = clip;
-            sampling.time = t;
-            sampling.blend = blend_;
-            sampling.bindLocal = sk.bindLocalSqt;
-            sampling.cursors = {cursors, cursors_.size()};
-            sampling.local = local_;
-            if (static_cast<size_t>(clipIndex) < plans_.size() && plans_[clipIndex].validFor(*clip)) sampling.plan = &plans_[clipIndex];
-            sampling.run();  // sizes fixed at construction; tracks validated at import
+            const SamplingPlan* plan =
+                static_cast<size_t>(clipIndex) < plans_.size() && plans_[clipIndex].validFor(*clip) ? &plans_[clipIndex] : nullptr;
+            if (plan && held == clipIndex) {
+                // The still components are in local_ already (the same bits a full sample writes).
+                sampleClipKeyed(*plan, t, local_.data(), cursors, blend_);
+            } else {
+                SamplingJob sampling;
+                sampling.clip = clip;
+                sampling.time = t;
+                sampling.blend = blend_;
+                sampling.bindLocal = sk.bindLocalSqt;
+                sampling.cursors = {cursors, cursors_.size()};
+                sampling.local = local_;
+                sampling.plan = plan;
+                sampling.run();  // sizes fixed at construction; tracks validated at import
+            }
+            if (plan && ov < 0) localHolds_ = clipIndex;  // the override writes over a component
         }
         if (ov >= 0) {
             const Transform& base = clip->trackOfNode[ov] >= 0 ? local_[ov] : sk.bindLocalSqt[ov];
@@ -564,6 +574,7 @@ void Animator::evaluatePose(const std::vector<Transform>& local, const std::vect
         evaluate(-1, 0.0f);
         return;
     }
+    localHolds_ = -1;
     const uint8_t* anim = animated && animated->size() == n ? animated->data() : nullptr;
     const int32_t ov = overrideNode_ >= 0 && static_cast<size_t>(overrideNode_) < n ? overrideNode_ : -1;
     const uint8_t* mask = nullptr;

@@ -240,6 +240,10 @@ private:
     glm::mat4 identity_{1.0f};
     std::vector<uint8_t> useLocal_;      // evaluate(): per node, 1 where local_ is used
     int32_t maskClip_ = -2, maskOverride_ = -2;  // what useLocal_ was built for
+    // The clip whose still components (one-key and steady channels) local_ holds from its last
+    // full sample by plan, with nothing written over them since: the next sample of that clip
+    // (evaluate, evaluateInto) samples the keyed components only. -1: none.
+    int32_t localHolds_ = -1;
     std::vector<uint8_t> poseMask_;      // evaluatePose(): `animated` plus the override
     // localToModelSteady(): per node 1 where local_ changes from tick to tick, and the fixed
     // matrices (the file's, or the still nodes' local matrices), for this key:
