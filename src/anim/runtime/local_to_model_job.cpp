@@ -145,9 +145,9 @@ inline Local product(const Local& p, const float* f) {
             _mm_add_ps(column<kColumn, kRow>(p, f + 3 * kColumn), p.c3)};
 }
 
-// The four lanes of a LocalBlock as matrices (a root's model matrix, or the local matrix of
-// a product), by four 4x4 transposes: lane L's column c is (entry[3c][L], entry[3c + 1][L],
-// entry[3c + 2][L], c == 3 ? 1 : 0).
+// The four lanes of a LocalBlock as matrices (roots' model matrices: a job of roots, which
+// only makes local matrices, takes every lane), by four 4x4 transposes: lane L's column c is
+// (entry[3c][L], entry[3c + 1][L], entry[3c + 2][L], c == 3 ? 1 : 0).
 inline void blockMatrices(const LocalBlock& b, Local out[4]) {
     const float(*e)[4] = b.entry;
     const __m128 zero = _mm_setzero_ps();

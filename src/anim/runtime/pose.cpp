@@ -275,8 +275,7 @@ void Animator::evaluateWith(int32_t clipIndex, float t, uint32_t* cursors, glm::
     localHolds_ = -1;
     if (clip) {
         if (!sampleCompressed(clipIndex, t, cursors, sampler)) {
-            const SamplingPlan* plan =
-                static_cast<size_t>(clipIndex) < plans_.size() && plans_[clipIndex].validFor(*clip) ? &plans_[clipIndex] : nullptr;
+            const SamplingPlan* plan = planOf(clipIndex);
             if (plan && held == clipIndex) {
                 // The still components are in local_ already (the same bits a full sample writes).
                 sampleClipKeyed(*plan, t, local_.data(), cursors, blend_);
@@ -344,15 +343,19 @@ void Animator::localToModel(const uint8_t* useLocal, std::span<const glm::mat4> 
     job.run();  // sizes fixed at construction, parents validated at import
 }
 
+const SamplingPlan* Animator::planOf(int32_t clip) const {
+    if (clip < 0 || static_cast<size_t>(clip) >= plans_.size() || !plans_[clip].validFor(model_->clips[clip])) return nullptr;
+    return &plans_[clip];
+}
+
 bool Animator::steadyKeyIs(int32_t clip, const uint8_t* useSqt, int32_t ov, const CompressedClipSet* from) const {
-    return clip == steadyClip_ && ov == steadyOverride_ && useSqt == steadyFrom_ && isa::level() == steadyLevel_ && from == steadySet_;
+    return clip == steadyClip_ && ov == steadyOverride_ && useSqt == steadyFrom_ && isa::level() == steadyLevel_ &&
+           from == steadySet_;
 }
 
 void Animator::localToModelSteady(int32_t clip, const uint8_t* useSqt, int32_t ov, const CompressedClipSet* from) {
     const Skeleton& sk = model_->skeleton;
-    const SamplingPlan* plan = clip >= 0 && static_cast<size_t>(clip) < plans_.size() && plans_[clip].validFor(model_->clips[clip])
-                                   ? &plans_[clip]
-                                   : nullptr;
+    const SamplingPlan* plan = planOf(clip);
     if (!plan) {
         localToModel(useSqt, sk.bindLocal);
         return;
@@ -587,8 +590,7 @@ void Animator::evaluatePose(const std::vector<Transform>& local, const std::vect
             mask = anim;
         }
     }
-    if (mask && steadyClip >= 0 && worldSteady_ &&
-        steadyKeyIs(steadyClip, mask, ov, steadyFrom)) {
+    if (mask && steadyClip >= 0 && worldSteady_ && steadyKeyIs(steadyClip, mask, ov, steadyFrom)) {
         // The next pass reads local_ on the nodes that change only; the others already hold
         // what the promise says `local` holds there.
         for (const int32_t j : changedOrder_.joints()) local_[j] = local[j];

@@ -84,8 +84,9 @@ public:
     // every node the clip holds still (no channel that changes: one key, keys all equal, or
     // no track, where `local` holds the bind pose), e.g. a Controller playing one clip with
     // nothing blended in; those nodes' transforms are then read and their local matrices
-    // computed once per clip (the same bits), not every tick. -1: no promise. `steadyFrom`: the compressed set the clip
-    // was sampled from (null: the plain clip), so the still nodes' matrices follow a switch.
+    // computed once per clip (the same bits), not every tick. -1: no promise. `steadyFrom`:
+    // the compressed set the clip was sampled from (null: the plain clip), so the still
+    // nodes' matrices follow a switch.
     void evaluatePose(const std::vector<Transform>& local, const std::vector<uint8_t>* animated = nullptr,
                       int32_t steadyClip = -1, const CompressedClipSet* steadyFrom = nullptr);
 
@@ -208,6 +209,8 @@ private:
     // Whether the steady pass's masks (liveOrder_, changedOrder_, steadyLocal_, ...) were
     // made for these arguments of localToModelSteady and the current instruction set.
     bool steadyKeyIs(int32_t clip, const uint8_t* useSqt, int32_t ov, const CompressedClipSet* from) const;
+    // The sampling plan of `clip` where it has a valid one (a model's clip; not PosesOnly).
+    const SamplingPlan* planOf(int32_t clip) const;
 
     const Model* model_;
     IkStage* post_ = nullptr;
