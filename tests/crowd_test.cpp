@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "anim/control/clock.h"
@@ -116,6 +118,35 @@ TEST(Crowd, LateWorkersNeverPoseAStaleFrame) {
             ASSERT_EQ(crowd.localTime(i), static_cast<float>(expected)) << "frame " << f << " instance " << i;
         }
         if (f % 250 == 0) expectLikeLoneAnimators(m, crowd, t);
+    }
+}
+
+// Each thread poses its own share of the instances first (the same every frame) and then
+// takes what is left of the others'. Whether a frame comes while the workers still watch for
+// it or after they fell asleep, and whatever the count against the threads (fewer instances
+// than threads, shares of one chunk or less, an empty frame), every instance below the count is
+// posed at the frame's time and none above it.
+TEST(Crowd, EveryShareIsPosedWhetherFramesComeBackToBackOrApart) {
+    Result<Model> r = importModel(kModels + "X/BCN_Epileptic.X");
+    ASSERT_TRUE(r) << r.error().message;
+    const Model& m = r.value();
+    const double start = m.clips[0].startTime, length = m.clips[0].duration - m.clips[0].startTime;
+    for (unsigned threads : {2u, 3u, 5u}) {
+        Crowd crowd(m, 101, 0, threads);
+        std::vector<float> last(crowd.size(), -1.0f);
+        for (int f = 0; f < 400; ++f) {
+            SCOPED_TRACE(std::to_string(threads) + " threads, frame " + std::to_string(f));
+            const double t = 0.13 + 0.29 * f;
+            const size_t count = std::vector<size_t>{101, 1, 0, 4, 17, 100, 9, 64}[static_cast<size_t>(f) % 8];
+            if (f % 5 == 4) std::this_thread::sleep_for(std::chrono::milliseconds(2));  // the workers sleep
+            crowd.update(t, count);
+            ASSERT_EQ(crowd.posed(), count);
+            for (size_t i = 0; i < crowd.size(); ++i) {
+                if (i < count) last[i] = static_cast<float>(wrapTime(crowd.phase(i) + crowd.rate(i) * t, length) + start);
+                ASSERT_EQ(crowd.localTime(i), last[i]) << "instance " << i;
+            }
+        }
+        expectLikeLoneAnimators(m, crowd, 0.13 + 0.29 * 399);
     }
 }
 

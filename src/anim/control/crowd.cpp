@@ -29,7 +29,7 @@ Crowd::Crowd(const Model& model, size_t instances, int32_t clip, unsigned thread
     const unsigned n = threads < 1 ? 1 : threads;
     scratch_.reserve(n);
     for (unsigned w = 0; w < n; ++w) scratch_.emplace_back(model);
-    const Animator& a = scratch_.front();
+    const Animator& a = scratch_.front().animator;
     cursorCount_ = a.cursorCount();
     paletteSize_ = a.sharedPaletteSize();
     skinCount_ = a.skinCount();
@@ -45,6 +45,7 @@ Crowd::Crowd(const Model& model, size_t instances, int32_t clip, unsigned thread
         setInstance(i, clip, 0.0);
         state_[i].phase = state_[i].length * static_cast<double>(i) / static_cast<double>(instances);
     }
+    shares_ = std::vector<Share>(n);
     workers_.reserve(n - 1);
     for (unsigned w = 1; w < n; ++w) workers_.emplace_back([this, w] { workerLoop(w); });
 }
@@ -59,7 +60,7 @@ Crowd::~Crowd() {
 }
 
 void Crowd::setCompressedClips(const CompressedClipSet* set) {
-    for (Animator& a : scratch_) a.setCompressedClips(set);
+    for (ThreadScratch& s : scratch_) s.animator.setCompressedClips(set);
 }
 
 void Crowd::setInstance(size_t i, int32_t clip, double phase, double rate) {
@@ -79,24 +80,32 @@ void Crowd::setInstance(size_t i, int32_t clip, double phase, double rate) {
 }
 
 void Crowd::updateRange(size_t worker, uint32_t frame, size_t n, double t) {
-    Animator& scratch = scratch_[worker];
-    // Chunks of instances taken in turn by whichever thread is free: a thread slowed by
-    // another process on its core takes fewer, and one that wakes after the others took every
-    // chunk of its frame (or a later frame began) takes none.
-    uint64_t v = next_.load(std::memory_order_relaxed);
-    for (;;) {
-        const size_t begin = static_cast<size_t>(v & 0xffffffffu);
-        if (static_cast<uint32_t>(v >> 32) != frame || begin >= n) return;
-        if (!next_.compare_exchange_weak(v, v + kChunk, std::memory_order_relaxed)) continue;
-        const size_t end = std::min(n, begin + kChunk);
-        for (size_t i = begin; i < end; ++i) updateInstance(scratch, i, t);
-        // The thread that completes the frame's last instance wakes update() if it sleeps
-        // (under the mutex, so the notification cannot fall between its check and its wait).
-        if (completed_.fetch_add(end - begin, std::memory_order_acq_rel) + (end - begin) == n && worker != 0) {
-            std::lock_guard<std::mutex> lock(mutex_);
-            done_.notify_one();
+    Animator& scratch = scratch_[worker].animator;
+    // The thread's own share first, then the others': chunks taken in turn by whichever thread
+    // is free, so a thread slowed by another process on its core takes fewer, and one that
+    // wakes after the others took every chunk of its frame (or a later frame began) takes none.
+    const size_t shares = shares_.size();
+    size_t posed = 0;
+    for (size_t k = 0; k < shares; ++k) {
+        const size_t s = (worker + k) % shares;
+        std::atomic<uint64_t>& next = shares_[s].next;
+        const size_t last = shareBegin(s + 1, n);
+        uint64_t v = next.load(std::memory_order_relaxed);
+        for (;;) {
+            const size_t begin = static_cast<size_t>(v & 0xffffffffu);
+            if (static_cast<uint32_t>(v >> 32) != frame || begin >= last) break;
+            if (!next.compare_exchange_weak(v, v + kChunk, std::memory_order_relaxed)) continue;
+            const size_t end = std::min(last, begin + kChunk);
+            for (size_t i = begin; i < end; ++i) updateInstance(scratch, i, t);
+            posed += end - begin;
+            v = next.load(std::memory_order_relaxed);
         }
-        v = next_.load(std::memory_order_relaxed);
+    }
+    // The thread that completes the frame's last instance wakes update() if it sleeps (under
+    // the mutex, so the notification cannot fall between its check and its wait).
+    if (posed != 0 && completed_.fetch_add(posed, std::memory_order_acq_rel) + posed == n && worker != 0) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        done_.notify_one();
     }
 }
 
@@ -118,6 +127,16 @@ void Crowd::updateInstance(Animator& scratch, size_t i, double t) {
 void Crowd::workerLoop(size_t worker) {
     uint64_t seen = 0;
     for (;;) {
+        // Frames posed back to back (bench, render --instances) begin within microseconds of
+        // the last one's end: watch for the next frame a short while before sleeping, as a
+        // sleeping thread's wake-up can cost a good part of a frame (an idle virtual CPU). The
+        // frame is only a hint here: the locked wait below decides which one to pose.
+        const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(kWorkerSpinMicroseconds);
+        const std::atomic<uint64_t>& own = shares_[worker].next;
+        while (static_cast<uint32_t>(own.load(std::memory_order_relaxed) >> 32) == static_cast<uint32_t>(seen) &&
+               std::chrono::steady_clock::now() < until) {
+            for (int k = 0; k < 16; ++k) cpuRelax();
+        }
         double t;
         size_t n;
         {
@@ -141,7 +160,8 @@ void Crowd::update(double t, size_t count) {
         posed_ = n;
         frame = static_cast<uint32_t>(++generation_);
         completed_.store(0, std::memory_order_relaxed);
-        next_.store(static_cast<uint64_t>(frame) << 32, std::memory_order_relaxed);
+        for (size_t w = 0; w < shares_.size(); ++w)
+            shares_[w].next.store(static_cast<uint64_t>(frame) << 32 | shareBegin(w, n), std::memory_order_relaxed);
     }
     if (!workers_.empty()) wake_.notify_all();
     updateRange(0, frame, n, t);
