@@ -131,13 +131,14 @@ TEST(Crowd, EveryShareIsPosedWhetherFramesComeBackToBackOrApart) {
     ASSERT_TRUE(r) << r.error().message;
     const Model& m = r.value();
     const double start = m.clips[0].startTime, length = m.clips[0].duration - m.clips[0].startTime;
+    constexpr size_t kCounts[] = {101, 1, 0, 4, 17, 100, 9, 64};
     for (unsigned threads : {2u, 3u, 5u}) {
         Crowd crowd(m, 101, 0, threads);
         std::vector<float> last(crowd.size(), -1.0f);
         for (int f = 0; f < 400; ++f) {
             SCOPED_TRACE(std::to_string(threads) + " threads, frame " + std::to_string(f));
             const double t = 0.13 + 0.29 * f;
-            const size_t count = std::vector<size_t>{101, 1, 0, 4, 17, 100, 9, 64}[static_cast<size_t>(f) % 8];
+            const size_t count = kCounts[static_cast<size_t>(f) % std::size(kCounts)];
             if (f % 5 == 4) std::this_thread::sleep_for(std::chrono::milliseconds(2));  // the workers sleep
             crowd.update(t, count);
             ASSERT_EQ(crowd.posed(), count);

@@ -23,6 +23,18 @@ inline void cpuRelax() {
 #endif
 }
 
+// Spins up to `microseconds` until ready() holds; whether it does. Both sides of a frame use
+// it before they sleep: a sleep and its wake-up can cost more than the wait.
+template <class Ready>
+bool spinUntil(Ready ready, int microseconds) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(microseconds);
+    while (!ready()) {
+        if (std::chrono::steady_clock::now() >= until) return false;
+        for (int k = 0; k < 16; ++k) cpuRelax();
+    }
+    return true;
+}
+
 }  // namespace
 
 Crowd::Crowd(const Model& model, size_t instances, int32_t clip, unsigned threads) : model_(&model) {
@@ -131,12 +143,9 @@ void Crowd::workerLoop(size_t worker) {
         // the last one's end: watch for the next frame a short while before sleeping, as a
         // sleeping thread's wake-up can cost a good part of a frame (an idle virtual CPU). The
         // frame is only a hint here: the locked wait below decides which one to pose.
-        const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(kWorkerSpinMicroseconds);
         const std::atomic<uint64_t>& own = shares_[worker].next;
-        while (static_cast<uint32_t>(own.load(std::memory_order_relaxed) >> 32) == static_cast<uint32_t>(seen) &&
-               std::chrono::steady_clock::now() < until) {
-            for (int k = 0; k < 16; ++k) cpuRelax();
-        }
+        spinUntil([&] { return static_cast<uint32_t>(own.load(std::memory_order_relaxed) >> 32) != static_cast<uint32_t>(seen); },
+                  kWorkerSpinMicroseconds);
         double t;
         size_t n;
         {
@@ -171,11 +180,7 @@ void Crowd::update(double t, size_t count) {
     // on a free core: spin a short while before sleeping, as a sleep and its wake-up cost
     // about as much again; a worker stalled by another process ends the spin.
     const auto done = [&] { return completed_.load(std::memory_order_acquire) == n; };
-    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(kSpinMicroseconds);
-    while (!done() && std::chrono::steady_clock::now() < until) {
-        for (int k = 0; k < 16; ++k) cpuRelax();
-    }
-    if (done()) return;
+    if (spinUntil(done, kSpinMicroseconds)) return;
     std::unique_lock<std::mutex> lock(mutex_);
     done_.wait(lock, done);
 }
