@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "anim/runtime/pose.h"
-#include "import/asf_amc.h"
+#include "import/asf_amc/asf_amc.h"
 
 namespace rig {
 namespace {

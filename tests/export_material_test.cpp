@@ -17,7 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "export_common.h"
-#include "import/gltf_export.h"
+#include "import/gltf/export.h"
 #include "import/import.h"
 #include "support/material_compare.h"
 #include "support/rigs.h"

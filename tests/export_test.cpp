@@ -25,7 +25,7 @@
 #include "anim/runtime/skinning.h"
 #include "export_common.h"
 #include "import/clip_markers.h"
-#include "import/gltf_export.h"
+#include "import/gltf/export.h"
 #include "import/import.h"
 #include "support/rigs.h"
 #include "support/run.h"

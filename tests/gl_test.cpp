@@ -17,7 +17,7 @@
 #include "support/gl_environment.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
-#include "render/skin_capture.h"
+#include "support/skin_capture.h"
 #include "render/texture_image.h"
 #include "anim/runtime/ik.h"
 #include "support/gunzip.h"

@@ -14,7 +14,7 @@
 #include "anim/runtime/pose.h"
 #include "anim/runtime/skinning.h"
 #include "import/import.h"
-#include "import/off_header.h"
+#include "import/assimp/off_header.h"
 
 namespace rig {
 namespace {

@@ -19,7 +19,7 @@
 #include "anim/runtime/pose.h"
 #include "anim/runtime/skinning.h"
 #include "import/import.h"
-#include "import/iqm.h"
+#include "import/iqm/iqm.h"
 #include "support/iqm_writer.h"
 #include "support/run.h"
 

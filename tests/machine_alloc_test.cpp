@@ -6,7 +6,7 @@
 
 #include "anim/control/controller.h"
 #include "anim/offline/clip_tools.h"
-#include "import/machine_json.h"
+#include "anim/control/machine_file.h"
 #include "anim/runtime/pose.h"
 #include "anim/control/state_machine.h"
 #include "support/alloc_counter.h"

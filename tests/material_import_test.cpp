@@ -13,8 +13,8 @@
 #include <string>
 
 #include "import/import.h"
-#include "import/gltf_materials.h"
-#include "import/material_import.h"
+#include "import/gltf/materials.h"
+#include "import/assimp/material_import.h"
 
 namespace rig {
 namespace {

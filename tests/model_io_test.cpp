@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "import/import.h"
-#include "import/model_io.h"
+#include "platform/model_io.h"
 #include "import/texture_limits.h"
 #include "support/material_compare.h"
 

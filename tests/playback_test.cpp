@@ -17,7 +17,7 @@
 #include "anim/control/playback_tick_job.h"
 #include "app/playback.h"
 #include "import/import.h"
-#include "import/machine_json.h"
+#include "anim/control/machine_file.h"
 #include "render/renderer.h"
 
 namespace rig {

@@ -21,7 +21,7 @@
 #include "anim/runtime/skinning.h"
 #include "check/diagnostics.h"
 #include "import/import.h"
-#include "import/scene_repair.h"
+#include "import/assimp/scene_repair.h"
 #include "support/run.h"
 
 namespace rig {

@@ -13,7 +13,7 @@
 #include "app/command_util.h"
 #include "app/commands.h"
 #include "app/exit_codes.h"
-#include "import/gltf_export.h"
+#include "import/gltf/export.h"
 #include "import/import.h"
 #include "util/json_out.h"
 #include "util/text.h"

@@ -9,8 +9,8 @@
 #include "anim/offline/ik_bake.h"
 #include "app/command_util.h"
 #include "app/exit_codes.h"
-#include "import/bvh_export.h"
-#include "import/gltf_export.h"
+#include "import/bvh/export.h"
+#include "import/gltf/export.h"
 
 namespace rig {
 

@@ -8,7 +8,7 @@
 #include "anim/control/controller.h"
 #include "anim/control/playback_tick_job.h"
 #include "anim/control/state_machine.h"
-#include "import/machine_json.h"
+#include "anim/control/machine_file.h"
 #include "app/command_util.h"
 #include "app/exit_codes.h"
 

@@ -13,7 +13,7 @@
 #include "anim/control/playback_tick_job.h"
 #include "app/ik_setup.h"
 #include "import/clip_markers.h"
-#include "import/machine_json.h"
+#include "anim/control/machine_file.h"
 #include "ui/timeline_panel.h"
 
 namespace rig {

@@ -15,7 +15,7 @@
 #include "app/command_util.h"
 #include "check/diagnostics.h"
 #include "check/vertex_views.h"
-#include "import/machine_json.h"
+#include "anim/control/machine_file.h"
 #include "import/import.h"
 #include "ui/ik_panel.h"
 #include "platform/import_worker.h"

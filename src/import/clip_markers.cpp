@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "import/gltf_json.h"
+#include "import/gltf/document.h"
 #include "util/input_file.h"
 #include "util/output_file.h"
 

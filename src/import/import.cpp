@@ -17,19 +17,19 @@
 #include <filesystem>
 
 #include "anim/offline/clip_tools.h"
-#include "import/asf_amc.h"
+#include "import/asf_amc/asf_amc.h"
 #include "import/clip_markers.h"
-#include "import/confined_io.h"
-#include "import/gltf_interpolation.h"
-#include "import/gltf_materials.h"
-#include "import/gltf_ranges.h"
-#include "import/iqm.h"
-#include "import/node_binding.h"
-#include "import/off_header.h"
-#include "import/scene_convert.h"
-#include "import/scene_repair.h"
-#include "import/units.h"
-#include "import/vertex_join.h"
+#include "import/assimp/confined_io.h"
+#include "import/gltf/keys.h"
+#include "import/gltf/materials.h"
+#include "import/gltf/ranges.h"
+#include "import/iqm/iqm.h"
+#include "import/assimp/node_binding.h"
+#include "import/assimp/off_header.h"
+#include "import/assimp/scene_convert.h"
+#include "import/assimp/scene_repair.h"
+#include "import/assimp/units.h"
+#include "import/assimp/vertex_join.h"
 
 namespace rig {
 

@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "import/import.h"
-#include "import/model_io.h"
+#include "platform/model_io.h"
 #include "platform/syscall_filter.h"
 #include "util/paths.h"
 

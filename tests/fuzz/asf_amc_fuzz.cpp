@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "anim/runtime/clip.h"
-#include "import/asf_amc.h"
+#include "import/asf_amc/asf_amc.h"
 
 namespace {
 

@@ -17,9 +17,9 @@
 #include <nlohmann/json.hpp>
 
 #include "anim/runtime/model.h"
-#include "import/gltf_interpolation.h"
-#include "import/gltf_materials.h"
-#include "import/gltf_ranges.h"
+#include "import/gltf/keys.h"
+#include "import/gltf/materials.h"
+#include "import/gltf/ranges.h"
 #include "util/json_out.h"
 #include "util/text.h"
 

@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "anim/runtime/model.h"
-#include "import/gltf_interpolation.h"
+#include "import/gltf/keys.h"
 
 namespace {
 

@@ -31,7 +31,7 @@
 #include "anim/runtime/pose.h"
 #include "app/pose_json.h"
 #include "check/diagnostics.h"
-#include "import/model_io.h"
+#include "platform/model_io.h"
 #include "platform/import_worker.h"
 #include "util/json_out.h"
 #include "util/text.h"

@@ -16,7 +16,7 @@
 #include "anim/runtime/blend.h"
 #include "anim/control/controller.h"
 #include "anim/offline/clip_tools.h"
-#include "import/machine_json.h"
+#include "anim/control/machine_file.h"
 #include "anim/control/state_machine.h"
 #include "support/rigs.h"
 

@@ -13,7 +13,7 @@
 #include <cstring>
 #include <vector>
 
-#include "import/model_io.h"
+#include "platform/model_io.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "import/asf_amc.h"
+#include "import/asf_amc/asf_amc.h"
 
 namespace rig::acclaim {
 

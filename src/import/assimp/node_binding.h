@@ -21,7 +21,7 @@
 #include <assimp/scene.h>
 
 #include "anim/runtime/model.h"
-#include "import/gltf_interpolation.h"
+#include "import/gltf/keys.h"
 
 namespace rig::scene {
 

@@ -1,4 +1,4 @@
-#include "import/off_header.h"
+#include "import/assimp/off_header.h"
 
 #include <fstream>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "import/bvh_export.h"
+#include "import/bvh/export.h"
 
 #define GLM_ENABLE_EXPERIMENTAL
 #include <glm/gtx/euler_angles.hpp>

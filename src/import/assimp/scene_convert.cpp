@@ -1,4 +1,4 @@
-#include "import/scene_convert.h"
+#include "import/assimp/scene_convert.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,8 @@
 
 #include "anim/offline/clip_tools.h"
 #include "import/import.h"
-#include "import/material_import.h"
-#include "import/node_binding.h"
+#include "import/assimp/material_import.h"
+#include "import/assimp/node_binding.h"
 #include "import/texture_limits.h"
 
 namespace rig::scene {

@@ -1,4 +1,4 @@
-#include "import/model_io.h"
+#include "platform/model_io.h"
 #include "import/texture_limits.h"
 
 #include <concepts>

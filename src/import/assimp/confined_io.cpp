@@ -1,4 +1,4 @@
-#include "import/confined_io.h"
+#include "import/assimp/confined_io.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "import/gltf_ranges.h"
+#include "import/gltf/ranges.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "import/gltf_json.h"
+#include "import/gltf/document.h"
 
 namespace rig {
 

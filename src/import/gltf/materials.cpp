@@ -1,9 +1,9 @@
-#include "import/gltf_materials.h"
+#include "import/gltf/materials.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "import/gltf_json.h"
+#include "import/gltf/document.h"
 
 namespace rig {
 

@@ -1,4 +1,4 @@
-#include "render/skin_capture.h"
+#include "support/skin_capture.h"
 
 #include <glm/gtc/type_ptr.hpp>
 

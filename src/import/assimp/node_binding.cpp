@@ -1,4 +1,4 @@
-#include "import/node_binding.h"
+#include "import/assimp/node_binding.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <unordered_set>
 
 #include "import/import.h"
-#include "import/scene_convert.h"
+#include "import/assimp/scene_convert.h"
 
 namespace rig::scene {
 

@@ -1,4 +1,4 @@
-#include "import/vertex_join.h"
+#include "import/assimp/vertex_join.h"
 
 #include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>

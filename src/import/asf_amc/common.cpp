@@ -1,4 +1,4 @@
-#include "import/asf_amc_common.h"
+#include "import/asf_amc/common.h"
 
 #include <charconv>
 #include <cmath>

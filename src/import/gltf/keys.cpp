@@ -1,5 +1,5 @@
-#include "import/gltf_interpolation.h"
-#include "import/gltf_json.h"
+#include "import/gltf/keys.h"
+#include "import/gltf/document.h"
 #include "util/paths.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "import/gltf_export_vertex.h"
+#include "import/gltf/export_vertex.h"
 
 #include <cmath>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "import/gltf_export_material.h"
+#include "import/gltf/export_material.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "import/gltf_export.h"
+#include "import/gltf/export.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "import/gltf_export_material.h"
-#include "import/gltf_export_vertex.h"
+#include "import/gltf/export_material.h"
+#include "import/gltf/export_vertex.h"
 #include "util/output_file.h"
 
 namespace rig {

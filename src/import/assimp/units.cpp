@@ -1,4 +1,4 @@
-#include "import/units.h"
+#include "import/assimp/units.h"
 
 #include <cmath>
 #include <cstdio>
@@ -7,7 +7,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "import/scene_convert.h"
+#include "import/assimp/scene_convert.h"
 
 namespace rig::scene {
 

@@ -8,8 +8,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "import/asf_amc.h"
-#include "import/asf_amc_common.h"
+#include "import/asf_amc/asf_amc.h"
+#include "import/asf_amc/common.h"
 
 namespace rig {
 

@@ -1,4 +1,4 @@
-#include "import/gltf_json.h"
+#include "import/gltf/document.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "import/iqm.h"
+#include "import/iqm/iqm.h"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "import/machine_json.h"
+#include "anim/control/machine_file.h"
 
 #include <algorithm>
 #include <cmath>

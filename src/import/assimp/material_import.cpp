@@ -1,4 +1,4 @@
-#include "import/material_import.h"
+#include "import/assimp/material_import.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "import/scene_repair.h"
+#include "import/assimp/scene_repair.h"
 
 #include <assimp/scene.h>
 
