@@ -364,7 +364,7 @@ TEST(Materials, GltfJsonOverlayMatchesByNameAndFactors) {
     mats[1].roughness = 1.0f;
     mats[2].name = "third";  // in no JSON material: left as it is
     mats[2].origin = "PBR keys";
-    applyGltfMaterialsJson(gltf, mats);
+    gltf::applyMaterials(gltf, mats);
     EXPECT_EQ(mats[0].origin, "glTF metallic-roughness");
     const TextureRef& t = mats[0].baseColorTexture;
     EXPECT_EQ(t.path, "a.png");

@@ -110,12 +110,6 @@ bool isStreamOutput(const std::string& path) {
     return !ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st) && !std::filesystem::is_directory(st);
 }
 
-std::string extensionOf(const std::string& path) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    return ext;
-}
-
 double metresPerModelUnit(const Model& model) {
     const Units& u = model.units;
     return u.metresPerUnit > 0.0 && u.scaleApplied > 0.0 ? u.metresPerUnit / u.scaleApplied : 1.0;

@@ -54,8 +54,6 @@ bool outputIsNotAResource(const std::string& output, const Model& model);
 // Whether `path` exists and is not a regular file or folder (/dev/null, /dev/full, /dev/stdout,
 // a FIFO): such an output is written directly, in the command's one format.
 bool isStreamOutput(const std::string& path);
-// Lower-case file extension with its dot (".json").
-std::string extensionOf(const std::string& path);
 // Metres per unit of the model's lengths: 1 when import converted to metres (or the file
 // names no unit), the file's own unit where --units file kept its numbers.
 double metresPerModelUnit(const Model& model);

@@ -17,6 +17,7 @@
 #include "import/import.h"
 #include "util/json_out.h"
 #include "util/text.h"
+#include "util/paths.h"
 
 namespace rig {
 
@@ -54,7 +55,7 @@ Clip decodedWithMorphs(const CompressedClip& cc, const Clip& original, size_t sk
 }  // namespace
 
 int compressModel(const CompressOptions& o, nlohmann::json& j) {
-    const std::string ext = cmd::extensionOf(o.output);
+    const std::string ext = paths::lowerExtension(o.output);
     if (ext != ".gltf" && ext != ".glb") {
         printError(o.output + ": output must end in .gltf or .glb");
         return exitcode::kUsage;

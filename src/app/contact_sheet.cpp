@@ -12,6 +12,7 @@
 #include "platform/headless.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
+#include "util/paths.h"
 
 namespace rig {
 
@@ -56,7 +57,7 @@ std::vector<uint8_t> problemVertices(const Mesh& m) {
 }  // namespace
 
 int writeContactSheet(const Model& model, const Report& report, const std::string& path) {
-    if (cmd::extensionOf(path) != ".png") {
+    if (paths::lowerExtension(path) != ".png") {
         cmd::printError(path + ": --sheet must end in .png");
         return exitcode::kUsage;
     }

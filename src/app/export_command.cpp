@@ -11,6 +11,7 @@
 #include "app/exit_codes.h"
 #include "import/bvh/export.h"
 #include "import/gltf/export.h"
+#include "util/paths.h"
 
 namespace rig {
 
@@ -97,7 +98,7 @@ int exportGltf(const ExportOptions& o, const Model& model, bool binary) {
 }  // namespace
 
 int runExport(const ExportOptions& o) {
-    const std::string ext = cmd::extensionOf(o.output);
+    const std::string ext = paths::lowerExtension(o.output);
     const bool gltf = ext == ".gltf" || ext == ".glb";
     if (ext != ".bvh" && !gltf && !cmd::isStreamOutput(o.output)) {
         printError(o.output + ": output must end in .bvh, .gltf or .glb");

@@ -14,6 +14,7 @@
 #include "app/pose_json.h"
 #include "util/json_out.h"
 #include "util/text.h"
+#include "util/paths.h"
 
 namespace rig {
 
@@ -30,7 +31,7 @@ using cmd::writeFile;
 }  // namespace
 
 int runPose(const PoseOptions& o) {
-    const std::string ext = cmd::extensionOf(o.output);
+    const std::string ext = paths::lowerExtension(o.output);
     const bool asJson = ext == ".json";
     const bool asObj = ext == ".obj";
     if (!asJson && !asObj) {

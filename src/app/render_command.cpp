@@ -18,6 +18,7 @@
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "render/texture_image.h"
+#include "util/paths.h"
 
 namespace rig {
 
@@ -89,7 +90,7 @@ int readFrame(OffscreenTarget& target, const RenderOptions& o, std::vector<uint8
 }  // namespace
 
 int runRender(const RenderOptions& o) {
-    if (cmd::extensionOf(o.output) != ".png" && !cmd::isStreamOutput(o.output)) {
+    if (paths::lowerExtension(o.output) != ".png" && !cmd::isStreamOutput(o.output)) {
         printError(o.output + ": output must end in .png");
         return exitcode::kUsage;
     }

@@ -5,7 +5,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "import/gltf/document.h"
 #include "util/input_file.h"
 #include "util/output_file.h"
 
@@ -17,7 +16,8 @@ namespace {
 
 constexpr size_t kMaxMarkersFileBytes = size_t(16) << 20;
 
-// The markers of a JSON array of {"name", "time"}; false when `list` is not an array.
+}  // namespace
+
 bool readMarkerList(const json& list, std::vector<Marker>& out) {
     out.clear();
     if (!list.is_array()) return false;
@@ -34,32 +34,10 @@ bool readMarkerList(const json& list, std::vector<Marker>& out) {
     return true;
 }
 
-}  // namespace
-
 void sortMarkers(std::vector<Marker>& markers) {
     markers.erase(std::remove_if(markers.begin(), markers.end(), [](const Marker& m) { return !std::isfinite(m.time); }),
                   markers.end());
     std::stable_sort(markers.begin(), markers.end(), [](const Marker& a, const Marker& b) { return a.time < b.time; });
-}
-
-int applyGltfMarkers(const std::string& path, Model& model) {
-    json doc;
-    if (!readGltfFile(path, doc)) return 0;
-    const auto anims = doc.find("animations");
-    if (anims == doc.end() || !anims->is_array() || anims->size() != model.clips.size()) return 0;
-    int read = 0;
-    for (size_t a = 0; a < anims->size(); ++a) {
-        const json& an = (*anims)[a];
-        if (!an.is_object()) continue;
-        const auto extras = an.find("extras");
-        if (extras == an.end() || !extras->is_object()) continue;
-        const auto list = extras->find("markers");
-        std::vector<Marker> markers;
-        if (list == extras->end() || !readMarkerList(*list, markers)) continue;
-        read += static_cast<int>(markers.size());
-        model.clips[a].markers = std::move(markers);
-    }
-    return read;
 }
 
 std::string markersFilePath(const std::string& modelPath) { return modelPath + ".markers.json"; }

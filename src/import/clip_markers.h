@@ -1,24 +1,19 @@
-// Clip markers (Clip::markers) in files: a glTF animation's `extras.markers`, which Assimp
-// 5.2.5 does not hand over, and the model's markers file, "<model file>.markers.json", where
+// Clip markers (Clip::markers) in the model's markers file, "<model file>.markers.json", where
 // the viewer saves the markers edited on its Timeline for any format:
 //   {"clips": [{"clip": "walk", "markers": [{"name": "step", "time": 0.5}]}]}
-// Import reads both (the markers file last: it replaces the markers of each clip it names),
-// so the viewer, `export` and every other command see the edited markers.
+// Import reads it after the file's own markers (a glTF animation's extras.markers: gltf/markers):
+// it replaces the markers of each clip it names, so the viewer, `export` and every other
+// command see the edited markers.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "anim/runtime/model.h"
 
 namespace rig {
-
-// Markers of each animation's `extras.markers` ([{"name": string, "time": seconds}]) of a
-// .gltf / .glb file, on the clip of the same index (the file's animations and the model's
-// clips must match in number). Entries that are not an object with a string name and a finite
-// time are skipped; each clip's markers end up sorted by time. Does nothing for other formats
-// or JSON that cannot be read. Returns the number of markers read.
-int applyGltfMarkers(const std::string& path, Model& model);
 
 // The markers file of a model file.
 std::string markersFilePath(const std::string& modelPath);
@@ -36,5 +31,10 @@ bool writeMarkersFile(const std::string& modelPath, const std::vector<std::strin
 
 // Sorted by time (stable: markers at one time keep their order), non-finite times dropped.
 void sortMarkers(std::vector<Marker>& markers);
+
+// The markers of a JSON array of {"name": string, "time": seconds} (the markers file's lists
+// and glTF's extras.markers): entries that are not an object with a string name and a finite
+// time are skipped; sorted by time. False when `list` is not an array.
+bool readMarkerList(const nlohmann::json& list, std::vector<Marker>& out);
 
 }  // namespace rig

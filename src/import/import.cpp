@@ -1,14 +1,9 @@
-// importModel: a file read by Assimp (confined to the model's folder, stdio silenced:
-// import/confined_io), repaired where Assimp's validation would refuse it for one safe reading
-// (import/scene_repair), converted to the model's units (import/units), its bones and channels
-// bound to nodes (import/node_binding) and turned into a Model (import/scene_convert); ASF/AMC
-// and IQM files go to rigview's own readers.
+// importModel: the reader of each format. ASF/AMC (import/asf_amc) and IQM (import/iqm) are
+// rigview's own; every other format goes through Assimp (import/assimp/read), glTF with
+// rigview's own readings of what Assimp drops (import/gltf). Then the markers file.
 #include "import/import.h"
 
 #include <assimp/Importer.hpp>
-#include <assimp/config.h>
-#include <assimp/postprocess.h>
-#include <assimp/scene.h>
 #include <assimp/version.h>
 
 #include <algorithm>
@@ -18,33 +13,16 @@
 
 #include "anim/offline/clip_tools.h"
 #include "import/asf_amc/asf_amc.h"
+#include "import/assimp/read.h"
 #include "import/clip_markers.h"
-#include "import/assimp/confined_io.h"
-#include "import/gltf/keys.h"
-#include "import/gltf/materials.h"
-#include "import/gltf/ranges.h"
 #include "import/iqm/iqm.h"
-#include "import/assimp/node_binding.h"
-#include "import/assimp/off_header.h"
-#include "import/assimp/scene_convert.h"
-#include "import/assimp/scene_repair.h"
-#include "import/assimp/units.h"
-#include "import/assimp/vertex_join.h"
+#include "util/paths.h"
 
 namespace rig {
 
 namespace {
 
-using namespace scene;
-
-constexpr const char* kBlendLimitation =
-    "Assimp reads no armature or animation from .blend files; export FBX or glTF from Blender";
-
-std::string lowerExtension(const std::string& path) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    return ext;
-}
+using paths::lowerExtension;
 
 float amcFramesPerSecond(const ImportOptions& options) {
     const float fps = options.amcFramesPerSecond;
@@ -66,11 +44,6 @@ std::string assimpVersion() {
            std::to_string(aiGetVersionPatch());
 }
 
-unsigned importFlags() {
-    return aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals |
-           aiProcess_SortByPType | aiProcess_ValidateDataStructure;
-}
-
 namespace {
 
 Result<Model> importModelFile(const std::string& path, const ImportOptions& options) {
@@ -78,6 +51,7 @@ Result<Model> importModelFile(const std::string& path, const ImportOptions& opti
 
     // Acclaim motion capture (CMU): our own parser; an .amc finds its skeleton beside it.
     const std::string ext = lowerExtension(path);
+    if (ext == ".asf" || ext == ".amc" || ext == ".iqm") reportStage(options, ImportStage::Parsing);
     if (ext == ".asf") return importAsf(path);
     if (ext == ".amc") {
         const std::string asf = findAsfForAmc(path);
@@ -92,118 +66,7 @@ Result<Model> importModelFile(const std::string& path, const ImportOptions& opti
         if (iqm) computeSkinBindPose(iqm.value());
         return iqm;
     }
-
-    // Object File Format (by extension or, as Assimp also finds it, by keyword): counts no
-    // file of this size could hold are refused before Assimp allocates for them (off_header.h).
-    if (Result<bool> counts = checkOffCounts(path, ext == ".off"); !counts) return counts.error();
-    // glTF accessors and buffer views that leave their buffers, before Assimp reads them.
-    if (ext == ".gltf" || ext == ".glb") {
-        if (Result<bool> ranges = checkGltfRanges(path); !ranges) return ranges.error();
-    }
-
-    Assimp::Importer importer;
-    auto* io = new ConfinedIOSystem(path);  // owned by the importer
-    importer.SetIOHandler(io);
-    // Drop point and line primitives: a skinned viewer draws triangles.
-    importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
-    // Skeleton-only files (BVH, some FBX) stay skeletons: no stand-in bone meshes.
-    importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
-    // Read with no post-processing first: a skeleton-only file (BVH) has no meshes, which
-    // the validator rejects unless the scene is flagged incomplete. Then validate (always the
-    // first step) and post-process.
-    const aiScene* scene = nullptr;
-    std::vector<ImportRepair> repairs;
-    {
-        SilenceStdio quiet;
-        scene = importer.ReadFile(path, 0);
-        if (scene && scene->mNumMeshes == 0) {
-            const_cast<aiScene*>(scene)->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
-        }
-        // Points Assimp's validation would refuse but that have one safe reading (keys past a
-        // clip's end, empty channels) are repaired first and recorded for `check` and `info`.
-        if (scene) repairs = repairScene(*const_cast<aiScene*>(scene));
-        if (scene) dropLightsAndCameras(*const_cast<aiScene*>(scene));  // not read: see scene_repair.h
-        if (scene) uniquifyBoneNames(const_cast<aiScene*>(scene));
-        // Identical vertices are joined last (as in Assimp's own step order), by
-        // import/vertex_join: Assimp's step would join vertices whose morph targets differ.
-        if (scene) scene = importer.ApplyPostProcessing(importFlags() & ~aiProcess_JoinIdenticalVertices);
-        if (scene) scene = joinIdenticalVertices(importer);
-    }
-    if (!scene && !io->refused().empty()) {
-        // paths::refusedName: "<file> (<why>)" when the file is inside but not read.
-        const std::string& first = io->refused().front();
-        const bool why = !first.empty() && first.back() == ')';
-        const bool never = first.find(" (not a regular file") != std::string::npos;
-        return Error{path + ": refused to read " + first + (why ? "" : ": outside the model's folder") +
-                         (never ? "" : " (--allow-external-paths allows it)"),
-                     "external-path-refused"};
-    }
-    if (!scene) {
-        std::string msg = importer.GetErrorString();
-        if (msg.empty()) msg = "Assimp could not import it";
-        if (msg.find("bad_alloc") != std::string::npos) {
-            msg = "out of memory while importing (the file claims more data than fits; see RIGVIEW_MAX_MEMORY_MB)";
-        }
-        if (ext == ".blend") msg += " (and " + std::string(kBlendLimitation) + ")";
-        return Error{path + ": " + msg};
-    }
-    if (!scene->mRootNode) return Error{path + ": the scene has no root node"};
-
-    Model model;
-    model.path = path;
-    model.stats.repairs = std::move(repairs);
-    model.stats.refusedPaths = io->refused();
-    model.units = applyUnits(const_cast<aiScene*>(scene), path, ext, options.units);
-    auto nodes = flattenNodes(scene, model.skeleton, path);
-    if (!nodes) return nodes.error();
-    importMaterials(scene, model);
-    applyGltfMaterials(path, model);  // what Assimp drops of glTF materials, from the JSON
-    confineTextures(model);
-    const GltfNodes gltf = readGltfNodes(path, model.skeleton);
-    NodeBinder binder(model.skeleton, *nodes, gltf, model.stats);
-
-    for (size_t n = 0; n < nodes->size(); ++n) {
-        const aiNode* an = (*nodes)[n];
-        for (unsigned k = 0; k < an->mNumMeshes; ++k) {
-            const unsigned mi = an->mMeshes[k];
-            if (mi >= scene->mNumMeshes || !scene->mMeshes[mi]) continue;
-            const aiMesh* am = scene->mMeshes[mi];
-            if (!(am->mPrimitiveTypes & (aiPrimitiveType_TRIANGLE | aiPrimitiveType_POLYGON)) || am->mNumFaces == 0) {
-                ++model.stats.skippedMeshes;
-                continue;
-            }
-            const std::string label = "'" + std::string(am->mName.length ? am->mName.C_Str() : model.skeleton.names[n]) + "'";
-            const std::vector<int32_t> boneNodes = binder.bindBones(am, static_cast<int32_t>(n), label);
-            Mesh mesh = importMesh(am, static_cast<int32_t>(n), model.skeleton, boneNodes, model.stats);
-            if (mesh.material >= model.materials.size()) mesh.material = 0;
-            model.meshes.push_back(std::move(mesh));
-        }
-    }
-    for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
-        if (!scene->mAnimations[a]) continue;
-        const aiAnimation* anim = scene->mAnimations[a];
-        const std::string label = "'" + std::string(anim->mName.length ? anim->mName.C_Str() : "clip" + std::to_string(a)) + "'";
-        const std::vector<int32_t> channelNodes = binder.bindChannels(anim, a, label);
-        model.clips.push_back(importClip(anim, a, model.skeleton, channelNodes, model.stats));
-        importMorphChannels(anim, model, model.clips.back());
-    }
-    applyGltfNodeKeys(path, model);
-    applyGltfStepInterpolation(path, model);
-    applyGltfMorphs(path, model);
-    applyGltfMarkers(path, model);
-    // FBX: Assimp puts each blend shape's full weight (1) in aiAnimMesh::mWeight, not the
-    // channel's value; the shapes rest at 0, as Blender's importer has them.
-    if (ext == ".fbx") {
-        for (Mesh& mesh : model.meshes) std::fill(mesh.morphDefaultWeights.begin(), mesh.morphDefaultWeights.end(), 0.0f);
-    }
-    for (Clip& c : model.clips) shareTimeRuns(c);
-    computeSkinBindPose(model);
-    // Assimp's Blender reader gives static geometry only: shown, but never passed as a rig.
-    if (ext == ".blend") model.stats.formatLimitation = kBlendLimitation;
-    if (model.meshes.empty() && model.clips.empty() && model.skeleton.size() <= 1) {
-        return Error{path + ": the file holds no meshes, no skeleton and no animation"};
-    }
-    return model;
+    return importWithAssimp(path, ext, options);
 }
 
 }  // namespace

@@ -32,7 +32,4 @@ bool isModelFile(const std::string& path);
 // The Assimp library's version ("5.2.5"), for the viewer's About window.
 std::string assimpVersion();
 
-// The Assimp post-processing flags importModel uses (documented in docs/import.md).
-unsigned importFlags();
-
 }  // namespace rig

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "ui/widgets.h"
+#include "util/paths.h"
 
 namespace rig {
 
@@ -103,11 +104,7 @@ std::string neighbourFile(const std::string& current, int step, const FileFilter
     return (abs.parent_path() / files[static_cast<size_t>(i)]).string();
 }
 
-bool isEnvironmentFile(const std::string& path) {
-    std::string ext = fs::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    return ext == ".hdr";
-}
+bool isEnvironmentFile(const std::string& path) { return paths::lowerExtension(path) == ".hdr"; }
 
 void drawFileBrowser(ViewerState& s, const FileFilter& isModelFile, UiProbe* probe) {
     ViewerUiState& ui = s.ui;

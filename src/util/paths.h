@@ -12,6 +12,9 @@
 
 namespace rig::paths {
 
+// The extension of `path`, lower case, with its dot (".glb"; "" when it has none).
+std::string lowerExtension(const std::string& path);
+
 // Process-wide; set once from the command line before importing.
 void setAllowExternal(bool allow);
 bool allowExternal();

@@ -101,8 +101,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size > (1u << 20)) return 0;
     const std::string bytes(reinterpret_cast<const char*>(data), size);
     const bool glb = bytes.rfind("glTF", 0) == 0;
+    // The one document of the file (gltf/document), as the import reads it.
+    const rig::gltf::Document document("fuzz.gltf", bytes);
     // The range check that runs before Assimp: any answer, one line when it refuses.
-    if (rig::Result<bool> ranges = rig::checkGltfRangesInBytes("fuzz.gltf", bytes); !ranges) {
+    if (rig::Result<bool> ranges = rig::gltf::checkRanges(document); !ranges) {
         require(ranges.error().message.find('\n') == std::string::npos, "a range error of one line");
     }
     std::string jsonText = bytes;
@@ -113,7 +115,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     const json doc = json::parse(jsonText, nullptr, false);
     rig::Model model = modelFor(doc.is_discarded() ? json() : doc);
-    const int marked = rig::applyGltfStepInterpolationToBytes(bytes, glb, model);
+    const int marked = rig::gltf::applyStepInterpolation(document, rig::gltf::readNodes(document, model.skeleton), model);
     size_t step = 0;
     for (const rig::Clip& c : model.clips) {
         for (const rig::Track& t : c.tracks) {
@@ -127,7 +129,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     require(marked >= 0 && static_cast<size_t>(marked) >= step, "fewer channels reported than marked");
     for (const std::string& name : model.skeleton.names) checkNameOutputs(name);
     checkNameOutputs(bytes.substr(0, 256));  // raw bytes as a name
-    // Materials read from the JSON (import/gltf_materials): each of a few Assimp-like materials
+    // Materials read from the JSON (import/gltf/materials): each of a few Assimp-like materials
     // (glTF's defaults, unnamed, and one per named JSON material) matched and overlaid; every
     // UV set read is 0 or 1, and every enum a valid glTF one.
     if (!doc.is_discarded()) {
@@ -135,7 +137,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         materials[0].baseColor = glm::vec4(1.0f);
         materials[0].metallic = 1.0f;
         materials[1].name = "m";
-        rig::applyGltfMaterialsJson(doc, materials);
+        rig::gltf::applyMaterials(doc, materials);
         for (const rig::Material& m : materials) {
             require(m.alphaMode <= rig::AlphaMode::Blend, "alpha mode out of range");
             m.forEachTexture([](const char*, const rig::TextureRef& t) {

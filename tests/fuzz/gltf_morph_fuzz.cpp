@@ -1,26 +1,27 @@
-// libFuzzer target for rigview's own glTF buffer readers (import/gltf_interpolation.cpp:
-// applyGltfNodeKeys, then applyGltfMorphs): the input is the text of a .gltf file (JSON,
-// buffers as data: URIs or files), applied to a model whose nodes "n", "nodes[1]" and "body"
+// libFuzzer target for rigview's own glTF buffer readers (import/gltf/keys and morphs:
+// applyNodeKeys, then applyMorphs, on the file's gltf::Document): the input is the text of a
+// .gltf file (JSON, buffers as data: URIs), applied to a model whose nodes "n", "nodes[1]" and "body"
 // each hold a mesh with two morph targets and, in every clip, a track with two keys (at 0 and
 // 1 s) in each of translation, rotation and scale. Beyond "no crash, hang or leak" it checks
 // what the runtime relies on: every morph track names a mesh and its target count, its key
 // times and values lie inside the clip's arrays, times ascend and are finite, and sampling
 // gives finite weights; every node channel's keys lie inside the clip's arrays, its times
 // ascend and are finite, its rotations are unit quaternions. A broken invariant aborts.
-#include <unistd.h>
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "anim/runtime/model.h"
+#include "import/gltf/document.h"
 #include "import/gltf/keys.h"
+#include "import/gltf/nodes.h"
+#include "import/gltf/morphs.h"
 
 namespace {
 
@@ -77,11 +78,7 @@ rig::Model makeModel(size_t clips) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    static const std::string path = "/tmp/gltf_morph_fuzz_" + std::to_string(::getpid()) + ".gltf";
-    {
-        std::ofstream out(path, std::ios::binary | std::ios::trunc);
-        out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-    }
+    const std::string path = "fuzz.gltf";
     // As many clips as the file has animations (so that its channels are read), at most 16.
     size_t clips = 1;
     const nlohmann::json doc = nlohmann::json::parse(data, data + size, nullptr, false);
@@ -89,7 +86,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         clips = std::min<size_t>(doc["animations"].size(), 16);
     }
     rig::Model model = makeModel(clips);
-    const int restored = rig::applyGltfNodeKeys(path, model);
+    const std::string bytes(reinterpret_cast<const char*>(data), size);
+    const rig::gltf::Document document(path, bytes);
+    const int restored = rig::gltf::applyNodeKeys(document, rig::gltf::readNodes(document, model.skeleton), model);
     for (const rig::Clip& clip : model.clips) {
         for (const rig::Track& t : clip.tracks) {
             for (const rig::Channel* c : {&t.translation, &t.rotation, &t.scale}) {
@@ -108,7 +107,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
         require(clip.startTime <= clip.duration, "clip range inverted after node keys");
     }
-    const int read = rig::applyGltfMorphs(path, model);
+    const int read = rig::gltf::applyMorphs(document, model);
     if (std::getenv("GLTF_MORPH_FUZZ_VERBOSE")) std::fprintf(stderr, "channels restored: %d, tracks read: %d\n", restored, read);
     for (const rig::Clip& clip : model.clips) {
         require(clip.startTime <= clip.duration || clip.morphTracks.empty(), "clip range inverted");

@@ -1,4 +1,4 @@
-// libFuzzer target for rigview's own reading of glTF JSON (src/import/gltf_interpolation.cpp):
+// libFuzzer target for rigview's own reading of glTF JSON (src/import/gltf/nodes and keys, on the file's gltf::Document):
 // the node tree walked beside the skeleton, skins, animation targets, accessor bounds, base64
 // buffers and key values, and the STEP marking. The input is a .gltf's text; a skeleton is
 // built from it the way Assimp 5.2.5 builds its tree (scene roots, "ROOT" over several,
@@ -8,14 +8,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <string>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
 #include "anim/runtime/model.h"
+#include "import/gltf/document.h"
 #include "import/gltf/keys.h"
+#include "import/gltf/nodes.h"
 
 namespace {
 
@@ -80,16 +80,14 @@ rig::Skeleton skeletonOf(const json& doc) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    static const std::string path = "gltf_nodes_fuzz_" + std::to_string(::getpid()) + ".gltf";
-    {
-        std::ofstream out(path, std::ios::binary | std::ios::trunc);
-        out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-    }
+    const std::string path = "fuzz.gltf";
     const json doc = json::parse(data, data + size, nullptr, false);
     rig::Model model;
     model.skeleton = skeletonOf(doc);
     const size_t n = model.skeleton.size();
-    const rig::GltfNodes g = rig::readGltfNodes(path, model.skeleton);
+    const std::string bytes(reinterpret_cast<const char*>(data), size);
+    const rig::gltf::Document document(path, bytes);
+    const rig::gltf::Nodes g = rig::gltf::readNodes(document, model.skeleton);
     if (g.valid) {
         require(g.jsonOfNode.size() == n, "jsonOfNode size");
         for (int32_t v : g.nodeOfJson) require(v >= -1 && v < static_cast<int32_t>(n), "nodeOfJson out of range");
@@ -104,6 +102,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             model.clips.push_back(std::move(clip));
         }
     }
-    rig::applyGltfStepInterpolation(path, model);
+    rig::gltf::applyStepInterpolation(document, g, model);
     return 0;
 }

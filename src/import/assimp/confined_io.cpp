@@ -10,6 +10,8 @@
 #include <mutex>
 #include <system_error>
 
+#include <assimp/MemoryIOWrapper.h>
+
 #include "util/paths.h"
 
 namespace rig::scene {
@@ -59,29 +61,13 @@ SilenceStdio::~SilenceStdio() {
     }
 }
 
-ConfinedIOSystem::ConfinedIOSystem(const std::string& model) : model_(model), folder_(paths::modelFolder(model)) {}
+bool ConfinedIOSystem::Exists(const char* file) const { return file && files_.exists(file); }
 
-bool ConfinedIOSystem::allowed(const char* file, const char* mode) const {
-    if (!file) return false;
-    const std::string f = file;
-    const bool write = mode && (std::strchr(mode, 'w') || std::strchr(mode, 'a') || std::strchr(mode, '+'));
-    // Judged as written and with '\\' read as '/' (a Windows path): outside either way is out.
-    std::string slashed = f;
-    std::replace(slashed.begin(), slashed.end(), '\\', '/');
-    if (!write && (f == model_ || paths::sameFile(f, model_) ||
-                   (paths::mayRead(folder_, f) && paths::mayRead(folder_, slashed)))) {
-        return true;
-    }
-    // A relative name is taken by the OS relative to the working folder. Several importers
-    // (LWS, Ogre) try that first and then the model's folder: when the name exists there,
-    // that retry succeeds and nothing needs to be reported.
-    std::error_code ec;
-    const std::filesystem::path beside = std::filesystem::path(folder_) / slashed;
-    const bool retried = std::filesystem::path(slashed).is_relative() && paths::isInside(folder_, beside.string()) &&
-                         std::filesystem::exists(beside, ec);
-    const std::string named = paths::refusedName(f);
-    if (!retried && std::find(refused_.begin(), refused_.end(), named) == refused_.end()) refused_.push_back(named);
-    return false;
+Assimp::IOStream* ConfinedIOSystem::Open(const char* file, const char* mode) {
+    if (!file || (mode && (std::strchr(mode, 'w') || std::strchr(mode, 'a') || std::strchr(mode, '+')))) return nullptr;
+    const std::string* bytes = files_.read(file);
+    if (!bytes) return nullptr;
+    return new Assimp::MemoryIOStream(reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size(), /*own=*/false);
 }
 
 void confineTextures(Model& model) {

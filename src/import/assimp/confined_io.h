@@ -1,14 +1,16 @@
 // What an Assimp import may touch (internal to import/): stdout and stderr silenced while a file
-// is read, every file Assimp opens confined to the model's folder, and textures outside it
-// recorded as refused.
+// is read, every file Assimp opens read once through the import's SourceFiles (confined to the
+// model's folder), and textures outside it recorded as refused.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include <assimp/DefaultIOSystem.h>
+#include <assimp/IOStream.hpp>
+#include <assimp/IOSystem.hpp>
 
 #include "anim/runtime/model.h"
+#include "import/source_files.h"
 
 namespace rig::scene {
 
@@ -23,25 +25,22 @@ public:
     SilenceStdio& operator=(const SilenceStdio&) = delete;
 };
 
-// Every file Assimp opens while importing a model goes through this: the model itself, and
-// what it refers to (glTF buffers, OBJ material libraries, MD5 animations beside the mesh...)
-// only from inside the model's folder (util/paths.h), unless --allow-external-paths. A path
-// outside is neither opened nor probed; it is recorded (external-path-refused). Never writes.
-class ConfinedIOSystem : public Assimp::DefaultIOSystem {
+// Every file Assimp opens while importing a model comes from the import's SourceFiles: read from
+// disk once (the model, and what it refers to: glTF buffers, OBJ material libraries, MD5
+// animations beside the mesh...) and handed to Assimp from memory; only from inside the model's
+// folder, unless --allow-external-paths. A path outside is neither opened nor probed; it is
+// recorded (external-path-refused). Never writes.
+class ConfinedIOSystem : public Assimp::IOSystem {
 public:
-    explicit ConfinedIOSystem(const std::string& model);
+    explicit ConfinedIOSystem(SourceFiles& files) : files_(files) {}
 
-    bool Exists(const char* file) const override { return allowed(file, "rb") && DefaultIOSystem::Exists(file); }
-    Assimp::IOStream* Open(const char* file, const char* mode = "rb") override {
-        return allowed(file, mode) ? DefaultIOSystem::Open(file, mode) : nullptr;
-    }
-    const std::vector<std::string>& refused() const { return refused_; }
+    bool Exists(const char* file) const override;
+    char getOsSeparator() const override { return '/'; }
+    Assimp::IOStream* Open(const char* file, const char* mode = "rb") override;
+    void Close(Assimp::IOStream* stream) override { delete stream; }
 
 private:
-    bool allowed(const char* file, const char* mode) const;
-
-    std::string model_, folder_;
-    mutable std::vector<std::string> refused_;
+    SourceFiles& files_;
 };
 
 // Textures of any material slot (Material::forEachTexture) that are files (not embedded) and

@@ -1,7 +1,7 @@
 // Materials from Assimp's material keys, mapped onto the glTF metallic-roughness Material
 // (docs/import.md, "Materials"): PBR keys where the file has them (a metallic factor: glTF,
 // OBJ with Pm), otherwise converted from diffuse / specular / shininess / opacity. glTF files
-// then get what Assimp 5.2.5 drops or garbles from their JSON (import/gltf_materials.h).
+// then get what Assimp 5.2.5 drops or garbles from their JSON (import/gltf/materials.h).
 #pragma once
 
 #include <assimp/material.h>

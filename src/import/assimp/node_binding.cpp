@@ -17,7 +17,7 @@ constexpr char kBoneSuffix = '\x1f';
 
 // Whether Assimp's channel has the key counts and time range of a glTF target. For a path
 // the target does not animate, Assimp 5.2.5 adds one key holding the node's default value.
-bool sameKeys(const aiNodeAnim* na, const GltfNodes::Target& t, double tps) {
+bool sameKeys(const aiNodeAnim* na, const gltf::Nodes::Target& t, double tps) {
     const unsigned counts[3] = {na->mNumPositionKeys, na->mNumRotationKeys, na->mNumScalingKeys};
     const double times[3][2] = {
         {na->mNumPositionKeys ? na->mPositionKeys[0].mTime : 0.0, na->mNumPositionKeys ? na->mPositionKeys[na->mNumPositionKeys - 1].mTime : 0.0},
@@ -41,7 +41,7 @@ bool sameKeys(const aiNodeAnim* na, const GltfNodes::Target& t, double tps) {
 }
 
 // Whether the channel's first and last key values are the target's (where they were read).
-bool sameValues(const aiNodeAnim* na, const GltfNodes::Target& t) {
+bool sameValues(const aiNodeAnim* na, const gltf::Nodes::Target& t) {
     auto close = [](const float* a, const float* b, int n, bool sign) {
         float d = 0.0f, e = 0.0f;
         for (int i = 0; i < n; ++i) {
@@ -105,7 +105,7 @@ std::string boneName(const aiBone* bone) {
     return cut == std::string::npos ? name : name.substr(0, cut);
 }
 
-NodeBinder::NodeBinder(const Skeleton& sk, const std::vector<const aiNode*>& nodes, const GltfNodes& gltf,
+NodeBinder::NodeBinder(const Skeleton& sk, const std::vector<const aiNode*>& nodes, const gltf::Nodes& gltf,
                        ImportStats& stats)
     : sk_(sk), gltf_(gltf), stats_(stats), hasMesh_(sk.size(), 0), isJoint_(sk.size(), 0) {
     for (size_t i = 0; i < sk.size(); ++i) {
@@ -167,7 +167,7 @@ std::vector<int32_t> NodeBinder::bindBones(const aiMesh* am, int32_t meshNode, c
 
 std::vector<int32_t> NodeBinder::bindChannels(const aiAnimation* anim, size_t index, const std::string& clipLabel) {
     std::vector<int32_t> out(anim->mNumChannels, -1);
-    const std::vector<GltfNodes::Target>* targets =
+    const std::vector<gltf::Nodes::Target>* targets =
         gltf_.valid && index < gltf_.animationTargets.size() ? &gltf_.animationTargets[index] : nullptr;
     std::vector<uint8_t> taken(sk_.size(), 0);
     for (unsigned c = 0; c < anim->mNumChannels; ++c) {
@@ -185,7 +185,7 @@ std::vector<int32_t> NodeBinder::bindChannels(const aiAnimation* anim, size_t in
             // The animation's targets of that name, told apart by their key counts and range.
             const double tps = anim->mTicksPerSecond > 0.0 ? anim->mTicksPerSecond : kDefaultTicksPerSecond;
             std::vector<int32_t> match;
-            for (const GltfNodes::Target& t : *targets) {
+            for (const gltf::Nodes::Target& t : *targets) {
                 if (sk_.names[t.node] != name || taken[t.node]) continue;
                 if (sameKeys(na, t, tps)) match.push_back(t.node);
             }
@@ -193,7 +193,7 @@ std::vector<int32_t> NodeBinder::bindChannels(const aiAnimation* anim, size_t in
                 // Alike in key counts and times: tell them apart by their key values.
                 std::vector<int32_t> byValue;
                 for (int32_t node : match) {
-                    for (const GltfNodes::Target& t : *targets)
+                    for (const gltf::Nodes::Target& t : *targets)
                         if (t.node == node && sameValues(na, t)) byValue.push_back(node);
                 }
                 if (!byValue.empty()) match = byValue;

@@ -21,7 +21,7 @@
 #include <assimp/scene.h>
 
 #include "anim/runtime/model.h"
-#include "import/gltf/keys.h"
+#include "import/gltf/nodes.h"
 
 namespace rig::scene {
 
@@ -36,7 +36,7 @@ std::string boneName(const aiBone* bone);
 // `stats.nameBindings` every name that several nodes share and which node was chosen, and why.
 class NodeBinder {
 public:
-    NodeBinder(const Skeleton& sk, const std::vector<const aiNode*>& nodes, const GltfNodes& gltf, ImportStats& stats);
+    NodeBinder(const Skeleton& sk, const std::vector<const aiNode*>& nodes, const gltf::Nodes& gltf, ImportStats& stats);
 
     // The node of each of the mesh's bones (-1: no node of that name).
     std::vector<int32_t> bindBones(const aiMesh* am, int32_t meshNode, const std::string& meshLabel);
@@ -54,7 +54,7 @@ private:
               const std::string& rule, bool safe);
 
     const Skeleton& sk_;
-    const GltfNodes& gltf_;
+    const gltf::Nodes& gltf_;
     ImportStats& stats_;
     std::unordered_map<std::string, std::vector<int32_t>> byName_;
     std::vector<uint8_t> hasMesh_, isJoint_;

@@ -1,6 +1,5 @@
 #include "import/assimp/off_header.h"
 
-#include <fstream>
 #include <limits>
 
 namespace rig {
@@ -74,19 +73,12 @@ OffCounts readOffCounts(std::string_view head, bool keywordRequired) {
     return counts;
 }
 
-Result<bool> checkOffCounts(const std::string& path, bool isOffExtension) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return true;  // the reader reports it
-    in.seekg(0, std::ios::end);
-    const std::streamoff size = in.tellg();
-    in.seekg(0);
-    std::string head(4096, '\0');
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<size_t>(in.gcount()));
-    const OffCounts c = readOffCounts(head, !isOffExtension);
-    if (!c.found || size < 0) return true;
+Result<bool> checkOffCounts(const std::string& path, std::string_view file, bool isOffExtension) {
+    const uint64_t size = file.size();
+    const OffCounts c = readOffCounts(file.substr(0, 4096), !isOffExtension);
+    if (!c.found) return true;
     const uint64_t need = saturatingMulAdd(c.vertices, 2ull * c.dimensions, saturatingMulAdd(c.faces, 2, 0));
-    if (need <= static_cast<uint64_t>(size)) return true;
+    if (need <= size) return true;
     return Error{path + ": the OFF header claims " + std::to_string(c.vertices) + " vertices and " +
                  std::to_string(c.faces) + " faces, more than its " + std::to_string(size) + " bytes can hold"};
 }

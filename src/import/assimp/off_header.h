@@ -27,9 +27,9 @@ OffCounts readOffCounts(std::string_view head, bool keywordRequired = false);
 
 // Refuse a file whose header claims more vertices and faces than its bytes can hold (each
 // vertex needs at least two characters a number, each face two): "<path>: the OFF header
-// claims N vertices and M faces, more than its B bytes can hold". Reads at most 4 KiB.
-// Assimp also takes a file of another extension for OFF by its keyword: isOffExtension false
-// checks only a file that starts with one.
-Result<bool> checkOffCounts(const std::string& path, bool isOffExtension);
+// claims N vertices and M faces, more than its B bytes can hold", from the first 4 KiB of
+// `file` (the file's bytes). Assimp also takes a file of another extension for OFF by its
+// keyword: isOffExtension false checks only a file that starts with one.
+Result<bool> checkOffCounts(const std::string& path, std::string_view file, bool isOffExtension);
 
 }  // namespace rig

@@ -1,10 +1,10 @@
-// The pieces of an Assimp scene turned into a runtime Model (internal to import/; import.cpp
+// The pieces of an Assimp scene turned into a runtime Model (internal to import/; assimp/read.cpp
 // drives them): the node tree flattened parents-first, meshes with their skins (weights sorted,
 // the 4 strongest renormalized as the first set, influences 5 to 8 as the second, and every
 // influence of a vertex with more than 4 kept for `check`) and morph targets,
 // clips with their channels (keys sorted, non-finite keys dropped, what was wrong counted in
 // CurveStats) and morph weight channels, materials and embedded textures. Bones and channels
-// arrive already bound to nodes (import/node_binding).
+// arrive already bound to nodes (import/assimp/node_binding).
 #pragma once
 
 #include <cmath>
@@ -44,7 +44,7 @@ Clip importClip(const aiAnimation* anim, size_t index, const Skeleton& sk, const
 // A clip's morph weight channels (Assimp's aiMeshMorphAnim, named after the node that holds
 // the mesh): one MorphTrack per mesh at that node with morph targets, weights dense per key
 // (a target a key does not list weighs 0). Times in seconds; linear until the glTF JSON says
-// otherwise (gltf_interpolation.cpp). Extends the clip's time range to its morph keys.
+// otherwise (import/gltf/morphs). Extends the clip's time range to its morph keys.
 void importMorphChannels(const aiAnimation* anim, const Model& model, Clip& clip);
 
 // Materials (every field Assimp's keys give: import/material_import.h; one default material

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -58,18 +58,14 @@ std::string unitName(double metres) {
 // COLLADA's <asset><unit meter="..."/>: Assimp 5.2.5 reads it but only multiplies the root
 // node's matrix by it (so every joint matrix carries the scale). Read it here to undo that and
 // bake it instead. Returns false when the file has no <unit> (COLLADA's default is 1 metre).
-bool readColladaUnit(const std::string& path, double& meter, std::string& name) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    std::string head(1 << 20, '\0');
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<size_t>(in.gcount()));
+bool readColladaUnit(std::string_view file, double& meter, std::string& name) {
+    const std::string_view head = file.substr(0, size_t(1) << 20);
     const size_t assetEnd = head.find("</asset>");
     size_t at = head.find("<unit");
     if (at == std::string::npos || (assetEnd != std::string::npos && at > assetEnd)) return false;
     const size_t close = head.find('>', at);
     if (close == std::string::npos) return false;
-    const std::string tag = head.substr(at, close - at);
+    const std::string tag(head.substr(at, close - at));
     auto attribute = [&](const char* key) -> std::string {
         const std::string k = std::string(key) + "=";
         const size_t p = tag.find(k);
@@ -179,7 +175,7 @@ bool rootIsAnimated(const aiScene* scene) {
 
 }  // namespace
 
-Units applyUnits(aiScene* scene, const std::string& path, const std::string& ext, UnitMode mode) {
+Units applyUnits(aiScene* scene, std::string_view file, const std::string& ext, UnitMode mode) {
     Units u;
     const aiMetadata* md = scene->mMetaData;
     double factor = 0.0;
@@ -197,7 +193,7 @@ Units applyUnits(aiScene* scene, const std::string& path, const std::string& ext
     } else if (ext == ".dae") {
         double meter = 1.0;
         std::string name;
-        const bool given = readColladaUnit(path, meter, name);
+        const bool given = readColladaUnit(file, meter, name);
         if (std::fabs(meter - 1.0) > 1e-12 && scene->mRootNode) {
             const ai_real inv = static_cast<ai_real>(1.0 / meter);
             scene->mRootNode->mTransformation *= aiMatrix4x4(inv, 0, 0, 0, 0, inv, 0, 0, 0, 0, inv, 0, 0, 0, 0, 1);

@@ -1,36 +1,57 @@
 #include "import/assimp/vertex_join.h"
 
-#include <assimp/Importer.hpp>
-#include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <functional>
-#include <string>
-#include <unordered_map>
-#include <utility>
 #include <vector>
 
-namespace rig {
+namespace rig::scene {
 
 namespace {
 
-template <class T>
-void appendBytes(std::string& key, const T* values, unsigned v) {
-    if (values) key.append(reinterpret_cast<const char*>(&values[v]), sizeof(T));
+// Attributes other than position and influences join within this distance (Assimp's step's).
+constexpr float kEpsilon = 1e-5f;
+// Kept vertices at one position compared with a new one, at most.
+constexpr int kMaxCandidates = 32;
+
+// The per-vertex arrays of a mesh or a morph target, as (base, bytes per vertex) streams.
+struct Stream {
+    const unsigned char* data;
+    size_t size;
+};
+
+template <class M>
+void addStreams(const M& m, std::vector<Stream>& out) {
+    auto add = [&](const void* p, size_t size) {
+        if (p) out.push_back({static_cast<const unsigned char*>(p), size});
+    };
+    add(m.mVertices, sizeof(aiVector3D));
+    add(m.mNormals, sizeof(aiVector3D));
+    add(m.mTangents, sizeof(aiVector3D));
+    add(m.mBitangents, sizeof(aiVector3D));
+    for (unsigned c = 0; c < AI_MAX_NUMBER_OF_TEXTURECOORDS; ++c) add(m.mTextureCoords[c], sizeof(aiVector3D));
+    for (unsigned c = 0; c < AI_MAX_NUMBER_OF_COLOR_SETS; ++c) add(m.mColors[c], sizeof(aiColor4D));
 }
 
-// Every per-vertex value of `m` (a mesh or a morph target) for vertex v, as bytes.
-template <class M>
-void appendVertex(std::string& key, const M& m, unsigned v) {
-    appendBytes(key, m.mVertices, v);
-    appendBytes(key, m.mNormals, v);
-    appendBytes(key, m.mTangents, v);
-    appendBytes(key, m.mBitangents, v);
-    for (unsigned c = 0; c < AI_MAX_NUMBER_OF_TEXTURECOORDS; ++c) appendBytes(key, m.mTextureCoords[c], v);
-    for (unsigned c = 0; c < AI_MAX_NUMBER_OF_COLOR_SETS; ++c) appendBytes(key, m.mColors[c], v);
+// 64-bit mixing of 4-byte words (a multiply-xorshift step per word): a hash, not a comparison;
+// equal keys are always compared byte for byte.
+inline uint64_t mix(uint64_t h, uint32_t w) {
+    h ^= w;
+    h *= 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
+}
+
+inline uint64_t hashBytes(uint64_t h, const unsigned char* p, size_t n) {
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        uint32_t w;
+        std::memcpy(&w, p + i, 4);
+        h = mix(h, w);
+    }
+    for (; i < n; ++i) h = mix(h, p[i]);
+    return h;
 }
 
 // Keep element keep[n] at place n (keep is increasing and keep[n] >= n: in place).
@@ -53,63 +74,111 @@ void compactVertices(M& m, const std::vector<unsigned>& keep) {
 
 }  // namespace
 
-size_t joinMorphMeshVertices(aiMesh& mesh) {
+size_t joinMeshVertices(aiMesh& mesh) {
     const unsigned nv = mesh.mNumVertices;
-    if (nv == 0 || !mesh.mVertices) return 0;
+    if (nv < 2 || !mesh.mVertices) return 0;
     for (unsigned a = 0; a < mesh.mNumAnimMeshes; ++a) {
         const aiAnimMesh* x = mesh.mAnimMeshes[a];
         if (x && x->mNumVertices != nv) return 0;
     }
-    // Each vertex's influences as (bone, the weight's bits), sorted (a NaN weight sorts too).
-    std::vector<std::vector<std::pair<unsigned, uint32_t>>> influences(mesh.mNumBones ? nv : 0);
-    for (unsigned b = 0; b < mesh.mNumBones; ++b) {
-        const aiBone* bone = mesh.mBones[b];
-        if (!bone || !bone->mWeights) continue;
-        for (unsigned w = 0; w < bone->mNumWeights; ++w) {
-            const aiVertexWeight& vw = bone->mWeights[w];
-            uint32_t bits = 0;
-            std::memcpy(&bits, &vw.mWeight, sizeof bits);
-            if (vw.mVertexId < nv) influences[vw.mVertexId].emplace_back(b, bits);
-        }
+    std::vector<Stream> streams;
+    addStreams(mesh, streams);
+    for (unsigned a = 0; a < mesh.mNumAnimMeshes; ++a) {
+        if (mesh.mAnimMeshes[a]) addStreams(*mesh.mAnimMeshes[a], streams);
     }
-    for (auto& inf : influences) std::sort(inf.begin(), inf.end());
 
-    // Every value of vertex v, as bytes (influence lists end with a separator: they differ in
-    // length).
-    auto keyOf = [&](unsigned v, std::string& key) {
-        key.clear();
-        appendVertex(key, mesh, v);
-        if (!influences.empty()) {
-            for (const auto& [bone, weight] : influences[v]) {
-                key.append(reinterpret_cast<const char*>(&bone), sizeof bone);
-                key.append(reinterpret_cast<const char*>(&weight), sizeof weight);
-            }
-            key.push_back('|');
-        }
-        for (unsigned a = 0; a < mesh.mNumAnimMeshes; ++a) {
-            if (mesh.mAnimMeshes[a]) appendVertex(key, *mesh.mAnimMeshes[a], v);
-        }
+    // Each vertex's influences as (bone, the weight's bits), sorted, in one array: vertex v's
+    // are influence[first[v] .. first[v + 1]) (a NaN weight compares by its bits too).
+    struct Influence {
+        uint32_t bone, bits;
+        bool operator<(const Influence& o) const { return bone != o.bone ? bone < o.bone : bits < o.bits; }
+        bool operator==(const Influence& o) const { return bone == o.bone && bits == o.bits; }
     };
-    // Kept vertices by the hash of their bytes; a candidate's bytes are built again to compare
-    // (so memory stays one entry per vertex, however many targets the mesh has).
-    std::vector<unsigned> remap(nv), keep;
-    std::unordered_multimap<size_t, unsigned> byHash;
-    byHash.reserve(nv);
-    std::string key, other;
-    for (unsigned v = 0; v < nv; ++v) {
-        keyOf(v, key);
-        const size_t h = std::hash<std::string>{}(key);
-        bool found = false;
-        for (auto [it, end] = byHash.equal_range(h); it != end && !found; ++it) {
-            keyOf(keep[it->second], other);
-            if (other == key) {
-                remap[v] = it->second;
-                found = true;
+    std::vector<uint32_t> first;
+    std::vector<Influence> influence;
+    if (mesh.mNumBones) {
+        first.assign(size_t(nv) + 1, 0);
+        for (unsigned b = 0; b < mesh.mNumBones; ++b) {
+            const aiBone* bone = mesh.mBones[b];
+            if (!bone || !bone->mWeights) continue;
+            for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+                if (bone->mWeights[w].mVertexId < nv) ++first[bone->mWeights[w].mVertexId + 1];
             }
         }
-        if (found) continue;
+        for (unsigned v = 0; v < nv; ++v) first[v + 1] += first[v];
+        influence.resize(first[nv]);
+        std::vector<uint32_t> fill(first.begin(), first.end() - 1);
+        for (unsigned b = 0; b < mesh.mNumBones; ++b) {
+            const aiBone* bone = mesh.mBones[b];
+            if (!bone || !bone->mWeights) continue;
+            for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+                const aiVertexWeight& vw = bone->mWeights[w];
+                if (vw.mVertexId >= nv) continue;
+                uint32_t bits = 0;
+                std::memcpy(&bits, &vw.mWeight, sizeof bits);
+                influence[fill[vw.mVertexId]++] = {b, bits};
+            }
+        }
+        for (unsigned v = 0; v < nv; ++v) std::sort(influence.begin() + first[v], influence.begin() + first[v + 1]);
+    }
+
+    // Candidates share a position bit for bit (the corners of one vertex come from one control
+    // point); among them a corner joins the first kept vertex it matches: bone influences
+    // exactly, every other attribute (normals, UVs, tangents, colours, morph targets) within
+    // 1e-5, as Assimp's step compares them (exporters write per-corner normals with float noise).
+    auto hashOf = [&](unsigned v) { return hashBytes(0x243F6A8885A308D3ull, reinterpret_cast<const unsigned char*>(&mesh.mVertices[v]), sizeof(aiVector3D)); };
+    auto close = [&](const Stream& s, unsigned a, unsigned b) {
+        const size_t floats = s.size / sizeof(float);
+        float d2 = 0.0f;
+        for (size_t i = 0; i < floats; ++i) {
+            float x, y;
+            std::memcpy(&x, s.data + size_t(a) * s.size + i * sizeof(float), sizeof x);
+            std::memcpy(&y, s.data + size_t(b) * s.size + i * sizeof(float), sizeof y);
+            if (std::memcmp(&x, &y, sizeof x) == 0) continue;  // equal bits (NaN included)
+            d2 += (x - y) * (x - y);
+        }
+        return d2 <= kEpsilon * kEpsilon;  // false for a NaN against a number
+    };
+    auto same = [&](unsigned a, unsigned b) {
+        if (std::memcmp(&mesh.mVertices[a], &mesh.mVertices[b], sizeof(aiVector3D)) != 0) return false;
+        for (size_t s = 1; s < streams.size(); ++s) {
+            if (!close(streams[s], a, b)) return false;
+        }
+        if (first.empty()) return true;
+        const uint32_t n = first[a + 1] - first[a];
+        return n == first[b + 1] - first[b] &&
+               std::equal(influence.begin() + first[a], influence.begin() + first[a] + n, influence.begin() + first[b]);
+    };
+
+    // Open addressing over the positions seen (a power of two at least twice the vertex count);
+    // each slot heads a chain of the kept vertices at that position, newest first. At most
+    // kMaxCandidates of a chain are compared, so a file with a million corners on one point
+    // stays linear (a vertex not joined is only one vertex more).
+    size_t slots = 16;
+    while (slots < size_t(nv) * 2) slots <<= 1;
+    constexpr uint32_t kNone = UINT32_MAX;
+    std::vector<uint32_t> head(slots, kNone);  // the newest kept vertex of the slot's position
+    std::vector<uint32_t> next(nv, kNone);     // per kept vertex (its index in the file): the one kept before it there
+    std::vector<unsigned> remap(nv), keep;
+    keep.reserve(nv);
+    for (unsigned v = 0; v < nv; ++v) {
+        size_t at = hashOf(v) & (slots - 1);
+        while (head[at] != kNone &&
+               std::memcmp(&mesh.mVertices[head[at]], &mesh.mVertices[v], sizeof(aiVector3D)) != 0) {
+            at = (at + 1) & (slots - 1);
+        }
+        uint32_t found = kNone;
+        int tried = 0;
+        for (uint32_t k = head[at]; k != kNone && tried < kMaxCandidates && found == kNone; k = next[k], ++tried) {
+            if (same(k, v)) found = k;
+        }
+        if (found != kNone) {
+            remap[v] = remap[found];
+            continue;
+        }
+        next[v] = head[at];
+        head[at] = v;
         remap[v] = static_cast<unsigned>(keep.size());
-        byHash.emplace(h, remap[v]);
         keep.push_back(v);
     }
     if (keep.size() == nv) return 0;
@@ -124,7 +193,7 @@ size_t joinMorphMeshVertices(aiMesh& mesh) {
             if (face.mIndices[k] < nv) face.mIndices[k] = remap[face.mIndices[k]];
         }
     }
-    // A joined vertex's influences are its first occurrence's (the same, by the key).
+    // A joined vertex's influences are its first occurrence's (the same, by the comparison).
     for (unsigned b = 0; b < mesh.mNumBones; ++b) {
         aiBone* bone = mesh.mBones[b];
         if (!bone || !bone->mWeights) continue;
@@ -139,25 +208,12 @@ size_t joinMorphMeshVertices(aiMesh& mesh) {
     return nv - keep.size();
 }
 
-const aiScene* joinIdenticalVertices(Assimp::Importer& importer) {
-    auto* scene = const_cast<aiScene*>(importer.GetScene());
-    if (!scene || !scene->mMeshes) return importer.ApplyPostProcessing(aiProcess_JoinIdenticalVertices);
-    const std::vector<aiMesh*> all(scene->mMeshes, scene->mMeshes + scene->mNumMeshes);
-    std::vector<aiMesh*> plain, morphing;
-    for (aiMesh* m : all) (m && m->mNumAnimMeshes > 0 ? morphing : plain).push_back(m);
-    for (aiMesh* m : morphing) joinMorphMeshVertices(*m);
-    if (morphing.empty()) return importer.ApplyPostProcessing(aiProcess_JoinIdenticalVertices);
-    // Assimp's step sees only the meshes without targets; the array is put back as it was.
-    std::copy(plain.begin(), plain.end(), scene->mMeshes);
-    scene->mNumMeshes = static_cast<unsigned>(plain.size());
-    const aiScene* joined = importer.ApplyPostProcessing(aiProcess_JoinIdenticalVertices);
-    if (!joined) {  // Assimp freed the scene and the meshes it saw
-        for (aiMesh* m : morphing) delete m;
-        return nullptr;
+size_t joinIdenticalVertices(aiScene& scene) {
+    size_t removed = 0;
+    for (unsigned m = 0; m < scene.mNumMeshes; ++m) {
+        if (scene.mMeshes[m]) removed += joinMeshVertices(*scene.mMeshes[m]);
     }
-    std::copy(all.begin(), all.end(), scene->mMeshes);
-    scene->mNumMeshes = static_cast<unsigned>(all.size());
-    return joined;
+    return removed;
 }
 
-}  // namespace rig
+}  // namespace rig::scene

@@ -5,7 +5,7 @@
 
 #include "import/gltf/document.h"
 
-namespace rig {
+namespace rig::gltf {
 
 namespace {
 
@@ -163,7 +163,7 @@ void overlay(const json& gltf, const json& jm, Material& m) {
 
 }  // namespace
 
-void applyGltfMaterialsJson(const json& gltf, std::vector<Material>& materials) {
+void applyMaterials(const json& gltf, std::vector<Material>& materials) {
     const json* list = member(gltf, "materials");
     if (!list || !list->is_array()) return;
     std::vector<bool> taken(list->size(), false);
@@ -177,10 +177,8 @@ void applyGltfMaterialsJson(const json& gltf, std::vector<Material>& materials) 
     }
 }
 
-void applyGltfMaterials(const std::string& path, Model& model) {
-    json gltf;
-    if (!readGltfFile(path, gltf)) return;
-    applyGltfMaterialsJson(gltf, model.materials);
+void applyMaterials(const Document& doc, Model& model) {
+    if (doc.valid()) applyMaterials(doc.json(), model.materials);
 }
 
-}  // namespace rig
+}  // namespace rig::gltf

@@ -11,17 +11,18 @@
 #include <nlohmann/json.hpp>
 
 #include "anim/runtime/model.h"
+#include "import/gltf/document.h"
 
-namespace rig {
+namespace rig::gltf {
 
 // Overwrite every field of model.materials[i] from the JSON material it came from. Assimp
 // orders materials by first reference (and drops unused ones), so each Assimp material is
 // matched to the JSON material with the same name and factors (the first not yet taken, in
 // file order); one that matches none keeps what Assimp gave. Texture paths stay Assimp's (its
-// "*N" for embedded images). A file that is not glTF, or whose JSON cannot be read, is left as is.
-void applyGltfMaterials(const std::string& path, Model& model);
+// "*N" for embedded images). A document without JSON leaves them as they are.
+void applyMaterials(const Document& doc, Model& model);
 
 // The same on parsed JSON (tests, fuzzing).
-void applyGltfMaterialsJson(const nlohmann::json& gltf, std::vector<Material>& materials);
+void applyMaterials(const nlohmann::json& gltf, std::vector<Material>& materials);
 
-}  // namespace rig
+}  // namespace rig::gltf

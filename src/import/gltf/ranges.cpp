@@ -4,15 +4,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "import/gltf/document.h"
 
-namespace rig {
+namespace rig::gltf {
 
 namespace {
 
@@ -61,12 +59,12 @@ std::string byteCount(uint64_t n) {
     return buf;
 }
 
-// A .glb of `size` bytes whose header, JSON chunk or BIN chunk claims bytes up to `expected`.
-// Only glTF 2.0's layout (version 2, then chunks) is measured: glTF 1.0's binary files
-// (version 1, KHR_binary_glTF) are left to Assimp, as some in the wild claim a few bytes more.
-Result<bool> glbLengthCheck(const std::string& path, const char* head, size_t headLen, uint64_t size, uint64_t expected) {
-    uint32_t version = 2;
-    if (headLen >= 8) std::memcpy(&version, head + 4, 4);
+// A .glb whose header, JSON chunk or BIN chunk claims more bytes than the file has. Only glTF
+// 2.0's layout (version 2, then chunks) is measured: glTF 1.0's binary files (version 1,
+// KHR_binary_glTF) are left to Assimp, as some in the wild claim a few bytes more.
+Result<bool> glbLengthCheck(const std::string& path, const GlbLayout& glb, uint64_t size) {
+    const uint32_t version = glb.headLength >= 8 ? glb.version : 2;
+    const uint64_t expected = glb.claimedEnd;
     if (version != 2 || expected <= size) return true;
     std::string have = byteCount(size), want = byteCount(expected);
     if (have == want) {  // rounded alike: the exact counts
@@ -74,28 +72,6 @@ Result<bool> glbLengthCheck(const std::string& path, const char* head, size_t he
         want = std::to_string(expected) + " bytes";
     }
     return Error{path + ": truncated: " + have + " of " + want};
-}
-
-// The bytes a .glb's header says it holds, or the end of its JSON chunk or of its BIN chunk
-// header and data, whichever is furthest: `head` is the file's first `headLen` (up to 20)
-// bytes, `binHeader` the 8 bytes after the JSON chunk when the file has them.
-uint64_t glbClaimedEnd(const char* head, size_t headLen, const char* binHeader) {
-    uint64_t end = std::max<uint64_t>(headLen, 12);  // the header: magic, version, length
-    uint32_t word = 0;
-    if (headLen >= 12) {
-        std::memcpy(&word, head + 8, 4);
-        end = std::max<uint64_t>(end, word);
-    }
-    if (headLen >= 20) {
-        std::memcpy(&word, head + 12, 4);
-        const uint64_t jsonEnd = 20ull + word;
-        end = std::max(end, jsonEnd);
-        if (binHeader && std::memcmp(binHeader + 4, "BIN\0", 4) == 0) {
-            std::memcpy(&word, binHeader, 4);
-            end = std::max(end, jsonEnd + 8 + word);
-        }
-    }
-    return end;
 }
 
 class Checker {
@@ -218,80 +194,15 @@ private:
 
 }  // namespace
 
-Result<bool> checkGltfRangesInBytes(const std::string& path, const std::string& bytes) {
-    const bool glb = bytes.compare(0, 4, "glTF") == 0;
-    if (glb) {
-        const size_t headLen = std::min<size_t>(bytes.size(), 20);
-        const char* binHeader = nullptr;
-        if (headLen == 20) {
-            uint32_t jsonLength = 0;
-            std::memcpy(&jsonLength, bytes.data() + 12, 4);
-            if (28ull + jsonLength <= bytes.size()) binHeader = bytes.data() + 20 + jsonLength;
-        }
-        if (Result<bool> whole = glbLengthCheck(path, bytes.data(), headLen, bytes.size(), glbClaimedEnd(bytes.data(), headLen, binHeader)); !whole) {
-            return whole;
-        }
+Result<bool> checkRanges(const Document& doc) {
+    const GlbLayout& glb = doc.glb();
+    if (glb.isGlb) {
+        if (Result<bool> whole = glbLengthCheck(doc.path(), glb, doc.bytes().size()); !whole) return whole;
     }
-    json doc;
-    std::string bin;
-    if (!readGltfJson(bytes, glb, doc, &bin)) return true;  // not glTF JSON: Assimp reports it
+    if (!doc.valid()) return true;  // not glTF JSON: Assimp reports it
     std::optional<uint64_t> binLength;
-    if (glb) binLength = bin.size();
-    return Checker(path, doc, binLength).run();
+    if (glb.isGlb) binLength = glb.bin ? glb.bin->size() : 0;
+    return Checker(doc.path(), doc.json(), binLength).run();
 }
 
-Result<bool> checkGltfRanges(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return true;  // the reader reports it
-    char magic[4] = {};
-    in.read(magic, 4);
-    if (in.gcount() == 4 && std::string(magic, 4) == "glTF") {
-        // A .glb: the header and the JSON chunk, then only the BIN chunk's header (its length).
-        // A file shorter than its header or a chunk says is refused as truncated.
-        char head[20] = {'g', 'l', 'T', 'F'};
-        char* header = head + 4;
-        in.read(header, 16);
-        const size_t headLen = 4 + static_cast<size_t>(in.gcount());
-        in.clear();
-        in.seekg(0, std::ios::end);
-        const uint64_t fileSize = static_cast<uint64_t>(std::max<std::streamoff>(in.tellg(), 0));
-        uint32_t jsonLength = 0;
-        if (headLen == 20) std::memcpy(&jsonLength, header + 8, 4);
-        char binAt[8] = {};
-        bool haveBinHeader = false;
-        if (headLen == 20 && 28ull + jsonLength <= fileSize) {
-            in.seekg(static_cast<std::streamoff>(20ull + jsonLength));
-            in.read(binAt, 8);
-            haveBinHeader = in.gcount() == 8;
-        }
-        if (Result<bool> whole = glbLengthCheck(path, head, headLen, fileSize, glbClaimedEnd(head, headLen, haveBinHeader ? binAt : nullptr));
-            !whole) {
-            return whole;
-        }
-        in.clear();
-        in.seekg(20);
-        if (headLen != 20 || std::string(header + 12, 4) != "JSON") return true;
-        std::string text(jsonLength, '\0');
-        in.read(text.data(), jsonLength);
-        if (static_cast<uint32_t>(in.gcount()) != jsonLength) return true;
-        json doc = json::parse(text, nullptr, false);
-        if (doc.is_discarded() || !doc.is_object()) return true;
-        char binHeader[8] = {};
-        in.read(binHeader, 8);
-        uint64_t binLength = 0;
-        if (in.gcount() == 8 && std::memcmp(binHeader + 4, "BIN\0", 4) == 0) {
-            uint32_t declared = 0;
-            std::memcpy(&declared, binHeader, 4);
-            const std::streamoff here = in.tellg();
-            in.seekg(0, std::ios::end);
-            const std::streamoff end = in.tellg();
-            binLength = std::min<uint64_t>(declared, end > here ? static_cast<uint64_t>(end - here) : 0);
-        }
-        return Checker(path, doc, binLength).run();
-    }
-    in.seekg(0);
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return checkGltfRangesInBytes(path, bytes);
-}
-
-}  // namespace rig
+}  // namespace rig::gltf

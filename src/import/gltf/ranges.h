@@ -7,10 +7,11 @@
 #include <string>
 
 #include "anim/runtime/result.h"
+#include "import/gltf/document.h"
 
-namespace rig {
+namespace rig::gltf {
 
-// The checks, on the glTF JSON (text, or a .glb's JSON chunk) of `bytes`:
+// The checks, on the document's JSON (a .gltf's text, or a .glb's JSON chunk):
 // - a glTF 2.0 .glb holds the bytes its header's length, its JSON chunk and its BIN chunk
 //   claim; a shorter one is refused as "<path>: truncated: 1.2 MB of 3.4 MB" (what it has of
 //   what it claims), before Assimp, whose own message for it names no cause;
@@ -19,12 +20,7 @@ namespace rig {
 // - every accessor with a bufferView lies inside it: byteOffset + stride * (count - 1) + the
 //   element size <= the view's byteLength; sparse indices and values likewise;
 // - offsets, lengths and counts are non-negative integers, indices name existing entries.
-// Bytes that are not glTF JSON pass (Assimp reports them). Nothing is computed that can wrap.
-// A .glb is told by its magic ("glTF"), whatever the file is called.
-Result<bool> checkGltfRangesInBytes(const std::string& path, const std::string& bytes);
+// A document without JSON passes (Assimp reports it). Nothing is computed that can wrap.
+Result<bool> checkRanges(const Document& doc);
 
-// The same for a file: of a .glb only the header, the JSON chunk and the BIN chunk's header are
-// read; a .gltf is read whole.
-Result<bool> checkGltfRanges(const std::string& path);
-
-}  // namespace rig
+}  // namespace rig::gltf
