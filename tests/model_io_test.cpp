@@ -407,7 +407,9 @@ TEST(ModelIo, NamesWhatIsWrong) {
 // Rewrite the payload and fix up the header's size and checksum, as a forger would.
 std::vector<uint8_t> reseal(std::vector<uint8_t> bytes) {
     const uint64_t size = bytes.size() - 28;
-    const uint64_t sum = fnv1a64(bytes.data() + 28, size);
+    uint32_t version = 0;
+    std::memcpy(&version, bytes.data() + 8, 4);
+    const uint64_t sum = payloadChecksum(version, bytes.data() + 28, size);
     std::memcpy(bytes.data() + 12, &size, 8);
     std::memcpy(bytes.data() + 20, &sum, 8);
     return bytes;
@@ -464,7 +466,7 @@ TEST(ModelIo, ReadsFormat3AndDerivesTheSecondInfluenceSet) {
     b[8] = 2;  // older than that: refused, naming what it reads
     r = deserializeModel(reseal(b));
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().message.find("format 2, expected 3 to 5"), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("format 2, expected 3 to 6"), std::string::npos) << r.error().message;
 }
 
 // A buffer of format 4 (before whole materials, uvs1 and tangents) still reads: materials keep
@@ -481,9 +483,15 @@ TEST(ModelIo, ReadsFormat4WithBaseColourMaterials) {
     EXPECT_EQ(r->materials[1].baseColorTexture.path, "*0");
     EXPECT_EQ(r->materials[1].metallic, 0.0f);
     EXPECT_TRUE(r->meshes[0].tangents.empty());
-    // The current format is 5 and keeps them all.
+    // The current format is 6 and keeps them all, as format 5 did (its checksum over bytes).
     std::memcpy(&version, serializeModel(m).data() + 8, 4);
-    EXPECT_EQ(version, 5u);
+    EXPECT_EQ(version, 6u);
+    Result<Model> five = deserializeModel(serializeModel(m, 5));
+    ASSERT_TRUE(five.ok()) << five.error().message;
+    expectSameModel(m, five.value());
+    std::vector<uint8_t> damaged = serializeModel(m, 5);
+    damaged.back() ^= 1;
+    EXPECT_NE(deserializeModel(damaged).error().message.find("checksum"), std::string::npos);
 }
 
 // A texture reading UV set 2 or later is refused (only uvs and uvs1 exist).

@@ -47,6 +47,11 @@ namespace fs = std::filesystem;
 // may be empty), a newline, then the message.
 constexpr char kErrorMagic[8] = {'R', 'I', 'G', 'V', 'E', 'R', 'R', '\0'};
 constexpr char kKindError = 'E', kKindOutOfMemory = 'M';
+// A stage frame, before the model or error: this magic and the ImportStage that begins.
+constexpr char kStageMagic[8] = {'R', 'I', 'G', 'V', 'S', 'T', 'G', '\0'};
+constexpr size_t kStageFrame = 9;
+// The model's header (platform/model_io): magic, version, then the payload's size at byte 12.
+constexpr size_t kModelHeader = 28;
 constexpr size_t kStderrKept = 64 * 1024;
 
 std::mutex gConfigMutex;
@@ -77,10 +82,17 @@ bool writeError(int fd, char kind, const std::string& message, const std::string
 // settings, the sanitizers' options, where programs and libraries are, the locale and the
 // temporary folder). Nothing else of the parent's (tokens, keys in the environment) is
 // readable by a file that takes the importer over.
+// The worker's allocator backs its large blocks with transparent huge pages where the kernel
+// offers them on request (glibc's malloc.hugetlb tunable; ignored by a glibc or a kernel without
+// it): a large model's import is mostly fresh memory (the file, Assimp's scene, the Model, the
+// bytes sent back), and with 4 KiB pages its page faults took half of the 1M-vertex import's
+// time (docs/performance.md). A GLIBC_TUNABLES of the parent's own is kept instead.
 std::vector<char*> workerEnvironment() {
     static const char* const kPrefixes[] = {"RIGVIEW_", "ASAN_", "UBSAN_", "LSAN_", "TSAN_", "MSAN_", "LC_"};
-    static const char* const kNames[] = {"PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "LANG", "LANGUAGE", "TMPDIR"};
+    static const char* const kNames[] = {"PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "LANG", "LANGUAGE", "TMPDIR", "GLIBC_TUNABLES"};
+    static char kHugePages[] = "GLIBC_TUNABLES=glibc.malloc.hugetlb=1";
     std::vector<char*> out;
+    if (!std::getenv("GLIBC_TUNABLES")) out.push_back(kHugePages);
     for (char** e = environ; e && *e; ++e) {
         const std::string_view entry(*e);
         const std::string_view name = entry.substr(0, entry.find('='));
@@ -249,8 +261,10 @@ ImportOutcome failed(ImportFailure kind, std::string message, std::string err = 
     return o;
 }
 
-ImportOutcome importInProcess(const std::string& path, const std::vector<std::string>& anims, const ImportOptions& options) {
+ImportOutcome importInProcess(const std::string& path, const std::vector<std::string>& anims, ImportOptions options,
+                              const ImportProgress& progress) {
     ImportOutcome o;
+    if (progress) options.onStage = [&](ImportStage s) { progress(s, -1.0f); };
     try {
         o.model = importModelWithAnims(path, anims, options);
         o.failure = o.model ? ImportFailure::None : ImportFailure::Error;
@@ -294,24 +308,24 @@ std::vector<std::string> workerImportArgs(const ImportOptions& options) {
 }
 
 ImportOutcome importIsolated(const std::string& path, const std::vector<std::string>& anims,
-                             const ImportOptions& options, const std::atomic<bool>* cancel) {
+                             const ImportOptions& options, const std::atomic<bool>* cancel, const ImportProgress& progress) {
     IsolationConfig config;
     {
         std::lock_guard<std::mutex> lock(gConfigMutex);
         config = gConfig;
     }
-    return importIsolated(path, anims, options, config, cancel);
+    return importIsolated(path, anims, options, config, cancel, progress);
 }
 
 ImportOutcome importIsolated(const std::string& path, const std::vector<std::string>& anims,
                              const ImportOptions& options, const IsolationConfig& config,
-                             const std::atomic<bool>* cancel) {
+                             const std::atomic<bool>* cancel, const ImportProgress& progress) {
     // Refused before any process starts (and in both modes): missing files, folders, FIFOs.
     if (Result<bool> regular = checkRegularFile(path); !regular) return failed(ImportFailure::Error, regular.error().message);
     for (const std::string& a : anims) {
         if (Result<bool> regular = checkRegularFile(a); !regular) return failed(ImportFailure::Error, regular.error().message);
     }
-    if (!config.enabled) return importInProcess(path, anims, options);
+    if (!config.enabled) return importInProcess(path, anims, options, progress);
 
     int result[2], err[2];
     if (::pipe2(result, O_CLOEXEC) != 0) return failed(ImportFailure::Error, path + ": cannot start the import worker (pipe)");
@@ -322,6 +336,9 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
     }
     result[1] = moveAbove(result[1], 4);
     err[1] = moveAbove(err[1], 4);
+    // A large model crosses in fewer, larger writes (the default pipe holds 64 KiB); where the
+    // system refuses, the default serves.
+    ::fcntl(result[0], F_SETPIPE_SZ, 1 << 20);
 
     const std::string exe = workerExecutable(config);
     std::vector<std::string> args = {exe};
@@ -372,12 +389,47 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
     const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(config.timeoutSeconds));
+    // The result pipe carries stage frames (kStageMagic), then the model (or an error frame).
+    // Stage frames are taken off the front as they arrive; once the model's header is in, its
+    // whole size is reserved, so a large model is received into one buffer.
     std::vector<uint8_t> bytes;
+    size_t framesEnd = 0;  // bytes before this offset were stage frames
+    bool inModel = false;
+    uint64_t modelBytes = 0;  // the model's whole size, once its header is in
     std::string errText;
     int fds[2] = {result[0], err[0]};
     bool timedOut = false, cancelled = false, exited = false;
     int status = 0;
-    char buf[1 << 16];
+    std::vector<uint8_t> buf(1 << 20);
+    auto takeFrames = [&] {
+        while (!inModel && bytes.size() - framesEnd >= 8) {
+            const uint8_t* at = bytes.data() + framesEnd;
+            if (std::memcmp(at, kStageMagic, 8) != 0) {
+                inModel = true;
+                bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(framesEnd));
+                framesEnd = 0;
+                if (progress) progress(ImportStage::Receiving, 0.0f);
+                break;
+            }
+            if (bytes.size() - framesEnd < kStageFrame) break;
+            if (progress && at[8] <= static_cast<uint8_t>(kLastImportStage)) progress(static_cast<ImportStage>(at[8]), -1.0f);
+            framesEnd += kStageFrame;
+        }
+        if (inModel && modelBytes == 0 && bytes.size() >= kModelHeader && std::memcmp(bytes.data(), "RIGVMDL", 7) == 0) {
+            uint64_t payload = 0;
+            std::memcpy(&payload, bytes.data() + 12, 8);
+            // Reserved only while it is a size this process could hold (a forged one is refused
+            // by the model's reader, not by a failed allocation here).
+            if (payload <= (uint64_t(1) << 40)) {
+                modelBytes = kModelHeader + payload;
+                try {
+                    bytes.reserve(modelBytes);
+                } catch (const std::bad_alloc&) {
+                }
+            }
+        }
+        if (inModel && modelBytes && progress) progress(ImportStage::Receiving, std::min(1.0f, float(bytes.size()) / float(modelBytes)));
+    };
     while (!exited) {
         if (cancel && cancel->load()) {
             cancelled = true;
@@ -396,15 +448,16 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
             if (n < 0 && errno != EINTR) break;
             for (int i = 0; i < 2 && n > 0; ++i) {
                 if (fds[i] < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-                const ssize_t got = ::read(fds[i], buf, sizeof buf);
+                const ssize_t got = ::read(fds[i], buf.data(), buf.size());
                 if (got < 0 && errno == EINTR) continue;
                 if (got <= 0) {
                     ::close(fds[i]);
                     fds[i] = -1;
                 } else if (i == 0) {
-                    bytes.insert(bytes.end(), buf, buf + got);
+                    bytes.insert(bytes.end(), buf.data(), buf.data() + got);
+                    takeFrames();
                 } else {
-                    keepTail(errText, buf, static_cast<size_t>(got));
+                    keepTail(errText, reinterpret_cast<const char*>(buf.data()), static_cast<size_t>(got));
                 }
             }
         } else {
@@ -421,6 +474,8 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
             }
         }
     }
+    // What is left of stage frames (a worker that stopped after one) is not the answer.
+    if (!inModel) bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(framesEnd));
     if (!exited) {
         ::kill(-pid, SIGKILL);
         ::kill(pid, SIGKILL);
@@ -498,8 +553,16 @@ int runImportWorker(const std::string& path, const std::vector<std::string>& ani
     // Beyond files: no sockets, no signals to other processes (platform/syscall_filter).
     sandboxWorker(folders, !paths::allowExternal());
 
+    // Each stage as it begins, for the parent's progress display.
+    ImportOptions reporting = options;
+    reporting.onStage = [resultFd](ImportStage s) {
+        char frame[kStageFrame];
+        std::memcpy(frame, kStageMagic, 8);
+        frame[8] = static_cast<char>(s);
+        writeAll(resultFd, frame, sizeof frame);
+    };
     try {
-        Result<Model> r = importModelWithAnims(path, anims, options);
+        Result<Model> r = importModelWithAnims(path, anims, reporting);
         if (!r) return writeError(resultFd, kKindError, r.error().message, r.error().code) ? 0 : 1;
         const std::vector<uint8_t> bytes = serializeModel(r.value());
         return writeAll(resultFd, bytes.data(), bytes.size()) ? 0 : 1;

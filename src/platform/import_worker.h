@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -48,17 +49,24 @@ struct ImportOutcome {
     std::string workerStderr;  // the last 64 KiB the worker wrote to stderr (for debugging)
 };
 
+// Told, on the importing thread, as each stage begins (the worker's Reading, Parsing and
+// Converting, then Receiving) with the fraction of it done where that is known (while the
+// model is received), else -1.
+using ImportProgress = std::function<void(ImportStage stage, float fraction)>;
+
 // Import `path` with the clips of `anims` and `options` (importModelWithAnims), isolated when
 // isolation() is enabled (the worker gets `options` on its command line: workerImportArgs), in
 // this process otherwise. `cancel`, when given, is polled: once it is true the worker is killed
-// and the outcome is Cancelled. Thread-safe: each call has its own worker.
+// and the outcome is Cancelled. `progress`, when given, follows the stages. Thread-safe: each
+// call has its own worker.
 ImportOutcome importIsolated(const std::string& path, const std::vector<std::string>& anims,
-                             const ImportOptions& options, const std::atomic<bool>* cancel = nullptr);
+                             const ImportOptions& options, const std::atomic<bool>* cancel = nullptr,
+                             const ImportProgress& progress = {});
 // The same with `config` instead of isolation() (library users such as the Python module,
 // which choose per call whether to isolate and which rigview binary is the worker).
 ImportOutcome importIsolated(const std::string& path, const std::vector<std::string>& anims,
                              const ImportOptions& options, const IsolationConfig& config,
-                             const std::atomic<bool>* cancel = nullptr);
+                             const std::atomic<bool>* cancel = nullptr, const ImportProgress& progress = {});
 
 // `options` as the worker's command-line arguments ("--units=file", "--amc-fps=60"), which the
 // worker's command line parses back into the same ImportOptions.

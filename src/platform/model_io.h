@@ -3,7 +3,7 @@
 // No GL, no Assimp.
 //
 // Layout: an 8-byte magic "RIGVMDL\0", a u32 format version, a u64 payload size, a u64
-// FNV-1a-64 checksum of the payload, then the payload: every field of the Model in declaration
+// checksum of the payload (payloadChecksum), then the payload: every field of the Model in declaration
 // order (numbers in the host's byte order: writer and reader are the same binary; vectors as a
 // u64 count followed by their elements). The reader trusts nothing: every count is checked
 // against the bytes left before anything is allocated, the checksum must match and the version
@@ -22,10 +22,11 @@
 
 namespace rig {
 
-inline constexpr uint32_t kModelFormatVersion = 5;  // 2: units, bind pose, name bindings; 3: clip markers;
+inline constexpr uint32_t kModelFormatVersion = 6;  // 2: units, bind pose, name bindings; 3: clip markers;
                                                     // 4: each mesh's second influence set (joints2, weights2);
                                                     // 5: whole materials (every texture slot with its UV set,
-                                                    // transform and sampler), meshes' uvs1 and tangents
+                                                    // transform and sampler), meshes' uvs1 and tangents;
+                                                    // 6: the checksum over 8-byte words
 // The oldest version deserializeModel reads (a version 3 mesh gets its second influence set
 // from its truncated vertices, as import makes it).
 inline constexpr uint32_t kOldestModelFormatVersion = 3;
@@ -47,5 +48,9 @@ Result<bool> validateModel(const Model& model);
 
 // FNV-1a, 64 bits.
 uint64_t fnv1a64(const uint8_t* data, size_t size);
+
+// The header's checksum of a payload in format `version`: FNV-1a-64 of its bytes up to format 5;
+// from 6 FNV-1a's step over its 8-byte words (host order), then over its last bytes.
+uint64_t payloadChecksum(uint32_t version, const uint8_t* data, size_t size);
 
 }  // namespace rig

@@ -33,7 +33,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::vector<uint8_t> bytes(data + 1, data + size);
     if ((data[0] & 1) && bytes.size() >= kHeader) {
         const uint64_t payload = bytes.size() - kHeader;
-        const uint64_t sum = rig::fnv1a64(bytes.data() + kHeader, payload);
+        uint32_t version = 0;
+        std::memcpy(&version, bytes.data() + 8, 4);
+        const uint64_t sum = rig::payloadChecksum(version, bytes.data() + kHeader, payload);
         std::memcpy(bytes.data() + 12, &payload, 8);
         std::memcpy(bytes.data() + 20, &sum, 8);
     }
