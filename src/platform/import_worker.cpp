@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "import/import.h"
+#include "platform/huge_pages.h"
 #include "platform/model_io.h"
 #include "platform/syscall_filter.h"
 #include "util/paths.h"
@@ -423,7 +424,10 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
             if (payload <= (uint64_t(1) << 40)) {
                 modelBytes = kModelHeader + payload;
                 try {
-                    bytes.reserve(modelBytes);
+                    std::vector<uint8_t> whole;
+                    reserveHugePages(whole, modelBytes);
+                    whole.insert(whole.end(), bytes.begin(), bytes.end());
+                    bytes.swap(whole);
                 } catch (const std::bad_alloc&) {
                 }
             }

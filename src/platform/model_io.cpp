@@ -1,4 +1,5 @@
 #include "platform/model_io.h"
+#include "platform/huge_pages.h"
 #include "import/texture_limits.h"
 
 #include <concepts>
@@ -122,6 +123,7 @@ public:
     template <typename T>
     void podVec(std::vector<T>& v) {
         const size_t n = count(sizeof(T));
+        if (v.empty()) reserveHugePages(v, n);
         v.resize(n);
         if (n == 0) return;
         std::memcpy(v.data(), p_, n * sizeof(T));
