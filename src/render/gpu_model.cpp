@@ -64,6 +64,16 @@ GLuint arrayBuffer(const std::vector<T>& data, GLenum usage = GL_STATIC_DRAW) {
     return b;
 }
 
+// A buffer of `n` elements of T whose contents are written later (GL_DYNAMIC_DRAW).
+template <class T>
+GLuint sizedBuffer(size_t n) {
+    GLuint b = 0;
+    glGenBuffers(1, &b);
+    glBindBuffer(GL_ARRAY_BUFFER, b);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(n * sizeof(T)), nullptr, GL_DYNAMIC_DRAW);
+    return b;
+}
+
 void floatAttrib(GLuint location, GLuint buffer, int components) {
     glBindBuffer(GL_ARRAY_BUFFER, buffer);
     glEnableVertexAttribArray(location);
@@ -135,19 +145,29 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
         GpuMesh gm;
         const size_t n = mesh.vertexCount();
         maxVerts = std::max(maxVerts, n);
-        std::vector<glm::vec3> normals = mesh.normals;
-        normals.resize(n, glm::vec3(0, 1, 0));
-        std::vector<glm::vec2> uvs = mesh.uvs;
-        uvs.resize(n, glm::vec2(0.0f));
+        // Normals and UVs as the mesh has them, or (0, 1, 0) and (0, 0) where it has none.
+        std::vector<glm::vec3> defaultNormals;
+        if (mesh.normals.size() != n) {
+            defaultNormals = mesh.normals;
+            defaultNormals.resize(n, glm::vec3(0, 1, 0));
+        }
+        const std::vector<glm::vec3>& normals = mesh.normals.size() == n ? mesh.normals : defaultNormals;
+        std::vector<glm::vec2> defaultUvs;
+        if (mesh.uvs.size() != n) {
+            defaultUvs = mesh.uvs;
+            defaultUvs.resize(n, glm::vec2(0.0f));
+        }
         gm.buffers[0] = arrayBuffer(mesh.positions);
         gm.buffers[1] = arrayBuffer(normals);
-        gm.buffers[2] = arrayBuffer(uvs);
+        gm.buffers[2] = arrayBuffer(mesh.uvs.size() == n ? mesh.uvs : defaultUvs);
         gm.hasColors = !mesh.colors.empty();
         if (gm.hasColors) gm.buffers[3] = arrayBuffer(mesh.colors);
         gm.hasTangents = mesh.tangents.size() == n && n > 0;
         if (gm.hasTangents) {
             gm.buffers[10] = arrayBuffer(mesh.tangents);
-            gm.buffers[12] = arrayBuffer(mesh.tangents, GL_DYNAMIC_DRAW);  // CPU-skinned tangents
+            // CPU-skinned tangents: uploadCpuSkinning writes a skinned mesh's before it is drawn;
+            // a morphing one draws the file's.
+            gm.buffers[12] = mesh.skinned ? sizedBuffer<glm::vec4>(n) : arrayBuffer(mesh.tangents, GL_DYNAMIC_DRAW);
         }
         gm.hasUv1 = mesh.uvs1.size() == n && n > 0;
         if (gm.hasUv1) gm.buffers[11] = arrayBuffer(mesh.uvs1);
@@ -165,8 +185,10 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
             gm.buffers[8] = arrayBuffer(mesh.joints2);
             gm.buffers[9] = arrayBuffer(mesh.weights2);
         }
-        gm.buffers[6] = arrayBuffer(mesh.positions, GL_DYNAMIC_DRAW);  // CPU-skinned positions
-        gm.buffers[7] = arrayBuffer(normals, GL_DYNAMIC_DRAW);         // CPU-skinned normals
+        // CPU-skinned positions and normals: written by uploadCpuSkinning before they are drawn
+        // (normals only where the mesh has its own: otherwise the defaults stay).
+        gm.buffers[6] = sizedBuffer<glm::vec3>(n);
+        gm.buffers[7] = mesh.normals.size() == n ? sizedBuffer<glm::vec3>(n) : arrayBuffer(normals, GL_DYNAMIC_DRAW);
         glGenBuffers(1, &gm.ebo);
         glGenVertexArrays(1, &gm.vao);
         glGenVertexArrays(1, &gm.cpuVao);

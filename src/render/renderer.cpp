@@ -1,6 +1,7 @@
 #include "render/renderer.h"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 
 #include <glm/gtc/type_ptr.hpp>
@@ -366,41 +367,69 @@ void Renderer::drawGhost(GpuModel& gpu, const Animator& anim, const OrbitCamera&
     glUseProgram(0);
 }
 
+namespace {
+
+// Vertices skinned on the CPU for bounds and framing, at most, whatever the model's size: past
+// it every k-th vertex of each mesh is posed (a 1M-vertex character skinned whole 25 times took
+// half a second of `render`).
+constexpr size_t kMaxBoundsVertices = 2000000;
+
+// The vertices of mesh `m` as `anim` poses them, in model space: all of them (skinMesh, the
+// reference), or every `stride`-th one posed alone (the same math, vertex by vertex).
+void posedVertices(const Model& model, const Animator& anim, size_t m, size_t stride, std::vector<glm::vec3>& scratch,
+                   const std::function<void(const glm::vec3&)>& add) {
+    const Mesh& mesh = model.meshes[m];
+    const glm::mat4* palette = anim.palette().data() + anim.paletteOffset(m);
+    const float* weights = anim.meshMorphWeights(m);
+    const glm::mat4& toModel = anim.skinToModel(m);
+    if (stride <= 1) {
+        scratch.resize(mesh.vertexCount());
+        skinMesh(mesh, palette, weights, scratch.data(), nullptr);
+        for (const glm::vec3& p : scratch) add(glm::vec3(toModel * glm::vec4(p, 1.0f)));
+        return;
+    }
+    for (size_t v = 0; v < mesh.vertexCount(); v += stride) {
+        glm::vec3 p = weights && !mesh.morphTargets.empty() ? morphedPosition(mesh, v, weights) : mesh.positions[v];
+        if (mesh.skinned) p = glm::vec3(blendMatrix(mesh, v, palette) * glm::vec4(p, 1.0f));
+        add(glm::vec3(toModel * glm::vec4(p, 1.0f)));
+    }
+}
+
+size_t vertexCount(const Model& model) {
+    size_t total = 0;
+    for (const Mesh& mesh : model.meshes) total += mesh.vertexCount();
+    return total;
+}
+
+}  // namespace
+
 Bounds animatedBounds(const Model& model, int32_t clip, int samples) {
     Bounds b;
     Animator anim(model);
-    std::vector<glm::vec3> pos;
+    std::vector<glm::vec3> scratch;
     const bool animated = clip >= 0 && static_cast<size_t>(clip) < model.clips.size();
     const int n = animated ? std::max(samples, 1) : 1;
-    const std::vector<int32_t> joints = model.meshes.empty() ? model.jointNodes() : std::vector<int32_t>{};
+    const size_t work = vertexCount(model) * static_cast<size_t>(n);
+    const size_t stride = (work + kMaxBoundsVertices - 1) / kMaxBoundsVertices;
+    const std::vector<int32_t> joints = model.meshes.empty() || stride > 1 ? model.jointNodes() : std::vector<int32_t>{};
     for (int s = 0; s < n; ++s) {
         const float t = animated ? model.clips[clip].duration * static_cast<float>(s) / static_cast<float>(std::max(n - 1, 1)) : 0.0f;
         anim.evaluate(clip, t);  // a still pose (bind or file) when not a clip
         for (size_t m = 0; m < model.meshes.size(); ++m) {
-            const Mesh& mesh = model.meshes[m];
-            pos.resize(mesh.vertexCount());
-            skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), pos.data(), nullptr);
-            const glm::mat4& w = anim.skinToModel(m);
-            for (const glm::vec3& p : pos) b.add(glm::vec3(w * glm::vec4(p, 1.0f)));
+            posedVertices(model, anim, m, stride, scratch, [&](const glm::vec3& p) { b.add(p); });
         }
-        if (model.meshes.empty()) {
-            for (int32_t j : joints) b.add(glm::vec3(anim.world()[j][3]));
-        }
+        // The joints too where the mesh is sampled (or there is none).
+        for (int32_t j : joints) b.add(glm::vec3(anim.world()[j][3]));
     }
     return b;
 }
 
 void posedPoints(const Model& model, const Animator& anim, std::vector<glm::vec3>& out, size_t maxPoints) {
-    size_t total = 0;
-    for (const Mesh& mesh : model.meshes) total += mesh.vertexCount();
+    const size_t total = vertexCount(model);
     const size_t stride = std::max<size_t>(1, (total + maxPoints - 1) / std::max<size_t>(maxPoints, 1));
-    std::vector<glm::vec3> pos;
+    std::vector<glm::vec3> scratch;
     for (size_t m = 0; m < model.meshes.size(); ++m) {
-        const Mesh& mesh = model.meshes[m];
-        pos.resize(mesh.vertexCount());
-        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(m), anim.meshMorphWeights(m), pos.data(), nullptr);
-        const glm::mat4& w = anim.skinToModel(m);
-        for (size_t v = 0; v < pos.size(); v += stride) out.push_back(glm::vec3(w * glm::vec4(pos[v], 1.0f)));
+        posedVertices(model, anim, m, stride, scratch, [&](const glm::vec3& p) { out.push_back(p); });
     }
     if (model.meshes.empty()) {
         for (int32_t j : model.jointNodes()) out.push_back(glm::vec3(anim.world()[j][3]));

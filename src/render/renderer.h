@@ -121,7 +121,8 @@ private:
 int shaderSkinMode(SkinningMethod m);
 
 // Axis-aligned bounds of the model posed at `samples` times spread over `clip` (or the bind
-// pose when clip < 0), from CPU-skinned vertices and joint positions. Deterministic.
+// pose when clip < 0), from CPU-skinned vertices and joint positions. Deterministic. At most
+// 2M vertex poses in all: beyond, every k-th vertex of each mesh (and every joint) is posed.
 Bounds animatedBounds(const Model& model, int32_t clip, int samples = 24);
 // The points of the pose `anim` holds now, appended to `out`: the posed vertices (every k-th
 // beyond `maxPoints`), or the joints of a model with no mesh. For tight framing.
