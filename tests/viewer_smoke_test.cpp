@@ -217,6 +217,54 @@ TEST_F(ViewerSmoke, SelectClipScrubStepToggleOverlays) {
     EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 }
 
+// A large model's load shows its stages in the loading notice, in order (reading, parsing,
+// converting, receiving, checking, uploading; a quick stage may fall between two frames), the
+// upload last and on a frame of its own, before the model is shown.
+TEST_F(ViewerSmoke, ALargeLoadShowsItsStagesInOrder) {
+    namespace gltf = rig::testing::gltf;
+    gltf::Document doc;
+    doc.nodes.resize(1);
+    doc.nodes[0].name = "grid";
+    doc.nodes[0].mesh = 0;
+    gltf::Mesh mesh;
+    mesh.name = "grid";
+    const uint32_t n = 600;  // 360,000 vertices
+    for (uint32_t y = 0; y < n; ++y) {
+        for (uint32_t x = 0; x < n; ++x) {
+            mesh.positions.emplace_back(x / float(n), y / float(n), 0.001f * float((x * 7 + y * 13) % 17));
+            if (x + 1 < n && y + 1 < n) {
+                const uint32_t v = y * n + x;
+                mesh.indices.insert(mesh.indices.end(), {v, v + 1, v + n, v + 1, v + n + 1, v + n});
+            }
+        }
+    }
+    doc.meshes.push_back(std::move(mesh));
+    const std::string path = (shotDir / "grid.gltf").string();
+    ASSERT_TRUE(gltf::write(doc, path));
+
+    ViewerState& s = viewer->state();
+    s.requests.open = path;
+    std::vector<int> seen;
+    for (int f = 0; f < 2000 && (s.loading || s.model->meshes[0].vertexCount() != n * n); ++f) {
+        frames(1);
+        const auto shown = viewer->probe().texts.find("loading");  // the stage the notice names
+        for (int stage = 0; shown != viewer->probe().texts.end() && stage <= static_cast<int>(kLastImportStage); ++stage) {
+            if (shown->second == importStageName(static_cast<ImportStage>(stage)) && (seen.empty() || seen.back() != stage)) {
+                seen.push_back(stage);
+            }
+        }
+    }
+    ASSERT_FALSE(s.loading);
+    ASSERT_EQ(s.model->meshes.size(), 1u);
+    EXPECT_EQ(s.model->meshes[0].vertexCount(), size_t(n) * n);
+    ASSERT_FALSE(seen.empty());
+    std::string order;
+    for (int stage : seen) order += std::string(importStageName(static_cast<ImportStage>(stage))) + "; ";
+    EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end())) << "stages out of order: " << order;
+    EXPECT_EQ(seen.back(), static_cast<int>(ImportStage::Uploading));
+    EXPECT_GE(seen.size(), 2u) << "only the upload was shown";
+}
+
 TEST_F(ViewerSmoke, AFailedLoadKeepsTheLastGoodModel) {
     ViewerState& s = viewer->state();
     const auto before = s.model;

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "app/command_util.h"
+#include "app/compare_view.h"
 #include "check/diagnostics.h"
 #include "check/vertex_views.h"
 #include "anim/control/machine_file.h"
@@ -93,7 +94,8 @@ Result<std::unique_ptr<Viewer>> Viewer::create(const ViewerConfig& config) {
     v->lastTime_ = glfwGetTime();
     v->fpsWindowStart_ = v->lastTime_;
     if (!config.model.empty()) v->startLoad(config.model);
-    v->compareQueued_ = config.compare;  // once the model is on screen
+    v->compare_ = std::make_unique<CompareView>(config.import);
+    if (!config.compare.empty()) v->compare_->queue(config.compare);  // once the model is on screen
     return v;
 }
 
@@ -102,12 +104,10 @@ Viewer::~Viewer() {
     // An import still running is stopped (its worker process killed), so closing never waits
     // on a hung file. (With --no-isolation an in-process import cannot be stopped: it is waited for.)
     cancelLoad_ = true;
-    cancelCompare_ = true;
     if (pending_.valid()) pending_.wait();
-    if (comparePending_.valid()) comparePending_.wait();
+    compare_.reset();
     crowdView_.reset();
     sceneTarget_.reset();
-    compareGpu_.reset();
     gpu_.reset();
     if (imguiReady_) {
         ImGui_ImplOpenGL3_Shutdown();
@@ -127,10 +127,18 @@ void Viewer::startLoad(const std::string& path) {
     if (path == config_.model && anims_.empty()) anims_ = config_.anims;
     const std::vector<std::string> anims = anims_;
     cancelLoad_ = false;
+    loadStage_ = state_.loadingStage = static_cast<int>(ImportStage::Reading);
+    loadFraction_ = state_.loadingFraction = -1.0f;
     pending_ = std::async(std::launch::async, [this, path, anims] {
         // In the import worker process: a file that crashes or hangs the importer is an error
-        // shown in the viewer, which keeps its last good model.
-        Loaded l{std::move(importIsolated(path, anims, config_.import, &cancelLoad_).model), Report{}};
+        // shown in the viewer, which keeps its last good model. Its stages go to the loading notice.
+        const ImportProgress progress = [this](ImportStage stage, float fraction) {
+            loadStage_ = static_cast<int>(stage);
+            loadFraction_ = fraction;
+        };
+        Loaded l{std::move(importIsolated(path, anims, config_.import, &cancelLoad_, progress).model), Report{}};
+        loadStage_ = static_cast<int>(ImportStage::Checking);
+        loadFraction_ = -1.0f;
         if (l.model) l.report = checkModel(l.model.value());
         return l;
     });
@@ -358,12 +366,9 @@ void Viewer::applyRequests() {
         state_.view.environment = q.environment->empty() ? std::string() : fs::absolute(*q.environment, ec).string();
         q.environment.reset();
     }
-    if (q.stopCompare) stopCompare();
-    if (!q.compare.empty()) compareQueued_ = q.compare;
-    if (!compareQueued_.empty() && state_.model && !pending_.valid() && !comparePending_.valid()) {
-        startCompare(compareQueued_);
-        compareQueued_.clear();
-    }
+    if (q.stopCompare) compare_->stop(state_);
+    if (!q.compare.empty()) compare_->queue(q.compare);
+    compare_->startQueued(state_, pending_.valid());
     if (!q.addAnim.empty() && !state_.path.empty() && !pending_.valid()) {
         anims_.push_back(q.addAnim);
         addingAnim_ = true;
@@ -443,8 +448,17 @@ void Viewer::frame(double dt) {
         fpsWindowStart_ = now;
         fpsFrames_ = 0;
     }
-    applyLoadResult();
-    applyCompareResult();
+    // A finished import shows "uploading" for one frame, then is uploaded and shown.
+    state_.loadingStage = loadStage_.load();
+    state_.loadingFraction = loadFraction_.load();
+    if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready &&
+        state_.loadingStage != static_cast<int>(ImportStage::Uploading)) {
+        loadStage_ = state_.loadingStage = static_cast<int>(ImportStage::Uploading);
+        loadFraction_ = state_.loadingFraction = -1.0f;
+    } else {
+        applyLoadResult();
+    }
+    compare_->applyResult(state_);
     watchFile(now);
 
     if (const float cs = input_.takeContentScale(); cs > 0.0f) state_.ui.contentScale = std::clamp(cs, 0.5f, 4.0f);
@@ -508,7 +522,7 @@ void Viewer::frame(double dt) {
         const bool offscreen = bindSceneTarget(w, h);
         updateColorView();
         playback_.advance(dt);  // the frame's one advance: nothing else here receives dt
-        updateCompare();        // B at the time A is at now
+        compare_->update(state_, *gpu_);  // B at the time A is at now
         state_.view.highlightJoint = state_.selectedJoint;
         if (!drawCrowd(w, h)) {
             // A colour view shows its colours as painted (as its legend says), not tinted by the material.
@@ -525,10 +539,7 @@ void Viewer::frame(double dt) {
                 state_.environmentError = environmentErrorShown_;
             }
             drawGhosts(w, h);
-            if (compareGpu_ && compareAnim_) {
-                renderer_->drawGhost(*compareGpu_, *compareAnim_, state_.camera, state_.view, w, h,
-                                     glm::vec4(0.3f, 1.0f, 0.75f, 0.3f));
-            }
+            compare_->drawGhost(*renderer_, state_, w, h);
             drawFlaggedPoints(w, h);
         }
         if (state_.blend.showRootPath && state_.blend.rootPath.size() > 1) {
@@ -649,8 +660,7 @@ bool Viewer::drawCrowd(int w, int h) {
 void Viewer::waitForLoad() {
     if (pending_.valid()) pending_.wait();
     applyLoadResult();
-    if (comparePending_.valid()) comparePending_.wait();
-    applyCompareResult();
+    compare_->waitForLoad(state_);
 }
 
 std::vector<uint8_t> Viewer::captureFrame(int& width, int& height) {
@@ -676,9 +686,9 @@ void Viewer::updateColorView() {
     flagged_.assign(m.meshes.size(), {});
     state_.ui.flaggedVertices = 0;
     if (c.colorView == ColorView::Deviation) {
-        // Painted by updateCompare at the current pose; neutral while nothing is compared.
-        compareKey_ = CompareKey{};
-        for (size_t i = 0; i < m.meshes.size() && !compareModel_; ++i) {
+        // Painted by CompareView::update at the current pose; neutral while nothing is compared.
+        compare_->repaint();
+        for (size_t i = 0; i < m.meshes.size() && !compare_->comparing(); ++i) {
             gpu_->setVertexColors(i, std::vector<glm::vec4>(m.meshes[i].vertexCount(), kNeutralVertexColor));
         }
         return;
@@ -816,276 +826,6 @@ void Viewer::drawGhosts(int w, int h) {
         }
     }
     // The main pose's palette goes back for anything drawn after (picking uses the CPU).
-}
-
-void Viewer::startCompare(const std::string& path) {
-    state_.compare.loading = true;
-    state_.compare.loadingPath = path;
-    cancelCompare_ = false;
-    const std::shared_ptr<const Model> a = state_.model;
-    // The same import as the model's (options, isolated worker); the diff of the two versions
-    // is computed once, there too, off the UI thread.
-    comparePending_ = std::async(std::launch::async, [this, path, a] {
-        CompareLoaded l{std::move(importIsolated(path, {}, config_.import, &cancelCompare_).model), RigDiff{}};
-        if (l.model && a) {
-            DiffOptions o;
-            o.metresPerUnitA = cmd::metresPerModelUnit(*a);
-            o.metresPerUnitB = cmd::metresPerModelUnit(l.model.value());
-            l.diff = diffModels(*a, l.model.value(), o);
-        }
-        return l;
-    });
-}
-
-void Viewer::applyCompareResult() {
-    if (!comparePending_.valid() || comparePending_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
-    CompareLoaded loaded = comparePending_.get();
-    CompareState& k = state_.compare;
-    const std::string path = k.loadingPath;
-    k.loading = false;
-    if (cancelCompare_) return;  // stopped while it loaded
-    if (!loaded.model) {
-        // As a failed load: one line naming the file; what was compared before stays.
-        const std::string& msg = loaded.model.error().message;
-        state_.error = "compare: " + (msg.find(path) == std::string::npos ? path + ": " + msg : msg);
-        return;
-    }
-    auto model = std::make_shared<const Model>(std::move(loaded.model.value()));
-    auto gpu = GpuModel::create(*model);
-    if (!gpu) {
-        state_.error = "compare: " + path + ": " + gpu.error().message;
-        return;
-    }
-    compareAnim_.reset();  // before the model it poses goes
-    compareGpu_ = std::move(gpu.value());
-    compareModel_ = model;
-    compareAnim_ = std::make_unique<Animator>(*model);
-    compareMatchFor_ = nullptr;
-    compareKey_ = CompareKey{};
-    const RigDiff& d = loaded.diff;
-    k = CompareState{};
-    k.path = path;
-    k.differs = d.differs();
-    k.jointsAdded = d.jointsAdded.size();
-    k.jointsRemoved = d.jointsRemoved.size();
-    k.jointsRenamed = d.jointsRenamed.size();
-    k.jointsReparented = d.jointsReparented.size();
-    k.bindPosesMoved = d.bindPoseMoved.size();
-    k.weightsChanged = d.weightsChanged.size();
-    k.meshesChanged = d.meshesChanged.size() + d.meshesAdded.size() + d.meshesRemoved.size();
-    k.clipsAdded = d.clipsAdded.size();
-    k.clipsRemoved = d.clipsRemoved.size();
-    k.clipsRetimed = d.clipsRetimed.size();
-    k.clipsMoving = d.clipMotion.size();
-    state_.checks.colorView = ColorView::Deviation;
-    state_.checks.colorsForModel = nullptr;  // repaint
-    state_.ui.status = "comparing with " + path;
-    state_.ui.statusUntil = glfwGetTime() + 3.0;
-}
-
-void Viewer::stopCompare() {
-    compareQueued_.clear();
-    if (comparePending_.valid()) cancelCompare_ = true;  // its result is dropped when it comes
-    compareGpu_.reset();
-    compareAnim_.reset();
-    compareModel_.reset();
-    compareMatchFor_ = nullptr;
-    const bool loading = state_.compare.loading;
-    const std::string loadingPath = state_.compare.loadingPath;
-    state_.compare = CompareState{};
-    state_.compare.loading = loading;
-    state_.compare.loadingPath = loadingPath;
-    if (state_.checks.colorView == ColorView::Deviation) state_.checks.colorView = ColorView::None;
-    state_.checks.colorsForModel = nullptr;
-}
-
-void Viewer::updateCompare() {
-    if (!compareModel_ || !compareAnim_ || !state_.model || !state_.animator) return;
-    const Model& a = *state_.model;
-    const Model& b = *compareModel_;
-    const double sa = cmd::metresPerModelUnit(a), sb = cmd::metresPerModelUnit(b);
-    if (compareMatchFor_ != &a) {
-        // rig_diff's matchers: meshes by name, vertices by bind position (per vertex of A).
-        compareMeshOfA_ = matchMeshes(a, b);
-        compareVertexOfA_.assign(a.meshes.size(), {});
-        for (size_t i = 0; i < a.meshes.size(); ++i) {
-            if (compareMeshOfA_[i] >= 0) {
-                compareVertexOfA_[i] = matchVertices(b.meshes[static_cast<size_t>(compareMeshOfA_[i])], sb, a.meshes[i], sa);
-            }
-        }
-        compareMatchFor_ = &a;
-        compareKey_ = CompareKey{};
-    }
-    // B's pose: the clip A plays, by name, at the time A is at; else A's still pose or B's bind pose.
-    CompareKey key;
-    key.still = state_.bindPose || state_.clip < 0 || static_cast<size_t>(state_.clip) >= a.clips.size();
-    const int32_t clipB = key.still ? -1 : b.findClip(a.clips[static_cast<size_t>(state_.clip)].name);
-    key.clip = key.still ? (state_.bindPose ? state_.stillPose() : kBindPose) : clipB;
-    key.time = key.still ? 0.0 : state_.timeline.time;  // A moves even where B has no such clip
-    key.shown = state_.checks.colorView == ColorView::Deviation;
-    key.influences = state_.view.influences;
-    if (clipB >= 0) {
-        compareAnim_->evaluate(clipB, static_cast<float>(key.time));
-    } else {
-        compareAnim_->evaluate(key.still ? key.clip : kBindPose, 0.0f);
-    }
-    CompareState& k = state_.compare;
-    k.clip = clipB >= 0 ? b.clips[static_cast<size_t>(clipB)].name : "";
-    // A's pose also moves without its clock (IK, blend weights, a range-of-motion sweep): its palettes say.
-    const std::vector<glm::mat4>& paletteA = state_.animator->palette();
-    const bool sameA = comparePaletteA_.size() == paletteA.size() &&
-                       std::equal(paletteA.begin(), paletteA.end(), comparePaletteA_.begin());
-    if (key == compareKey_ && sameA) return;
-    compareKey_ = key;
-    comparePaletteA_ = paletteA;
-    // Both skinned on the CPU (skinMesh, the shader's reference), compared in metres.
-    const Animator& animA = *state_.animator;
-    const Animator& animB = *compareAnim_;
-    std::vector<std::vector<float>>& mm = k.deviationMm;
-    mm.assign(a.meshes.size(), {});
-    k.maxMm = 0.0;
-    k.maxVertex = -1;
-    k.maxMesh.clear();
-    k.maxJoint.clear();
-    k.unmatched = 0;
-    for (size_t i = 0; i < a.meshes.size(); ++i) {
-        const Mesh& ma = a.meshes[i];
-        mm[i].assign(ma.vertexCount(), -1.0f);
-        const int32_t bi = compareMeshOfA_[i];
-        if (bi < 0) {
-            k.unmatched += ma.vertexCount();
-            continue;
-        }
-        const Mesh& mb = b.meshes[static_cast<size_t>(bi)];
-        scratch_.resize(ma.vertexCount());
-        compareScratchB_.resize(mb.vertexCount());
-        skinMesh(ma, animA.palette().data() + animA.paletteOffset(i), animA.meshMorphWeights(i), scratch_.data(), nullptr,
-                 state_.view.method, state_.view.influences);
-        skinMesh(mb, animB.palette().data() + animB.paletteOffset(static_cast<size_t>(bi)),
-                 animB.meshMorphWeights(static_cast<size_t>(bi)), compareScratchB_.data(), nullptr, state_.view.method,
-                 state_.view.influences);
-        const glm::dmat4 wa(animA.skinToModel(i)), wb(animB.skinToModel(static_cast<size_t>(bi)));
-        const std::vector<int32_t>& match = compareVertexOfA_[i];
-        for (size_t v = 0; v < ma.vertexCount(); ++v) {
-            if (v >= match.size() || match[v] < 0) {
-                ++k.unmatched;
-                continue;
-            }
-            const glm::dvec3 qa = glm::dvec3(wa * glm::dvec4(glm::dvec3(scratch_[v]), 1.0)) * sa;
-            const glm::dvec3 qb = glm::dvec3(wb * glm::dvec4(glm::dvec3(compareScratchB_[static_cast<size_t>(match[v])]), 1.0)) * sb;
-            const double d = glm::length(qa - qb) * 1e3;
-            mm[i][v] = static_cast<float>(d);
-            if (d > k.maxMm) {
-                k.maxMm = d;
-                k.maxVertex = static_cast<int>(v);
-                k.maxMesh = ma.name;
-                int32_t node = ma.node;
-                if (ma.skinned && v < ma.weights.size()) {
-                    const uint32_t slot = strongestSlot(ma, v);
-                    if (slot < ma.skin.joints.size()) node = ma.skin.joints[slot];
-                }
-                k.maxJoint = node >= 0 && static_cast<size_t>(node) < a.skeleton.size() ? a.skeleton.names[node] : "";
-            }
-        }
-    }
-    if (!key.shown) return;
-    for (size_t i = 0; i < a.meshes.size(); ++i) {
-        std::vector<glm::vec4> colors(mm[i].size(), kUnmatchedColor);
-        for (size_t v = 0; v < mm[i].size(); ++v) {
-            if (mm[i][v] >= 0.0f) colors[v] = heatColor(k.maxMm > 0.0 ? static_cast<float>(mm[i][v] / k.maxMm) : 0.0f);
-        }
-        gpu_->setVertexColors(i, colors);
-    }
-}
-
-void Viewer::pickVertex(const glm::mat4& viewProj, float w, float h) {
-    CheckViewState& c = state_.checks;
-    c.hoverMesh = c.hoverVertex = -1;
-    const ImGuiIO& io = ImGui::GetIO();
-    if (c.colorView == ColorView::None || io.WantCaptureMouse || ImGui::IsAnyMouseDown()) return;
-    const Model& m = *state_.model;
-    const Animator& anim = *state_.animator;
-    float best = 12.0f * 12.0f;
-    for (size_t i = 0; i < m.meshes.size(); ++i) {
-        const Mesh& mesh = m.meshes[i];
-        scratch_.resize(mesh.vertexCount());
-        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), anim.meshMorphWeights(i), scratch_.data(), nullptr,
-                 state_.view.method, state_.view.influences);
-        const glm::mat4 mvp = viewProj * anim.skinToModel(i);
-        for (size_t v = 0; v < scratch_.size(); ++v) {
-            glm::vec2 s;
-            if (!projectToScreen(mvp, scratch_[v], w, h, s)) continue;
-            const float d = (s.x - io.MousePos.x) * (s.x - io.MousePos.x) + (s.y - io.MousePos.y) * (s.y - io.MousePos.y);
-            if (d < best) {
-                best = d;
-                c.hoverMesh = static_cast<int>(i);
-                c.hoverVertex = static_cast<int>(v);
-            }
-        }
-    }
-}
-
-void Viewer::clickSelectJoint(const glm::mat4& viewProj, float w, float h) {
-    const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantCaptureMouse) return;
-    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) pressPos_ = io.MousePos;
-    if (!ImGui::IsMouseReleased(ImGuiMouseButton_Left)) return;
-    const float dx = io.MousePos.x - pressPos_.x, dy = io.MousePos.y - pressPos_.y;
-    if (dx * dx + dy * dy > 9.0f) return;  // that was an orbit drag, not a click
-    const std::vector<glm::vec3>& joints = renderer_->jointPositions();
-    float best = 14.0f * 14.0f;
-    int pick = -1;
-    for (int32_t j : state_.joints) {
-        glm::vec2 s;
-        if (!projectToScreen(viewProj, joints[j], w, h, s)) continue;
-        const float d = (s.x - io.MousePos.x) * (s.x - io.MousePos.x) + (s.y - io.MousePos.y) * (s.y - io.MousePos.y);
-        if (d < best) {
-            best = d;
-            pick = j;
-        }
-    }
-    if (pick >= 0) {
-        state_.selectedJoint = pick;
-        state_.ui.scrollToSelection = true;  // the Hierarchy shows it
-    }
-}
-
-void Viewer::focusFinding(int index) {
-    CheckViewState& c = state_.checks;
-    if (!state_.model || index < 0 || static_cast<size_t>(index) >= c.report.findings.size()) return;
-    const Finding& f = c.report.findings[index];
-    const Model& m = *state_.model;
-    if (f.clip >= 0 && static_cast<size_t>(f.clip) < m.clips.size() && f.clip != state_.clip) state_.requests.selectClip = f.clip;
-    if (f.joint >= 0 && static_cast<size_t>(f.joint) < m.skeleton.size()) {
-        state_.selectedJoint = f.joint;
-        state_.ui.scrollToSelection = true;
-        state_.view.bones = true;
-    }
-    // Pick the colour view that shows the problem.
-    if (f.code == "weights-not-normalized") c.colorView = ColorView::WeightSum;
-    if (f.code == "too-many-influences") c.colorView = ColorView::TruncationError;
-    if (f.code == "unweighted-vertices") c.colorView = ColorView::Unweighted;
-    if (f.code == "joint-influences-nothing" || f.code == "bind-pose-mismatch") c.colorView = ColorView::JointWeight;
-    // Frame the example vertices (posed as now).
-    if (f.mesh >= 0 && static_cast<size_t>(f.mesh) < m.meshes.size() && !f.examples.empty()) {
-        const Mesh& mesh = m.meshes[f.mesh];
-        scratch_.resize(mesh.vertexCount());
-        skinMesh(mesh, state_.animator->palette().data() + state_.animator->paletteOffset(f.mesh), state_.animator->meshMorphWeights(f.mesh), scratch_.data(), nullptr,
-                 SkinningMethod::Linear, state_.view.influences);
-        Bounds b;
-        for (int64_t v : f.examples) {
-            if (v >= 0 && static_cast<size_t>(v) < scratch_.size()) {
-                b.add(glm::vec3(state_.animator->skinToModel(f.mesh) * glm::vec4(scratch_[v], 1.0f)));
-            }
-        }
-        if (b.valid()) {
-            const float pad = std::max(state_.bounds.diagonal() * 0.05f, 1e-4f);
-            b.add(b.min - glm::vec3(pad));
-            b.add(b.max + glm::vec3(pad));
-            const ImGuiIO& io = ImGui::GetIO();
-            state_.camera.frame(b, io.DisplaySize.x / std::max(io.DisplaySize.y, 1.0f), 1.3f);
-        }
-    }
 }
 
 int Viewer::run() {

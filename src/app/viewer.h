@@ -18,8 +18,8 @@
 #include "render/gpu_model.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
+#include "app/compare_view.h"
 #include "app/crowd_view.h"
-#include "check/rig_diff.h"
 #include "ui/crowd_panel.h"
 #include "ui/help_overlay.h"
 #include "ui/panels.h"
@@ -89,11 +89,6 @@ private:
     void placeLayout();       // the panel areas for this frame; the camera's view rectangle
     void updateColorView();
     void drawGhosts(int w, int h);
-    // Compare mode: B loaded beside A like A is, posed at A's time, A coloured by deviation.
-    void startCompare(const std::string& path);
-    void applyCompareResult();
-    void stopCompare();
-    void updateCompare();   // after the pipeline's advance: B's pose, the deviation colours
     void pickVertex(const glm::mat4& viewProj, float w, float h);
     void clickSelectJoint(const glm::mat4& viewProj, float w, float h);
     void focusFinding(int index);
@@ -127,33 +122,10 @@ private:
     };
     std::future<Loaded> pending_;
     std::atomic<bool> cancelLoad_{false};   // set to stop the running import (kills its worker)
+    std::atomic<int> loadStage_{-1};         // the running import's ImportStage, from its thread
+    std::atomic<float> loadFraction_{-1.0f}; // ... and the fraction of it done (-1: unknown)
     std::unique_ptr<Animator> ghost_;  // poses the bind-pose ghost and onion skins
-    struct CompareLoaded {
-        Result<Model> model;
-        RigDiff diff;
-    };
-    std::future<CompareLoaded> comparePending_;
-    std::atomic<bool> cancelCompare_{false};
-    std::string compareQueued_;                   // waits for A (or the running import) to load
-    std::shared_ptr<const Model> compareModel_;   // B
-    std::unique_ptr<GpuModel> compareGpu_;
-    std::unique_ptr<Animator> compareAnim_;       // posed at A's time each frame (no clock of its own)
-    const Model* compareMatchFor_ = nullptr;      // the A the matches were made for
-    std::vector<int32_t> compareMeshOfA_;         // per mesh of A: its mesh in B (-1: none)
-    std::vector<std::vector<int32_t>> compareVertexOfA_;  // per mesh of A, per vertex: B's vertex (-1: none)
-    struct CompareKey {
-        int clip = -100;      // B's clip, or the still pose both show (kBindPose, kFilePose)
-        double time = -1.0;
-        bool still = false;
-        bool shown = false;
-        int influences = 0;   // blended per vertex (the View panel's toggle)
-        bool operator==(const CompareKey& o) const {
-            return clip == o.clip && time == o.time && still == o.still && shown == o.shown && influences == o.influences;
-        }
-    };
-    CompareKey compareKey_;                       // what the deviation was computed for
-    std::vector<glm::mat4> comparePaletteA_;      // ... and A's palettes then
-    std::vector<glm::vec3> compareScratchB_;
+    std::unique_ptr<CompareView> compare_;    // compare mode (app/compare_view.h)
     std::unique_ptr<CrowdView> crowdView_;    // draws the pipeline's crowd, made when first shown
     bool drawCrowd(int w, int h);             // false: the crowd is off (or cannot be drawn)
     std::vector<std::string> anims_;         // files whose clips are added to the model

@@ -343,6 +343,8 @@ struct ViewerState {
     bool loading = false;
     std::string loadingPath;
     double loadingSince = 0.0;
+    int loadingStage = -1;          // the ImportStage it is at (import/import_options.h), -1: none yet
+    float loadingFraction = -1.0f;  // of that stage, where known (receiving the model), else -1
     std::string error;              // last import error, shown until dismissed
     std::string errorNote;          // what stays on screen after `error`: a different model
                                     // still shown, or this file's version read before

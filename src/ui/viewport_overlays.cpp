@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ui/widgets.h"
+#include "import/import_options.h"
 
 namespace rig {
 
@@ -47,14 +48,19 @@ void drawStatusOverlay(ViewerState& s, double now, UiProbe* probe) {
     // Both sit in the viewport's rectangle as the docked layout left it, so they never cover
     // a panel, the Timeline or the path field where a name is corrected.
     const LayoutRect& c = s.ui.layout.rects.centre;
+    if (probe && !s.loading) probe->texts.erase("loading");
     if (s.loading) {
         ImGui::SetNextWindowPos(ImVec2(c.x + c.w * 0.5f, c.y + c.h * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
         ImGui::Begin("##loading", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove);
         const double elapsed = now - s.loadingSince;
         ImGui::Text("Loading %s  (%.1f s)", s.loadingPath.c_str(), elapsed);
-        // An indeterminate bar: Assimp gives no reliable fraction.
-        const float phase = static_cast<float>(std::fmod(elapsed, 1.2) / 1.2);
-        ImGui::ProgressBar(phase, ImVec2(std::min(300.0f, std::max(1.0f, c.w - 40.0f)), 0), "");
+        // The stage (import/import_options.h: reading, parsing, converting, receiving, checking,
+        // uploading), with its fraction where one is known (receiving); else an indeterminate bar.
+        const bool staged = s.loadingStage >= 0 && s.loadingStage <= static_cast<int>(kLastImportStage);
+        if (staged) ImGui::TextDisabled("%s", importStageName(static_cast<ImportStage>(s.loadingStage)));
+        if (probe) probe->texts["loading"] = staged ? importStageName(static_cast<ImportStage>(s.loadingStage)) : "";
+        const float bar = s.loadingFraction >= 0.0f ? std::min(s.loadingFraction, 1.0f) : static_cast<float>(std::fmod(elapsed, 1.2) / 1.2);
+        ImGui::ProgressBar(bar, ImVec2(std::min(300.0f, std::max(1.0f, c.w - 40.0f)), 0), "");
         ImGui::End();
     }
     // The notification strip: errors, warnings about the model and a settings file that was

@@ -1,0 +1,101 @@
+// Viewer: what the mouse picks in the viewport (the vertex under the cursor in a colour view,
+// the joint clicked) and a finding focused from the Checks panel (its clip, joint, colour view
+// and vertices framed).
+#include <algorithm>
+
+#include "anim/runtime/skinning.h"
+#include "app/viewer.h"
+
+namespace rig {
+
+void Viewer::pickVertex(const glm::mat4& viewProj, float w, float h) {
+    CheckViewState& c = state_.checks;
+    c.hoverMesh = c.hoverVertex = -1;
+    const ImGuiIO& io = ImGui::GetIO();
+    if (c.colorView == ColorView::None || io.WantCaptureMouse || ImGui::IsAnyMouseDown()) return;
+    const Model& m = *state_.model;
+    const Animator& anim = *state_.animator;
+    float best = 12.0f * 12.0f;
+    for (size_t i = 0; i < m.meshes.size(); ++i) {
+        const Mesh& mesh = m.meshes[i];
+        scratch_.resize(mesh.vertexCount());
+        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), anim.meshMorphWeights(i), scratch_.data(), nullptr,
+                 state_.view.method, state_.view.influences);
+        const glm::mat4 mvp = viewProj * anim.skinToModel(i);
+        for (size_t v = 0; v < scratch_.size(); ++v) {
+            glm::vec2 s;
+            if (!projectToScreen(mvp, scratch_[v], w, h, s)) continue;
+            const float d = (s.x - io.MousePos.x) * (s.x - io.MousePos.x) + (s.y - io.MousePos.y) * (s.y - io.MousePos.y);
+            if (d < best) {
+                best = d;
+                c.hoverMesh = static_cast<int>(i);
+                c.hoverVertex = static_cast<int>(v);
+            }
+        }
+    }
+}
+
+void Viewer::clickSelectJoint(const glm::mat4& viewProj, float w, float h) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantCaptureMouse) return;
+    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) pressPos_ = io.MousePos;
+    if (!ImGui::IsMouseReleased(ImGuiMouseButton_Left)) return;
+    const float dx = io.MousePos.x - pressPos_.x, dy = io.MousePos.y - pressPos_.y;
+    if (dx * dx + dy * dy > 9.0f) return;  // that was an orbit drag, not a click
+    const std::vector<glm::vec3>& joints = renderer_->jointPositions();
+    float best = 14.0f * 14.0f;
+    int pick = -1;
+    for (int32_t j : state_.joints) {
+        glm::vec2 s;
+        if (!projectToScreen(viewProj, joints[j], w, h, s)) continue;
+        const float d = (s.x - io.MousePos.x) * (s.x - io.MousePos.x) + (s.y - io.MousePos.y) * (s.y - io.MousePos.y);
+        if (d < best) {
+            best = d;
+            pick = j;
+        }
+    }
+    if (pick >= 0) {
+        state_.selectedJoint = pick;
+        state_.ui.scrollToSelection = true;  // the Hierarchy shows it
+    }
+}
+
+void Viewer::focusFinding(int index) {
+    CheckViewState& c = state_.checks;
+    if (!state_.model || index < 0 || static_cast<size_t>(index) >= c.report.findings.size()) return;
+    const Finding& f = c.report.findings[index];
+    const Model& m = *state_.model;
+    if (f.clip >= 0 && static_cast<size_t>(f.clip) < m.clips.size() && f.clip != state_.clip) state_.requests.selectClip = f.clip;
+    if (f.joint >= 0 && static_cast<size_t>(f.joint) < m.skeleton.size()) {
+        state_.selectedJoint = f.joint;
+        state_.ui.scrollToSelection = true;
+        state_.view.bones = true;
+    }
+    // Pick the colour view that shows the problem.
+    if (f.code == "weights-not-normalized") c.colorView = ColorView::WeightSum;
+    if (f.code == "too-many-influences") c.colorView = ColorView::TruncationError;
+    if (f.code == "unweighted-vertices") c.colorView = ColorView::Unweighted;
+    if (f.code == "joint-influences-nothing" || f.code == "bind-pose-mismatch") c.colorView = ColorView::JointWeight;
+    // Frame the example vertices (posed as now).
+    if (f.mesh >= 0 && static_cast<size_t>(f.mesh) < m.meshes.size() && !f.examples.empty()) {
+        const Mesh& mesh = m.meshes[f.mesh];
+        scratch_.resize(mesh.vertexCount());
+        skinMesh(mesh, state_.animator->palette().data() + state_.animator->paletteOffset(f.mesh), state_.animator->meshMorphWeights(f.mesh), scratch_.data(), nullptr,
+                 SkinningMethod::Linear, state_.view.influences);
+        Bounds b;
+        for (int64_t v : f.examples) {
+            if (v >= 0 && static_cast<size_t>(v) < scratch_.size()) {
+                b.add(glm::vec3(state_.animator->skinToModel(f.mesh) * glm::vec4(scratch_[v], 1.0f)));
+            }
+        }
+        if (b.valid()) {
+            const float pad = std::max(state_.bounds.diagonal() * 0.05f, 1e-4f);
+            b.add(b.min - glm::vec3(pad));
+            b.add(b.max + glm::vec3(pad));
+            const ImGuiIO& io = ImGui::GetIO();
+            state_.camera.frame(b, io.DisplaySize.x / std::max(io.DisplaySize.y, 1.0f), 1.3f);
+        }
+    }
+}
+
+}  // namespace rig
