@@ -1,6 +1,8 @@
 // `rigview info`: what a model holds (meshes, joints, clips, units, morph targets), as text or JSON.
 #include "app/commands.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <iostream>
 #include <string>
@@ -43,6 +45,26 @@ ClipSummary summarize(const Clip& c) {
 }
 
 // "centimetre (FBX UnitScaleFactor 1), scaled by 0.01 to metres".
+// The bytes of the model's vertex and index arrays (what the GPU draws from: positions,
+// normals, UVs, colours, tangents, influences, indices, morph deltas).
+size_t meshDataBytes(const Model& model) {
+    size_t n = 0;
+    auto add = [&](const auto& v) { n += v.size() * sizeof(v[0]); };
+    for (const Mesh& m : model.meshes) {
+        add(m.positions), add(m.normals), add(m.uvs), add(m.uvs1), add(m.colors), add(m.tangents), add(m.indices);
+        add(m.joints), add(m.weights), add(m.joints2), add(m.weights2);
+        for (const MorphTarget& t : m.morphTargets) add(t.positionDeltas), add(t.normalDeltas);
+    }
+    return n;
+}
+
+// Peak resident memory in MiB: of this process, and of the largest child it has waited for
+// (the import worker).
+double peakMib(int who) {
+    rusage u{};
+    return ::getrusage(who, &u) == 0 ? static_cast<double>(u.ru_maxrss) / 1024.0 : 0.0;
+}
+
 std::string unitsLine(const Units& u) {
     if (u.file.empty()) return "not given by the format; the file's numbers are kept (scale 1)";
     std::string line = u.file + " (" + u.source + ")";
@@ -147,6 +169,10 @@ int runInfo(const InfoOptions& o) {
                        {"time_limit_s", isolation().timeoutSeconds},
                        {"memory_limit_mib", isolation().memoryLimitMb},
                        {"file_access", isolation().enabled ? sandboxDescription() : "not restricted (in process)"}};
+        // What opening it took: the mesh data's size and the peaks of the worker and of this process.
+        j["memory"] = {{"mesh_data_mib", static_cast<double>(meshDataBytes(model)) / (1024.0 * 1024.0)},
+                       {"worker_peak_mib", peakMib(RUSAGE_CHILDREN)},
+                       {"process_peak_mib", peakMib(RUSAGE_SELF)}};
         jsonout::Stats st;
         std::cout << jsonout::dump(std::move(j), 2, st) << "\n";
         warnNonFinite(o.model, st.nonFinite);
@@ -207,6 +233,11 @@ int runInfo(const InfoOptions& o) {
     } else {
         std::cout << "import:     in this process (--no-isolation)\n";
     }
+    const double meshMib = static_cast<double>(meshDataBytes(model)) / (1024.0 * 1024.0);
+    std::cout << "memory:     mesh data " << fmt(meshMib, "%.1f") << " MiB; peak " << fmt(peakMib(RUSAGE_SELF), "%.0f")
+              << " MiB here";
+    if (iso.enabled) std::cout << ", " << fmt(peakMib(RUSAGE_CHILDREN), "%.0f") << " MiB in the import worker";
+    std::cout << "\n";
     return exitcode::kOk;
 }
 
