@@ -16,6 +16,7 @@ PACKAGES=(
   libcli11-dev                          # command line
   nlohmann-json3-dev                    # JSON output
   zlib1g-dev                            # the reference tests unpack their gzip'd Blender FBX files
+  strace                                # a test counts the files an import opens (each once)
   libgtest-dev libbenchmark-dev         # tests, benchmarks
   clang libclang-rt-14-dev              # libFuzzer for the ASF/AMC parser's fuzz target
   libegl-dev libgl1-mesa-dri libegl-mesa0 libgles-dev   # headless GL (Mesa llvmpipe)
