@@ -1,4 +1,4 @@
-// glTF export of materials (import/gltf_export_material.h): every Material field written as the
+// glTF export of materials (import/gltf/export_material.h): every Material field written as the
 // glTF 2.0 spec and its extensions say (checked in the written JSON, on a model filled by hand),
 // images embedded once per source, identical samplers shared, TEXCOORD_1 and TANGENT written,
 // textures that cannot be embedded named; the Khronos validator finds no error; and real files

@@ -1,4 +1,4 @@
-// glTF export (import/gltf_export.h, `rigview export -o X.gltf|.glb`): real files and the demo
+// glTF export (import/gltf/export.h, `rigview export -o X.gltf|.glb`): real files and the demo
 // asset exported and read back by rigview's own importer (skinned positions and joint world
 // matrices at every key time equal the source's within 1e-5 of the bounding-box diagonal),
 // checked by the Khronos glTF validator, read by three.js (GLTFLoader + AnimationMixer) and

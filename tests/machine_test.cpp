@@ -1,4 +1,4 @@
-// The action state machine (anim/control/state_machine.h) and its file format (import/machine_json.h):
+// The action state machine (anim/control/state_machine.h) and its file format (anim/control/machine_file.h):
 // transitions on conditions and exit times at the tick they are due, cross-fade weights
 // against hand-computed ease values, triggers consumed once, any-state transitions and
 // priority, nested machines, masked and additive layers (and their cross-fades), line-numbered errors, the demo's

@@ -1,4 +1,4 @@
-// Model serialization (import/model_io): real files and a model with every field filled come
+// Model serialization (platform/model_io): real files and a model with every field filled come
 // back identical field by field (bit for bit for numbers, NaN included); truncated, damaged,
 // forged and bit-flipped buffers are rejected with an error, never a crash.
 #include <gtest/gtest.h>

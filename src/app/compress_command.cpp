@@ -1,5 +1,5 @@
 // rigview compress: every clip through anim/offline/compress, a table of sizes and errors,
-// and the model with its compressed clips written as glTF (import/gltf_export).
+// and the model with its compressed clips written as glTF (import/gltf/export).
 #include <cmath>
 #include <cstdio>
 #include <iostream>

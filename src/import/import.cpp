@@ -97,7 +97,7 @@ Result<Model> importModelWithAnims(const std::string& path, const std::vector<st
     }
     for (const std::string& a : others) {
         // An animation-only IQM file (poses, no joints or names) plays on its IQM model's joints
-        // by index (import/iqm.h); every other file binds by joint name.
+        // by index (import/iqm/iqm.h); every other file binds by joint name.
         const bool byIndex = lowerExtension(a) == ".iqm" && isIqmAnimationOnlyFile(a);
         if (byIndex && lowerExtension(path) != ".iqm") {
             return Error{a + ": an animation-only IQM file (poses, no joints) plays on the joints of its IQM model; " + path +

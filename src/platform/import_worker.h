@@ -3,7 +3,7 @@
 // the rigview binary itself started with the hidden subcommand `__import-worker`. The child
 // limits its memory (app/memory_limit), restricts its file access with Landlock where the
 // kernel has it (reads only beneath the model's and --anim files' folders and the system's
-// libraries; no writes), imports, and sends the Model back on a pipe (import/model_io). The
+// libraries; no writes), imports, and sends the Model back on a pipe (platform/model_io). The
 // parent enforces a time limit (SIGKILL on expiry), captures the child's stderr (sanitizer
 // reports, Assimp chatter) and turns a crash, a time-out or running out of memory into one
 // error line naming the file, so a malicious or broken file costs an error, never the process.

@@ -1,4 +1,4 @@
-// libFuzzer target for the model serialization reader (import/model_io), the bytes an import
+// libFuzzer target for the model serialization reader (platform/model_io), the bytes an import
 // worker process sends back. Beyond "no crash, hang, leak or huge allocation" it checks that
 // whatever the reader accepts passes validateModel, that the model's helpers run on it, and
 // that writing it again gives back the same bytes. A broken invariant aborts (a finding).

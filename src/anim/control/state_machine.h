@@ -6,7 +6,7 @@
 // layers it adds at bind time.
 //
 // MachineDef is the definition, already resolved against one model (clip indices, joint
-// masks, parameter indices): see import/machine_json.h for the file format that makes one.
+// masks, parameter indices): see anim/control/machine_file.h for the file format that makes one.
 // StateMachine is one instance's runtime. Binding (the constructor) allocates; update(), the
 // parameter setters and every query allocate nothing, look up no names and do not recurse.
 #pragma once

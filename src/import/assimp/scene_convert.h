@@ -47,7 +47,7 @@ Clip importClip(const aiAnimation* anim, size_t index, const Skeleton& sk, const
 // otherwise (import/gltf/morphs). Extends the clip's time range to its morph keys.
 void importMorphChannels(const aiAnimation* anim, const Model& model, Clip& clip);
 
-// Materials (every field Assimp's keys give: import/material_import.h; one default material
+// Materials (every field Assimp's keys give: import/assimp/material_import.h; one default material
 // when the file has none) and embedded textures.
 void importMaterials(const aiScene* scene, Model& model);
 

@@ -33,7 +33,7 @@ struct GltfExportOptions {
 //   unweighted vertices are bound with an identity inverse bind matrix to the mesh's node
 //   (what they follow in rigview), or to an added identity child of it where the skin already
 //   binds that node elsewhere;
-// - every material with all its fields (import/gltf_export_material.h: factors, every texture
+// - every material with all its fields (import/gltf/export_material.h: factors, every texture
 //   slot with its UV set, KHR_texture_transform and sampler, alpha mode, double-sided,
 //   KHR_materials_emissive_strength / clearcoat / unlit), its images embedded in the buffer;
 // - each clip as a glTF animation: translation / rotation / scale channels with their key

@@ -1,4 +1,4 @@
-// The material half of a glTF export (import/gltf_export.h): a Model's materials as glTF
+// The material half of a glTF export (import/gltf/export.h): a Model's materials as glTF
 // metallic-roughness materials with every texture slot, their samplers, UV sets and
 // KHR_texture_transform, the extensions they need (KHR_materials_emissive_strength,
 // KHR_materials_clearcoat, KHR_materials_unlit), and the images embedded in the asset's buffer.

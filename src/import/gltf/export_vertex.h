@@ -1,4 +1,4 @@
-// Vertex attributes as glTF wants them, for the glTF export (import/gltf_export.h): unit
+// Vertex attributes as glTF wants them, for the glTF export (import/gltf/export.h): unit
 // normals, unit tangents with a +-1 sign, and tangents made from a UV set where glTF requires
 // them and the file gave none. No GL, no Assimp.
 #pragma once
