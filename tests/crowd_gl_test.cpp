@@ -350,9 +350,10 @@ TEST(Crowd, RenderInstancesWritesTheGrid) {
     double previous = 0.0;
     for (int n : {1, 4, 16}) {
         const std::string out = dir + "/crowd" + std::to_string(n) + ".png";
-        // Seen from above, spaced wide: one run of drawn columns per grid column, of rows per row.
-        const testing::RunResult r = run(exe, {"render", kDemo, "-o", out, "--size", "320x240", "--instances",
-                                               std::to_string(n), "--azimuth", "0", "--elevation", "89", "--spacing", "3"});
+        // Seen from above, spaced wide: one run of drawn columns per grid column, of rows per row
+        // (antialiased, as the coverage bounds below were set: the default has no MSAA on llvmpipe).
+        const testing::RunResult r = run(exe, {"render", kDemo, "-o", out, "--size", "320x240", "--instances", std::to_string(n),
+                                               "--azimuth", "0", "--elevation", "89", "--spacing", "3", "--msaa", "4"});
         ASSERT_EQ(r.exitCode, 0) << r.err;
         const Png p = readPng(out);
         ASSERT_EQ(p.w, 320) << out;

@@ -81,7 +81,7 @@ struct RenderOptions {
     float elevation = 15.0f;
     std::string up = "y";    // --up y|z|auto: the model's up axis (auto: guessed as the viewer does)
     int samples = 4;
-    bool samplesGiven = false;  // --msaa given (else none with --camera, as the reference renders)
+    bool samplesGiven = false;  // --msaa given (else none with --camera, as the reference renders, or on a software renderer)
     // --camera EX,EY,EZ,TX,TY,TZ,FOV: eye, target (world space, Y up) and vertical field of view
     // in degrees; near/far from the posed scene's bounding sphere as three.js sets them.
     std::string camera;

@@ -182,7 +182,8 @@ std::vector<OptionSpec> makeTable() {
     t.push_back({"--elevation", "Camera elevation in degrees", "", {}, {}, {{Render, RIG_FIELD(render.elevation)}}});
     t.push_back({"--up", "The model's up axis: y, z, or auto (guessed from the bind pose, as the viewer does)", "",
                  {CLI::IsMember({"y", "z", "auto"})}, {}, {{Render, RIG_FIELD(render.up)}}});
-    t.push_back({"--msaa", "Multisample count (0 = off)", "", {}, {}, {{Render, RIG_FIELD(render.samples)}}});
+    t.push_back({"--msaa", "Multisample count (0 = off; when not given: 4 on a GPU, 0 on a software renderer such as llvmpipe and with --camera)",
+                 "", {}, {}, {{Render, RIG_FIELD(render.samples)}}});
     t.push_back({"--spacing", "Crowd grid step (0: 1.25 x the model's footprint)", "", {}, {}, {{Render, RIG_FIELD(render.spacing)}}});
     // export.
     t.push_back({"--from", "Trim: first second to keep (the result starts at 0; negative: the clip's start)", "", {}, {},

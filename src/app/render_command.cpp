@@ -19,6 +19,7 @@
 #include "render/renderer.h"
 #include "render/texture_image.h"
 #include "util/paths.h"
+#include "platform/window.h"
 
 namespace rig {
 
@@ -228,8 +229,12 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
         if (what.ends_with(kTextureOutsideFolder)) continue;
         printError(o.model + ": warning: " + what + ": " + kUntexturedNote);
     }
-    // The reference renders (--camera) have one sample per pixel; --msaa still decides when given.
-    const int samples = !o.camera.empty() && !o.samplesGiven ? 0 : o.samples;
+    // --msaa decides when given. Otherwise 4 samples on a GPU, none on a software renderer
+    // (Mesa's llvmpipe, as the viewer's Anti-aliasing "auto": there multisampling costs more than
+    // drawing the model), and none for the reference renders (--camera), as three.js draws them.
+    const char* glRenderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    const bool software = isSoftwareRenderer(glRenderer ? glRenderer : "");
+    const int samples = o.samplesGiven ? o.samples : (!o.camera.empty() || software ? 0 : o.samples);
     auto target = OffscreenTarget::create(width, height, samples);
     if (!target) {
         printError(o.model + ": cannot render: " + target.error().message);
