@@ -496,7 +496,7 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
     if (timedOut) {
         return failed(ImportFailure::TimedOut,
                       path + ": the importer was killed after " + formatSeconds(config.timeoutSeconds) +
-                          " s (import time limit; see --import-timeout)",
+                          " s (import time limit: --import-timeout SECONDS raises it)",
                       std::move(errText));
     }
     // A complete answer counts whatever happened after it was sent (a sanitizer's leak report
