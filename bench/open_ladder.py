@@ -116,9 +116,9 @@ def main():
     for k in commands:
         out = subprocess.run([rigview, "info", "--json", os.path.join(ladder, k[0] + k[1])], capture_output=True, check=True)
         doc = json.loads(out.stdout)
-        mem = doc["memory"]
+        imp = doc["import"]
         vertices = sum(mesh["vertices"] for mesh in doc["meshes"])
-        memory[k] = (vertices, mem["mesh_data_mib"], mem["worker_peak_mib"] + mem["process_peak_mib"])
+        memory[k] = (vertices, doc["mesh_data_mib"], imp["worker_peak_mib"] + imp["process_peak_mib"])
     shutil.rmtree(tmp, ignore_errors=True)
 
     med = {k: {n: statistics.median(v) for n, v in t.items()} for k, t in times.items()}

@@ -169,10 +169,11 @@ int runInfo(const InfoOptions& o) {
                        {"time_limit_s", isolation().timeoutSeconds},
                        {"memory_limit_mib", isolation().memoryLimitMb},
                        {"file_access", isolation().enabled ? sandboxDescription() : "not restricted (in process)"}};
-        // What opening it took: the mesh data's size and the peaks of the worker and of this process.
-        j["memory"] = {{"mesh_data_mib", static_cast<double>(meshDataBytes(model)) / (1024.0 * 1024.0)},
-                       {"worker_peak_mib", peakMib(RUSAGE_CHILDREN)},
-                       {"process_peak_mib", peakMib(RUSAGE_SELF)}};
+        // The model's vertex and index data, and what opening it took: the peak memory of the
+        // worker and of this process.
+        j["mesh_data_mib"] = static_cast<double>(meshDataBytes(model)) / (1024.0 * 1024.0);
+        j["import"]["worker_peak_mib"] = peakMib(RUSAGE_CHILDREN);
+        j["import"]["process_peak_mib"] = peakMib(RUSAGE_SELF);
         jsonout::Stats st;
         std::cout << jsonout::dump(std::move(j), 2, st) << "\n";
         warnNonFinite(o.model, st.nonFinite);

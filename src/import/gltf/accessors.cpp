@@ -5,6 +5,12 @@
 
 namespace rig::gltf {
 
+const json* arrayMember(const Document& doc, const char* key) {
+    if (!doc.valid()) return nullptr;
+    const auto it = doc.json().find(key);
+    return it != doc.json().end() && it->is_array() ? &*it : nullptr;
+}
+
 size_t unsignedOr(const json& o, const char* key, size_t fallback) {
     return o.is_object() && o.contains(key) && o[key].is_number_unsigned() ? o[key].get<size_t>() : fallback;
 }

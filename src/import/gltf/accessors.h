@@ -17,6 +17,10 @@ namespace rig::gltf {
 
 using nlohmann::json;
 
+// The member `key` of the document's JSON when it is an array, else nullptr (also for a
+// document without JSON).
+const json* arrayMember(const Document& doc, const char* key);
+
 // An unsigned member of a JSON object, or `fallback` when absent or of another type.
 size_t unsignedOr(const json& o, const char* key, size_t fallback);
 

@@ -15,13 +15,13 @@ namespace {
 // The channel of `clip` that glTF animation channel `ch` drives (translation, rotation or
 // scale of a node with a track; one with no keys only where `allowEmpty`), or nullptr.
 // Targets by index where the tree maps (two nodes may share a name), by name otherwise.
-Channel* targetChannel(const json& ch, const json& nodes, const Nodes& map, bool byIndex, const Skeleton& sk, Clip& clip,
+Channel* targetChannel(const json& ch, const json& nodes, const Nodes& map, const Skeleton& sk, Clip& clip,
                        bool allowEmpty = false) {
     if (!ch.is_object() || !ch.contains("target")) return nullptr;
     const json& target = ch["target"];
     const size_t jn = unsignedOr(target, "node", SIZE_MAX);
     if (jn == SIZE_MAX) return nullptr;
-    const int32_t node = byIndex ? (jn < map.nodeOfJson.size() ? map.nodeOfJson[jn] : -1) : sk.find(nodeName(nodes, jn));
+    const int32_t node = map.valid ? (jn < map.nodeOfJson.size() ? map.nodeOfJson[jn] : -1) : sk.find(nodeName(nodes, jn));
     if (node < 0 || static_cast<size_t>(node) >= clip.trackOfNode.size() || clip.trackOfNode[node] < 0) return nullptr;
     Track& tr = clip.tracks[clip.trackOfNode[node]];
     const std::string p = target.contains("path") && target["path"].is_string() ? target["path"].get<std::string>() : "";
@@ -30,12 +30,9 @@ Channel* targetChannel(const json& ch, const json& nodes, const Nodes& map, bool
 }
 
 int applyNodeKeysUnchecked(const Document& document, const Nodes& map, Model& model) {
-    if (!document.valid()) return 0;
+    const json* nodes = arrayMember(document, "nodes");
+    if (!nodes) return 0;
     const json& doc = document.json();
-    const auto nodesAt = doc.find("nodes");
-    if (nodesAt == doc.end() || !nodesAt->is_array()) return 0;
-    const json& nodes = *nodesAt;
-    const bool byIndex = map.valid;
     int restored = 0;
     bool changed = false;  // in the current clip
     // Non-unit rotation keys of the current clip, from the file's own values (Assimp's count
@@ -59,7 +56,7 @@ int applyNodeKeysUnchecked(const Document& document, const Nodes& map, Model& mo
                                       ? unsignedOr(doc["accessors"][output.get<size_t>()], "componentType", 0)
                                       : 0;
         const bool quantized = isRotation && (outputType == 5120 || outputType == 5122);
-        Channel* c = targetChannel(ch, nodes, map, byIndex, model.skeleton, clip, quantized);
+        Channel* c = targetChannel(ch, *nodes, map, model.skeleton, clip, quantized);
         if (!c || c->times + static_cast<size_t>(c->count) > clip.times.size()) {
             allRotationsRead = allRotationsRead && !isRotation;
             return;
@@ -155,22 +152,17 @@ int applyNodeKeysUnchecked(const Document& document, const Nodes& map, Model& mo
 }  // namespace
 
 int applyStepInterpolation(const Document& document, const Nodes& map, Model& model) {
-    if (!document.valid()) return 0;
-    const json& doc = document.json();
-    const auto nodesAt = doc.find("nodes");
-    if (nodesAt == doc.end() || !nodesAt->is_array()) return 0;
-    const json& nodes = *nodesAt;
-    // Targets by index where the tree maps (two nodes may share a name), by name otherwise.
-    const bool byIndex = map.valid;
+    const json* nodes = arrayMember(document, "nodes");
+    if (!nodes) return 0;
     int marked = 0;
     auto each = [&](Clip& clip, const json& ch, const json& sampler) {
         if (!sampler.contains("interpolation") || sampler["interpolation"] != "STEP") return;
-        Channel* c = targetChannel(ch, nodes, map, byIndex, model.skeleton, clip);
+        Channel* c = targetChannel(ch, *nodes, map, model.skeleton, clip);
         if (!c) return;
         c->interpolation = Interpolation::Step;
         ++marked;
     };
-    forEachChannel(doc, model, each, [](Clip&) {});
+    forEachChannel(document.json(), model, each, [](Clip&) {});
     return marked;
 }
 

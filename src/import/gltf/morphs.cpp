@@ -14,11 +14,10 @@ namespace {
 int applyMorphsUnchecked(const Document& document, Model& model) {
     bool anyTargets = false;
     for (const Mesh& m : model.meshes) anyTargets = anyTargets || !m.morphTargets.empty();
-    if (!anyTargets || !document.valid()) return 0;
+    const json* nodesAt = arrayMember(document, "nodes");
+    const json* meshesAt = arrayMember(document, "meshes");
+    if (!anyTargets || !nodesAt || !meshesAt) return 0;
     const json& doc = document.json();
-    const auto nodesAt = doc.find("nodes");
-    const auto meshesAt = doc.find("meshes");
-    if (nodesAt == doc.end() || meshesAt == doc.end() || !nodesAt->is_array() || !meshesAt->is_array()) return 0;
     const json& nodes = *nodesAt;
     const json& meshes = *meshesAt;
     // The rigview meshes (with morph targets) that glTF node n's mesh became.
