@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
     try {
         if (*cmd[Command::ImportWorker]) {
             return rig::runImportWorker(settings.workerModel, settings.workerAnims, import, settings.workerFd,
-                                        settings.workerParent);
+                                        settings.workerParent, settings.workerStages);
         }
         if (*cmd[Command::Info]) return checkedStdout(rig::runInfo(settings.info));
         if (*cmd[Command::Pose]) return checkedStdout(rig::runPose(settings.pose));

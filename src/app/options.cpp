@@ -243,6 +243,8 @@ std::vector<OptionSpec> makeTable() {
     t.push_back({"--result-fd", "File descriptor the result is written to", "", {}, {}, {{Worker, RIG_FIELD(workerFd)}}});
     t.push_back({"--parent", "Process id of the rigview that started the worker", "", {}, {},
                  {{Worker, RIG_FIELD(workerParent)}}});
+    t.push_back({"--stages", "Write a frame as each stage of the import begins, before the result (for a progress display)", "",
+                 {}, {}, {{Worker, RIG_FIELD(workerStages)}}});
     return t;
 }
 

@@ -51,6 +51,7 @@ struct Settings {
     std::vector<std::string> workerAnims;
     int workerFd = 3;
     int64_t workerParent = 0;
+    bool workerStages = false;
 };
 
 // A view option with choices (render/view_options.h) in `view`: its value is given by name.

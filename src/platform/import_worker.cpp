@@ -347,7 +347,8 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
     const std::vector<std::string> importArgs = workerImportArgs(options);
     args.insert(args.end(), importArgs.begin(), importArgs.end());
     // Paths as --opt=value, so a file named "-x.fbx" stays a file.
-    args.insert(args.end(), {"__import-worker", "--result-fd=3", "--parent=" + std::to_string(::getpid()), "--model=" + path});
+    args.insert(args.end(), {"__import-worker", "--result-fd=3", "--stages", "--parent=" + std::to_string(::getpid()),
+                             "--model=" + path});
     for (const std::string& a : anims) args.push_back("--anim=" + a);
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
@@ -543,7 +544,7 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
 }
 
 int runImportWorker(const std::string& path, const std::vector<std::string>& anims, const ImportOptions& options,
-                    int resultFd, long parentPid) {
+                    int resultFd, long parentPid, bool stages) {
     // Die with the parent, so a worker never outlives the command or viewer that wanted it.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (parentPid > 0 && ::getppid() != parentPid) return 1;
@@ -557,9 +558,9 @@ int runImportWorker(const std::string& path, const std::vector<std::string>& ani
     // Beyond files: no sockets, no signals to other processes (platform/syscall_filter).
     sandboxWorker(folders, !paths::allowExternal());
 
-    // Each stage as it begins, for the parent's progress display.
+    // Each stage as it begins, for the parent's progress display (when it asked).
     ImportOptions reporting = options;
-    reporting.onStage = [resultFd](ImportStage s) {
+    if (stages) reporting.onStage = [resultFd](ImportStage s) {
         char frame[kStageFrame];
         std::memcpy(frame, kStageMagic, 8);
         frame[8] = static_cast<char>(s);

@@ -73,10 +73,11 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
 std::vector<std::string> workerImportArgs(const ImportOptions& options);
 
 // The child's side (`rigview __import-worker`): restrict itself, import with `options`, write
-// the serialized model (or an error frame) to `resultFd`. `parentPid` is the parent that must
-// still be alive. Returns the process exit code.
+// the serialized model (or an error frame) to `resultFd`, after a stage frame as each stage
+// begins when `stages` (--stages). `parentPid` is the parent that must still be alive. Returns
+// the process exit code.
 int runImportWorker(const std::string& path, const std::vector<std::string>& anims, const ImportOptions& options,
-                    int resultFd, long parentPid);
+                    int resultFd, long parentPid, bool stages = false);
 
 // Restrict this process for good (Landlock): reads beneath `folders` and the system's libraries
 // only, no writes but /dev/null. Returns false where the kernel has no Landlock (the process
