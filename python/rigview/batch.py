@@ -78,14 +78,15 @@ if __name__ != "__main__":
 # Where the rigview binary is.
 
 def find_rigview(explicit=None):
-    """--rigview, else $RIGVIEW_BIN, else beside this package (source tree: <repo>/build/rigview;
-    build tree: build/python/rigview -> build/rigview), else `rigview` on PATH."""
+    """--rigview, else $RIGVIEW_BIN, else the package's own (rigview/bin/rigview: an installed
+    package, or the build tree's link to build/rigview), else beside this package (source tree:
+    <repo>/build/rigview), else `rigview` on PATH."""
     if explicit:
         return os.path.abspath(explicit)
     env = os.environ.get("RIGVIEW_BIN")
     if env:
         return os.path.abspath(env)
-    candidates = []
+    candidates = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "rigview")]
     for here in (os.path.abspath(__file__), os.path.realpath(__file__)):
         top = os.path.dirname(os.path.dirname(os.path.dirname(here)))  # python/rigview/batch.py -> <top>
         candidates += [os.path.join(top, "build", "rigview"), os.path.join(top, "rigview")]

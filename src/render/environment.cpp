@@ -11,7 +11,7 @@
 #include "render/environment_cache.h"
 #include "render/shader_sources.h"
 #include "render/hdr_image.h"
-#include "util/bundled_assets.h"
+#include "util/data_folder.h"
 
 namespace rig {
 
@@ -364,6 +364,6 @@ glm::mat3 environmentLookupRotation(float rotationDeg) {
     return glm::transpose(glm::mat3(r));
 }
 
-std::string defaultEnvironmentPath() { return bundledAssetPath("assets/env/studio.hdr"); }
+std::string defaultEnvironmentPath() { return dataFile("env/studio.hdr"); }
 
 }  // namespace rig
