@@ -24,6 +24,7 @@
 #include "render/view_options.h"
 #include "util/data_folder.h"
 #include "util/json_out.h"
+#include "util/version.h"
 
 namespace rigpy {
 
@@ -140,6 +141,7 @@ std::string diffJson(const PyModel& a, const PyModel& b, double toleranceMm) {
         py::gil_scoped_release release;
         j = rig::toJson(rig::diffModels(*a.model, *b.model, options));
     }
+    j["rigview_version"] = rig::rigviewVersion();
     j["a"] = a.model->path;
     j["b"] = b.model->path;
     return rig::jsonout::dump(std::move(j), 2);
@@ -351,7 +353,8 @@ void warnLines(const std::vector<std::string>& lines) {
 PYBIND11_MODULE(_rigview, m) {
     using namespace rigpy;
     m.doc() = "rigview's C++ core (see the rigview package for the documented API).";
-    m.attr("__version__") = RIGVIEW_VERSION;
+    rig::setRigviewVersion(rig::kBuildVersion);
+    m.attr("__version__") = rig::rigviewVersion();
     const std::filesystem::path package = packageFolder();
     gWorker = (package / "bin" / "rigview").string();
     rig::setDataFolder((package / "share" / "rigview").string());

@@ -18,10 +18,12 @@
 #include "app/exit_codes.h"
 #include "app/memory_limit.h"
 #include "app/options.h"
+#include "app/version_text.h"
 #include "app/viewer_entry.h"
 #include "import/import.h"
 #include "util/paths.h"
 #include "util/text.h"
+#include "util/version.h"
 #include "platform/import_worker.h"
 
 namespace {
@@ -58,6 +60,7 @@ int checkedStdout(int code) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    rig::setRigviewVersion(rig::kBuildVersion);
     occupyClosedStandardStreams();
     CLI::App app{"", "rigview"};
     app.require_subcommand(0, 1);
@@ -78,6 +81,14 @@ int main(int argc, char** argv) {
         return rig::exitcode::kUsage;
     }
 
+    if (settings.verbose && !settings.version) {
+        std::cerr << "rigview: --verbose goes with --version (see rigview --help)\n";
+        return rig::exitcode::kUsage;
+    }
+    if (settings.version) {
+        std::cout << rig::versionText(settings.verbose);
+        return checkedStdout(rig::exitcode::kOk);
+    }
     if (settings.helpMarkdown) {
         std::cout << rig::cli::optionsMarkdown();
         return checkedStdout(rig::exitcode::kOk);

@@ -150,6 +150,9 @@ std::vector<OptionSpec> makeTable() {
                  {{V, RIG_FIELD(viewer.resetLayout)}}});
     t.push_back({"--help-markdown", "Print this option reference as a Markdown table (README.md's) and exit", "", {}, {},
                  {{V, RIG_FIELD(helpMarkdown)}}});
+    t.push_back({"--version", "Print rigview's version and Assimp's and exit", "", {}, {}, {{V, RIG_FIELD(version)}}});
+    t.push_back({"--verbose", "With --version: also the versions of Dear ImGui and GLFW, the OpenGL renderer a headless render uses (EGL) and the data folder", "",
+                 {}, {}, {{V, RIG_FIELD(verbose)}}});
     // check.
     t.push_back({"--json-lines", "Print one JSON object per file as each finishes (flushed), then {\"summary\":...}", "", {}, {"--json"},
                  {{Check, RIG_FIELD(check.jsonLines)}}});

@@ -46,6 +46,8 @@ struct Settings {
     std::string units = "metres";    // --units
     bool allowExternalPaths = false; // --allow-external-paths
     bool helpMarkdown = false;       // --help-markdown
+    bool version = false;            // --version
+    bool verbose = false;            // --verbose (with --version)
     // The hidden import worker (platform/import_worker).
     std::string workerModel;
     std::vector<std::string> workerAnims;

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "anim/runtime/skinning.h"
+#include "util/version.h"
 
 namespace rig {
 
@@ -18,7 +19,9 @@ void posedMeshPositions(const Model& model, const Animator& anim, size_t m, std:
 }
 
 std::string poseJson(const Model& model, const Animator& anim, int32_t clip, float time, jsonout::Stats& st, int influences) {
-    std::string out = "{\"clip\":";
+    std::string out = "{\"rigview_version\":";
+    jsonout::appendString(out, rigviewVersion(), st);
+    out += ",\"clip\":";
     if (clip >= 0) {
         jsonout::appendString(out, model.clips[clip].name, st);
     } else {
