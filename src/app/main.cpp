@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
     const rig::ImportOptions import{settings.units == "file" ? rig::UnitMode::File : rig::UnitMode::Metres, settings.amcFps};
     for (rig::ImportOptions* o : {&settings.viewer.import, &settings.info.import, &settings.pose.import, &settings.check.import,
                                   &settings.render.import, &settings.exportOpts.import, &settings.bench.import,
-                                  &settings.compress.import, &settings.diff.import}) {
+                                  &settings.compress.import, &settings.diff.import, &settings.thumbnail.import}) {
         *o = import;
     }
     try {
@@ -126,6 +126,7 @@ int main(int argc, char** argv) {
         if (*cmd[Command::Export]) return checkedStdout(rig::runExport(settings.exportOpts));
         if (*cmd[Command::Compress]) return checkedStdout(rig::runCompress(settings.compress));
         if (*cmd[Command::Diff]) return checkedStdout(rig::runDiff(settings.diff));
+        if (*cmd[Command::Thumbnail]) return checkedStdout(rig::runThumbnail(settings.thumbnail));
         rig::ViewerLaunch& viewer = settings.viewer;
         if (viewer.width != 1280) viewer.height = viewer.width * 10 / 16;
         return rig::runViewer(viewer);

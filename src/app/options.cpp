@@ -17,7 +17,8 @@ namespace {
 
 constexpr Command V = Command::Viewer, Info = Command::Info, Pose = Command::Pose, Check = Command::Check,
                   Render = Command::Render, Export = Command::Export, Bench = Command::Bench,
-                  Compress = Command::Compress, Diff = Command::Diff, Worker = Command::ImportWorker;
+                  Compress = Command::Compress, Diff = Command::Diff, Thumb = Command::Thumbnail,
+                  Worker = Command::ImportWorker;
 
 struct CommandSpec {
     const char* name;
@@ -34,6 +35,7 @@ constexpr CommandSpec kCommandSpecs[] = {
     {"bench", "Time the per-tick palette update (sample, local->model, palette)"},
     {"compress", "Compress every clip (key reduction within a tolerance, quantization), print sizes and errors, write glTF"},
     {"diff", "What changed between two versions of a rig: joints, bind pose, weights, meshes, clips; exit 1 if anything did"},
+    {"thumbnail", "Write a square PNG preview of a model (the first clip's first frame, framed, transparent background), as file managers ask"},
     {"__import-worker", "The import worker process, started by rigview itself"},
 };
 static_assert(std::size(kCommandSpecs) == std::size(kCommands));
@@ -82,9 +84,12 @@ std::vector<OptionSpec> makeTable() {
                   {Render, RIG_FIELD(render.model), nullptr, true},
                   {Export, RIG_FIELD(exportOpts.model), nullptr, true},
                   {Bench, RIG_FIELD(bench.model), nullptr, true},
-                  {Compress, RIG_FIELD(compress.model), nullptr, true}}});
+                  {Compress, RIG_FIELD(compress.model), nullptr, true},
+                  {Thumb, RIG_FIELD(thumbnail.model), "The model to preview", true}}});
     t.push_back({"a", "The earlier version of the model", "", {}, {}, {{Diff, RIG_FIELD(diff.modelA), nullptr, true}}});
     t.push_back({"b", "The later version of the model", "", {}, {}, {{Diff, RIG_FIELD(diff.modelB), nullptr, true}}});
+    t.push_back({"image", "The PNG to write (any name: file managers pass temporary ones)", "", {}, {},
+                 {{Thumb, RIG_FIELD(thumbnail.output), nullptr, true}}});
     t.push_back({"paths", "Model files, or folders searched recursively for models", "", {}, {},
                  {{Check, RIG_FIELD(check.paths)}}});
     // Shared by several subcommands.
@@ -169,7 +174,9 @@ std::vector<OptionSpec> makeTable() {
                  "Print the files it would check (folders searched, sorted, --shard applied), each ended by a NUL byte as find -print0 does, and check nothing",
                  "", {}, {}, {{Check, RIG_FIELD(check.listFiles)}}});
     // render.
-    t.push_back({"--size", "Image size WIDTHxHEIGHT", "", {}, {}, {{Render, RIG_FIELD(render.size)}}});
+    t.push_back({"--size", "Image size (render: WIDTHxHEIGHT; thumbnail: the side N of the square, 8..4096)", "", {}, {},
+                 {{Render, RIG_FIELD(render.size), "Image size WIDTHxHEIGHT"},
+                  {Thumb, RIG_FIELD(thumbnail.size), "The side of the square image in pixels (8..4096)"}}});
     t.push_back({"--camera",
                  "Camera EX,EY,EZ,TX,TY,TZ,FOV: eye and target in world space (Y up), vertical field of view in degrees (replaces the framing; no MSAA unless --msaa)",
                  "", {}, {"--azimuth", "--elevation", "--instances"}, {{Render, RIG_FIELD(render.camera)}}});

@@ -20,11 +20,10 @@
 namespace rig::cli {
 
 // The viewer (rigview with no subcommand) and the subcommands, in help order.
-enum class Command { Viewer, Info, Pose, Check, Render, Export, Bench, Compress, Diff, ImportWorker };
-inline constexpr Command kCommands[] = {Command::Viewer, Command::Info,     Command::Pose,
-                                        Command::Check,  Command::Render,   Command::Export,
-                                        Command::Bench,  Command::Compress, Command::Diff,
-                                        Command::ImportWorker};
+enum class Command { Viewer, Info, Pose, Check, Render, Export, Bench, Compress, Diff, Thumbnail, ImportWorker };
+inline constexpr Command kCommands[] = {Command::Viewer, Command::Info,     Command::Pose,  Command::Check,
+                                        Command::Render, Command::Export,   Command::Bench, Command::Compress,
+                                        Command::Diff,   Command::Thumbnail, Command::ImportWorker};
 // "" for the viewer, else the subcommand's name ("info", ..., "__import-worker").
 const char* commandName(Command c);
 
@@ -39,6 +38,7 @@ struct Settings {
     BenchOptions bench;
     CompressOptions compress;
     DiffCommandOptions diff;
+    ThumbnailOptions thumbnail;
     // Global (before the subcommand, and some after it too).
     IsolationConfig isolation;       // --import-timeout (timeoutSeconds)
     bool noIsolation = false;        // --no-isolation
