@@ -15,7 +15,9 @@
 #include <CLI/CLI.hpp>
 
 #include "app/commands.h"
+#include "app/completions.h"
 #include "app/exit_codes.h"
+#include "app/man_page.h"
 #include "app/memory_limit.h"
 #include "app/options.h"
 #include "app/version_text.h"
@@ -91,6 +93,14 @@ int main(int argc, char** argv) {
     }
     if (settings.helpMarkdown) {
         std::cout << rig::cli::optionsMarkdown();
+        return checkedStdout(rig::exitcode::kOk);
+    }
+    if (settings.helpMan) {
+        std::cout << rig::cli::manPage();
+        return checkedStdout(rig::exitcode::kOk);
+    }
+    if (!settings.completion.empty()) {
+        std::cout << rig::cli::completionScript(settings.completion);
         return checkedStdout(rig::exitcode::kOk);
     }
     settings.exportOpts.fpsGiven = cmd[Command::Export]->get_option("--fps")->count() > 0;
