@@ -54,8 +54,9 @@ fi
 # (tools/gltf_validator) and three.js (tools/three_refs), and the render-parity references
 # (tools/three_render: three.js and puppeteer-core, which drives Debian's chromium above and
 # downloads no browser), each into a git-ignored node_modules/ beside its package.json and lock
-# file. Node.js itself from Debian when there is no npm.
-if ! command -v npm >/dev/null 2>&1; then
+# file. Node.js itself from Debian when there is no npm. Only for a whole build: building
+# chosen targets (tools/run.sh, tools/package.sh) builds no test.
+if (($# == 0)) && ! command -v npm >/dev/null 2>&1; then
   echo "setup: installing nodejs npm"
   SUDO=""
   if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
@@ -63,7 +64,7 @@ if ! command -v npm >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 fi
 for dir in tools/gltf_validator tools/three_refs tools/three_render; do
-  if ! (cd "$dir" && npm ls --depth=0 >/dev/null 2>&1); then
+  if (($# == 0)) && ! (cd "$dir" && npm ls --depth=0 >/dev/null 2>&1); then
     echo "setup: npm ci in $dir"
     (cd "$dir" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >/dev/null)
   fi
