@@ -93,7 +93,12 @@ if(RSVG_CONVERT)
 else()
   message(WARNING "rsvg-convert not found (Debian: librsvg2-bin): the icon is installed as SVG only")
 endif()
-add_custom_target(rigview_desktop_files ALL DEPENDS ${_generated} ${_gen}/changelog.gz ${_icons}
+# Part of a whole build, except in sanitizer and fuzz builds (nothing is installed from those).
+set(_all ALL)
+if(RIGVIEW_SANITIZE OR RIGVIEW_FUZZ)
+  set(_all "")
+endif()
+add_custom_target(rigview_desktop_files ${_all} DEPENDS ${_generated} ${_gen}/changelog.gz ${_icons}
                   COMMENT "Desktop integration: manual page, completions, icons")
 
 # Component rigview: the program and what a desktop needs of it.
