@@ -19,9 +19,7 @@ void posedMeshPositions(const Model& model, const Animator& anim, size_t m, std:
 }
 
 std::string poseJson(const Model& model, const Animator& anim, int32_t clip, float time, jsonout::Stats& st, int influences) {
-    std::string out = "{\"rigview_version\":";
-    jsonout::appendString(out, rigviewVersion(), st);
-    out += ",\"clip\":";
+    std::string out = "{\"clip\":";
     if (clip >= 0) {
         jsonout::appendString(out, model.clips[clip].name, st);
     } else {
@@ -66,7 +64,9 @@ std::string poseJson(const Model& model, const Animator& anim, int32_t clip, flo
         }
         out += "]}";
     }
-    out += "]}\n";
+    out += "],\"rigview_version\":";
+    jsonout::appendString(out, rigviewVersion(), st);
+    out += "}\n";
     return out;
 }
 
