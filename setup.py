@@ -1,9 +1,10 @@
 """Builds the rigview Python package with the project's CMake (pyproject.toml names this file's
-backend, setuptools): configure a Release tree without tests or benchmarks in build-pip/ (beside build/, so a
-compiler cache given both through CMAKE_ARGS sees the same relative paths and reuses objects),
-build the extension `_rigview` and the rigview binary, and install CMake's `python` component
-(python/CMakeLists.txt) into the package being built: rigview/ with the extension, the Python
-files, bin/rigview (the import worker) and share/rigview (the data folder).
+backend, setuptools): configure a Release tree without tests or benchmarks in build-pip/
+(beside build/, so a compiler cache given both through CMAKE_ARGS sees the same relative paths
+and reuses objects), build the extension `_rigview`, the rigview binary and the prefiltered studio environment, and
+install CMake's `python` component (python/CMakeLists.txt) into the package being built:
+rigview/ with the extension, the Python files, bin/rigview (the import worker) and
+share/rigview (the data folder).
 
 $CMAKE_ARGS adds arguments to CMake's configure step (e.g. a compiler launcher);
 $RIGVIEW_PIP_BUILD_DIR names another CMake build folder; $CMAKE_BUILD_PARALLEL_LEVEL the jobs.
@@ -46,7 +47,8 @@ class CMakeBuild(build_ext):
         configure += shlex.split(os.environ.get("CMAKE_ARGS", ""))
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
         subprocess.run(configure, check=True)
-        subprocess.run(["cmake", "--build", str(build), "--target", "_rigview", "rigview", "-j", jobs], check=True)
+        subprocess.run(["cmake", "--build", str(build), "--target", "_rigview", "rigview", "rigview_prefiltered_studio", "-j",
+                        jobs], check=True)
         subprocess.run(["cmake", "--install", str(build), "--component", "python", "--prefix", str(prefix), "--strip"],
                        check=True)
 

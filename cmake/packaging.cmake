@@ -3,7 +3,8 @@
 #
 # `cmake --install BUILD --prefix P` installs (component rigview, and license):
 #   P/bin/rigview
-#   P/share/rigview/                       the data folder: demo/, env/ (util/data_folder.h finds
+#   P/share/rigview/                       the data folder: demo/, env/ (with env/prefiltered/,
+#                                          the studio prefiltered at build time) (util/data_folder.h finds
 #                                          it as ../share/rigview beside the executable's folder)
 #   P/share/applications/io.github.rigview.rigview.desktop
 #   P/share/metainfo/io.github.rigview.rigview.metainfo.xml
@@ -69,7 +70,8 @@ configure_file(${_packaging}/io.github.rigview.rigview.metainfo.xml.in ${_gen}/i
 configure_file(${_packaging}/changelog.in ${_gen}/changelog @ONLY)
 
 # Written at build time: the manual page and the completions (by the rigview binary, from its
-# option table), the icon's PNG sizes (by rsvg-convert from the SVG), the changelog gzip'd.
+# option table), the icon's PNG sizes (by rsvg-convert from the SVG), the changelog gzip'd,
+# the prefiltered studio.
 set(RIGVIEW_ICON_SIZES 16 22 24 32 48 64 128 256)
 find_program(RSVG_CONVERT rsvg-convert)
 find_program(GZIP_EXECUTABLE gzip REQUIRED)
@@ -93,17 +95,30 @@ if(RSVG_CONVERT)
 else()
   message(WARNING "rsvg-convert not found (Debian: librsvg2-bin): the icon is installed as SVG only")
 endif()
+# The studio environment prefiltered for the data folders installs ship (the .deb, cmake
+# --install, the Python package), so a first start or a sandboxed thumbnailer (no cache folder)
+# skips the prefilter (render/environment_cache.h). Not in the build tree's own data folder:
+# there the tests check levels computed by the code they test.
+set(RIGVIEW_PREFILTERED ${_gen}/prefiltered)
+add_custom_command(OUTPUT ${_gen}/prefiltered.stamp
+                   COMMAND ${CMAKE_COMMAND} -DRIGVIEW=$<TARGET_FILE:rigview> -DOUT=${RIGVIEW_PREFILTERED}
+                           -DSTAMP=${_gen}/prefiltered.stamp -P ${PROJECT_SOURCE_DIR}/cmake/prefilter_studio.cmake
+                   DEPENDS rigview rigview_data ${PROJECT_SOURCE_DIR}/cmake/prefilter_studio.cmake
+                   COMMENT "The studio environment, prefiltered for installs")
+add_custom_target(rigview_prefiltered_studio DEPENDS ${_gen}/prefiltered.stamp)
+
 # Part of a whole build, except in sanitizer and fuzz builds (nothing is installed from those).
 set(_all ALL)
 if(RIGVIEW_SANITIZE OR RIGVIEW_FUZZ)
   set(_all "")
 endif()
-add_custom_target(rigview_desktop_files ${_all} DEPENDS ${_generated} ${_gen}/changelog.gz ${_icons}
-                  COMMENT "Desktop integration: manual page, completions, icons")
+add_custom_target(rigview_desktop_files ${_all} DEPENDS ${_generated} ${_gen}/changelog.gz ${_icons} ${_gen}/prefiltered.stamp
+                  COMMENT "Desktop integration: manual page, completions, icons, the prefiltered studio")
 
 # Component rigview: the program and what a desktop needs of it.
 install(TARGETS rigview RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT rigview)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/ DESTINATION ${CMAKE_INSTALL_DATADIR}/rigview COMPONENT rigview)
+install(DIRECTORY ${RIGVIEW_PREFILTERED} DESTINATION ${CMAKE_INSTALL_DATADIR}/rigview/env COMPONENT rigview)
 install(FILES ${_gen}/io.github.rigview.rigview.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications COMPONENT rigview)
 install(FILES ${_gen}/io.github.rigview.rigview.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo COMPONENT rigview)
 install(FILES ${_packaging}/rigview-mime.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages RENAME rigview.xml

@@ -197,7 +197,9 @@ Result<std::unique_ptr<Environment>> Environment::load(const std::string& hdrPat
     // Prefiltered before: the levels and the DFG table from the cache (render/environment_cache.h).
     const std::string cachePath = environmentCachePath(hdr.width, hdr.height, hdr.rgbaHalf, prefilterId());
     PrefilteredLevels cached;
-    if (readPrefilteredLevels(cachePath, size, maxLod, cached)) {
+    if (readPrefilteredLevels(cachePath, size, maxLod, cached) ||
+        readPrefilteredLevels(shippedEnvironmentCachePath(hdr.width, hdr.height, hdr.rgbaHalf, prefilterId()), size, maxLod,
+                              cached)) {
         SavedState saved;
         glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
         glGenVertexArrays(1, &env->backgroundVao_);
