@@ -13,10 +13,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # ccache rewrites paths under the checkout as relative ones, so that the pip package's tree
-# (build-pip/) finds the objects of build/ (unless ccache's own configuration names a base).
+# (build-pip/) finds the objects of build/ (unless ccache's own configuration names a base);
+# depend mode takes the headers from the compiler's own dependency output instead of running
+# the preprocessor again on each miss (a clean build costs about 3% more CPU through ccache).
 if [[ -z "$(ccache -k base_dir 2>/dev/null || true)" ]]; then
   export CCACHE_BASEDIR=$PWD
 fi
+export CCACHE_DEPEND=1
 tools/setup.sh
 
 FUZZ_SECONDS=${RIGVIEW_FUZZ_SECONDS:-15}
@@ -43,7 +46,8 @@ await() {
 }
 
 asan_build() {
-  BUILD_DIR=build-asan CMAKE_ARGS="-DRIGVIEW_SANITIZE=ON -DRIGVIEW_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo" tools/setup.sh
+  # No compiler cache: nothing else builds these objects.
+  BUILD_DIR=build-asan CMAKE_ARGS="-DRIGVIEW_SANITIZE=ON -DRIGVIEW_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER_LAUNCHER= -DCMAKE_CXX_COMPILER_LAUNCHER=" tools/setup.sh
 }
 FUZZ_TARGETS=(asf_amc_fuzz iqm_fuzz iqm_write_seeds gltf_json_fuzz gltf_morph_fuzz gltf_nodes_fuzz machine_json_fuzz model_io_fuzz import_fuzz)
 fuzz_build() {
