@@ -18,6 +18,7 @@
 # nothing can be read from the source or build tree. BUILD_DIR (default build) is the build
 # the package and the reference renders come from.
 set -euo pipefail
+export LC_ALL=C  # the completions' lists and tools' messages compared as written here
 cd "$(dirname "$0")/.."
 CHECKOUT=$PWD
 BUILD_DIR=${BUILD_DIR:-build}
