@@ -31,7 +31,7 @@ std::vector<std::string> pathStrings(const std::vector<PathArg>& paths);
 
 // units="metres" or "file" (ValueError otherwise).
 rig::ImportOptions importOptionsFor(const std::string& units);
-// How one call imports: in a worker process (this build's rigview binary, or $RIGVIEW_WORKER)
+// How one call imports: in a worker process (the package's bin/rigview, or $RIGVIEW_WORKER)
 // with a time limit, or in this process.
 rig::IsolationConfig isolationFor(bool isolated, double timeoutSeconds);
 // Raise rigview.ImportError(message) with its `kind` ("error", "crashed", "timed-out",

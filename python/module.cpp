@@ -3,6 +3,8 @@
 // commands (app/). Errors become Python exceptions: ValueError for bad arguments, rigview.ImportError
 // for files that cannot be imported, OSError for outputs that cannot be written, RuntimeError
 // when no OpenGL context can be made; warning lines become Python warnings.
+#include <dlfcn.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -20,11 +22,9 @@
 #include "check/codes.h"
 #include "check/rig_diff.h"
 #include "render/view_options.h"
+#include "util/data_folder.h"
 #include "util/json_out.h"
-
-#ifndef RIGVIEW_WORKER_EXE
-#define RIGVIEW_WORKER_EXE ""
-#endif
+#include "util/version.h"
 
 namespace rigpy {
 
@@ -33,6 +33,21 @@ namespace {
 // rigview.ImportError (a handle, not an object: nothing to release after the interpreter ends;
 // the module holds its reference).
 py::handle gImportError;
+
+// The package's own rigview binary, the import worker: rigview/bin/rigview beside this module
+// (set when the module loads).
+std::string gWorker;
+
+// The folder holding this module's shared object: the rigview package, whose bin/rigview is
+// the import worker and whose share/rigview is the data folder (an installed package, or the
+// build tree's python/rigview, laid out the same way).
+std::filesystem::path packageFolder() {
+    Dl_info info{};
+    if (::dladdr(reinterpret_cast<const void*>(&packageFolder), &info) == 0 || info.dli_fname == nullptr) return {};
+    std::error_code ec;
+    const std::filesystem::path so = std::filesystem::canonical(info.dli_fname, ec);
+    return ec ? std::filesystem::path() : so.parent_path();
+}
 
 const char* failureKind(rig::ImportFailure f) {
     switch (f) {
@@ -126,6 +141,7 @@ std::string diffJson(const PyModel& a, const PyModel& b, double toleranceMm) {
         py::gil_scoped_release release;
         j = rig::toJson(rig::diffModels(*a.model, *b.model, options));
     }
+    j["rigview_version"] = rig::rigviewVersion();
     j["a"] = a.model->path;
     j["b"] = b.model->path;
     return rig::jsonout::dump(std::move(j), 2);
@@ -315,7 +331,7 @@ rig::IsolationConfig isolationFor(bool isolated, double timeoutSeconds) {
     c.enabled = isolated;
     c.timeoutSeconds = timeoutSeconds;
     const char* env = std::getenv("RIGVIEW_WORKER");
-    c.workerExe = env && *env ? env : RIGVIEW_WORKER_EXE;
+    c.workerExe = env && *env ? env : gWorker;
     return c;
 }
 
@@ -337,8 +353,13 @@ void warnLines(const std::vector<std::string>& lines) {
 PYBIND11_MODULE(_rigview, m) {
     using namespace rigpy;
     m.doc() = "rigview's C++ core (see the rigview package for the documented API).";
-    m.attr("__version__") = RIGVIEW_VERSION;
-    m.attr("worker") = RIGVIEW_WORKER_EXE;
+    rig::setRigviewVersion(rig::kBuildVersion);
+    m.attr("__version__") = rig::rigviewVersion();
+    const std::filesystem::path package = packageFolder();
+    gWorker = (package / "bin" / "rigview").string();
+    rig::setDataFolder((package / "share" / "rigview").string());
+    m.attr("worker") = gWorker;
+    m.attr("data_folder") = rig::dataFolder();
     py::object importError = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
         "rigview.ImportError",
         "A model file could not be imported: unreadable, refused by its importer, or the importer\n"

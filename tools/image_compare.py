@@ -29,8 +29,8 @@ import zlib
 import numpy as np
 
 
-def read_png(path):
-    """-> uint8 array (H, W, 3)."""
+def read_png(path, alpha=False):
+    """-> uint8 array (H, W, 3); (H, W, 4) with alpha=True for an RGBA PNG."""
     with open(path, "rb") as f:
         data = f.read()
     if data[:8] != b"\x89PNG\r\n\x1a\n":
@@ -99,6 +99,8 @@ def read_png(path):
         return palette[np.minimum(img[..., 0], len(palette) - 1)].copy()
     if channels <= 2:
         return np.repeat(img[..., :1], 3, axis=2)
+    if alpha and channels == 4:
+        return img.copy()
     return img[..., :3].copy()
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Quick start: install what is missing, build, and open the viewer on the bundled demo
-# (or on the model given as the first argument).
+# Quick start: install what is missing, build the viewer (the rigview target alone: no tests,
+# no benchmarks, no Python module), and open it on the bundled demo (or on the model given as
+# the first argument; any viewer option may follow).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/setup.sh
-exec build/rigview "$@"
+tools/setup.sh rigview
+exec "${BUILD_DIR:-build}/rigview" "$@"

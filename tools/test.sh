@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# Install what is missing, build, and run every test (CTest). Then build with ASan/UBSan and
-# run the whole suite again under the sanitizers (RIGVIEW_SKIP_SANITIZERS=1 skips it), and
-# run every libFuzzer target for a bounded time: RIGVIEW_FUZZ_SECONDS (default 15) each, 0
-# skips fuzzing.
+# Install what is missing, build, and run every test (CTest). Then check rigview as a user
+# installs it (tests/package_test.sh: the Debian package, cmake --install, pip install .),
+# build with ASan/UBSan and run the whole suite again under the sanitizers
+# (RIGVIEW_SKIP_SANITIZERS=1 skips it), and run every libFuzzer target for a bounded time:
+# RIGVIEW_FUZZ_SECONDS (default 15) each, 0 skips fuzzing.
 #
-# The sanitizer build and the fuzz build run in the background at the lowest CPU priority
-# while the test run before them goes on: they take the CPU time the tests leave idle (tests
-# wait on the processes, workers and X servers they start), and each test run waits for its
-# build. Their output goes to build-asan/build.log and build-fuzz/build.log (printed when
-# they fail).
+# The sanitizer build, the pip package's build and the fuzz build run in the background at the
+# lowest CPU priority while the test run before them goes on: they take the CPU time the tests
+# leave idle (tests wait on the processes, workers and X servers they start), and each test
+# run waits for its build. Their output goes to build-asan/build.log, build-pip/build.log and
+# build-fuzz/build.log (printed when they fail).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache rewrites paths under the checkout as relative ones, so that the pip package's tree
+# (build-pip/) finds the objects of build/ (unless ccache's own configuration names a base);
+# depend mode takes the headers from the compiler's own dependency output instead of running
+# the preprocessor again on each miss (a clean build costs about 3% more CPU through ccache).
+if [[ -z "$(ccache -k base_dir 2>/dev/null || true)" ]]; then
+  export CCACHE_BASEDIR=$PWD
+fi
+export CCACHE_DEPEND=1
 tools/setup.sh
 
 FUZZ_SECONDS=${RIGVIEW_FUZZ_SECONDS:-15}
@@ -37,7 +46,8 @@ await() {
 }
 
 asan_build() {
-  BUILD_DIR=build-asan CMAKE_ARGS="-DRIGVIEW_SANITIZE=ON -DRIGVIEW_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo" tools/setup.sh
+  # No compiler cache: nothing else builds these objects.
+  BUILD_DIR=build-asan CMAKE_ARGS="-DRIGVIEW_SANITIZE=ON -DRIGVIEW_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER_LAUNCHER= -DCMAKE_CXX_COMPILER_LAUNCHER=" tools/setup.sh
 }
 FUZZ_TARGETS=(asf_amc_fuzz iqm_fuzz iqm_write_seeds gltf_json_fuzz gltf_morph_fuzz gltf_nodes_fuzz machine_json_fuzz model_io_fuzz import_fuzz)
 fuzz_build() {
@@ -60,7 +70,28 @@ elif [[ "$FUZZ_SECONDS" != 0 ]]; then
   FUZZ_PID=$BG_PID
 fi
 
+# The Python package as `pip install .` builds it, into a fresh venv: a fresh CMake tree in
+# build-pip/, compiled through ccache (tools/setup.sh configured build/ the same way), so its
+# compiles are the Release build's objects.
+VENV="${TMPDIR:-/tmp}/rigview-test-venv"
+pip_build() {
+  rm -rf "$VENV"
+  /usr/bin/python3 -m venv --system-site-packages "$VENV"
+  CMAKE_ARGS="-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache" \
+    CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" "$VENV/bin/pip" install --no-build-isolation .
+}
+rm -rf build-pip
+background build-pip pip_build
+PIP_PID=$BG_PID
+
 ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 600
+
+# rigview as a user installs it: the .deb (built from build/), cmake --install, pip install .
+tests/package_test.sh deb
+tests/package_test.sh install
+await "$PIP_PID" build-pip
+tests/package_test.sh pip "$VENV"
+rm -rf "$VENV"
 
 if ((SANITIZE)); then
   await "$ASAN_PID" build-asan

@@ -7,6 +7,7 @@ import numpy.typing as npt
 
 __version__: str
 worker: str
+data_folder: str
 
 ClipKey = Union[None, int, str]
 PathLike = Union[str, bytes, "os.PathLike[str]"]

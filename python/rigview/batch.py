@@ -78,14 +78,15 @@ if __name__ != "__main__":
 # Where the rigview binary is.
 
 def find_rigview(explicit=None):
-    """--rigview, else $RIGVIEW_BIN, else beside this package (source tree: <repo>/build/rigview;
-    build tree: build/python/rigview -> build/rigview), else `rigview` on PATH."""
+    """--rigview, else $RIGVIEW_BIN, else the package's own (rigview/bin/rigview: an installed
+    package, or the build tree's link to build/rigview), else beside this package (source tree:
+    <repo>/build/rigview), else `rigview` on PATH."""
     if explicit:
         return os.path.abspath(explicit)
     env = os.environ.get("RIGVIEW_BIN")
     if env:
         return os.path.abspath(env)
-    candidates = []
+    candidates = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "rigview")]
     for here in (os.path.abspath(__file__), os.path.realpath(__file__)):
         top = os.path.dirname(os.path.dirname(os.path.dirname(here)))  # python/rigview/batch.py -> <top>
         candidates += [os.path.join(top, "build", "rigview"), os.path.join(top, "rigview")]
@@ -97,6 +98,18 @@ def find_rigview(explicit=None):
         return found
     raise BatchError("no rigview binary found: give --rigview PATH or set RIGVIEW_BIN (looked in "
                      + ", ".join(candidates) + " and on PATH)", EXIT_USAGE)
+
+
+def rigview_version(rigview):
+    """The version of the rigview binary (`rigview --version`'s first line: "rigview X"), for
+    the lines the batch writes itself; None when it does not say."""
+    try:
+        p = subprocess.run([rigview, "--version"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL)
+    except OSError as e:
+        raise BatchError("cannot run " + rigview + ": " + e.strerror, EXIT_USAGE)
+    first = p.stdout.decode("utf-8", "replace").split("\n", 1)[0].split()
+    return first[1] if p.returncode == 0 and len(first) == 2 and first[0] == "rigview" else None
 
 
 def global_args(import_timeout):
@@ -193,9 +206,9 @@ def line_rank(obj):
     return 0 if obj.get("passed") else 2
 
 
-def killed_line(path, stat, tries, error):
+def killed_line(path, stat, tries, error, version=None):
     """The line of a file whose task killed a Dask worker on every try: an importer-crashed
-    finding, in the shape rigview writes for a crashed importer."""
+    finding, in the shape rigview (of `version`) writes for a crashed importer."""
     message = ("the check killed its Dask worker on " + str(tries) + (" try" if tries == 1 else " tries")
                + " (distributed.KilledWorker" + (", " + error if error else "") + ")")
     path = os.fsencode(path).decode("utf-8", "replace")  # valid UTF-8, as rigview writes names
@@ -207,6 +220,8 @@ def killed_line(path, stat, tries, error):
         "passed": False,
         "worst": "error",
     }
+    if version:
+        obj["rigview_version"] = version
     counts = {k: 0 for k in SUMMARY_KEYS}
     counts.update(files=1, failed=1, unreadable=1, importer_crashed=1, errors=1)
     return add_keys(json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False), stat, counts)
@@ -296,9 +311,10 @@ def local_cluster(workers, retries=3):
 
 
 def run_check(client, rigview, files, out, previous=None, retries=3, strict=False, import_timeout=None,
-              log=None):
+              log=None, version=None):
     """Check `files` on `client`'s cluster, giving each line to `out(file, line)` as it comes;
-    files in `previous` ({file: (text, obj)}) whose stat is unchanged are not checked again.
+    files in `previous` ({file: (text, obj)}) whose stat is unchanged are not checked again;
+    `version`: the binary's, for the lines written here.
     Returns (summary dict, worst rank, [(file, error)] of files that could not be checked)."""
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
@@ -354,7 +370,7 @@ def run_check(client, rigview, files, out, previous=None, retries=3, strict=Fals
                 if isinstance(error, KilledWorker):
                     last = getattr(error.last_worker, "address", None)
                     line = killed_line(path, file_stat(path), error.allowed_failures + 1,
-                                       "last on " + last if last else "")
+                                       "last on " + last if last else "", version)
                 else:
                     failed.append((path, str(error)))
                     line = None
@@ -381,8 +397,12 @@ def run_check(client, rigview, files, out, previous=None, retries=3, strict=Fals
     return summary, worst, failed
 
 
-def summary_line(summary):
-    return json.dumps({"summary": summary}, sort_keys=True, separators=(",", ":"))
+def summary_line(summary, version=None):
+    """The summary line as `rigview check --json-lines` (of `version`) writes it."""
+    obj = {"summary": summary}
+    if version:
+        obj["rigview_version"] = version
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
 def exit_code(worst, failed):
@@ -391,7 +411,7 @@ def exit_code(worst, failed):
     return {3: EXIT_BAD_INPUT, 2: EXIT_CHECK_FAILED}.get(worst, EXIT_OK)
 
 
-def compact(path, files, previous_text, new_lines, summary):
+def compact(path, files, previous_text, new_lines, summary, version=None):
     """Rewrite a resumed output as one line per file (the earlier line when unchanged, the
     new one otherwise) and the summary: a temporary file, renamed over it."""
     lines = dict(previous_text)
@@ -401,7 +421,7 @@ def compact(path, files, previous_text, new_lines, summary):
         for p in files:
             if p in lines:
                 f.write(lines[p].encode("utf-8", "surrogateescape") + b"\n")
-        f.write(summary_line(summary).encode() + b"\n")
+        f.write(summary_line(summary, version).encode() + b"\n")
     os.replace(tmp, path)
 
 
@@ -455,6 +475,7 @@ def _main(args):
     from distributed import Client
 
     rigview = find_rigview(args.rigview)
+    version = rigview_version(rigview)
     files = list_files(rigview, args.roots, args.import_timeout)
     out_path = args.resume or args.output
     previous = read_previous(args.resume) if args.resume else {}
@@ -483,7 +504,7 @@ def _main(args):
             log("waiting for a Dask worker to join " + client.scheduler.address)
         client.wait_for_workers(1)
         summary, worst, failed = run_check(client, rigview, files, out, previous, args.retries, args.strict,
-                                           args.import_timeout, log)
+                                           args.import_timeout, log, version)
     finally:
         client.close()
         if cluster is not None:
@@ -491,9 +512,9 @@ def _main(args):
     if args.resume:
         output.close()
         kept = {p: previous[p][0] for p in files if p in previous and p not in new_lines}
-        compact(args.resume, files, kept, new_lines, summary)
+        compact(args.resume, files, kept, new_lines, summary, version)
     else:
-        output.write(summary_line(summary))
+        output.write(summary_line(summary, version))
         output.close()
     for path, error in failed:
         print(PROG + ": " + path + ": could not be checked: " + error, file=sys.stderr)

@@ -20,6 +20,7 @@
 #include "app/command_util.h"
 #include "app/exit_codes.h"
 #include "util/json_out.h"
+#include "util/version.h"
 
 namespace rig {
 
@@ -107,7 +108,7 @@ int runCrowdBench(const BenchOptions& o, const Model& model, int32_t clip, const
     const double nsTick = ms * 1e6 / static_cast<double>(o.instances);
     const double nsJoint = joints ? nsTick / static_cast<double>(joints) : 0.0;
     if (o.json) {
-        json j{{"instances", o.instances}, {"threads", o.threads}, {"joints", joints},
+        json j{{"rigview_version", rigviewVersion()}, {"instances", o.instances}, {"threads", o.threads}, {"joints", joints},
                {"ms_per_frame", ms}, {"cpu_ms_per_frame", cpuMs}, {"ns_per_tick", nsTick}, {"ns_per_joint", nsJoint},
                {"instance_bytes", crowd.bytesPerInstance()}, {"isa", isa::name()}};
         addClipMemory(j, model, compressed, crowd.clipStateBytesPerInstance(), static_cast<size_t>(o.instances));
@@ -181,7 +182,8 @@ int runBench(const BenchOptions& o) {
     const size_t joints = model.skeleton.size();
     const double perJoint = joints ? ns / static_cast<double>(joints) : 0.0;
     if (o.json) {
-        json j{{"joints", joints}, {"ns_per_tick", ns}, {"ns_per_joint", perJoint}, {"isa", isa::name()}};
+        json j{{"rigview_version", rigviewVersion()}, {"joints", joints}, {"ns_per_tick", ns}, {"ns_per_joint", perJoint},
+               {"isa", isa::name()}};
         if (compressed) addClipMemory(j, model, compressed.get(), controller.compressedStateBytes(), 1);
         jsonout::Stats st;
         std::cout << jsonout::dump(std::move(j), -1, st) << "\n";

@@ -26,6 +26,7 @@
 #include "check/diagnostics.h"
 #include "import/import.h"
 #include "util/json_out.h"
+#include "util/version.h"
 #include "util/text.h"
 #include "platform/import_worker.h"
 
@@ -242,7 +243,8 @@ int runCheck(const CheckOptions& o) {
     if (o.jsonLines) {
         int worst = 0;
         for (const FileResult& r : results) worst = std::max(worst, severityRank(r, o.strict));
-        const std::string line = json{{"summary", summaryJson(results, o.strict)}}.dump() + "\n";
+        const std::string line =
+            json{{"rigview_version", rigviewVersion()}, {"summary", summaryJson(results, o.strict)}}.dump() + "\n";
         std::fwrite(line.data(), 1, line.size(), stdout);
         std::fflush(stdout);
         for (const FileResult& r : results) {
@@ -252,8 +254,13 @@ int runCheck(const CheckOptions& o) {
         return worst == 2 ? exitcode::kCheckFailed : exitcode::kOk;
     }
     if (results.empty()) {  // an empty shard
-        if (o.json) std::cout << json{{"files", json::array()}, {"summary", summaryJson(results, o.strict)}}.dump(2) << "\n";
-        else std::printf("0 files: 0 passed, 0 failed\n");
+        if (o.json) {
+            const json j{{"rigview_version", rigviewVersion()}, {"files", json::array()},
+                         {"summary", summaryJson(results, o.strict)}};
+            std::cout << j.dump(2) << "\n";
+        } else {
+            std::printf("0 files: 0 passed, 0 failed\n");
+        }
         return exitcode::kOk;
     }
 
@@ -266,6 +273,7 @@ int runCheck(const CheckOptions& o) {
             if (!results[0].imported) cmd::printError(results[0].error);  // and the one error line
         } else {
             json j;
+            j["rigview_version"] = rigviewVersion();
             j["files"] = json::array();
             for (const FileResult& r : results) j["files"].push_back(fileJson(r, o.strict));
             j["summary"] = summaryJson(results, o.strict);

@@ -2,6 +2,7 @@
 
 #include "check/codes.h"
 #include "util/json_out.h"
+#include "util/version.h"
 
 namespace rig {
 
@@ -44,6 +45,7 @@ namespace {
 
 json fileJsonRaw(const FileResult& r, bool strict) {
     json j;
+    j["rigview_version"] = rigviewVersion();
     j["file"] = r.path;
     if (!r.imported) {
         j["error"] = r.error;

@@ -124,6 +124,16 @@ struct DiffCommandOptions {
     bool json = false;
 };
 
+// `thumbnail MODEL OUT.png --size N`: a preview for file managers (the .thumbnailer file runs
+// it): an N x N PNG of the first clip's first frame (the bind pose without clips), framed, on a
+// transparent background; the model imported as every command imports it.
+struct ThumbnailOptions {
+    ImportOptions import;  // --units, --amc-fps (main fills it)
+    std::string model;
+    std::string output;    // a PNG whatever its name (file managers pass temporary names)
+    int size = 256;        // --size: the image's side in pixels
+};
+
 int runInfo(const InfoOptions& o);
 int runCompress(const CompressOptions& o);
 // What runCompress does without printing: the compressed model written to o.output and, in
@@ -139,5 +149,6 @@ int runPose(const PoseOptions& o);
 int runCheck(const CheckOptions& o);
 int runBench(const BenchOptions& o);
 int runDiff(const DiffCommandOptions& o);
+int runThumbnail(const ThumbnailOptions& o);
 
 }  // namespace rig

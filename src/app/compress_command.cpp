@@ -16,6 +16,7 @@
 #include "import/gltf/export.h"
 #include "import/import.h"
 #include "util/json_out.h"
+#include "util/version.h"
 #include "util/text.h"
 #include "util/paths.h"
 
@@ -113,6 +114,7 @@ int compressModel(const CompressOptions& o, nlohmann::json& j) {
                                  : model.units.metresPerUnit > 0.0 ? "model units are metres"
                                                                    : "the file gives no unit: its numbers are taken as metres";
     j = nlohmann::json::object();
+    j["rigview_version"] = rigviewVersion();
     j["model"] = model.path;
     j["output"] = o.output;
     j["tolerance_mm"] = o.toleranceMm;

@@ -11,6 +11,7 @@
 #include "app/exit_codes.h"
 #include "check/rig_diff.h"
 #include "util/json_out.h"
+#include "util/version.h"
 
 namespace rig {
 
@@ -106,6 +107,7 @@ int runDiff(const DiffCommandOptions& o) {
     const RigDiff d = diffModels(a, b, options);
     if (o.json) {
         nlohmann::json j = toJson(d);
+        j["rigview_version"] = rigviewVersion();
         j["a"] = o.modelA;
         j["b"] = o.modelB;
         jsonout::Stats st;

@@ -13,6 +13,7 @@
 #include "app/command_util.h"
 #include "app/exit_codes.h"
 #include "util/json_out.h"
+#include "util/version.h"
 #include "util/text.h"
 #include "platform/import_worker.h"
 
@@ -121,6 +122,7 @@ int runInfo(const InfoOptions& o) {
     }
     if (o.json) {
         json j;
+        j["rigview_version"] = rigviewVersion();
         j["file"] = model.path;
         j["nodes"] = model.skeleton.size();
         j["joints"] = joints.size();

@@ -15,13 +15,17 @@
 #include <CLI/CLI.hpp>
 
 #include "app/commands.h"
+#include "app/completions.h"
 #include "app/exit_codes.h"
+#include "app/man_page.h"
 #include "app/memory_limit.h"
 #include "app/options.h"
+#include "app/version_text.h"
 #include "app/viewer_entry.h"
 #include "import/import.h"
 #include "util/paths.h"
 #include "util/text.h"
+#include "util/version.h"
 #include "platform/import_worker.h"
 
 namespace {
@@ -58,6 +62,7 @@ int checkedStdout(int code) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    rig::setRigviewVersion(rig::kBuildVersion);
     occupyClosedStandardStreams();
     CLI::App app{"", "rigview"};
     app.require_subcommand(0, 1);
@@ -78,8 +83,24 @@ int main(int argc, char** argv) {
         return rig::exitcode::kUsage;
     }
 
+    if (settings.verbose && !settings.version) {
+        std::cerr << "rigview: --verbose goes with --version (see rigview --help)\n";
+        return rig::exitcode::kUsage;
+    }
+    if (settings.version) {
+        std::cout << rig::versionText(settings.verbose);
+        return checkedStdout(rig::exitcode::kOk);
+    }
     if (settings.helpMarkdown) {
         std::cout << rig::cli::optionsMarkdown();
+        return checkedStdout(rig::exitcode::kOk);
+    }
+    if (settings.helpMan) {
+        std::cout << rig::cli::manPage();
+        return checkedStdout(rig::exitcode::kOk);
+    }
+    if (!settings.completion.empty()) {
+        std::cout << rig::cli::completionScript(settings.completion);
         return checkedStdout(rig::exitcode::kOk);
     }
     settings.exportOpts.fpsGiven = cmd[Command::Export]->get_option("--fps")->count() > 0;
@@ -99,7 +120,7 @@ int main(int argc, char** argv) {
     const rig::ImportOptions import{settings.units == "file" ? rig::UnitMode::File : rig::UnitMode::Metres, settings.amcFps};
     for (rig::ImportOptions* o : {&settings.viewer.import, &settings.info.import, &settings.pose.import, &settings.check.import,
                                   &settings.render.import, &settings.exportOpts.import, &settings.bench.import,
-                                  &settings.compress.import, &settings.diff.import}) {
+                                  &settings.compress.import, &settings.diff.import, &settings.thumbnail.import}) {
         *o = import;
     }
     try {
@@ -115,6 +136,7 @@ int main(int argc, char** argv) {
         if (*cmd[Command::Export]) return checkedStdout(rig::runExport(settings.exportOpts));
         if (*cmd[Command::Compress]) return checkedStdout(rig::runCompress(settings.compress));
         if (*cmd[Command::Diff]) return checkedStdout(rig::runDiff(settings.diff));
+        if (*cmd[Command::Thumbnail]) return checkedStdout(rig::runThumbnail(settings.thumbnail));
         rig::ViewerLaunch& viewer = settings.viewer;
         if (viewer.width != 1280) viewer.height = viewer.width * 10 / 16;
         return rig::runViewer(viewer);

@@ -17,7 +17,8 @@ namespace {
 
 constexpr Command V = Command::Viewer, Info = Command::Info, Pose = Command::Pose, Check = Command::Check,
                   Render = Command::Render, Export = Command::Export, Bench = Command::Bench,
-                  Compress = Command::Compress, Diff = Command::Diff, Worker = Command::ImportWorker;
+                  Compress = Command::Compress, Diff = Command::Diff, Thumb = Command::Thumbnail,
+                  Worker = Command::ImportWorker;
 
 struct CommandSpec {
     const char* name;
@@ -34,6 +35,7 @@ constexpr CommandSpec kCommandSpecs[] = {
     {"bench", "Time the per-tick palette update (sample, local->model, palette)"},
     {"compress", "Compress every clip (key reduction within a tolerance, quantization), print sizes and errors, write glTF"},
     {"diff", "What changed between two versions of a rig: joints, bind pose, weights, meshes, clips; exit 1 if anything did"},
+    {"thumbnail", "Write a square PNG preview of a model (the first clip's first frame, framed, transparent background), as file managers ask"},
     {"__import-worker", "The import worker process, started by rigview itself"},
 };
 static_assert(std::size(kCommandSpecs) == std::size(kCommands));
@@ -82,17 +84,21 @@ std::vector<OptionSpec> makeTable() {
                   {Render, RIG_FIELD(render.model), nullptr, true},
                   {Export, RIG_FIELD(exportOpts.model), nullptr, true},
                   {Bench, RIG_FIELD(bench.model), nullptr, true},
-                  {Compress, RIG_FIELD(compress.model), nullptr, true}}});
-    t.push_back({"a", "The earlier version of the model", "", {}, {}, {{Diff, RIG_FIELD(diff.modelA), nullptr, true}}});
-    t.push_back({"b", "The later version of the model", "", {}, {}, {{Diff, RIG_FIELD(diff.modelB), nullptr, true}}});
+                  {Compress, RIG_FIELD(compress.model), nullptr, true},
+                  {Thumb, RIG_FIELD(thumbnail.model), "The model to preview", true}},
+                 kModelFiles});
+    t.push_back({"a", "The earlier version of the model", "", {}, {}, {{Diff, RIG_FIELD(diff.modelA), nullptr, true}}, kModelFiles});
+    t.push_back({"b", "The later version of the model", "", {}, {}, {{Diff, RIG_FIELD(diff.modelB), nullptr, true}}, kModelFiles});
+    t.push_back({"image", "The PNG to write (any name: file managers pass temporary ones)", "", {}, {},
+                 {{Thumb, RIG_FIELD(thumbnail.output), nullptr, true}}, "png"});
     t.push_back({"paths", "Model files, or folders searched recursively for models", "", {}, {},
-                 {{Check, RIG_FIELD(check.paths)}}});
+                 {{Check, RIG_FIELD(check.paths)}}, kModelFilesOrFolders});
     // Shared by several subcommands.
     t.push_back({"-o,--output", "Output file (pose: .json or .obj; render: .png; export: .bvh, .gltf or .glb; compress: .gltf or .glb)", "", {}, {},
-                 {{Pose, RIG_FIELD(pose.output), "Output file: .json (positions + joint matrices) or .obj", true},
-                  {Render, RIG_FIELD(render.output), "Output .png", true},
-                  {Export, RIG_FIELD(exportOpts.output), "Output .bvh, .gltf or .glb", true},
-                  {Compress, RIG_FIELD(compress.output), "Output .gltf or .glb (the key-reduced, quantized clips)", true}}});
+                 {{Pose, RIG_FIELD(pose.output), "Output file: .json (positions + joint matrices) or .obj", true, "json obj"},
+                  {Render, RIG_FIELD(render.output), "Output .png", true, "png"},
+                  {Export, RIG_FIELD(exportOpts.output), "Output .bvh, .gltf or .glb", true, "bvh gltf glb"},
+                  {Compress, RIG_FIELD(compress.output), "Output .gltf or .glb (the key-reduced, quantized clips)", true, "gltf glb"}}});
     t.push_back({"--clip", kClipHelp, "", {}, {},
                  {{V, RIG_FIELD(viewer.clip), "Clip to start with (name or index)"},
                   {Pose, RIG_FIELD(pose.clip)},
@@ -109,7 +115,8 @@ std::vector<OptionSpec> makeTable() {
                   {Bench, RIG_FIELD(bench.anims)},
                   {Compress, RIG_FIELD(compress.anims)},
                   {Diff, RIG_FIELD(diff.anims), "Add the clips of another file to both versions, bound by joint name (repeatable)"},
-                  {Worker, RIG_FIELD(workerAnims)}}});
+                  {Worker, RIG_FIELD(workerAnims)}},
+                 kModelFiles});
     t.push_back({"--time", "Seconds on the clip's timeline; past its end time wraps", "", {}, {},
                  {{Pose, RIG_FIELD(pose.time)}, {Render, RIG_FIELD(render.time)}}});
     t.push_back({"--bind-pose", "Ignore clips: the bind pose, the pose the skin was bound in (from its inverse bind matrices)", "", {}, {},
@@ -123,7 +130,8 @@ std::vector<OptionSpec> makeTable() {
                    "A state machine file (*.machine.json) driving the model from the start "
                    "(default: <model>.machine.json beside the model is loaded, not driving)"},
                   {Pose, RIG_FIELD(pose.machine)},
-                  {Render, RIG_FIELD(render.machine)}}});
+                  {Render, RIG_FIELD(render.machine)}},
+                 "machine.json"});
     t.push_back({"--set", "With --machine: a parameter's value at the start, NAME=VALUE (NAME alone for a trigger; repeatable)", "", {}, {},
                  {{Pose, RIG_FIELD(pose.sets)}, {Render, RIG_FIELD(render.sets)}}});
     t.push_back({"--json", "Print JSON (check: one report for all files)", "", {}, {},
@@ -138,18 +146,25 @@ std::vector<OptionSpec> makeTable() {
                   {Bench, RIG_FIELD(bench.instances), "Time N instances sharing the model, updated together each frame (a crowd)"}}});
     // The viewer's own.
     t.push_back({"--screenshot", "Run the viewer some frames, save the window as PNG and exit", "", {}, {},
-                 {{V, RIG_FIELD(viewer.screenshot)}}});
+                 {{V, RIG_FIELD(viewer.screenshot)}}, "png"});
     t.push_back({"--frames", "Frames to run before --screenshot", "", {}, {}, {{V, RIG_FIELD(viewer.frames)}}});
     t.push_back({"--window", "Window width (height follows at 16:10)", "", {CLI::Range(320, 8192)}, {},
                  {{V, RIG_FIELD(viewer.width)}}});
     t.push_back({"!--no-watch", "Do not re-import the model when its file changes", "", {}, {},
                  {{V, RIG_FIELD(viewer.watch)}}});
     t.push_back({"--compare", "Another version of the model, drawn as a ghost over it at the same time, the model coloured by how far each vertex is from it (as diff compares them)", "", {}, {},
-                 {{V, RIG_FIELD(viewer.compare)}}});
+                 {{V, RIG_FIELD(viewer.compare)}}, kModelFiles});
     t.push_back({"--reset-layout", "Start with the default panel layout (the saved one is replaced on quit)", "", {}, {},
                  {{V, RIG_FIELD(viewer.resetLayout)}}});
     t.push_back({"--help-markdown", "Print this option reference as a Markdown table (README.md's) and exit", "", {}, {},
                  {{V, RIG_FIELD(helpMarkdown)}}});
+    t.push_back({"--help-man", "Print the manual page (roff, what man rigview shows) made from this option reference and exit", "", {}, {},
+                 {{V, RIG_FIELD(helpMan)}}});
+    t.push_back({"--completion", "Print the completion script of SHELL (bash, zsh or fish) and exit: subcommands, options, their values and file types", "",
+                 {CLI::IsMember({"bash", "zsh", "fish"})}, {}, {{V, RIG_FIELD(completion)}}});
+    t.push_back({"--version", "Print rigview's version and Assimp's and exit", "", {}, {}, {{V, RIG_FIELD(version)}}});
+    t.push_back({"--verbose", "With --version: also the versions of Dear ImGui and GLFW, the OpenGL renderer a headless render uses (EGL) and the data folder", "",
+                 {}, {}, {{V, RIG_FIELD(verbose)}}});
     // check.
     t.push_back({"--json-lines", "Print one JSON object per file as each finishes (flushed), then {\"summary\":...}", "", {}, {"--json"},
                  {{Check, RIG_FIELD(check.jsonLines)}}});
@@ -157,7 +172,7 @@ std::vector<OptionSpec> makeTable() {
                  {{Check, RIG_FIELD(check.shard)}}});
     t.push_back({"--strict", "Warnings fail too (exit 1)", "", {}, {}, {{Check, RIG_FIELD(check.strict)}}});
     t.push_back({"--sheet", "Also render a contact sheet PNG (frames across each clip, problem vertices tinted)", "", {}, {},
-                 {{Check, RIG_FIELD(check.sheet)}}});
+                 {{Check, RIG_FIELD(check.sheet)}}, "png"});
     t.push_back({"--jobs", "Import worker processes at once (0: all cores)", "", {CLI::Range(0, 1024)}, {},
                  {{Check, RIG_FIELD(check.jobs)}}});
     t.push_back({"--list-codes", "Print the finding codes (code, severity, meaning) as a Markdown table and exit", "", {}, {},
@@ -166,12 +181,14 @@ std::vector<OptionSpec> makeTable() {
                  "Print the files it would check (folders searched, sorted, --shard applied), each ended by a NUL byte as find -print0 does, and check nothing",
                  "", {}, {}, {{Check, RIG_FIELD(check.listFiles)}}});
     // render.
-    t.push_back({"--size", "Image size WIDTHxHEIGHT", "", {}, {}, {{Render, RIG_FIELD(render.size)}}});
+    t.push_back({"--size", "Image size (render: WIDTHxHEIGHT; thumbnail: the side N of the square, 8..4096)", "", {}, {},
+                 {{Render, RIG_FIELD(render.size), "Image size WIDTHxHEIGHT"},
+                  {Thumb, RIG_FIELD(thumbnail.size), "The side of the square image in pixels (8..4096)"}}});
     t.push_back({"--camera",
                  "Camera EX,EY,EZ,TX,TY,TZ,FOV: eye and target in world space (Y up), vertical field of view in degrees (replaces the framing; no MSAA unless --msaa)",
                  "", {}, {"--azimuth", "--elevation", "--instances"}, {{Render, RIG_FIELD(render.camera)}}});
     t.push_back({"--env", "Environment lighting: an equirectangular Radiance .hdr (default: the bundled studio)", "", {}, {},
-                 {{Render, RIG_FIELD(render.view.environment)}}});
+                 {{Render, RIG_FIELD(render.view.environment)}}, "hdr"});
     t.push_back({"--background", "Background colour R,G,B as 0-255 display values (the cleared pixel is exactly that)", "",
                  {}, {}, {{Render, RIG_FIELD(render.background)}}});
     // The view options that have a flag, from the view option table (render/view_options.h).
@@ -260,6 +277,10 @@ template <class T> std::string formatValue(const T& v) {
 
 const char* commandName(Command c) { return kCommandSpecs[static_cast<int>(c)].name; }
 
+const char* commandDescription(Command c) { return kCommandSpecs[static_cast<int>(c)].description; }
+
+bool hidden(Command c) { return c == Command::ImportWorker; }
+
 const std::vector<OptionSpec>& optionTable() {
     static const std::vector<OptionSpec> table = makeTable();
     return table;
@@ -276,6 +297,26 @@ std::string primaryName(const OptionSpec& spec) {
 }
 
 std::string helpFor(const OptionSpec& spec, const Target& t) { return t.help != nullptr ? std::string(t.help) : spec.help; }
+
+const char* filesFor(const OptionSpec& spec, const Target& t) { return t.files != nullptr ? t.files : spec.files; }
+
+std::vector<std::string> choicesOf(const OptionSpec& spec, const Target& t) {
+    Settings scratch;
+    const Field field = t.field(scratch);
+    std::vector<std::string> out;
+    if (const auto* choice = std::get_if<ViewChoiceField>(&field)) {
+        for (const ViewChoice& c : choice->option->choices) out.push_back(c.name);
+        return out;
+    }
+    // CLI::IsMember describes itself as "{a,b,c}".
+    for (const CLI::Validator& v : spec.checks) {
+        const std::string d = v.get_description();
+        if (d.size() < 2 || d.front() != '{' || d.back() != '}') continue;
+        std::stringstream in(d.substr(1, d.size() - 2));
+        for (std::string item; std::getline(in, item, ',');) out.push_back(item);
+    }
+    return out;
+}
 
 std::string defaultText(const Field& field) {
     return std::visit(
@@ -304,7 +345,7 @@ Parser build(CLI::App& app, Settings& settings) {
             continue;
         }
         CLI::App* sub = app.add_subcommand(spec.name, spec.description);
-        if (c == Command::ImportWorker) sub->group("");  // hidden
+        if (hidden(c)) sub->group("");
         parser.subcommands[static_cast<int>(c)] = sub;
     }
     for (const OptionSpec& spec : optionTable()) {
@@ -353,50 +394,53 @@ Parser build(CLI::App& app, Settings& settings) {
     return parser;
 }
 
-std::string optionsMarkdown() {
+OptionSummary summarize(const OptionSpec& spec) {
     Settings defaults;
+    OptionSummary o;
+    o.hidden = true;
+    for (const Target& t : spec.targets) {
+        if (hidden(t.command)) continue;
+        o.hidden = false;
+        o.commands.push_back(std::string(t.command == Command::Viewer ? "viewer" : commandName(t.command)) +
+                             (t.required ? " (required)" : ""));
+        const Field field = t.field(defaults);
+        if (o.shown.empty()) o.shown = defaultText(field);
+        if (o.value.empty() && !std::holds_alternative<bool*>(field)) {
+            if (std::holds_alternative<std::string*>(field) || std::holds_alternative<std::vector<std::string>*>(field) ||
+                std::holds_alternative<ViewChoiceField>(field)) {
+                o.value = "TEXT";
+            } else if (std::holds_alternative<float*>(field) || std::holds_alternative<double*>(field)) {
+                o.value = "FLOAT";
+            } else {
+                o.value = "INT";
+            }
+            if (std::holds_alternative<std::vector<std::string>*>(field)) o.value += " ...";
+        }
+    }
+    std::stringstream in(spec.names);
+    for (std::string n; std::getline(in, n, ',');) {
+        if (!n.empty() && n[0] == '!') n.erase(0, 1);
+        o.names.push_back(n);
+    }
+    return o;
+}
+
+std::string optionsMarkdown() {
     std::ostringstream md;
     md << "| Option | Value | Default | Commands | Description |\n";
     md << "|---|---|---|---|---|\n";
     for (const OptionSpec& spec : optionTable()) {
-        std::string commands, value, shown;
-        bool hidden = true;
-        for (const Target& t : spec.targets) {
-            if (t.command == Command::ImportWorker) continue;
-            hidden = false;
-            if (!commands.empty()) commands += ", ";
-            commands += t.command == Command::Viewer ? "viewer" : commandName(t.command);
-            if (t.required) commands += " (required)";
-            const Field field = t.field(defaults);
-            if (shown.empty()) shown = defaultText(field);
-            if (value.empty() && !std::holds_alternative<bool*>(field)) {
-                if (std::holds_alternative<std::string*>(field) || std::holds_alternative<std::vector<std::string>*>(field) ||
-                    std::holds_alternative<ViewChoiceField>(field)) {
-                    value = "TEXT";
-                } else if (std::holds_alternative<float*>(field) || std::holds_alternative<double*>(field)) {
-                    value = "FLOAT";
-                } else {
-                    value = "INT";
-                }
-                if (std::holds_alternative<std::vector<std::string>*>(field)) value += " ...";
-            }
+        const OptionSummary o = summarize(spec);
+        if (o.hidden) continue;  // the import worker's own
+        std::string names, commands;
+        for (const std::string& n : o.names) names += (names.empty() ? "`" : ", `") + n + "`";
+        for (const std::string& c : o.commands) commands += (commands.empty() ? "" : ", ") + c;
+        std::string help;
+        for (char ch : spec.help) {
+            if (ch == '|' || ch == '<' || ch == '>' || ch == '*') help += '\\';
+            help += ch;
         }
-        if (hidden) continue;  // the import worker's own
-        std::string names;
-        std::stringstream in(spec.names);
-        for (std::string n; std::getline(in, n, ',');) {
-            if (!n.empty() && n[0] == '!') n.erase(0, 1);
-            if (!names.empty()) names += ", ";
-            names += "`" + n + "`";
-        }
-        std::string help = spec.help;
-        std::string escaped;
-        for (char ch : help) {
-            if (ch == '|' || ch == '<' || ch == '>' || ch == '*') escaped += '\\';
-            escaped += ch;
-        }
-        help = escaped;
-        md << "| " << names << " | " << value << " | " << shown << " | " << commands << " | " << help << " |\n";
+        md << "| " << names << " | " << o.value << " | " << o.shown << " | " << commands << " | " << help << " |\n";
     }
     return md.str();
 }

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "anim/runtime/skinning.h"
+#include "util/version.h"
 
 namespace rig {
 
@@ -63,7 +64,9 @@ std::string poseJson(const Model& model, const Animator& anim, int32_t clip, flo
         }
         out += "]}";
     }
-    out += "]}\n";
+    out += "],\"rigview_version\":";
+    jsonout::appendString(out, rigviewVersion(), st);
+    out += "}\n";
     return out;
 }
 

@@ -209,13 +209,16 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
     if (!bg.empty()) view.background = glm::vec4(bg[0] / 255.0, bg[1] / 255.0, bg[2] / 255.0, 1.0);
     const Environment* env = (*renderer)->prepareEnvironment(view);
     if (!(*renderer)->environmentError().empty()) {
-        // An environment asked for by --env that does not load fails the render; the bundled
-        // one missing (an unusual install) leaves a grey sky, with a warning.
+        // An environment that does not load fails the render: the one --env names, or the
+        // studio from rigview's data folder (an install without its data), which would
+        // otherwise leave every render lit by a grey sky.
         if (!o.view.environment.empty()) {
             printError((*renderer)->environmentError());
-            return exitcode::kBadInput;
+        } else {
+            printError(o.model + ": cannot light the model: " + (*renderer)->environmentError() +
+                       " (--env FILE.hdr lights it with another environment)");
         }
-        printError(o.model + ": warning: " + (*renderer)->environmentError() + ": lit by a grey sky");
+        return exitcode::kBadInput;
     }
     auto gpu = GpuModel::create(model);
     if (!gpu) {

@@ -30,12 +30,9 @@
 #include "util/input_file.h"
 #include "util/output_file.h"
 #include "util/text.h"
+#include "util/version.h"
 #include "app/up_axis.h"
 #include "app/viewer_settings.h"
-
-#ifndef RIGVIEW_VERSION
-#define RIGVIEW_VERSION "dev"
-#endif
 
 namespace rig {
 
@@ -82,7 +79,7 @@ Result<std::unique_ptr<Viewer>> Viewer::create(const ViewerConfig& config) {
         v->state_.ui.contentScale = std::clamp(std::max(xs, ys), 0.5f, 4.0f);
         int major = 0, minor = 0, rev = 0;
         glfwGetVersion(&major, &minor, &rev);
-        v->about_.version = RIGVIEW_VERSION;
+        v->about_.version = rigviewVersion();
         v->about_.assimp = assimpVersion();
         v->about_.imgui = ImGui::GetVersion();
         v->about_.glfw = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(rev);

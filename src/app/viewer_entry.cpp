@@ -6,16 +6,20 @@
 #include "app/exit_codes.h"
 #include "app/viewer.h"
 #include "render/offscreen.h"
-#include "util/bundled_assets.h"
+#include "util/data_folder.h"
 #include "util/text.h"
 
 namespace rig {
 
-std::string demoModelPath() { return bundledAssetPath("assets/demo/rigview_demo.gltf"); }
+std::string demoModelPath() { return dataFile("demo/rigview_demo.gltf"); }
 
 int runViewer(const ViewerLaunch& launch) {
     ViewerConfig cfg;
     cfg.model = launch.model.empty() ? demoModelPath() : launch.model;
+    if (cfg.model.empty()) {  // no model given, and no data folder holding the demo
+        std::cerr << "rigview: " << text::forTerminal("no model given, and no demo: " + missingDataFolderMessage()) << "\n";
+        return exitcode::kBadInput;
+    }
     if (!launch.screenshot.empty() && !cmd::outputIsNotAnInput(launch.screenshot, cfg.model, launch.anims)) {
         return exitcode::kUsage;
     }

@@ -22,7 +22,8 @@ struct ViewerLaunch {
     bool resetLayout = false;  // --reset-layout
 };
 
-// The path of the bundled demo model, found next to the executable or in the source tree.
+// The path of the bundled demo model in rigview's data folder (util/data_folder.h); "" when
+// there is no data folder.
 std::string demoModelPath();
 
 // Open the viewer; returns an exit code (5 when there is no display).

@@ -39,6 +39,24 @@ bool isModelFile(const std::string& path) {
     return probe.IsExtensionSupported(ext);
 }
 
+std::vector<std::string> modelExtensions() {
+    aiString list;  // "*.3d;*.3ds;..."
+    Assimp::Importer().GetExtensionList(list);
+    std::vector<std::string> out = {"asf", "amc"};
+    const std::string text(list.C_Str());
+    for (size_t pos = 0; pos < text.size();) {
+        const size_t end = std::min(text.find(';', pos), text.size());
+        std::string ext = text.substr(pos, end - pos);
+        if (ext.rfind("*.", 0) == 0) ext.erase(0, 2);
+        std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (!ext.empty()) out.push_back(ext);
+        pos = end + 1;
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
 std::string assimpVersion() {
     return std::to_string(aiGetVersionMajor()) + "." + std::to_string(aiGetVersionMinor()) + "." +
            std::to_string(aiGetVersionPatch());

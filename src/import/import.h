@@ -28,6 +28,8 @@ Result<Model> importModelWithAnims(const std::string& path, const std::vector<st
 
 // Whether a file's extension is one Assimp reads (for searching folders).
 bool isModelFile(const std::string& path);
+// Every extension isModelFile accepts, lower case without the dot, sorted (the shell completions).
+std::vector<std::string> modelExtensions();
 
 // The Assimp library's version ("5.2.5"), for the viewer's About window.
 std::string assimpVersion();

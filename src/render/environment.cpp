@@ -11,7 +11,7 @@
 #include "render/environment_cache.h"
 #include "render/shader_sources.h"
 #include "render/hdr_image.h"
-#include "util/bundled_assets.h"
+#include "util/data_folder.h"
 
 namespace rig {
 
@@ -197,7 +197,9 @@ Result<std::unique_ptr<Environment>> Environment::load(const std::string& hdrPat
     // Prefiltered before: the levels and the DFG table from the cache (render/environment_cache.h).
     const std::string cachePath = environmentCachePath(hdr.width, hdr.height, hdr.rgbaHalf, prefilterId());
     PrefilteredLevels cached;
-    if (readPrefilteredLevels(cachePath, size, maxLod, cached)) {
+    if (readPrefilteredLevels(cachePath, size, maxLod, cached) ||
+        readPrefilteredLevels(shippedEnvironmentCachePath(hdr.width, hdr.height, hdr.rgbaHalf, prefilterId()), size, maxLod,
+                              cached)) {
         SavedState saved;
         glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
         glGenVertexArrays(1, &env->backgroundVao_);
@@ -364,6 +366,6 @@ glm::mat3 environmentLookupRotation(float rotationDeg) {
     return glm::transpose(glm::mat3(r));
 }
 
-std::string defaultEnvironmentPath() { return bundledAssetPath("assets/env/studio.hdr"); }
+std::string defaultEnvironmentPath() { return dataFile("env/studio.hdr"); }
 
 }  // namespace rig

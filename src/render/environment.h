@@ -72,7 +72,8 @@ private:
 // rotation (0, rotationDeg, 0). The PBR shader multiplies its reflection and normal lookups by it.
 glm::mat3 environmentLookupRotation(float rotationDeg);
 
-// The bundled neutral studio environment (assets/env/studio.hdr, tools/make_studio_env.py).
+// The bundled neutral studio environment: env/studio.hdr in rigview's data folder (made by
+// tools/make_studio_env.py as assets/env/studio.hdr); "" when there is no data folder.
 std::string defaultEnvironmentPath();
 
 }  // namespace rig

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "render/dfg_lut.h"
+#include "util/data_folder.h"
 
 namespace rig {
 
@@ -32,6 +33,12 @@ size_t expectedBytes(int size, int maxLod) {
            prefilteredTexelCount(size, maxLod) * sizeof(uint16_t);
 }
 
+// RIGVIEW_NO_CACHE=1 (or anything but 0).
+bool cacheTurnedOff() {
+    const char* off = std::getenv("RIGVIEW_NO_CACHE");
+    return off && *off && std::strcmp(off, "0") != 0;
+}
+
 }  // namespace
 
 size_t prefilteredTexelCount(int size, int maxLod) {
@@ -45,8 +52,7 @@ size_t prefilteredTexelCount(int size, int maxLod) {
 
 std::string environmentCachePath(int width, int height, const std::vector<uint16_t>& rgbaHalf,
                                  const std::string& prefilterId) {
-    const char* off = std::getenv("RIGVIEW_NO_CACHE");
-    if (off && *off && std::strcmp(off, "0") != 0) return {};
+    if (cacheTurnedOff()) return {};
     std::filesystem::path dir;
     if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/') {
         dir = xdg;
@@ -55,6 +61,19 @@ std::string environmentCachePath(int width, int height, const std::vector<uint16
     } else {
         return {};
     }
+    return (dir / "rigview" / "env" / environmentCacheName(width, height, rgbaHalf, prefilterId)).string();
+}
+
+std::string shippedEnvironmentCachePath(int width, int height, const std::vector<uint16_t>& rgbaHalf,
+                                        const std::string& prefilterId) {
+    if (cacheTurnedOff()) return {};
+    const std::string folder = dataFile("env/prefiltered");
+    if (folder.empty()) return {};
+    return (std::filesystem::path(folder) / environmentCacheName(width, height, rgbaHalf, prefilterId)).string();
+}
+
+std::string environmentCacheName(int width, int height, const std::vector<uint16_t>& rgbaHalf,
+                                 const std::string& prefilterId) {
     uint64_t h = 14695981039346656037ull;
     h = fnv1a(h, kMagic, sizeof(kMagic));
     h = fnv1a(h, prefilterId.data(), prefilterId.size());
@@ -63,7 +82,7 @@ std::string environmentCachePath(int width, int height, const std::vector<uint16
     h = fnv1a(h, rgbaHalf.data(), rgbaHalf.size() * sizeof(uint16_t));
     char name[40];
     std::snprintf(name, sizeof(name), "%016llx.bin", static_cast<unsigned long long>(h));
-    return (dir / "rigview" / "env" / name).string();
+    return name;
 }
 
 bool readPrefilteredLevels(const std::string& path, int size, int maxLod, PrefilteredLevels& out) {

@@ -4,7 +4,8 @@
 // stored once per image in $XDG_CACHE_HOME/rigview/env/ (~/.cache/rigview/env/ without it),
 // named by a hash of the texels, and read back by the next load. The cache is only an
 // accelerator: a missing, unreadable, unwritable or malformed entry means the levels are
-// computed again, never an error. RIGVIEW_NO_CACHE=1 turns it off.
+// computed again, never an error. RIGVIEW_NO_CACHE=1 turns it off. An install also ships the
+// entry of its studio environment in its data folder (shippedEnvironmentCachePath).
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,18 @@ size_t prefilteredTexelCount(int size, int maxLod);
 // reads an old entry); "" when the cache is off or has no folder.
 std::string environmentCachePath(int width, int height, const std::vector<uint16_t>& rgbaHalf,
                                  const std::string& prefilterId);
+
+// The entry's file name for those texels and that prefilter ("<hash>.bin").
+std::string environmentCacheName(int width, int height, const std::vector<uint16_t>& rgbaHalf,
+                                 const std::string& prefilterId);
+
+// The entry an install ships for its studio environment: env/prefiltered/<name> in the data
+// folder (util/data_folder.h), computed at build time (cmake/prefilter_studio.cmake), read
+// like the user's cache when that has none and never written; "" when the cache is off or
+// there is no data folder. It spares a first start, and a sandboxed thumbnailer with no cache
+// folder, the prefilter.
+std::string shippedEnvironmentCachePath(int width, int height, const std::vector<uint16_t>& rgbaHalf,
+                                        const std::string& prefilterId);
 
 // Read an entry: false unless it is a regular file of exactly the expected layout for `size`
 // and `maxLod`.

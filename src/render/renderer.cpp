@@ -10,6 +10,7 @@
 #include "render/environment.h"
 #include "render/gl_state.h"
 #include "render/layout.h"
+#include "util/data_folder.h"
 
 namespace rig {
 
@@ -94,6 +95,11 @@ void Renderer::drawLines(const glm::mat4& viewProj, GLenum mode, float pointSize
 
 void Renderer::useEnvironment(const ViewOptions& o) {
     const std::string path = o.environment.empty() ? defaultEnvironmentPath() : o.environment;
+    if (path.empty()) {  // the studio, and no data folder to find it in
+        environmentAsked_.clear();
+        environmentError_ = "the studio environment: " + missingDataFolderMessage();
+        return;
+    }
     if (path == environmentAsked_) return;
     environmentAsked_ = path;
     auto env = Environment::load(path);

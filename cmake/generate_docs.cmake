@@ -1,0 +1,22 @@
+# What the package installs that the rigview binary writes from its option table: the manual
+# page (gzip'd without a timestamp, as Debian wants) and the bash, zsh and fish completions.
+# cmake -DRIGVIEW=build/rigview -DOUT=DIR -P cmake/generate_docs.cmake
+file(MAKE_DIRECTORY ${OUT})
+execute_process(COMMAND ${RIGVIEW} --help-man OUTPUT_FILE ${OUT}/rigview.1 RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "rigview --help-man failed (${rc})")
+endif()
+execute_process(COMMAND gzip -9nf ${OUT}/rigview.1 RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "gzip ${OUT}/rigview.1 failed (${rc})")
+endif()
+foreach(shell_file bash:rigview zsh:_rigview fish:rigview.fish)
+  string(REPLACE ":" ";" pair ${shell_file})
+  list(GET pair 0 shell)
+  list(GET pair 1 name)
+  file(MAKE_DIRECTORY ${OUT}/${shell})
+  execute_process(COMMAND ${RIGVIEW} --completion ${shell} OUTPUT_FILE ${OUT}/${shell}/${name} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "rigview --completion ${shell} failed (${rc})")
+  endif()
+endforeach()
