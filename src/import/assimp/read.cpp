@@ -10,12 +10,14 @@
 
 #include "anim/offline/clip_tools.h"
 #include "import/assimp/confined_io.h"
+#include "import/assimp/fbx_chain.h"
 #include "import/assimp/node_binding.h"
 #include "import/assimp/off_header.h"
 #include "import/assimp/scene_convert.h"
 #include "import/assimp/scene_repair.h"
 #include "import/assimp/units.h"
 #include "import/assimp/vertex_join.h"
+#include "import/import.h"
 #include "import/gltf/document.h"
 #include "import/gltf/keys.h"
 #include "import/gltf/markers.h"
@@ -75,6 +77,12 @@ Result<Model> importWithAssimp(const std::string& path, const std::string& ext, 
         scene = importer.ReadFile(path, 0);
         if (scene && scene->mNumMeshes == 0) {
             const_cast<aiScene*>(scene)->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
+        }
+        // FBX: the transform chain's helper nodes folded back into the file's nodes, their
+        // channels made right (fbx_chain.h).
+        if (scene && ext == ".fbx") {
+            foldFbxTransformChains(*const_cast<aiScene*>(scene));
+            mergeKeysAtOneTime(*const_cast<aiScene*>(scene), kDefaultTicksPerSecond);
         }
         // Points Assimp's validation would refuse but that have one safe reading (keys past a
         // clip's end, empty channels) are repaired first and recorded for `check` and `info`.
