@@ -21,11 +21,11 @@ struct Posed {
     std::map<std::string, glm::vec3> joints;  // by sanitized name
 };
 
-Posed pose(const Model& m, const json& p) {
+Posed pose(const Model& m, const json& p, const PoseNames& names) {
     int32_t clip = kBindPose;
     float t = 0.0f;
     if (!p.value("bind", false)) {
-        clip = m.findClip(p["clip"].get<std::string>());
+        clip = m.findClip(names.clip.empty() ? p["clip"].get<std::string>() : names.clip);
         EXPECT_GE(clip, 0) << "no clip " << p["clip"];
         t = p["time"].get<float>();
     }
@@ -42,7 +42,7 @@ Posed pose(const Model& m, const json& p) {
         }
         for (glm::vec3& v : ps) out.vertices.push_back(glm::vec3(a.skinToModel(i) * glm::vec4(v, 1.0f)));
     }
-    for (int32_t j : m.jointNodes()) out.joints[sanitizedName(m.skeleton.names[j])] = glm::vec3(a.world()[j][3]);
+    for (int32_t j : m.jointNodes()) out.joints[names.joint(m.skeleton.names[j])] = glm::vec3(a.world()[j][3]);
     return out;
 }
 
@@ -81,7 +81,9 @@ json readJsonFile(const std::string& path) {
     return json::parse(in, nullptr, false);
 }
 
-PoseComparison comparePoses(const Model& model, const json& ref) {
+PoseComparison comparePoses(const Model& model, const json& ref, const PoseNames& given) {
+    PoseNames names = given;
+    if (!names.joint) names.joint = sanitizedName;
     PoseComparison out;
     if (!ref.is_object() || !ref["poses"].is_array() || ref["poses"].empty()) {
         ADD_FAILURE() << "not a pose reference";
@@ -91,7 +93,7 @@ PoseComparison comparePoses(const Model& model, const json& ref) {
     std::vector<Posed> mine;
     std::vector<std::vector<glm::vec3>> theirs;
     for (const json& p : ref["poses"]) {
-        mine.push_back(pose(model, p));
+        mine.push_back(pose(model, p, names));
         theirs.push_back(points(p));
         if (theirs.back().size() != theirs.front().size() || mine.back().vertices.empty()) {
             ADD_FAILURE() << "poses of different vertex counts";
@@ -120,7 +122,7 @@ PoseComparison comparePoses(const Model& model, const json& ref) {
     for (size_t p = 0; p < mine.size(); ++p) {
         size_t compared = 0;
         for (const json& b : ref["poses"][p]["bones"]) {
-            const auto it = mine[p].joints.find(sanitizedName(b["name"].get<std::string>()));
+            const auto it = mine[p].joints.find(names.joint(b["name"].get<std::string>()));
             if (it == mine[p].joints.end()) continue;
             const glm::vec3 head(b["head"][0].get<float>(), b["head"][1].get<float>(), b["head"][2].get<float>());
             out.joints = std::max(out.joints, glm::length(it->second - head));

@@ -5,6 +5,7 @@
 // skinning pose the model (4 influences).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,10 +31,19 @@ struct PoseComparison {
 // applied to both sides.
 std::string sanitizedName(const std::string& name);
 
+// How a reference's names meet rigview's.
+struct PoseNames {
+    // Applied to bone names on both sides before they are compared (default: sanitizedName).
+    std::function<std::string(const std::string&)> joint;
+    // rigview's name of the reference's clips, when the reader names them otherwise (three.js's
+    // ColladaLoader calls every clip "default"); empty: the reference's own name.
+    std::string clip;
+};
+
 // Compare `model` with every pose of `ref`. Each reference vertex is matched to the rigview
 // vertex that follows it best over all the poses (the largest distance the smallest), so
 // vertices that coincide at rest are told apart by where they go.
-PoseComparison comparePoses(const Model& model, const nlohmann::json& ref);
+PoseComparison comparePoses(const Model& model, const nlohmann::json& ref, const PoseNames& names = {});
 
 // A JSON file, gunzipped first when its name ends in ".gz".
 nlohmann::json readJsonFile(const std::string& path);

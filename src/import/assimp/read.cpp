@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "anim/offline/clip_tools.h"
+#include "import/assimp/collada_skins.h"
 #include "import/assimp/confined_io.h"
 #include "import/assimp/fbx_chain.h"
 #include "import/assimp/node_binding.h"
@@ -52,6 +53,13 @@ Result<Model> importWithAssimp(const std::string& path, const std::string& ext, 
     // Object File Format (by extension or, as Assimp also finds it, by keyword): counts no
     // file of this size could hold are refused before Assimp allocates for them (off_header.h).
     if (Result<bool> counts = checkOffCounts(path, *bytes, ext == ".off"); !counts) return counts.error();
+    // COLLADA: its skin controllers, read as the specification has them (collada_skins.h); a
+    // skin over a morph controller, which Assimp drops without a word, refuses the file.
+    std::vector<ColladaController> colladaControllers;
+    if (ext == ".dae") {
+        colladaControllers = scanColladaControllers(*bytes);
+        if (const std::string why = skinOverMorph(colladaControllers); !why.empty()) return Error{path + ": " + why};
+    }
     // glTF: the one document every glTF reading shares; accessors and buffer views that leave
     // their buffers are refused before Assimp reads them.
     std::optional<gltf::Document> doc;
@@ -78,6 +86,7 @@ Result<Model> importWithAssimp(const std::string& path, const std::string& ext, 
         if (scene && scene->mNumMeshes == 0) {
             const_cast<aiScene*>(scene)->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
         }
+        if (scene && ext == ".dae") placeColladaBindShapes(*const_cast<aiScene*>(scene), colladaControllers);
         // FBX: the transform chain's helper nodes folded back into the file's nodes, their
         // channels made right (fbx_chain.h).
         if (scene && ext == ".fbx") {
