@@ -19,6 +19,7 @@
 #include "import/assimp/units.h"
 #include "import/assimp/vertex_join.h"
 #include "import/import.h"
+#include "import/gltf/colors.h"
 #include "import/gltf/document.h"
 #include "import/gltf/keys.h"
 #include "import/gltf/markers.h"
@@ -169,6 +170,7 @@ Result<Model> importWithAssimp(const std::string& path, const std::string& ext, 
         gltf::applyStepInterpolation(*doc, gltfNodes, model);
         gltf::applyMorphs(*doc, model);
         gltf::applyMarkers(*doc, model);
+        gltf::applyColorAlpha(*doc, gltfNodes, model);
     }
     // Files refused while reading (a glTF buffer outside the folder, say) and textures outside it.
     model.stats.refusedPaths = files.refused();
