@@ -98,6 +98,10 @@ Result<Model> importWithAssimp(const std::string& path, const std::string& ext, 
         // clip's end, empty channels) are repaired first and recorded for `check` and `info`.
         if (scene) repairs = repairScene(*const_cast<aiScene*>(scene));
         if (scene) dropLightsAndCameras(*const_cast<aiScene*>(scene));  // not read: see scene_repair.h
+        // Quaternion signs only glTF, .X, MD5 and Blitz3D files write; elsewhere they are Assimp's.
+        if (scene && ext != ".gltf" && ext != ".glb" && ext != ".x" && ext != ".md5mesh" && ext != ".md5anim" && ext != ".b3d") {
+            alignRotationKeys(*const_cast<aiScene*>(scene));
+        }
         if (scene) uniquifyBoneNames(const_cast<aiScene*>(scene));
         if (scene) scene = importer.ApplyPostProcessing(kPostProcess);
         // Identical vertices are joined last (as in Assimp's own step order), except in a glTF
