@@ -8,7 +8,7 @@
 //   fbx_post_rotation.fbx  PreRotation on every joint, PostRotation on every third
 //   fbx_pivots.fbx         PreRotation on every joint, rotation/scaling pivots and offsets on every second
 // with the curves rewritten so that each file poses as the plain export did. References:
-//   blender -b --factory-startup --python tools/blender/fbx_pose_reference.py -- F.fbx F.blender.json 1,4,9,13,20,25,31
+//   blender -b --factory-startup --python tools/blender/pose_reference.py -- F.fbx F.blender.json 1,4,9,13,20,25,31
 //   node tools/three_render/pose_dump.mjs F.fbx F.three.json --scale 0.01 \
 //       'Armature|Walk=0,0.1,0.26666666666666666,0.4,0.6333333333333333,0.8' \
 //       'Armature|Idle=0,0.1,0.26666666666666666,0.4,0.6333333333333333,0.8,1'

@@ -3,7 +3,7 @@
 // pelvis, mirrored UVs, one weight of 1.0 per vertex). Where the legs' front and back faces meet,
 // and where the legs meet the pelvis, corners of two bones share position, normal and UV.
 // References, Blender 3.4's and three.js r187's imports of the FBX:
-//   blender -b --factory-startup --python tools/blender/fbx_pose_reference.py -- \
+//   blender -b --factory-startup --python tools/blender/pose_reference.py -- \
 //       touching_legs.fbx touching_legs.blender.json 1,4,7,10,13,16,19,22,25
 //   node tools/three_render/pose_dump.mjs touching_legs.fbx touching_legs.three.json --scale 0.01 \
 //       'Rig|Walk=0.0,0.125,0.25,0.375,0.5,0.625,0.75,0.875,1.0'

@@ -1,5 +1,5 @@
 // rigview's poses against a pose reference written by another reader: Blender's
-// (tools/blender/fbx_pose_reference.py) or three.js's (tools/three_render/pose_dump.mjs) JSON,
+// (tools/blender/pose_reference.py) or three.js's (tools/three_render/pose_dump.mjs) JSON,
 // `{"poses": [{"bind": true | "clip": NAME, "time": SECONDS, "meshes": [{"positions": [...]}],
 // "bones": [{"name": ..., "head": [x, y, z]}]}]}`, world space, as rigview's Animator and CPU
 // skinning pose the model (4 influences).
