@@ -20,6 +20,7 @@
 
 #include <assimp/scene.h>
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -102,6 +103,155 @@ TEST(FbxChain, CheckFindsNothingTheImportMade) {
             EXPECT_NE(f.code, "non-uniform-scale") << file << ": " << f.message;
         }
     }
+}
+
+// ---- the fold on scenes built as Assimp 5.2.5 builds them -----------------------------------
+
+aiNode* node(const std::string& name, aiNode* parent, const aiMatrix4x4& m = aiMatrix4x4()) {
+    aiNode* n = new aiNode(name);
+    n->mTransformation = m;
+    n->mParent = parent;
+    if (parent) {
+        aiNode** kids = new aiNode*[parent->mNumChildren + 1];
+        for (unsigned c = 0; c < parent->mNumChildren; ++c) kids[c] = parent->mChildren[c];
+        kids[parent->mNumChildren] = n;
+        delete[] parent->mChildren;
+        parent->mChildren = kids;
+        ++parent->mNumChildren;
+    }
+    return n;
+}
+
+aiMatrix4x4 rotation(float x, float y, float z) {
+    aiMatrix4x4 rx, ry, rz;
+    aiMatrix4x4::RotationX(x, rx);
+    aiMatrix4x4::RotationY(y, ry);
+    aiMatrix4x4::RotationZ(z, rz);
+    return rz * ry * rx;
+}
+
+aiMatrix4x4 translation(float x, float y, float z) {
+    aiMatrix4x4 m;
+    aiMatrix4x4::Translation(aiVector3D(x, y, z), m);
+    return m;
+}
+
+bool near(const aiMatrix4x4& a, const aiMatrix4x4& b) {
+    for (unsigned r = 0; r < 4; ++r)
+        for (unsigned c = 0; c < 4; ++c)
+            if (std::fabs(a[r][c] - b[r][c]) > 1e-5f) return false;
+    return true;
+}
+
+TEST(FbxChain, WholeTransformChannelsTakeRpostInverted) {
+    // "joint" with T, Rpre, R and Rpost^-1 helpers, and Assimp's one channel on "joint" holding
+    // T * (Rpre * R * Rpost) * S.
+    aiScene scene;
+    scene.mRootNode = new aiNode("RootNode");
+    const aiMatrix4x4 T = translation(0, 100, 0), pre = rotation(0.3f, -0.2f, 0.5f), R = rotation(0.1f, 0.4f, -0.3f);
+    const aiMatrix4x4 post = rotation(-0.25f, 0.15f, 0.35f);
+    aiMatrix4x4 postInverse = post;
+    postInverse.Inverse();
+    aiNode* h = node("joint_$AssimpFbx$_Translation", scene.mRootNode, T);
+    h = node("joint_$AssimpFbx$_PreRotation", h, pre);
+    h = node("joint_$AssimpFbx$_Rotation", h, R);
+    h = node("joint_$AssimpFbx$_PostRotation", h, postInverse);
+    aiNode* joint = node("joint", h);
+    node("child", joint, translation(0, 10, 0));
+    scene.mNumAnimations = 1;
+    scene.mAnimations = new aiAnimation*[1];
+    aiAnimation* anim = scene.mAnimations[0] = new aiAnimation();
+    anim->mTicksPerSecond = 30.0;
+    anim->mDuration = 1.0;
+    anim->mNumChannels = 1;
+    anim->mChannels = new aiNodeAnim*[1];
+    aiNodeAnim* ch = anim->mChannels[0] = new aiNodeAnim();
+    ch->mNodeName = aiString("joint");
+    const aiQuaternion assimps{aiMatrix3x3(pre * R * post)};
+    ch->mNumPositionKeys = ch->mNumRotationKeys = ch->mNumScalingKeys = 1;
+    ch->mPositionKeys = new aiVectorKey[1]{aiVectorKey(0.0, aiVector3D(0, 100, 0))};
+    ch->mRotationKeys = new aiQuatKey[1]{aiQuatKey(0.0, assimps)};
+    ch->mScalingKeys = new aiVectorKey[1]{aiVectorKey(0.0, aiVector3D(1, 1, 1))};
+
+    const scene::FbxChainStats st = scene::foldFbxTransformChains(scene);
+    EXPECT_EQ(st.chains, 1u);
+    EXPECT_EQ(st.channels, 1u);
+    ASSERT_EQ(scene.mRootNode->mNumChildren, 1u);
+    aiNode* folded = scene.mRootNode->mChildren[0];
+    EXPECT_EQ(std::string(folded->mName.C_Str()), "joint");
+    EXPECT_EQ(folded->mParent, scene.mRootNode);
+    ASSERT_EQ(folded->mNumChildren, 1u);
+    EXPECT_EQ(std::string(folded->mChildren[0]->mName.C_Str()), "child");
+    EXPECT_TRUE(near(folded->mTransformation, T * pre * R * postInverse));
+    // The channel's rotation: Rpre * R * Rpost^-1.
+    ASSERT_EQ(anim->mNumChannels, 1u);
+    const aiMatrix4x4 got(aiMatrix3x3(anim->mChannels[0]->mRotationKeys[0].mValue.GetMatrix()));
+    EXPECT_TRUE(near(got, pre * R * postInverse));
+}
+
+TEST(FbxChain, TermChannelsAreMultipliedOutAndGeometryIsBaked) {
+    // A node with a rotation pivot (animated rotation: Assimp's channel on the Rotation helper),
+    // a geometric translation moving its mesh, and a child behind the geometric inverse.
+    aiScene scene;
+    scene.mRootNode = new aiNode("RootNode");
+    aiNode* h = node("n_$AssimpFbx$_Translation", scene.mRootNode, translation(1, 2, 3));
+    h = node("n_$AssimpFbx$_RotationPivot", h, translation(0, 1, 0));
+    h = node("n_$AssimpFbx$_Rotation", h, aiMatrix4x4());
+    h = node("n_$AssimpFbx$_RotationPivotInverse", h, translation(0, -1, 0));
+    h = node("n_$AssimpFbx$_GeometricTranslation", h, translation(5, 0, 0));
+    aiNode* n = node("n", h);
+    aiNode* inverse = node("n_$AssimpFbx$_GeometricTranslationInverse", n, translation(-5, 0, 0));
+    node("child", inverse, translation(0, 0, 7));
+    scene.mNumMeshes = 1;
+    scene.mMeshes = new aiMesh*[1];
+    aiMesh* mesh = scene.mMeshes[0] = new aiMesh();
+    mesh->mNumVertices = 1;
+    mesh->mVertices = new aiVector3D[1]{aiVector3D(0, 0, 1)};
+    n->mNumMeshes = 1;
+    n->mMeshes = new unsigned[1]{0};
+    scene.mNumAnimations = 1;
+    scene.mAnimations = new aiAnimation*[1];
+    aiAnimation* anim = scene.mAnimations[0] = new aiAnimation();
+    anim->mTicksPerSecond = 1.0;
+    anim->mDuration = 1.0;
+    anim->mNumChannels = 1;
+    anim->mChannels = new aiNodeAnim*[1];
+    aiNodeAnim* ch = anim->mChannels[0] = new aiNodeAnim();
+    ch->mNodeName = aiString("n_$AssimpFbx$_Rotation");
+    ch->mNumRotationKeys = 2;
+    const aiQuaternion half{aiVector3D(0, 0, 1), 3.14159265f / 2.0f};
+    ch->mRotationKeys = new aiQuatKey[2]{aiQuatKey(0.0, aiQuaternion()), aiQuatKey(1.0, half)};
+    ch->mNumPositionKeys = ch->mNumScalingKeys = 1;
+    ch->mPositionKeys = new aiVectorKey[1]{aiVectorKey(0.0, aiVector3D())};
+    ch->mScalingKeys = new aiVectorKey[1]{aiVectorKey(0.0, aiVector3D(1, 1, 1))};
+
+    const scene::FbxChainStats st = scene::foldFbxTransformChains(scene);
+    EXPECT_EQ(st.chains, 1u);
+    EXPECT_EQ(st.geometricMeshes, 1u);
+    aiNode* folded = scene.mRootNode->mChildren[0];
+    EXPECT_EQ(std::string(folded->mName.C_Str()), "n");
+    ASSERT_EQ(folded->mNumChildren, 1u);
+    EXPECT_EQ(std::string(folded->mChildren[0]->mName.C_Str()), "child");
+    EXPECT_TRUE(near(folded->mTransformation, translation(1, 2, 3)));
+    EXPECT_EQ(mesh->mVertices[0], aiVector3D(5, 0, 1));
+    // The channel on "n": at t = 1 a quarter turn about z around the pivot (0, 1, 0).
+    ASSERT_EQ(anim->mNumChannels, 1u);
+    const aiNodeAnim& out = *anim->mChannels[0];
+    EXPECT_EQ(std::string(out.mNodeName.C_Str()), "n");
+    ASSERT_EQ(out.mNumPositionKeys, 2u);
+    const aiVector3D at1 = out.mPositionKeys[1].mValue;  // T + Rp - R * Rp = (1,2,3) + (0,1,0) - (-1,0,0)
+    EXPECT_NEAR(at1.x, 2.0f, 1e-5f);
+    EXPECT_NEAR(at1.y, 3.0f, 1e-5f);
+    EXPECT_NEAR(at1.z, 3.0f, 1e-5f);
+}
+
+TEST(FbxChain, ChainsOfNodesSharingANameAreLeftAsAssimpMadeThem) {
+    aiScene scene;
+    scene.mRootNode = new aiNode("RootNode");
+    for (int k = 0; k < 2; ++k) node("twin", node("twin_$AssimpFbx$_PreRotation", scene.mRootNode, rotation(0.2f, 0, 0)));
+    EXPECT_EQ(scene::foldFbxTransformChains(scene).chains, 0u);
+    ASSERT_EQ(scene.mRootNode->mNumChildren, 2u);
+    EXPECT_EQ(std::string(scene.mRootNode->mChildren[0]->mName.C_Str()), "twin_$AssimpFbx$_PreRotation");
 }
 
 // ---- Assimp's keys on one float time ---------------------------------------------------------

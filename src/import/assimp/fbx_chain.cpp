@@ -197,7 +197,28 @@ void dropPostNodes(aiNode* node, const std::string& base) {
     delete post;
 }
 
+// Base names whose helper chains start more than once (two FBX nodes of one name): their
+// channels name helpers that cannot be told apart, so those chains are left as Assimp made them.
+std::map<std::string, int> chainStarts(aiNode* root) {
+    std::map<std::string, int> starts;
+    std::vector<aiNode*> stack{root};
+    while (!stack.empty()) {
+        aiNode* n = stack.back();
+        stack.pop_back();
+        std::string base, parentBase;
+        Term term, parentTerm;
+        if (splitHelperName(n->mName, base, term) && !isPost(term) &&
+            !(n->mParent && splitHelperName(n->mParent->mName, parentBase, parentTerm) && parentBase == base)) {
+            ++starts[base];
+        }
+        for (unsigned c = 0; c < n->mNumChildren; ++c)
+            if (n->mChildren && n->mChildren[c]) stack.push_back(n->mChildren[c]);
+    }
+    return starts;
+}
+
 void collectChains(aiNode* root, std::vector<Chain>& chains) {
+    const std::map<std::string, int> starts = chainStarts(root);
     std::vector<aiNode*> stack{root};
     while (!stack.empty()) {
         aiNode* parent = stack.back();
@@ -206,7 +227,7 @@ void collectChains(aiNode* root, std::vector<Chain>& chains) {
             aiNode* child = parent->mChildren ? parent->mChildren[c] : nullptr;
             if (!child) continue;
             Chain chain;
-            if (readChain(child, chain)) {
+            if (readChain(child, chain) && starts.at(chain.name) == 1) {
                 // Replace the helpers by the node itself.
                 aiNode* node = chain.node;
                 node->mParent->mChildren[0] = nullptr;  // the last helper lets go of the node
@@ -311,8 +332,7 @@ unsigned bakeGeometric(aiScene& scene, const std::vector<Chain>& chains) {
 
 // ---- channels -----------------------------------------------------------------------------
 
-// Fold the channels of one animation. `byName`: chain index per file node name (-1: the name is
-// used by two chains, whose channels cannot be told apart and are left as they are).
+// Fold the channels of one animation. `byName`: chain index per file node name.
 unsigned foldChannels(aiAnimation& anim, const std::vector<Chain>& chains, const std::map<std::string, int>& byName) {
     if (!anim.mChannels || anim.mNumChannels == 0) return 0;
     // Per chain: its whole-transform channel and its term channels.
@@ -458,11 +478,8 @@ FbxChainStats foldFbxTransformChains(aiScene& scene) {
     collectChains(scene.mRootNode, chains);
     if (chains.empty()) return stats;
     stats.chains = static_cast<unsigned>(chains.size());
-    std::map<std::string, int> byName;
-    for (size_t i = 0; i < chains.size(); ++i) {
-        auto [it, fresh] = byName.emplace(chains[i].name, static_cast<int>(i));
-        if (!fresh) it->second = -1;
-    }
+    std::map<std::string, int> byName;  // every folded chain's name is its own (chainStarts)
+    for (size_t i = 0; i < chains.size(); ++i) byName.emplace(chains[i].name, static_cast<int>(i));
     for (unsigned a = 0; a < scene.mNumAnimations; ++a)
         if (scene.mAnimations && scene.mAnimations[a]) stats.channels += foldChannels(*scene.mAnimations[a], chains, byName);
     stats.geometricMeshes = bakeGeometric(scene, chains);

@@ -19,7 +19,8 @@
 // (the helper channels' keys, linearly interpolated between their own keys; or the whole-
 // transform channel with its post-rotation inverted), and geometric terms baked into the meshes
 // the node holds (vertices, normals, tangents, morph targets, and the bones' offset matrices), as
-// Blender's and three.js's importers do. Node names and counts are then the file's.
+// Blender's and three.js's importers do. Node names and counts are then the file's. Chains of two
+// FBX nodes that share a name (whose channels Assimp names alike) are left as Assimp made them.
 #pragma once
 
 struct aiScene;
