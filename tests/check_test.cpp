@@ -1175,6 +1175,220 @@ TEST(Check, ClipStatic) {
     EXPECT_FALSE(has(r, "loop-seam")) << describe(r);
 }
 
+TEST(Check, ClipHoldingTheBindPoseIsStaticAsInfo) {
+    // A deliberate T-pose clip: the keys hold every joint where the skin was bound.
+    g::Document d = cleanRig();
+    g::Animation a;
+    a.name = "TPose";
+    a.channels.push_back(rotationChannel(kSpine, {0, 1}, {rotZ(0), rotZ(0)}));
+    a.channels.push_back(vec3Channel(kHips, "translation", {0, 1}, {{0, 1, 0}, {0, 1, 0}}));
+    d.animations.push_back(a);
+    const Report r = check(d);
+    const Finding* f = find(r, "clip-static");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Info);
+    EXPECT_NE(f->message.find("that pose is the bind pose"), std::string::npos) << f->message;
+}
+
+// ---- posed shapes: symmetric parts, ranges, a skeleton that comes apart ---------------------
+
+// A prism of `sides` sides around the Y axis (radius 0.3, from y = 0 to 1), skinned whole to
+// joint "barrel" under "rig", with clip `clip`.
+g::Document barrel(int sides, const g::Animation& clip) {
+    g::Document d;
+    g::Node rigNode;
+    rigNode.name = "rig";
+    rigNode.children = {1, 2};
+    g::Node joint;
+    joint.name = "barrel";
+    g::Node body;
+    body.name = "body";
+    body.mesh = 0;
+    body.skin = 0;
+    d.nodes = {rigNode, joint, body};
+    g::Mesh m;
+    m.name = "prism";
+    for (int ring = 0; ring < 2; ++ring)
+        for (int k = 0; k < sides; ++k) {
+            const float a = 2.0f * 3.14159265f * static_cast<float>(k) / static_cast<float>(sides);
+            m.positions.push_back(glm::vec3(0.3f * std::cos(a), static_cast<float>(ring), 0.3f * std::sin(a)));
+            m.influences.push_back({{0, 1.0f}});
+        }
+    for (int k = 0; k < sides; ++k) {
+        const uint32_t a = static_cast<uint32_t>(k), b = static_cast<uint32_t>((k + 1) % sides);
+        const uint32_t n = static_cast<uint32_t>(sides);
+        m.indices.insert(m.indices.end(), {a, b, b + n, a, b + n, a + n});
+    }
+    d.meshes.push_back(m);
+    g::Skin skin;
+    skin.joints = {1};
+    skin.inverseBind = g::inverseBindFromNodes(d, skin.joints);
+    d.skins.push_back(skin);
+    d.animations.push_back(clip);
+    return d;
+}
+
+glm::quat rotY(float degrees) { return glm::angleAxis(glm::radians(degrees), glm::vec3(0, 1, 0)); }
+
+// The barrel turning 60 degrees over a one-second loop (keys every frame).
+g::Animation spinLoop() {
+    g::Animation a;
+    a.name = "spin_loop";
+    std::vector<float> times;
+    std::vector<glm::quat> keys;
+    for (int k = 0; k <= 30; ++k) {
+        times.push_back(static_cast<float>(k) / 30.0f);
+        keys.push_back(rotY(2.0f * static_cast<float>(k)));
+    }
+    a.channels.push_back(rotationChannel(1, times, keys));
+    return a;
+}
+
+TEST(Check, ASymmetricPartTurnedOntoItselfIsNoLoopSeam) {
+    // A hexagonal barrel's 60 degree turn per loop leaves it looking the same: no seam.
+    EXPECT_FALSE(has(check(barrel(6, spinLoop())), "loop-seam")) << describe(check(barrel(6, spinLoop())));
+    // A pentagonal one shows it.
+    const Report r = check(barrel(5, spinLoop()));
+    const Finding* f = find(r, "loop-seam");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_NE(f->message.find("'barrel' is turned 60 degrees"), std::string::npos) << f->message;
+}
+
+TEST(Check, ASymmetricPartSnappingOntoItselfIsNoRotationJump) {
+    // Holds, then snaps back 60 degrees within one frame (STEP keys).
+    g::Animation a;
+    a.name = "recoil";
+    a.channels.push_back(rotationChannel(1, {0, 0.5f, 1}, {rotY(60), rotY(0), rotY(0)}, "STEP"));
+    EXPECT_FALSE(has(check(barrel(6, a)), "sudden-rotation-jump")) << describe(check(barrel(6, a)));
+    const Report r = check(barrel(5, a));
+    const Finding* f = find(r, "sudden-rotation-jump");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_NEAR(f->value, 60.0, 0.01);
+}
+
+TEST(Check, RangesSeparatedByAGapInTheKeysAreNotPlayedAcross) {
+    // One clip holding two ranges a game plays apart: frames 0-20 and 23-43 (no key between),
+    // the spine turned 180 degrees from one to the other. Neither the jump across the gap nor
+    // the clip's end leading into its start is a fault.
+    g::Document d = cleanRig();
+    g::Animation a;
+    a.name = "walk";
+    std::vector<float> times;
+    std::vector<glm::quat> keys;
+    for (int k = 0; k <= 43; ++k) {
+        if (k > 20 && k < 23) continue;
+        times.push_back(static_cast<float>(k) / 30.0f);
+        keys.push_back(rotZ((k <= 20 ? 0.0f : 170.0f) + 5.0f * std::sin(static_cast<float>(k) / 3.0f)));
+    }
+    a.channels.push_back(rotationChannel(kSpine, times, keys));
+    d.animations = {a};
+    const Report r = check(d);
+    EXPECT_FALSE(has(r, "sudden-rotation-jump")) << describe(r);
+    EXPECT_FALSE(has(r, "loop-seam")) << describe(r);
+    // The same turn within one range is a jump and a seam.
+    g::Document joined = d;
+    std::vector<float>& t = joined.animations[0].channels[0].times;
+    for (float& x : t)
+        if (x > 0.7f) x -= 2.0f / 30.0f;
+    const Report j = check(joined);
+    EXPECT_TRUE(has(j, "sudden-rotation-jump")) << describe(j);
+    EXPECT_TRUE(has(j, "loop-seam")) << describe(j);
+}
+
+// A chain of 6 joints 0.3 apart up Y under "rig" with a column skinned along it, and clip `clip`.
+g::Document chain(const std::vector<g::Channel>& channels, const std::string& name = "move") {
+    g::Document d;
+    g::Node rigNode;
+    rigNode.name = "rig";
+    rigNode.children = {1, 7};
+    d.nodes.push_back(rigNode);
+    for (int j = 0; j < 6; ++j) {
+        g::Node n;
+        n.name = "j" + std::to_string(j);
+        n.translation = glm::vec3(0.0f, j == 0 ? 0.0f : 0.3f, 0.0f);
+        if (j < 5) n.children = {j + 2};
+        d.nodes.push_back(n);
+    }
+    g::Node body;
+    body.name = "body";
+    body.mesh = 0;
+    body.skin = 0;
+    d.nodes.push_back(body);
+    g::Mesh m;
+    m.name = "column";
+    for (int r = 0; r < 6; ++r)
+        for (const glm::vec2& c : {glm::vec2(0.1f, 0.1f), glm::vec2(-0.1f, 0.1f), glm::vec2(-0.1f, -0.1f), glm::vec2(0.1f, -0.1f)}) {
+            m.positions.push_back(glm::vec3(c.x, 0.3f * static_cast<float>(r), c.y));
+            m.influences.push_back({{static_cast<uint16_t>(r), 1.0f}});
+        }
+    for (uint32_t r = 0; r + 1 < 6; ++r)
+        for (uint32_t s = 0; s < 4; ++s) {
+            const uint32_t a = 4 * r + s, b = 4 * r + (s + 1) % 4;
+            m.indices.insert(m.indices.end(), {a, b, b + 4, a, b + 4, a + 4});
+        }
+    d.meshes.push_back(m);
+    g::Skin skin;
+    skin.joints = {1, 2, 3, 4, 5, 6};
+    skin.inverseBind = g::inverseBindFromNodes(d, skin.joints);
+    d.skins.push_back(skin);
+    g::Animation a;
+    a.name = name;
+    a.channels = channels;
+    d.animations.push_back(a);
+    return d;
+}
+
+TEST(Check, ASkeletonComingApartExplodes) {
+    // Every joint's offset applied twice, as Assimp 5.2.5 did to Mixamo characters: each bone
+    // twice its length while the chain bends.
+    std::vector<g::Channel> doubled;
+    for (int j = 1; j < 6; ++j) {
+        doubled.push_back(vec3Channel(j + 1, "translation", {0, 1}, {{0, 0.6f, 0}, {0, 0.6f, 0}}));
+        doubled.push_back(rotationChannel(j + 1, {0, 1}, {rotZ(0), rotZ(10)}));
+    }
+    const Report r = check(chain(doubled));
+    const Finding* f = find(r, "animation-explodes");
+    ASSERT_TRUE(f) << describe(r);
+    EXPECT_EQ(f->severity, Severity::Warning);
+    EXPECT_EQ(f->count, 5u);
+    EXPECT_NEAR(f->value, 2.0, 1e-3);
+
+    // Bending alone keeps every bone's length.
+    std::vector<g::Channel> bend;
+    for (int j = 1; j < 6; ++j) bend.push_back(rotationChannel(j + 1, {0, 1}, {rotZ(0), rotZ(40)}));
+    EXPECT_FALSE(has(check(chain(bend)), "animation-explodes")) << describe(check(chain(bend)));
+    // One joint thrown far (a prop let go) is no skeleton coming apart.
+    std::vector<g::Channel> thrown = bend;
+    thrown.push_back(vec3Channel(6, "translation", {0, 1}, {{0, 0.3f, 0}, {3, 2, 0}}));
+    EXPECT_FALSE(has(check(chain(thrown)), "animation-explodes")) << describe(check(chain(thrown)));
+    // Squash and stretch by scale keys is deliberate.
+    std::vector<g::Channel> stretch = bend;
+    for (int j = 1; j < 5; ++j) stretch.push_back(vec3Channel(j + 1, "scale", {0, 1}, {{1, 1, 1}, {1, 2.5f, 1}}));
+    EXPECT_FALSE(has(check(chain(stretch)), "animation-explodes")) << describe(check(chain(stretch)));
+}
+
+// IQM and MD5 name materials the game resolves, not texture files the model carries.
+TEST(Check, MaterialNamesOfIqmAndMd5AreNoMissingTextures) {
+    const std::string dir = testing::tempDir();
+    std::filesystem::copy_file(kModels + "IQM/mrfixit.iqm", dir + "/mrfixit.iqm");  // without Body.jpg, Head.jpg
+    Result<Model> iqm = importModel(dir + "/mrfixit.iqm");
+    ASSERT_TRUE(iqm) << iqm.error().message;
+    EXPECT_FALSE(iqm->materials.empty() || iqm->materials[0].baseColorTexture.path.empty());
+    EXPECT_FALSE(has(checkModel(iqm.value()), "missing-texture")) << describe(checkModel(iqm.value()));
+    std::ifstream in(kModels + "MD5/SimpleCube.md5mesh");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string md5 = text.str();
+    const size_t at = md5.find("shader \"\"");
+    ASSERT_NE(at, std::string::npos);
+    md5.replace(at, 9, "shader \"models/characters/hero/skin\"");
+    std::ofstream(dir + "/hero.md5mesh") << md5;
+    Result<Model> mesh = importModel(dir + "/hero.md5mesh");
+    ASSERT_TRUE(mesh) << mesh.error().message;
+    EXPECT_FALSE(has(checkModel(mesh.value()), "missing-texture")) << describe(checkModel(mesh.value()));
+}
+
 TEST(Check, FindingsAreSortedWorstFirst) {
     g::Document d = cleanRig();
     d.meshes[0].influences[9] = {{0, 0.3f}, {1, 0.3f}};  // warning

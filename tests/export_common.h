@@ -13,9 +13,9 @@ namespace rig::testing::exports {
 std::string runNode(const std::string& script, const std::string& package, const std::vector<std::string>& args,
                     bool oneIsAResult = false);
 
-// The Khronos glTF validator (tools/gltf_validator) on `files`: no error, and no warning but the
-// three that say a skinned mesh's node transform is ignored (see GltfExportValidator.NoErrors)
-// and those named in `alsoAllowed`.
+// The Khronos glTF validator (tools/gltf_validator) on `files`: no error, no unused object (but
+// texture coordinates no texture reads: a mesh's UVs are kept), and no warning but the three that say a skinned mesh's node transform is ignored (see
+// GltfExportValidator.NoErrors) and those named in `alsoAllowed`.
 void expectValid(const std::vector<std::string>& files, const std::vector<std::string>& alsoAllowed = {});
 
 }  // namespace rig::testing::exports

@@ -99,7 +99,7 @@ rig::TextureRef texture(const std::string& path, uint8_t texCoord = 0) {
 }
 
 // makeTwoBone with a second UV set, tangents (one zero: written as a unit vector) and three
-// materials covering every field; model.path in a fresh folder holding "mr.png", an image
+// materials covering every field, each used by a mesh (export writes used materials only); model.path in a fresh folder holding "mr.png", an image
 // outside that folder referred to by material 2, and the Cesium logo embedded as "*0".
 rig::Model materialRig(const std::string& dir) {
     rig::Model m = rig::testing::makeTwoBone();
@@ -163,6 +163,10 @@ rig::Model materialRig(const std::string& dir) {
     second.uvs1.clear();
     second.tangents.clear();
     m.meshes.push_back(second);
+    rig::Mesh third = second;
+    third.name = "third";
+    third.material = 1;
+    m.meshes.push_back(third);
     return m;
 }
 
@@ -260,6 +264,25 @@ TEST(GltfExportMaterials, EveryFieldIsWrittenAsGltfSaysIt) {
 // A material whose texture reads TEXCOORD_1 on a mesh with only TEXCOORD_0 (and one reading
 // TEXCOORD_0 on a mesh without UVs): the missing sets are written as zeros, so the file stays
 // valid (glTF wants every set a material reads, and no gap in the sets).
+// A material no mesh uses (Assimp adds a default one to many files: a glTF with one material
+// came out with a second, unnamed one) is not written; the meshes' indices follow.
+TEST(GltfExportMaterials, OnlyTheMaterialsMeshesUseAreWritten) {
+    const std::string dir = rig::testing::tempDir();
+    rig::Model model = materialRig(dir);
+    model.meshes[2].material = 2;  // 'unlit' (1) no longer used
+    const std::string out = dir + "/used.gltf";
+    std::string error;
+    ASSERT_TRUE(rig::writeGltf(model, model.clips, out, rig::GltfExportOptions{}, error)) << error;
+    const Written w = readWritten(out);
+    ASSERT_EQ(w.doc["materials"].size(), 2u);
+    EXPECT_EQ(w.doc["materials"][0]["name"], "everything");
+    EXPECT_EQ(w.doc["materials"][1]["name"], "unreadable");
+    EXPECT_EQ(w.doc["meshes"][0]["primitives"][0]["material"], 0);
+    EXPECT_EQ(w.doc["meshes"][1]["primitives"][0]["material"], 1);
+    EXPECT_EQ(w.doc["meshes"][2]["primitives"][0]["material"], 1);
+    rig::testing::exports::expectValid({out});
+}
+
 TEST(GltfExportMaterials, MissingUvSetsAreWrittenAsZeros) {
     const std::string dir = rig::testing::tempDir();
     rig::Model model = materialRig(dir);
@@ -382,8 +405,9 @@ TEST(GltfExportMaterials, HandFilledMaterialsReadBack) {
     std::string error;
     ASSERT_TRUE(rig::writeGltf(a, a.clips, out, rig::GltfExportOptions{true, false}, error)) << error;
     const rig::Model b = load(out);
-    ASSERT_EQ(b.meshes.size(), 2u);
+    ASSERT_EQ(b.meshes.size(), 3u);
     expectSameMaterial(a, a.materials[0], b, b.materials[b.meshes[0].material], "mesh 0");
+    expectSameMaterial(a, a.materials[1], b, b.materials[b.meshes[2].material], "mesh 2");
     const rig::Material& c = b.materials[b.meshes[1].material];  // its textures left out
     EXPECT_FALSE(c.baseColorTexture.present() || c.emissiveTexture.present());
     const glm::vec3 drawn = c.emissive * c.emissiveStrength;

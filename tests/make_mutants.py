@@ -315,6 +315,74 @@ def external_uris(out):
         write(out, "external_image_%s.gltf" % tag, json.dumps(g))
 
 
+def accessor_types(out):
+    """Accessors whose componentType, type or normalized the glTF 2.0 specification does not
+    allow for their use, or that Assimp 5.2.5 reads into a larger element than they hold (a
+    3-byte UNSIGNED_BYTE position into a 12-byte vector): its uninitialised bytes then reached
+    the model, and `check` found different things on different runs. Each must be refused before
+    Assimp reads it, or read the same on every run (a VEC3 colour's alpha)."""
+    def mutant(name, edit):
+        g = skinned_gltf()
+        edit(g)
+        write(out, "gltf_accessor_%s.gltf" % name, json.dumps(g))
+
+    def add_accessor(g, blob, acc):
+        g["buffers"].append({"byteLength": len(blob), "uri": data_uri(blob)})
+        g["bufferViews"].append({"buffer": len(g["buffers"]) - 1, "byteLength": len(blob)})
+        acc = dict(acc, bufferView=len(g["bufferViews"]) - 1)
+        g["accessors"].append(acc)
+        return len(g["accessors"]) - 1
+
+    def attr(g, semantic, blob, acc):
+        g["meshes"][0]["primitives"][0]["attributes"][semantic] = add_accessor(g, blob, acc)
+
+    def set_acc(i, **kv):
+        def edit(g):
+            g["accessors"][i].update(kv)
+        return edit
+
+    mutant("position_ubyte", set_acc(0, componentType=5121))
+    mutant("position_vec2", set_acc(0, type="VEC2"))
+    mutant("position_normalized_float", set_acc(0, normalized=True))
+    mutant("joints_float", set_acc(1, componentType=5126))
+    mutant("joints_normalized", set_acc(1, normalized=True))
+    mutant("weights_ubyte_normalized", set_acc(2, componentType=5121, normalized=True))
+    mutant("weights_ushort_unnormalized", set_acc(2, componentType=5123))
+    mutant("weights_normalized_string", set_acc(2, normalized="yes"))
+    mutant("ibm_mat3", set_acc(3, type="MAT3"))
+    mutant("ibm_ushort", set_acc(3, componentType=5123))
+    mutant("times_ubyte", set_acc(4, componentType=5121))
+    mutant("rotation_vec3", set_acc(5, type="VEC3"))
+    mutant("rotation_short_unnormalized", set_acc(5, componentType=5122))
+    mutant("texcoord_ubyte_normalized",
+           lambda g: attr(g, "TEXCOORD_0", bytes(range(6)) + bytes(2),
+                          {"componentType": 5121, "normalized": True, "count": 3, "type": "VEC2"}))
+    mutant("texcoord_vec3",
+           lambda g: attr(g, "TEXCOORD_0", struct.pack("<9f", *range(9)), {"componentType": 5126, "count": 3, "type": "VEC3"}))
+    mutant("color_vec3_float",
+           lambda g: attr(g, "COLOR_0", struct.pack("<9f", 1, 0, 0, 0, 1, 0, 0, 0, 1),
+                          {"componentType": 5126, "count": 3, "type": "VEC3"}))
+    mutant("color_vec3_ubyte",
+           lambda g: attr(g, "COLOR_0", bytes([255, 0, 0, 0, 255, 0, 0, 0, 255]) + bytes(3),
+                          {"componentType": 5121, "normalized": True, "count": 3, "type": "VEC3"}))
+    mutant("normal_short", lambda g: attr(g, "NORMAL", struct.pack("<9h", 0, 0, 1, 0, 0, 1, 0, 0, 1) + bytes(2),
+                                          {"componentType": 5122, "normalized": True, "count": 3, "type": "VEC3"}))
+
+    def indices(ct, t="SCALAR"):
+        def edit(g):
+            blob = struct.pack("<3f", 0, 1, 2) if ct == 5126 else struct.pack("<3H", 0, 1, 2) + bytes(2)
+            g["meshes"][0]["primitives"][0]["indices"] = add_accessor(g, blob, {"componentType": ct, "count": 3, "type": t})
+        return edit
+    mutant("indices_float", indices(5126))
+    mutant("indices_vec2", indices(5123, "VEC2"))
+
+    def target(g):
+        i = add_accessor(g, bytes(range(9)) + bytes(3), {"componentType": 5121, "count": 3, "type": "VEC3"})
+        g["meshes"][0]["primitives"][0]["targets"] = [{"POSITION": i}]
+        g["meshes"][0]["weights"] = [0.5]
+    mutant("target_position_ubyte", target)
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -331,6 +399,7 @@ def main():
     hostile_names(out)
     non_finite(out)
     external_uris(out)
+    accessor_types(out)
     if "--no-fifo" not in sys.argv:
         fifo = os.path.join(out, "fifo_model.fbx")
         if not os.path.exists(fifo):

@@ -8,6 +8,7 @@
 #include "anim/offline/compress.h"
 #include "anim/runtime/pose.h"
 #include "check/check_context.h"
+#include "check/posed_shape.h"
 
 namespace rig {
 
@@ -242,8 +243,11 @@ void checkCurves(Context& cx, const Clip& c, size_t ci) {
 }
 
 // Local rotation of every rotation channel, sampled at the clip's sample rate: a joint turning
-// more than the threshold between consecutive samples.
-void checkJumps(Context& cx, const Clip& c, size_t ci) {
+// more than the threshold between consecutive samples. Not a jump: two samples on either side of
+// a gap in the keys between two of the clip's ranges (keyGaps: a game plays them apart), nor a
+// turn the mesh does not show (the posed vertices before and after form the same shape: a
+// symmetric part turned onto itself).
+void checkJumps(Context& cx, Animator& anim, const Clip& c, size_t ci) {
     const Model& model = cx.model;
     std::vector<RotChannel> rc;
     for (const Track& tr : c.tracks) {
@@ -267,15 +271,22 @@ void checkJumps(Context& cx, const Clip& c, size_t ci) {
     struct Worst {
         float deg = 0.0f;
         float time = 0.0f;
+        float before = 0.0f;
     };
     std::vector<Worst> worst(rc.size());
+    const std::vector<std::pair<float, float>> gaps = keyGaps(c);
     const double work = static_cast<double>(samples) * static_cast<double>(rc.size());
     for (size_t i = 0; i < rc.size(); ++i) {
         const Channel& ch = *rc[i].ch;
         uint32_t cursor = 0;
+        float ta = timeAt(0);
         auto consider = [&](const glm::quat& a, const glm::quat& b, float tb) {
+            const float from = ta;
+            ta = tb;
+            for (const auto& [g0, g1] : gaps)
+                if (from < g1 && tb > g0) return;
             const float d = angleDegrees(a, b);
-            if (d > worst[i].deg) worst[i] = {d, tb};
+            if (d > worst[i].deg) worst[i] = {d, tb, from};
         };
         if (work <= static_cast<double>(cx.s.maxRotationSamplesPerClip)) {
             glm::quat prev = sampleQuat(c, ch, timeAt(0), cursor, RotationBlend::Slerp);
@@ -293,9 +304,23 @@ void checkJumps(Context& cx, const Clip& c, size_t ci) {
                                                        static_cast<double>(pairs - 1));
                 const glm::quat a = sampleQuat(c, ch, timeAt(k), cursor, RotationBlend::Slerp);
                 const glm::quat b = sampleQuat(c, ch, timeAt(k + 1), cursor, RotationBlend::Slerp);
+                ta = timeAt(k);
                 consider(a, b, timeAt(k + 1));
             }
         }
+    }
+    // A turn the mesh does not show: the posed shapes before and after are the same.
+    const bool posable = !model.meshes.empty() && c.trackOfNode.size() >= model.skeleton.size();
+    const float shapeTol = cx.s.loopPositionTolerance * cx.rigSize;
+    std::vector<glm::vec3> before, after;
+    int shapeChecks = 0;
+    for (size_t i = 0; i < rc.size() && posable; ++i) {
+        if (!(worst[i].deg > threshold) || ++shapeChecks > 16) continue;
+        anim.evaluate(static_cast<int32_t>(ci), worst[i].before);
+        posedVertices(model, anim, 1, before);
+        anim.evaluate(static_cast<int32_t>(ci), worst[i].time);
+        posedVertices(model, anim, 1, after);
+        if (sameShape(before, after, shapeTol, glm::vec3(0.0f))) worst[i].deg = 0.0f;
     }
     Examples ex{cx.s.maxExamples};
     uint64_t count = 0;
@@ -320,8 +345,10 @@ void checkJumps(Context& cx, const Clip& c, size_t ci) {
     add(cx, std::move(f));
 }
 
-// Nothing moves over the whole clip: every channel's keys stay at its first key.
-void checkStatic(Context& cx, const Clip& c, size_t ci) {
+// Nothing moves over the whole clip: every channel's keys stay at its first key. Where that one
+// pose is the bind pose (every joint where the skin was bound: a rest or T-pose clip, made on
+// purpose), an info.
+void checkStatic(Context& cx, Animator& anim, const std::vector<int32_t>& joints, const Clip& c, size_t ci) {
     if (c.tracks.empty() || !(c.duration > std::min(c.startTime, c.duration))) return;
     const float posTol = cx.s.staticPositionTolerance * cx.rigSize;
     for (const Track& tr : c.tracks) {
@@ -339,10 +366,27 @@ void checkStatic(Context& cx, const Clip& c, size_t ci) {
             if (std::max({d.x, d.y, d.z}) > 1e-4f) return;
         }
     }
+    bool bindPose = false;
+    if (c.trackOfNode.size() >= cx.model.skeleton.size() && !joints.empty() && !cx.model.meshes.empty()) {
+        anim.evaluate(kBindPose, 0.0f);
+        const std::vector<glm::mat4> bind = anim.world();
+        anim.evaluate(static_cast<int32_t>(ci), std::min(c.startTime, c.duration));
+        bindPose = true;
+        for (int32_t j : joints) {
+            const glm::mat4& a = bind[static_cast<size_t>(j)];
+            const glm::mat4& b = anim.world()[static_cast<size_t>(j)];
+            const float turn = angleDegrees(glm::quat_cast(glm::mat3(a)), glm::quat_cast(glm::mat3(b)));
+            if (glm::length(glm::vec3(a[3]) - glm::vec3(b[3])) > posTol || turn > cx.s.staticRotationDegrees) {
+                bindPose = false;
+                break;
+            }
+        }
+    }
     const std::string label = clipLabel(c, ci);
-    Finding f = makeFinding(CheckCode::ClipStatic,
+    Finding f = makeFinding(bindPose ? CheckCode::ClipStaticBindPose : CheckCode::ClipStatic,
                             label + ": nothing moves over the whole clip (" + std::to_string(c.tracks.size()) +
-                                " animated nodes hold one pose from " + fmt(c.startTime) + " s to " + fmt(c.duration) + " s)",
+                                " animated nodes hold one pose from " + fmt(c.startTime) + " s to " + fmt(c.duration) + " s)" +
+                                (bindPose ? "; that pose is the bind pose (a rest or T-pose clip)" : ""),
                             c.tracks.size(), label, {}, {c.name});
     f.clip = static_cast<int32_t>(ci);
     add(cx, std::move(f));
@@ -386,18 +430,40 @@ void checkLoopSeam(Context& cx, Animator& anim, const std::vector<int32_t>& join
     const Skeleton& sk = model.skeleton;
     const float t0 = std::min(c.startTime, c.duration), t1 = c.duration;
     if (c.tracks.empty() || !(t1 > t0)) return;
-    // Root motion: the top-most node with a moving translation channel, if every other
+    // A clip whose keys leave gaps between ranges is played a range at a time: its end never
+    // leads into its start.
+    if (!keyGaps(c).empty()) return;
+    // Root motion: the top-most node with a translation channel that moves, if every other
     // animated node hangs below it.
+    const float posTol = cx.s.loopPositionTolerance * cx.rigSize;
     int32_t rootMotion = -1;
     for (const Track& tr : c.tracks) {
-        if (tr.translation.count >= 2) {
+        const Channel& T = tr.translation;
+        bool moves = false;
+        for (uint32_t k = 1; k < T.count && T.values + T.count <= c.vec3Keys.size() && !moves; ++k) {
+            moves = glm::length(c.vec3Keys[T.values + k] - c.vec3Keys[T.values]) > posTol;
+        }
+        if (moves) {
             rootMotion = tr.node;
             break;  // tracks are in node order: the first is the top-most
         }
     }
     if (rootMotion >= 0) {
+        // Every node that moves hangs below it (a track holding one value on every key is still).
+        auto trackMoves = [&](const Track& tr) {
+            const Channel& T = tr.translation;
+            for (uint32_t k = 1; k < T.count && T.values + T.count <= c.vec3Keys.size(); ++k)
+                if (glm::length(c.vec3Keys[T.values + k] - c.vec3Keys[T.values]) > posTol) return true;
+            const Channel& R = tr.rotation;
+            for (uint32_t k = 1; k < R.count && R.values + R.count <= c.quatKeys.size(); ++k)
+                if (angleDegrees(c.quatKeys[R.values + k], c.quatKeys[R.values]) > cx.s.staticRotationDegrees) return true;
+            const Channel& S = tr.scale;
+            for (uint32_t k = 1; k < S.count && S.values + S.count <= c.vec3Keys.size(); ++k)
+                if (glm::length(c.vec3Keys[S.values + k] - c.vec3Keys[S.values]) > 1e-4f) return true;
+            return false;
+        };
         for (const Track& tr : c.tracks) {
-            if (!isAncestorOrSelf(sk, rootMotion, tr.node)) {
+            if (!isAncestorOrSelf(sk, rootMotion, tr.node) && trackMoves(tr)) {
                 rootMotion = -1;
                 break;
             }
@@ -432,7 +498,6 @@ void checkLoopSeam(Context& cx, Animator& anim, const std::vector<int32_t>& join
     const float dt = std::min(1.0f / rate, 0.5f * (t1 - t0));
     const Pose first = poseAt(t0), afterFirst = poseAt(t0 + dt), beforeLast = poseAt(t1 - dt), last = poseAt(t1);
 
-    const float posTol = cx.s.loopPositionTolerance * cx.rigSize;
     const float rotTol = cx.s.loopRotationDegrees;
     const float factor = cx.s.loopSeamStepFactor;
     float worstPos = 0.0f, worstRot = 0.0f, stepPos = 0.0f, stepRot = 0.0f;
@@ -456,6 +521,18 @@ void checkLoopSeam(Context& cx, Animator& anim, const std::vector<int32_t>& join
         }
     }
     if (worstPosNode < 0 && worstRotNode < 0) return;
+    // A seam the mesh does not show (a symmetric part turned onto itself: a gun barrel's 60
+    // degree turn per loop) is none: the first and last posed shapes, root motion taken out.
+    if (!model.meshes.empty()) {
+        std::vector<glm::vec3> shapeFirst, shapeLast;
+        anim.evaluate(clip, t0);
+        const glm::vec3 rootFirst = rootMotion >= 0 ? glm::vec3(anim.world()[rootMotion][3]) : glm::vec3(0.0f);
+        posedVertices(model, anim, 1, shapeFirst);
+        anim.evaluate(clip, t1);
+        const glm::vec3 rootLast = rootMotion >= 0 ? glm::vec3(anim.world()[rootMotion][3]) : glm::vec3(0.0f);
+        posedVertices(model, anim, 1, shapeLast);
+        if (!shapeFirst.empty() && sameShape(shapeFirst, shapeLast, posTol, rootFirst - rootLast)) return;
+    }
     const bool loops = clipMeantToLoop(c.name, cx.s);
     const std::string label = clipLabel(c, ci);
     std::string what;
@@ -490,11 +567,14 @@ void checkClips(Context& cx) {
     for (size_t ci = 0; ci < model.clips.size(); ++ci) {
         const Clip& c = model.clips[ci];
         checkCurves(cx, c, ci);
-        checkJumps(cx, c, ci);
-        checkStatic(cx, c, ci);
+        checkJumps(cx, anim, c, ci);
+        checkStatic(cx, anim, joints, c, ci);
         checkRedundantKeys(cx, c, ci);
         // Posing needs the node -> track map (models built by hand may lack it).
-        if (c.trackOfNode.size() >= model.skeleton.size()) checkLoopSeam(cx, anim, joints, c, ci);
+        if (c.trackOfNode.size() >= model.skeleton.size()) {
+            checkLoopSeam(cx, anim, joints, c, ci);
+            if (!model.meshes.empty()) checkExplodes(cx, anim, joints, c, ci);
+        }
     }
 }
 

@@ -54,10 +54,12 @@ enum class CheckCode : uint8_t {
     NonUnitRotationKeys,
     QuaternionSignFlip,
     SuddenRotationJump,
+    AnimationExplodes,
     DegenerateScaleKeys,
     LoopSeam,
     LoopSeamUnnamed,
     ClipStatic,
+    ClipStaticBindPose,
     RedundantKeys,
     // import and the check command (one per file)
     RepairedKeys,

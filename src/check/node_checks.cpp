@@ -319,9 +319,21 @@ std::string slotLabel(const std::string& slot) {
 // One finding per texture slot of a material used by a mesh whose texture is neither embedded
 // ("*N", or an embedded texture's name) nor a file (as written, relative to the model's folder,
 // or by its file name beside the model).
+// Whether the model's format names materials rather than texture files: an IQM mesh's material
+// string and an MD5 mesh's shader are names the game's own configuration resolves (iqm.txt,
+// id Tech's material files), so a name with no file of that name beside the model is no fault.
+static bool texturesAreMaterialNames(const std::string& path) {
+    const size_t dot = path.find_last_of('.');
+    if (dot == std::string::npos || path.find('/', dot) != std::string::npos) return false;
+    std::string ext = path.substr(dot);
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext == ".iqm" || ext == ".md5mesh";
+}
+
 void checkTextures(Context& cx) {
     if (!cx.s.checkTextureFiles) return;
     const Model& model = cx.model;
+    if (texturesAreMaterialNames(model.path)) return;
     std::vector<uint8_t> usedMat(model.materials.size(), 0);
     for (const Mesh& m : model.meshes)
         if (m.material < usedMat.size()) usedMat[m.material] = 1;

@@ -1,7 +1,8 @@
 // Runs the Khronos glTF validator (npm gltf-validator) on .gltf / .glb files and prints one
 // line per file (errors, warnings, infos) and every error and warning it reports; with --json,
 // one JSON document instead: [{"file", "errors", "warnings", "infos", "messages": [{"severity",
-// "code", "pointer", "message"}]}] (errors and warnings only). Exit 0 when no file has an
+// "code", "pointer", "message"}] (errors and warnings only), "unused": [pointer, ...] (the
+// infos UNUSED_OBJECT: objects nothing in the asset refers to)}]. Exit 0 when no file has an
 // error, 1 when one has, 2 on bad usage.
 //
 //   node tools/gltf_validator/validate.mjs [--json] FILE.gltf FILE.glb ...
@@ -30,7 +31,8 @@ for (const file of files) {
     const { numErrors, numWarnings, numInfos, messages } = report.issues;
     const serious = messages.filter((m) => m.severity <= 1);
     results.push({ file, errors: numErrors, warnings: numWarnings, infos: numInfos,
-                   messages: serious.map((m) => ({ severity: m.severity, code: m.code, pointer: m.pointer ?? '', message: m.message })) });
+                   messages: serious.map((m) => ({ severity: m.severity, code: m.code, pointer: m.pointer ?? '', message: m.message })),
+                   unused: messages.filter((m) => m.code === 'UNUSED_OBJECT').map((m) => m.pointer ?? '') });
     if (!asJson) {
         console.log(`${file}: ${numErrors} errors, ${numWarnings} warnings, ${numInfos} infos`);
         for (const m of serious) console.log(`  ${m.severity === 0 ? 'error' : 'warning'} ${m.code} ${m.pointer ?? ''}: ${m.message}`);

@@ -9,13 +9,17 @@
 #include <optional>
 
 #include "anim/offline/clip_tools.h"
+#include "import/assimp/collada_skins.h"
 #include "import/assimp/confined_io.h"
+#include "import/assimp/fbx_chain.h"
 #include "import/assimp/node_binding.h"
 #include "import/assimp/off_header.h"
 #include "import/assimp/scene_convert.h"
 #include "import/assimp/scene_repair.h"
 #include "import/assimp/units.h"
 #include "import/assimp/vertex_join.h"
+#include "import/import.h"
+#include "import/gltf/colors.h"
 #include "import/gltf/document.h"
 #include "import/gltf/keys.h"
 #include "import/gltf/markers.h"
@@ -50,6 +54,13 @@ Result<Model> importWithAssimp(const std::string& path, const std::string& ext, 
     // Object File Format (by extension or, as Assimp also finds it, by keyword): counts no
     // file of this size could hold are refused before Assimp allocates for them (off_header.h).
     if (Result<bool> counts = checkOffCounts(path, *bytes, ext == ".off"); !counts) return counts.error();
+    // COLLADA: its skin controllers, read as the specification has them (collada_skins.h); a
+    // skin over a morph controller, which Assimp drops without a word, refuses the file.
+    std::vector<ColladaController> colladaControllers;
+    if (ext == ".dae") {
+        colladaControllers = scanColladaControllers(*bytes);
+        if (const std::string why = skinOverMorph(colladaControllers); !why.empty()) return Error{path + ": " + why};
+    }
     // glTF: the one document every glTF reading shares; accessors and buffer views that leave
     // their buffers are refused before Assimp reads them.
     std::optional<gltf::Document> doc;
@@ -76,10 +87,21 @@ Result<Model> importWithAssimp(const std::string& path, const std::string& ext, 
         if (scene && scene->mNumMeshes == 0) {
             const_cast<aiScene*>(scene)->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
         }
+        if (scene && ext == ".dae") placeColladaBindShapes(*const_cast<aiScene*>(scene), colladaControllers);
+        // FBX: the transform chain's helper nodes folded back into the file's nodes, their
+        // channels made right (fbx_chain.h).
+        if (scene && ext == ".fbx") {
+            foldFbxTransformChains(*const_cast<aiScene*>(scene));
+            mergeKeysAtOneTime(*const_cast<aiScene*>(scene), kDefaultTicksPerSecond);
+        }
         // Points Assimp's validation would refuse but that have one safe reading (keys past a
         // clip's end, empty channels) are repaired first and recorded for `check` and `info`.
         if (scene) repairs = repairScene(*const_cast<aiScene*>(scene));
         if (scene) dropLightsAndCameras(*const_cast<aiScene*>(scene));  // not read: see scene_repair.h
+        // Quaternion signs only glTF, .X, MD5 and Blitz3D files write; elsewhere they are Assimp's.
+        if (scene && ext != ".gltf" && ext != ".glb" && ext != ".x" && ext != ".md5mesh" && ext != ".md5anim" && ext != ".b3d") {
+            alignRotationKeys(*const_cast<aiScene*>(scene));
+        }
         if (scene) uniquifyBoneNames(const_cast<aiScene*>(scene));
         if (scene) scene = importer.ApplyPostProcessing(kPostProcess);
         // Identical vertices are joined last (as in Assimp's own step order), except in a glTF
@@ -152,6 +174,7 @@ Result<Model> importWithAssimp(const std::string& path, const std::string& ext, 
         gltf::applyStepInterpolation(*doc, gltfNodes, model);
         gltf::applyMorphs(*doc, model);
         gltf::applyMarkers(*doc, model);
+        gltf::applyColorAlpha(*doc, gltfNodes, model);
     }
     // Files refused while reading (a glTF buffer outside the folder, say) and textures outside it.
     model.stats.refusedPaths = files.refused();

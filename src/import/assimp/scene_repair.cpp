@@ -63,6 +63,27 @@ unsigned compact(T**& items, unsigned& count, Empty empty) {
 
 }  // namespace
 
+unsigned alignRotationKeys(aiScene& scene) {
+    unsigned turned = 0;
+    for (unsigned a = 0; a < scene.mNumAnimations; ++a) {
+        const aiAnimation* anim = scene.mAnimations ? scene.mAnimations[a] : nullptr;
+        if (!anim || !anim->mChannels) continue;
+        for (unsigned c = 0; c < anim->mNumChannels; ++c) {
+            aiNodeAnim* ch = anim->mChannels[c];
+            if (!ch || !ch->mRotationKeys) continue;
+            for (unsigned k = 1; k < ch->mNumRotationKeys; ++k) {
+                const aiQuaternion& p = ch->mRotationKeys[k - 1].mValue;
+                aiQuaternion& q = ch->mRotationKeys[k].mValue;
+                if (p.x * q.x + p.y * q.y + p.z * q.z + p.w * q.w < 0.0f) {
+                    q = aiQuaternion(-q.w, -q.x, -q.y, -q.z);
+                    ++turned;
+                }
+            }
+        }
+    }
+    return turned;
+}
+
 void dropLightsAndCameras(aiScene& scene) {
     for (unsigned i = 0; scene.mLights && i < scene.mNumLights; ++i) delete scene.mLights[i];
     delete[] scene.mLights;

@@ -24,6 +24,12 @@ namespace rig {
 // repaired (empty: nothing, the common case).
 std::vector<ImportRepair> repairScene(aiScene& scene);
 
+// Turn each rotation key onto the side of its predecessor (q and -q are one rotation), for
+// formats whose files key rotations as something else (matrices, Euler angles, axis and angle)
+// and so hold no quaternion sign: the signs are the import's, and a flip between neighbouring
+// keys would be reported by `check` (quaternion-sign-flip) as the file's. Returns the keys turned.
+unsigned alignRotationKeys(aiScene& scene);
+
 // Delete the scene's lights and cameras (rigview uses neither), before validation: a light with
 // no node of its name or a camera with a bad field of view no longer refuses the whole file.
 void dropLightsAndCameras(aiScene& scene);

@@ -79,16 +79,22 @@ bool readFloats(const Document& doc, const json& accessor, size_t index, int n, 
 bool readRotation(const Document& doc, const json& accessor, size_t index, float* out) {
     size_t type = 0;
     const char* bytes = elementBytes(doc, accessor, index, 4, type);
-    if (!bytes || (type != 5126 && type != 5120 && type != 5122)) return false;
+    if (!bytes || (type != 5126 && type != 5120 && type != 5121 && type != 5122 && type != 5123)) return false;
     for (int c = 0; c < 4; ++c) {
         if (type == 5126) {
             std::memcpy(&out[c], bytes + 4 * c, 4);
         } else if (type == 5120) {
             out[c] = std::max(static_cast<float>(static_cast<int8_t>(bytes[c])) / 127.0f, -1.0f);
-        } else {
+        } else if (type == 5121) {
+            out[c] = static_cast<float>(static_cast<uint8_t>(bytes[c])) / 255.0f;
+        } else if (type == 5122) {
             int16_t q = 0;
             std::memcpy(&q, bytes + 2 * c, 2);
             out[c] = std::max(static_cast<float>(q) / 32767.0f, -1.0f);
+        } else {
+            uint16_t q = 0;
+            std::memcpy(&q, bytes + 2 * c, 2);
+            out[c] = static_cast<float>(q) / 65535.0f;
         }
     }
     return true;

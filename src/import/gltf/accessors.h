@@ -37,8 +37,9 @@ uint32_t accessorCount(const json& doc, const json& accessor);
 const char* elementBytes(const Document& doc, const json& accessor, size_t index, int n, size_t& componentType);
 // Element `index` of a FLOAT accessor with `n` components; false if it cannot be read.
 bool readFloats(const Document& doc, const json& accessor, size_t index, int n, float* out);
-// Element `index` of a VEC4 rotation accessor: FLOAT, or normalized BYTE / SHORT (glTF's
-// quantized rotations: c / 127 or c / 32767, at least -1), as (x, y, z, w).
+// Element `index` of a VEC4 rotation accessor: FLOAT, or normalized BYTE / SHORT / UNSIGNED_BYTE /
+// UNSIGNED_SHORT (glTF's quantized rotations: c / 127 or c / 32767, at least -1; c / 255 or
+// c / 65535), as (x, y, z, w).
 bool readRotation(const Document& doc, const json& accessor, size_t index, float* out);
 // A SCALAR accessor as floats (float, or normalized integer components as glTF defines them).
 // False for sparse accessors, other types or data out of bounds.

@@ -194,7 +194,14 @@ public:
             return false;
         }
         writeNodes();
-        materials_.write();
+        // Only the materials a mesh uses (Assimp adds a default material to many files, and the
+        // Khronos validator reports an unused one).
+        std::vector<bool> usedMaterials(model_.materials.size(), false);
+        for (size_t m = 0; m < model_.meshes.size(); ++m) {
+            const Mesh& mesh = model_.meshes[m];
+            if (written(m) && mesh.material < usedMaterials.size()) usedMaterials[mesh.material] = true;
+        }
+        materials_.write(usedMaterials);
         for (size_t m = 0; m < model_.meshes.size(); ++m) writeMesh(m);
         for (const Clip& clip : clips_) writeClip(clip);
         if (!error_.empty()) {  // glTF holds finite numbers only
@@ -278,11 +285,17 @@ private:
         }
     }
 
+    // Whether mesh `index` is written (it hangs from a written node and has a triangle).
+    bool written(size_t index) const {
+        const Mesh& mesh = model_.meshes[index];
+        return index < meshNode_.size() && meshNode_[index] >= 0 && mesh.vertexCount() > 0 && mesh.indices.size() >= 3;
+    }
+
     void writeMesh(size_t index) {
         const Mesh& mesh = model_.meshes[index];
         const size_t n = mesh.vertexCount();
         meshIndex_.push_back(-1);
-        if (meshNode_[index] < 0 || n == 0 || mesh.indices.size() < 3) return;
+        if (!written(index)) return;
         if (!std::all_of(mesh.positions.begin(), mesh.positions.end(), finite)) {
             fail("mesh '" + mesh.name + "' has non-finite vertex positions");
         }
@@ -353,7 +366,7 @@ private:
             primitive["indices"] = b_.integers(mesh.indices.data(), mesh.indices.size(), kUnsignedInt, 4, "SCALAR", 1,
                                                kElementArrayBuffer);
         }
-        if (mesh.material < model_.materials.size()) primitive["material"] = mesh.material;
+        if (const int material = materials_.gltfIndex(mesh.material); material >= 0) primitive["material"] = material;
         json gltfMesh{{"name", mesh.name}};
         if (!mesh.morphTargets.empty()) {
             json targets = json::array(), names = json::array();

@@ -76,8 +76,16 @@ int minFilter(int f) { return f == kNearest || f == kLinear || (f >= 9984 && f <
 
 }  // namespace
 
-void GltfMaterialWriter::write() {
-    for (const Material& m : model_.materials) {
+void GltfMaterialWriter::write(const std::vector<bool>& used) {
+    for (size_t i = 0; i < model_.materials.size(); ++i) {
+        const Material& m = model_.materials[i];
+        if (i >= used.size() || !used[i]) {
+            texCoords_.push_back(0);
+            tangentUv_.push_back(-1);
+            index_.push_back(-1);
+            continue;
+        }
+        index_.push_back(static_cast<int>(materials_.size()));
         unsigned texCoords = 0;
         json written = material(m, texCoords);
         int tangentUv = -1;

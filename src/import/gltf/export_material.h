@@ -26,7 +26,8 @@ public:
 
     GltfMaterialWriter(const Model& model, AddView addView) : model_(model), addView_(std::move(addView)) {}
 
-    // Writes every material of the model, in order (glTF material i is Model material i):
+    // Writes the model's materials that `used` marks (one flag per Model material), in order
+    // (gltfIndex() gives each one's glTF index; glTF files hold no material nothing uses):
     // factors clamped to glTF's ranges (an emissive factor over 1 moves into the emissive
     // strength, so their product is kept; a non-finite number becomes glTF's default), each
     // present texture as a textureInfo with its UV set and transform, its sampler (identical
@@ -34,7 +35,10 @@ public:
     // the folder rule lets import read (paths::resolveResourceFile), copied into the buffer once
     // per path. A texture whose image cannot be embedded (not PNG or JPEG, raw texels, missing,
     // outside the model's folder) is left out and named in leftOut().
-    void write();
+    void write(const std::vector<bool>& used);
+
+    // Model material `material`'s index among the written ones, -1 when it was not written.
+    int gltfIndex(uint32_t material) const { return material < index_.size() ? index_[material] : -1; }
 
     // The arrays written (empty ones left out) and the extensions used, added to `extensionsUsed`.
     void store(nlohmann::json& doc, std::set<std::string>& extensionsUsed) const;
@@ -73,6 +77,7 @@ private:
     std::map<std::pair<int, int>, int> textureOf_;               // image, sampler
     std::vector<unsigned> texCoords_;
     std::vector<int> tangentUv_;  // per material: needsTangents' UV set, -1 when not needed
+    std::vector<int> index_;      // per material: its glTF index, -1 when not written
     std::vector<std::string> leftOut_;
 };
 

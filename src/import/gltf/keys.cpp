@@ -55,7 +55,7 @@ int applyNodeKeysUnchecked(const Document& document, const Nodes& map, Model& mo
                                           output.get<size_t>() < doc["accessors"].size()
                                       ? unsignedOr(doc["accessors"][output.get<size_t>()], "componentType", 0)
                                       : 0;
-        const bool quantized = isRotation && (outputType == 5120 || outputType == 5122);
+        const bool quantized = isRotation && (outputType == 5120 || outputType == 5121 || outputType == 5122 || outputType == 5123);
         Channel* c = targetChannel(ch, *nodes, map, model.skeleton, clip, quantized);
         if (!c || c->times + static_cast<size_t>(c->count) > clip.times.size()) {
             allRotationsRead = allRotationsRead && !isRotation;

@@ -74,6 +74,61 @@ Result<bool> glbLengthCheck(const std::string& path, const GlbLayout& glb, uint6
     return Error{path + ": truncated: " + have + " of " + want};
 }
 
+const char* componentName(uint64_t componentType) {
+    switch (componentType) {
+        case 5120: return "BYTE";
+        case 5121: return "UNSIGNED_BYTE";
+        case 5122: return "SHORT";
+        case 5123: return "UNSIGNED_SHORT";
+        case 5125: return "UNSIGNED_INT";
+        case 5126: return "FLOAT";
+        default: return "?";
+    }
+}
+
+constexpr uint64_t kFloat = 5126;
+
+// What an accessor may hold for one use: its types, and component types each plain (`plain`) or
+// normalized (`normalized`), as glTF 2.0 allows them; `readable` the subset Assimp 5.2.5 reads
+// right (it copies each element into a float vector of its own size, so a smaller element leaves
+// bytes uninitialised and a larger one throws).
+struct Use {
+    const char* what;                         // "POSITION", "inverse bind matrices"...
+    std::vector<const char*> types;
+    std::vector<uint64_t> plain, normalized;  // allowed by glTF 2.0
+    std::vector<uint64_t> readable;           // of those, what Assimp reads right (empty: all)
+    const char* readableText = "";            // "FLOAT", said when a spec-valid one is not readable
+};
+
+const Use kPosition{"POSITION", {"VEC3"}, {kFloat}, {}, {}};
+const Use kNormal{"NORMAL", {"VEC3"}, {kFloat}, {}, {}};
+const Use kTangent{"TANGENT", {"VEC4"}, {kFloat}, {}, {}};
+const Use kTargetTangent{"TANGENT", {"VEC3"}, {kFloat}, {}, {}};
+const Use kTexcoord{"TEXCOORD", {"VEC2"}, {kFloat}, {5121, 5123}, {kFloat}, "FLOAT texture coordinates"};
+const Use kColor{"COLOR", {"VEC3", "VEC4"}, {kFloat}, {5121, 5123}, {}};
+const Use kJoints{"JOINTS", {"VEC4"}, {5121, 5123}, {}, {}};
+const Use kWeights{"WEIGHTS", {"VEC4"}, {kFloat}, {5121, 5123}, {kFloat}, "FLOAT weights"};
+const Use kIndices{"indices", {"SCALAR"}, {5121, 5123, 5125}, {}, {}};
+const Use kInverseBind{"inverse bind matrices", {"MAT4"}, {kFloat}, {}, {}};
+const Use kInput{"sampler input", {"SCALAR"}, {kFloat}, {}, {}};
+const Use kVectorOutput{"translation or scale output", {"VEC3"}, {kFloat}, {}, {}};
+const Use kRotationOutput{"rotation output", {"VEC4"}, {kFloat}, {5120, 5121, 5122, 5123}, {}};
+const Use kWeightsOutput{"weights output", {"SCALAR"}, {kFloat}, {5120, 5121, 5122, 5123}, {}};
+
+bool has(const std::vector<uint64_t>& list, uint64_t v) { return std::find(list.begin(), list.end(), v) != list.end(); }
+
+// "VEC4 FLOAT, UNSIGNED_BYTE normalized or UNSIGNED_SHORT normalized"
+std::string allowedText(const Use& use) {
+    std::string types;
+    for (size_t i = 0; i < use.types.size(); ++i) types += (i ? (i + 1 == use.types.size() ? " or " : ", ") : "") + std::string(use.types[i]);
+    std::vector<std::string> parts;
+    for (uint64_t c : use.plain) parts.push_back(componentName(c));
+    for (uint64_t c : use.normalized) parts.push_back(std::string(componentName(c)) + " normalized");
+    std::string comps;
+    for (size_t i = 0; i < parts.size(); ++i) comps += (i ? (i + 1 == parts.size() ? " or " : ", ") : "") + parts[i];
+    return types + " " + comps;
+}
+
 class Checker {
 public:
     Checker(const std::string& path, const json& doc, std::optional<uint64_t> glbBinLength)
@@ -94,6 +149,8 @@ public:
         for (size_t v = 0; views && v < views->size() && error_.empty(); ++v) checkView(*views, buffers, v);
         const json* accessors = array("accessors");
         for (size_t a = 0; accessors && a < accessors->size() && error_.empty(); ++a) checkAccessor((*accessors)[a], a);
+        if (!error_.empty()) return Error{error_};
+        if (accessors) checkUses(*accessors);
         if (!error_.empty()) return Error{error_};
         return true;
     }
@@ -161,6 +218,12 @@ private:
         const uint64_t component = componentSize(*type);
         const uint64_t element = acc.contains("type") && acc["type"].is_string() ? elementSize(acc["type"].get<std::string>(), component) : 0;
         if (element == 0) return fail(name + " has an unknown type or componentType");
+        if (acc.contains("normalized")) {
+            if (!acc["normalized"].is_boolean()) return fail(name + ".normalized is not true or false");
+            if (acc["normalized"].get<bool>() && (*type == 5126 || *type == 5125)) {
+                return fail(name + " is normalized " + componentName(*type) + "; glTF 2.0 normalizes only BYTE, UNSIGNED_BYTE, SHORT and UNSIGNED_SHORT");
+            }
+        }
         if (acc.contains("bufferView")) {
             const auto view = field(acc, "bufferView", 0);
             if (!view) return fail(name + ".bufferView is not an index");
@@ -183,6 +246,106 @@ private:
             }
             checkRange(name + ".sparse." + part, *view, *at, *sparseCount, size, 0);
         }
+    }
+
+    // Each accessor against what its uses allow (the glTF 2.0 specification's tables for mesh
+    // attributes, indices, morph targets, skins and animation samplers), before Assimp reads it.
+    void checkUses(const json& accessors) {
+        auto accessorOf = [&](const json& ref) -> const json* {
+            if (!ref.is_number_unsigned() || ref.get<uint64_t>() >= accessors.size()) return nullptr;  // Assimp's to report
+            return &accessors[ref.get<size_t>()];
+        };
+        auto check = [&](const json& ref, const Use& use, const std::string& where) {
+            if (!error_.empty()) return;
+            const json* acc = accessorOf(ref);
+            if (!acc) return;
+            const std::string name = "accessors[" + std::to_string(ref.get<size_t>()) + "] (" + where + ")";
+            const std::string type = (*acc)["type"].get<std::string>();  // checked by checkAccessor
+            const uint64_t component = field(*acc, "componentType", 0).value_or(0);
+            const bool normalized = acc->contains("normalized") && (*acc)["normalized"].is_boolean() && (*acc)["normalized"].get<bool>();
+            const std::string is = type + " " + componentName(component) + (normalized ? " normalized" : "");
+            const bool typeOk = std::find_if(use.types.begin(), use.types.end(), [&](const char* t) { return type == t; }) != use.types.end();
+            const bool componentOk = normalized ? has(use.normalized, component) : has(use.plain, component);
+            if (!typeOk || !componentOk) return fail(name + " is " + is + "; glTF 2.0 allows " + allowedText(use));
+            if (!use.readable.empty() && !(has(use.readable, component) && !normalized)) {
+                return fail(name + " is " + is + ": Assimp 5.2.5 reads only " + use.readableText);
+            }
+        };
+        if (const json* meshes = array("meshes")) {
+            for (size_t m = 0; m < meshes->size(); ++m) {
+                const json& mesh = (*meshes)[m];
+                if (!mesh.is_object() || !mesh.contains("primitives") || !mesh["primitives"].is_array()) continue;
+                const json& prims = mesh["primitives"];
+                for (size_t p = 0; p < prims.size(); ++p) {
+                    const json& prim = prims[p];
+                    if (!prim.is_object()) continue;
+                    const std::string at = "meshes[" + std::to_string(m) + "].primitives[" + std::to_string(p) + "]";
+                    if (prim.contains("attributes") && prim["attributes"].is_object()) {
+                        for (const auto& [semantic, ref] : prim["attributes"].items()) checkAttribute(semantic, ref, at, check, false);
+                    }
+                    if (prim.contains("indices")) check(prim["indices"], kIndices, "indices of " + at);
+                    if (prim.contains("targets") && prim["targets"].is_array()) {
+                        const json& targets = prim["targets"];
+                        for (size_t t = 0; t < targets.size(); ++t) {
+                            if (!targets[t].is_object()) continue;
+                            const std::string tat = at + ".targets[" + std::to_string(t) + "]";
+                            for (const auto& [semantic, ref] : targets[t].items()) checkAttribute(semantic, ref, tat, check, true);
+                        }
+                    }
+                }
+            }
+        }
+        if (const json* skins = array("skins")) {
+            for (size_t k = 0; k < skins->size(); ++k) {
+                const json& skin = (*skins)[k];
+                if (skin.is_object() && skin.contains("inverseBindMatrices")) {
+                    check(skin["inverseBindMatrices"], kInverseBind, "inverse bind matrices of skins[" + std::to_string(k) + "]");
+                }
+            }
+        }
+        if (const json* anims = array("animations")) {
+            for (size_t a = 0; a < anims->size(); ++a) {
+                const json& anim = (*anims)[a];
+                if (!anim.is_object() || !anim.contains("samplers") || !anim["samplers"].is_array()) continue;
+                const json& samplers = anim["samplers"];
+                const std::string at = "animations[" + std::to_string(a) + "]";
+                for (size_t k = 0; k < samplers.size(); ++k) {
+                    if (samplers[k].is_object() && samplers[k].contains("input")) {
+                        check(samplers[k]["input"], kInput, "input of " + at + ".samplers[" + std::to_string(k) + "]");
+                    }
+                }
+                if (!anim.contains("channels") || !anim["channels"].is_array()) continue;
+                for (const json& ch : anim["channels"]) {
+                    if (!ch.is_object() || !ch.contains("sampler") || !ch["sampler"].is_number_unsigned()) continue;
+                    const size_t k = ch["sampler"].get<size_t>();
+                    if (k >= samplers.size() || !samplers[k].is_object() || !samplers[k].contains("output")) continue;
+                    const json* target = ch.contains("target") && ch["target"].is_object() ? &ch["target"] : nullptr;
+                    const std::string path = target && target->contains("path") && (*target)["path"].is_string()
+                                                 ? (*target)["path"].get<std::string>() : "";
+                    const Use* use = path == "translation" || path == "scale" ? &kVectorOutput
+                                     : path == "rotation"                     ? &kRotationOutput
+                                     : path == "weights"                      ? &kWeightsOutput
+                                                                              : nullptr;
+                    if (use) check(samplers[k]["output"], *use, path + " output of " + at + ".samplers[" + std::to_string(k) + "]");
+                }
+            }
+        }
+    }
+
+    // A mesh attribute or morph target attribute by its semantic ("TEXCOORD_1" as TEXCOORD);
+    // semantics glTF does not define (an application's "_NAME") are not read by Assimp.
+    template <class Check>
+    void checkAttribute(const std::string& semantic, const json& ref, const std::string& at, Check& check, bool target) {
+        const std::string where = semantic + " of " + at;
+        auto set = [&](const char* prefix) { return semantic.rfind(prefix, 0) == 0; };
+        if (semantic == "POSITION") check(ref, kPosition, where);
+        else if (semantic == "NORMAL") check(ref, kNormal, where);
+        else if (semantic == "TANGENT") check(ref, target ? kTargetTangent : kTangent, where);
+        else if (target) return;  // other target attributes: Assimp reads none
+        else if (set("TEXCOORD_")) check(ref, kTexcoord, where);
+        else if (set("COLOR_")) check(ref, kColor, where);
+        else if (set("JOINTS_")) check(ref, kJoints, where);
+        else if (set("WEIGHTS_")) check(ref, kWeights, where);
     }
 
     const std::string& path_;
