@@ -38,20 +38,26 @@ public:
     }
 
 private:
+    // The cell of p; cells are clamped to +-1e6 per axis and a non-finite coordinate falls in
+    // cell 0, so every point has a cell that packs into 21 bits an axis.
     glm::ivec3 coords(const glm::vec3& p) const {
-        const glm::vec3 q = glm::clamp(glm::floor(p / cell_), glm::vec3(-1e6f), glm::vec3(1e6f));
-        return glm::ivec3(q);
+        glm::ivec3 c(0);
+        for (int a = 0; a < 3; ++a) {
+            const float q = std::floor(p[a] / cell_);
+            if (std::isfinite(q)) c[a] = static_cast<int>(std::clamp(q, -1e6f, 1e6f));
+        }
+        return c;
     }
-    static int64_t pack(const glm::ivec3& c) {
-        return (static_cast<int64_t>(c.x) + (1 << 20)) * (int64_t(1) << 42) + (static_cast<int64_t>(c.y) + (1 << 20)) * (int64_t(1) << 21) +
-               (static_cast<int64_t>(c.z) + (1 << 20));
+    static uint64_t pack(const glm::ivec3& c) {
+        auto bits = [](int v) { return static_cast<uint64_t>(static_cast<int64_t>(v) + (int64_t(1) << 20)) & ((uint64_t(1) << 21) - 1); };
+        return (bits(c.x) << 42) | (bits(c.y) << 21) | bits(c.z);
     }
-    int64_t key(const glm::vec3& p) const { return pack(coords(p)); }
+    uint64_t key(const glm::vec3& p) const { return pack(coords(p)); }
 
     const std::vector<glm::vec3>& points_;
     float cell_;
     glm::vec3 shift_;
-    std::unordered_map<int64_t, std::vector<uint32_t>> cells_;
+    std::unordered_map<uint64_t, std::vector<uint32_t>> cells_;
 };
 
 // Every point of `a` (every `stride`-th, `shiftA` added) within `tol` of a point of `grid`.
