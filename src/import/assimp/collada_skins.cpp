@@ -8,6 +8,8 @@
 #include <map>
 #include <optional>
 
+#include "import/assimp/scene_repair.h"
+
 namespace rig::scene {
 
 namespace {
@@ -173,35 +175,6 @@ void nodeWorlds(const aiNode* node, const aiMatrix4x4& parent, std::map<unsigned
         if (node->mChildren && node->mChildren[c]) nodeWorlds(node->mChildren[c], world, meshWorlds);
 }
 
-void transformMesh(aiMesh& mesh, const aiMatrix4x4& m) {
-    const aiMatrix3x3 linear(m);
-    aiMatrix3x3 normalMatrix = linear;
-    normalMatrix.Inverse().Transpose();
-    auto points = [&](aiVector3D* v, unsigned n) {
-        if (v) for (unsigned i = 0; i < n; ++i) v[i] = m * v[i];
-    };
-    auto dirs = [&](aiVector3D* v, unsigned n, const aiMatrix3x3& d) {
-        if (!v) return;
-        for (unsigned i = 0; i < n; ++i) {
-            v[i] = d * v[i];
-            const float len = v[i].Length();
-            if (len > 0.0f) v[i] /= len;
-        }
-    };
-    points(mesh.mVertices, mesh.mNumVertices);
-    dirs(mesh.mNormals, mesh.mNumVertices, normalMatrix);
-    dirs(mesh.mTangents, mesh.mNumVertices, linear);
-    dirs(mesh.mBitangents, mesh.mNumVertices, linear);
-    for (unsigned a = 0; a < mesh.mNumAnimMeshes; ++a) {
-        aiAnimMesh* am = mesh.mAnimMeshes ? mesh.mAnimMeshes[a] : nullptr;
-        if (!am) continue;
-        points(am->mVertices, am->mNumVertices);
-        dirs(am->mNormals, am->mNumVertices, normalMatrix);
-        dirs(am->mTangents, am->mNumVertices, linear);
-        dirs(am->mBitangents, am->mNumVertices, linear);
-    }
-}
-
 }  // namespace
 
 unsigned placeColladaBindShapes(aiScene& scene, const std::vector<ColladaController>& controllers) {
@@ -234,7 +207,7 @@ unsigned placeColladaBindShapes(aiScene& scene, const std::vector<ColladaControl
         if (place.IsIdentity()) continue;
         aiMatrix4x4 undo = place;  // X
         undo.Inverse();
-        transformMesh(*mesh, place);
+        transformMeshData(*mesh, place);
         for (unsigned b = 0; b < mesh->mNumBones; ++b)
             if (mesh->mBones[b]) mesh->mBones[b]->mOffsetMatrix = mesh->mBones[b]->mOffsetMatrix * undo;
         ++moved;

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "import/assimp/scene_repair.h"
+
 namespace rig::scene {
 
 namespace {
@@ -253,32 +255,7 @@ void collectChains(aiNode* root, std::vector<Chain>& chains) {
 // ---- geometric terms --------------------------------------------------------------------------
 
 void transformMesh(aiMesh& mesh, const aiMatrix4x4& g) {
-    const aiMatrix3x3 linear(g);
-    aiMatrix3x3 normalMatrix = linear;
-    normalMatrix.Inverse().Transpose();
-    auto points = [&](aiVector3D* v, unsigned n) {
-        if (v) for (unsigned i = 0; i < n; ++i) v[i] = g * v[i];
-    };
-    auto dirs = [&](aiVector3D* v, unsigned n, const aiMatrix3x3& m) {
-        if (!v) return;
-        for (unsigned i = 0; i < n; ++i) {
-            v[i] = m * v[i];
-            const float len = v[i].Length();
-            if (len > 0.0f) v[i] /= len;
-        }
-    };
-    points(mesh.mVertices, mesh.mNumVertices);
-    dirs(mesh.mNormals, mesh.mNumVertices, normalMatrix);
-    dirs(mesh.mTangents, mesh.mNumVertices, linear);
-    dirs(mesh.mBitangents, mesh.mNumVertices, linear);
-    for (unsigned a = 0; a < mesh.mNumAnimMeshes; ++a) {
-        aiAnimMesh* am = mesh.mAnimMeshes ? mesh.mAnimMeshes[a] : nullptr;
-        if (!am) continue;
-        points(am->mVertices, am->mNumVertices);
-        dirs(am->mNormals, am->mNumVertices, normalMatrix);
-        dirs(am->mTangents, am->mNumVertices, linear);
-        dirs(am->mBitangents, am->mNumVertices, linear);
-    }
+    transformMeshData(mesh, g);
     // Skinned: offset * v must not change, so offset' = offset * G^-1.
     aiMatrix4x4 inverse = g;
     inverse.Inverse();

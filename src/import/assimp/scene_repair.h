@@ -3,12 +3,15 @@
 // inside import/.
 #pragma once
 
+#include <assimp/matrix4x4.h>
+
 #include <string>
 #include <vector>
 
 #include "anim/runtime/model.h"
 
 struct aiScene;
+struct aiMesh;
 
 namespace rig {
 
@@ -33,5 +36,10 @@ unsigned alignRotationKeys(aiScene& scene);
 // Delete the scene's lights and cameras (rigview uses neither), before validation: a light with
 // no node of its name or a camera with a bad field of view no longer refuses the whole file.
 void dropLightsAndCameras(aiScene& scene);
+
+// Move a mesh's data by `m`: positions (and morph targets' positions) by m, normals by its
+// inverse transpose, tangents and bitangents by its linear part, directions renormalized. Bone
+// offsets are the caller's (a bind-shape bake and a geometric-transform bake treat them apart).
+void transformMeshData(aiMesh& mesh, const aiMatrix4x4& m);
 
 }  // namespace rig
