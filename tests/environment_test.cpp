@@ -21,7 +21,7 @@
 #include "render/dfg_lut.h"
 #include "render/environment.h"
 #include "render/environment_cache.h"
-#include "render/hdr_image.h"
+#include "import/images/hdr_image.h"
 #include "render/offscreen.h"
 #include "support/gl_environment.h"
 
@@ -488,6 +488,12 @@ TEST_F(BadHdr, EachGivesOneLineNamingTheFile) {
     expectRefused(write("bad_length.hdr", small + std::string("\x02\x02\x00\x09", 4) + goodRow.substr(4)),
                   "scanline length other than the width");
     expectRefused(write("cut_row.hdr", small + goodRow.substr(0, 9)), "truncated (pixel data ends in row 1 of 1)");
+    // A header line holding a NUL: a decoder reading lines as C strings takes it for the empty
+    // line that ends the header and then reads the next line as the resolution (another reader
+    // then disagrees about where the pixels start: 2 GiB of them from 68 bytes, or a loop).
+    expectRefused(write("nul_line.hdr", std::string("#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\0\n-Y 32768 +X 32768\n\n-Y 1 +X 8\n", 65) +
+                                            goodRow),
+                  "a header line holds a NUL byte");
     // Not regular files, or none.
     const std::string fifo = (dir_ / "pipe.hdr").string();
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);

@@ -7,10 +7,11 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
+#include "import/images/hdr_image.h"
+#include "platform/import_worker.h"
 #include "render/dfg_lut.h"
 #include "render/environment_cache.h"
 #include "render/shader_sources.h"
-#include "render/hdr_image.h"
 #include "util/data_folder.h"
 
 namespace rig {
@@ -170,7 +171,10 @@ void transferLevels(GLuint cube, int size, int maxLod, std::vector<uint16_t>& te
 
 Result<std::unique_ptr<Environment>> Environment::load(const std::string& hdrPath) {
     const auto start = std::chrono::steady_clock::now();
-    Result<HdrImage> image = readHdrImage(hdrPath);
+    // A user's map is untrusted: decoded in the sandboxed worker. rigview's own (the data
+    // folder's studio.hdr) is decoded here.
+    const bool own = !dataFolder().empty() && hdrPath == dataFile("env/studio.hdr");
+    Result<HdrImage> image = own ? readHdrImage(hdrPath) : decodeEnvironmentIsolated(hdrPath);
     if (!image) return image.error();
     const HdrImage& hdr = image.value();
 

@@ -2,8 +2,11 @@
 // the PMREM generator: linear radiance = mantissa * 2^(exponent - 128) / 255 (three's scale;
 // not the / 256 of the format's reference code), clamped to 65504 and rounded toward zero to
 // half floats (three's DataUtils.toHalfFloat), the file's first row at the top (flipY).
-// The file is untrusted: read as a regular file within limits, its header and every scanline
-// checked before stb_image decodes it (stb would loop for good on some damaged run-length data).
+// The file is untrusted: read as a regular file within limits and decoded here, in one pass that
+// checks every header line and every run (no line is read past 64 KiB, no run is empty or
+// longer than its row, the pixel data is whole): one parser, so no check and decoder can
+// disagree about where the header ends. Environment maps are decoded in the sandboxed worker
+// process (platform/import_worker decodeEnvironmentIsolated).
 #pragma once
 
 #include <cstdint>
