@@ -1,5 +1,6 @@
 #include "import/images/hdr_image.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -182,6 +183,29 @@ Result<HdrImage> decodeHdrImage(const uint8_t* data, size_t size, const std::str
     });
     if (!why.empty()) return Error{what + ": " + why};
     return image;
+}
+
+HdrImage halveHdrImage(const HdrImage& image) {
+    HdrImage out;
+    out.width = (image.width + 1) / 2;
+    out.height = (image.height + 1) / 2;
+    out.rgbaHalf.resize(static_cast<size_t>(out.width) * out.height * 4);
+    for (int y = 0; y < out.height; ++y) {
+        for (int x = 0; x < out.width; ++x) {
+            float sum[4] = {0, 0, 0, 0};
+            int n = 0;
+            for (int sy = 2 * y; sy < std::min(image.height, 2 * y + 2); ++sy) {
+                for (int sx = 2 * x; sx < std::min(image.width, 2 * x + 2); ++sx) {
+                    const uint16_t* p = &image.rgbaHalf[(static_cast<size_t>(sy) * image.width + sx) * 4];
+                    for (int c = 0; c < 4; ++c) sum[c] += halfToFloat(p[c]);
+                    ++n;
+                }
+            }
+            uint16_t* q = &out.rgbaHalf[(static_cast<size_t>(y) * out.width + x) * 4];
+            for (int c = 0; c < 4; ++c) q[c] = halfTowardZero(sum[c] / static_cast<float>(n));
+        }
+    }
+    return out;
 }
 
 Result<HdrImage> readHdrImage(const std::string& path) {

@@ -36,6 +36,10 @@ Result<HdrImage> readHdrImage(const std::string& path);
 // The same from bytes already read (`what` names them in messages).
 Result<HdrImage> decodeHdrImage(const uint8_t* data, size_t size, const std::string& what);
 
+// `image` at half its size each way (odd sides round up), each pixel the mean of the 2x2 block
+// it covers (fewer at the right and top edges), in float, written back as halfTowardZero does.
+HdrImage halveHdrImage(const HdrImage& image);
+
 // A float as three's toHalfFloat writes it: rounded toward zero, |v| clamped to 65504.
 uint16_t halfTowardZero(float v);
 float halfToFloat(uint16_t h);
