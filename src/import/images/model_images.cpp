@@ -46,10 +46,12 @@ int embeddedIndex(const Model& model, const std::string& ref) {
     return -1;
 }
 
-// Decoding against the budget: `used` bytes of it are taken by the images before this one.
+// Decoding against the budget: `used_` bytes of it are taken by the images before this one.
 class Decoder {
 public:
-    Decoder(const Model& model) : model_(model), formats_(formatsFor(model.path)) {}
+    explicit Decoder(const Model& model) : model_(model), formats_(formatsFor(model.path)) {}
+
+    std::vector<std::string> filesRead;  // the texture files read, as resolved
 
     ModelImage decode(const std::string& ref) {
         ModelImage image;
@@ -166,7 +168,7 @@ private:
         std::string bytes, why;
         switch (readInputFile(file, kMaxTextureBytes, bytes, why)) {
         case InputFileStatus::Read:
-            filesRead_.push_back(file);
+            filesRead.push_back(file);
             fromEncoded(image, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
             return;
         case InputFileStatus::Missing:
@@ -180,10 +182,6 @@ private:
 
     const Model& model_;
     const TextureFormats formats_;
-public:
-    std::vector<std::string> filesRead_;  // the texture files read
-
-private:
     const size_t budget_ = modelImageBudget();
     size_t used_ = 0;
     std::string what_;
@@ -201,7 +199,7 @@ void decodeModelImages(Model& model) {
             model.images.push_back(decoder.decode(ref.path));
         });
     }
-    for (std::string& f : decoder.filesRead_) model.stats.filesRead.push_back(std::move(f));
+    for (std::string& f : decoder.filesRead) model.stats.filesRead.push_back(std::move(f));
 }
 
 }  // namespace rig
