@@ -21,7 +21,7 @@
 #include "render/dfg_lut.h"
 #include "render/environment.h"
 #include "render/environment_cache.h"
-#include "render/hdr_image.h"
+#include "import/images/hdr_image.h"
 #include "render/offscreen.h"
 #include "support/gl_environment.h"
 
@@ -425,6 +425,32 @@ TEST(Environment, DefaultPathIsTheBundledStudio) {
     EXPECT_EQ(fs::path(p).parent_path().filename(), "env");
 }
 
+// A map of any size is prefiltered into a cube of at most 512 a face: wider than 2048 it is
+// halved first (8192x4096, the largest read, took minutes at a 2048 cube), each texel the mean
+// of its block.
+TEST(EnvironmentBound, HugeMapsAreHalvedBeforePrefiltering) {
+    EXPECT_EQ(Environment::cubeSizeFor(512), 256);  // the studio
+    EXPECT_EQ(Environment::cubeSizeFor(2048), 512);
+    EXPECT_EQ(Environment::cubeSizeFor(4096), 512);  // halved once
+    EXPECT_EQ(Environment::cubeSizeFor(4100), 256);  // halved twice, to 1025
+    EXPECT_EQ(Environment::cubeSizeFor(8192), 512);
+    HdrImage big;
+    big.width = 3;
+    big.height = 3;
+    for (int i = 0; i < 9; ++i) {
+        const uint16_t v = halfTowardZero(static_cast<float>(i));
+        big.rgbaHalf.insert(big.rgbaHalf.end(), {v, v, v, 0x3c00});
+    }
+    const HdrImage half = halveHdrImage(big);
+    ASSERT_EQ(half.width, 2);
+    ASSERT_EQ(half.height, 2);
+    EXPECT_EQ(halfToFloat(half.rgbaHalf[0]), 2.0f);       // (0 + 1 + 3 + 4) / 4
+    EXPECT_EQ(halfToFloat(half.rgbaHalf[4]), 3.5f);       // (2 + 5) / 2
+    EXPECT_EQ(halfToFloat(half.rgbaHalf[8]), 6.5f);       // (6 + 7) / 2
+    EXPECT_EQ(halfToFloat(half.rgbaHalf[12]), 8.0f);      // 8 alone
+    EXPECT_EQ(halfToFloat(half.rgbaHalf[3]), 1.0f);       // alpha
+}
+
 // Bad .hdr files: one line naming the file, no crash, no hang, no GL object left bound.
 class BadHdr : public ::testing::Test {
 protected:
@@ -488,6 +514,12 @@ TEST_F(BadHdr, EachGivesOneLineNamingTheFile) {
     expectRefused(write("bad_length.hdr", small + std::string("\x02\x02\x00\x09", 4) + goodRow.substr(4)),
                   "scanline length other than the width");
     expectRefused(write("cut_row.hdr", small + goodRow.substr(0, 9)), "truncated (pixel data ends in row 1 of 1)");
+    // A header line holding a NUL: a decoder reading lines as C strings takes it for the empty
+    // line that ends the header and then reads the next line as the resolution (another reader
+    // then disagrees about where the pixels start: 2 GiB of them from 68 bytes, or a loop).
+    expectRefused(write("nul_line.hdr", std::string("#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\0\n-Y 32768 +X 32768\n\n-Y 1 +X 8\n", 65) +
+                                            goodRow),
+                  "a header line holds a NUL byte");
     // Not regular files, or none.
     const std::string fifo = (dir_ / "pipe.hdr").string();
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);

@@ -315,6 +315,47 @@ TEST(GltfExport, AnEmptyClipIsKept) {
     expectSamePoses(a, 1, b, 1, {0.0f, 0.5f}, 0.0f, 1e-6, out + " still");
 }
 
+// Degenerate clips, written valid (the Khronos validator) and posing as rigview poses them:
+// every key at 0 s (a zero-length clip: only the last key of each channel is written, the one
+// rigview plays), every key at one later time, one key a channel.
+TEST(GltfExportValidator, DegenerateClipsAreWrittenValid) {
+    rig::Model a = rig::testing::makeTwoBone();
+    rig::testing::addMorphs(a, 3);
+    const rig::Clip base = a.clips[0];
+    a.clips.clear();
+    rig::Clip atZero = base;
+    atZero.name = "all keys at 0 s";
+    for (float& t : atZero.times) t = 0.0f;
+    atZero.startTime = atZero.duration = 0.0f;
+    rig::Clip atOneTime = base;
+    atOneTime.name = "all keys at 1.25 s";
+    for (float& t : atOneTime.times) t = 1.25f;
+    atOneTime.startTime = atOneTime.duration = 1.25f;
+    rig::Clip oneKey = base;
+    oneKey.name = "one key";
+    for (rig::Track& t : oneKey.tracks) {
+        for (rig::Channel* ch : {&t.translation, &t.rotation, &t.scale}) ch->count = std::min<uint32_t>(ch->count, 1);
+    }
+    for (rig::MorphTrack& t : oneKey.morphTracks) t.count = std::min<uint32_t>(t.count, 1);
+    oneKey.duration = 0.0f;
+    a.clips = {atZero, atOneTime, oneKey};
+    std::vector<std::string> files;
+    for (bool binary : {false, true}) {
+        const std::string out = tempPath(binary ? "degenerate.glb" : "degenerate.gltf");
+        std::string error;
+        rig::GltfExportOptions options;
+        options.binary = binary;
+        ASSERT_TRUE(rig::writeGltf(a, a.clips, out, options, error)) << error;
+        files.push_back(out);
+        const rig::Model b = load(out);
+        ASSERT_EQ(b.clips.size(), 3u);
+        for (int32_t c = 0; c < 3; ++c) {
+            expectSamePoses(a, c, b, c, {0.0f, 1.25f, 2.0f}, 0.0f, 1e-5, out + " clip " + a.clips[c].name);
+        }
+    }
+    rig::testing::exports::expectValid(files);
+}
+
 // Rotations as normalized shorts: within the quantization step (1/32767 per component).
 TEST(GltfExport, QuantizedRotationsStayClose) {
     const rig::Model a = load(kModels + "X/BCN_Epileptic.X");

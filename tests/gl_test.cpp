@@ -18,7 +18,8 @@
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "support/skin_capture.h"
-#include "render/texture_image.h"
+#include "import/images/model_images.h"
+#include "import/texture_limits.h"
 #include "anim/runtime/ik.h"
 #include "support/gunzip.h"
 #include "support/rigs.h"
@@ -443,7 +444,7 @@ TEST(Render, SameInputsGiveTheSameImage) {
 namespace rig {
 namespace {
 
-// Embedded images over the limits (render/texture_image.h) are refused by their stated size,
+// Embedded images over the limits (import/texture_limits.h) are refused by their stated size,
 // as the import worker leaves them (size kept, no bytes); a missing texture says so.
 TEST(TextureLimits, OversizedEmbeddedImagesAreRefusedBySize) {
     Model m;
@@ -454,15 +455,16 @@ TEST(TextureLimits, OversizedEmbeddedImagesAreRefusedBySize) {
     wide.width = 16384;
     wide.height = 2;
     m.textures = {big, wide};
-    Result<TextureImage> a = loadTextureImage(m, "*0");
-    ASSERT_FALSE(a.ok());
-    EXPECT_EQ(a.error().message, "embedded texture *0 not read: larger than 256 MiB");
-    Result<TextureImage> b = loadTextureImage(m, "*1");
-    ASSERT_FALSE(b.ok());
-    EXPECT_EQ(b.error().message, "embedded texture *1 is 16384x2 pixels, more than 8192x8192");
-    Result<TextureImage> c = loadTextureImage(m, "skin.png");
-    ASSERT_FALSE(c.ok());
-    EXPECT_EQ(c.error().message, "texture skin.png missing");
+    m.materials.resize(3);
+    m.materials[0].baseColorTexture.path = "*0";
+    m.materials[1].baseColorTexture.path = "*1";
+    m.materials[2].normalTexture.path = "skin.png";
+    decodeModelImages(m);
+    ASSERT_EQ(m.images.size(), 3u);
+    EXPECT_EQ(m.findImage("*0")->problem, "embedded texture *0 not read: larger than 256 MiB");
+    EXPECT_EQ(m.findImage("*1")->problem, "embedded texture *1 is 16384x2 pixels, more than 8192x8192");
+    EXPECT_EQ(m.findImage("skin.png")->problem, "texture skin.png missing");
+    for (const ModelImage& image : m.images) EXPECT_TRUE(image.rgba.empty());
 }
 
 }  // namespace

@@ -7,7 +7,10 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <netinet/in.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -276,6 +279,71 @@ TEST(Isolation, TheWorkerCannotUseSocketsOrSignalOtherProcesses) {
     ASSERT_TRUE(WIFEXITED(status)) << "signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     EXPECT_EQ(WEXITSTATUS(status), 0) << "bits: 1 TCP socket, 2 AF_UNIX socket, 4 socketpair, 8 connect, "
                                          "16 kill(parent), 32 kill(own group), 64 kill(self) failed; 100 import failed";
+}
+
+// The same on a kernel without Landlock (RIGVIEW_NO_LANDLOCK turns it off, as such a kernel
+// would have it): the seccomp filter alone keeps the worker from directing a signal at another
+// process through a file (fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG, O_ASYNC; their ioctl forms),
+// from typing into a terminal, from changing another process's limits or priority, and from
+// signalling; what the worker needs of fcntl and ioctl still works.
+TEST(Isolation, WithoutLandlockTheFilterAloneKeepsSignalsAndOtherProcessesOut) {
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        ::setenv("RIGVIEW_NO_LANDLOCK", "1", 1);
+        if (sandboxDescription().find("Landlock turned off") == std::string::npos) ::_exit(101);
+        const pid_t parent = ::getppid();
+        // The parent's own values, so that a call the filter let through would change nothing.
+        rlimit files{};
+        ::prlimit(parent, RLIMIT_NOFILE, nullptr, &files);
+        errno = 0;
+        const int nice = ::getpriority(PRIO_PROCESS, static_cast<id_t>(parent));
+        const int sink = ::open("/dev/null", O_WRONLY);
+        if (runImportWorker(kModels + "glTF2/simple_skin/simple_skin.gltf", {}, ImportOptions{}, sink, parent) != 0) {
+            ::_exit(100);
+        }
+        int p[2];
+        if (::pipe(p) != 0) ::_exit(102);
+        int first = 0;  // the first check that failed
+        auto expect = [&](bool ok, int id) {
+            if (!ok && first == 0) first = id;
+        };
+        auto refused = [](int rc) { return rc == -1 && errno == EPERM; };
+        expect(refused(::fcntl(p[0], F_SETOWN, parent)), 1);
+        f_owner_ex owner{F_OWNER_PID, parent};
+        expect(refused(::fcntl(p[0], F_SETOWN_EX, &owner)), 2);
+        expect(refused(::fcntl(p[0], F_SETSIG, SIGTERM)), 3);
+        expect(refused(::fcntl(p[0], F_SETFL, O_ASYNC | O_NONBLOCK)), 4);
+        int on = 1;
+        expect(refused(::ioctl(p[0], FIOASYNC, &on)), 5);
+        expect(refused(::ioctl(p[0], FIOSETOWN, &parent)), 6);
+        char c = 'x';
+        expect(refused(::ioctl(p[0], TIOCSTI, &c)), 7);
+        expect(refused(::prlimit(parent, RLIMIT_NOFILE, &files, nullptr)), 8);
+        expect(refused(::setpriority(PRIO_PROCESS, static_cast<id_t>(parent), nice)), 9);
+        expect(refused(::kill(parent, 0)), 10);
+        // What the worker itself needs still works.
+        expect(::fcntl(p[0], F_SETFL, O_NONBLOCK) == 0, 11);
+        expect((::fcntl(p[0], F_GETFL) & O_NONBLOCK) != 0, 12);
+        expect(::prlimit(0, RLIMIT_NOFILE, nullptr, &files) == 0, 13);
+        int n = 0;
+        expect(::ioctl(p[0], FIONREAD, &n) == 0, 14);
+        ::_exit(first);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status)) << "signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "allowed: 1 F_SETOWN, 2 F_SETOWN_EX, 3 F_SETSIG, 4 O_ASYNC, 5 FIOASYNC, "
+                                         "6 FIOSETOWN, 7 TIOCSTI, 8 prlimit(parent), 9 setpriority(parent), "
+                                         "10 kill(parent); refused: 11-12 F_SETFL O_NONBLOCK, 13 prlimit(self), "
+                                         "14 FIONREAD; 100 import failed, 101 Landlock not off, 102 no pipe";
+}
+
+// And through the command line: `info` says Landlock is off, and imports still work there.
+TEST(Isolation, TheWorkerRunsWithLandlockTurnedOff) {
+    RunResult r = run(kExe, {"info", kModels + "glTF2/simple_skin/simple_skin.gltf", "--json"}, 60, {"RIGVIEW_NO_LANDLOCK=1"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("Landlock turned off (RIGVIEW_NO_LANDLOCK)"), std::string::npos) << r.out;
 }
 
 // A worker that crashes on BCN_Epileptic.X, hangs on Testwuson.X and is rigview otherwise.

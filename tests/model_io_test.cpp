@@ -115,6 +115,17 @@ void expectSameModel(const Model& a, const Model& b) {
         EXPECT_EQ(a.textures[k].height, b.textures[k].height);
         EXPECT_EQ(a.textures[k].data, b.textures[k].data);
     }
+    EXPECT_EQ(a.stats.filesRead, b.stats.filesRead);
+    ASSERT_EQ(a.images.size(), b.images.size());
+    for (size_t k = 0; k < a.images.size(); ++k) {
+        EXPECT_EQ(a.images[k].ref, b.images[k].ref);
+        EXPECT_EQ(a.images[k].width, b.images[k].width);
+        EXPECT_EQ(a.images[k].height, b.images[k].height);
+        EXPECT_EQ(a.images[k].fileWidth, b.images[k].fileWidth);
+        EXPECT_EQ(a.images[k].fileHeight, b.images[k].fileHeight);
+        EXPECT_EQ(a.images[k].rgba, b.images[k].rgba);
+        EXPECT_EQ(a.images[k].problem, b.images[k].problem);
+    }
     ASSERT_EQ(a.clips.size(), b.clips.size());
     for (size_t k = 0; k < a.clips.size(); ++k) {
         const Clip &ca = a.clips[k], &cb = b.clips[k];
@@ -347,6 +358,34 @@ TEST(ModelIo, ImagesLeftOutOverTheLimitsCrossWithoutBytes) {
     EXPECT_FALSE(validateModel(m).ok());
 }
 
+// Decoded textures cross as pixels of the size they state, within the display size, or as a
+// problem without pixels; anything else is refused.
+TEST(ModelIo, DecodedImagesCrossOnlyWithTheSizeTheyState) {
+    Model m;
+    ModelImage ok;
+    ok.ref = "skin.png";
+    ok.width = 2;
+    ok.height = 1;
+    ok.fileWidth = 4;
+    ok.fileHeight = 2;
+    ok.rgba = {1, 2, 3, 4, 5, 6, 7, 8};
+    ModelImage refused;
+    refused.ref = "*0";
+    refused.problem = "embedded texture *0 is not a PNG or JPEG image";
+    m.images = {ok, refused};
+    expectSameModel(m, roundTrip(m));
+    Model lie = m;
+    lie.images[0].height = 2;  // more pixels than it brings
+    EXPECT_FALSE(deserializeModel(serializeModel(lie)).ok());
+    lie = m;
+    lie.images[0].width = kMaxTextureDisplaySide + 1;
+    lie.images[0].height = 0;
+    EXPECT_FALSE(validateModel(lie).ok());
+    lie = m;
+    lie.images[1].rgba = {0, 0, 0, 0};  // pixels beside a problem
+    EXPECT_FALSE(validateModel(lie).ok());
+}
+
 TEST(ModelIo, EmptyModelRoundTrips) {
     expectSameModel(Model{}, roundTrip(Model{}));
 }
@@ -466,7 +505,7 @@ TEST(ModelIo, ReadsFormat3AndDerivesTheSecondInfluenceSet) {
     b[8] = 2;  // older than that: refused, naming what it reads
     r = deserializeModel(reseal(b));
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().message.find("format 2, expected 3 to 6"), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("format 2, expected 3 to 7"), std::string::npos) << r.error().message;
 }
 
 // A buffer of format 4 (before whole materials, uvs1 and tangents) still reads: materials keep
@@ -483,9 +522,9 @@ TEST(ModelIo, ReadsFormat4WithBaseColourMaterials) {
     EXPECT_EQ(r->materials[1].baseColorTexture.path, "*0");
     EXPECT_EQ(r->materials[1].metallic, 0.0f);
     EXPECT_TRUE(r->meshes[0].tangents.empty());
-    // The current format is 6 and keeps them all, as format 5 did (its checksum over bytes).
+    // The current format is 7 and keeps them all, as format 5 did (its checksum over bytes).
     std::memcpy(&version, serializeModel(m).data() + 8, 4);
-    EXPECT_EQ(version, 6u);
+    EXPECT_EQ(version, 7u);
     Result<Model> five = deserializeModel(serializeModel(m, 5));
     ASSERT_TRUE(five.ok()) << five.error().message;
     expectSameModel(m, five.value());

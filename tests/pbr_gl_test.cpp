@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "anim/runtime/pose.h"
+#include "import/images/model_images.h"
 #include "render/offscreen.h"
 #include "render/renderer.h"
 #include "support/gl_environment.h"
@@ -89,7 +90,9 @@ Renderer& sharedRenderer() {
 // Drawn from +Z looking at the origin (the quads at z = 0 fill the middle of the frame).
 Pixels draw(const Model& m, const ViewOptions& o, std::vector<std::string>* missing = nullptr, Renderer* own = nullptr) {
     Renderer* renderer = own ? own : &sharedRenderer();
-    auto gpu = GpuModel::create(m);
+    Model decoded = m;  // its textures decoded, as an import leaves them (import/images/model_images.h)
+    decodeModelImages(decoded);
+    auto gpu = GpuModel::create(decoded);
     EXPECT_TRUE(gpu.ok());
     if (missing) *missing = (*gpu)->missingTextures();
     auto target = OffscreenTarget::create(kW, kH, 0);
@@ -357,6 +360,7 @@ TEST(Pbr, SkinnedTangentsMatchBetweenGpuAndCpuSkinning) {
     auto render = [&](SkinningMode mode, SkinningMethod method, bool skinned) {
         Model copy = m;
         if (!skinned) copy.meshes[0].tangents.assign(copy.meshes[0].vertexCount(), glm::vec4(0, 1, 0, 1));
+        decodeModelImages(copy);
         auto gpu = GpuModel::create(copy);
         auto target = OffscreenTarget::create(kW, kH, 0);
         Animator anim(copy);

@@ -15,6 +15,7 @@
 #include <functional>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -583,6 +584,77 @@ TEST(SafeOutputCli, OutputsOverTexturesAndMachineFilesAreRefused) {
     }
     EXPECT_EQ(slurp(texture), png);
     EXPECT_EQ(slurp(machine), json);
+    EXPECT_EQ(tempFiles(dir), 0);
+}
+
+// One rule for every command that writes and every file a command reads: the model, its glTF
+// buffer, its texture, its markers file, the --machine file, an --anim file and that file's
+// buffer, the --env map. An output naming one (directly, or through a link with the extension
+// the command wants) is refused with one line, exit 2, before anything is written. Each command
+// meets several kinds of input and each kind several commands.
+TEST(SafeOutputCli, NoCommandWritesOverAnyFileItReads) {
+    const std::string dir = testing::tempDir();
+    const std::string demo = std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/";
+    for (const char* f : {"rigview_demo.gltf", "rigview_demo.bin", "rigview_demo_albedo.png", "rigview_demo.machine.json"}) {
+        fs::copy_file(demo + f, dir + "/" + f);
+    }
+    fs::create_directory(dir + "/anim");
+    for (const char* f : {"rigview_demo.gltf", "rigview_demo.bin", "rigview_demo_albedo.png"}) fs::copy_file(demo + f, dir + "/anim/" + f);
+    fs::copy_file(std::string(RIGVIEW_SOURCE_DIR) + "/assets/env/studio.hdr", dir + "/studio.hdr");
+    const std::string model = dir + "/rigview_demo.gltf", anim = dir + "/anim/rigview_demo.gltf";
+    {
+        std::ofstream(model + ".markers.json") << "{\"clips\": []}";
+    }
+    const std::map<std::string, std::string> inputs = {
+        {"model", model},
+        {"buffer", dir + "/rigview_demo.bin"},
+        {"texture", dir + "/rigview_demo_albedo.png"},
+        {"markers", model + ".markers.json"},
+        {"machine", dir + "/rigview_demo.machine.json"},
+        {"anim", anim},
+        {"anim buffer", dir + "/anim/rigview_demo.bin"},
+        {"env", dir + "/studio.hdr"},
+    };
+    std::map<std::string, std::string> before;
+    for (const auto& [kind, file] : inputs) before[kind] = slurp(file);
+    struct Case {
+        std::string command, kind;
+    };
+    const std::vector<Case> cases = {
+        {"render", "buffer"}, {"render", "env"},         {"render", "markers"},  {"render", "anim buffer"},
+        {"thumbnail", "texture"}, {"thumbnail", "model"}, {"pose", "machine"},    {"pose", "anim"},
+        {"export", "markers"}, {"export", "buffer"},      {"export", "model"},    {"compress", "anim buffer"},
+        {"compress", "texture"}, {"check", "buffer"},     {"check", "markers"},   {"check", "anim"},
+    };
+    // The output: the file itself where the command takes any name (thumbnail), else a link to
+    // it with the extension the command wants.
+    const std::map<std::string, std::string> extension = {
+        {"render", ".png"}, {"pose", ".json"}, {"export", ".gltf"}, {"compress", ".glb"}, {"check", ".png"}};
+    int n = 0;
+    for (const Case& c : cases) {
+        const std::string& target = inputs.at(c.kind);
+        std::string out = target;
+        if (extension.count(c.command) && paths::lowerExtension(target) != extension.at(c.command)) {
+            out = dir + "/link" + std::to_string(n++) + extension.at(c.command);
+            fs::create_symlink(target, out);
+        }
+        std::vector<std::string> args;
+        if (c.command == "thumbnail") {
+            args = {"thumbnail", model, out};
+        } else if (c.command == "check") {
+            args = {"check", model, "--anim", anim, "--sheet", out};
+        } else {
+            args = {c.command, model, "--anim", anim, "-o", out};
+            if (c.command == "render" || c.command == "pose") args.insert(args.end(), {"--machine", inputs.at("machine")});
+            if (c.command == "render") args.insert(args.end(), {"--env", inputs.at("env"), "--size", "64x48"});
+        }
+        const RunResult r = run(kExe, args);
+        const std::string what = c.command + " over the " + c.kind + ": ";
+        EXPECT_EQ(r.exitCode, 2) << what << r.err;
+        EXPECT_EQ(lines(r.err), 1) << what << r.err;
+        EXPECT_NE(r.err.find("refusing to overwrite it"), std::string::npos) << what << r.err;
+    }
+    for (const auto& [kind, file] : inputs) EXPECT_EQ(slurp(file), before[kind]) << kind << " changed";
     EXPECT_EQ(tempFiles(dir), 0);
 }
 

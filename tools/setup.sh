@@ -15,7 +15,8 @@ PACKAGES=(
   libglfw3-dev                          # window
   libimgui-dev                          # UI (backends ship as sources)
   python3-glad                          # GL / EGL loader generator
-  libstb-dev                            # PNG read/write
+  libstb-dev                            # PNG writing; TGA and BMP textures
+  libpng-dev libjpeg62-turbo-dev        # PNG and JPEG textures, decoded in the import worker
   libcli11-dev                          # command line
   nlohmann-json3-dev                    # JSON output
   zlib1g-dev                            # the reference tests unpack their gzip'd Blender FBX files

@@ -49,7 +49,7 @@ asan_build() {
   # No compiler cache: nothing else builds these objects.
   BUILD_DIR=build-asan CMAKE_ARGS="-DRIGVIEW_SANITIZE=ON -DRIGVIEW_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER_LAUNCHER= -DCMAKE_CXX_COMPILER_LAUNCHER=" tools/setup.sh
 }
-FUZZ_TARGETS=(asf_amc_fuzz iqm_fuzz iqm_write_seeds gltf_json_fuzz gltf_morph_fuzz gltf_nodes_fuzz machine_json_fuzz model_io_fuzz import_fuzz)
+FUZZ_TARGETS=(asf_amc_fuzz iqm_fuzz iqm_write_seeds gltf_json_fuzz gltf_morph_fuzz gltf_nodes_fuzz machine_json_fuzz model_io_fuzz import_fuzz image_fuzz)
 fuzz_build() {
   if [[ ! -f build-fuzz/CMakeCache.txt ]]; then
     # -O1 with line tables, as the sanitizer build: what libFuzzer's reports need, in about half
@@ -160,6 +160,20 @@ if [[ "$FUZZ_SECONDS" != 0 ]]; then
     done
   done
   fuzz model_io_fuzz model_io_corpus -max_len=4000000 model_io_seeds
+  # image_fuzz seeds: small images of each kind, the first byte naming the path (0: a glTF
+  # texture, 1: another format's texture, 2: an environment map).
+  seeds=build-fuzz/tests/image_seeds
+  mkdir -p "$seeds"
+  { printf '\0'; cat assets/demo/rigview_demo_albedo.png; } > "$seeds/albedo.png"
+  { printf '\0'; cat /usr/share/assimp/models/3DS/IMAGE1.jpg; } > "$seeds/image1.jpg"
+  { printf '\1'; cat /usr/share/assimp/models/LWO/LWO2/white.bmp; } > "$seeds/white.bmp"
+  python3 -c 'import sys
+d = sys.argv[1]
+# a 2x2 true-colour TGA, and a 16x2 run-length encoded Radiance HDR (runs and dumps)
+open(d + "/tiny.tga", "wb").write(bytes([1, 0, 0, 2] + [0] * 9 + [2, 0, 2, 0, 32, 8]) + bytes(range(16)))
+row = bytes([2, 2, 0, 16]) + b"".join(bytes([128 + 8, c, 8]) + bytes(range(8)) for c in (10, 20, 30, 129))
+open(d + "/tiny.hdr", "wb").write(b"\2#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 2 +X 16\n" + row * 2)' "$seeds"
+  fuzz image_fuzz image_corpus -rss_limit_mb=2048 -max_len=262144 image_seeds
   # import_fuzz: the whole import path, every format, through the import worker (the normal
   # build's rigview); seeds are small files of each format, the first byte naming the format
   # (the index into import_fuzz.cpp's kFormats).

@@ -74,6 +74,7 @@ float clipTime(const Model& model, int32_t clip, double requested) {
 }
 
 bool outputIsNotAResource(const std::string& output, const Model& model) {
+    // Its textures, decoded or not (a command that draws nothing reads none).
     bool ok = true;
     for (const Material& m : model.materials) {
         m.forEachTexture([&](const char*, const TextureRef& tex) {
@@ -87,7 +88,19 @@ bool outputIsNotAResource(const std::string& output, const Model& model) {
             }
         });
     }
-    return ok;
+    if (!ok) return false;
+    // The model and every other file its import read: glTF buffers, material libraries, the
+    // markers file, --anim files and theirs (Model::stats.filesRead).
+    std::vector<std::string> read = {model.path};
+    read.insert(read.end(), model.stats.filesRead.begin(), model.stats.filesRead.end());
+    for (const std::string& file : read) {
+        if (!file.empty() && paths::sameFile(output, file)) {
+            printError(output + ": is the input file " + file + (file == model.path ? "" : " (read with " + model.path + ")") +
+                       "; refusing to overwrite it (write the output elsewhere)");
+            return false;
+        }
+    }
+    return true;
 }
 
 bool outputIsNotAnInput(const std::string& output, const std::string& model, const std::vector<std::string>& anims,

@@ -49,7 +49,10 @@ float clipTime(const Model& model, int32_t clip, double requested);
 // and inode, or canonical path). Called before anything is read or written.
 bool outputIsNotAnInput(const std::string& output, const std::string& model, const std::vector<std::string>& anims,
                         const std::string& machine = {});
-// The same for the files the loaded model refers to (its textures), once it is loaded.
+// The same for every file the loaded model was read from, once it is loaded: the model, the
+// files its import read (glTF buffers, material libraries, its markers file, --anim files and
+// theirs, texture files: Model::stats.filesRead) and its textures. Every command that writes
+// calls both, the first before anything is read, this one before anything is written.
 bool outputIsNotAResource(const std::string& output, const Model& model);
 // Whether `path` exists and is not a regular file or folder (/dev/null, /dev/full, /dev/stdout,
 // a FIFO): such an output is written directly, in the command's one format.

@@ -68,6 +68,7 @@ int compressModel(const CompressOptions& o, nlohmann::json& j) {
     if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims)) return exitcode::kUsage;
     Model model;
     if (!cmd::load(o.model, o.anims, o.import, model)) return exitcode::kBadInput;
+    if (!cmd::outputIsNotAResource(o.output, model)) return exitcode::kUsage;
     if (model.clips.empty()) {
         printError(model.path + ": has no clip to compress");
         return exitcode::kUsage;

@@ -111,6 +111,7 @@ int runExport(const ExportOptions& o) {
     if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims)) return exitcode::kUsage;
     Model model;
     if (!load(o.model, o.anims, o.import, model)) return exitcode::kBadInput;
+    if (!cmd::outputIsNotAResource(o.output, model)) return exitcode::kUsage;
     if (gltf) return exportGltf(o, model, ext == ".glb");
     int32_t clip = -1;
     if (!resolveClip(model, o.clip, clip)) return exitcode::kUsage;

@@ -117,13 +117,23 @@ int main(int argc, char** argv) {
     if (settings.allowExternalPaths) isolation.forwardedArgs.push_back("--allow-external-paths");
     rig::setIsolation(isolation);
     // What an import produces: passed to every import (and by it to the import worker).
-    const rig::ImportOptions import{settings.units == "file" ? rig::UnitMode::File : rig::UnitMode::Metres, settings.amcFps};
+    rig::ImportOptions import{settings.units == "file" ? rig::UnitMode::File : rig::UnitMode::Metres, settings.amcFps};
+    import.decodeImages = !settings.workerNoImages;
     for (rig::ImportOptions* o : {&settings.viewer.import, &settings.info.import, &settings.pose.import, &settings.check.import,
                                   &settings.render.import, &settings.exportOpts.import, &settings.bench.import,
                                   &settings.compress.import, &settings.diff.import, &settings.thumbnail.import}) {
         *o = import;
     }
+    // Textures are decoded for the commands that draw them (the viewer, render, thumbnail).
+    for (rig::ImportOptions* o : {&settings.info.import, &settings.pose.import, &settings.check.import, &settings.exportOpts.import,
+                                  &settings.bench.import, &settings.compress.import, &settings.diff.import}) {
+        o->decodeImages = false;
+    }
+    settings.check.import.decodeImages = !settings.check.sheet.empty();  // the contact sheet draws
     try {
+        if (*cmd[Command::ImportWorker] && settings.workerEnvironment) {
+            return rig::runEnvironmentWorker(settings.workerModel, settings.workerFd, settings.workerParent);
+        }
         if (*cmd[Command::ImportWorker]) {
             return rig::runImportWorker(settings.workerModel, settings.workerAnims, import, settings.workerFd,
                                         settings.workerParent, settings.workerStages);

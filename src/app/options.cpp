@@ -262,6 +262,9 @@ std::vector<OptionSpec> makeTable() {
                  {{Worker, RIG_FIELD(workerParent)}}});
     t.push_back({"--stages", "Write a frame as each stage of the import begins, before the result (for a progress display)", "",
                  {}, {}, {{Worker, RIG_FIELD(workerStages)}}});
+    t.push_back({"--no-images", "Do not decode the model's textures", "", {}, {}, {{Worker, RIG_FIELD(workerNoImages)}}});
+    t.push_back({"--environment", "Decode --model as an environment map (Radiance .hdr) instead of importing it", "", {}, {},
+                 {{Worker, RIG_FIELD(workerEnvironment)}}});
     return t;
 }
 

@@ -58,6 +58,8 @@ struct Settings {
     int workerFd = 3;
     int64_t workerParent = 0;
     bool workerStages = false;
+    bool workerNoImages = false;      // --no-images: the materials' textures are not decoded
+    bool workerEnvironment = false;   // --environment: --model is an environment map to decode
 };
 
 // A view option with choices (render/view_options.h) in `view`: its value is given by name.

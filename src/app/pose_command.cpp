@@ -41,6 +41,7 @@ int runPose(const PoseOptions& o) {
     if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims, o.machine)) return exitcode::kUsage;
     Model model;
     if (!load(o.model, o.anims, o.import, model)) return exitcode::kBadInput;
+    if (!cmd::outputIsNotAResource(o.output, model)) return exitcode::kUsage;
     int32_t clip = o.filePose ? kFilePose : kBindPose;
     if (!o.sets.empty() && o.machine.empty()) {
         printError("--set needs --machine");

@@ -162,6 +162,9 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
         return exitcode::kUsage;
     }
     if (!o.output.empty() && !cmd::outputIsNotAnInput(o.output, o.model, o.anims, o.machine)) return exitcode::kUsage;
+    if (!o.output.empty() && !o.view.environment.empty() && !cmd::outputIsNotAnInput(o.output, o.view.environment, {})) {
+        return exitcode::kUsage;
+    }
     Model model;
     if (!cmd::load(o.model, o.anims, o.import, model)) return exitcode::kBadInput;
     if (!o.output.empty() && !cmd::outputIsNotAResource(o.output, model)) return exitcode::kUsage;

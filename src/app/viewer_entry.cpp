@@ -60,6 +60,7 @@ int runViewer(const ViewerLaunch& launch) {
         std::cerr << "rigview: " << text::forTerminal(v.state().error) << "\n";
         return exitcode::kBadInput;
     }
+    if (!cmd::outputIsNotAResource(launch.screenshot, *v.state().model)) return exitcode::kUsage;
     if (!launch.compare.empty()) {
         v.frame(1.0 / 60.0);  // the comparison starts once the model is on screen
         v.waitForLoad();

@@ -52,6 +52,7 @@ bool applyMarkersFile(const std::string& modelPath, Model& model, std::string& e
         case InputFileStatus::Refused: error = file + ": cannot be read (" + why + ")"; return false;
         case InputFileStatus::Read: break;
     }
+    model.stats.filesRead.push_back(file);
     const json doc = json::parse(bytes, nullptr, false);
     if (doc.is_discarded() || !doc.is_object() || !doc.contains("clips") || !doc["clips"].is_array()) {
         error = file + ": not a markers file (an object with a \"clips\" array)";

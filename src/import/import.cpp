@@ -15,6 +15,7 @@
 #include "import/asf_amc/asf_amc.h"
 #include "import/assimp/read.h"
 #include "import/clip_markers.h"
+#include "import/images/model_images.h"
 #include "import/iqm/iqm.h"
 #include "util/paths.h"
 
@@ -76,7 +77,9 @@ Result<Model> importModelFile(const std::string& path, const ImportOptions& opti
         if (asf.empty()) {
             return Error{path + ": no skeleton beside it (for 01_01.amc rigview looks for 01.asf in the same folder)"};
         }
-        return importAsfAmc(asf, {path}, amcFramesPerSecond(options));
+        Result<Model> m = importAsfAmc(asf, {path}, amcFramesPerSecond(options));
+        if (m) m.value().stats.filesRead.push_back(asf);
+        return m;
     }
     // Inter-Quake Model: our own reader (Assimp 5.2.5 reads only the static meshes).
     if (ext == ".iqm") {
@@ -95,6 +98,7 @@ Result<Model> importModel(const std::string& path, const ImportOptions& options)
     // The markers edited in the viewer, saved beside the file (import/clip_markers.h).
     std::string error;
     if (!applyMarkersFile(path, model.value(), error)) return Error{error};
+    if (options.decodeImages) decodeModelImages(model.value());
     return model;
 }
 
@@ -112,6 +116,7 @@ Result<Model> importModelWithAnims(const std::string& path, const std::vector<st
     Model& model = base.value();
     for (const std::string& a : amcs) {
         model.stats.retargetNotes.push_back(a + ": motion read with the skeleton's own dof");
+        model.stats.filesRead.push_back(a);
     }
     for (const std::string& a : others) {
         // An animation-only IQM file (poses, no joints or names) plays on its IQM model's joints
@@ -121,7 +126,9 @@ Result<Model> importModelWithAnims(const std::string& path, const std::vector<st
             return Error{a + ": an animation-only IQM file (poses, no joints) plays on the joints of its IQM model; " + path +
                          " is not an IQM file"};
         }
-        Result<Model> src = byIndex ? importIqmAnimations(a, path) : importModel(a, options);
+        ImportOptions clipsOnly = options;
+        clipsOnly.decodeImages = false;  // only its clips are kept
+        Result<Model> src = byIndex ? importIqmAnimations(a, path) : importModel(a, clipsOnly);
         if (!src) return src.error();
         const Model& from = src.value();
         if (from.clips.empty()) return Error{a + ": has no clips to add"};
@@ -129,6 +136,8 @@ Result<Model> importModelWithAnims(const std::string& path, const std::vector<st
             return Error{a + ": the joints of " + path + " read differently the second time (was the file replaced?)"};
         }
         for (const std::string& r : from.stats.refusedPaths) model.stats.refusedPaths.push_back(r);
+        model.stats.filesRead.push_back(a);
+        for (const std::string& f : from.stats.filesRead) model.stats.filesRead.push_back(f);
         model.stats.clipsWithoutTicksPerSecond += from.stats.clipsWithoutTicksPerSecond;
         const RetargetMap map = buildRetargetMap(from.skeleton, model.skeleton);
         std::vector<std::string> skipped;

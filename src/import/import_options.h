@@ -35,6 +35,10 @@ inline const char* importStageName(ImportStage s) {
 struct ImportOptions {
     UnitMode units = UnitMode::Metres;                        // --units
     float amcFramesPerSecond = kDefaultAmcFramesPerSecond;    // --amc-fps (> 0; anything else: the default)
+    // Decode the materials' textures (Model::images) as part of the import, so they are decoded
+    // where the model is (in the import worker). The commands that draw want them; the others
+    // (info, check, export...) turn it off.
+    bool decodeImages = true;
     // Told as each stage of the import begins (Reading, Parsing, Converting), on the importing
     // thread. Not a command-line choice: the worker sets its own, which forwards the stages to
     // the parent (platform/import_worker).

@@ -54,6 +54,7 @@ const std::string* SourceFiles::read(const std::string& file) {
         if (k == "\n model") error_ = status == InputFileStatus::Missing ? "no such file" : why;
         return nullptr;
     }
+    if (k != "\n model" && std::find(opened_.begin(), opened_.end(), k) == opened_.end()) opened_.push_back(k);
     return &bytes_.emplace(k, std::move(bytes)).first->second;
 }
 

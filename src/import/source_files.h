@@ -34,6 +34,8 @@ public:
     // Files refused, as paths::refusedName gives them ("<file> (<why>)" for one inside that is
     // not read), each once.
     const std::vector<std::string>& refused() const { return refused_; }
+    // Every file besides the model read so far, as first named, each once.
+    const std::vector<std::string>& opened() const { return opened_; }
     // Why the last read of the model failed ("no such file", "not a regular file (a device)").
     const std::string& error() const { return error_; }
 
@@ -44,6 +46,7 @@ private:
     std::string model_, folder_;
     std::map<std::string, std::string> bytes_;  // by key(): the files read
     std::vector<std::string> refused_;
+    std::vector<std::string> opened_;
     std::string error_;
 };
 

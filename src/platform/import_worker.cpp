@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <new>
 #include <set>
@@ -30,6 +31,7 @@
 #include <string_view>
 #include <vector>
 
+#include "import/images/hdr_image.h"
 #include "import/import.h"
 #include "platform/huge_pages.h"
 #include "platform/model_io.h"
@@ -54,6 +56,10 @@ constexpr size_t kStageFrame = 9;
 // The model's header (platform/model_io): magic, version, then the payload's size at byte 12.
 constexpr size_t kModelHeader = 28;
 constexpr size_t kStderrKept = 64 * 1024;
+// An environment map's answer: this magic, its width and height (u32 each), then its RGBA half
+// floats (HdrImage::rgbaHalf).
+constexpr char kHdrMagic[8] = {'R', 'I', 'G', 'V', 'H', 'D', 'R', '\0'};
+constexpr size_t kHdrHeader = 16;
 
 std::mutex gConfigMutex;
 IsolationConfig gConfig;
@@ -146,8 +152,16 @@ std::string formatSeconds(double s) {
     return buf;
 }
 
+// RIGVIEW_NO_LANDLOCK=1 runs the worker as on a kernel without Landlock (the seccomp filter
+// alone), to see and test what holds there.
+bool landlockTurnedOff() {
+    const char* off = std::getenv("RIGVIEW_NO_LANDLOCK");
+    return off && *off && std::strcmp(off, "0") != 0;
+}
+
 #ifdef RIGVIEW_HAVE_LANDLOCK
 long landlockAbi() {
+    if (landlockTurnedOff()) return 0;
     const long abi = ::syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
     return abi < 0 ? 0 : abi;
 }
@@ -276,64 +290,32 @@ ImportOutcome importInProcess(const std::string& path, const std::vector<std::st
     return o;
 }
 
-}  // namespace
+// Runs `rigview [forwarded] [before] __import-worker --result-fd=3 --parent=PID [after]` under
+// `config`'s time limit and `cancel`, collecting what it writes on its result pipe (fd 3) into
+// `bytes` (`onData` is told after each read, and may take frames off the front) and the last of
+// its stderr. The worker leads its own process group and is killed with it on a time-out or a
+// cancel.
+struct WorkerRun {
+    std::string startError;  // not empty: the worker could not be started
+    std::vector<uint8_t> bytes;
+    std::string errText;
+    bool timedOut = false, cancelled = false;
+    int status = 0;  // waitpid's
+};
 
-void setIsolation(const IsolationConfig& config) {
-    std::lock_guard<std::mutex> lock(gConfigMutex);
-    gConfig = config;
-}
-
-const IsolationConfig& isolation() { return gConfig; }
-
-std::string signalName(int sig) {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
-    if (const char* abbrev = sigabbrev_np(sig)) return std::string("SIG") + abbrev;
-#endif
-    return "signal " + std::to_string(sig);
-}
-
-std::string sandboxDescription() {
-    const long abi = landlockAbi();
-    if (abi >= 1) return "Landlock ABI " + std::to_string(abi);
-#ifdef RIGVIEW_HAVE_LANDLOCK
-    return "no Landlock in this kernel: file access not restricted";
-#else
-    return "built without Landlock: file access not restricted";
-#endif
-}
-
-std::vector<std::string> workerImportArgs(const ImportOptions& options) {
-    char fps[32];
-    std::snprintf(fps, sizeof fps, "%.9g", static_cast<double>(options.amcFramesPerSecond));
-    return {std::string("--units=") + (options.units == UnitMode::File ? "file" : "metres"), std::string("--amc-fps=") + fps};
-}
-
-ImportOutcome importIsolated(const std::string& path, const std::vector<std::string>& anims,
-                             const ImportOptions& options, const std::atomic<bool>* cancel, const ImportProgress& progress) {
-    IsolationConfig config;
-    {
-        std::lock_guard<std::mutex> lock(gConfigMutex);
-        config = gConfig;
-    }
-    return importIsolated(path, anims, options, config, cancel, progress);
-}
-
-ImportOutcome importIsolated(const std::string& path, const std::vector<std::string>& anims,
-                             const ImportOptions& options, const IsolationConfig& config,
-                             const std::atomic<bool>* cancel, const ImportProgress& progress) {
-    // Refused before any process starts (and in both modes): missing files, folders, FIFOs.
-    if (Result<bool> regular = checkRegularFile(path); !regular) return failed(ImportFailure::Error, regular.error().message);
-    for (const std::string& a : anims) {
-        if (Result<bool> regular = checkRegularFile(a); !regular) return failed(ImportFailure::Error, regular.error().message);
-    }
-    if (!config.enabled) return importInProcess(path, anims, options, progress);
-
+WorkerRun runWorker(const IsolationConfig& config, const std::vector<std::string>& before, const std::vector<std::string>& after,
+                    const std::atomic<bool>* cancel, const std::function<void(std::vector<uint8_t>&)>& onData) {
+    WorkerRun run;
     int result[2], err[2];
-    if (::pipe2(result, O_CLOEXEC) != 0) return failed(ImportFailure::Error, path + ": cannot start the import worker (pipe)");
+    if (::pipe2(result, O_CLOEXEC) != 0) {
+        run.startError = "cannot start the worker process (pipe)";
+        return run;
+    }
     if (::pipe2(err, O_CLOEXEC) != 0) {
         ::close(result[0]);
         ::close(result[1]);
-        return failed(ImportFailure::Error, path + ": cannot start the import worker (pipe)");
+        run.startError = "cannot start the worker process (pipe)";
+        return run;
     }
     result[1] = moveAbove(result[1], 4);
     err[1] = moveAbove(err[1], 4);
@@ -344,12 +326,9 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
     const std::string exe = workerExecutable(config);
     std::vector<std::string> args = {exe};
     args.insert(args.end(), config.forwardedArgs.begin(), config.forwardedArgs.end());
-    const std::vector<std::string> importArgs = workerImportArgs(options);
-    args.insert(args.end(), importArgs.begin(), importArgs.end());
-    // Paths as --opt=value, so a file named "-x.fbx" stays a file.
-    args.insert(args.end(), {"__import-worker", "--result-fd=3", "--stages", "--parent=" + std::to_string(::getpid()),
-                             "--model=" + path});
-    for (const std::string& a : anims) args.push_back("--anim=" + a);
+    args.insert(args.end(), before.begin(), before.end());
+    args.insert(args.end(), {"__import-worker", "--result-fd=3", "--parent=" + std::to_string(::getpid())});
+    args.insert(args.end(), after.begin(), after.end());
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -379,7 +358,8 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
     if (rc != 0) {
         ::close(result[0]);
         ::close(err[0]);
-        return failed(ImportFailure::Error, path + ": cannot start the import worker " + exe + " (" + std::strerror(rc) + ")");
+        run.startError = "cannot start the worker process " + exe + " (" + std::strerror(rc) + ")";
+        return run;
     }
 
 #ifdef SYS_pidfd_open
@@ -391,19 +371,188 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
     const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(config.timeoutSeconds));
-    // The result pipe carries stage frames (kStageMagic), then the model (or an error frame).
-    // Stage frames are taken off the front as they arrive; once the model's header is in, its
-    // whole size is reserved, so a large model is received into one buffer.
-    std::vector<uint8_t> bytes;
-    size_t framesEnd = 0;  // bytes before this offset were stage frames
-    bool inModel = false;
-    uint64_t modelBytes = 0;  // the model's whole size, once its header is in
-    std::string errText;
+    std::vector<uint8_t>& bytes = run.bytes;
+    std::string& errText = run.errText;
     int fds[2] = {result[0], err[0]};
     bool timedOut = false, cancelled = false, exited = false;
     int status = 0;
     std::vector<uint8_t> buf(1 << 20);
-    auto takeFrames = [&] {
+    while (!exited) {
+        if (cancel && cancel->load()) {
+            cancelled = true;
+            break;
+        }
+        const auto now = Clock::now();
+        if (now >= deadline) {
+            timedOut = true;
+            break;
+        }
+        const int waitMs = static_cast<int>(std::min<int64_t>(
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1, cancel ? 50 : 1000));
+        if (fds[0] >= 0 || fds[1] >= 0) {
+            pollfd p[2] = {{fds[0], POLLIN, 0}, {fds[1], POLLIN, 0}};
+            const int n = ::poll(p, 2, waitMs);
+            if (n < 0 && errno != EINTR) break;
+            for (int i = 0; i < 2 && n > 0; ++i) {
+                if (fds[i] < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+                const ssize_t got = ::read(fds[i], buf.data(), buf.size());
+                if (got < 0 && errno == EINTR) continue;
+                if (got <= 0) {
+                    ::close(fds[i]);
+                    fds[i] = -1;
+                } else if (i == 0) {
+                    bytes.insert(bytes.end(), buf.data(), buf.data() + got);
+                    if (onData) onData(bytes);
+                } else {
+                    keepTail(errText, reinterpret_cast<const char*>(buf.data()), static_cast<size_t>(got));
+                }
+            }
+        } else {
+            // Both pipes closed: the child is exiting (or hangs after closing them). Wait on a
+            // pidfd where there is one (no polling delay), else in 1 ms steps.
+            const pid_t w = ::waitpid(pid, &status, WNOHANG);
+            if (w == pid) {
+                exited = true;
+            } else if (pidfd >= 0) {
+                pollfd p{pidfd, POLLIN, 0};
+                ::poll(&p, 1, waitMs);
+            } else {
+                ::poll(nullptr, 0, 1);
+            }
+        }
+    }
+    if (!exited) {
+        ::kill(-pid, SIGKILL);
+        ::kill(pid, SIGKILL);
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+    }
+    for (int fd : fds) {
+        if (fd >= 0) ::close(fd);
+    }
+    if (pidfd >= 0) ::close(pidfd);
+    if (errText.size() > kStderrKept) errText.erase(0, errText.size() - kStderrKept);
+
+    run.timedOut = timedOut;
+    run.cancelled = cancelled;
+    run.status = status;
+    return run;
+}
+
+// Why a worker that sent no usable answer failed, as the import's outcome: `noun` is what the
+// worker was doing ("the importer", "the image decoder"), `answer` what it should have sent
+// ("model", "image"); `why` what was wrong with what it sent.
+ImportOutcome workerFailure(const WorkerRun& run, const std::string& path, const std::string& noun, const std::string& answer,
+                            const std::string& why, const IsolationConfig& config) {
+    std::string errText = run.errText;
+    if (run.cancelled) return failed(ImportFailure::Cancelled, path + ": import cancelled", std::move(errText));
+    if (run.timedOut) {
+        return failed(ImportFailure::TimedOut,
+                      path + ": " + noun + " was killed after " + formatSeconds(config.timeoutSeconds) +
+                          " s (import time limit: --import-timeout SECONDS raises it)",
+                      std::move(errText));
+    }
+    const std::string verdict = sanitizerVerdict(errText);
+    if (WIFSIGNALED(run.status)) {
+        const int sig = WTERMSIG(run.status);
+        if (sig == SIGKILL) {
+            return failed(ImportFailure::Crashed, path + ": " + noun + " was killed (SIGKILL, e.g. by the system's out-of-memory killer)",
+                          std::move(errText));
+        }
+        return failed(ImportFailure::Crashed,
+                      path + ": " + noun + " crashed (" + signalName(sig) + (verdict.empty() ? "" : ", " + verdict) + ")",
+                      std::move(errText));
+    }
+    const int code = WIFEXITED(run.status) ? WEXITSTATUS(run.status) : -1;
+    if (code != 0) {
+        return failed(ImportFailure::Crashed,
+                      path + ": " + noun + " crashed (" + (verdict.empty() ? "exit status " + std::to_string(code) : verdict) + ")",
+                      std::move(errText));
+    }
+    return failed(ImportFailure::Crashed, path + ": " + noun + " sent back a broken " + answer + " (" + why + ")", std::move(errText));
+}
+
+// An error frame (kErrorMagic) as the outcome, or false when `bytes` holds none.
+bool errorFrame(const std::vector<uint8_t>& bytes, std::string errText, ImportOutcome& out) {
+    if (bytes.size() < 9 || std::memcmp(bytes.data(), kErrorMagic, 8) != 0) return false;
+    std::string rest(reinterpret_cast<const char*>(bytes.data()) + 9, bytes.size() - 9);
+    size_t nl = rest.find('\n');
+    std::string code = nl == std::string::npos ? std::string() : rest.substr(0, nl);
+    // The whole message: a file name may hold a newline. Whoever prints it escapes control
+    // characters (text::forTerminal, the JSON writer), which keeps it one line.
+    std::string message = nl == std::string::npos ? rest : rest.substr(nl + 1);
+    out = failed(bytes[8] == kKindOutOfMemory ? ImportFailure::OutOfMemory : ImportFailure::Error, std::move(message),
+                 std::move(errText));
+    out.model = Error{out.model.error().message, std::move(code)};
+    return true;
+}
+
+}  // namespace
+
+void setIsolation(const IsolationConfig& config) {
+    std::lock_guard<std::mutex> lock(gConfigMutex);
+    gConfig = config;
+}
+
+const IsolationConfig& isolation() { return gConfig; }
+
+std::string signalName(int sig) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
+    if (const char* abbrev = sigabbrev_np(sig)) return std::string("SIG") + abbrev;
+#endif
+    return "signal " + std::to_string(sig);
+}
+
+std::string sandboxDescription() {
+    if (landlockTurnedOff()) return "Landlock turned off (RIGVIEW_NO_LANDLOCK): file access not restricted";
+    const long abi = landlockAbi();
+    if (abi >= 1) return "Landlock ABI " + std::to_string(abi);
+#ifdef RIGVIEW_HAVE_LANDLOCK
+    return "no Landlock in this kernel: file access not restricted";
+#else
+    return "built without Landlock: file access not restricted";
+#endif
+}
+
+std::vector<std::string> workerImportArgs(const ImportOptions& options) {
+    char fps[32];
+    std::snprintf(fps, sizeof fps, "%.9g", static_cast<double>(options.amcFramesPerSecond));
+    std::vector<std::string> args = {std::string("--units=") + (options.units == UnitMode::File ? "file" : "metres"),
+                                     std::string("--amc-fps=") + fps};
+    return args;
+}
+
+ImportOutcome importIsolated(const std::string& path, const std::vector<std::string>& anims,
+                             const ImportOptions& options, const std::atomic<bool>* cancel, const ImportProgress& progress) {
+    IsolationConfig config;
+    {
+        std::lock_guard<std::mutex> lock(gConfigMutex);
+        config = gConfig;
+    }
+    return importIsolated(path, anims, options, config, cancel, progress);
+}
+
+ImportOutcome importIsolated(const std::string& path, const std::vector<std::string>& anims,
+                             const ImportOptions& options, const IsolationConfig& config,
+                             const std::atomic<bool>* cancel, const ImportProgress& progress) {
+    // Refused before any process starts (and in both modes): missing files, folders, FIFOs.
+    if (Result<bool> regular = checkRegularFile(path); !regular) return failed(ImportFailure::Error, regular.error().message);
+    for (const std::string& a : anims) {
+        if (Result<bool> regular = checkRegularFile(a); !regular) return failed(ImportFailure::Error, regular.error().message);
+    }
+    if (!config.enabled) return importInProcess(path, anims, options, progress);
+
+    // Paths as --opt=value, so a file named "-x.fbx" stays a file.
+    std::vector<std::string> after = {"--stages", "--model=" + path};
+    for (const std::string& a : anims) after.push_back("--anim=" + a);
+    if (!options.decodeImages) after.push_back("--no-images");  // the worker's own option
+    // The result pipe carries stage frames (kStageMagic), then the model (or an error frame).
+    // Stage frames are taken off the front as they arrive; once the model's header is in, its
+    // whole size is reserved, so a large model is received into one buffer.
+    size_t framesEnd = 0;  // bytes before this offset were stage frames
+    bool inModel = false;
+    uint64_t modelBytes = 0;  // the model's whole size, once its header is in
+    auto takeFrames = [&](std::vector<uint8_t>& bytes) {
         while (!inModel && bytes.size() - framesEnd >= 8) {
             const uint8_t* at = bytes.data() + framesEnd;
             if (std::memcmp(at, kStageMagic, 8) != 0) {
@@ -435,112 +584,88 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
         }
         if (inModel && modelBytes && progress) progress(ImportStage::Receiving, std::min(1.0f, float(bytes.size()) / float(modelBytes)));
     };
-    while (!exited) {
-        if (cancel && cancel->load()) {
-            cancelled = true;
-            break;
-        }
-        const auto now = Clock::now();
-        if (now >= deadline) {
-            timedOut = true;
-            break;
-        }
-        const int waitMs = static_cast<int>(std::min<int64_t>(
-            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1, cancel ? 50 : 1000));
-        if (fds[0] >= 0 || fds[1] >= 0) {
-            pollfd p[2] = {{fds[0], POLLIN, 0}, {fds[1], POLLIN, 0}};
-            const int n = ::poll(p, 2, waitMs);
-            if (n < 0 && errno != EINTR) break;
-            for (int i = 0; i < 2 && n > 0; ++i) {
-                if (fds[i] < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-                const ssize_t got = ::read(fds[i], buf.data(), buf.size());
-                if (got < 0 && errno == EINTR) continue;
-                if (got <= 0) {
-                    ::close(fds[i]);
-                    fds[i] = -1;
-                } else if (i == 0) {
-                    bytes.insert(bytes.end(), buf.data(), buf.data() + got);
-                    takeFrames();
-                } else {
-                    keepTail(errText, reinterpret_cast<const char*>(buf.data()), static_cast<size_t>(got));
-                }
-            }
-        } else {
-            // Both pipes closed: the child is exiting (or hangs after closing them). Wait on a
-            // pidfd where there is one (no polling delay), else in 1 ms steps.
-            const pid_t w = ::waitpid(pid, &status, WNOHANG);
-            if (w == pid) {
-                exited = true;
-            } else if (pidfd >= 0) {
-                pollfd p{pidfd, POLLIN, 0};
-                ::poll(&p, 1, waitMs);
-            } else {
-                ::poll(nullptr, 0, 1);
-            }
-        }
-    }
+    WorkerRun run = runWorker(config, workerImportArgs(options), after, cancel, takeFrames);
+    if (!run.startError.empty()) return failed(ImportFailure::Error, path + ": " + run.startError);
+    std::vector<uint8_t>& bytes = run.bytes;
     // What is left of stage frames (a worker that stopped after one) is not the answer.
     if (!inModel) bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(framesEnd));
-    if (!exited) {
-        ::kill(-pid, SIGKILL);
-        ::kill(pid, SIGKILL);
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-    }
-    for (int fd : fds) {
-        if (fd >= 0) ::close(fd);
-    }
-    if (pidfd >= 0) ::close(pidfd);
-    if (errText.size() > kStderrKept) errText.erase(0, errText.size() - kStderrKept);
-
-    if (cancelled) return failed(ImportFailure::Cancelled, path + ": import cancelled", std::move(errText));
-    if (timedOut) {
-        return failed(ImportFailure::TimedOut,
-                      path + ": the importer was killed after " + formatSeconds(config.timeoutSeconds) +
-                          " s (import time limit: --import-timeout SECONDS raises it)",
-                      std::move(errText));
-    }
+    if (run.cancelled || run.timedOut) return workerFailure(run, path, "the importer", "model", "", config);
     // A complete answer counts whatever happened after it was sent (a sanitizer's leak report
     // at exit, say): it is checksummed and validated. Without one, the exit status says why.
-    if (bytes.size() >= 9 && std::memcmp(bytes.data(), kErrorMagic, 8) == 0) {
-        std::string rest(reinterpret_cast<const char*>(bytes.data()) + 9, bytes.size() - 9);
-        size_t nl = rest.find('\n');
-        std::string code = nl == std::string::npos ? std::string() : rest.substr(0, nl);
-        // The whole message: a file name may hold a newline. Whoever prints it escapes control
-        // characters (text::forTerminal, the JSON writer), which keeps it one line.
-        std::string message = nl == std::string::npos ? rest : rest.substr(nl + 1);
-        ImportOutcome o = failed(bytes[8] == kKindOutOfMemory ? ImportFailure::OutOfMemory : ImportFailure::Error,
-                                 std::move(message), std::move(errText));
-        o.model = Error{o.model.error().message, std::move(code)};
-        return o;
-    }
-    Result<Model> model = deserializeModel(bytes);
-    const std::string verdict = sanitizerVerdict(errText);
-    if (!model && WIFSIGNALED(status)) {
-        const int sig = WTERMSIG(status);
-        if (sig == SIGKILL) {
-            return failed(ImportFailure::Crashed,
-                          path + ": the importer was killed (SIGKILL, e.g. by the system's out-of-memory killer)",
-                          std::move(errText));
-        }
-        return failed(ImportFailure::Crashed,
-                      path + ": the importer crashed (" + signalName(sig) + (verdict.empty() ? "" : ", " + verdict) + ")",
-                      std::move(errText));
-    }
-    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (!model && code != 0) {
-        return failed(ImportFailure::Crashed,
-                      path + ": the importer crashed (" + (verdict.empty() ? "exit status " + std::to_string(code) : verdict) + ")",
-                      std::move(errText));
-    }
-    if (!model) {
-        return failed(ImportFailure::Crashed, path + ": the importer sent back a broken model (" + model.error().message + ")",
-                      std::move(errText));
-    }
     ImportOutcome o;
+    if (errorFrame(bytes, run.errText, o)) return o;
+    Result<Model> model = deserializeModel(bytes);
+    if (!model) return workerFailure(run, path, "the importer", "model", model.error().message, config);
     o.model = std::move(model);
-    o.workerStderr = std::move(errText);
+    o.workerStderr = std::move(run.errText);
     return o;
+}
+
+Result<HdrImage> decodeEnvironmentIsolated(const std::string& path) {
+    IsolationConfig config;
+    {
+        std::lock_guard<std::mutex> lock(gConfigMutex);
+        config = gConfig;
+    }
+    return decodeEnvironmentIsolated(path, config);
+}
+
+Result<HdrImage> decodeEnvironmentIsolated(const std::string& path, const IsolationConfig& config) {
+    if (!config.enabled) return readHdrImage(path);
+    WorkerRun run = runWorker(config, {}, {"--environment", "--model=" + path}, nullptr, {});
+    if (!run.startError.empty()) return Error{path + ": " + run.startError};
+    ImportOutcome error;
+    if (errorFrame(run.bytes, run.errText, error)) return error.model.error();
+    // Pixels of the size the answer states, within the limits of an environment map.
+    const std::vector<uint8_t>& bytes = run.bytes;
+    std::string why = "no image in it";
+    if (!run.cancelled && !run.timedOut && bytes.size() >= kHdrHeader && std::memcmp(bytes.data(), kHdrMagic, 8) == 0) {
+        uint32_t w = 0, h = 0;
+        std::memcpy(&w, bytes.data() + 8, 4);
+        std::memcpy(&h, bytes.data() + 12, 4);
+        if (w == 0 || h == 0 || w > uint32_t(kMaxHdrWidth) || h > uint32_t(kMaxHdrHeight)) {
+            why = "a size out of range";
+        } else if (bytes.size() != kHdrHeader + size_t(w) * h * 4 * sizeof(uint16_t)) {
+            why = "a size that does not match its pixels";
+        } else {
+            HdrImage image;
+            image.width = static_cast<int>(w);
+            image.height = static_cast<int>(h);
+            image.rgbaHalf.resize(size_t(w) * h * 4);
+            std::memcpy(image.rgbaHalf.data(), bytes.data() + kHdrHeader, image.rgbaHalf.size() * sizeof(uint16_t));
+            return image;
+        }
+    }
+    return workerFailure(run, path, "the image decoder", "image", why, config).model.error();
+}
+
+int runEnvironmentWorker(const std::string& path, int resultFd, long parentPid) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (parentPid > 0 && ::getppid() != parentPid) return 1;
+    ::signal(SIGPIPE, SIG_IGN);
+    ::fcntl(resultFd, F_SETFD, FD_CLOEXEC);
+    // The same walls as an import: reads beneath the map's folder only, no sockets, no signals.
+    std::set<std::string> folders;
+    addFolderOf(path, folders);
+    sandboxWorker(folders, true);
+    try {
+        Result<HdrImage> r = readHdrImage(path);
+        if (!r) return writeError(resultFd, kKindError, r.error().message) ? 0 : 1;
+        const HdrImage& image = r.value();
+        std::string frame(kHdrMagic, 8);
+        const uint32_t wh[2] = {static_cast<uint32_t>(image.width), static_cast<uint32_t>(image.height)};
+        frame.append(reinterpret_cast<const char*>(wh), sizeof wh);
+        return writeAll(resultFd, frame.data(), frame.size()) &&
+                       writeAll(resultFd, image.rgbaHalf.data(), image.rgbaHalf.size() * sizeof(uint16_t))
+                   ? 0
+                   : 1;
+    } catch (const std::bad_alloc&) {
+        return writeError(resultFd, kKindOutOfMemory,
+                          path + ": the image decoder ran out of memory (limit " + std::to_string(gConfig.memoryLimitMb) +
+                              " MiB; see RIGVIEW_MAX_MEMORY_MB)")
+                   ? 0
+                   : 1;
+    }
 }
 
 int runImportWorker(const std::string& path, const std::vector<std::string>& anims, const ImportOptions& options,

@@ -18,6 +18,7 @@
 
 #include "anim/runtime/model.h"
 #include "anim/runtime/result.h"
+#include "import/images/hdr_image.h"
 #include "import/import_options.h"
 
 namespace rig {
@@ -67,6 +68,17 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
 ImportOutcome importIsolated(const std::string& path, const std::vector<std::string>& anims,
                              const ImportOptions& options, const IsolationConfig& config,
                              const std::atomic<bool>* cancel = nullptr, const ImportProgress& progress = {});
+
+// An environment map (an equirectangular Radiance .hdr, import/images/hdr_image.h) decoded as a
+// model is imported: in a worker process under the same sandbox and limits (its folder only, no
+// sockets or signals, the memory budget, --import-timeout) when isolation is enabled, in this
+// process otherwise. The answer's size is checked against the pixels it brings. Errors are one
+// line naming the file.
+Result<HdrImage> decodeEnvironmentIsolated(const std::string& path);
+Result<HdrImage> decodeEnvironmentIsolated(const std::string& path, const IsolationConfig& config);
+
+// The worker's side of it (`rigview __import-worker --environment --model=PATH`).
+int runEnvironmentWorker(const std::string& path, int resultFd, long parentPid);
 
 // `options` as the worker's command-line arguments ("--units=file", "--amc-fps=60"), which the
 // worker's command line parses back into the same ImportOptions.

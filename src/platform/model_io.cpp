@@ -357,6 +357,7 @@ void visit(Ar& ar, S& s) {
         ar.str(b.rule);
         ar.flag(b.safe);
     });
+    if (ar.version >= 7) ar.strVec(s.filesRead);
 }
 
 template <typename Ar, Of<Model> M>
@@ -379,6 +380,16 @@ void visit(Ar& ar, M& m) {
     });
     ar.list(m.clips, 8 + 12 + 8 + 1 + 8 * 5 + 16, [&](auto& c) { visit(ar, c); });
     visit(ar, m.stats);
+    if (ar.version < 7) return;
+    ar.list(m.images, 8 + 16 + 8 + 8, [&](auto& image) {
+        ar.str(image.ref);
+        ar.pod(image.width);
+        ar.pod(image.height);
+        ar.pod(image.fileWidth);
+        ar.pod(image.fileHeight);
+        ar.podVec(image.rgba);
+        ar.str(image.problem);
+    });
 }
 
 std::string indexError(const std::string& what, int64_t value, size_t limit) {
@@ -572,6 +583,23 @@ Result<bool> validateModel(const Model& m) {
         bool ok = true;
         m.materials[k].forEachTexture([&](const char*, const TextureRef& t) { ok = ok && t.texCoord <= 1; });
         if (!ok) return Error{"material " + std::to_string(k) + ": a texture reads UV set 2 or later (0 and 1 exist)"};
+    }
+    // Decoded textures: pixels of the size they state, within the display size and the budget
+    // for all of them (import/texture_limits.h), or none and why.
+    size_t imageBytes = 0;
+    for (const ModelImage& image : m.images) {
+        const std::string at = "image '" + image.ref + "': ";
+        if (!image.problem.empty()) {
+            if (!image.rgba.empty()) return Error{at + "pixels with a problem"};
+            continue;
+        }
+        if (image.width == 0 || image.height == 0 || image.width > uint32_t(kMaxTextureDisplaySide) ||
+            image.height > uint32_t(kMaxTextureDisplaySide)) {
+            return Error{at + std::to_string(image.width) + "x" + std::to_string(image.height) + " pixels out of range"};
+        }
+        if (image.rgba.size() != size_t(image.width) * image.height * 4) return Error{at + "size does not match its pixels"};
+        imageBytes += image.rgba.size();
+        if (imageBytes > modelImageBudget()) return Error{at + "the images together exceed their budget"};
     }
     for (const EmbeddedTexture& t : m.textures) {
         // An image over the limits comes with its size and no bytes (scene_convert).

@@ -22,11 +22,12 @@
 
 namespace rig {
 
-inline constexpr uint32_t kModelFormatVersion = 6;  // 2: units, bind pose, name bindings; 3: clip markers;
+inline constexpr uint32_t kModelFormatVersion = 7;  // 2: units, bind pose, name bindings; 3: clip markers;
                                                     // 4: each mesh's second influence set (joints2, weights2);
                                                     // 5: whole materials (every texture slot with its UV set,
                                                     // transform and sampler), meshes' uvs1 and tangents;
-                                                    // 6: the checksum over 8-byte words
+                                                    // 6: the checksum over 8-byte words;
+                                                    // 7: the decoded textures (Model::images), the files read
 // The oldest version deserializeModel reads (a version 3 mesh gets its second influence set
 // from its truncated vertices, as import makes it).
 inline constexpr uint32_t kOldestModelFormatVersion = 3;

@@ -52,6 +52,16 @@ const long kDenied[] = {
     SYS_accept,
 #endif
     SYS_process_vm_readv, SYS_process_vm_writev, SYS_tkill,
+    // Other processes' state: comparing their resources, reading their events, their
+    // priorities (setpriority and ioprio_set also name groups and users), the keyrings the
+    // user's processes share.
+    SYS_kcmp, SYS_perf_event_open, SYS_setpriority, SYS_ioprio_set, SYS_keyctl, SYS_add_key, SYS_request_key,
+#ifdef SYS_process_madvise
+    SYS_process_madvise,
+#endif
+#ifdef SYS_process_mrelease
+    SYS_process_mrelease,
+#endif
 #ifndef RIGVIEW_PTRACE_NEEDED
     SYS_ptrace,
 #endif
@@ -70,6 +80,24 @@ const long kDenied[] = {
 // System calls that signal a process named by their first argument: allowed for this process
 // only (abort() and raise() signal themselves through tgkill).
 const long kSelfOnly[] = {SYS_kill, SYS_tgkill, SYS_rt_sigqueueinfo, SYS_rt_tgsigqueueinfo};
+
+// System calls that change another process named by their first argument (its limits, its
+// scheduling, where its memory lives): allowed on this process (0 or its pid) only. glibc's
+// setrlimit is prlimit64(0, ...).
+const long kSelfOrZero[] = {SYS_prlimit64,     SYS_sched_setaffinity, SYS_sched_setscheduler, SYS_sched_setparam,
+#ifdef SYS_sched_setattr
+                            SYS_sched_setattr,
+#endif
+                            SYS_migrate_pages, SYS_move_pages};
+
+// fcntl commands that direct signals (SIGIO / SIGURG, or any signal F_SETSIG names) at a process
+// or group of the caller's choosing when the file becomes readable: F_SETOWN, F_SETOWN_EX,
+// F_SETSIG. F_SETFL with O_ASYNC turns that delivery on. The ioctl forms of the same
+// (FIOSETOWN, SIOCSPGRP, FIOASYNC), and TIOCSTI, which types into a terminal another process
+// reads (the worker shares its parent's session, so /dev/tty may be its terminal).
+constexpr uint32_t kFcntlSetOwn = 8, kFcntlSetSig = 10, kFcntlSetOwnEx = 15, kFcntlSetFl = 4;
+constexpr uint32_t kAsyncFlag = 020000;  // O_ASYNC (FASYNC) on x86-64 and AArch64
+constexpr uint32_t kIoctlSetOwn = 0x8901, kIoctlSetPgrp = 0x8902, kIoctlAsync = 0x5452, kIoctlSti = 0x5412;
 
 }  // namespace
 
@@ -98,6 +126,34 @@ bool restrictSystemCalls() {
         p.stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
         p.stmt(BPF_RET | BPF_K, kDeny);
     }
+    for (long nr : kSelfOrZero) {
+        p.jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, 5);
+        p.stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[0]));
+        p.jump(BPF_JMP | BPF_JEQ | BPF_K, 0, 2, 0);
+        p.jump(BPF_JMP | BPF_JEQ | BPF_K, self, 1, 0);
+        p.stmt(BPF_RET | BPF_K, kDeny);
+        p.stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    }
+    // fcntl(fd, cmd, arg): the commands, then F_SETFL's flags (arg's low word).
+    p.jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_fcntl, 0, 9);
+    p.stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[1]));
+    p.jump(BPF_JMP | BPF_JEQ | BPF_K, kFcntlSetOwn, 5, 0);
+    p.jump(BPF_JMP | BPF_JEQ | BPF_K, kFcntlSetOwnEx, 4, 0);
+    p.jump(BPF_JMP | BPF_JEQ | BPF_K, kFcntlSetSig, 3, 0);
+    p.jump(BPF_JMP | BPF_JEQ | BPF_K, kFcntlSetFl, 0, 3);
+    p.stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[2]));
+    p.jump(BPF_JMP | BPF_JSET | BPF_K, kAsyncFlag, 0, 1);
+    p.stmt(BPF_RET | BPF_K, kDeny);
+    p.stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    // ioctl(fd, request, arg): the request's low word (the numbers are 32-bit).
+    p.jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 0, 7);
+    p.stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[1]));
+    p.jump(BPF_JMP | BPF_JEQ | BPF_K, kIoctlSetOwn, 3, 0);
+    p.jump(BPF_JMP | BPF_JEQ | BPF_K, kIoctlSetPgrp, 2, 0);
+    p.jump(BPF_JMP | BPF_JEQ | BPF_K, kIoctlAsync, 1, 0);
+    p.jump(BPF_JMP | BPF_JEQ | BPF_K, kIoctlSti, 0, 1);
+    p.stmt(BPF_RET | BPF_K, kDeny);
+    p.stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
     p.stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 
     sock_fprog prog{};

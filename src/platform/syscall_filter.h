@@ -5,12 +5,20 @@
 //   AF_UNIX connection to a local service (a desktop bus, an agent);
 // - signals to any other process (kill, tgkill, rt_sigqueueinfo... to a pid that is not the
 //   worker's own; tkill, pidfd_send_signal): the worker cannot kill or probe its parent;
+// - directing signals at another process through a file: fcntl F_SETOWN, F_SETOWN_EX and
+//   F_SETSIG, F_SETFL with O_ASYNC, the ioctls FIOSETOWN, SIOCSPGRP and FIOASYNC; typing into
+//   a terminal (TIOCSTI);
+// - changing another process's limits, scheduling or memory placement (prlimit64,
+//   sched_set*, migrate_pages, move_pages: this process only), its priority (setpriority,
+//   ioprio_set), comparing or reading other processes (kcmp, perf_event_open,
+//   process_madvise), the user's shared keyrings (keyctl, add_key, request_key);
 // - reading or writing another process's memory (process_vm_readv/writev) and ptrace (except
 //   in sanitizer builds, whose leak checker ptraces the worker's own threads; Landlock keeps
 //   ptrace inside the worker's domain there);
 // - any system call of a foreign ABI (32-bit or x32 calls from a 64-bit process).
 // Landlock adds, on kernels that have them, the same walls at the kernel's object level
-// (import_worker: TCP bind and connect from ABI 4, signals and abstract UNIX sockets from ABI 6).
+// (import_worker: TCP bind and connect from ABI 4, signals and abstract UNIX sockets from ABI 6);
+// the filter alone holds every one of these walls on a kernel without Landlock.
 #pragma once
 
 namespace rig {

@@ -7,10 +7,11 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
+#include "import/images/hdr_image.h"
+#include "platform/import_worker.h"
 #include "render/dfg_lut.h"
 #include "render/environment_cache.h"
 #include "render/shader_sources.h"
-#include "render/hdr_image.h"
 #include "util/data_folder.h"
 
 namespace rig {
@@ -168,11 +169,20 @@ void transferLevels(GLuint cube, int size, int maxLod, std::vector<uint16_t>& te
 
 }  // namespace
 
+int Environment::cubeSizeFor(int width) {
+    while (width > kMaxEquirectWidth) width = (width + 1) / 2;
+    return std::max(kMinCubeSize, floorPowerOfTwo(width / 4.0));
+}
+
 Result<std::unique_ptr<Environment>> Environment::load(const std::string& hdrPath) {
     const auto start = std::chrono::steady_clock::now();
-    Result<HdrImage> image = readHdrImage(hdrPath);
+    // A user's map is untrusted: decoded in the sandboxed worker. rigview's own (the data
+    // folder's studio.hdr) is decoded here.
+    const bool own = !dataFolder().empty() && hdrPath == dataFile("env/studio.hdr");
+    Result<HdrImage> image = own ? readHdrImage(hdrPath) : decodeEnvironmentIsolated(hdrPath);
     if (!image) return image.error();
-    const HdrImage& hdr = image.value();
+    HdrImage hdr = std::move(image.value());
+    while (hdr.width > kMaxEquirectWidth) hdr = halveHdrImage(hdr);
 
     auto background = Program::build({"background.vert", "background.frag", "tonemap.frag"});
     if (!background) return Error{hdrPath + ": " + background.error().message};
@@ -189,7 +199,7 @@ Result<std::unique_ptr<Environment>> Environment::load(const std::string& hdrPat
     env->uToneMapping_ = bg.uniform("u_toneMapping");
     env->uExposure_ = bg.uniform("u_exposure");
 
-    const int size = std::max(kMinCubeSize, floorPowerOfTwo(hdr.width / 4.0));
+    const int size = cubeSizeFor(hdr.width);
     const int maxLod = static_cast<int>(std::log2(size)) - kLodMin;
     env->size_ = size;
     env->maxLod_ = maxLod;

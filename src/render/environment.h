@@ -25,6 +25,13 @@ public:
     // GL_TEXTURE_CUBE_MAP_SEAMLESS enabled (as WebGL 2 always is); restores the rest of the state
     // it touches (framebuffer, viewport, program, texture unit 0, VAO, depth, blend, cull, scissor).
     static Result<std::unique_ptr<Environment>> load(const std::string& hdrPath);
+    // The widest equirectangular map prefiltered as it is: a wider one is halved (in float, a
+    // box filter) until it fits, so a face of the cube is at most kMaxEquirectWidth / 4 = 512
+    // pixels and prefiltering takes seconds, not minutes, whatever the map's size (up to
+    // 8192x4096, hdr_image's limit).
+    static constexpr int kMaxEquirectWidth = 2048;
+    // The cube's face size for a map `width` wide, after that halving.
+    static int cubeSizeFor(int width);
     ~Environment();
     Environment(const Environment&) = delete;
     Environment& operator=(const Environment&) = delete;

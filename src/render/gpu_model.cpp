@@ -16,6 +16,8 @@ namespace rig {
 
 namespace {
 
+constexpr size_t kMaxSamplerVariants = 4;
+
 // A texture from RGBA8 pixels with `ref`'s sampler (glTF wrap and filter enums) and mipmaps.
 GLuint makeTexture(const uint8_t* rgba, int w, int h, bool srgb, const TextureRef& ref) {
     auto wrap = [](int m) -> GLint {
@@ -109,18 +111,28 @@ Result<std::unique_ptr<GpuModel>> GpuModel::create(const Model& model, size_t mo
                 return m.tex;
             }
         }
+        // One image shared by many samplers is uploaded at most kMaxSamplerVariants times per
+        // colour space; further samplers draw with one of those uploads' samplers.
+        size_t variants = 0;
+        for (const Made& m : made) {
+            if (m.path == ref.path && m.srgb == srgb && m.tex != g->checker_ && ++variants >= kMaxSamplerVariants) {
+                status = m.status;
+                return m.tex;
+            }
+        }
         GLuint tex = g->checker_;
-        Result<TextureImage> image = loadTextureImage(model, ref.path);
-        if (image) {
-            tex = makeTexture(image->rgba.data(), image->width, image->height, srgb, ref);
+        // Decoded by the import (import/images/model_images.h), in the import worker.
+        const ModelImage* image = model.findImage(ref.path);
+        const std::string problem = !image ? "texture " + ref.path + " not decoded" : image->problem;
+        if (problem.empty()) {
+            tex = makeTexture(image->rgba.data(), static_cast<int>(image->width), static_cast<int>(image->height), srgb, ref);
             g->textures_.push_back(tex);
-            status.width = image->width;
-            status.height = image->height;
+            status.width = static_cast<int>(image->fileWidth);
+            status.height = static_cast<int>(image->fileHeight);
         } else {
-            status.problem = image.error().message;
-            if (std::find(g->missingTextures_.begin(), g->missingTextures_.end(), image.error().message) ==
-                g->missingTextures_.end()) {
-                g->missingTextures_.push_back(image.error().message);
+            status.problem = problem;
+            if (std::find(g->missingTextures_.begin(), g->missingTextures_.end(), problem) == g->missingTextures_.end()) {
+                g->missingTextures_.push_back(problem);
             }
         }
         made.push_back({ref.path, srgb, ref.wrapS, ref.wrapT, ref.magFilter, ref.minFilter, tex, status});

@@ -68,6 +68,13 @@ size_t Model::paletteSize() const {
     return n;
 }
 
+const ModelImage* Model::findImage(const std::string& ref) const {
+    for (const ModelImage& image : images) {
+        if (image.ref == ref) return &image;
+    }
+    return nullptr;
+}
+
 SkinBindPoseStats computeSkinBindPose(Model& model) {
     Skeleton& sk = model.skeleton;
     const size_t n = sk.size();

@@ -183,6 +183,17 @@ struct EmbeddedTexture {
     std::vector<uint8_t> data;
 };
 
+// A material's texture as decoded by the import (import/images/model_images.h), in the import
+// worker: RGBA8 at its display size (at most import/texture_limits.h kMaxTextureDisplaySide a
+// side), rows bottom first; or why it was not decoded.
+struct ModelImage {
+    std::string ref;                         // the TextureRef::path it serves
+    uint32_t width = 0, height = 0;          // of `rgba`
+    uint32_t fileWidth = 0, fileHeight = 0;  // the image's own size (larger when downscaled)
+    std::vector<uint8_t> rgba;
+    std::string problem;                     // not empty: not decoded, a phrase naming the texture
+};
+
 // A bone or animation channel named by a name several nodes share, and the node it was bound
 // to (see the binding rule in docs/import.md).
 struct NameBinding {
@@ -217,6 +228,9 @@ struct ImportStats {
     std::string formatLimitation;
     std::vector<std::string> refusedPaths;   // files outside the model's folder it refers to, not read
     std::vector<NameBinding> nameBindings;   // bones and channels whose name is shared
+    // Every file the import read besides the model itself (glTF buffers, material libraries,
+    // the markers file, --anim files, texture files...), as opened: what an output must not be.
+    std::vector<std::string> filesRead;
 };
 
 // The file's length unit and what import did with it. Lengths in a Model are metres unless
@@ -240,6 +254,9 @@ struct Model {
     std::vector<EmbeddedTexture> textures;
     std::vector<Clip> clips;
     ImportStats stats;
+    // Every texture the materials name, decoded (one per distinct path), when the import was
+    // asked to (ImportOptions::decodeImages: the commands that draw).
+    std::vector<ModelImage> images;
 
     // Nodes that are a joint of some skin, in node order; all nodes when no mesh is skinned
     // (skeleton-only assets such as BVH).
@@ -247,6 +264,8 @@ struct Model {
     // Index of the clip named `name`, or given as a decimal index; -1 if none.
     int32_t findClip(const std::string& nameOrIndex) const;
     size_t paletteSize() const;  // all skins' palettes together
+    // The decoded image of texture path `ref`, or null.
+    const ModelImage* findImage(const std::string& ref) const;
 };
 
 // What computeSkinBindPose found: joints whose skins disagree about their bind pose.

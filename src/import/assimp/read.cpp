@@ -178,6 +178,7 @@ Result<Model> importWithAssimp(const std::string& path, const std::string& ext, 
     }
     // Files refused while reading (a glTF buffer outside the folder, say) and textures outside it.
     model.stats.refusedPaths = files.refused();
+    model.stats.filesRead = files.opened();
     confineTextures(model);
     // FBX: Assimp puts each blend shape's full weight (1) in aiAnimMesh::mWeight, not the
     // channel's value; the shapes rest at 0, as Blender's importer has them.

@@ -110,6 +110,16 @@ std::vector<float> sanitizedTimes(const float* t, uint32_t count, float shift) {
     return out;
 }
 
+// How many keys at the start of a run to leave out so that its written times strictly
+// increase: keys that sanitizedTimes cannot part because they would go below 0 s (a clip whose
+// keys all sit at its first time, 0 s) keep only the last of them, the key rigview plays there.
+uint32_t keysLeftOutAtZero(const float* t, uint32_t count, float shift) {
+    const std::vector<float> s = sanitizedTimes(t, count, shift);
+    uint32_t drop = 0;
+    while (drop + 1 < count && !(s[drop] < s[drop + 1])) ++drop;
+    return drop;
+}
+
 std::string base64(const std::string& bytes) {
     static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     std::string out;
@@ -448,20 +458,29 @@ private:
             return ch.count > 0 && ch.times + static_cast<size_t>(ch.count) <= clip.times.size() &&
                    ch.values + static_cast<size_t>(ch.count) <= values;
         };
+        // The channel's keys from the last of those that share 0 s (keysLeftOutAtZero).
+        auto distinct = [&](const Channel& c) {
+            Channel out = c;
+            const uint32_t drop = keysLeftOutAtZero(clip.times.data() + c.times, c.count, shift);
+            out.times += drop;
+            out.values += drop;
+            out.count -= drop;
+            return out;
+        };
         for (const Track& track : clip.tracks) {
             if (track.node < 0 || static_cast<size_t>(track.node) >= sk.size()) continue;
             if (valid(track.translation, clip.vec3Keys.size())) {
-                const Channel& ch = track.translation;
+                const Channel ch = distinct(track.translation);
                 channel(anim, input(ch.times, ch.count), b_.floats(&clip.vec3Keys[ch.values].x, ch.count, "VEC3", 3, false),
                         interpolationName(ch.interpolation), track.node, "translation");
             }
             if (valid(track.rotation, clip.quatKeys.size())) {
-                const Channel& ch = track.rotation;
+                const Channel ch = distinct(track.rotation);
                 channel(anim, input(ch.times, ch.count), rotations(clip, ch), interpolationName(ch.interpolation),
                         track.node, "rotation");
             }
             if (valid(track.scale, clip.vec3Keys.size())) {
-                const Channel& ch = track.scale;
+                const Channel ch = distinct(track.scale);
                 channel(anim, input(ch.times, ch.count), b_.floats(&clip.vec3Keys[ch.values].x, ch.count, "VEC3", 3, false),
                         interpolationName(ch.interpolation), track.node, "scale");
             }
@@ -475,7 +494,18 @@ private:
                 mt.values + per * mt.count > clip.morphKeys.size()) {
                 continue;
             }
-            channel(anim, input(mt.times, mt.count), b_.floats(&clip.morphKeys[mt.values], per * mt.count, "SCALAR", 1, false),
+            const uint32_t drop = keysLeftOutAtZero(clip.times.data() + mt.times, mt.count, shift);
+            const uint32_t keys = mt.count - drop;
+            if (keys == 1 && mt.interpolation == WeightInterpolation::CubicSpline) {
+                // glTF wants two keys or more of a cubic spline: one key is its value (between
+                // its in- and out-tangents), held.
+                channel(anim, input(mt.times + drop, 1),
+                        b_.floats(&clip.morphKeys[mt.values + per * drop + mt.targets], mt.targets, "SCALAR", 1, false), "LINEAR",
+                        meshNode_[mt.mesh], "weights");
+                continue;
+            }
+            channel(anim, input(mt.times + drop, keys),
+                    b_.floats(&clip.morphKeys[mt.values + per * drop], per * keys, "SCALAR", 1, false),
                     weightInterpolationName(mt.interpolation), meshNode_[mt.mesh], "weights");
         }
         if (anim["channels"].empty()) keepEmptyClip(anim, clip, shift);

@@ -1,9 +1,9 @@
-#include "render/hdr_image.h"
+#include "import/images/hdr_image.h"
 
-#include <stb_image.h>
-
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "util/input_file.h"
 
@@ -50,6 +50,8 @@ std::string parseHeader(const uint8_t* data, size_t size, int& width, int& heigh
                                     : "truncated header";
         }
         if (line.empty()) break;
+        // Header lines are text: a NUL in one is damage, never an empty line.
+        if (line.find('\0') != std::string::npos) return "a header line holds a NUL byte";
         if (line.rfind("FORMAT=", 0) == 0) {
             format = line.substr(7);
             if (format == "32-bit_rle_rgbe") rgbe = true;
@@ -79,16 +81,23 @@ std::string parseHeader(const uint8_t* data, size_t size, int& width, int& heigh
     return {};
 }
 
-// Walks the pixel data as stb_image will decode it: flat RGBE, or run-length encoded scanlines
-// ("2 2 hi lo" then four channels of runs and dumps). Returns why it would not decode cleanly.
-std::string checkPixelData(const uint8_t* data, size_t size, int width, int height) {
-    const size_t flatBytes = static_cast<size_t>(width) * height * 4;
+// Decodes the pixel data: flat RGBE, or run-length encoded scanlines ("2 2 hi lo" then four
+// channels of runs and dumps; a run's count is over 128, a dump's 1 to 128, neither longer than
+// what is left of the row), each row converted as it is decoded (`convertRow`, the row's RGBE
+// bytes). Returns why the data is not a whole, clean image, having converted nothing more.
+template <typename ConvertRow>
+std::string decodePixelData(const uint8_t* data, size_t size, int width, int height, ConvertRow convertRow) {
+    const size_t rowBytes = static_cast<size_t>(width) * 4;
     auto truncatedAt = [&](size_t row) {
         return "truncated (pixel data ends in row " + std::to_string(row + 1) + " of " + std::to_string(height) + ")";
     };
+    // Flat: narrow images and data whose first row has no run-length marker.
     if (width < 8 || size < 4 || data[0] != 2 || data[1] != 2 || (data[2] & 0x80)) {
-        return size >= flatBytes ? std::string() : truncatedAt(size / (static_cast<size_t>(width) * 4));
+        if (size / rowBytes < static_cast<size_t>(height)) return truncatedAt(size / rowBytes);
+        for (int row = 0; row < height; ++row) convertRow(row, data + static_cast<size_t>(row) * rowBytes);
+        return {};
     }
+    std::vector<uint8_t> line(rowBytes);
     size_t pos = 0;
     for (int row = 0; row < height; ++row) {
         if (size - pos < 4) return truncatedAt(row);
@@ -106,13 +115,16 @@ std::string checkPixelData(const uint8_t* data, size_t size, int width, int heig
                 int count = data[pos++];
                 const bool run = count > 128;
                 if (run) count -= 128;
+                // A zero-length run or dump would never end the row.
                 if (count == 0 || count > width - x) return "bad run-length data in row " + std::to_string(row + 1);
                 const size_t need = run ? 1 : static_cast<size_t>(count);
                 if (size - pos < need) return truncatedAt(row);
+                for (int k = 0; k < count; ++k) line[static_cast<size_t>(x + k) * 4 + channel] = data[pos + (run ? 0 : k)];
                 pos += need;
                 x += count;
             }
         }
+        convertRow(row, line.data());
     }
     return {};
 }
@@ -152,39 +164,48 @@ Result<HdrImage> decodeHdrImage(const uint8_t* data, size_t size, const std::str
     int width = 0, height = 0;
     size_t start = 0;
     std::string why = parseHeader(data, size, width, height, start);
-    if (why.empty()) why = checkPixelData(data + start, size - start, width, height);
     if (!why.empty()) return Error{what + ": " + why};
-    if (size > static_cast<size_t>(INT32_MAX)) return Error{what + ": larger than stb_image reads"};
-    int w = 0, h = 0, n = 0;
-    float* px = stbi_loadf_from_memory(data, static_cast<int>(size), &w, &h, &n, 3);
-    if (!px || w != width || h != height) {
-        if (px) stbi_image_free(px);
-        return Error{what + ": not a readable Radiance .hdr image"};
-    }
     HdrImage image;
-    image.width = w;
-    image.height = h;
-    image.rgbaHalf.resize(static_cast<size_t>(w) * h * 4);
-    // stb_image scales by 2^(e - 136) (/ 256); three's HDRLoader by 2^(e - 128) / 255.
+    image.width = width;
+    image.height = height;
+    image.rgbaHalf.resize(static_cast<size_t>(width) * height * 4);
+    // A channel is mantissa * 2^(exponent - 136) (the format's reference decoder, / 256, in float),
+    // then * 256 / 255 (three's HDRLoader: 2^(exponent - 128) / 255); exponent 0 is black.
     const double toThree = 256.0 / 255.0;
-    for (int y = 0; y < h; ++y) {
-        const float* src = px + static_cast<size_t>(y) * w * 3;
-        uint16_t* dst = image.rgbaHalf.data() + static_cast<size_t>(h - 1 - y) * w * 4;
-        for (int x = 0; x < w; ++x) {
-            for (int c = 0; c < 3; ++c) {
-                const float v = static_cast<float>(src[x * 3 + c] * toThree);
-                if (!std::isfinite(v) || v < 0.0f) {
-                    stbi_image_free(px);
-                    return Error{what + ": pixel (" + std::to_string(x) + ", " + std::to_string(y) +
-                                 ") is not a finite, non-negative radiance"};
-                }
-                dst[x * 4 + c] = halfTowardZero(v);
-            }
+    why = decodePixelData(data + start, size - start, width, height, [&](int row, const uint8_t* rgbe) {
+        uint16_t* dst = image.rgbaHalf.data() + static_cast<size_t>(height - 1 - row) * width * 4;
+        for (int x = 0; x < width; ++x) {
+            const uint8_t* p = rgbe + static_cast<size_t>(x) * 4;
+            const float scale = p[3] ? std::ldexp(1.0f, p[3] - 136) : 0.0f;
+            for (int c = 0; c < 3; ++c) dst[x * 4 + c] = halfTowardZero(static_cast<float>((p[c] * scale) * toThree));
             dst[x * 4 + 3] = 0x3c00;
         }
-    }
-    stbi_image_free(px);
+    });
+    if (!why.empty()) return Error{what + ": " + why};
     return image;
+}
+
+HdrImage halveHdrImage(const HdrImage& image) {
+    HdrImage out;
+    out.width = (image.width + 1) / 2;
+    out.height = (image.height + 1) / 2;
+    out.rgbaHalf.resize(static_cast<size_t>(out.width) * out.height * 4);
+    for (int y = 0; y < out.height; ++y) {
+        for (int x = 0; x < out.width; ++x) {
+            float sum[4] = {0, 0, 0, 0};
+            int n = 0;
+            for (int sy = 2 * y; sy < std::min(image.height, 2 * y + 2); ++sy) {
+                for (int sx = 2 * x; sx < std::min(image.width, 2 * x + 2); ++sx) {
+                    const uint16_t* p = &image.rgbaHalf[(static_cast<size_t>(sy) * image.width + sx) * 4];
+                    for (int c = 0; c < 4; ++c) sum[c] += halfToFloat(p[c]);
+                    ++n;
+                }
+            }
+            uint16_t* q = &out.rgbaHalf[(static_cast<size_t>(y) * out.width + x) * 4];
+            for (int c = 0; c < 4; ++c) q[c] = halfTowardZero(sum[c] / static_cast<float>(n));
+        }
+    }
+    return out;
 }
 
 Result<HdrImage> readHdrImage(const std::string& path) {

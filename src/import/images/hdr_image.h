@@ -2,8 +2,11 @@
 // the PMREM generator: linear radiance = mantissa * 2^(exponent - 128) / 255 (three's scale;
 // not the / 256 of the format's reference code), clamped to 65504 and rounded toward zero to
 // half floats (three's DataUtils.toHalfFloat), the file's first row at the top (flipY).
-// The file is untrusted: read as a regular file within limits, its header and every scanline
-// checked before stb_image decodes it (stb would loop for good on some damaged run-length data).
+// The file is untrusted: read as a regular file within limits and decoded here, in one pass that
+// checks every header line and every run (no line is read past 64 KiB, no run is empty or
+// longer than its row, the pixel data is whole): one parser, so no check and decoder can
+// disagree about where the header ends. Environment maps are decoded in the sandboxed worker
+// process (platform/import_worker decodeEnvironmentIsolated).
 #pragma once
 
 #include <cstdint>
@@ -32,6 +35,10 @@ struct HdrImage {
 Result<HdrImage> readHdrImage(const std::string& path);
 // The same from bytes already read (`what` names them in messages).
 Result<HdrImage> decodeHdrImage(const uint8_t* data, size_t size, const std::string& what);
+
+// `image` at half its size each way (odd sides round up), each pixel the mean of the 2x2 block
+// it covers (fewer at the right and top edges), in float, written back as halfTowardZero does.
+HdrImage halveHdrImage(const HdrImage& image);
 
 // A float as three's toHalfFloat writes it: rounded toward zero, |v| clamped to 65504.
 uint16_t halfTowardZero(float v);
