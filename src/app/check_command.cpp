@@ -200,16 +200,19 @@ int runCheck(const CheckOptions& o) {
         std::fflush(stdout);
         return exitcode::kOk;
     }
-    if (!o.sheet.empty() && many) {
-        cmd::printError("--sheet takes one model, not " + std::to_string(files.size()) + " files");
+    if (!o.sheet.empty() && files.size() > kMaxSheetModels) {
+        cmd::printError(o.sheet + ": --sheet draws at most " + std::to_string(kMaxSheetModels) + " models, not " +
+                        std::to_string(files.size()) + " (fewer paths, or --shard)");
         return exitcode::kUsage;
     }
-    if (!o.sheet.empty() && !cmd::outputIsNotAnInput(o.sheet, files[0], o.anims)) return exitcode::kUsage;
+    for (size_t i = 0; i < (o.sheet.empty() ? 0 : files.size()); ++i) {
+        if (!cmd::outputIsNotAnInput(o.sheet, files[i], o.anims)) return exitcode::kUsage;
+    }
 
     // Check in parallel: each thread runs one import worker process at a time and checks its
     // model. In process (--no-isolation) one file at a time: Assimp is not safe on threads.
     std::vector<FileResult> results(files.size());
-    std::vector<Model> sheetModel(o.sheet.empty() ? 0 : 1);
+    std::vector<Model> sheetModels(o.sheet.empty() ? 0 : files.size());
     std::mutex outMutex;
     {
         Progress progress(files.size(), many && !o.jsonLines && ::isatty(2));
@@ -220,7 +223,7 @@ int runCheck(const CheckOptions& o) {
         auto work = [&] {
             for (size_t i = next++; i < files.size(); i = next++) {
                 FileResult& r = results[i];
-                r = checkFile(files[i], o.anims, o.import, isolation(), sheetModel.empty() ? nullptr : &sheetModel[0],
+                r = checkFile(files[i], o.anims, o.import, isolation(), sheetModels.empty() ? nullptr : &sheetModels[i],
                               o.influences);
                 if (o.jsonLines) {
                     // Streamed as each file finishes, whole lines only, flushed.
@@ -323,8 +326,14 @@ int runCheck(const CheckOptions& o) {
         }
     }
 
-    if (!o.sheet.empty() && results[0].imported) {
-        const int rc = writeContactSheet(sheetModel[0], results[0].report, o.sheet);
+    // The sheet: a section per file, in the report's order; written when any file was imported.
+    if (!o.sheet.empty() && std::any_of(results.begin(), results.end(), [](const FileResult& r) { return r.imported; })) {
+        std::vector<SheetEntry> entries;
+        for (size_t i = 0; i < results.size(); ++i) {
+            const FileResult& r = results[i];
+            entries.push_back({r.path, r.imported ? &sheetModels[i] : nullptr, &r.report, r.error});
+        }
+        const int rc = writeContactSheet(entries, o.sheet);
         if (rc != exitcode::kOk) return rc;
     }
     if (worst == 3) return exitcode::kBadInput;

@@ -44,7 +44,7 @@ struct CheckOptions {
     std::vector<std::string> paths;  // files, or folders searched recursively for models
     bool json = false;
     bool strict = false;
-    std::string sheet;               // contact sheet PNG (one model only)
+    std::string sheet;               // contact sheet PNG: a section per model (app/contact_sheet.h)
     int jobs = 0;                    // 0: all cores
     bool jsonLines = false;          // one JSON object per file as it finishes, then the summary
     std::string shard;               // "I/N": every N-th file of the sorted list, from the I-th

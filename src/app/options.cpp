@@ -173,7 +173,7 @@ std::vector<OptionSpec> makeTable() {
     t.push_back({"--shard", "Check only shard I of N (1-based): files I, I+N, I+2N... of the sorted file list", "", {}, {},
                  {{Check, RIG_FIELD(check.shard)}}});
     t.push_back({"--strict", "Warnings fail too (exit 1)", "", {}, {}, {{Check, RIG_FIELD(check.strict)}}});
-    t.push_back({"--sheet", "Also render a contact sheet PNG (frames across each clip, problem vertices tinted)", "", {}, {},
+    t.push_back({"--sheet", "Also render a contact sheet PNG: a section per model (up to 60), a row of frames per clip, problem vertices tinted", "", {}, {},
                  {{Check, RIG_FIELD(check.sheet)}}, "png"});
     t.push_back({"--jobs", "Import worker processes at once (0: all cores)", "", {CLI::Range(0, 1024)}, {},
                  {{Check, RIG_FIELD(check.jobs)}}});
