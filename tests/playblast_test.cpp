@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <stb_image.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -257,6 +258,8 @@ TEST(PlayblastCli, PngSequenceNamesCountAndFraming) {
                              "5.5", "--fps", "2", "--background", "0,0,255"},
                       120.0, {"PATH=/nonexistent"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
+    int unionX0 = 1 << 20, unionX1 = -1, unionY0 = 1 << 20, unionY1 = -1;
+    double smallest = 1e30;
     for (int i = 0; i < 11; ++i) {
         char name[64];
         std::snprintf(name, sizeof name, "/f_%03d.png", i);
@@ -265,6 +268,7 @@ TEST(PlayblastCli, PngSequenceNamesCountAndFraming) {
         ASSERT_EQ(w, 120) << name;
         ASSERT_EQ(h, 90) << name;
         size_t modelPixels = 0, borderModel = 0;
+        int x0 = w, x1 = -1, y0 = h, y1 = -1;
         for (int y = 0; y < h; ++y) {
             for (int x = 0; x < w; ++x) {
                 const uint8_t* c = &px[(static_cast<size_t>(y) * w + x) * 3];
@@ -272,12 +276,37 @@ TEST(PlayblastCli, PngSequenceNamesCountAndFraming) {
                 if (background) continue;
                 ++modelPixels;
                 if (x < 2 || y < 2 || x >= w - 2 || y >= h - 2) ++borderModel;
+                x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
             }
         }
         EXPECT_GT(modelPixels, 100u) << name;
         EXPECT_EQ(borderModel, 0u) << name;
+        unionX0 = std::min(unionX0, x0), unionX1 = std::max(unionX1, x1);
+        unionY0 = std::min(unionY0, y0), unionY1 = std::max(unionY1, y1);
+        smallest = std::min(smallest, static_cast<double>(x1 - x0 + 1) * (y1 - y0 + 1));
     }
     EXPECT_FALSE(fs::exists(dir + "/f_011.png"));
+    // One camera, framed on every frame: together the frames fill about 85% of the image's
+    // width or height, while the model (bending) covers less in some frame.
+    const double fill = std::max((unionX1 - unionX0 + 1) / 120.0, (unionY1 - unionY0 + 1) / 90.0);
+    std::printf("the range's frames together span %.0f%% of the frame\n", 100.0 * fill);
+    EXPECT_GT(fill, 0.75);
+    EXPECT_LT(smallest, 0.8 * (unionX1 - unionX0 + 1) * (unionY1 - unionY0 + 1));
+    // A one-frame render frames its own pose only: not frame 4 of the range's camera.
+    ASSERT_EQ(run(kExe, {"render", kSimpleSkin, "-o", dir + "/tight.png", "--size", "120x90", "--time", "2",
+                         "--background", "0,0,255"}).exitCode, 0);
+    {
+        int w = 0, h = 0;
+        EXPECT_LT(psnr(pngRgb(dir + "/f_004.png", w, h), pngRgb(dir + "/tight.png", w, h)), 30.0);
+    }
+    // A crowd moves too.
+    ASSERT_EQ(run(kExe, {"render", kSimpleSkin, "-o", dir + "/crowd_%d.png", "--size", "120x90", "--instances", "4",
+                         "--from", "1", "--to", "1.2", "--fps", "10"}).exitCode, 0);
+    {
+        int w = 0, h = 0;
+        EXPECT_LT(psnr(pngRgb(dir + "/crowd_0.png", w, h), pngRgb(dir + "/crowd_1.png", w, h)), 40.0);
+        EXPECT_FALSE(fs::exists(dir + "/crowd_2.png"));
+    }
     // The sequence's frames are one-frame renders at their times (same camera: pixel for pixel
     // but for the depth range, which follows the whole range's bounds).
     ASSERT_EQ(run(kExe, {"render", kSimpleSkin, "-o", dir + "/s_%d.png", "--size", "120x90", "--from", "1", "--to", "1.3",
