@@ -287,6 +287,10 @@ TEST(Cli, CheckSheetHasASectionPerModel) {
         EXPECT_GT(drawn(lastRow, c), 500) << "character, column " << c;
     }
     stbi_image_free(px);
+    // --json-lines streams its lines, then the sheet is written too.
+    RunResult lines2 = run(kExe, {"check", kSimpleSkin, "--json-lines", "--sheet", dir + "/j.png"});
+    EXPECT_EQ(lines2.exitCode, 0) << lines2.err;
+    EXPECT_EQ(slurp(dir + "/j.png").substr(1, 3), "PNG");
     // Too many files for one sheet, refused before any is read.
     const std::string many = dir + "/many";
     fs::create_directories(many);

@@ -243,6 +243,19 @@ int runCheck(const CheckOptions& o) {
         for (std::thread& t : pool) t.join();
     }
 
+    // The sheet: a section per file, in the report's order; written when any file was imported.
+    const auto writeSheet = [&] {
+        if (o.sheet.empty() || std::none_of(results.begin(), results.end(), [](const FileResult& r) { return r.imported; })) {
+            return exitcode::kOk;
+        }
+        std::vector<SheetEntry> entries;
+        for (size_t i = 0; i < results.size(); ++i) {
+            const FileResult& r = results[i];
+            entries.push_back({r.path, r.imported ? &sheetModels[i] : nullptr, &r.report, r.error});
+        }
+        return writeContactSheet(entries, o.sheet);
+    };
+
     if (o.jsonLines) {
         int worst = 0;
         for (const FileResult& r : results) worst = std::max(worst, severityRank(r, o.strict));
@@ -253,6 +266,7 @@ int runCheck(const CheckOptions& o) {
         for (const FileResult& r : results) {
             if (!r.imported) cmd::printError(r.error);
         }
+        if (const int rc = writeSheet(); rc != exitcode::kOk) return rc;
         if (worst == 3) return exitcode::kBadInput;
         return worst == 2 ? exitcode::kCheckFailed : exitcode::kOk;
     }
@@ -326,16 +340,7 @@ int runCheck(const CheckOptions& o) {
         }
     }
 
-    // The sheet: a section per file, in the report's order; written when any file was imported.
-    if (!o.sheet.empty() && std::any_of(results.begin(), results.end(), [](const FileResult& r) { return r.imported; })) {
-        std::vector<SheetEntry> entries;
-        for (size_t i = 0; i < results.size(); ++i) {
-            const FileResult& r = results[i];
-            entries.push_back({r.path, r.imported ? &sheetModels[i] : nullptr, &r.report, r.error});
-        }
-        const int rc = writeContactSheet(entries, o.sheet);
-        if (rc != exitcode::kOk) return rc;
-    }
+    if (const int rc = writeSheet(); rc != exitcode::kOk) return rc;
     if (worst == 3) return exitcode::kBadInput;
     return worst == 2 ? exitcode::kCheckFailed : exitcode::kOk;
 }
