@@ -164,7 +164,7 @@ TEST(PlayblastRange, DefaultsCountsAndRefusals) {
     RangeRequest backwards = q;
     backwards.from = 1.0, backwards.to = 0.5;
     EXPECT_TRUE(refused(backwards));
-    for (double fps : {0.0, -5.0, std::nan(""), HUGE_VAL, 241.0}) {
+    for (double fps : {0.0, -5.0, 1e-300, 0.05, std::nan(""), HUGE_VAL, 241.0}) {
         RangeRequest badFps = q;
         badFps.fps = fps;
         EXPECT_TRUE(refused(badFps)) << fps;

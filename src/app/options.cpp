@@ -213,7 +213,7 @@ std::vector<OptionSpec> makeTable() {
                   {Render, RIG_FIELD(render.range.to), "Playblast: the end of the range in seconds (default: the clip's end); frames at --from + i/--fps before it"}}});
     t.push_back({"--fps", "Frames per second of the output (export: at most 1000; default BVH the clip's rate, glTF the keys as they are; render: a playblast's rate)", "", {}, {},
                  {{Export, RIG_FIELD(exportOpts.fps)},
-                  {Render, RIG_FIELD(render.range.fps), "Playblast: frames per second, at most 240, 50 for a GIF (default: the clip's own rate, else 30)"}}});
+                  {Render, RIG_FIELD(render.range.fps), "Playblast: frames per second, 0.1 to 240, at most 50 for a GIF (default: the clip's own rate, else 30)"}}});
     // bench.
     t.push_back({"--ticks", "Ticks to time at 60 ticks per second", "", {}, {}, {{Bench, RIG_FIELD(bench.ticks)}}});
     t.push_back({"--threads", "Threads updating the crowd, this one included (with --instances)", "", {}, {},

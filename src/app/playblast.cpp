@@ -87,10 +87,10 @@ bool checkRangeRequest(const RangeRequest& r, BlastFormat format, std::string& e
         return false;
     }
     const double maxFps = format == BlastFormat::Gif ? kMaxGifFps : kMaxBlastFps;
-    if (r.fpsGiven && (!std::isfinite(r.fps) || r.fps <= 0.0 || r.fps > maxFps)) {
+    if (r.fpsGiven && (!std::isfinite(r.fps) || r.fps < kMinBlastFps || r.fps > maxFps)) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%g", r.fps);
-        error = std::string("--fps ") + buf + " must be above 0 and at most " + std::to_string(static_cast<int>(maxFps)) +
+        error = std::string("--fps ") + buf + " must be from 0.1 to " + std::to_string(static_cast<int>(maxFps)) +
                 (format == BlastFormat::Gif ? " for a GIF (its frame delays are whole hundredths of a second)" : "");
         return false;
     }

@@ -52,12 +52,12 @@ constexpr size_t kMaxBlastFrames = 100000;
 // GIF frame delays are whole hundredths of a second and browsers slow anything under 2 to 10:
 // a GIF plays at most 50 frames per second.
 constexpr double kMaxGifFps = 50.0;
-constexpr double kMaxBlastFps = 240.0;
+constexpr double kMinBlastFps = 0.1, kMaxBlastFps = 240.0;
 
 // The fps to use when none is asked for: the clip's own frame rate when it is a plausible video
 // rate (1..120), else 30; for a GIF divided down to at most kMaxGifFps (60 -> 30).
 double defaultBlastFps(const Clip& clip, BlastFormat format);
-// Checks that need no model: finite numbers, fps in (0, kMaxBlastFps] (kMaxGifFps for a GIF),
+// Checks that need no model: finite numbers, fps in [kMinBlastFps, kMaxBlastFps] (kMaxGifFps for a GIF),
 // --to after --from. False with `error`.
 bool checkRangeRequest(const RangeRequest& r, BlastFormat format, std::string& error);
 // The frames of `r` on `clip` (defaults: the whole clip, defaultBlastFps). False with `error`
