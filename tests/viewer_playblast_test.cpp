@@ -6,6 +6,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -102,6 +104,38 @@ TEST_F(ViewerPlayblastTest, RendersTheAskedFramesAndLeavesPlaybackAlone) {
     }
     EXPECT_GT(differ, 500);
     if (const char* shots = std::getenv("RIGVIEW_SMOKE_SHOTS")) fs::copy_file(p.output, fs::path(shots) / "playblast.mp4", fs::copy_options::overwrite_existing);
+}
+
+// "Frame the whole range": the camera at the view's angles, framed on the model over the range
+// as `render` frames it: the frames together span about 85% of the image.
+TEST_F(ViewerPlayblastTest, FramedOnTheRange) {
+    openDialog();
+    PlayblastState& p = viewer->state().playblast;
+    p.output = (dir / "framed.mp4").string();
+    p.from = 0.0f, p.to = 5.5f, p.fps = 2.0f, p.width = 160, p.height = 120;
+    click("playblast:frame");
+    ASSERT_TRUE(p.frameRange);
+    click("playblast:render");
+    untilDone();
+    ASSERT_FALSE(p.failed) << p.result;
+    testing::RunResult all = testing::run("/usr/bin/ffmpeg", {"-v", "error", "-i", p.output, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"});
+    const size_t frame = 160u * 120u * 3u;
+    ASSERT_EQ(all.out.size(), 11u * frame) << all.err;
+    int x0 = 160, x1 = -1, y0 = 120, y1 = -1;
+    for (size_t f = 0; f < 11; ++f) {
+        const unsigned char* px = reinterpret_cast<const unsigned char*>(all.out.data()) + f * frame;
+        for (int y = 0; y < 120; ++y) {
+            for (int x = 0; x < 160; ++x) {
+                const unsigned char* c = px + (static_cast<size_t>(y) * 160 + x) * 3;
+                if (c[0] < 200 || c[1] < 200 || c[2] < 200) continue;  // the white model on the dark background
+                x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+            }
+        }
+    }
+    const double fill = std::max((x1 - x0 + 1) / 160.0, (y1 - y0 + 1) / 120.0);
+    std::printf("framed on the range: the frames together span %.0f%% of the image\n", 100.0 * fill);
+    EXPECT_GT(fill, 0.75);
+    EXPECT_LT(fill, 0.95);
 }
 
 TEST_F(ViewerPlayblastTest, CancelLeavesNoFileAndBadOutputsAreReported) {

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/command_util.h"
 #include "render/offscreen.h"
+#include "render/renderer.h"
 #include "util/paths.h"
 
 namespace rig {
@@ -134,6 +136,16 @@ bool resolveRange(const Clip& clip, const RangeRequest& r, BlastFormat format, F
     range.count = std::max<size_t>(1, static_cast<size_t>(frames));
     out = range;
     return true;
+}
+
+void rangePoints(const Model& model, int32_t clip, const FrameRange& range, Animator& anim, std::vector<glm::vec3>& out) {
+    const size_t poses = std::min<size_t>(std::max<size_t>(range.count, 1), 1000);
+    const size_t perFrame = std::max<size_t>(250, 250000 / poses);
+    for (size_t k = 0; k < poses; ++k) {
+        const size_t i = poses == range.count ? k : k * (range.count - 1) / std::max<size_t>(poses - 1, 1);
+        anim.evaluate(clip, cmd::clipTime(model, clip, range.time(i)));
+        posedPoints(model, anim, out, perFrame);
+    }
 }
 
 std::string noFfmpegMessage(const std::string& path) {

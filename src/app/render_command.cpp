@@ -323,18 +323,12 @@ int renderFrames(const RenderOptions& o, const RangeRequest* request, BlastForma
     }
     // One frame: framed tightly on the pose drawn: its posed vertices (the silhouette, not the
     // box) span 85% of the frame's height or width, centred. A range: framed so on the posed
-    // vertices of its frames (every frame up to 1,000, else 1,000 spread evenly; about 250,000
-    // points in all), one camera for all. The clip's bounds still size the grid.
+    // vertices of its frames (rangePoints), one camera for all. The clip's bounds still size
+    // the grid.
     const Bounds bounds = animatedBounds(model, clip);
     std::vector<glm::vec3> points;
     if (request) {
-        const size_t poses = std::min<size_t>(range.count, 1000);
-        const size_t perFrame = std::max<size_t>(250, 250000 / poses);
-        for (size_t k = 0; k < poses; ++k) {
-            const size_t i = poses == range.count ? k : k * (range.count - 1) / std::max<size_t>(poses - 1, 1);
-            anim.evaluate(clip, frameTime(i));
-            posedPoints(model, anim, points, perFrame);
-        }
+        rangePoints(model, clip, range, anim, points);
     } else {
         posedPoints(model, anim, points);
     }

@@ -109,6 +109,17 @@ void ViewerPlayblast::start(ViewerState& s, GpuModel* gpu) {
     // the grid and the ground shadow.
     job->camera = s.camera;
     job->camera.viewRect = glm::vec4(0.0f, 0.0f, 1.0f, 1.0f);
+    if (p.frameRange) {
+        // At the view's angles, framed on the posed model over the range as `render` frames it.
+        std::vector<glm::vec3> points;
+        rangePoints(model, job->clip, job->range, *job->animator, points);
+        Bounds posed;
+        for (const glm::vec3& q : points) posed.add(q);
+        if (posed.valid()) {
+            job->camera.fitPoints(points.data(), points.size(), posed,
+                                  static_cast<float>(job->width) / static_cast<float>(job->height), 0.85f);
+        }
+    }
     job->view = s.view;
     job->bounds = animatedBounds(model, job->clip);
     p.running = true;

@@ -62,7 +62,13 @@ void drawPlayblastDialog(ViewerState& s, UiProbe* probe) {
             if (ImGui::InputText("Output", buf, sizeof buf)) p.output = buf;
             probeItem(probe, "playblast:output");
             ImGui::TextDisabled(".mp4 (H.264), .gif, or PNG frames: name_%%04d.png");
-            ImGui::TextDisabled("Seen from the view's camera, with its look.");
+            ImGui::Checkbox("Frame the whole range", &p.frameRange);
+            probeItem(probe, "playblast:frame");
+            if (ImGui::IsItemHovered()) {
+                ImGui::SetTooltip("On: the camera at the view's angles, framed so the model stays in view over the whole "
+                                  "range (as rigview render frames it). Off: the view's camera as it is now.");
+            }
+            ImGui::TextDisabled("With the view's look (lighting, grid, bones...).");
             if (ImGui::Button("Render")) p.start = true;
             probeItem(probe, "playblast:render");
             ImGui::EndDisabled();

@@ -6,7 +6,8 @@
 
 namespace rig {
 
-// Probed as "playblast:<field>": clip, from, to, fps, size, output, render, cancel, progress.
+// Probed as "playblast:<field>": clip, from, to, fps, size, output, frame,
+// render, cancel, progress.
 void drawPlayblastDialog(ViewerState& s, UiProbe* probe);
 
 }  // namespace rig

@@ -19,6 +19,8 @@ struct PlayblastState {
     float from = 0.0f, to = 0.0f;  // seconds on the clip's timeline
     float fps = 30.0f;
     int width = 1280, height = 720;
+    bool frameRange = false;  // the camera framed on the clip over the range (as `render` frames
+                              // it), at the view's angles; else the view's camera as it is
     std::string output;      // .mp4, .gif or a PNG sequence (name_%04d.png)
     // Progress and outcome.
     bool running = false;
