@@ -175,7 +175,15 @@ void ViewerPlayblast::update(ViewerState& s, Renderer& renderer, GpuModel* gpu, 
     }
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (!error.empty()) return finish(s, false, error);
-    if (j.next < j.range.count) return;
+    if (j.next < j.range.count) {
+        // With the dialog closed, the status line counts the frames.
+        if (!p.open) {
+            s.ui.status = "playblast: " + std::to_string(j.next) + " / " + std::to_string(j.range.count) +
+                          " frames (File > Playblast... to cancel)";
+            s.ui.statusUntil = glfwGetTime() + 1.0;
+        }
+        return;
+    }
     if (!j.writer->finish(error)) return finish(s, false, error);
     char done[64];
     std::snprintf(done, sizeof done, " (%zu frames at %g fps)", j.range.count, j.range.fps);
