@@ -142,7 +142,7 @@ TEST_F(ViewerPlayblastTest, CancelLeavesNoFileAndBadOutputsAreReported) {
     openDialog();
     PlayblastState& p = viewer->state().playblast;
     p.output = (dir / "long.mp4").string();
-    p.from = 0.0f, p.to = 5.5f, p.fps = 60.0f, p.width = 320, p.height = 240;
+    p.from = 0.0f, p.to = 5.5f, p.fps = 240.0f, p.width = 320, p.height = 240;  // 1,320 frames: still running after the clicks
     click("playblast:render");
     ASSERT_TRUE(p.running) << p.result;
     frames(1);
