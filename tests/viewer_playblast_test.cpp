@@ -106,6 +106,24 @@ TEST_F(ViewerPlayblastTest, RendersTheAskedFramesAndLeavesPlaybackAlone) {
     if (const char* shots = std::getenv("RIGVIEW_SMOKE_SHOTS")) fs::copy_file(p.output, fs::path(shots) / "playblast.mp4", fs::copy_options::overwrite_existing);
 }
 
+// A model opened while a playblast runs stops it (its frames would come from another model);
+// the video is not written.
+TEST_F(ViewerPlayblastTest, AModelOpenedMeanwhileStopsIt) {
+    openDialog();
+    PlayblastState& p = viewer->state().playblast;
+    p.output = (dir / "stopped.mp4").string();
+    p.from = 0.0f, p.to = 5.5f, p.fps = 240.0f, p.width = 320, p.height = 240;
+    click("playblast:render");
+    ASSERT_TRUE(p.running) << p.result;
+    drop(kSimpleSkin);
+    viewer->waitForLoad();
+    frames(2);
+    EXPECT_FALSE(p.running);
+    EXPECT_TRUE(p.failed);
+    EXPECT_NE(p.result.find("changed"), std::string::npos) << p.result;
+    EXPECT_FALSE(fs::exists(dir / "stopped.mp4"));
+}
+
 // "Frame the whole range": the camera at the view's angles, framed on the model over the range
 // as `render` frames it: the frames together span about 85% of the image.
 TEST_F(ViewerPlayblastTest, FramedOnTheRange) {
