@@ -141,6 +141,11 @@ TEST(PlayblastRange, DefaultsCountsAndRefusals) {
     q.to = 0.85;  // 3.5 frames: the last one starts before the end
     ASSERT_TRUE(resolveRange(clip, q, BlastFormat::Mp4, r, error));
     EXPECT_EQ(r.count, 4u);
+    // The end as `info` prints it (3 decimals) is the clip's end.
+    RangeRequest printed;
+    printed.to = 2.0004, printed.toGiven = true;
+    ASSERT_TRUE(resolveRange(clip, printed, BlastFormat::Mp4, r, error)) << error;
+    EXPECT_DOUBLE_EQ(r.to, 2.0);
     // The GIF default divides a fast rate down to 50 or less.
     clip.sampleRate = 60.0f;
     ASSERT_TRUE(resolveRange(clip, {}, BlastFormat::Gif, r, error));

@@ -110,8 +110,9 @@ bool resolveRange(const Clip& clip, const RangeRequest& r, BlastFormat format, F
     range.from = r.fromGiven ? r.from : 0.0;
     range.to = r.toGiven ? r.to : duration;
     range.fps = r.fpsGiven ? r.fps : defaultBlastFps(clip, format);
-    // A microsecond of slack: times typed in decimals need not be the float a clip holds.
-    constexpr double kSlack = 1e-6;
+    // Half a millisecond of slack: times typed as `info` prints them (1.042 s for 1.04167)
+    // are the clip's ends.
+    constexpr double kSlack = 5e-4;
     char buf[256];
     if (range.from < -kSlack || range.to > duration + kSlack || range.from > duration + kSlack) {
         std::snprintf(buf, sizeof buf, "the range %g..%g s leaves the clip '%s', which runs 0..%g s", range.from, range.to,

@@ -65,7 +65,8 @@ double defaultBlastFps(const Clip& clip, BlastFormat format);
 // --to after --from. False with `error`.
 bool checkRangeRequest(const RangeRequest& r, BlastFormat format, std::string& error);
 // The frames of `r` on `clip` (defaults: the whole clip, defaultBlastFps). False with `error`
-// when the range leaves the clip's timeline [0, duration] or holds too many frames.
+// when the range leaves the clip's timeline [0, duration] (by more than half a millisecond:
+// closer is the end) or holds too many frames.
 bool resolveRange(const Clip& clip, const RangeRequest& r, BlastFormat format, FrameRange& out, std::string& error);
 
 // The points a playblast's camera is framed on: the posed vertices (or joints) of `model` at
