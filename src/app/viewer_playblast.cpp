@@ -121,6 +121,7 @@ void ViewerPlayblast::start(ViewerState& s, GpuModel* gpu) {
         }
     }
     job->view = s.view;
+    job->view.highlightJoint = -1;  // the selection is the viewer's, not the playblast's
     job->bounds = animatedBounds(model, job->clip);
     p.running = true;
     p.done = 0;
