@@ -359,6 +359,23 @@ TEST(PlayblastCli, RefusesBadRequestsInOneLine) {
     EXPECT_NE(none.err.find("ffmpeg"), std::string::npos) << none.err;
     EXPECT_TRUE(fs::is_empty(dir));
 
+    // An ffmpeg that never reads (or never ends) is stopped after RIGVIEW_FFMPEG_TIMEOUT: one
+    // line, exit 4, no file.
+    const std::string bin = dir + "/bin";
+    fs::create_directories(bin);
+    std::ofstream(bin + "/ffmpeg") << "#!/bin/sh\nexec /bin/sleep 20\n";
+    fs::permissions(bin + "/ffmpeg", fs::perms::owner_all);
+    for (const char* fps : {"10", "200"}) {  // 3 frames fit the pipe: ffmpeg never ends; 60 do not: it never reads
+        RunResult hung = run(kExe, {"render", kSimpleSkin, "-o", dir + "/hung.mp4", "--size", "320x240", "--to", "0.3", "--fps", fps},
+                             60.0, {"PATH=" + bin, "RIGVIEW_FFMPEG_TIMEOUT=1"});
+        EXPECT_EQ(hung.exitCode, 4) << fps << ": " << hung.err;
+        EXPECT_EQ(lines(hung.err), 1) << hung.err;
+        EXPECT_NE(hung.err.find("ffmpeg"), std::string::npos) << hung.err;
+        EXPECT_FALSE(fs::exists(dir + "/hung.mp4"));
+    }
+    fs::remove_all(bin);
+    EXPECT_TRUE(fs::is_empty(dir));
+
     // A copy of the textured character whose base colour texture is named like frame 0.
     const std::string src = std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/character/";
     const std::string model = dir + "/model";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "app/command_util.h"
 #include "render/offscreen.h"
@@ -173,6 +174,12 @@ Result<std::unique_ptr<PlayblastWriter>> PlayblastWriter::open(const std::string
     s.fps = fps;
     s.ffmpeg = ffmpeg;
     s.outputFd = w->file_->fd();
+    // RIGVIEW_FFMPEG_TIMEOUT: seconds ffmpeg may take no frame before it is stopped (default 60).
+    if (const char* env = std::getenv("RIGVIEW_FFMPEG_TIMEOUT")) {
+        char* end = nullptr;
+        const double v = std::strtod(env, &end);
+        if (end != env && *end == '\0' && std::isfinite(v) && v > 0.0) s.stallSeconds = v;
+    }
     auto encoder = VideoEncoder::start(s);
     if (!encoder) return Error{path + ": " + encoder.error().message};
     w->encoder_ = std::move(*encoder);

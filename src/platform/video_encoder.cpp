@@ -1,6 +1,7 @@
 #include "platform/video_encoder.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
@@ -9,9 +10,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 extern char** environ;
@@ -48,18 +52,18 @@ std::string number(double v) {
 
 std::string findFfmpeg() {
     const char* path = std::getenv("PATH");
-    std::string dirs = path ? path : "/usr/bin:/bin";
+    const std::string_view dirs = path ? path : "/usr/bin:/bin";
     size_t pos = 0;
     while (pos <= dirs.size()) {
         const size_t colon = dirs.find(':', pos);
-        std::string dir = dirs.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos);
-        if (dir.empty()) dir = ".";
-        const std::string candidate = dir + "/ffmpeg";
+        const std::string_view dir = dirs.substr(pos, colon == std::string_view::npos ? std::string_view::npos : colon - pos);
+        std::string candidate(dir.empty() ? std::string_view(".") : dir);  // an empty entry: the current folder
+        candidate.append("/ffmpeg");
         struct stat st{};
         if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0) {
             return candidate;
         }
-        if (colon == std::string::npos) break;
+        if (colon == std::string_view::npos) break;
         pos = colon + 1;
     }
     return {};
@@ -128,7 +132,10 @@ Result<std::unique_ptr<VideoEncoder>> VideoEncoder::start(const VideoSettings& s
         e->pid_ = -1;
         return Error{"cannot start " + s.ffmpeg + " (" + std::strerror(rc) + ")"};
     }
+    // Non-blocking: a write waits for ffmpeg through poll(), with a time limit.
+    ::fcntl(in[1], F_SETFL, ::fcntl(in[1], F_GETFL) | O_NONBLOCK);
     e->input_ = in[1];
+    e->stallSeconds_ = std::isfinite(s.stallSeconds) && s.stallSeconds > 0.0 ? s.stallSeconds : 60.0;
     return e;
 }
 
@@ -162,12 +169,20 @@ bool VideoEncoder::addFrame(const uint8_t* rgba) {
         const ssize_t n = ::write(input_, p, left);
         if (n < 0) {
             if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                // The pipe is full: wait for ffmpeg to take bytes, at most stallSeconds.
+                pollfd pfd{input_, POLLOUT, 0};
+                const int ready = ::poll(&pfd, 1, static_cast<int>(std::min(stallSeconds_, 1e6) * 1000.0));
+                if (ready > 0 || (ready < 0 && errno == EINTR)) continue;
+                stalled_ = ready == 0;
+            }
             ok = false;
             break;
         }
         p += n;
         left -= static_cast<size_t>(n);
     }
+    if (ok) ++frames_;
     ::sigaction(SIGPIPE, &old, nullptr);
     if (!ok) {
         ::close(input_);
@@ -183,9 +198,36 @@ bool VideoEncoder::finish(std::string& error) {
         error = "ffmpeg is not running";
         return false;
     }
+    // Wait for ffmpeg to finish the file, within stallSeconds and a quarter second a frame.
     int status = 0;
-    pid_t got;
-    while ((got = ::waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {
+    pid_t got = 0;
+    bool late = false;
+    if (!stalled_) {
+        using Clock = std::chrono::steady_clock;
+        const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                 std::chrono::duration<double>(stallSeconds_ + 0.25 * static_cast<double>(frames_)));
+        while ((got = ::waitpid(pid_, &status, WNOHANG)) == 0 || (got < 0 && errno == EINTR)) {
+            if (Clock::now() >= deadline) {
+                late = true;
+                break;
+            }
+            ::poll(nullptr, 0, 10);
+        }
+    }
+    if (stalled_ || late) {
+        ::kill(pid_, SIGKILL);
+        while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+        }
+        pid_ = -1;
+        char buf[160];
+        if (stalled_) {
+            std::snprintf(buf, sizeof buf, "ffmpeg took no frame for %g s; stopped", stallSeconds_);
+        } else {
+            std::snprintf(buf, sizeof buf, "ffmpeg did not finish the file within %g s of the last frame; stopped",
+                          stallSeconds_ + 0.25 * static_cast<double>(frames_));
+        }
+        error = buf;
+        return false;
     }
     pid_ = -1;
     if (got > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;

@@ -25,6 +25,9 @@ struct VideoSettings {
     double fps = 30.0;          // frames per second, > 0
     std::string ffmpeg;         // the program (findFfmpeg())
     int outputFd = -1;          // an open, empty, regular file the video is written into
+    // An ffmpeg that takes no frame bytes for this long is stopped (killed, an error); after the
+    // last frame it gets this long plus a quarter second per frame to finish the file.
+    double stallSeconds = 60.0;
 };
 
 // The `ffmpeg` program on PATH, or empty when there is none.
@@ -40,7 +43,7 @@ public:
     VideoEncoder& operator=(const VideoEncoder&) = delete;
 
     // One frame: width x height x 4 bytes, top row first. False when ffmpeg stopped taking
-    // frames (finish() then says why).
+    // frames, or took none for stallSeconds (finish() then says why).
     bool addFrame(const uint8_t* rgba);
     // End the stream and wait for ffmpeg: true when it wrote the video; else `error` holds
     // ffmpeg's last line of complaint (or how it ended).
@@ -54,6 +57,9 @@ private:
     int input_ = -1;  // the write end of ffmpeg's stdin
     int log_ = -1;    // ffmpeg's stderr (a memory file)
     size_t frameBytes_ = 0;
+    size_t frames_ = 0;
+    double stallSeconds_ = 60.0;
+    bool stalled_ = false;
 };
 
 }  // namespace rig
