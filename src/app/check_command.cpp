@@ -212,7 +212,9 @@ int runCheck(const CheckOptions& o) {
     // Check in parallel: each thread runs one import worker process at a time and checks its
     // model. In process (--no-isolation) one file at a time: Assimp is not safe on threads.
     std::vector<FileResult> results(files.size());
-    std::vector<Model> sheetModels(o.sheet.empty() ? 0 : files.size());
+    // One model is kept for its sheet; several are imported again one at a time as the sheet
+    // draws them, so a folder's models are never all in memory.
+    std::vector<Model> sheetModels(o.sheet.empty() || files.size() != 1 ? 0 : 1);
     std::mutex outMutex;
     {
         Progress progress(files.size(), many && !o.jsonLines && ::isatty(2));
@@ -223,7 +225,7 @@ int runCheck(const CheckOptions& o) {
         auto work = [&] {
             for (size_t i = next++; i < files.size(); i = next++) {
                 FileResult& r = results[i];
-                r = checkFile(files[i], o.anims, o.import, isolation(), sheetModels.empty() ? nullptr : &sheetModels[i],
+                r = checkFile(files[i], o.anims, o.import, isolation(), sheetModels.empty() ? nullptr : &sheetModels[0],
                               o.influences);
                 if (o.jsonLines) {
                     // Streamed as each file finishes, whole lines only, flushed.
@@ -249,9 +251,17 @@ int runCheck(const CheckOptions& o) {
             return exitcode::kOk;
         }
         std::vector<SheetEntry> entries;
-        for (size_t i = 0; i < results.size(); ++i) {
-            const FileResult& r = results[i];
-            entries.push_back({r.path, r.imported ? &sheetModels[i] : nullptr, &r.report, r.error});
+        for (const FileResult& r : results) {
+            SheetEntry e{r.path, nullptr, &r.report, r.error, {}};
+            if (r.imported && !sheetModels.empty()) {
+                e.model = &sheetModels[0];
+            } else if (r.imported) {
+                e.load = [&o, path = r.path](Model& m) {
+                    cmd::ErrorCapture quiet;  // its warnings were printed by the check
+                    return cmd::load(path, o.anims, o.import, m);
+                };
+            }
+            entries.push_back(std::move(e));
         }
         return writeContactSheet(entries, o.sheet);
     };

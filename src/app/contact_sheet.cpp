@@ -84,22 +84,35 @@ int writeContactSheet(const std::vector<SheetEntry>& entries, const std::string&
         return exitcode::kRenderFailed;
     }
 
+    // The sheet grows by a section per file, so only one model at a time need be in memory.
     const int width = kColumns * kCell, rowHeight = kCell + kLabel;
+    std::vector<uint8_t> sheet;
     int height = 0;
+    const auto grow = [&](int rows) {
+        height += rows;
+        sheet.resize(static_cast<size_t>(width) * height * 4, 0);
+        for (size_t i = static_cast<size_t>(width) * (height - rows) * 4 + 3; i < sheet.size(); i += 4) sheet[i] = 255;
+    };
     for (const SheetEntry& e : entries) {
-        height += kLabel + (e.model ? static_cast<int>(rowsFor(*e.model, entries.size())) * rowHeight : kLabel);
-    }
-    std::vector<uint8_t> sheet(static_cast<size_t>(width) * std::max(height, 1) * 4, 0);
-    for (size_t i = 3; i < sheet.size(); i += 4) sheet[i] = 255;
-    int y0 = 0;  // the top of the section being drawn
-    for (const SheetEntry& e : entries) {
-        if (!e.model) {
+        const int y0 = height;  // the top of this file's section
+        Model loaded;
+        const Model* shown = e.model;
+        std::string error = e.error;
+        if (!shown && e.load) {
+            if (e.load(loaded)) {
+                shown = &loaded;
+                if (!cmd::outputIsNotAResource(path, loaded)) return exitcode::kUsage;
+            } else {
+                error = "could not be imported again for the sheet";
+            }
+        }
+        if (!shown) {
+            grow(2 * kLabel);
             drawText(sheet, width, height, 6, y0 + 4, e.path + "   not imported");
-            drawText(sheet, width, height, 6, y0 + kLabel + 4, e.error);
-            y0 += 2 * kLabel;
+            drawText(sheet, width, height, 6, y0 + kLabel + 4, error);
             continue;
         }
-        const Model& model = *e.model;
+        const Model& model = *shown;
         auto gpu = GpuModel::create(model);
         if (!gpu) {
             cmd::printError(e.path + ": cannot render the sheet: " + gpu.error().message);
@@ -123,6 +136,7 @@ int writeContactSheet(const std::vector<SheetEntry>& entries, const std::string&
         std::snprintf(title, sizeof title, "   %zu findings, worst: %s   %zu flagged vertices in red", findings, worst, flagged);
         std::string titleText = e.path + title;
         if (more) titleText += "   (+" + std::to_string(more) + " clips not shown)";
+        grow(kLabel + rows * rowHeight);
         drawText(sheet, width, height, 6, y0 + 4, titleText);
 
         Animator anim(model);
@@ -153,10 +167,10 @@ int writeContactSheet(const std::vector<SheetEntry>& entries, const std::string&
                 drawText(sheet, width, height, c * kCell + 4, rowTop + kLabel + kCell - 14, ts);
             }
         }
-        y0 += kLabel + rows * rowHeight;
     }
+    if (height == 0) grow(1);
     std::string error;
-    if (!writePng(path, width, std::max(height, 1), sheet, &error)) {
+    if (!writePng(path, width, height, sheet, &error)) {
         cmd::printError(error);
         return exitcode::kOutputFailed;
     }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,12 @@ constexpr size_t kMaxSheetRows = 60;
 
 struct SheetEntry {
     std::string path;
-    const Model* model = nullptr;  // null: not imported (error says why)
+    const Model* model = nullptr;  // null: `load` imports it for its section, or it was not imported
     const Report* report = nullptr;
-    std::string error;
+    std::string error;             // why it was not imported
+    // Imports the file again when its section is drawn (several files: only one model at a
+    // time in memory); false when it cannot be.
+    std::function<bool(Model&)> load;
 };
 
 // Render and write `path` (PNG). Returns an exit code (app/exit_codes.h).
