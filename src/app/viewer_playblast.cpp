@@ -17,7 +17,7 @@ namespace rig {
 namespace fs = std::filesystem;
 
 struct ViewerPlayblast::Job {
-    std::shared_ptr<const Model> model;  // kept alive while rendering, even through a reload
+    std::shared_ptr<const Model> model;  // the model rendered (a different one on screen stops the job)
     const GpuModel* gpu = nullptr;       // the viewer's upload of that model
     int32_t clip = 0;
     FrameRange range;
