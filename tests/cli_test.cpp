@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -22,6 +23,7 @@ namespace {
 using nlohmann::json;
 using testing::run;
 using testing::RunResult;
+namespace fs = std::filesystem;
 
 const std::string kExe = RIGVIEW_EXE;
 const std::string kModels = "/usr/share/assimp/models/";
@@ -249,7 +251,54 @@ TEST(Cli, CheckFoldersInParallelWithOneReport) {
     RunResult sheet = run(kExe, {"check", kModels + "FBX/huesitos.fbx", "--sheet", dir + "/sheet.png"});
     EXPECT_EQ(sheet.exitCode, 0) << sheet.err;
     EXPECT_EQ(slurp(dir + "/sheet.png").substr(1, 3), "PNG");
-    EXPECT_EQ(run(kExe, {"check", kModels + "BVH", "--sheet", dir + "/x.png"}).exitCode, 2);
+}
+
+// `check --sheet` over several files: one sheet, a section per file in the report's order (a
+// title line, then a row of six frames per clip), an unreadable file's section its title and
+// reason; the exit code stays the check's. More than 60 files, or a sheet over an input: exit 2.
+TEST(Cli, CheckSheetHasASectionPerModel) {
+    const std::string dir = testing::tempDir();
+    const std::string character = std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/character/textured_character.gltf";
+    RunResult r = run(kExe, {"check", character, kSimpleSkin, kModels + "invalid/empty.obj", "--sheet", dir + "/s.png"});
+    EXPECT_EQ(r.exitCode, 3) << r.err;  // the unreadable file decides the exit code, as without --sheet
+    const std::string png = slurp(dir + "/s.png");
+    int w = 0, h = 0, n = 0;
+    stbi_uc* px = stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(png.data()), static_cast<int>(png.size()), &w, &h, &n, 4);
+    ASSERT_NE(px, nullptr);
+    // Sections sorted by path: simple_skin (one clip), empty.obj (two lines), the character (one clip).
+    constexpr int kLabel = 18, kCell = 240;
+    EXPECT_EQ(w, 6 * kCell);
+    EXPECT_EQ(h, (kLabel + kLabel + kCell) + 2 * kLabel + (kLabel + kLabel + kCell));
+    // Each clip row's cells hold a drawn model: many pixels unlike the cell's corner.
+    auto drawn = [&](int top, int column) {
+        const stbi_uc* corner = px + (static_cast<size_t>(top + 2) * w + column * kCell + 2) * 4;
+        int differ = 0;
+        for (int y = top; y < top + kCell; ++y) {
+            for (int x = column * kCell; x < (column + 1) * kCell; ++x) {
+                const stbi_uc* p = px + (static_cast<size_t>(y) * w + x) * 4;
+                differ += std::abs(p[0] - corner[0]) + std::abs(p[1] - corner[1]) + std::abs(p[2] - corner[2]) > 30;
+            }
+        }
+        return differ;
+    };
+    const int firstRow = 2 * kLabel, lastRow = 2 * kLabel + kCell + 2 * kLabel + 2 * kLabel;
+    for (int c : {0, 5}) {
+        EXPECT_GT(drawn(firstRow, c), 500) << "simple_skin, column " << c;
+        EXPECT_GT(drawn(lastRow, c), 500) << "character, column " << c;
+    }
+    stbi_image_free(px);
+    // --json-lines streams its lines, then the sheet is written too.
+    RunResult lines2 = run(kExe, {"check", kSimpleSkin, "--json-lines", "--sheet", dir + "/j.png"});
+    EXPECT_EQ(lines2.exitCode, 0) << lines2.err;
+    EXPECT_EQ(slurp(dir + "/j.png").substr(1, 3), "PNG");
+    // Too many files for one sheet, refused before any is read.
+    const std::string many = dir + "/many";
+    fs::create_directories(many);
+    for (int i = 0; i <= 60; ++i) std::ofstream(many + "/m" + std::to_string(i) + ".obj") << "";
+    RunResult tooMany = run(kExe, {"check", many, "--sheet", dir + "/x.png"});
+    EXPECT_EQ(tooMany.exitCode, 2) << tooMany.err;
+    EXPECT_EQ(lines(tooMany.err), 1) << tooMany.err;
+    EXPECT_FALSE(fs::exists(dir + "/x.png"));
 }
 
 // `check --list-files` lists what `check` would check, in its order, each name NUL-ended (so any

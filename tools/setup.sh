@@ -36,6 +36,7 @@ PACKAGES=(
   libglib2.0-bin                        # the package test: gio, file types resolved as file managers do
   python3-setuptools python3-wheel python3-venv python3-pip   # pip install . (pyproject.toml, setup.py) into a venv
   ccache                                # compiler cache: a second tree of the same sources (the pip package's) reuses objects
+  ffmpeg                                # render's playblasts: rigview pipes frames to ffmpeg for MP4 (H.264) and GIF; ffprobe in their tests
 )
 
 missing=()

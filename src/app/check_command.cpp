@@ -200,16 +200,21 @@ int runCheck(const CheckOptions& o) {
         std::fflush(stdout);
         return exitcode::kOk;
     }
-    if (!o.sheet.empty() && many) {
-        cmd::printError("--sheet takes one model, not " + std::to_string(files.size()) + " files");
+    if (!o.sheet.empty() && files.size() > kMaxSheetModels) {
+        cmd::printError(o.sheet + ": --sheet draws at most " + std::to_string(kMaxSheetModels) + " models, not " +
+                        std::to_string(files.size()) + " (fewer paths, or --shard)");
         return exitcode::kUsage;
     }
-    if (!o.sheet.empty() && !cmd::outputIsNotAnInput(o.sheet, files[0], o.anims)) return exitcode::kUsage;
+    for (size_t i = 0; i < (o.sheet.empty() ? 0 : files.size()); ++i) {
+        if (!cmd::outputIsNotAnInput(o.sheet, files[i], o.anims)) return exitcode::kUsage;
+    }
 
     // Check in parallel: each thread runs one import worker process at a time and checks its
     // model. In process (--no-isolation) one file at a time: Assimp is not safe on threads.
     std::vector<FileResult> results(files.size());
-    std::vector<Model> sheetModel(o.sheet.empty() ? 0 : 1);
+    // One model is kept for its sheet; several are imported again one at a time as the sheet
+    // draws them, so a folder's models are never all in memory.
+    std::vector<Model> sheetModels(o.sheet.empty() || files.size() != 1 ? 0 : 1);
     std::mutex outMutex;
     {
         Progress progress(files.size(), many && !o.jsonLines && ::isatty(2));
@@ -220,7 +225,7 @@ int runCheck(const CheckOptions& o) {
         auto work = [&] {
             for (size_t i = next++; i < files.size(); i = next++) {
                 FileResult& r = results[i];
-                r = checkFile(files[i], o.anims, o.import, isolation(), sheetModel.empty() ? nullptr : &sheetModel[0],
+                r = checkFile(files[i], o.anims, o.import, isolation(), sheetModels.empty() ? nullptr : &sheetModels[0],
                               o.influences);
                 if (o.jsonLines) {
                     // Streamed as each file finishes, whole lines only, flushed.
@@ -240,6 +245,27 @@ int runCheck(const CheckOptions& o) {
         for (std::thread& t : pool) t.join();
     }
 
+    // The sheet: a section per file, in the report's order; written when any file was imported.
+    const auto writeSheet = [&] {
+        if (o.sheet.empty() || std::none_of(results.begin(), results.end(), [](const FileResult& r) { return r.imported; })) {
+            return exitcode::kOk;
+        }
+        std::vector<SheetEntry> entries;
+        for (const FileResult& r : results) {
+            SheetEntry e{r.path, nullptr, &r.report, r.error, {}};
+            if (r.imported && !sheetModels.empty()) {
+                e.model = &sheetModels[0];
+            } else if (r.imported) {
+                e.load = [&o, path = r.path](Model& m) {
+                    cmd::ErrorCapture quiet;  // its warnings were printed by the check
+                    return cmd::load(path, o.anims, o.import, m);
+                };
+            }
+            entries.push_back(std::move(e));
+        }
+        return writeContactSheet(entries, o.sheet);
+    };
+
     if (o.jsonLines) {
         int worst = 0;
         for (const FileResult& r : results) worst = std::max(worst, severityRank(r, o.strict));
@@ -250,6 +276,7 @@ int runCheck(const CheckOptions& o) {
         for (const FileResult& r : results) {
             if (!r.imported) cmd::printError(r.error);
         }
+        if (const int rc = writeSheet(); rc != exitcode::kOk) return rc;
         if (worst == 3) return exitcode::kBadInput;
         return worst == 2 ? exitcode::kCheckFailed : exitcode::kOk;
     }
@@ -323,10 +350,7 @@ int runCheck(const CheckOptions& o) {
         }
     }
 
-    if (!o.sheet.empty() && results[0].imported) {
-        const int rc = writeContactSheet(sheetModel[0], results[0].report, o.sheet);
-        if (rc != exitcode::kOk) return rc;
-    }
+    if (const int rc = writeSheet(); rc != exitcode::kOk) return rc;
     if (worst == 3) return exitcode::kBadInput;
     return worst == 2 ? exitcode::kCheckFailed : exitcode::kOk;
 }

@@ -9,6 +9,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "app/ik_options.h"
+#include "app/playblast.h"
 #include "import/import_options.h"
 #include "render/view_options.h"
 
@@ -43,7 +44,7 @@ struct CheckOptions {
     std::vector<std::string> paths;  // files, or folders searched recursively for models
     bool json = false;
     bool strict = false;
-    std::string sheet;               // contact sheet PNG (one model only)
+    std::string sheet;               // contact sheet PNG: a section per model (app/contact_sheet.h)
     int jobs = 0;                    // 0: all cores
     bool jsonLines = false;          // one JSON object per file as it finishes, then the summary
     std::string shard;               // "I/N": every N-th file of the sorted list, from the I-th
@@ -68,9 +69,11 @@ struct RenderOptions {
     std::vector<std::string> anims;  // --anim: clips of other files, bound by joint name
     ImportOptions import;            // --units, --amc-fps (main fills it)
     std::string model;
-    std::string output;          // .png
+    std::string output;          // .png; a playblast: .mp4, .gif or a PNG sequence (out_%04d.png)
     std::string clip;            // name or index; empty: the first clip
     double time = 0.0;
+    bool timeGiven = false;      // --time given (a playblast takes --from/--to instead)
+    RangeRequest range;          // --from, --to, --fps: a playblast's frames (app/playblast.h)
     bool bindPose = false;   // the skins' bind pose (inverse bind matrices)
     bool filePose = false;   // the file's default node transforms
     std::string machine;     // --machine: a state machine file run from 0 to `time`
@@ -145,6 +148,9 @@ int runRender(const RenderOptions& o);
 // is not written; when given, it is still refused if it is one of the inputs). Same checks,
 // error lines and exit codes as runRender.
 int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width, int& height);
+// A playblast (o.output a .mp4, .gif or PNG sequence): every frame of the range drawn with one
+// camera and the look of one-frame renders, written as it is drawn (app/render_clip.cpp).
+int runRenderClip(const RenderOptions& o, BlastFormat format);
 int runPose(const PoseOptions& o);
 int runCheck(const CheckOptions& o);
 int runBench(const BenchOptions& o);

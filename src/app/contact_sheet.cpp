@@ -54,75 +54,121 @@ std::vector<uint8_t> problemVertices(const Mesh& m) {
     return bad;
 }
 
+// How many clip rows each model gets: up to kMaxRows for one model; for several, an equal
+// share of kMaxSheetRows (at least one). A model without clips shows its bind pose in one row.
+size_t rowsFor(const Model& model, size_t models) {
+    const size_t share = models <= 1 ? kMaxRows : std::clamp<size_t>(kMaxSheetRows / models, 1, kMaxRows);
+    return model.clips.empty() ? 1 : std::min(model.clips.size(), share);
+}
+
 }  // namespace
 
-int writeContactSheet(const Model& model, const Report& report, const std::string& path) {
+int writeContactSheet(const std::vector<SheetEntry>& entries, const std::string& path) {
     if (paths::lowerExtension(path) != ".png") {
         cmd::printError(path + ": --sheet must end in .png");
         return exitcode::kUsage;
     }
-    if (!cmd::outputIsNotAResource(path, model)) return exitcode::kUsage;
+    for (const SheetEntry& e : entries) {
+        if (e.model && !cmd::outputIsNotAResource(path, *e.model)) return exitcode::kUsage;
+    }
+    const std::string first = entries.empty() ? path : entries.front().path;
     auto ctx = HeadlessContext::create();
     if (!ctx) {
-        cmd::printError(model.path + ": cannot render the sheet: " + ctx.error().message);
+        cmd::printError(first + ": cannot render the sheet: " + ctx.error().message);
         return exitcode::kRenderFailed;
     }
     auto renderer = Renderer::create();
-    auto gpu = renderer ? GpuModel::create(model) : Result<std::unique_ptr<GpuModel>>(renderer.error());
     auto target = OffscreenTarget::create(kCell, kCell, 4);
-    if (!renderer || !gpu || !target) {
-        cmd::printError(model.path + ": cannot render the sheet");
+    if (!renderer || !target) {
+        cmd::printError(first + ": cannot render the sheet");
         return exitcode::kRenderFailed;
     }
-    size_t flagged = 0;
-    for (size_t m = 0; m < model.meshes.size(); ++m) {
-        const std::vector<uint8_t> bad = problemVertices(model.meshes[m]);
-        const size_t n = static_cast<size_t>(std::count(bad.begin(), bad.end(), 1));
-        if (n == 0) continue;
-        flagged += n;
-        std::vector<glm::vec4> colors(bad.size());
-        for (size_t v = 0; v < bad.size(); ++v) colors[v] = bad[v] ? glm::vec4(1.0f, 0.12f, 0.12f, 1.0f) : glm::vec4(1.0f);
-        (*gpu)->setVertexColors(m, colors);
-    }
 
-    const int rows = model.clips.empty() ? 1 : static_cast<int>(std::min<size_t>(model.clips.size(), kMaxRows));
+    // The sheet grows by a section per file, so only one model at a time need be in memory.
     const int width = kColumns * kCell, rowHeight = kCell + kLabel;
-    const int height = kLabel + rows * rowHeight;
-    std::vector<uint8_t> sheet(static_cast<size_t>(width) * height * 4, 0);
-    for (size_t i = 3; i < sheet.size(); i += 4) sheet[i] = 255;
-    char title[512];
-    std::snprintf(title, sizeof title, "%s   %zu findings, worst: %s   %zu flagged vertices in red", model.path.c_str(),
-                  report.findings.size(), report.empty() ? "none" : severityName(report.worst()), flagged);
-    drawText(sheet, width, height, 6, 4, title);
-
-    Animator anim(model);
-    ViewOptions view;
-    view.grid = true;
-    for (int r = 0; r < rows; ++r) {
-        const int32_t clip = model.clips.empty() ? -1 : r;
-        const float duration = clip >= 0 ? model.clips[clip].duration : 0.0f;
-        const Bounds bounds = animatedBounds(model, clip, 12);
-        OrbitCamera cam;
-        cam.frame(bounds, 1.0f, 1.1f);
-        const int y0 = kLabel + r * rowHeight;
-        char label[256];
-        std::snprintf(label, sizeof label, "%s (%.2f s)", clip >= 0 ? model.clips[clip].name.c_str() : "bind pose", duration);
-        drawText(sheet, width, height, 6, y0 + 4, label);
-        for (int c = 0; c < kColumns; ++c) {
-            const float t = duration * static_cast<float>(c) / static_cast<float>(kColumns - 1);
-            anim.evaluate(clip, t);
-            (*target)->bind();
-            (*renderer)->draw(**gpu, anim, cam, view, kCell, kCell, &bounds);
-            const std::vector<uint8_t> px = (*target)->readPixels();
-            for (int y = 0; y < kCell; ++y) {
-                std::memcpy(&sheet[(static_cast<size_t>(y0 + kLabel + y) * width + c * kCell) * 4],
-                            &px[static_cast<size_t>(y) * kCell * 4], static_cast<size_t>(kCell) * 4);
+    std::vector<uint8_t> sheet;
+    int height = 0;
+    const auto grow = [&](int rows) {
+        height += rows;
+        sheet.resize(static_cast<size_t>(width) * height * 4, 0);
+        for (size_t i = static_cast<size_t>(width) * (height - rows) * 4 + 3; i < sheet.size(); i += 4) sheet[i] = 255;
+    };
+    for (const SheetEntry& e : entries) {
+        const int y0 = height;  // the top of this file's section
+        Model loaded;
+        const Model* shown = e.model;
+        std::string error = e.error;
+        if (!shown && e.load) {
+            if (e.load(loaded)) {
+                shown = &loaded;
+                if (!cmd::outputIsNotAResource(path, loaded)) return exitcode::kUsage;
+            } else {
+                error = "could not be imported again for the sheet";
             }
-            char ts[32];
-            std::snprintf(ts, sizeof ts, "%.2fs", t);
-            drawText(sheet, width, height, c * kCell + 4, y0 + kLabel + kCell - 14, ts);
+        }
+        if (!shown) {
+            grow(2 * kLabel);
+            drawText(sheet, width, height, 6, y0 + 4, e.path + "   not imported");
+            drawText(sheet, width, height, 6, y0 + kLabel + 4, error);
+            continue;
+        }
+        const Model& model = *shown;
+        auto gpu = GpuModel::create(model);
+        if (!gpu) {
+            cmd::printError(e.path + ": cannot render the sheet: " + gpu.error().message);
+            return exitcode::kRenderFailed;
+        }
+        size_t flagged = 0;
+        for (size_t m = 0; m < model.meshes.size(); ++m) {
+            const std::vector<uint8_t> bad = problemVertices(model.meshes[m]);
+            const size_t n = static_cast<size_t>(std::count(bad.begin(), bad.end(), 1));
+            if (n == 0) continue;
+            flagged += n;
+            std::vector<glm::vec4> colors(bad.size());
+            for (size_t v = 0; v < bad.size(); ++v) colors[v] = bad[v] ? glm::vec4(1.0f, 0.12f, 0.12f, 1.0f) : glm::vec4(1.0f);
+            (*gpu)->setVertexColors(m, colors);
+        }
+        const int rows = static_cast<int>(rowsFor(model, entries.size()));
+        const size_t more = model.clips.size() > static_cast<size_t>(rows) ? model.clips.size() - rows : 0;
+        const size_t findings = e.report ? e.report->findings.size() : 0;
+        const char* worst = !e.report || e.report->empty() ? "none" : severityName(e.report->worst());
+        char title[512];
+        std::snprintf(title, sizeof title, "   %zu findings, worst: %s   %zu flagged vertices in red", findings, worst, flagged);
+        std::string titleText = e.path + title;
+        if (more) titleText += "   (+" + std::to_string(more) + " clips not shown)";
+        grow(kLabel + rows * rowHeight);
+        drawText(sheet, width, height, 6, y0 + 4, titleText);
+
+        Animator anim(model);
+        ViewOptions view;
+        view.grid = true;
+        for (int r = 0; r < rows; ++r) {
+            const int32_t clip = model.clips.empty() ? -1 : r;
+            const float duration = clip >= 0 ? model.clips[clip].duration : 0.0f;
+            const Bounds bounds = animatedBounds(model, clip, 12);
+            OrbitCamera cam;
+            cam.frame(bounds, 1.0f, 1.1f);
+            const int rowTop = y0 + kLabel + r * rowHeight;
+            char label[256];
+            std::snprintf(label, sizeof label, "%s (%.2f s)", clip >= 0 ? model.clips[clip].name.c_str() : "bind pose", duration);
+            drawText(sheet, width, height, 6, rowTop + 4, label);
+            for (int c = 0; c < kColumns; ++c) {
+                const float t = duration * static_cast<float>(c) / static_cast<float>(kColumns - 1);
+                anim.evaluate(clip, t);
+                (*target)->bind();
+                (*renderer)->draw(**gpu, anim, cam, view, kCell, kCell, &bounds);
+                const std::vector<uint8_t> px = (*target)->readPixels();
+                for (int y = 0; y < kCell; ++y) {
+                    std::memcpy(&sheet[(static_cast<size_t>(rowTop + kLabel + y) * width + c * kCell) * 4],
+                                &px[static_cast<size_t>(y) * kCell * 4], static_cast<size_t>(kCell) * 4);
+                }
+                char ts[32];
+                std::snprintf(ts, sizeof ts, "%.2fs", t);
+                drawText(sheet, width, height, c * kCell + 4, rowTop + kLabel + kCell - 14, ts);
+            }
         }
     }
+    if (height == 0) grow(1);
     std::string error;
     if (!writePng(path, width, height, sheet, &error)) {
         cmd::printError(error);

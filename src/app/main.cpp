@@ -106,6 +106,10 @@ int main(int argc, char** argv) {
     settings.exportOpts.fpsGiven = cmd[Command::Export]->get_option("--fps")->count() > 0;
     settings.render.instancesGiven = cmd[Command::Render]->get_option("--instances")->count() > 0;
     settings.render.samplesGiven = cmd[Command::Render]->get_option("--msaa")->count() > 0;
+    settings.render.timeGiven = cmd[Command::Render]->get_option("--time")->count() > 0;
+    settings.render.range.fromGiven = cmd[Command::Render]->get_option("--from")->count() > 0;
+    settings.render.range.toGiven = cmd[Command::Render]->get_option("--to")->count() > 0;
+    settings.render.range.fpsGiven = cmd[Command::Render]->get_option("--fps")->count() > 0;
     rig::paths::setAllowExternal(settings.allowExternalPaths);
     // A write past the file size limit (ulimit -f) fails with EFBIG and is reported like any
     // failed write (the output keeps its previous content) instead of killing the process.

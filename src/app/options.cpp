@@ -30,7 +30,7 @@ constexpr CommandSpec kCommandSpecs[] = {
     {"info", "Meshes, vertices, triangles, joints, influences and clips of a model"},
     {"pose", "Write the CPU-skinned, world-space posed mesh at a clip time"},
     {"check", "Rig diagnostics; the exit code tells the worst severity"},
-    {"render", "Draw one frame headless (EGL, no X server) and write a PNG"},
+    {"render", "Draw one frame headless (EGL, no X server) and write a PNG, or a clip's frames (--from, --to, --fps) as MP4, GIF or numbered PNGs"},
     {"export", "Write the model and its clips (trimmed, resampled) as glTF (.gltf/.glb), or one clip as BVH"},
     {"bench", "Time the per-tick palette update (sample, local->model, palette)"},
     {"compress", "Compress every clip (key reduction within a tolerance, quantization), print sizes and errors, write glTF"},
@@ -94,9 +94,11 @@ std::vector<OptionSpec> makeTable() {
     t.push_back({"paths", "Model files, or folders searched recursively for models", "", {}, {},
                  {{Check, RIG_FIELD(check.paths)}}, kModelFilesOrFolders});
     // Shared by several subcommands.
-    t.push_back({"-o,--output", "Output file (pose: .json or .obj; render: .png; export: .bvh, .gltf or .glb; compress: .gltf or .glb)", "", {}, {},
+    t.push_back({"-o,--output", "Output file (pose: .json or .obj; render: .png, or .mp4, .gif, out_%04d.png; export: .bvh, .gltf or .glb; compress: .gltf or .glb)", "", {}, {},
                  {{Pose, RIG_FIELD(pose.output), "Output file: .json (positions + joint matrices) or .obj", true, "json obj"},
-                  {Render, RIG_FIELD(render.output), "Output .png", true, "png"},
+                  {Render, RIG_FIELD(render.output),
+                   "Output .png (one frame), or a playblast of the clip's frames: .mp4 (H.264), .gif, or a PNG sequence whose name holds %d or %0Nd (out_%04d.png: frame 0 is out_0000.png)",
+                   true, "png mp4 gif"},
                   {Export, RIG_FIELD(exportOpts.output), "Output .bvh, .gltf or .glb", true, "bvh gltf glb"},
                   {Compress, RIG_FIELD(compress.output), "Output .gltf or .glb (the key-reduced, quantized clips)", true, "gltf glb"}}});
     t.push_back({"--clip", kClipHelp, "", {}, {},
@@ -118,7 +120,7 @@ std::vector<OptionSpec> makeTable() {
                   {Worker, RIG_FIELD(workerAnims)}},
                  kModelFiles});
     t.push_back({"--time", "Seconds on the clip's timeline; past its end time wraps", "", {}, {},
-                 {{Pose, RIG_FIELD(pose.time)}, {Render, RIG_FIELD(render.time)}}});
+                 {{Pose, RIG_FIELD(pose.time)}, {Render, RIG_FIELD(render.time), "Seconds on the clip's timeline (one frame); past its end time wraps"}}});
     t.push_back({"--bind-pose", "Ignore clips: the bind pose, the pose the skin was bound in (from its inverse bind matrices)", "", {}, {},
                  {{Pose, RIG_FIELD(pose.bindPose)},
                   {Render, RIG_FIELD(render.bindPose), "Draw the bind pose, the pose the skin was bound in (from its inverse bind matrices)"}}});
@@ -171,7 +173,7 @@ std::vector<OptionSpec> makeTable() {
     t.push_back({"--shard", "Check only shard I of N (1-based): files I, I+N, I+2N... of the sorted file list", "", {}, {},
                  {{Check, RIG_FIELD(check.shard)}}});
     t.push_back({"--strict", "Warnings fail too (exit 1)", "", {}, {}, {{Check, RIG_FIELD(check.strict)}}});
-    t.push_back({"--sheet", "Also render a contact sheet PNG (frames across each clip, problem vertices tinted)", "", {}, {},
+    t.push_back({"--sheet", "Also render a contact sheet PNG: a section per model (up to 60), a row of frames per clip, problem vertices tinted", "", {}, {},
                  {{Check, RIG_FIELD(check.sheet)}}, "png"});
     t.push_back({"--jobs", "Import worker processes at once (0: all cores)", "", {CLI::Range(0, 1024)}, {},
                  {{Check, RIG_FIELD(check.jobs)}}});
@@ -203,11 +205,15 @@ std::vector<OptionSpec> makeTable() {
                  "", {}, {}, {{Render, RIG_FIELD(render.samples)}}});
     t.push_back({"--spacing", "Crowd grid step (0: 1.25 x the model's footprint)", "", {}, {}, {{Render, RIG_FIELD(render.spacing)}}});
     // export.
-    t.push_back({"--from", "Trim: first second to keep (the result starts at 0; negative: the clip's start)", "", {}, {},
-                 {{Export, RIG_FIELD(exportOpts.from)}}});
-    t.push_back({"--to", "Trim: last second to keep (negative: the clip's end)", "", {}, {}, {{Export, RIG_FIELD(exportOpts.to)}}});
-    t.push_back({"--fps", "Frames per second of the output, at most 1000 (default: BVH the clip's rate, glTF the keys as they are)", "", {}, {},
-                 {{Export, RIG_FIELD(exportOpts.fps)}}});
+    t.push_back({"--from", "Export: trim, first second to keep (the result starts at 0; negative: the clip's start); render: a playblast's first second", "", {}, {},
+                 {{Export, RIG_FIELD(exportOpts.from)},
+                  {Render, RIG_FIELD(render.range.from), "Playblast: the first second drawn, on the clip's timeline (default 0)"}}});
+    t.push_back({"--to", "Export: trim, last second to keep (negative: the clip's end); render: a playblast's end", "", {}, {},
+                 {{Export, RIG_FIELD(exportOpts.to)},
+                  {Render, RIG_FIELD(render.range.to), "Playblast: the end of the range in seconds (default: the clip's end); frames at --from + i/--fps before it"}}});
+    t.push_back({"--fps", "Frames per second of the output (export: at most 1000; default BVH the clip's rate, glTF the keys as they are; render: a playblast's rate)", "", {}, {},
+                 {{Export, RIG_FIELD(exportOpts.fps)},
+                  {Render, RIG_FIELD(render.range.fps), "Playblast: frames per second, 0.1 to 240, at most 50 for a GIF (default: the clip's own rate, else 30)"}}});
     // bench.
     t.push_back({"--ticks", "Ticks to time at 60 ticks per second", "", {}, {}, {{Bench, RIG_FIELD(bench.ticks)}}});
     t.push_back({"--threads", "Threads updating the crowd, this one included (with --instances)", "", {}, {},

@@ -12,6 +12,7 @@
 #include "app/commands.h"
 #include "app/exit_codes.h"
 #include "app/machine_run.h"
+#include "app/render_frames.h"
 #include "platform/headless.h"
 #include "render/crowd_renderer.h"
 #include "render/environment.h"
@@ -26,13 +27,6 @@ namespace rig {
 namespace {
 
 using cmd::printError;
-
-bool parseSize(const std::string& s, int& w, int& h) {
-    char x = 0;
-    char rest = 0;
-    return std::sscanf(s.c_str(), "%d%c%d%c", &w, &x, &h, &rest) == 3 && (x == 'x' || x == 'X') && w > 0 && h > 0 &&
-           w <= 16384 && h <= 16384;
-}
 
 constexpr int64_t kMaxInstances = 100000;
 
@@ -90,9 +84,26 @@ int readFrame(OffscreenTarget& target, const RenderOptions& o, std::vector<uint8
 
 }  // namespace
 
+bool parseSize(const std::string& s, int& w, int& h) {
+    char x = 0;
+    char rest = 0;
+    return std::sscanf(s.c_str(), "%d%c%d%c", &w, &x, &h, &rest) == 3 && (x == 'x' || x == 'X') && w > 0 && h > 0 &&
+           w <= 16384 && h <= 16384;
+}
+
 int runRender(const RenderOptions& o) {
-    if (paths::lowerExtension(o.output) != ".png" && !cmd::isStreamOutput(o.output)) {
-        printError(o.output + ": output must end in .png");
+    BlastFormat format = BlastFormat::Png;
+    if (!cmd::isStreamOutput(o.output)) {
+        std::string error;
+        if (!blastFormatOf(o.output, format, error)) {
+            printError(error);
+            return exitcode::kUsage;
+        }
+    }
+    if (format != BlastFormat::Png) return runRenderClip(o, format);
+    if (o.range.fromGiven || o.range.toGiven || o.range.fpsGiven) {
+        printError(o.output + ": --from, --to and --fps make several frames: write them to a .mp4, a .gif or a PNG "
+                   "sequence such as out_%04d.png");
         return exitcode::kUsage;
     }
     std::vector<uint8_t> rgba;
@@ -107,6 +118,16 @@ int runRender(const RenderOptions& o) {
 }
 
 int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width, int& height) {
+    FrameSink sink;
+    sink.frame = [&](size_t, std::vector<uint8_t>& pixels) {
+        rgba.swap(pixels);
+        return exitcode::kOk;
+    };
+    return renderFrames(o, nullptr, BlastFormat::Png, sink, width, height);
+}
+
+int renderFrames(const RenderOptions& o, const RangeRequest* request, BlastFormat format, const FrameSink& sink,
+                 int& width, int& height) {
     if (!parseSize(o.size, width, height)) {
         printError("--size '" + o.size + "' must be WIDTHxHEIGHT, each 1..16384");
         return exitcode::kUsage;
@@ -197,6 +218,25 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
         t = cmd::clipTime(model, clip, o.time);
         if (!o.instancesGiven) anim.evaluate(clip, t);
     }
+    FrameRange range;
+    range.from = range.to = t;
+    if (request) {
+        // A playblast plays a clip (runRenderClip refused --machine and the still poses).
+        if (clip < 0) {
+            printError(o.model + ": has no clip to play; render one frame of it to a .png");
+            return exitcode::kUsage;
+        }
+        std::string error;
+        if (!resolveRange(model.clips[clip], *request, format, range, error)) {
+            printError(o.model + ": " + error);
+            return exitcode::kUsage;
+        }
+    }
+    if (sink.begin) {
+        if (const int rc = sink.begin(model, range); rc != exitcode::kOk) return rc;
+    }
+    // The clip time of frame i (the one frame: --time's).
+    const auto frameTime = [&](size_t i) { return request ? cmd::clipTime(model, clip, range.time(i)) : t; };
 
     auto ctx = HeadlessContext::create();
     if (!ctx) {
@@ -263,7 +303,6 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
                        " instances of this rig exceed the driver's texture buffer size");
             return exitcode::kRenderFailed;
         }
-        crowd.update(clip >= 0 ? t - model.clips[clip].startTime : 0.0);  // instance 0 at --time
         const Bounds one = animatedBounds(model, clip);
         const glm::vec3 extent = one.valid() ? one.max - one.min : glm::vec3(1.0f);
         OrbitCamera cam;
@@ -274,15 +313,28 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
         const float spacing = o.spacing > 0.0f ? o.spacing : 1.25f * footprint;
         const std::vector<glm::vec3> offsets = crowdGrid(crowd.size(), spacing, cam.zUp);
         cam.frame(crowdBounds(one, offsets), static_cast<float>(width) / static_cast<float>(height));
-        (*target)->bind();
-        (*crowdRenderer)->draw(**gpu, crowd, offsets, one, cam, view, width, height, true, env);
-        return readFrame(**target, o, rgba);
+        std::vector<uint8_t> rgba;
+        for (size_t i = 0; i < range.count; ++i) {
+            const float ti = frameTime(i);
+            crowd.update(clip >= 0 ? ti - model.clips[clip].startTime : 0.0);  // instance 0 at the frame's time
+            (*target)->bind();
+            (*crowdRenderer)->draw(**gpu, crowd, offsets, one, cam, view, width, height, true, env);
+            if (const int rc = readFrame(**target, o, rgba); rc != exitcode::kOk) return rc;
+            if (const int rc = sink.frame(i, rgba); rc != exitcode::kOk) return rc;
+        }
+        return exitcode::kOk;
     }
-    // Framed tightly on the pose drawn: its posed vertices (the silhouette, not the box) span
-    // 85% of the frame's height or width, centred. The clip's bounds still size the grid.
+    // One frame: framed tightly on the pose drawn: its posed vertices (the silhouette, not the
+    // box) span 85% of the frame's height or width, centred. A range: framed so on the posed
+    // vertices of its frames (rangePoints), one camera for all. The clip's bounds still size
+    // the grid.
     const Bounds bounds = animatedBounds(model, clip);
     std::vector<glm::vec3> points;
-    posedPoints(model, anim, points);
+    if (request) {
+        rangePoints(model, clip, range, anim, points);
+    } else {
+        posedPoints(model, anim, points);
+    }
     Bounds poseBounds;
     for (const glm::vec3& p : points) poseBounds.add(p);
     OrbitCamera cam;
@@ -296,10 +348,17 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
         printError("--camera: the eye must differ from the target and not look straight up or down");
         return exitcode::kUsage;
     }
+    points = {};
 
-    (*target)->bind();
-    (*renderer)->draw(**gpu, anim, cam, view, width, height, &bounds);
-    return readFrame(**target, o, rgba);
+    std::vector<uint8_t> rgba;
+    for (size_t i = 0; i < range.count; ++i) {
+        if (request) anim.evaluate(clip, frameTime(i));
+        (*target)->bind();
+        (*renderer)->draw(**gpu, anim, cam, view, width, height, &bounds);
+        if (const int rc = readFrame(**target, o, rgba); rc != exitcode::kOk) return rc;
+        if (const int rc = sink.frame(i, rgba); rc != exitcode::kOk) return rc;
+    }
+    return exitcode::kOk;
 }
 
 }  // namespace rig

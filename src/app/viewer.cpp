@@ -23,6 +23,7 @@
 #include "anim/runtime/skinning.h"
 #include "ui/state_machine_panel.h"
 #include "render/offscreen.h"
+#include "ui/playblast_dialog.h"
 #include "render/texture_image.h"
 #include "ui/file_browser.h"
 #include "ui/legend.h"
@@ -92,6 +93,9 @@ Result<std::unique_ptr<Viewer>> Viewer::create(const ViewerConfig& config) {
     v->fpsWindowStart_ = v->lastTime_;
     if (!config.model.empty()) v->startLoad(config.model);
     v->compare_ = std::make_unique<CompareView>(config.import);
+    // A playblast's file goes where F12's screenshots go by default.
+    const fs::path pictures = config.screenshotDir.empty() ? picturesFolder() : fs::path(config.screenshotDir);
+    v->playblast_ = std::make_unique<ViewerPlayblast>(pictures.empty() ? std::string(".") : pictures.string());
     if (!config.compare.empty()) v->compare_->queue(config.compare);  // once the model is on screen
     return v;
 }
@@ -104,6 +108,7 @@ Viewer::~Viewer() {
     if (pending_.valid()) pending_.wait();
     compare_.reset();
     crowdView_.reset();
+    playblast_.reset();  // its off-screen target and, unfinished, its video (not written)
     sceneTarget_.reset();
     gpu_.reset();
     if (imguiReady_) {
@@ -503,6 +508,7 @@ void Viewer::frame(double dt) {
     drawFileBrowser(state_, isModelFile, probe);
     drawHelpOverlay(state_, probe);
     drawAbout(state_, about_);
+    drawPlayblastDialog(state_, probe);
     drawSplitters(state_.ui.layout);
     drawStatusOverlay(state_, now, probe);
     drawCrowdBudgetNote(state_, probe);
@@ -511,6 +517,7 @@ void Viewer::frame(double dt) {
     if (!handleIkMouse(state_, ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y)) handleCameraInput();
     input_.clear();
     applyRequests();
+    playblast_->update(state_, *renderer_, gpu_.get());  // a few frames of a playblast, off-screen
 
     int w = 0, h = 0;
     window_->framebufferSize(w, h);

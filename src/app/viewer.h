@@ -20,6 +20,7 @@
 #include "render/renderer.h"
 #include "app/compare_view.h"
 #include "app/crowd_view.h"
+#include "app/viewer_playblast.h"
 #include "ui/crowd_panel.h"
 #include "ui/help_overlay.h"
 #include "ui/panels.h"
@@ -127,6 +128,7 @@ private:
     std::unique_ptr<Animator> ghost_;  // poses the bind-pose ghost and onion skins
     std::unique_ptr<CompareView> compare_;    // compare mode (app/compare_view.h)
     std::unique_ptr<CrowdView> crowdView_;    // draws the pipeline's crowd, made when first shown
+    std::unique_ptr<ViewerPlayblast> playblast_;  // File > Playblast...: its own Animator, off-screen
     bool drawCrowd(int w, int h);             // false: the crowd is off (or cannot be drawn)
     std::vector<std::string> anims_;         // files whose clips are added to the model
     std::vector<glm::vec3> scratch_;   // CPU-skinned positions for vertex picking

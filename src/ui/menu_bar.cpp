@@ -41,6 +41,10 @@ void drawMenuBar(ViewerState& s) {
             s.requests.stopCompare = true;
         }
         if (ImGui::MenuItem("Screenshot", "F12")) s.requests.screenshot = true;
+        if (ImGui::MenuItem("Playblast...", nullptr, false, s.model && !s.model->clips.empty())) {
+            if (!s.playblast.running) s.playblast.prefill = true;
+            s.playblast.open = true;
+        }
         ImGui::Separator();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) s.requests.quit = true;
         ImGui::EndMenu();

@@ -20,6 +20,7 @@
 #include "ui/crowd_state.h"
 #include "ui/layout.h"
 #include "ui/machine_state.h"
+#include "ui/playblast_state.h"
 #include "ui/ik_state.h"
 
 namespace rig {
@@ -363,6 +364,7 @@ struct ViewerState {
     IkViewState ik;                   // the IK panel (ui/ik_panel.h)
     CompressionViewState compression;  // compressed playback (ui/compression_panel_section.h)
     CompareState compare;             // compare mode (app/viewer.cpp)
+    PlayblastState playblast;         // File > Playblast... (ui/playblast_dialog.h, app/viewer_playblast.h)
     PanelVisibility panels;
     ViewerStats stats;
     ViewerRequests requests;

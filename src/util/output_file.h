@@ -34,6 +34,9 @@ public:
 
     const std::string& error() const { return error_; }
     const std::string& path() const { return path_; }
+    // The open file (after open()), for a child process that writes the output itself (the
+    // ffmpeg of a playblast); commit() still flushes and renames it. -1 when not open.
+    int fd() const { return fd_; }
 
 private:
     bool fail(const std::string& why);
