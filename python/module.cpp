@@ -14,6 +14,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include "app/check_formats.h"
 #include "app/check_report.h"
 #include "app/command_util.h"
 #include "app/commands.h"
@@ -136,15 +137,12 @@ std::string diffJson(const PyModel& a, const PyModel& b, double toleranceMm) {
     options.toleranceMm = toleranceMm;
     options.metresPerUnitA = rig::cmd::metresPerModelUnit(*a.model);
     options.metresPerUnitB = rig::cmd::metresPerModelUnit(*b.model);
-    nlohmann::json j;
+    rig::RigDiff d;
     {
         py::gil_scoped_release release;
-        j = rig::toJson(rig::diffModels(*a.model, *b.model, options));
+        d = rig::diffModels(*a.model, *b.model, options);
     }
-    j["rigview_version"] = rig::rigviewVersion();
-    j["a"] = a.model->path;
-    j["b"] = b.model->path;
-    return rig::jsonout::dump(std::move(j), 2);
+    return rig::jsonout::dump(rig::diffDocumentJson(d, a.model->path, b.model->path), 2);
 }
 
 // One view option set from a Python value (py::cast_error when it has the wrong type).

@@ -1,7 +1,10 @@
 // `rigview check`: rig diagnostics for one model or a whole asset library. Files and folders
 // (searched recursively) are checked in parallel, each imported in its own worker process
 // (platform/import_worker; --jobs at once), with a progress bar on a terminal, then a summary
-// in file-path order; --json gives one report, --json-lines one line per file as it finishes;
+// in file-path order; --format json gives one report (one shape for any number of files),
+// json-lines one line per file as it finishes, sarif and junit what CI systems read; -o writes
+// it to a file; a project's rigview-check.json (or --config) ignores codes, changes severities
+// and sets tolerances per path glob (check/check_config.h);
 // a file that crashes or hangs its importer is a finding and the run goes on; --shard I/N
 // takes every N-th file; --list-files prints the files alone; the exit code tells the worst result.
 #include <unistd.h>
@@ -9,7 +12,13 @@
 #include <algorithm>
 #include <exception>
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
 #include <filesystem>
 #include <iostream>
 #include <mutex>
@@ -17,15 +26,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/check_formats.h"
 #include "app/check_report.h"
 #include "app/command_util.h"
 #include "app/commands.h"
 #include "app/contact_sheet.h"
 #include "app/exit_codes.h"
+#include "check/check_config.h"
 #include "check/codes.h"
 #include "check/diagnostics.h"
 #include "import/import.h"
 #include "util/json_out.h"
+#include "util/output_file.h"
 #include "util/version.h"
 #include "util/text.h"
 #include "platform/import_worker.h"
@@ -90,26 +102,128 @@ bool expand(const std::vector<std::string>& args, std::vector<std::string>& file
 
 std::string term(const std::string& s) { return text::forTerminal(s); }
 
-void printText(const FileResult& r) {
+void printText(std::ostream& out, const FileResult& r) {
     if (!r.imported && r.report.empty()) {
-        std::cout << term(r.error) << "\n";
+        out << term(r.error) << "\n";
         return;
     }
-    if (r.report.empty()) std::cout << term(r.path) << ": no problems found\n";
+    if (r.report.empty()) out << term(r.path) << ": no problems found\n";
     for (const Finding& f : r.report.findings) {
-        std::cout << term(r.path) << ": " << severityName(f.severity) << " [" << f.code << "] " << term(f.message);
+        out << term(r.path) << ": " << severityName(f.severity) << " [" << f.code << "] " << term(f.message);
         if (!f.examples.empty()) {
-            std::cout << " (e.g. " << term(f.subject) << ":";
-            for (int64_t e : f.examples) std::cout << " " << e;
-            std::cout << ")";
+            out << " (e.g. " << term(f.subject) << ":";
+            for (int64_t e : f.examples) out << " " << e;
+            out << ")";
         } else if (!f.names.empty()) {
-            std::cout << " (e.g.";
-            for (size_t k = 0; k < f.names.size(); ++k) std::cout << (k ? ", '" : " '") << term(f.names[k]) << "'";
-            std::cout << ")";
+            out << " (e.g.";
+            for (size_t k = 0; k < f.names.size(); ++k) out << (k ? ", '" : " '") << term(f.names[k]) << "'";
+            out << ")";
         }
-        std::cout << "\n";
+        out << "\n";
     }
 }
+
+// The project configuration of each file: --config for all, none with --no-config, else the
+// nearest rigview-check.json in the file's folder or above it (each folder looked at once).
+class ConfigFinder {
+public:
+    explicit ConfigFinder(const CheckOptions& o) : none_(o.noConfig) {
+        if (!o.config.empty()) {
+            hasForced_ = true;
+            forced_ = load(o.config);
+        }
+    }
+    const std::string& error() const { return error_; }
+    // Null: no configuration (or an error, then error() is set).
+    const CheckConfig* forFile(const std::string& file) {
+        if (none_ || !error_.empty()) return nullptr;
+        if (hasForced_) return forced_;
+        std::error_code ec;
+        fs::path dir = fs::absolute(file, ec).lexically_normal().parent_path();
+        std::vector<std::string> visited;
+        const CheckConfig* found = nullptr;
+        for (;;) {
+            const std::string key = dir.string();
+            auto hit = byFolder_.find(key);
+            if (hit != byFolder_.end()) {
+                found = hit->second;
+                break;
+            }
+            visited.push_back(key);
+            const fs::path candidate = dir / "rigview-check.json";
+            if (fs::is_regular_file(candidate, ec)) {
+                found = load(candidate.string());
+                break;
+            }
+            if (!dir.has_parent_path() || dir.parent_path() == dir) break;
+            dir = dir.parent_path();
+        }
+        for (const std::string& v : visited) byFolder_[v] = found;
+        return found;
+    }
+
+private:
+    const CheckConfig* load(const std::string& path) {
+        std::string textIn, why;
+        if (!readSmallFile(path, textIn, why)) {
+            error_ = path + ": cannot read the check configuration (" + why + ")";
+            return nullptr;
+        }
+        auto c = std::make_unique<CheckConfig>();
+        if (!parseCheckConfig(textIn, path, *c, error_)) return nullptr;
+        loaded_.push_back(std::move(c));
+        return loaded_.back().get();
+    }
+    static bool readSmallFile(const std::string& path, std::string& out, std::string& why) {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) {
+            why = std::strerror(errno);
+            return false;
+        }
+        constexpr size_t kMax = 1 << 20;  // a configuration is small; anything bigger is not one
+        out.resize(kMax + 1);
+        in.read(out.data(), static_cast<std::streamsize>(out.size()));
+        out.resize(static_cast<size_t>(in.gcount()));
+        if (out.size() > kMax) {
+            why = "larger than 1 MiB";
+            return false;
+        }
+        return true;
+    }
+
+    bool none_ = false;
+    bool hasForced_ = false;
+    const CheckConfig* forced_ = nullptr;
+    std::map<std::string, const CheckConfig*> byFolder_;
+    std::vector<std::unique_ptr<CheckConfig>> loaded_;
+    std::string error_;
+};
+
+// Where the report goes: stdout, or -o's file (written whole, or stdout for "-").
+class Sink {
+public:
+    explicit Sink(const std::string& path) {
+        if (!path.empty()) file_ = std::make_unique<OutputFile>(path);
+    }
+    bool open() { return !file_ || file_->open() || fail(); }
+    bool write(const std::string& s) {
+        if (failed_) return false;
+        if (file_) return file_->write(s) || fail();
+        std::fwrite(s.data(), 1, s.size(), stdout);
+        std::fflush(stdout);
+        return true;
+    }
+    bool finish() { return failed_ ? false : (!file_ || file_->commit() || fail()); }
+
+private:
+    bool fail() {
+        if (!failed_) cmd::printError(file_->error());
+        failed_ = true;
+        return false;
+    }
+    std::unique_ptr<OutputFile> file_;
+    bool failed_ = false;
+};
 
 // A one-line progress bar on the terminal (written to a saved copy of stderr, because
 // imports point stderr at /dev/null while they run).
@@ -143,24 +257,6 @@ private:
 };
 
 
-json summaryJson(const std::vector<FileResult>& results, bool strict) {
-    size_t passed = 0, unreadable = 0, errors = 0, warnings = 0, infos = 0, crashed = 0, timedOut = 0;
-    for (const FileResult& r : results) {
-        passed += severityRank(r, strict) < 2 ? 1 : 0;
-        unreadable += r.imported ? 0 : 1;
-        crashed += r.failure == ImportFailure::Crashed;
-        timedOut += r.failure == ImportFailure::TimedOut;
-        for (const Finding& f : r.report.findings) {
-            errors += f.severity == Severity::Error;
-            warnings += f.severity == Severity::Warning;
-            infos += f.severity == Severity::Info;
-        }
-    }
-    return {{"files", results.size()}, {"passed", passed},        {"failed", results.size() - passed},
-            {"unreadable", unreadable}, {"importer_crashed", crashed}, {"importer_timeout", timedOut},
-            {"errors", errors},         {"warnings", warnings},       {"infos", infos}};
-}
-
 }  // namespace
 
 int runCheck(const CheckOptions& o) {
@@ -172,6 +268,8 @@ int runCheck(const CheckOptions& o) {
         cmd::printError("check: give model files or folders (or --list-codes)");
         return exitcode::kUsage;
     }
+    // One format: --format, or the older --json / --json-lines.
+    const std::string format = !o.format.empty() ? o.format : o.jsonLines ? "json-lines" : o.json ? "json" : "text";
     std::vector<std::string> files;
     if (!expand(o.paths, files)) {
         cmd::printError("no model files found in " + (o.paths.empty() ? std::string("(nothing)") : o.paths.front()));
@@ -205,14 +303,32 @@ int runCheck(const CheckOptions& o) {
         return exitcode::kUsage;
     }
     if (!o.sheet.empty() && !cmd::outputIsNotAnInput(o.sheet, files[0], o.anims)) return exitcode::kUsage;
+    if (!o.output.empty() && o.output != "-") {
+        for (const std::string& f : files) {
+            if (!cmd::outputIsNotAnInput(o.output, f, o.anims)) return exitcode::kUsage;
+        }
+    }
+    // The configuration's rules for each file, found before any import.
+    ConfigFinder finder(o);
+    std::vector<std::vector<const CheckRule*>> rules(files.size());
+    for (size_t i = 0; i < files.size(); ++i) {
+        if (const CheckConfig* c = finder.forFile(files[i])) rules[i] = rulesFor(*c, files[i]);
+        if (!finder.error().empty()) {
+            cmd::printError(finder.error());
+            return exitcode::kUsage;
+        }
+    }
+    Sink sink(o.output);
+    if (!sink.open()) return exitcode::kOutputFailed;
 
     // Check in parallel: each thread runs one import worker process at a time and checks its
     // model. In process (--no-isolation) one file at a time: Assimp is not safe on threads.
+    const bool jsonLines = format == "json-lines";
     std::vector<FileResult> results(files.size());
     std::vector<Model> sheetModel(o.sheet.empty() ? 0 : 1);
     std::mutex outMutex;
     {
-        Progress progress(files.size(), many && !o.jsonLines && ::isatty(2));
+        Progress progress(files.size(), many && !jsonLines && ::isatty(2));
         std::atomic<size_t> next{0};
         const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
         size_t workers = std::min<size_t>(files.size(), o.jobs > 0 ? static_cast<size_t>(o.jobs) : cores);
@@ -221,15 +337,15 @@ int runCheck(const CheckOptions& o) {
             for (size_t i = next++; i < files.size(); i = next++) {
                 FileResult& r = results[i];
                 r = checkFile(files[i], o.anims, o.import, isolation(), sheetModel.empty() ? nullptr : &sheetModel[0],
-                              o.influences);
-                if (o.jsonLines) {
+                              o.influences, rules[i]);
+                if (jsonLines) {
                     // Streamed as each file finishes, whole lines only, flushed.
                     // (on a worker thread: invalid UTF-8 in a name is replaced, never thrown)
-                    const std::string line =
-                        fileJson(r, o.strict).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+                    json line = fileJson(r, o.strict);
+                    line["schema"] = kCheckSchema;
+                    const std::string text = line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
                     std::lock_guard<std::mutex> lock(outMutex);
-                    std::fwrite(line.data(), 1, line.size(), stdout);
-                    std::fflush(stdout);
+                    sink.write(text);
                 }
                 progress.tick(files[i]);
             }
@@ -240,63 +356,40 @@ int runCheck(const CheckOptions& o) {
         for (std::thread& t : pool) t.join();
     }
 
-    if (o.jsonLines) {
-        int worst = 0;
-        for (const FileResult& r : results) worst = std::max(worst, severityRank(r, o.strict));
-        const std::string line =
-            json{{"rigview_version", rigviewVersion()}, {"summary", summaryJson(results, o.strict)}}.dump() + "\n";
-        std::fwrite(line.data(), 1, line.size(), stdout);
-        std::fflush(stdout);
-        for (const FileResult& r : results) {
-            if (!r.imported) cmd::printError(r.error);
-        }
-        if (worst == 3) return exitcode::kBadInput;
-        return worst == 2 ? exitcode::kCheckFailed : exitcode::kOk;
-    }
-    if (results.empty()) {  // an empty shard
-        if (o.json) {
-            const json j{{"rigview_version", rigviewVersion()}, {"files", json::array()},
-                         {"summary", summaryJson(results, o.strict)}};
-            std::cout << j.dump(2) << "\n";
-        } else {
-            std::printf("0 files: 0 passed, 0 failed\n");
-        }
-        return exitcode::kOk;
-    }
-
     int worst = 0;
     for (const FileResult& r : results) worst = std::max(worst, severityRank(r, o.strict));
-
-    if (o.json) {
-        if (!many) {
-            std::cout << jsonout::dump(fileJson(results[0], o.strict), 2) << "\n";
-            if (!results[0].imported) cmd::printError(results[0].error);  // and the one error line
-        } else {
-            json j;
-            j["rigview_version"] = rigviewVersion();
-            j["files"] = json::array();
-            for (const FileResult& r : results) j["files"].push_back(fileJson(r, o.strict));
-            j["summary"] = summaryJson(results, o.strict);
-            std::cout << jsonout::dump(std::move(j), 2) << "\n";
-            for (const FileResult& r : results) {
-                if (!r.imported) cmd::printError(r.error);
-            }
-        }
+    std::string doc;
+    if (jsonLines) {
+        doc = json{{"schema", kCheckSchema}, {"rigview_version", rigviewVersion()}, {"summary", checkSummaryJson(results, o.strict)}}
+                  .dump() +
+              "\n";
+    } else if (format == "json") {
+        doc = jsonout::dump(checkDocumentJson(results, o.strict), 2) + "\n";
+    } else if (format == "sarif") {
+        doc = checkSarif(results, o.strict);
+    } else if (format == "junit") {
+        doc = checkJunit(results, o.strict);
+    } else if (results.empty()) {  // an empty shard
+        doc = "0 files: 0 passed, 0 failed\n";
     } else if (!many) {
-        if (!results[0].imported) {
-            cmd::printError(results[0].error);
-        } else {
-            printText(results[0]);
+        if (results[0].imported) {
+            std::ostringstream out;
+            printText(out, results[0]);
+            doc = out.str();
         }
     } else {
+        std::ostringstream out;
         for (const FileResult& r : results) {
-            if (r.imported || !r.report.empty()) printText(r);
+            if (r.imported || !r.report.empty()) printText(out, r);
         }
         // Summary table.
         size_t width = 4;
         for (const FileResult& r : results) width = std::max(width, term(r.path).size());
         width = std::min<size_t>(width, 70);
-        std::printf("\n%-*s  %-8s %6s %8s %6s\n", static_cast<int>(width), "file", "result", "errors", "warnings", "infos");
+        char line[512];
+        std::snprintf(line, sizeof line, "\n%-*s  %-8s %6s %8s %6s\n", static_cast<int>(width), "file", "result", "errors",
+                      "warnings", "infos");
+        out << line;
         size_t passed = 0;
         for (const FileResult& r : results) {
             size_t e = 0, w = 0, i = 0;
@@ -315,15 +408,20 @@ int runCheck(const CheckOptions& o) {
                                                                          : "ok";
             std::string name = term(r.path);
             if (name.size() > width) name = text::validUtf8("..." + name.substr(name.size() - width + 3));
-            std::printf("%-*s  %-8s %6zu %8zu %6zu\n", static_cast<int>(width), name.c_str(), verdict, e, w, i);
+            std::snprintf(line, sizeof line, "%-*s  %-8s %6zu %8zu %6zu\n", static_cast<int>(width), name.c_str(), verdict, e,
+                          w, i);
+            out << line;
         }
-        std::printf("%zu files: %zu passed, %zu failed\n", results.size(), passed, results.size() - passed);
-        for (const FileResult& r : results) {
-            if (!r.imported) cmd::printError(r.error);
-        }
+        out << results.size() << " files: " << passed << " passed, " << results.size() - passed << " failed\n";
+        doc = out.str();
+    }
+    if (!sink.write(doc) || !sink.finish()) return exitcode::kOutputFailed;
+    // Each unreadable file's one error line, on stderr whatever the format.
+    for (const FileResult& r : results) {
+        if (!r.imported) cmd::printError(r.error);
     }
 
-    if (!o.sheet.empty() && results[0].imported) {
+    if (!o.sheet.empty() && !results.empty() && results[0].imported) {
         const int rc = writeContactSheet(sheetModel[0], results[0].report, o.sheet);
         if (rc != exitcode::kOk) return rc;
     }

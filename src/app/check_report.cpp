@@ -80,7 +80,8 @@ json fileJson(const FileResult& r, bool strict) {
 }
 
 FileResult checkFile(const std::string& path, const std::vector<std::string>& anims, const ImportOptions& options,
-                     const IsolationConfig& config, Model* keep, int influences) {
+                     const IsolationConfig& config, Model* keep, int influences,
+                     const std::vector<const CheckRule*>& rules) {
     FileResult r;
     r.path = path;
     ImportOutcome m = importIsolated(path, anims, options, config);
@@ -89,11 +90,13 @@ FileResult checkFile(const std::string& path, const std::vector<std::string>& an
         r.errorCode = m.model.error().code;
         r.failure = m.failure;
         addImporterFinding(r);
+        applyRules(rules, r.report);  // importer-crashed may be ignored or lowered; the file stays unreadable
     } else {
         r.imported = true;
-        CheckSettings settings;
+        CheckSettings settings = settingsFor(rules, CheckSettings{});
         settings.influences = influences;
         r.report = checkModel(m.model.value(), settings);
+        applyRules(rules, r.report);
         if (keep) *keep = std::move(m.model.value());
     }
     return r;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "anim/runtime/model.h"
+#include "check/check_config.h"
 #include "check/diagnostics.h"
 #include "import/import_options.h"
 #include "platform/import_worker.h"
@@ -25,9 +26,11 @@ struct FileResult {
 
 // Import `path` (with `anims`, `options`, under `config`) and check the model; a crash or
 // time-out of the importer becomes its finding. `keep`, when given, receives the model.
-// `influences`: what too-many-influences measures against (4 or 8 kept).
+// `influences`: what too-many-influences measures against (4 or 8 kept). `rules`: a project
+// configuration's rules for this file (tolerances, then ignored codes and severities).
 FileResult checkFile(const std::string& path, const std::vector<std::string>& anims, const ImportOptions& options,
-                     const IsolationConfig& config, Model* keep = nullptr, int influences = kMaxInfluences);
+                     const IsolationConfig& config, Model* keep = nullptr, int influences = kMaxInfluences,
+                     const std::vector<const CheckRule*>& rules = {});
 
 // 0 passed, 1 warnings only (passes unless strict), 2 failed, 3 unreadable.
 int severityRank(const FileResult& r, bool strict);

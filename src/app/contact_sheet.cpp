@@ -57,7 +57,7 @@ std::vector<uint8_t> problemVertices(const Mesh& m) {
 }  // namespace
 
 int writeContactSheet(const Model& model, const Report& report, const std::string& path) {
-    if (paths::lowerExtension(path) != ".png") {
+    if (paths::lowerExtension(path) != ".png" && !cmd::isStreamOutput(path)) {
         cmd::printError(path + ": --sheet must end in .png");
         return exitcode::kUsage;
     }

@@ -6,12 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/check_formats.h"
 #include "app/command_util.h"
 #include "app/commands.h"
 #include "app/exit_codes.h"
 #include "check/rig_diff.h"
 #include "util/json_out.h"
-#include "util/version.h"
 
 namespace rig {
 
@@ -106,12 +106,8 @@ int runDiff(const DiffCommandOptions& o) {
     options.metresPerUnitB = cmd::metresPerModelUnit(b);
     const RigDiff d = diffModels(a, b, options);
     if (o.json) {
-        nlohmann::json j = toJson(d);
-        j["rigview_version"] = rigviewVersion();
-        j["a"] = o.modelA;
-        j["b"] = o.modelB;
         jsonout::Stats st;
-        std::cout << jsonout::dump(std::move(j), 2, st) << "\n";
+        std::cout << jsonout::dump(diffDocumentJson(d, o.modelA, o.modelB), 2, st) << "\n";
         cmd::warnNonFinite("diff --json", st.nonFinite);
     } else {
         printText(d, o.modelA, o.modelB);

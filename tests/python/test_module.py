@@ -286,9 +286,11 @@ class CheckTest(unittest.TestCase):
             with self.subTest(model=path):
                 report = rigview.check(path)
                 r = cli("check", path, "--json", check=False)
-                doc = json.loads(r.stdout)
+                whole = json.loads(r.stdout)
+                self.assertEqual(whole["schema"], "rigview.check/1")
+                doc = whole["files"][0]  # one file's object, as in a report of many
                 self.assertEqual(report.to_dict(), doc)
-                self.assertEqual(report.to_json() + "\n", r.stdout)
+                self.assertEqual(json.loads(report.to_json()), doc)
                 self.assertEqual([(f.code, f.severity, f.message, f.subject) for f in report.findings],
                                  [(f["code"], f["severity"], f["message"], f["subject"]) for f in doc["findings"]])
                 self.assertEqual(report.passed, doc["passed"])
@@ -338,7 +340,7 @@ class ErrorTest(unittest.TestCase):
         self.assertIn(cm.exception.kind, ("crashed", "error"))
         report = rigview.check(crasher, timeout=20)
         self.assertFalse(report.passed)
-        self.assertEqual(report.to_dict(), json.loads(cli("check", crasher, "--json", check=False).stdout))
+        self.assertEqual(report.to_dict(), json.loads(cli("check", crasher, "--json", check=False).stdout)["files"][0])
         hang = os.path.join(MUTANTS, "smd_unterminated_nodes.smd")
         with self.assertRaises(rigview.ImportError) as cm:
             rigview.load(hang, timeout=1)
