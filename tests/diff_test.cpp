@@ -9,6 +9,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -362,6 +363,65 @@ TEST(DiffModels, ManyVerticesAtOnePlaceMatchInLinearTime) {
     ASSERT_EQ(d.weightsChanged.size(), 1u);
     EXPECT_EQ(d.weightsChanged[0].count, 1u);
     EXPECT_NEAR(d.weightsChanged[0].maxDelta, 0.25, 1e-6);
+}
+
+// Large inputs made by a generator (issue 43): matching is by hash and sorting, never pairwise,
+// so 200,000 joints all renamed, or 200,000-vertex meshes with a NaN each in another place,
+// take seconds (pairwise: 4e10 steps, hours).
+TEST(DiffModels, TwoHundredThousandRenamedJointsMatchByPlace) {
+    Model a = testing::makeWideTree(200000, 0);
+    Model b = a;
+    for (std::string& n : b.skeleton.names) n = "renamed_" + n;
+    // And one joint moved 0.5 mm: matched all the same (within 1 mm), its bind pose reported.
+    const size_t moved = 123457;
+    b.skeleton.bindLocal[moved][3].x += 0.0005f;
+    b.skeleton.bindLocalSqt[moved].translation.x += 0.0005f;
+    b.skeleton.computeBindModel();
+    const RigDiff d = diffModels(a, b);
+    EXPECT_EQ(d.jointsRenamed.size(), 200000u);
+    EXPECT_TRUE(d.jointsAdded.empty() && d.jointsRemoved.empty() && d.jointsReparented.empty());
+    ASSERT_FALSE(d.bindPoseMoved.empty());
+    EXPECT_EQ(d.bindPoseMoved[0].joint, "renamed_joint123457");
+}
+
+Model gridMesh(size_t n) {
+    Model m = testing::makeTwoBone();
+    m.clips.clear();
+    Mesh& mesh = m.meshes[0];
+    mesh.positions.resize(n);
+    mesh.normals.assign(n, glm::vec3(0, 1, 0));
+    mesh.joints.assign(n, {0, 1, 0, 0});
+    mesh.weights.assign(n, glm::vec4(0.5f, 0.5f, 0, 0));
+    for (size_t i = 0; i < n; ++i) {
+        mesh.positions[i] = glm::vec3(static_cast<float>(i % 100), static_cast<float>((i / 100) % 100), static_cast<float>(i / 10000)) * 0.01f;
+    }
+    mesh.indices = {0, 1, 2};
+    return m;
+}
+
+TEST(DiffModels, LargeMeshesWithANaNEachMatchInLinearTime) {
+    const size_t n = 200000;
+    Model a = gridMesh(n);
+    Model b = a;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    a.meshes[0].positions[1000].y = nan;
+    b.meshes[0].positions[150000].x = nan;
+    std::reverse(b.meshes[0].positions.begin(), b.meshes[0].positions.end());  // another order too
+    const RigDiff d = diffModels(a, b);
+    ASSERT_EQ(d.meshesChanged.size(), 1u) << toJson(d).dump(1);
+    EXPECT_EQ(d.meshesChanged[0].unmatchedA, 2u);  // a's NaN vertex, and the one b made NaN
+    EXPECT_EQ(d.meshesChanged[0].unmatchedB, 2u);
+    // NaN against NaN in the same coordinate is the same point: a NaN each at the same vertex, no change.
+    Model c = gridMesh(n);
+    c.meshes[0].positions[7].z = nan;
+    Model e = c;
+    std::reverse(e.meshes[0].positions.begin(), e.meshes[0].positions.end());
+    EXPECT_FALSE(diffModels(c, e).differs()) << toJson(diffModels(c, e)).dump(1);
+    // Every vertex NaN, in another order: matched point for point (NaN equals NaN), no change.
+    for (glm::vec3& p : c.meshes[0].positions) p = glm::vec3(nan, p.y, nan);
+    e = c;
+    std::reverse(e.meshes[0].positions.begin(), e.meshes[0].positions.end());
+    EXPECT_FALSE(diffModels(c, e).differs());
 }
 
 }  // namespace

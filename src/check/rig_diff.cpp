@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <unordered_map>
 
@@ -101,7 +102,20 @@ struct CellKey {
 };
 struct CellHash {
     size_t operator()(const CellKey& k) const {
-        return static_cast<size_t>(k.x * 73856093LL ^ k.y * 19349663LL ^ k.z * 83492791LL);
+        // Unsigned arithmetic: wraps, never overflows (cells reach 1e15).
+        return static_cast<size_t>(static_cast<uint64_t>(k.x) * 73856093u ^ static_cast<uint64_t>(k.y) * 19349663u ^
+                                   static_cast<uint64_t>(k.z) * 83492791u);
+    }
+};
+// A grid cell under one parent joint (the joints' rename match).
+struct ParentCell {
+    int32_t parent;
+    CellKey cell;
+    bool operator==(const ParentCell& o) const { return parent == o.parent && cell == o.cell; }
+};
+struct ParentCellHash {
+    size_t operator()(const ParentCell& k) const {
+        return CellHash{}(k.cell) ^ (static_cast<size_t>(static_cast<uint32_t>(k.parent)) * 0x9E3779B97F4A7C15ull);
     }
 };
 
@@ -128,11 +142,26 @@ std::vector<int32_t> matchVerticesWithin(const Mesh& a, const Mesh& b, double sa
     };
     std::unordered_map<CellKey, std::vector<uint32_t>, CellHash> grid;
     grid.reserve(na);
-    std::vector<uint32_t> nonFiniteA;  // matched by samePlace alone (few, in files that have them)
+    // Non-finite points match only the same point (samePlace: each coordinate equal, or NaN on
+    // both sides): keyed by their coordinates with every NaN made one value, each list taken
+    // in order.
+    auto exactKey = [](const glm::dvec3& p) {
+        CellKey k;
+        int64_t* out[3] = {&k.x, &k.y, &k.z};
+        for (int i = 0; i < 3; ++i) {
+            const double c = std::isnan(p[i]) ? std::numeric_limits<double>::quiet_NaN() : p[i] + 0.0;  // -0 is 0
+            uint64_t bits;
+            std::memcpy(&bits, &c, sizeof bits);
+            if (std::isnan(c)) bits = 0x7ff8000000000000ull;
+            *out[i] = static_cast<int64_t>(bits);
+        }
+        return k;
+    };
+    std::unordered_map<CellKey, std::pair<size_t, std::vector<uint32_t>>, CellHash> nonFiniteA;
     for (size_t v = 0; v < na; ++v) {
         CellKey k;
         if (!finite(posA(v))) {
-            nonFiniteA.push_back(static_cast<uint32_t>(v));
+            nonFiniteA[exactKey(posA(v))].second.push_back(static_cast<uint32_t>(v));
         } else if (keyOf(posA(v), k)) {
             grid[k].push_back(static_cast<uint32_t>(v));
         }
@@ -145,11 +174,9 @@ std::vector<int32_t> matchVerticesWithin(const Mesh& a, const Mesh& b, double sa
     for (size_t v = 0; v < nb; ++v) {
         const glm::dvec3 p = posB(v);
         if (!finite(p)) {
-            for (size_t at = 0; at < nonFiniteA.size(); ++at) {
-                if (!samePlace(posA(nonFiniteA[at]), p, r2)) continue;
-                out[v] = static_cast<int32_t>(nonFiniteA[at]);
-                nonFiniteA.erase(nonFiniteA.begin() + static_cast<std::ptrdiff_t>(at));
-                break;
+            auto it = nonFiniteA.find(exactKey(p));
+            if (it != nonFiniteA.end() && it->second.first < it->second.second.size()) {
+                out[v] = static_cast<int32_t>(it->second.second[it->second.first++]);
             }
             continue;
         }
@@ -323,28 +350,73 @@ void Comparison::joints() {
     for (size_t i = 0; i < aToB.size(); ++i) {
         if (aToB[i] >= 0) bToA[aToB[i]] = static_cast<int32_t>(i);
     }
+    // The joints of b no name matched, indexed by (parent joint, child index) and by (parent
+    // joint, grid cell of the bind-pose origin): each joint of a is placed in constant time on
+    // average, never against every joint of b.
+    const double radius = std::max(o.renameDistanceMm, o.toleranceMm) * 1e-3;
+    const double cell = std::max(radius, 1e-6);
+    auto cellOf = [&](const glm::dvec3& p, CellKey& k) {
+        const glm::dvec3 q = glm::floor(p / cell);
+        if (!(std::abs(q.x) < 1e15 && std::abs(q.y) < 1e15 && std::abs(q.z) < 1e15)) return false;  // NaN, huge
+        k = {static_cast<int64_t>(q.x), static_cast<int64_t>(q.y), static_cast<int64_t>(q.z)};
+        return true;
+    };
+    auto withParent = [](const CellKey& k, int32_t parent) { return ParentCell{parent, k}; };
+    std::unordered_map<CellKey, int32_t, CellHash> byChild;  // {parent, child index, 0}
+    std::unordered_map<ParentCell, std::vector<int32_t>, ParentCellHash> byCell;
+    for (size_t k = 0; k < jb.nodes.size(); ++k) {
+        if (bToA[k] >= 0) continue;
+        byChild.emplace(CellKey{jb.parent[k], jb.childIndex[k], 0}, static_cast<int32_t>(k));
+        CellKey c;
+        if (cellOf(origin(bindB[jb.nodes[k]], sb), c)) byCell[withParent(c, jb.parent[k])].push_back(static_cast<int32_t>(k));
+    }
+    auto take = [&](size_t i, int32_t k) {
+        aToB[i] = k;
+        bToA[k] = static_cast<int32_t>(i);
+        CellKey c;
+        if (!cellOf(origin(bindB[jb.nodes[k]], sb), c)) return;
+        std::vector<int32_t>& list = byCell[withParent(c, jb.parent[k])];
+        list.erase(std::find(list.begin(), list.end(), k));
+    };
+    constexpr size_t kMaxCandidates = 256;  // within the radius: enough for any real rig
     for (size_t i = 0; i < ja.nodes.size(); ++i) {
         if (aToB[i] >= 0) continue;
         const int32_t pa = ja.parent[i];
         const int32_t pb = pa < 0 ? -1 : aToB[pa];
         if (pa >= 0 && pb < 0) continue;
         const glm::dvec3 at = origin(bindA[ja.nodes[i]], sa);
+        auto within = [&](int32_t k) { return glm::length(origin(bindB[jb.nodes[k]], sb) - at) <= radius; };
+        // The same place among its parent's children first: the best a match can be.
+        auto same = byChild.find(CellKey{pb, ja.childIndex[i], 0});
+        if (same != byChild.end() && bToA[same->second] < 0 && within(same->second)) {
+            take(i, same->second);
+            continue;
+        }
+        // Else the nearest within the radius under the same parent (the lowest index on a tie).
+        CellKey c;
+        if (!cellOf(at, c)) continue;
         int32_t best = -1;
-        double bestKey[2] = {0, 0};
-        for (size_t k = 0; k < jb.nodes.size(); ++k) {
-            if (bToA[k] >= 0 || jb.parent[k] != pb) continue;
-            const double dist = glm::length(origin(bindB[jb.nodes[k]], sb) - at);
-            if (!(dist <= std::max(o.renameDistanceMm, o.toleranceMm) * 1e-3)) continue;
-            const double key[2] = {jb.childIndex[k] == ja.childIndex[i] ? 0.0 : 1.0, dist};
-            if (best < 0 || std::lexicographical_compare(key, key + 2, bestKey, bestKey + 2)) {
-                best = static_cast<int32_t>(k);
-                std::copy(key, key + 2, bestKey);
+        double bestDist = 0.0;
+        size_t seen = 0;
+        for (int64_t dx = -1; dx <= 1; ++dx) {
+            for (int64_t dy = -1; dy <= 1; ++dy) {
+                for (int64_t dz = -1; dz <= 1; ++dz) {
+                    auto it = byCell.find(withParent({c.x + dx, c.y + dy, c.z + dz}, pb));
+                    if (it == byCell.end()) continue;
+                    for (int32_t k : it->second) {
+                        if (seen >= kMaxCandidates) break;
+                        const double dist = glm::length(origin(bindB[jb.nodes[k]], sb) - at);
+                        if (!(dist <= radius)) continue;
+                        ++seen;
+                        if (best < 0 || dist < bestDist || (dist == bestDist && k < best)) {
+                            best = k;
+                            bestDist = dist;
+                        }
+                    }
+                }
             }
         }
-        if (best >= 0) {
-            aToB[i] = best;
-            bToA[best] = static_cast<int32_t>(i);
-        }
+        if (best >= 0) take(i, best);
     }
     auto nameA = [&](int32_t j) { return j < 0 ? std::string() : a.skeleton.names[ja.nodes[j]]; };
     auto nameB = [&](int32_t j) { return j < 0 ? std::string() : b.skeleton.names[jb.nodes[j]]; };
@@ -431,8 +503,10 @@ void Comparison::weights() {
             w.vertices.push_back({static_cast<uint32_t>(p.vertexOfA[v]), static_cast<uint32_t>(v), delta});
         }
         if (w.count == 0) continue;
+        // Largest first, NaN (a file's NaN weight) before all: a strict weak order even then.
+        auto rank = [](double v) { return std::isnan(v) ? HUGE_VAL : v; };
         std::stable_sort(w.vertices.begin(), w.vertices.end(),
-                         [](const WeightChange& x, const WeightChange& y) { return x.maxDelta > y.maxDelta; });
+                         [&](const WeightChange& x, const WeightChange& y) { return rank(x.maxDelta) > rank(y.maxDelta); });
         if (w.vertices.size() > o.maxWeightExamples) w.vertices.resize(o.maxWeightExamples);
         d.weightsChanged.push_back(std::move(w));
     }

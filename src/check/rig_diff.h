@@ -97,7 +97,8 @@ struct RigDiff {
 
 // Compare version `a` with version `b`. Joints (Model::jointNodes) are matched by name, then
 // the rest by place: the parent's match, the child index and the bind-pose origin (within
-// renameDistanceMm). Meshes and clips are matched by name (in order among equal names);
+// renameDistanceMm), looked up in hash tables (by parent and child index, by parent and grid
+// cell), so the time grows as n log n, never with pairs. Meshes and clips are matched by name (in order among equal names);
 // vertices by bind position, so a new vertex order alone is no difference.
 RigDiff diffModels(const Model& a, const Model& b, const DiffOptions& options = {});
 
