@@ -9,6 +9,7 @@ Run: RIGVIEW_EXE=build/rigview RIGVIEW_SOURCE_DIR=. python3 tests/python/test_ch
 (CTest: python.check_ci).
 """
 
+import gzip
 import json
 import os
 import re
@@ -251,6 +252,16 @@ class SchemaTest(Tmp):
         doc = json.loads(other.stdout)
         validate(doc, "diff")
         self.assertTrue(doc["differs"])
+        # Across formats: an FBX and Blender's glTF export of it (placement, renamed clips, materials).
+        pair = []
+        for name in ("blender_demo.fbx.gz", "blender_demo_from_fbx.glb.gz"):
+            out = os.path.join(self.dir, name[:-3])
+            with gzip.open(os.path.join(REPO, "tests", "data", "blender", name)) as f, open(out, "wb") as g:
+                g.write(f.read())
+            pair.append(out)
+        across = json.loads(run([EXE, "diff"] + pair + ["--json"]).stdout)
+        validate(across, "diff")
+        self.assertEqual(len(across["clips"]["renamed"]), 3)
         # A schema that would accept anything proves nothing: a wrong type is refused.
         doc["differs"] = "yes"
         with self.assertRaises(jsonschema.ValidationError):
