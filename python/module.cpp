@@ -5,7 +5,12 @@
 // when no OpenGL context can be made; warning lines become Python warnings.
 #include <dlfcn.h>
 
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -25,6 +30,7 @@
 #include "render/view_options.h"
 #include "util/data_folder.h"
 #include "util/json_out.h"
+#include "util/text.h"
 #include "util/version.h"
 
 namespace rigpy {
@@ -69,13 +75,13 @@ std::string joined(const std::vector<std::string>& lines, const char* fallback) 
 
 // A command's exit code as Python sees it: nothing for success (its lines become warnings), else
 // the exception its code stands for, with the command's error lines as the message.
-void finish(int rc, const rig::cmd::ErrorCapture& capture) {
+void finish(int rc, const std::vector<std::string>& lines) {
     namespace ec = rig::exitcode;
     if (rc == ec::kOk || rc == ec::kCheckFailed) {
-        warnLines(capture.lines());
+        warnLines(lines);
         return;
     }
-    const std::string message = joined(capture.lines(), "failed");
+    const std::string message = messageText(joined(lines, "failed"));
     switch (rc) {
         case ec::kUsage: throw py::value_error(message);
         case ec::kBadInput: raiseImportError(message, rig::ImportFailure::Error);
@@ -95,20 +101,37 @@ void fillImport(Options& o, const PathArg& path, const std::string& units, const
     o.anims = pathStrings(anims);
 }
 
-// Isolation for the commands that read the process-wide setting (render, export, compress):
-// set for the call, with the GIL held (so calls from several Python threads take turns).
-struct ScopedIsolation {
-    rig::IsolationConfig previous = rig::isolation();
-    ScopedIsolation(bool isolated, double timeout) { rig::setIsolation(isolationFor(isolated, timeout)); }
-    ~ScopedIsolation() { rig::setIsolation(previous); }
-};
+// A command that reads the process-wide isolation setting (render, export, compress), run
+// interruptibly (runInterruptible: Ctrl-C kills its import worker): the setting is made for the
+// call under a lock (calls from several Python threads take turns), and the command's error
+// lines are kept on its thread and handed back. Returns its exit code.
+std::mutex gCommandMutex;
+
+int runCommand(bool isolated, double timeout, std::vector<std::string>& lines, const std::function<int()>& command) {
+    std::atomic<bool> cancel{false};
+    rig::IsolationConfig config = isolationFor(isolated, timeout);
+    config.cancel = &cancel;
+    int rc = rig::exitcode::kInternalError;
+    runInterruptible(cancel, [&] {
+        std::lock_guard<std::mutex> lock(gCommandMutex);
+        struct Restore {
+            rig::IsolationConfig previous = rig::isolation();
+            ~Restore() { rig::setIsolation(previous); }
+        } restore;
+        rig::setIsolation(config);
+        rig::cmd::ErrorCapture capture;
+        rc = command();
+        lines = capture.lines();
+    });
+    return rc;
+}
 
 std::string clipKey(const py::object& clip) {
     if (clip.is_none()) return {};
     if (py::isinstance<py::bool_>(clip)) throw py::type_error("clip must be None, an index or a name, not a bool");
     if (PyIndex_Check(clip.ptr())) return std::to_string(py::int_(clip).cast<long long>());
     if (py::isinstance<py::str>(clip)) {
-        std::string s = clip.cast<std::string>();
+        std::string s = nameBytes(clip);
         if (s.empty()) throw py::value_error("clip: an empty name");
         return s;
     }
@@ -118,13 +141,13 @@ std::string clipKey(const py::object& clip) {
 std::string checkJson(const PathArg& path, const std::string& units, const std::vector<PathArg>& anims,
                       bool isolated, double timeout, bool strict) {
     const rig::ImportOptions options = importOptionsFor(units);
-    const rig::IsolationConfig config = isolationFor(isolated, timeout);
+    rig::IsolationConfig config = isolationFor(isolated, timeout);
+    std::atomic<bool> cancel{false};
+    config.cancel = &cancel;
     const std::vector<std::string> files = pathStrings(anims);
+    const std::string file = path.string();
     rig::FileResult r;
-    {
-        py::gil_scoped_release release;
-        r = rig::checkFile(path.string(), files, options, config);
-    }
+    runInterruptible(cancel, [&] { r = rig::checkFile(file, files, options, config); });
     return rig::jsonout::dump(rig::fileJson(r, strict), 2);
 }
 
@@ -263,9 +286,9 @@ py::array_t<uint8_t> render(const PathArg& path, const py::object& clip, double 
     fillIk(o.ik, ik);
     std::vector<uint8_t> rgba;
     int w = 0, h = 0;
-    rig::cmd::ErrorCapture capture;
-    ScopedIsolation isolation(isolated, timeout);
-    finish(rig::renderPixels(o, rgba, w, h), capture);
+    std::vector<std::string> lines;
+    const int rc = runCommand(isolated, timeout, lines, [&] { return rig::renderPixels(o, rgba, w, h); });
+    finish(rc, lines);
     py::array_t<uint8_t> out({static_cast<py::ssize_t>(h), static_cast<py::ssize_t>(w), py::ssize_t{4}});
     std::copy(rgba.begin(), rgba.end(), out.mutable_data());
     return out;
@@ -284,9 +307,9 @@ void exportClips(const PathArg& path, const PathArg& output, const py::object& c
     if (!end.is_none() && !(o.to >= 0.0)) throw py::value_error("end must be a number of seconds >= 0");
     o.fpsGiven = !fps.is_none();
     o.fps = o.fpsGiven ? fps.cast<double>() : 0.0;
-    rig::cmd::ErrorCapture capture;
-    ScopedIsolation isolation(isolated, timeout);
-    finish(rig::runExport(o), capture);
+    std::vector<std::string> lines;
+    const int rc = runCommand(isolated, timeout, lines, [&] { return rig::runExport(o); });
+    finish(rc, lines);
 }
 
 std::string compress(const PathArg& path, const PathArg& output, double tolerance, bool delta,
@@ -297,9 +320,9 @@ std::string compress(const PathArg& path, const PathArg& output, double toleranc
     o.toleranceMm = tolerance;
     o.delta = delta;
     nlohmann::json report;
-    rig::cmd::ErrorCapture capture;
-    ScopedIsolation isolation(isolated, timeout);
-    finish(rig::compressModel(o, report), capture);
+    std::vector<std::string> lines;
+    const int rc = runCommand(isolated, timeout, lines, [&] { return rig::compressModel(o, report); });
+    finish(rc, lines);
     return rig::jsonout::dump(std::move(report), 2);
 }
 
@@ -333,7 +356,67 @@ rig::IsolationConfig isolationFor(bool isolated, double timeoutSeconds) {
     return c;
 }
 
-void raiseImportError(const std::string& message, rig::ImportFailure failure) {
+py::str pyName(const std::string& bytes) {
+    PyObject* s = PyUnicode_DecodeUTF8(bytes.data(), static_cast<Py_ssize_t>(bytes.size()), "surrogateescape");
+    if (!s) throw py::error_already_set();
+    return py::reinterpret_steal<py::str>(s);
+}
+
+py::list pyNames(const std::vector<std::string>& bytes) {
+    py::list out;
+    for (const std::string& b : bytes) out.append(pyName(b));
+    return out;
+}
+
+std::string nameBytes(const py::handle& str) {
+    PyObject* b = PyUnicode_AsEncodedString(str.ptr(), "utf-8", "surrogateescape");
+    if (!b) throw py::error_already_set();
+    const py::bytes owned = py::reinterpret_steal<py::bytes>(b);
+    return owned.cast<std::string>();
+}
+
+std::string messageText(const std::string& s) { return rig::text::validUtf8(s); }
+
+void runInterruptible(std::atomic<bool>& cancel, const std::function<void()>& work) {
+    std::exception_ptr failure;
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+    std::thread helper([&] {
+        try {
+            work();
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        std::lock_guard<std::mutex> lock(m);
+        done = true;
+        cv.notify_all();
+    });
+    auto waitFor = [&](std::chrono::milliseconds step) {
+        py::gil_scoped_release release;
+        std::unique_lock<std::mutex> lock(m);
+        return cv.wait_for(lock, step, [&] { return done; });
+    };
+    for (;;) {
+        if (waitFor(std::chrono::milliseconds(50))) break;
+        if (PyErr_CheckSignals() != 0) {  // KeyboardInterrupt (or another handler's exception) is set
+            cancel = true;
+            {
+                py::gil_scoped_release release;
+                helper.join();
+            }
+            throw py::error_already_set();
+        }
+    }
+    {
+        py::gil_scoped_release release;
+        helper.join();
+    }
+    if (failure) std::rethrow_exception(failure);
+}
+
+void raiseImportError(const std::string& raw, rig::ImportFailure failure) {
+    const std::string message = messageText(raw);
     py::object e = gImportError(message);
     e.attr("kind") = failureKind(failure);
     PyErr_SetObject(gImportError.ptr(), e.ptr());
@@ -342,7 +425,7 @@ void raiseImportError(const std::string& message, rig::ImportFailure failure) {
 
 void warnLines(const std::vector<std::string>& lines) {
     for (const std::string& line : lines) {
-        if (PyErr_WarnEx(PyExc_UserWarning, line.c_str(), 2) != 0) throw py::error_already_set();
+        if (PyErr_WarnEx(PyExc_UserWarning, messageText(line).c_str(), 2) != 0) throw py::error_already_set();
     }
 }
 

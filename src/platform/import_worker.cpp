@@ -321,6 +321,7 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
 ImportOutcome importIsolated(const std::string& path, const std::vector<std::string>& anims,
                              const ImportOptions& options, const IsolationConfig& config,
                              const std::atomic<bool>* cancel, const ImportProgress& progress) {
+    if (!cancel) cancel = config.cancel;
     // Refused before any process starts (and in both modes): missing files, folders, FIFOs.
     if (Result<bool> regular = checkRegularFile(path); !regular) return failed(ImportFailure::Error, regular.error().message);
     for (const std::string& a : anims) {

@@ -13,6 +13,7 @@ import math
 import os
 import pathlib
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -376,6 +377,83 @@ class ErrorTest(unittest.TestCase):
         with self.assertRaises(IndexError):
             model.meshes[0].morph_target(5)
         self.assertEqual(model.sample(0, []).shape, (0, model.vertex_count, 3))
+
+
+def children():
+    """The pids of this process's child processes (every thread's), from /proc."""
+    pids = []
+    for task in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{task}/children") as f:
+                pids += [int(x) for x in f.read().split()]
+        except OSError:
+            pass
+    return pids
+
+
+class CarefulTest(unittest.TestCase):
+    """Names that are not UTF-8 arrive (surrogateescape, round trip); Ctrl-C during a call that
+    waits on the import worker raises KeyboardInterrupt within a second, the worker killed."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="rigview-careful-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def test_names_that_are_not_utf8_arrive(self):
+        doc = json.loads(read(SIMPLE_SKIN, "r"))
+        doc["nodes"][1]["name"] = "@@JOINT@@"
+        doc.setdefault("animations", [{}])[0]["name"] = "@@CLIP@@"
+        doc["meshes"][0]["name"] = "@@MESH@@"
+        raw = json.dumps(doc).encode()
+        raw = raw.replace(b"@@JOINT@@", b"bad\xff\xfejoint").replace(b"@@CLIP@@", b"clip\xc3")
+        raw = raw.replace(b"@@MESH@@", "m\u00e9sh".encode())  # valid UTF-8 stays as it is
+        path = os.path.join(os.fsencode(self.tmp), b"model\xff.gltf")  # a file name that is not UTF-8 either
+        with open(path, "wb") as f:
+            f.write(raw)
+        m = rigview.load(path)
+        self.assertEqual(m.path.encode("utf-8", "surrogateescape"), path)
+        self.assertEqual(m.path, os.fsdecode(path))
+        joint = m.node_names[1]
+        self.assertEqual(joint, "bad\udcff\udcfejoint")
+        self.assertEqual(joint.encode("utf-8", "surrogateescape"), b"bad\xff\xfejoint")
+        self.assertIn(joint, m.joint_names)
+        self.assertEqual(m.meshes[0].name, "m\u00e9sh")
+        clip = m.clips[0].name
+        self.assertEqual(clip.encode("utf-8", "surrogateescape"), b"clip\xc3")
+        # The name goes back in as it came out.
+        self.assertTrue(np.array_equal(m.pose(clip, 0.5), m.pose(0, 0.5)))
+        repr(m), repr(m.clips[0])  # printable
+        # Reports are JSON documents, as the CLI's: bytes that are not UTF-8 become U+FFFD there.
+        report = rigview.check(path)
+        self.assertEqual(report.file, path.decode("utf-8", "replace"))
+        self.assertTrue(report.file.endswith("model\ufffd.gltf"), report.file)
+
+    @unittest.skipUnless(MUTANTS and os.path.isdir(MUTANTS), "no mutants folder (tests/make_mutants.py)")
+    def test_ctrl_c_while_waiting_on_the_worker(self):
+        hang = os.path.join(MUTANTS, "smd_unterminated_nodes.smd")  # the importer loops until killed
+        out = os.path.join(self.tmp, "out.glb")
+        calls = [
+            ("load", lambda: rigview.load(hang, timeout=60)),
+            ("check", lambda: rigview.check(hang, timeout=60)),
+            ("export", lambda: rigview.export(hang, out, timeout=60)),
+        ]
+        for name, call in calls:
+            with self.subTest(call=name):
+                timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+                start = time.monotonic()
+                timer.start()
+                try:
+                    with self.assertRaises(KeyboardInterrupt):
+                        call()
+                finally:
+                    timer.cancel()
+                took = time.monotonic() - start - 0.5
+                self.assertLess(took, 1.0, f"{name}: KeyboardInterrupt {took:.2f} s after Ctrl-C")
+                self.assertEqual(children(), [], f"{name}: the import worker was not killed")
+        # And the module still works afterwards.
+        self.assertGreater(rigview.load(SIMPLE_SKIN).vertex_count, 0)
 
 
 class GilTest(unittest.TestCase):
