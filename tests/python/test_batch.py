@@ -226,7 +226,41 @@ class BatchUnitTest(unittest.TestCase):
         finally:
             os.unlink(f.name)
         self.assertEqual(sorted(previous), ["a"])
-        self.assertEqual(previous["a"][1]["stat"]["mtime_ns"], 3)
+        self.assertEqual(previous["a"][0]["mtime_ns"], 3)
+
+    def test_damaged_lines_are_skipped_with_one_warning(self):
+        good = '{"file":"a","passed":true,"counts":{"files":1,"passed":1},"stat":{"size":1,"mtime_ns":2}}\n'
+        damaged = [
+            '{"summary":{"files":1,"fai\n',                       # a summary line cut short
+            '{"file":"b","passed":true,"counts":[1],"stat":{"size":1,"mtime_ns":2}}\n',  # counts not an object
+            '{"file":"c","passed":true,"counts":{"files":1},"stat":{"size":"x","mtime_ns":2}}\n',
+            '{"file":"d","passed":"yes","counts":{"files":1},"stat":{"size":1,"mtime_ns":2}}\n',
+            '[' * 100000 + '\n',                                  # nesting Python's parser cannot take
+            '\xff\xfe{"file":\n',
+            '7\n',
+        ]
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="latin-1") as f:
+            f.write(good + "".join(damaged))
+        warnings = []
+        try:
+            previous = batch.read_previous(f.name, warnings.append)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(sorted(previous), ["a"])
+        self.assertEqual(len(warnings), 1, warnings)
+        self.assertIn("7 cut or damaged lines skipped", warnings[0])
+        self.assertIn("checked again", warnings[0])
+
+    def test_counts_of_a_line_are_rigviews_summary_of_it(self):
+        # An unreadable file with its own error row, and a report with non-finite values.
+        line = {"file": "x", "error": "x: refused", "passed": False, "worst": "error", "findings": [
+            {"code": "external-path-refused", "severity": "error"}, {"code": "importer-crashed", "severity": "error"}]}
+        c = batch.counts_of(line)
+        self.assertEqual((c["files"], c["failed"], c["unreadable"], c["importer_crashed"], c["errors"]), (1, 1, 1, 1, 1))
+        line = {"file": "y", "passed": True, "worst": "warning", "findings": [
+            {"code": "loop-seam", "severity": "warning"}, {"code": "non-finite-output", "severity": "info"}]}
+        c = batch.counts_of(line)
+        self.assertEqual((c["passed"], c["warnings"], c["infos"]), (1, 1, 0))
 
     def test_added_keys_keep_rigviews_text(self):
         line = '{"file":"x.gltf","findings":[],"passed":true,"value":1e-05,"worst":"none"}'
