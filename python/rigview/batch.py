@@ -207,14 +207,16 @@ def memory_per_import(jobs):
 def check_chunk(rigview, items, cwd, strict=False, import_timeout=None, jobs=1):
     """Check a chunk of files with one `rigview check --json-lines --jobs JOBS FILE...`.
     `items`: [(path, the stat of an earlier run's line, or None)]. A file whose stat is unchanged
-    is not checked. Returns [(path, line or None, error or None)] in `items`' order: line None
-    and error None: unchanged; error: rigview gave no line for it (why)."""
+    is not checked. Returns [(path, line or None, error or None, summary)] in `items`' order:
+    line None and error None: unchanged; error: rigview gave no line for it (why); summary, with
+    a line: (its counts, its rank, its error message or None), worked out here so the client
+    parses nothing."""
     results = {}
     todo = []
     for path, old in items:
         stat = file_stat(path)
         if old is not None and stat == old:
-            results[path] = (None, None)
+            results[path] = (None, None, None)
         else:
             todo.append((path, stat))
     if todo:
@@ -241,17 +243,19 @@ def check_chunk(rigview, items, cwd, strict=False, import_timeout=None, jobs=1):
             hit = by_name.get(obj["file"])
             if hit is None or hit[0] in results:
                 continue
-            results[hit[0]] = (add_keys(raw.strip(), hit[1], counts_of(obj)), None)
+            counts = counts_of(obj)
+            error = str(obj["error"]) if "error" in obj else None
+            results[hit[0]] = (add_keys(raw.strip(), hit[1], counts), None, (counts, line_rank(obj), error))
         tail = p.stderr.decode("utf-8", "replace").strip().splitlines()
         why = "rigview check gave no report (exit status " + str(p.returncode) + (": " + tail[-1] if tail else "") + ")"
         for path, _ in todo:
-            results.setdefault(path, (None, why))
+            results.setdefault(path, (None, why, None))
     return [(path,) + results[path] for path, _ in items]
 
 
 def check_file(rigview, path, cwd, strict=False, import_timeout=None):
     """One file (check_chunk of one): its line, with "stat" and "counts" added."""
-    _, line, error = check_chunk(rigview, [(path, None)], cwd, strict, import_timeout)[0]
+    _, line, error, _ = check_chunk(rigview, [(path, None)], cwd, strict, import_timeout)[0]
     if error:
         raise RuntimeError(error.replace("rigview check gave no report", "rigview check gave no report for " + path, 1))
     return line
@@ -424,7 +428,7 @@ def chunk_size_for(files, threads):
 
 
 def run_check(client, rigview, files, out, previous=None, retries=3, strict=False, import_timeout=None,
-              log=None, version=None, chunk_size=None, jobs=1, window=None):
+              log=None, version=None, chunk_size=None, jobs=1, window=None, task=None):
     """Check `files` on `client`'s cluster in chunks (check_chunk: one `rigview check` for many
     files), giving each new line to `out(file, line)` as its chunk finishes; the files of
     `previous` ({file: (stat, counts, rank)}) whose stat the workers find unchanged are not
@@ -433,7 +437,9 @@ def run_check(client, rigview, files, out, previous=None, retries=3, strict=Fals
     (its worker died `retries` + 1 times, or rigview gave no line for some file) is run again
     one file per task, so a file that kills its worker is found and the others are checked;
     such a file is an importer-crashed line. `version`: the binary's, for the lines written
-    here. Returns (summary dict, worst rank, [(file, error)] of files that could not be checked)."""
+    here; `task`: what a chunk runs (default check_chunk; bench/batch_client_throughput.py gives
+    one that returns canned lines). Returns (summary dict, worst rank, [(file, error)] of files
+    that could not be checked)."""
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
@@ -453,11 +459,13 @@ def run_check(client, rigview, files, out, previous=None, retries=3, strict=Fals
             summary[k] += int(counts.get(k, 0))
         worst[0] = max(worst[0], rank)
 
-    def take(path, line):
-        obj = json.loads(line)
-        count(obj["counts"], line_rank(obj))
-        if "error" in obj:  # the file could not be read: its one line on stderr, as rigview's
-            log(str(obj["error"]))
+    def take(path, line, meta=None):
+        if meta is None:
+            obj = json.loads(line)
+            meta = (obj["counts"], line_rank(obj), str(obj["error"]) if "error" in obj else None)
+        count(meta[0], meta[1])
+        if meta[2] is not None:  # the file could not be read: its one line on stderr, as rigview's
+            log(meta[2])
         out(path, line)
 
     pending = iter(range(0, len(files), chunk_size))
@@ -477,7 +485,7 @@ def run_check(client, rigview, files, out, previous=None, retries=3, strict=Fals
                 paths = files[start:start + chunk_size]
             items = [(p, previous[p][0] if p in previous else None) for p in paths]
             submitted[0] += 1
-            fut = client.submit(check_chunk, rigview, items, cwd, strict, import_timeout, jobs, pure=False,
+            fut = client.submit(task or check_chunk, rigview, items, cwd, strict, import_timeout, jobs, pure=False,
                                 key="rigview-check-%d-%s" % (submitted[0], os.urandom(6).hex()))
             in_flight[fut.key] = paths
             ac.add(fut)
@@ -489,9 +497,9 @@ def run_check(client, rigview, files, out, previous=None, retries=3, strict=Fals
         for fut in ac:
             paths = in_flight.pop(fut.key)
             if fut.status == "finished":
-                for path, line, error in fut.result():
+                for path, line, error, meta in fut.result():
                     if line is not None:
-                        take(path, line)
+                        take(path, line, meta)
                     elif error is None:  # unchanged since the earlier run
                         kept[0] += 1
                         count(previous[path][1], previous[path][2])

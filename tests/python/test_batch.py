@@ -1,7 +1,9 @@
 """rigview.batch (python/rigview/batch.py): `rigview check` over a folder on a local Dask
 cluster gives the lines and summary `rigview check --json-lines` gives; a worker killed mid-run
-loses no file; a file whose task kills its worker every time is importer-crashed; --resume
-checks only changed files.
+loses no file; a file whose task kills its worker every time is importer-crashed (found by
+running its failed chunk again one file per task); --resume checks only changed files and
+skips damaged lines with one warning; the local cluster listens on loopback with no dashboard;
+an output over a file to check is refused.
 
 Run: PYTHONPATH=build/python RIGVIEW_BIN=build/rigview /usr/bin/python3 tests/python/test_batch.py
 (CTest: python.batch). Each test starts a LocalCluster of 2 worker processes, one thread each.
@@ -152,7 +154,8 @@ class BatchCheckTest(unittest.TestCase):
 
     def test_a_file_that_kills_its_worker_every_time_is_importer_crashed(self):
         self.set_hooks({"exit": "Boxing_Toes.bvh"})
-        rc, out, err = self.run_batch("--retries", "1")
+        # In chunks of 4: the chunk holding it fails, is run again one file per task.
+        rc, out, err = self.run_batch("--retries", "1", "--chunk", "4")
         files, summary = file_lines(out)
         self.assertEqual(set(files), set(self.expected), err)
         crashed = [f for f in files if f.endswith("Boxing_Toes.bvh")][0]
@@ -177,13 +180,33 @@ class BatchCheckTest(unittest.TestCase):
             f.write('#!/bin/sh\ncase "$*" in *malformed.obj*) echo "rigview: internal error" >&2; exit 7;; esac\n'
                     'exec "%s" "$@"\n' % self.rigview)
         os.chmod(fake, 0o755)
-        rc, out, err = self.run_batch("--rigview", fake)
+        rc, out, err = self.run_batch("--rigview", fake, "--chunk", "7")  # one chunk: every file run again alone
         files, summary = file_lines(out)
         broken = os.path.join(self.root, "broken", "malformed.obj")
         self.assertEqual(set(files), set(self.expected) - {broken}, err)
         self.assertEqual(summary["files"], self.expected_summary["files"] - 1)
         self.assertIn(broken + ": could not be checked: rigview check gave no report", err)
         self.assertEqual(rc, batch.EXIT_INTERNAL_ERROR)
+
+    def test_local_cluster_listens_on_loopback_with_no_dashboard(self):
+        import urllib.error
+        import urllib.request
+        self.assertTrue(self.cluster.scheduler_address.startswith("tcp://127.0.0.1:"), self.cluster.scheduler_address)
+        port = self.cluster.scheduler.http_server.port
+        for page in ("/status", "/"):
+            with self.assertRaises(urllib.error.HTTPError) as cm:
+                urllib.request.urlopen("http://127.0.0.1:%d%s" % (port, page), timeout=10)
+            self.assertEqual(cm.exception.code, 404)
+
+    def test_output_over_a_file_to_check_is_refused(self):
+        model = os.path.join(self.root, "simple_skin.gltf")
+        with open(model, "rb") as f:
+            before = f.read()
+        rc, out, err = self.run_batch("-o", model)
+        self.assertEqual(rc, batch.EXIT_USAGE, err)
+        self.assertIn("the output is one of the files to check", err)
+        with open(model, "rb") as f:
+            self.assertEqual(f.read(), before)
 
     def test_resume_checks_only_changed_files(self):
         out_path = os.path.join(self.tmp, "resume.jsonl")
@@ -202,7 +225,7 @@ class BatchCheckTest(unittest.TestCase):
         os.utime(touched, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
         untouched = [f for f in self.expected if f not in (touched, cut)][0]
         self.set_hooks({"exit": os.path.basename(untouched)})
-        rc, out, err = self.run_batch("--resume", out_path, "--retries", "0")
+        rc, out, err = self.run_batch("--resume", out_path, "--retries", "0", "--chunk", "3")
         self.assertEqual(out, "")
         self.assertIn("to check", err)
         with open(out_path) as f:
