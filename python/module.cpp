@@ -9,7 +9,9 @@
 #include <cmath>
 #include <condition_variable>
 #include <exception>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <cstdlib>
 #include <string>
@@ -93,10 +95,25 @@ void finish(int rc, const std::vector<std::string>& lines) {
     }
 }
 
+// A model argument: a path, or a loaded rigview.Model (then not imported again).
+struct ModelArg {
+    std::string path;
+    std::shared_ptr<const rig::Model> model;  // null: a path
+};
+
+ModelArg modelArg(const py::object& arg, const std::vector<PathArg>& anims) {
+    if (py::isinstance<PyModel>(arg)) {
+        const PyModel& m = arg.cast<const PyModel&>();
+        if (!anims.empty()) throw py::value_error("anims: give them to load(), not with a loaded Model");
+        return {m.model->path, m.model};
+    }
+    return {arg.cast<PathArg>().string(), nullptr};
+}
+
 // Command-line style options every command shares.
 template <typename Options>
-void fillImport(Options& o, const PathArg& path, const std::string& units, const std::vector<PathArg>& anims) {
-    o.model = path.string();
+void fillImport(Options& o, const ModelArg& path, const std::string& units, const std::vector<PathArg>& anims) {
+    o.model = path.path;
     o.import = importOptionsFor(units);
     o.anims = pathStrings(anims);
 }
@@ -107,7 +124,8 @@ void fillImport(Options& o, const PathArg& path, const std::string& units, const
 // lines are kept on its thread and handed back. Returns its exit code.
 std::mutex gCommandMutex;
 
-int runCommand(bool isolated, double timeout, std::vector<std::string>& lines, const std::function<int()>& command) {
+int runCommand(bool isolated, double timeout, std::vector<std::string>& lines, const std::function<int()>& command,
+               const std::shared_ptr<const rig::Model>& model = nullptr) {
     std::atomic<bool> cancel{false};
     rig::IsolationConfig config = isolationFor(isolated, timeout);
     config.cancel = &cancel;
@@ -120,6 +138,8 @@ int runCommand(bool isolated, double timeout, std::vector<std::string>& lines, c
         } restore;
         rig::setIsolation(config);
         rig::cmd::ErrorCapture capture;
+        std::optional<rig::cmd::PreloadedModel> preloaded;
+        if (model) preloaded.emplace(*model);
         rc = command();
         lines = capture.lines();
     });
@@ -259,12 +279,13 @@ void fillIk(rig::IkOptions& ik, const py::object& spec) {
     }
 }
 
-py::array_t<uint8_t> render(const PathArg& path, const py::object& clip, double time, bool bind, bool filePose,
+py::array_t<uint8_t> render(const py::object& pathOrModel, const py::object& clip, double time, bool bind, bool filePose,
                             std::pair<int, int> size, double azimuth, double elevation, int samples, const py::object& view,
                             const py::object& machine, const std::vector<std::string>& sets, const py::object& instances,
                             double spacing, const py::object& compressed, const py::object& ik, const std::string& units,
                             const std::vector<PathArg>& anims, bool isolated, double timeout) {
     rig::RenderOptions o;
+    const ModelArg path = modelArg(pathOrModel, anims);
     fillImport(o, path, units, anims);
     o.clip = clipKey(clip);
     o.time = time;
@@ -287,17 +308,18 @@ py::array_t<uint8_t> render(const PathArg& path, const py::object& clip, double 
     std::vector<uint8_t> rgba;
     int w = 0, h = 0;
     std::vector<std::string> lines;
-    const int rc = runCommand(isolated, timeout, lines, [&] { return rig::renderPixels(o, rgba, w, h); });
+    const int rc = runCommand(isolated, timeout, lines, [&] { return rig::renderPixels(o, rgba, w, h); }, path.model);
     finish(rc, lines);
     py::array_t<uint8_t> out({static_cast<py::ssize_t>(h), static_cast<py::ssize_t>(w), py::ssize_t{4}});
     std::copy(rgba.begin(), rgba.end(), out.mutable_data());
     return out;
 }
 
-void exportClips(const PathArg& path, const PathArg& output, const py::object& clip, const py::object& start,
+void exportClips(const py::object& pathOrModel, const PathArg& output, const py::object& clip, const py::object& start,
                  const py::object& end, const py::object& fps, const std::string& units, const std::vector<PathArg>& anims,
                  bool isolated, double timeout) {
     rig::ExportOptions o;
+    const ModelArg path = modelArg(pathOrModel, anims);
     fillImport(o, path, units, anims);
     o.output = output.string();
     o.clip = clipKey(clip);
@@ -308,20 +330,21 @@ void exportClips(const PathArg& path, const PathArg& output, const py::object& c
     o.fpsGiven = !fps.is_none();
     o.fps = o.fpsGiven ? fps.cast<double>() : 0.0;
     std::vector<std::string> lines;
-    const int rc = runCommand(isolated, timeout, lines, [&] { return rig::runExport(o); });
+    const int rc = runCommand(isolated, timeout, lines, [&] { return rig::runExport(o); }, path.model);
     finish(rc, lines);
 }
 
-std::string compress(const PathArg& path, const PathArg& output, double tolerance, bool delta,
+std::string compress(const py::object& pathOrModel, const PathArg& output, double tolerance, bool delta,
                      const std::string& units, const std::vector<PathArg>& anims, bool isolated, double timeout) {
     rig::CompressOptions o;
+    const ModelArg path = modelArg(pathOrModel, anims);
     fillImport(o, path, units, anims);
     o.output = output.string();
     o.toleranceMm = tolerance;
     o.delta = delta;
     nlohmann::json report;
     std::vector<std::string> lines;
-    const int rc = runCommand(isolated, timeout, lines, [&] { return rig::compressModel(o, report); });
+    const int rc = runCommand(isolated, timeout, lines, [&] { return rig::compressModel(o, report); }, path.model);
     finish(rc, lines);
     return rig::jsonout::dump(std::move(report), 2);
 }

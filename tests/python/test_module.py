@@ -533,6 +533,16 @@ class CommandsTest(unittest.TestCase):
         self.assertEqual(image.shape, (48, 64, 4))
         self.assertEqual(image.dtype, np.uint8)
         np.testing.assert_array_equal(image, read_png(out))
+        # A loaded Model renders the same without being imported again: its file may be gone.
+        gone = os.path.join(self.tmp, "gone.gltf")
+        shutil.copyfile(SIMPLE_SKIN, gone)
+        model = rigview.load(gone)
+        os.unlink(gone)
+        np.testing.assert_array_equal(rigview.render(model, size=(64, 48), time=0.5, view={"bones": True}), image)
+        with self.assertRaises(rigview.ImportError):
+            rigview.render(gone, size=(64, 48))
+        with self.assertRaises(ValueError):
+            rigview.render(model, size=(8, 8), anims=[SIMPLE_SKIN])  # anims belong to load()
         with self.assertRaises(ValueError):
             rigview.render(SIMPLE_SKIN, size=(0, 10))
         with self.assertRaises(ValueError):
@@ -585,6 +595,10 @@ class CommandsTest(unittest.TestCase):
                     for buf in d.get("buffers", []):
                         buf.pop("uri", None)
                 self.assertEqual(a, b)
+        # A loaded Model: the same file.
+        from_model = os.path.join(self.tmp, "model.bvh")
+        rigview.export(rigview.load(DEMO), from_model, clip=0, fps=24)
+        self.assertEqual(read(from_model), read(os.path.join(self.tmp, "cli.bvh")))
         with self.assertRaises(ValueError):
             rigview.export(DEMO, os.path.join(self.tmp, "x.txt"))
         with self.assertRaises(ValueError):
@@ -596,27 +610,38 @@ class CommandsTest(unittest.TestCase):
         mine, theirs = os.path.join(self.tmp, "py.glb"), os.path.join(self.tmp, "cli.glb")
         doc = json.loads(cli("compress", SIMPLE_SKIN, "-o", theirs, "--tolerance", "0.5", "--json").stdout)
         report = rigview.compress(SIMPLE_SKIN, mine, tolerance=0.5)
+        self.assertIsInstance(report, rigview.CompressReport)
+        self.assertEqual(report.output, mine)
+        mine_doc = report.to_dict()
         doc.pop("output")
-        report.pop("output")
-        self.assertEqual(report, doc)
+        mine_doc.pop("output")
+        self.assertEqual(mine_doc, doc)
+        self.assertEqual(report.clips, doc["clips"])
         self.assertEqual(read(mine), read(theirs))
+        # A loaded Model: used as it is, not imported again (the same bytes).
+        again = os.path.join(self.tmp, "again.glb")
+        self.assertEqual(rigview.compress(rigview.load(SIMPLE_SKIN), again, tolerance=0.5).clips, doc["clips"])
+        self.assertEqual(read(again), read(theirs))
         with self.assertRaises(ValueError):
             rigview.compress(SIMPLE_SKIN, mine, tolerance=-1)
 
     def test_diff_equals_cli(self):
         # Against itself: nothing differs. Against another rig: the report `diff --json` prints.
         same = rigview.diff(DEMO, DEMO)
-        self.assertFalse(same["differs"])
+        self.assertIsInstance(same, rigview.Diff)
+        self.assertFalse(same.differs)
         for a, b in ((DEMO, DEMO), (DEMO, BCN)):
             r = cli("diff", a, b, "--json", check=False)
             self.assertEqual(r.returncode, 0 if a == b else 1, r.stderr)
             doc = json.loads(r.stdout)
-            mine = rigview.diff(rigview.load(a), b)  # a Model or a path
+            mine = rigview.diff(rigview.load(a), b).to_dict()  # a Model or a path
             for d in (doc, mine):
                 d.pop("a")
                 d.pop("b")
             self.assertEqual(mine, doc)
-        self.assertTrue(rigview.diff(DEMO, BCN)["differs"])
+        other = rigview.diff(DEMO, BCN)
+        self.assertTrue(other.differs)
+        self.assertEqual(other.joints, json.loads(cli("diff", DEMO, BCN, "--json", check=False).stdout)["joints"])
         with self.assertRaises(ValueError):
             rigview.diff(DEMO, DEMO, tolerance=float("nan"))
         with self.assertRaises(rigview.ImportError):
