@@ -365,7 +365,8 @@ class Output:
     """Where lines go: stdout, or a file (appended to when resuming), flushed line by line."""
 
     def __init__(self, path, append):
-        self.path = path
+        self.path = None if path == "-" else path  # "-": standard output
+        path = self.path
         if path is None:
             self.f = sys.stdout.buffer
             return
@@ -591,7 +592,7 @@ def parse_args(argv):
     where.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler (tcp://host:8786)")
     where.add_argument("--local", type=int, metavar="N",
                        help="a local cluster of N worker processes (default: one per core)")
-    c.add_argument("-o", "--output", metavar="OUT.jsonl", help="write the lines to OUT.jsonl (default: stdout)")
+    c.add_argument("-o", "--output", metavar="OUT.jsonl", help="write the lines to OUT.jsonl (default, or -: stdout)")
     c.add_argument("--resume", metavar="OUT.jsonl",
                    help="an earlier output: files it reports with the same size and mtime are not checked "
                         "again; new lines are appended to it, and at the end it holds one line per file and "
@@ -643,7 +644,7 @@ def _main(args):
     rigview = find_rigview(args.rigview)
     version = rigview_version(rigview)
     files = list_files(rigview, args.roots, args.import_timeout)
-    out_path = args.resume or args.output
+    out_path = args.resume or (None if args.output == "-" else args.output)
     output_is_not_a_file_checked(out_path, files)
     previous = read_previous(args.resume, log) if args.resume else {}
 

@@ -285,6 +285,11 @@ class BatchUnitTest(unittest.TestCase):
         c = batch.counts_of(line)
         self.assertEqual((c["passed"], c["warnings"], c["infos"]), (1, 1, 0))
 
+    def test_dash_is_standard_output(self):
+        out = batch.Output("-", append=False)
+        self.assertIsNone(out.path)
+        self.assertIs(out.f, sys.stdout.buffer)
+
     def test_added_keys_keep_rigviews_text(self):
         line = '{"file":"x.gltf","findings":[],"passed":true,"value":1e-05,"worst":"none"}'
         out = batch.add_keys(line, {"size": 3, "mtime_ns": 4}, {"files": 1})

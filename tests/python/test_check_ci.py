@@ -228,6 +228,13 @@ class FormatTest(Tmp):
         pose = run([EXE, "pose", CLEAN, "-o", "-"])
         self.assertEqual(pose.returncode, 0, pose.stderr)
         validate(json.loads(pose.stdout), "pose")
+        bvh = run([EXE, "export", CLEAN, "-o", "-"])
+        self.assertEqual(bvh.returncode, 0, bvh.stderr)
+        self.assertTrue(bvh.stdout.startswith(b"HIERARCHY"), bvh.stdout[:40])
+        png = run([EXE, "render", CLEAN, "-o", "-", "--size", "32x24"])
+        if png.returncode != 6:  # 6: no OpenGL context here
+            self.assertEqual(png.returncode, 0, png.stderr)
+            self.assertEqual(png.stdout[:8], b"\x89PNG\r\n\x1a\n")
         glb = run([EXE, "compress", MODELS + "/BVH/01_01.bvh", "-o", "-"])
         self.assertEqual(glb.returncode, 0, glb.stderr)
         self.assertEqual(glb.stdout[:4], b"glTF")
