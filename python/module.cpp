@@ -158,16 +158,28 @@ std::string clipKey(const py::object& clip) {
     throw py::type_error("clip must be None, an index or a name");
 }
 
+// config: None, the nearest rigview-check.json above the file (as `rigview check`); False, none
+// (--no-config); a path, that file (--config). A configuration that cannot be used: ValueError.
 std::string checkJson(const PathArg& path, const std::string& units, const std::vector<PathArg>& anims,
-                      bool isolated, double timeout, bool strict) {
+                      bool isolated, double timeout, bool strict, const py::object& configArg) {
     const rig::ImportOptions options = importOptionsFor(units);
+    const bool none = py::isinstance<py::bool_>(configArg) && !configArg.cast<bool>();
+    if (py::isinstance<py::bool_>(configArg) && configArg.cast<bool>()) {
+        throw py::type_error("config must be None, False or the path of a rigview-check.json");
+    }
+    const std::string configPath = configArg.is_none() || none ? std::string() : configArg.cast<PathArg>().string();
+    rig::CheckConfigFinder finder(configPath, none);
+    const rig::CheckConfig* project = finder.forFile(path.string());
+    if (!finder.error().empty()) throw py::value_error(messageText(finder.error()));
+    const std::vector<const rig::CheckRule*> rules = project ? rig::rulesFor(*project, path.string())
+                                                             : std::vector<const rig::CheckRule*>{};
     rig::IsolationConfig config = isolationFor(isolated, timeout);
     std::atomic<bool> cancel{false};
     config.cancel = &cancel;
     const std::vector<std::string> files = pathStrings(anims);
     const std::string file = path.string();
     rig::FileResult r;
-    runInterruptible(cancel, [&] { r = rig::checkFile(file, files, options, config); });
+    runInterruptible(cancel, [&] { r = rig::checkFile(file, files, options, config, nullptr, rig::kMaxInfluences, rules); });
     return rig::jsonout::dump(rig::fileJson(r, strict), 2);
 }
 
@@ -486,7 +498,8 @@ PYBIND11_MODULE(_rigview, m) {
 
     m.def("_check_json", &checkJson, py::arg("path"), py::arg("units") = "metres",
           py::arg("anims") = std::vector<PathArg>{}, py::arg("isolated") = true, py::arg("timeout") = 120.0,
-          py::arg("strict") = false, "The report `rigview check --json` prints for one file (a JSON string).");
+          py::arg("strict") = false, py::arg("config") = py::none(),
+          "The report `rigview check --json` prints for one file (a JSON string).");
     m.def("_diff_json", &diffJson, py::arg("a"), py::arg("b"), py::arg("tolerance") = 0.01,
           "`rigview diff A B --json` of two loaded Models (a JSON string).");
     m.def("_codes_markdown", &rig::codesMarkdown, "The table of finding codes (`rigview check --list-codes`).");

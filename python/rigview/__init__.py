@@ -19,7 +19,7 @@ from __future__ import annotations
 import json as _json
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Literal, Optional, Sequence, Union
 
 from ._rigview import (  # noqa: F401  (re-exported)
     Clip,
@@ -173,13 +173,17 @@ class CompressReport:
 
 
 def check(path: PathLike, *, units: str = "metres", anims: Sequence[PathLike] = (), isolated: bool = True,
-          timeout: float = 120.0, strict: bool = False) -> Report:
+          timeout: float = 120.0, strict: bool = False,
+          config: Union[None, Literal[False], PathLike] = None) -> Report:
     """Check one model file's rig as `rigview check --json` does and return its Report (the
     same findings, codes, severities, messages and subjects). The file is imported in an
     isolated worker process unless isolated=False; a file that cannot be imported gives a Report
     with `error` set (and passed False), not an exception. units, anims and timeout as for
-    load(); strict=True fails on warnings too (--strict). The GIL is released meanwhile."""
-    text = _rigview._check_json(path, units, list(anims), isolated, timeout, strict)
+    load(); strict=True fails on warnings too (--strict). config: the project configuration,
+    as `rigview check` finds it: None, the nearest rigview-check.json in the file's folder or
+    above it; a path, that file (--config); False, none (--no-config); one that cannot be used
+    raises ValueError. The GIL is released meanwhile."""
+    text = _rigview._check_json(path, units, list(anims), isolated, timeout, strict, config)
     d: Dict[str, Any] = _json.loads(text)
     return Report(file=d["file"], worst=d["worst"], passed=d["passed"],
                   findings=[Finding.from_dict(f) for f in d["findings"]], error=d.get("error"), _json=text)

@@ -123,82 +123,6 @@ void printText(std::ostream& out, const FileResult& r) {
     }
 }
 
-// The project configuration of each file: --config for all, none with --no-config, else the
-// nearest rigview-check.json in the file's folder or above it (each folder looked at once).
-class ConfigFinder {
-public:
-    explicit ConfigFinder(const CheckOptions& o) : none_(o.noConfig) {
-        if (!o.config.empty()) {
-            hasForced_ = true;
-            forced_ = load(o.config);
-        }
-    }
-    const std::string& error() const { return error_; }
-    // Null: no configuration (or an error, then error() is set).
-    const CheckConfig* forFile(const std::string& file) {
-        if (none_ || !error_.empty()) return nullptr;
-        if (hasForced_) return forced_;
-        std::error_code ec;
-        fs::path dir = fs::absolute(file, ec).lexically_normal().parent_path();
-        std::vector<std::string> visited;
-        const CheckConfig* found = nullptr;
-        for (;;) {
-            const std::string key = dir.string();
-            auto hit = byFolder_.find(key);
-            if (hit != byFolder_.end()) {
-                found = hit->second;
-                break;
-            }
-            visited.push_back(key);
-            const fs::path candidate = dir / "rigview-check.json";
-            if (fs::is_regular_file(candidate, ec)) {
-                found = load(candidate.string());
-                break;
-            }
-            if (!dir.has_parent_path() || dir.parent_path() == dir) break;
-            dir = dir.parent_path();
-        }
-        for (const std::string& v : visited) byFolder_[v] = found;
-        return found;
-    }
-
-private:
-    const CheckConfig* load(const std::string& path) {
-        std::string textIn, why;
-        if (!readSmallFile(path, textIn, why)) {
-            error_ = path + ": cannot read the check configuration (" + why + ")";
-            return nullptr;
-        }
-        auto c = std::make_unique<CheckConfig>();
-        if (!parseCheckConfig(textIn, path, *c, error_)) return nullptr;
-        loaded_.push_back(std::move(c));
-        return loaded_.back().get();
-    }
-    static bool readSmallFile(const std::string& path, std::string& out, std::string& why) {
-        std::ifstream in(path, std::ios::binary);
-        if (!in) {
-            why = std::strerror(errno);
-            return false;
-        }
-        constexpr size_t kMax = 1 << 20;  // a configuration is small; anything bigger is not one
-        out.resize(kMax + 1);
-        in.read(out.data(), static_cast<std::streamsize>(out.size()));
-        out.resize(static_cast<size_t>(in.gcount()));
-        if (out.size() > kMax) {
-            why = "larger than 1 MiB";
-            return false;
-        }
-        return true;
-    }
-
-    bool none_ = false;
-    bool hasForced_ = false;
-    const CheckConfig* forced_ = nullptr;
-    std::map<std::string, const CheckConfig*> byFolder_;
-    std::vector<std::unique_ptr<CheckConfig>> loaded_;
-    std::string error_;
-};
-
 // Where the report goes: stdout, or -o's file (written whole, or stdout for "-").
 class Sink {
 public:
@@ -309,7 +233,7 @@ int runCheck(const CheckOptions& o) {
         }
     }
     // The configuration's rules for each file, found before any import.
-    ConfigFinder finder(o);
+    CheckConfigFinder finder(o.config, o.noConfig);
     std::vector<std::vector<const CheckRule*>> rules(files.size());
     for (size_t i = 0; i < files.size(); ++i) {
         if (const CheckConfig* c = finder.forFile(files[i])) rules[i] = rulesFor(*c, files[i]);

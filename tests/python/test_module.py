@@ -298,6 +298,36 @@ class CheckTest(unittest.TestCase):
                 self.assertEqual(report.passed, r.returncode == 0)
 
 
+class ConfigTest(unittest.TestCase):
+    """check() reads the project's rigview-check.json as `rigview check` does."""
+
+    def test_check_reads_the_project_configuration(self):
+        fbx = os.path.join(MODELS, "FBX/animation_with_skeleton.fbx")  # too-many-influences: a warning
+        with tempfile.TemporaryDirectory() as tmp:
+            model = os.path.join(tmp, "chars", "hero.fbx")
+            os.makedirs(os.path.dirname(model))
+            shutil.copyfile(fbx, model)
+            with open(os.path.join(tmp, "rigview-check.json"), "w") as f:
+                json.dump({"severity": {"too-many-influences": "error"}, "ignore": ["redundant-keys"]}, f)
+            report = rigview.check(model)
+            codes = {x.code: x.severity for x in report.findings}
+            self.assertEqual(codes["too-many-influences"], "error")
+            self.assertNotIn("redundant-keys", codes)
+            self.assertFalse(report.passed)
+            self.assertEqual(report.to_dict(), json.loads(cli("check", model, "--json", check=False).stdout)["files"][0])
+            plain = {x.code: x.severity for x in rigview.check(model, config=False).findings}
+            self.assertEqual(plain["too-many-influences"], "warning")
+            other = os.path.join(tmp, "other.json")
+            with open(other, "w") as f:
+                json.dump({"ignore": ["too-many-influences"]}, f)
+            self.assertNotIn("too-many-influences", {x.code for x in rigview.check(model, config=other).findings})
+            with open(other, "w") as f:
+                f.write('{"ignore": ["no-such-code"]}')
+            with self.assertRaises(ValueError) as cm:
+                rigview.check(model, config=other)
+            self.assertIn("unknown finding code", str(cm.exception))
+
+
 class ErrorTest(unittest.TestCase):
     def test_bad_files_raise_and_the_next_call_works(self):
         for name in ["empty.x", "malformed.obj", "empty.md5mesh", "empty.smd"]:
