@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -166,7 +167,17 @@ bool matchSet(const std::string& g, size_t& p, char c, bool& in) {
     return true;
 }
 
-bool matchFrom(const std::string& g, size_t gi, const std::string& s, size_t si) {
+// Whether g[gi..] matches s[si..]. Each (gi, si) is answered once (memo: 0 unknown, 1 no,
+// 2 yes), so many stars cost |g| x |s| x |s| at worst, never exponential time.
+bool matchFrom(const std::string& g, size_t gi, const std::string& s, size_t si, std::vector<uint8_t>& memo);
+
+bool matchAt(const std::string& g, size_t gi, const std::string& s, size_t si, std::vector<uint8_t>& memo) {
+    uint8_t& m = memo[gi * (s.size() + 1) + si];
+    if (m == 0) m = matchFrom(g, gi, s, si, memo) ? 2 : 1;
+    return m == 2;
+}
+
+bool matchFrom(const std::string& g, size_t gi, const std::string& s, size_t si, std::vector<uint8_t>& memo) {
     while (gi < g.size()) {
         if (g.compare(gi, 2, "**") == 0) {
             size_t rest = gi + 2;
@@ -174,14 +185,14 @@ bool matchFrom(const std::string& g, size_t gi, const std::string& s, size_t si)
             if (slash) ++rest;
             // Zero or more whole folders ("**/"), or anything at all (a final "**").
             for (size_t k = si; k <= s.size(); ++k) {
-                if ((k == si || s[k - 1] == '/' || !slash) && matchFrom(g, rest, s, k)) return true;
+                if ((k == si || s[k - 1] == '/' || !slash) && matchAt(g, rest, s, k, memo)) return true;
             }
             return false;
         }
         const char c = g[gi];
         if (c == '*') {
             for (size_t k = si; k <= s.size(); ++k) {
-                if (matchFrom(g, gi + 1, s, k)) return true;
+                if (matchAt(g, gi + 1, s, k, memo)) return true;
                 if (k < s.size() && s[k] == '/') break;
             }
             return false;
@@ -254,12 +265,15 @@ bool parseCheckConfig(const std::string& text, const std::string& path, CheckCon
 }
 
 bool globMatch(const std::string& glob, const std::string& relative) {
+    auto match = [](const std::string& g, const std::string& s) {
+        std::vector<uint8_t> memo((g.size() + 1) * (s.size() + 1), 0);
+        return matchAt(g, 0, s, 0, memo);
+    };
     if (glob.find('/') == std::string::npos) {  // a name alone: the file's name in any folder
         const size_t slash = relative.rfind('/');
-        return matchFrom(glob, 0, slash == std::string::npos ? relative : relative.substr(slash + 1), 0);
+        return match(glob, slash == std::string::npos ? relative : relative.substr(slash + 1));
     }
-    const std::string g = glob.rfind("./", 0) == 0 ? glob.substr(2) : glob;
-    return matchFrom(g, 0, relative, 0);
+    return match(glob.rfind("./", 0) == 0 ? glob.substr(2) : glob, relative);
 }
 
 std::vector<const CheckRule*> rulesFor(const CheckConfig& config, const std::string& file) {
