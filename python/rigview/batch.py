@@ -205,7 +205,8 @@ def memory_per_import(jobs):
 
 
 def check_chunk(rigview, items, cwd, strict=False, import_timeout=None, jobs=1):
-    """Check a chunk of files with one `rigview check --json-lines --jobs JOBS FILE...`.
+    """Check a chunk of files with one `rigview check --json-lines --jobs JOBS --files-from -`
+    (the names on its standard input, NUL-ended: no limit on their length or count).
     `items`: [(path, the stat of an earlier run's line, or None)]. A file whose stat is unchanged
     is not checked. Returns [(path, line or None, error or None, summary)] in `items`' order:
     line None and error None: unchanged; error: rigview gave no line for it (why); summary, with
@@ -224,12 +225,13 @@ def check_chunk(rigview, items, cwd, strict=False, import_timeout=None, jobs=1):
             _test_hooks(path)
         cmd = [rigview] + global_args(import_timeout) + ["check", "--json-lines", "--jobs", str(jobs)]
         cmd += ["--strict"] if strict else []
-        cmd += ["--"] + [path for path, _ in todo]
+        cmd += ["--files-from", "-"]
+        names = b"".join(os.fsencode(path) + b"\0" for path, _ in todo)
         env = None
         memory = memory_per_import(jobs)
         if memory is not None and "RIGVIEW_MAX_MEMORY_MB" not in os.environ:
             env = dict(os.environ, RIGVIEW_MAX_MEMORY_MB=str(memory))
-        p = subprocess.run(cmd, cwd=cwd if cwd and os.path.isdir(cwd) else None, stdin=subprocess.DEVNULL,
+        p = subprocess.run(cmd, cwd=cwd if cwd and os.path.isdir(cwd) else None, input=names,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         # rigview names a file as it was given, made valid UTF-8.
         by_name = {os.fsencode(path).decode("utf-8", "replace"): (path, stat) for path, stat in todo}

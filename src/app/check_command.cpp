@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -188,19 +189,40 @@ int runCheck(const CheckOptions& o) {
         std::cout << codesMarkdown();
         return exitcode::kOk;
     }
-    if (o.paths.empty()) {
+    std::vector<std::string> paths = o.paths;
+    if (!o.filesFrom.empty()) {
+        // NUL-ended names, exact for any name (a last name without its NUL counts too).
+        std::string list;
+        if (o.filesFrom == "-") {
+            list.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+        } else {
+            std::ifstream in(o.filesFrom, std::ios::binary);
+            if (!in) {
+                cmd::printError(o.filesFrom + ": cannot read the list of files (" + std::strerror(errno) + ")");
+                return exitcode::kUsage;
+            }
+            list.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        }
+        for (size_t at = 0; at < list.size();) {
+            const size_t end = std::min(list.find('\0', at), list.size());
+            if (end > at) paths.push_back(list.substr(at, end - at));
+            at = end + 1;
+        }
+    }
+    if (paths.empty()) {
         cmd::printError("check: give model files or folders (or --list-codes)");
         return exitcode::kUsage;
     }
     // One format: --format, or the older --json / --json-lines.
     const std::string format = !o.format.empty() ? o.format : o.jsonLines ? "json-lines" : o.json ? "json" : "text";
     std::vector<std::string> files;
-    if (!expand(o.paths, files)) {
-        cmd::printError("no model files found in " + (o.paths.empty() ? std::string("(nothing)") : o.paths.front()));
+    if (!expand(paths, files)) {
+        cmd::printError("no model files found in " + paths.front());
         return exitcode::kBadInput;
     }
     bool many = files.size() > 1 || !o.shard.empty();
-    for (const std::string& p : o.paths) {
+    many = many || !o.filesFrom.empty();
+    for (const std::string& p : paths) {
         std::error_code ec;
         many = many || fs::is_directory(p, ec);
     }

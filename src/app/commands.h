@@ -54,6 +54,7 @@ struct CheckOptions {
     std::string output;              // -o: the report's file ("-" or empty: stdout)
     std::string config;              // --config: the project configuration (empty: rigview-check.json found upward)
     bool noConfig = false;           // --no-config: no configuration file at all
+    std::string filesFrom;           // --files-from: more files, NUL-ended, from a file ("-": stdin)
 };
 
 struct BenchOptions {

@@ -175,6 +175,8 @@ std::vector<OptionSpec> makeTable() {
     t.push_back({"--config", "The project's check configuration (ignored codes, severities, tolerances; default: the nearest rigview-check.json above each file)", "", {}, {},
                  {{Check, RIG_FIELD(check.config)}}, "json"});
     t.push_back({"--no-config", "Use no check configuration file", "", {}, {"--config"}, {{Check, RIG_FIELD(check.noConfig)}}});
+    t.push_back({"--files-from", "Also check the files listed in FILE (- : standard input), each ended by a NUL byte as --list-files and find -print0 write them", "", {}, {},
+                 {{Check, RIG_FIELD(check.filesFrom)}}});
     t.push_back({"--shard", "Check only shard I of N (1-based): files I, I+N, I+2N... of the sorted file list", "", {}, {},
                  {{Check, RIG_FIELD(check.shard)}}});
     t.push_back({"--strict", "Warnings fail too (exit 1)", "", {}, {}, {{Check, RIG_FIELD(check.strict)}}});

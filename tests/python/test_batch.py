@@ -177,8 +177,11 @@ class BatchCheckTest(unittest.TestCase):
         # A rigview that lists the files but dies without a report on one of them.
         fake = os.path.join(self.tmp, "fake_rigview")
         with open(fake, "w") as f:
-            f.write('#!/bin/sh\ncase "$*" in *malformed.obj*) echo "rigview: internal error" >&2; exit 7;; esac\n'
-                    'exec "%s" "$@"\n' % self.rigview)
+            # (the names come on standard input: look there)
+            f.write('#!/bin/sh\ncase "$*" in *--files-from*) names=$(tr "\\0" "\\n");; esac\n'
+                    'case "$names" in *malformed.obj*) echo "rigview: internal error" >&2; exit 7;; esac\n'
+                    'if [ -n "$names" ]; then printf "%%s" "$names" | tr "\\n" "\\0" | exec "%s" "$@"; fi\n'
+                    'exec "%s" "$@"\n' % (self.rigview, self.rigview))
         os.chmod(fake, 0o755)
         rc, out, err = self.run_batch("--rigview", fake, "--chunk", "7")  # one chunk: every file run again alone
         files, summary = file_lines(out)

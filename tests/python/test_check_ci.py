@@ -168,6 +168,23 @@ class FormatTest(Tmp):
             validate(json.loads(line), "check", "line")
         self.assertIn("summary", json.loads(lines[-1]))
 
+    def test_files_from_a_list(self):
+        # NUL-ended names, as --list-files writes them: from a file or standard input; a name
+        # with a newline in it is one name.
+        odd = self.put(CLEAN, "odd\nname.gltf")
+        listing = os.path.join(self.dir, "list")
+        with open(listing, "wb") as f:
+            f.write(WARNED.encode() + b"\0" + odd.encode() + b"\0")
+        doc = json.loads(run([EXE, "check", "--files-from", listing, "--format", "json"]).stdout)
+        self.assertEqual(sorted(x["file"] for x in doc["files"]), sorted([WARNED, odd]))
+        p = subprocess.run([EXE, "check", "--files-from", "-", "--format", "json", BROKEN], input=odd.encode() + b"\0",
+                           capture_output=True, timeout=120)
+        self.assertEqual(p.returncode, 3)
+        self.assertEqual(json.loads(p.stdout)["summary"]["files"], 2)
+        missing = run([EXE, "check", "--files-from", os.path.join(self.dir, "none")])
+        self.assertEqual(missing.returncode, 2)
+        self.assertEqual(len(missing.stderr.decode().splitlines()), 1)
+
     def test_sarif(self):
         r = run([EXE, "check", self.folder(), "--format", "sarif"])
         self.assertEqual(r.returncode, 3)
