@@ -2,25 +2,31 @@
 
     python3 -m rigview.batch check ROOT... [--scheduler ADDRESS | --local N] [-o OUT.jsonl]
                                   [--resume OUT.jsonl] [--retries N] [--rigview PATH]
-                                  [--strict] [--import-timeout SECONDS]
+                                  [--chunk N] [--jobs K] [--strict] [--import-timeout SECONDS]
 
 The files are the ones `rigview check ROOT...` would check (the binary lists them:
-`rigview check --list-files`). Each file is one Dask task that runs `rigview check
---json-lines FILE` (which imports the file in its own worker process and turns an importer
-crash or time-out into a finding) and returns that file's line. Lines are written as tasks
-finish (one JSON object per line, flushed), then the summary line, as `rigview check
---json-lines` does; the exit code is the worst result, as rigview's.
+`rigview check --list-files`). They go to the cluster in chunks: each Dask task runs one
+`rigview check --json-lines --jobs K --files-from -` over its chunk (each import in its own
+worker process, an importer crash or time-out a finding) and returns the chunk's lines, with
+each line's counts worked out on the worker. At most two chunks per worker thread are in
+flight; lines are written (one JSON object per line, flushed) as chunks finish, then the
+summary line, as `rigview check --json-lines` does; the exit code is the worst result, as
+rigview's. The client holds the window and the summary, not the run's lines.
 
 Each file line is rigview's own line for that file with two keys added:
-  "stat":   {"size": bytes, "mtime_ns": ns} of the file when it was checked (--resume
-            re-checks a file whose size or mtime changed)
+  "stat":   {"size": bytes, "mtime_ns": ns} of the file when it was checked (--resume: the
+            workers stat their files and check again those whose size or mtime changed)
   "counts": the file's one-file summary (files, passed, failed, errors, ...), so a resumed
             run's summary adds up files it did not check again.
 
 A Dask worker that dies (killed, out of memory, machine gone) loses no file: the scheduler
 gives its tasks to other workers, up to --retries times per task (the scheduler's
-`allowed-failures`); a file whose task killed a worker on every try (distributed.KilledWorker)
-is reported as an `importer-crashed` finding, as rigview reports a crashed importer.
+`allowed-failures`); a chunk that still fails is run again one file per task, and a file whose
+own task killed a worker on every try (distributed.KilledWorker) is reported as an
+`importer-crashed` finding, as rigview reports a crashed importer. Memory: each task gives its
+rigview the worker's memory limit divided among its threads and imports
+(RIGVIEW_MAX_MEMORY_MB). A cut or damaged line of a resumed output is skipped with one warning
+and its file checked again.
 
 This module imports no compiled code (not rigview._rigview): Dask ships its functions to the
 workers by value, and the workers need only the rigview binary and the files (same paths).
@@ -351,7 +357,7 @@ def read_previous(path, log=None):
     damaged lines are skipped with one warning (through `log`): their files are checked again."""
     previous = {}
     damaged, first = 0, None
-    for number, (_, raw, obj) in enumerate(scan_output(path), 1):
+    for _, raw, obj in scan_output(path):
         if obj is None:
             damaged += 1
             first = first or raw[:60].decode("utf-8", "replace").strip()
