@@ -80,12 +80,12 @@ int32_t resolveClip(const Model& model, const py::object& clip, bool bind, bool 
     } else if (PyIndex_Check(clip.ptr())) {
         const long long i = py::int_(clip).cast<long long>();
         if (i < 0 || static_cast<size_t>(i) >= model.clips.size()) {
-            throw py::value_error(model.path + ": no clip " + std::to_string(i) + " (the model has " +
+            throw py::value_error(messageText(model.path) + ": no clip " + std::to_string(i) + " (the model has " +
                                   std::to_string(model.clips.size()) + " clips)");
         }
         return static_cast<int32_t>(i);
     } else if (py::isinstance<py::str>(clip)) {
-        key = clip.cast<std::string>();
+        key = nameBytes(clip);
         if (key.empty()) throw py::value_error("clip: an empty name");
     } else {
         throw py::type_error("clip must be None, an index or a name");
@@ -93,13 +93,13 @@ int32_t resolveClip(const Model& model, const py::object& clip, bool bind, bool 
     rig::cmd::ErrorCapture capture;
     int32_t index = -1;
     if (!rig::cmd::resolveClip(model, key, index)) {
-        throw py::value_error(capture.lines().empty() ? "unknown clip" : capture.lines().front());
+        throw py::value_error(capture.lines().empty() ? "unknown clip" : messageText(capture.lines().front()));
     }
     return index;
 }
 
 float clipTimeOf(const Model& model, int32_t clip, double time) {
-    if (!std::isfinite(time)) throw py::value_error(model.path + ": time must be a finite number of seconds");
+    if (!std::isfinite(time)) throw py::value_error(messageText(model.path) + ": time must be a finite number of seconds");
     return rig::cmd::clipTime(model, clip, time);
 }
 
@@ -147,14 +147,13 @@ py::dict unitsDict(const rig::Units& u) {
 PyModel loadModel(const PathArg& path, const std::string& units, const std::vector<PathArg>& anims, bool isolated,
                   double timeout) {
     const rig::ImportOptions options = importOptionsFor(units);
-    const rig::IsolationConfig config = isolationFor(isolated, timeout);
+    rig::IsolationConfig config = isolationFor(isolated, timeout);
+    std::atomic<bool> cancel{false};
+    config.cancel = &cancel;
     const std::string file = path.string();
     const std::vector<std::string> files = pathStrings(anims);
     rig::ImportOutcome outcome;
-    {
-        py::gil_scoped_release release;
-        outcome = rig::importIsolated(file, files, options, config);
-    }
+    runInterruptible(cancel, [&] { outcome = rig::importIsolated(file, files, options, config); });
     if (!outcome.model) raiseImportError(outcome.model.error().message, outcome.failure);
     auto model = std::make_shared<Model>(std::move(outcome.model.value()));
     std::vector<std::string> warnings;
@@ -173,7 +172,7 @@ PyModel loadModel(const PathArg& path, const std::string& units, const std::vect
 void bindModel(py::module_& m) {
     py::class_<PyClip>(m, "Clip", "A clip of a Model, as `rigview info` lists it (read-only).")
         .def_readonly("index", &PyClip::index, "The clip's index (the file's clip order).")
-        .def_readonly("name", &PyClip::name, "The clip's name.")
+        .def_property_readonly("name", [](const PyClip& c) { return pyName(c.name); }, "The clip's name (bytes that are not UTF-8 as surrogateescape).")
         .def_readonly("duration", &PyClip::duration, "Seconds: the time of the clip's last key.")
         .def_readonly("start", &PyClip::start, "Seconds: the time of the clip's first key.")
         .def_readonly("sample_rate", &PyClip::sampleRate, "Frames per second used for stepping.")
@@ -186,14 +185,14 @@ void bindModel(py::module_& m) {
         .def_property_readonly("keys", [](const PyClip& c) { return c.translationKeys + c.rotationKeys + c.scaleKeys; },
                                "All keys: translation + rotation + scale.")
         .def("__repr__", [](const PyClip& c) {
-            return "<rigview.Clip " + std::to_string(c.index) + " '" + c.name + "' " + rig::cmd::fmt(c.duration, "%.3f") + " s>";
+            return messageText("<rigview.Clip " + std::to_string(c.index) + " '" + c.name + "' " + rig::cmd::fmt(c.duration, "%.3f") + " s>");
         });
 
     py::class_<PyMesh>(m, "Mesh",
                        "A mesh of a Model. Its arrays are read-only NumPy views of the model's memory (no copies);\n"
                        "they keep the model alive. Positions and normals are in the mesh's own space, as imported.")
         .def_property_readonly("index", [](const PyMesh& s) { return s.index; }, "The mesh's index in Model.meshes.")
-        .def_property_readonly("name", [](const PyMesh& s) { return s.mesh().name; }, "The mesh's name.")
+        .def_property_readonly("name", [](const PyMesh& s) { return pyName(s.mesh().name); }, "The mesh's name.")
         .def_property_readonly("node", [](const PyMesh& s) { return s.mesh().node; },
                                "The skeleton node the mesh hangs from (index into Model.node_names).")
         .def_property_readonly("skinned", [](const PyMesh& s) { return s.mesh().skinned; }, "Whether a skin moves it.")
@@ -261,7 +260,7 @@ void bindModel(py::module_& m) {
             [](const PyMesh& s) {
                 std::vector<std::string> names;
                 for (const rig::MorphTarget& t : s.mesh().morphTargets) names.push_back(t.name);
-                return names;
+                return pyNames(names);
             },
             "The morph targets' names, in file order.")
         .def_property_readonly(
@@ -288,8 +287,8 @@ void bindModel(py::module_& m) {
             py::arg("target"),
             "(position_deltas (V, 3), normal_deltas (V, 3) or (0, 3)) of morph target `target`.")
         .def("__repr__", [](const PyMesh& s) {
-            return "<rigview.Mesh " + std::to_string(s.index) + " '" + s.mesh().name + "' " +
-                   std::to_string(s.mesh().vertexCount()) + " vertices>";
+            return messageText("<rigview.Mesh " + std::to_string(s.index) + " '" + s.mesh().name + "' " +
+                   std::to_string(s.mesh().vertexCount()) + " vertices>");
         });
 
     py::class_<PyModel>(
@@ -298,10 +297,11 @@ void bindModel(py::module_& m) {
         "read-only NumPy views of its memory. Joints are the nodes some skin uses, in node order (all\n"
         "nodes when nothing is skinned): the `joints` of `rigview pose --json`. Matrices are\n"
         "(4, 4) float32 indexed [row, column] (m @ [x, y, z, 1]); pose --json lists them column-major.")
-        .def_property_readonly("path", [](const PyModel& s) { return s.model->path; }, "The file it was imported from.")
+        .def_property_readonly("path", [](const PyModel& s) { return pyName(s.model->path); },
+                               "The file it was imported from (os.fsdecode of the bytes: non-UTF-8 bytes as surrogates).")
         .def_property_readonly("units", [](const PyModel& s) { return unitsDict(s.model->units); },
                                "The file's unit and what import did with it (as `rigview info --json`'s units).")
-        .def_property_readonly("node_names", [](const PyModel& s) { return s.model->skeleton.names; },
+        .def_property_readonly("node_names", [](const PyModel& s) { return pyNames(s.model->skeleton.names); },
                                "Every skeleton node's name, parents before children.")
         .def_property_readonly(
             "node_parents",
@@ -318,7 +318,7 @@ void bindModel(py::module_& m) {
             [](const PyModel& s) {
                 std::vector<std::string> names;
                 for (int32_t j : s.model->jointNodes()) names.push_back(s.model->skeleton.names[j]);
-                return names;
+                return pyNames(names);
             },
             "The joints' names (as `rigview pose --json` lists them).")
         .def_property_readonly(
@@ -528,9 +528,9 @@ void bindModel(py::module_& m) {
             "One Animator plays them in order (sequential times cost O(1) per track). The GIL is\n"
             "released while it computes, so other Python threads run meanwhile.")
         .def("__repr__", [](const PyModel& s) {
-            return "<rigview.Model '" + s.model->path + "': " + std::to_string(s.model->meshes.size()) + " meshes, " +
+            return messageText("<rigview.Model '" + s.model->path + "': " + std::to_string(s.model->meshes.size()) + " meshes, " +
                    std::to_string(s.model->jointNodes().size()) + " joints, " + std::to_string(s.model->clips.size()) +
-                   " clips>";
+                   " clips>");
         });
 
     m.def("load", &loadModel, py::arg("path"), py::arg("units") = "metres", py::arg("anims") = std::vector<PathArg>{},

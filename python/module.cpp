@@ -5,7 +5,14 @@
 // when no OpenGL context can be made; warning lines become Python warnings.
 #include <dlfcn.h>
 
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -14,6 +21,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include "app/check_formats.h"
 #include "app/check_report.h"
 #include "app/command_util.h"
 #include "app/commands.h"
@@ -24,6 +32,7 @@
 #include "render/view_options.h"
 #include "util/data_folder.h"
 #include "util/json_out.h"
+#include "util/text.h"
 #include "util/version.h"
 
 namespace rigpy {
@@ -68,13 +77,13 @@ std::string joined(const std::vector<std::string>& lines, const char* fallback) 
 
 // A command's exit code as Python sees it: nothing for success (its lines become warnings), else
 // the exception its code stands for, with the command's error lines as the message.
-void finish(int rc, const rig::cmd::ErrorCapture& capture) {
+void finish(int rc, const std::vector<std::string>& lines) {
     namespace ec = rig::exitcode;
     if (rc == ec::kOk || rc == ec::kCheckFailed) {
-        warnLines(capture.lines());
+        warnLines(lines);
         return;
     }
-    const std::string message = joined(capture.lines(), "failed");
+    const std::string message = messageText(joined(lines, "failed"));
     switch (rc) {
         case ec::kUsage: throw py::value_error(message);
         case ec::kBadInput: raiseImportError(message, rig::ImportFailure::Error);
@@ -86,44 +95,91 @@ void finish(int rc, const rig::cmd::ErrorCapture& capture) {
     }
 }
 
+// A model argument: a path, or a loaded rigview.Model (then not imported again).
+struct ModelArg {
+    std::string path;
+    std::shared_ptr<const rig::Model> model;  // null: a path
+};
+
+ModelArg modelArg(const py::object& arg, const std::vector<PathArg>& anims) {
+    if (py::isinstance<PyModel>(arg)) {
+        const PyModel& m = arg.cast<const PyModel&>();
+        if (!anims.empty()) throw py::value_error("anims: give them to load(), not with a loaded Model");
+        return {m.model->path, m.model};
+    }
+    return {arg.cast<PathArg>().string(), nullptr};
+}
+
 // Command-line style options every command shares.
 template <typename Options>
-void fillImport(Options& o, const PathArg& path, const std::string& units, const std::vector<PathArg>& anims) {
-    o.model = path.string();
+void fillImport(Options& o, const ModelArg& path, const std::string& units, const std::vector<PathArg>& anims) {
+    o.model = path.path;
     o.import = importOptionsFor(units);
     o.anims = pathStrings(anims);
 }
 
-// Isolation for the commands that read the process-wide setting (render, export, compress):
-// set for the call, with the GIL held (so calls from several Python threads take turns).
-struct ScopedIsolation {
-    rig::IsolationConfig previous = rig::isolation();
-    ScopedIsolation(bool isolated, double timeout) { rig::setIsolation(isolationFor(isolated, timeout)); }
-    ~ScopedIsolation() { rig::setIsolation(previous); }
-};
+// A command that reads the process-wide isolation setting (render, export, compress), run
+// interruptibly (runInterruptible: Ctrl-C kills its import worker): the setting is made for the
+// call under a lock (calls from several Python threads take turns), and the command's error
+// lines are kept on its thread and handed back. Returns its exit code.
+std::mutex gCommandMutex;
+
+int runCommand(bool isolated, double timeout, std::vector<std::string>& lines, const std::function<int()>& command,
+               const std::shared_ptr<const rig::Model>& model = nullptr) {
+    std::atomic<bool> cancel{false};
+    rig::IsolationConfig config = isolationFor(isolated, timeout);
+    config.cancel = &cancel;
+    int rc = rig::exitcode::kInternalError;
+    runInterruptible(cancel, [&] {
+        std::lock_guard<std::mutex> lock(gCommandMutex);
+        struct Restore {
+            rig::IsolationConfig previous = rig::isolation();
+            ~Restore() { rig::setIsolation(previous); }
+        } restore;
+        rig::setIsolation(config);
+        rig::cmd::ErrorCapture capture;
+        std::optional<rig::cmd::PreloadedModel> preloaded;
+        if (model) preloaded.emplace(*model);
+        rc = command();
+        lines = capture.lines();
+    });
+    return rc;
+}
 
 std::string clipKey(const py::object& clip) {
     if (clip.is_none()) return {};
     if (py::isinstance<py::bool_>(clip)) throw py::type_error("clip must be None, an index or a name, not a bool");
     if (PyIndex_Check(clip.ptr())) return std::to_string(py::int_(clip).cast<long long>());
     if (py::isinstance<py::str>(clip)) {
-        std::string s = clip.cast<std::string>();
+        std::string s = nameBytes(clip);
         if (s.empty()) throw py::value_error("clip: an empty name");
         return s;
     }
     throw py::type_error("clip must be None, an index or a name");
 }
 
+// config: None, the nearest rigview-check.json above the file (as `rigview check`); False, none
+// (--no-config); a path, that file (--config). A configuration that cannot be used: ValueError.
 std::string checkJson(const PathArg& path, const std::string& units, const std::vector<PathArg>& anims,
-                      bool isolated, double timeout, bool strict) {
+                      bool isolated, double timeout, bool strict, const py::object& configArg) {
     const rig::ImportOptions options = importOptionsFor(units);
-    const rig::IsolationConfig config = isolationFor(isolated, timeout);
-    const std::vector<std::string> files = pathStrings(anims);
-    rig::FileResult r;
-    {
-        py::gil_scoped_release release;
-        r = rig::checkFile(path.string(), files, options, config);
+    const bool none = py::isinstance<py::bool_>(configArg) && !configArg.cast<bool>();
+    if (py::isinstance<py::bool_>(configArg) && configArg.cast<bool>()) {
+        throw py::type_error("config must be None, False or the path of a rigview-check.json");
     }
+    const std::string configPath = configArg.is_none() || none ? std::string() : configArg.cast<PathArg>().string();
+    rig::CheckConfigFinder finder(configPath, none);
+    const rig::CheckConfig* project = finder.forFile(path.string());
+    if (!finder.error().empty()) throw py::value_error(messageText(finder.error()));
+    const std::vector<const rig::CheckRule*> rules = project ? rig::rulesFor(*project, path.string())
+                                                             : std::vector<const rig::CheckRule*>{};
+    rig::IsolationConfig config = isolationFor(isolated, timeout);
+    std::atomic<bool> cancel{false};
+    config.cancel = &cancel;
+    const std::vector<std::string> files = pathStrings(anims);
+    const std::string file = path.string();
+    rig::FileResult r;
+    runInterruptible(cancel, [&] { r = rig::checkFile(file, files, options, config, nullptr, rig::kMaxInfluences, rules); });
     return rig::jsonout::dump(rig::fileJson(r, strict), 2);
 }
 
@@ -136,15 +192,12 @@ std::string diffJson(const PyModel& a, const PyModel& b, double toleranceMm) {
     options.toleranceMm = toleranceMm;
     options.metresPerUnitA = rig::cmd::metresPerModelUnit(*a.model);
     options.metresPerUnitB = rig::cmd::metresPerModelUnit(*b.model);
-    nlohmann::json j;
+    rig::RigDiff d;
     {
         py::gil_scoped_release release;
-        j = rig::toJson(rig::diffModels(*a.model, *b.model, options));
+        d = rig::diffModels(*a.model, *b.model, options);
     }
-    j["rigview_version"] = rig::rigviewVersion();
-    j["a"] = a.model->path;
-    j["b"] = b.model->path;
-    return rig::jsonout::dump(std::move(j), 2);
+    return rig::jsonout::dump(rig::diffDocumentJson(d, a.model->path, b.model->path), 2);
 }
 
 // One view option set from a Python value (py::cast_error when it has the wrong type).
@@ -238,12 +291,13 @@ void fillIk(rig::IkOptions& ik, const py::object& spec) {
     }
 }
 
-py::array_t<uint8_t> render(const PathArg& path, const py::object& clip, double time, bool bind, bool filePose,
+py::array_t<uint8_t> render(const py::object& pathOrModel, const py::object& clip, double time, bool bind, bool filePose,
                             std::pair<int, int> size, double azimuth, double elevation, int samples, const py::object& view,
                             const py::object& machine, const std::vector<std::string>& sets, const py::object& instances,
                             double spacing, const py::object& compressed, const py::object& ik, const std::string& units,
                             const std::vector<PathArg>& anims, bool isolated, double timeout) {
     rig::RenderOptions o;
+    const ModelArg path = modelArg(pathOrModel, anims);
     fillImport(o, path, units, anims);
     o.clip = clipKey(clip);
     o.time = time;
@@ -265,18 +319,19 @@ py::array_t<uint8_t> render(const PathArg& path, const py::object& clip, double 
     fillIk(o.ik, ik);
     std::vector<uint8_t> rgba;
     int w = 0, h = 0;
-    rig::cmd::ErrorCapture capture;
-    ScopedIsolation isolation(isolated, timeout);
-    finish(rig::renderPixels(o, rgba, w, h), capture);
+    std::vector<std::string> lines;
+    const int rc = runCommand(isolated, timeout, lines, [&] { return rig::renderPixels(o, rgba, w, h); }, path.model);
+    finish(rc, lines);
     py::array_t<uint8_t> out({static_cast<py::ssize_t>(h), static_cast<py::ssize_t>(w), py::ssize_t{4}});
     std::copy(rgba.begin(), rgba.end(), out.mutable_data());
     return out;
 }
 
-void exportClips(const PathArg& path, const PathArg& output, const py::object& clip, const py::object& start,
+void exportClips(const py::object& pathOrModel, const PathArg& output, const py::object& clip, const py::object& start,
                  const py::object& end, const py::object& fps, const std::string& units, const std::vector<PathArg>& anims,
                  bool isolated, double timeout) {
     rig::ExportOptions o;
+    const ModelArg path = modelArg(pathOrModel, anims);
     fillImport(o, path, units, anims);
     o.output = output.string();
     o.clip = clipKey(clip);
@@ -286,22 +341,23 @@ void exportClips(const PathArg& path, const PathArg& output, const py::object& c
     if (!end.is_none() && !(o.to >= 0.0)) throw py::value_error("end must be a number of seconds >= 0");
     o.fpsGiven = !fps.is_none();
     o.fps = o.fpsGiven ? fps.cast<double>() : 0.0;
-    rig::cmd::ErrorCapture capture;
-    ScopedIsolation isolation(isolated, timeout);
-    finish(rig::runExport(o), capture);
+    std::vector<std::string> lines;
+    const int rc = runCommand(isolated, timeout, lines, [&] { return rig::runExport(o); }, path.model);
+    finish(rc, lines);
 }
 
-std::string compress(const PathArg& path, const PathArg& output, double tolerance, bool delta,
+std::string compress(const py::object& pathOrModel, const PathArg& output, double tolerance, bool delta,
                      const std::string& units, const std::vector<PathArg>& anims, bool isolated, double timeout) {
     rig::CompressOptions o;
+    const ModelArg path = modelArg(pathOrModel, anims);
     fillImport(o, path, units, anims);
     o.output = output.string();
     o.toleranceMm = tolerance;
     o.delta = delta;
     nlohmann::json report;
-    rig::cmd::ErrorCapture capture;
-    ScopedIsolation isolation(isolated, timeout);
-    finish(rig::compressModel(o, report), capture);
+    std::vector<std::string> lines;
+    const int rc = runCommand(isolated, timeout, lines, [&] { return rig::compressModel(o, report); }, path.model);
+    finish(rc, lines);
     return rig::jsonout::dump(std::move(report), 2);
 }
 
@@ -335,7 +391,67 @@ rig::IsolationConfig isolationFor(bool isolated, double timeoutSeconds) {
     return c;
 }
 
-void raiseImportError(const std::string& message, rig::ImportFailure failure) {
+py::str pyName(const std::string& bytes) {
+    PyObject* s = PyUnicode_DecodeUTF8(bytes.data(), static_cast<Py_ssize_t>(bytes.size()), "surrogateescape");
+    if (!s) throw py::error_already_set();
+    return py::reinterpret_steal<py::str>(s);
+}
+
+py::list pyNames(const std::vector<std::string>& bytes) {
+    py::list out;
+    for (const std::string& b : bytes) out.append(pyName(b));
+    return out;
+}
+
+std::string nameBytes(const py::handle& str) {
+    PyObject* b = PyUnicode_AsEncodedString(str.ptr(), "utf-8", "surrogateescape");
+    if (!b) throw py::error_already_set();
+    const py::bytes owned = py::reinterpret_steal<py::bytes>(b);
+    return owned.cast<std::string>();
+}
+
+std::string messageText(const std::string& s) { return rig::text::validUtf8(s); }
+
+void runInterruptible(std::atomic<bool>& cancel, const std::function<void()>& work) {
+    std::exception_ptr failure;
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+    std::thread helper([&] {
+        try {
+            work();
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        std::lock_guard<std::mutex> lock(m);
+        done = true;
+        cv.notify_all();
+    });
+    auto waitFor = [&](std::chrono::milliseconds step) {
+        py::gil_scoped_release release;
+        std::unique_lock<std::mutex> lock(m);
+        return cv.wait_for(lock, step, [&] { return done; });
+    };
+    for (;;) {
+        if (waitFor(std::chrono::milliseconds(50))) break;
+        if (PyErr_CheckSignals() != 0) {  // KeyboardInterrupt (or another handler's exception) is set
+            cancel = true;
+            {
+                py::gil_scoped_release release;
+                helper.join();
+            }
+            throw py::error_already_set();
+        }
+    }
+    {
+        py::gil_scoped_release release;
+        helper.join();
+    }
+    if (failure) std::rethrow_exception(failure);
+}
+
+void raiseImportError(const std::string& raw, rig::ImportFailure failure) {
+    const std::string message = messageText(raw);
     py::object e = gImportError(message);
     e.attr("kind") = failureKind(failure);
     PyErr_SetObject(gImportError.ptr(), e.ptr());
@@ -344,7 +460,7 @@ void raiseImportError(const std::string& message, rig::ImportFailure failure) {
 
 void warnLines(const std::vector<std::string>& lines) {
     for (const std::string& line : lines) {
-        if (PyErr_WarnEx(PyExc_UserWarning, line.c_str(), 2) != 0) throw py::error_already_set();
+        if (PyErr_WarnEx(PyExc_UserWarning, messageText(line).c_str(), 2) != 0) throw py::error_already_set();
     }
 }
 
@@ -382,7 +498,8 @@ PYBIND11_MODULE(_rigview, m) {
 
     m.def("_check_json", &checkJson, py::arg("path"), py::arg("units") = "metres",
           py::arg("anims") = std::vector<PathArg>{}, py::arg("isolated") = true, py::arg("timeout") = 120.0,
-          py::arg("strict") = false, "The report `rigview check --json` prints for one file (a JSON string).");
+          py::arg("strict") = false, py::arg("config") = py::none(),
+          "The report `rigview check --json` prints for one file (a JSON string).");
     m.def("_diff_json", &diffJson, py::arg("a"), py::arg("b"), py::arg("tolerance") = 0.01,
           "`rigview diff A B --json` of two loaded Models (a JSON string).");
     m.def("_codes_markdown", &rig::codesMarkdown, "The table of finding codes (`rigview check --list-codes`).");

@@ -25,6 +25,7 @@
 
 #include "anim/runtime/pose.h"
 #include "anim/runtime/skinning.h"
+#include "check/check_config.h"
 #include "check/codes.h"
 #include "check/diagnostics.h"
 #include "check/vertex_views.h"
@@ -1811,6 +1812,76 @@ TEST(CheckCodes, EveryEmittedCodeIsInTheTable) {
         }
     }
     EXPECT_GT(findings, 10u);
+}
+
+// The project configuration (check/check_config): globs, parsing, and rules applied to a report.
+TEST(CheckConfig, GlobsMatchAsDocumented) {
+    EXPECT_TRUE(globMatch("props/**", "props/a.fbx"));
+    EXPECT_TRUE(globMatch("props/**", "props/x/y/a.fbx"));
+    EXPECT_FALSE(globMatch("props/**", "chars/props/a.fbx"));
+    EXPECT_TRUE(globMatch("**/*.bvh", "a.bvh"));
+    EXPECT_TRUE(globMatch("**/*.bvh", "mocap/run/a.bvh"));
+    EXPECT_FALSE(globMatch("mocap/*.bvh", "mocap/run/a.bvh"));  // * stays within a folder
+    EXPECT_TRUE(globMatch("*.bvh", "mocap/run/a.bvh"));         // a name alone: in any folder
+    EXPECT_TRUE(globMatch("chars/hero_[0-9].fbx", "chars/hero_7.fbx"));
+    EXPECT_FALSE(globMatch("chars/hero_[!0-9].fbx", "chars/hero_7.fbx"));
+    EXPECT_TRUE(globMatch("chars/?.fbx", "chars/a.fbx"));
+    EXPECT_FALSE(globMatch("chars/?.fbx", "chars/ab.fbx"));
+    EXPECT_TRUE(globMatch("./a/b.x", "a/b.x"));
+    EXPECT_TRUE(globMatch("a[b", "a[b"));  // an unclosed set is itself
+    // Many stars against a long name that does not match: each (glob, name) position once,
+    // never exponential time (as a plain backtracking matcher takes here).
+    EXPECT_FALSE(globMatch("**/*a*a*a*a*a*a*a*a*a*a*a*a*b", std::string(500, 'a')));
+    EXPECT_TRUE(globMatch("**/*a*a*a*a*a*a*a*a*a*a*a*a*b", std::string(500, 'a') + "b"));
+}
+
+TEST(CheckConfig, ParsesAndRefusesInOneLine) {
+    CheckConfig c;
+    std::string error;
+    ASSERT_TRUE(parseCheckConfig(R"({"schema": 1, "ignore": ["clip-static"], "severity": {"loop-seam": "error"},
+        "tolerances": {"rotation_jump_degrees": 60}, "loop_names": ["cycle"],
+        "overrides": [{"paths": ["props/**"], "ignore": ["redundant-keys"]}]})", "/p/rigview-check.json", c, error))
+        << error;
+    ASSERT_EQ(c.rules.size(), 2u);
+    EXPECT_EQ(c.folder, "/p");
+    const CheckSettings s = settingsFor(rulesFor(c, "/p/chars/a.fbx"), CheckSettings{});
+    EXPECT_FLOAT_EQ(s.rotationJumpDegrees, 60.0f);
+    EXPECT_EQ(s.loopNameHints, std::vector<std::string>{"cycle"});
+    EXPECT_EQ(rulesFor(c, "/p/chars/a.fbx").size(), 1u);
+    EXPECT_EQ(rulesFor(c, "/p/props/x/a.fbx").size(), 2u);
+    for (const char* bad : {"[", "[]", R"({"ignore": "clip-static"})", R"({"ignore": [1]})", R"({"severity": {"x": "error"}})",
+                            R"({"tolerances": {"bind_pose": "big"}})", R"({"tolerances": {"bind_pose": 1e400}})",
+                            R"({"overrides": {}})", R"({"overrides": [{"paths": []}]})", R"({"schema": 2})",
+                            R"({"loop_names": [1]})", R"({"paths": ["a"]})"}) {
+        EXPECT_FALSE(parseCheckConfig(bad, "/p/c.json", c, error)) << bad;
+        EXPECT_EQ(error.rfind("/p/c.json: ", 0), 0u) << error;
+        EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+    }
+}
+
+TEST(CheckConfig, RulesDropAndRaiseFindingsInOrder) {
+    CheckConfig c;
+    std::string error;
+    ASSERT_TRUE(parseCheckConfig(R"({"severity": {"loop-seam": "error"},
+        "overrides": [{"paths": ["*.bvh"], "severity": {"loop-seam": "info"}, "ignore": ["clip-static"]}]})",
+                                 "/p/rigview-check.json", c, error));
+    auto report = [] {
+        Report r;
+        r.findings.push_back(makeFinding(CheckCode::ClipStatic, "static", 1, ""));
+        r.findings.push_back(makeFinding(CheckCode::LoopSeam, "seam", 1, ""));
+        r.findings.push_back(makeFinding(CheckCode::RedundantKeys, "keys", 1, ""));
+        return r;
+    };
+    Report fbx = report();
+    applyRules(rulesFor(c, "/p/a.fbx"), fbx);
+    ASSERT_EQ(fbx.findings.size(), 3u);
+    EXPECT_EQ(fbx.findings[0].code, "loop-seam");  // now an error: sorted first
+    EXPECT_EQ(fbx.worst(), Severity::Error);
+    Report bvh = report();
+    applyRules(rulesFor(c, "/p/m/a.bvh"), bvh);  // the later rule wins; clip-static dropped
+    ASSERT_EQ(bvh.findings.size(), 2u);
+    EXPECT_EQ(bvh.findings[0].code, "loop-seam");
+    EXPECT_EQ(bvh.findings[0].severity, Severity::Info);
 }
 
 }  // namespace rig

@@ -147,7 +147,10 @@ TEST(Cli, CheckExitCodesAndJson) {
     const std::string fbx = kModels + "FBX/animation_with_skeleton.fbx";
     RunResult r = run(kExe, {"check", fbx, "--json"});
     EXPECT_EQ(r.exitCode, 0) << r.err;  // warnings only
-    const json j = json::parse(r.out);
+    const json doc = json::parse(r.out);
+    EXPECT_EQ(doc["schema"], "rigview.check/1");
+    ASSERT_EQ(doc["files"].size(), 1u);  // the same shape as for many files
+    const json& j = doc["files"][0];
     EXPECT_EQ(j["worst"], "warning");
     bool truncated = false;
     for (const auto& f : j["findings"]) {
@@ -168,7 +171,7 @@ TEST(Cli, CheckExitCodesAndJson) {
     // renders whole, so nothing is reported.
     RunResult info = run(kExe, {"check", kSimpleSkin, "--json", "--strict"});
     EXPECT_EQ(info.exitCode, 0) << info.out;
-    EXPECT_EQ(json::parse(info.out)["worst"], "none");
+    EXPECT_EQ(json::parse(info.out)["files"][0]["worst"], "none");
 }
 
 // `check --list-codes` prints the table of finding codes that README.md carries (check_tests
@@ -202,7 +205,7 @@ TEST(Cli, InfluencesOption) {
         EXPECT_EQ(r.exitCode, 0) << r.err;
         std::string all;
         const json report = json::parse(r.out);
-        for (const auto& f : report["findings"]) all += f["code"].get<std::string>() + " ";
+        for (const auto& f : report["files"][0]["findings"]) all += f["code"].get<std::string>() + " ";
         return all;
     };
     EXPECT_NE(codes({}).find("too-many-influences"), std::string::npos);

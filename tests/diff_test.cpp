@@ -9,6 +9,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "anim/runtime/model.h"
 #include "check/rig_diff.h"
 #include "support/demo_gltf.h"
+#include "support/gunzip.h"
 #include "support/rigs.h"
 #include "support/run.h"
 
@@ -302,15 +304,23 @@ TEST(DiffRealFile, SameFileAgainstItself) {
 }
 
 // The library on synthetic rigs (no files).
-TEST(DiffModels, ClipRenamedIsRemovedAndAdded) {
+TEST(DiffModels, ClipRenamedIsMatchedByItsMotion) {
     const Model a = testing::makeChain(12, 30);
     Model b = a;
     b.clips[0].name = "anim2";
     const RigDiff d = diffModels(a, b);
-    EXPECT_EQ(d.clipsRemoved, std::vector<std::string>{"anim"});
-    EXPECT_EQ(d.clipsAdded, std::vector<std::string>{"anim2"});
+    ASSERT_EQ(d.clipsRenamed.size(), 1u);
+    EXPECT_EQ(d.clipsRenamed[0].from, "anim");
+    EXPECT_EQ(d.clipsRenamed[0].to, "anim2");
+    EXPECT_TRUE(d.clipsRemoved.empty() && d.clipsAdded.empty() && d.clipsRetimed.empty());
     EXPECT_TRUE(d.clipMotion.empty() && d.jointsRenamed.empty() && d.weightsChanged.empty());
     EXPECT_FALSE(diffModels(a, a).differs());
+    // Renamed and moving otherwise (every key 10 cm higher): another clip, removed and added.
+    for (glm::vec3& t : b.clips[0].vec3Keys) t += glm::vec3(0.0f, 0.1f, 0.0f);
+    const RigDiff e = diffModels(a, b);
+    EXPECT_TRUE(e.clipsRenamed.empty());
+    EXPECT_EQ(e.clipsRemoved, std::vector<std::string>{"anim"});
+    EXPECT_EQ(e.clipsAdded, std::vector<std::string>{"anim2"});
 }
 
 TEST(DiffModels, WithoutMeshesTheJointsMotionIsCompared) {
@@ -362,6 +372,154 @@ TEST(DiffModels, ManyVerticesAtOnePlaceMatchInLinearTime) {
     ASSERT_EQ(d.weightsChanged.size(), 1u);
     EXPECT_EQ(d.weightsChanged[0].count, 1u);
     EXPECT_NEAR(d.weightsChanged[0].maxDelta, 0.25, 1e-6);
+}
+
+// `m` placed elsewhere as a whole: its root node (which the meshes hang from, so their
+// vertices and inverse bind matrices, in the mesh node's space, go with it) moved by `p` (a
+// similarity): the rig, its skin and its motion are the same, only somewhere else (the root
+// must not be animated).
+Model placed(Model m, const glm::mat4& p) {
+    const glm::quat r = glm::quat_cast(glm::mat3(glm::normalize(glm::vec3(p[0])), glm::normalize(glm::vec3(p[1])),
+                                                 glm::normalize(glm::vec3(p[2]))));
+    const float s = glm::length(glm::vec3(p[0]));
+    m.skeleton.bindLocal[0] = p * m.skeleton.bindLocal[0];
+    Transform& t = m.skeleton.bindLocalSqt[0];
+    t.translation = glm::vec3(p * glm::vec4(t.translation, 1.0f));
+    t.rotation = r * t.rotation;
+    t.scale *= s;
+    m.skeleton.computeBindModel();
+    for (const Mesh& mesh : m.meshes) EXPECT_EQ(mesh.node, 0);
+    computeSkinBindPose(m);
+    return m;
+}
+
+TEST(DiffModels, PlacementIsToldOnceAndTheRestComparedInItsFrame) {
+    const Model a = testing::makeTwoBone();
+    const glm::mat4 p = glm::rotate(glm::translate(glm::mat4(1.0f), glm::vec3(1.0f, 0.0f, 2.0f)), glm::radians(90.0f),
+                                    glm::vec3(0.0f, 1.0f, 0.0f));
+    Model b = placed(a, p);
+    RigDiff d = diffModels(a, b);
+    ASSERT_TRUE(d.placement.moved) << toJson(d).dump(1);
+    EXPECT_NEAR(d.placement.rotationDeg, 90.0, 1e-3);
+    EXPECT_NEAR(d.placement.axis[1], 1.0, 1e-6);
+    EXPECT_NEAR(d.placement.translationMm[0], 1000.0, 1e-2);
+    EXPECT_NEAR(d.placement.translationMm[2], 2000.0, 1e-2);
+    EXPECT_NEAR(d.placement.scale, 1.0, 1e-6);
+    EXPECT_FALSE(d.differs(false)) << "only the placement: " << toJson(d).dump(1);
+    // Placed, and the tip's bind pose moved 1 cm: the placement, and that joint alone.
+    Model c = b;
+    glm::mat4& tipInverseBind = c.meshes[0].skin.inverseBind[1];
+    tipInverseBind = tipInverseBind * glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, -0.01f, 0.0f));
+    computeSkinBindPose(c);
+    d = diffModels(a, c);
+    EXPECT_TRUE(d.placement.moved);
+    ASSERT_EQ(d.bindPoseMoved.size(), 1u) << toJson(d).dump(1);
+    EXPECT_EQ(d.bindPoseMoved[0].joint, "tip");
+    EXPECT_NEAR(d.bindPoseMoved[0].translationMm, 10.0, 1e-2);
+    // A chain of 12 (the least-squares fit of all joints): turned 30 degrees about x and 100 times
+    // larger (a file in centimetres read as metres): the placement says so, nothing else differs.
+    Model e = testing::makeChain(12, 0);
+    const glm::mat4 q = glm::scale(glm::rotate(glm::mat4(1.0f), glm::radians(30.0f), glm::vec3(1.0f, 0.0f, 0.0f)), glm::vec3(100.0f));
+    d = diffModels(e, placed(e, q));
+    EXPECT_TRUE(d.placement.moved);
+    EXPECT_NEAR(d.placement.scale, 100.0, 1e-3);
+    EXPECT_NEAR(d.placement.rotationDeg, 30.0, 1e-3);
+    EXPECT_FALSE(d.differs(false)) << toJson(d).dump(1);
+}
+
+// An FBX file and Blender's glTF export of it (tests/data/blender, tools/blender/fbx_to_gltf.py):
+// the same character in centimetres and metres, with Blender's clip names and a clip range one
+// frame later; the joints, meshes, weights and motion (within 0.1 mm) are the same.
+TEST(DiffRealFile, FbxAndItsBlenderGltfExportDifferOnlyInNamesTimesAndMaterials) {
+    const std::string data = std::string(RIGVIEW_SOURCE_DIR) + "/tests/data/blender/";
+    const std::string fbx = testing::gunzip(data + "blender_demo.fbx.gz");
+    const std::string glb = testing::gunzip(data + "blender_demo_from_fbx.glb.gz");
+    ASSERT_FALSE(fbx.empty() || glb.empty());
+    const RunResult r = run(kExe, {"diff", fbx, glb, "--json", "--tolerance", "0.1"});
+    ASSERT_EQ(r.exitCode, 1) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_FALSE(j["placement"]["moved"].get<bool>()) << j["placement"];  // rigview reads both in metres, Y up
+    EXPECT_NEAR(j["placement"]["metres_per_unit_a"].get<double>(), 1.0, 1e-9);
+    for (const char* group : {"joints", "meshes"}) {
+        for (const auto& [key, list] : j[group].items()) EXPECT_TRUE(list.empty()) << group << "." << key << ": " << list;
+    }
+    EXPECT_TRUE(j["weights"].empty()) << j["weights"];
+    EXPECT_TRUE(j["clips"]["motion"].empty()) << j["clips"]["motion"];  // within 0.1 mm at every key of both
+    EXPECT_TRUE(j["clips"]["added"].empty() && j["clips"]["removed"].empty());
+    ASSERT_EQ(j["clips"]["renamed"].size(), 3u);
+    EXPECT_EQ(j["clips"]["renamed"][0]["to"], "rig|rig|" + j["clips"]["renamed"][0]["from"].get<std::string>().substr(4));
+    for (const json& rt : j["clips"]["retimed"]) {  // one frame later, the same keys from there
+        EXPECT_FALSE(rt["key_times_changed"].get<bool>()) << rt;
+        EXPECT_NEAR(rt["start_b"].get<double>() - rt["start_a"].get<double>(), 1.0 / 24.0, 1e-5) << rt;
+    }
+    // What Blender's FBX import makes of the FBX's Phong materials (colour, roughness, two sides).
+    EXPECT_EQ(j["materials"].size(), 2u);
+    // In text: the clip renames and no motion line.
+    const RunResult text = run(kExe, {"diff", fbx, glb, "--tolerance", "0.1"});
+    EXPECT_NE(text.out.find("renamed    'rig|idle_rig' -> 'rig|rig|idle_rig' (the same motion)"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("motion "), std::string::npos) << text.out;
+}
+
+// Large inputs made by a generator (issue 43): matching is by hash and sorting, never pairwise,
+// so 200,000 joints all renamed, or 200,000-vertex meshes with a NaN each in another place,
+// take seconds (pairwise: 4e10 steps, hours).
+TEST(DiffModels, TwoHundredThousandRenamedJointsMatchByPlace) {
+    Model a = testing::makeWideTree(200000, 0);
+    Model b = a;
+    for (std::string& n : b.skeleton.names) n = "renamed_" + n;
+    // And one joint moved 0.5 mm: matched all the same (within 1 mm), its bind pose reported.
+    const size_t moved = 123457;
+    b.skeleton.bindLocal[moved][3].x += 0.0005f;
+    b.skeleton.bindLocalSqt[moved].translation.x += 0.0005f;
+    b.skeleton.computeBindModel();
+    const RigDiff d = diffModels(a, b);
+    EXPECT_EQ(d.jointsRenamed.size(), 200000u);
+    EXPECT_TRUE(d.jointsAdded.empty() && d.jointsRemoved.empty() && d.jointsReparented.empty());
+    ASSERT_FALSE(d.bindPoseMoved.empty());
+    EXPECT_EQ(d.bindPoseMoved[0].joint, "renamed_joint123457");
+}
+
+Model gridMesh(size_t n) {
+    Model m = testing::makeTwoBone();
+    m.clips.clear();
+    Mesh& mesh = m.meshes[0];
+    mesh.positions.resize(n);
+    mesh.normals.assign(n, glm::vec3(0, 1, 0));
+    mesh.joints.assign(n, {0, 1, 0, 0});
+    mesh.weights.assign(n, glm::vec4(0.5f, 0.5f, 0, 0));
+    for (size_t i = 0; i < n; ++i) {
+        mesh.positions[i] = glm::vec3(static_cast<float>(i % 100), static_cast<float>((i / 100) % 100), static_cast<float>(i / 10000)) * 0.01f;
+    }
+    mesh.indices = {0, 1, 2};
+    return m;
+}
+
+TEST(DiffModels, LargeMeshesWithANaNEachMatchInLinearTime) {
+    const size_t n = 200000;
+    Model a = gridMesh(n);
+    Model b = a;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    a.meshes[0].positions[1000].y = nan;
+    b.meshes[0].positions[150000].x = nan;
+    std::reverse(b.meshes[0].positions.begin(), b.meshes[0].positions.end());  // another order too
+    const RigDiff d = diffModels(a, b);
+    ASSERT_EQ(d.meshesChanged.size(), 1u) << toJson(d).dump(1);
+    // Vertices are compared posed (bind pose, model space), where a NaN coordinate makes the
+    // whole point NaN: the two NaN vertices are the same point, and a's vertex 150000 and b's
+    // vertex 1000 (finite where the other is NaN) are left over.
+    EXPECT_EQ(d.meshesChanged[0].unmatchedA, 1u);
+    EXPECT_EQ(d.meshesChanged[0].unmatchedB, 1u);
+    // NaN against NaN in the same coordinate is the same point: a NaN each at the same vertex, no change.
+    Model c = gridMesh(n);
+    c.meshes[0].positions[7].z = nan;
+    Model e = c;
+    std::reverse(e.meshes[0].positions.begin(), e.meshes[0].positions.end());
+    EXPECT_FALSE(diffModels(c, e).differs()) << toJson(diffModels(c, e)).dump(1);
+    // Every vertex NaN, in another order: matched point for point (NaN equals NaN), no change.
+    for (glm::vec3& p : c.meshes[0].positions) p = glm::vec3(nan, p.y, nan);
+    e = c;
+    std::reverse(e.meshes[0].positions.begin(), e.meshes[0].positions.end());
+    EXPECT_FALSE(diffModels(c, e).differs());
 }
 
 }  // namespace

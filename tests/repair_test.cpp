@@ -149,7 +149,7 @@ TEST(Repair, CheckAndInfoReportTheRepair) {
     const std::string path = writeB3d(tempPath("past_cli.b3d"), 31);
     const testing::RunResult check = testing::run(kExe, {"check", path, "--json"});
     EXPECT_EQ(check.exitCode, 0) << check.err;  // a warning: check passes unless --strict
-    const nlohmann::json j = nlohmann::json::parse(check.out);
+    const nlohmann::json j = nlohmann::json::parse(check.out)["files"][0];
     bool found = false;
     for (const auto& f : j["findings"]) found = found || (f["code"] == "repaired-keys" && f["severity"] == "warning");
     EXPECT_TRUE(found) << check.out;
@@ -253,7 +253,7 @@ TEST(FormatCli, BlendShowsGeometryWithOneWarningLineAndFailsCheck) {
     EXPECT_EQ(j["clips"].size(), 0u);
     const testing::RunResult check = testing::run(kExe, {"check", file, "--json"});
     EXPECT_EQ(check.exitCode, 1);
-    const nlohmann::json c = nlohmann::json::parse(check.out);
+    const nlohmann::json c = nlohmann::json::parse(check.out)["files"][0];
     ASSERT_FALSE(c["findings"].empty());
     EXPECT_EQ(c["findings"][0]["code"], "blend-not-supported");
     EXPECT_EQ(c["findings"][0]["severity"], "error");

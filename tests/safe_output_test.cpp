@@ -316,7 +316,7 @@ TEST(SafeOutputCli, CheckReportsNonFiniteValuesAsNullWithAFinding) {
     ASSERT_TRUE(g::write(d, model));
     RunResult c = run(kExe, {"check", "--json", model});
     EXPECT_EQ(c.exitCode, 1) << c.err;
-    const json j = json::parse(c.out);
+    const json j = json::parse(c.out)["files"][0];
     const json* extra = nullptr;
     size_t nulls = 0;
     for (const json& f : j["findings"]) {
@@ -348,7 +348,7 @@ TEST(SafeOutputCli, NaNVerticesPoseToNull) {
     EXPECT_GT(numbers, 0u);
     RunResult c = run(kExe, {"check", "--json", model});
     EXPECT_EQ(c.exitCode, 1);
-    const json jc = json::parse(c.out);
+    const json jc = json::parse(c.out)["files"][0];
     bool nonFiniteVertices = false;
     for (const json& f : jc["findings"]) nonFiniteVertices = nonFiniteVertices || f["code"] == "non-finite-vertices";
     EXPECT_TRUE(nonFiniteVertices) << c.out;
@@ -786,7 +786,7 @@ TEST(ResourcePaths, BuffersOutsideTheFolderAreNotRead) {
             EXPECT_NE(r.err.find("--allow-external-paths"), std::string::npos) << r.err;
             RunResult c = rigview({"check", "--json", model});
             EXPECT_EQ(c.exitCode, 3) << c.err;
-            const json jc = json::parse(c.out);
+            const json jc = json::parse(c.out)["files"][0];
             EXPECT_TRUE(hasFinding(jc, "external-path-refused", "error")) << c.out;
             if (name == "passwd") continue;
             RunResult allowed = rigview({"info", model, "--allow-external-paths"});
@@ -836,7 +836,7 @@ TEST(ResourcePaths, TexturesOutsideTheFolderAreRefusedWithAWarning) {
     for (const std::string& uri : {std::string("../outside/skin.png"), root + "/outside/skin.png"}) {
         const std::string model = withTexture("out", uri);
         RunResult c = run(kExe, {"check", "--json", model});
-        const json jc = json::parse(c.out);
+        const json jc = json::parse(c.out)["files"][0];
         EXPECT_TRUE(hasFinding(jc, "external-path-refused", "warning")) << c.out;
         EXPECT_FALSE(hasFinding(jc, "missing-texture", "warning")) << c.out;
         bool named = false;
@@ -860,7 +860,7 @@ TEST(ResourcePaths, TexturesOutsideTheFolderAreRefusedWithAWarning) {
     for (const std::string& uri : {std::string("textures/in.png"), std::string("data:image/png;base64,iVBORw0KGgo=")}) {
         const std::string model = withTexture("in", uri);
         RunResult c = run(kExe, {"check", "--json", model});
-        const json jc = json::parse(c.out);
+        const json jc = json::parse(c.out)["files"][0];
         EXPECT_FALSE(hasFinding(jc, "external-path-refused", "warning")) << c.out;
         EXPECT_FALSE(hasFinding(jc, "missing-texture", "warning")) << c.out;
         EXPECT_EQ(run(kExe, {"info", model}).err, "");

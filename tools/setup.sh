@@ -27,6 +27,8 @@ PACKAGES=(
   xvfb xauth                            # windowed smoke tests
   python3-numpy python3-pybind11 pybind11-dev   # the Python module (import rigview): NumPy arrays, bindings
   python3-distributed                   # library checks on a Dask cluster (python3 -m rigview.batch)
+  python3-jsonschema python3-yaml      # tests: JSON outputs against docs/schemas/, the CI examples of docs/ci.md
+  mypy                                  # tests: the Python API and its stubs type-check (mypy --strict, stubtest)
   chromium                              # three.js reference renders in headless Chromium (tools/three_render)
   librsvg2-bin                          # rsvg-convert: the icon's PNG sizes, from its SVG
   dpkg-dev                              # dpkg-shlibdeps: the .deb's dependencies (tools/package.sh, CPack)

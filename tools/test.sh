@@ -107,7 +107,7 @@ if ((SANITIZE)); then
   # smoke test's four shards (every second test). The Release run has them all; here one CLI
   # compression of the demo and BCN_Epileptic compressed, played and crowded stay, so the
   # encoder and the compressed runtime still run under ASan on real files.
-  SANITIZER_SKIP='^(compress\.(Files/CompressRealFile\..*(BVH|rigview_demo)|Files/CompressedPlay\..*(BVH|rigview_demo)|CompressCli\.(BadCommandLines|NoDelta|AClipAtTheBindPose)|CompressedPlayCli\.|CompressedPlayBlends\.)|check\.Mutants\.CheckOverTheFolder(ReportsEveryFileWithTheSameSummaryTwice|GivesTheSameBytesThreeTimes)$|viewer_smoke_[13]$)'
+  SANITIZER_SKIP='^(compress\.(Files/CompressRealFile\..*(BVH|rigview_demo)|Files/CompressedPlay\..*(BVH|rigview_demo)|CompressCli\.(BadCommandLines|NoDelta|AClipAtTheBindPose)|CompressedPlayCli\.|CompressedPlayBlends\.)|check\.Mutants\.CheckOverTheFolder(ReportsEveryFileWithTheSameSummaryTwice|GivesTheSameBytesThreeTimes)$|viewer_smoke_[13]$|python\.check_ci$)'
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp":print_suppressions=0 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j"$(nproc)" --timeout 900 -E "$SANITIZER_SKIP" -LE '^reference$'

@@ -2,25 +2,31 @@
 
     python3 -m rigview.batch check ROOT... [--scheduler ADDRESS | --local N] [-o OUT.jsonl]
                                   [--resume OUT.jsonl] [--retries N] [--rigview PATH]
-                                  [--strict] [--import-timeout SECONDS]
+                                  [--chunk N] [--jobs K] [--strict] [--import-timeout SECONDS]
 
 The files are the ones `rigview check ROOT...` would check (the binary lists them:
-`rigview check --list-files`). Each file is one Dask task that runs `rigview check
---json-lines FILE` (which imports the file in its own worker process and turns an importer
-crash or time-out into a finding) and returns that file's line. Lines are written as tasks
-finish (one JSON object per line, flushed), then the summary line, as `rigview check
---json-lines` does; the exit code is the worst result, as rigview's.
+`rigview check --list-files`). They go to the cluster in chunks: each Dask task runs one
+`rigview check --json-lines --jobs K --files-from -` over its chunk (each import in its own
+worker process, an importer crash or time-out a finding) and returns the chunk's lines, with
+each line's counts worked out on the worker. At most two chunks per worker thread are in
+flight; lines are written (one JSON object per line, flushed) as chunks finish, then the
+summary line, as `rigview check --json-lines` does; the exit code is the worst result, as
+rigview's. The client holds the window and the summary, not the run's lines.
 
 Each file line is rigview's own line for that file with two keys added:
-  "stat":   {"size": bytes, "mtime_ns": ns} of the file when it was checked (--resume
-            re-checks a file whose size or mtime changed)
+  "stat":   {"size": bytes, "mtime_ns": ns} of the file when it was checked (--resume: the
+            workers stat their files and check again those whose size or mtime changed)
   "counts": the file's one-file summary (files, passed, failed, errors, ...), so a resumed
             run's summary adds up files it did not check again.
 
 A Dask worker that dies (killed, out of memory, machine gone) loses no file: the scheduler
 gives its tasks to other workers, up to --retries times per task (the scheduler's
-`allowed-failures`); a file whose task killed a worker on every try (distributed.KilledWorker)
-is reported as an `importer-crashed` finding, as rigview reports a crashed importer.
+`allowed-failures`); a chunk that still fails is run again one file per task, and a file whose
+own task killed a worker on every try (distributed.KilledWorker) is reported as an
+`importer-crashed` finding, as rigview reports a crashed importer. Memory: each task gives its
+rigview the worker's memory limit divided among its threads and imports
+(RIGVIEW_MAX_MEMORY_MB). A cut or damaged line of a resumed output is skipped with one warning
+and its file checked again.
 
 This module imports no compiled code (not rigview._rigview): Dask ships its functions to the
 workers by value, and the workers need only the rigview binary and the files (same paths).
@@ -55,6 +61,9 @@ SUMMARY_KEYS = ("errors", "failed", "files", "importer_crashed", "importer_timeo
                 "unreadable", "warnings")
 
 PROG = "rigview.batch"
+
+# The "schema" of rigview's JSON (app/schema_versions.h), on the lines written here.
+CHECK_SCHEMA = "rigview.check/1"
 
 
 class BatchError(Exception):
@@ -163,32 +172,101 @@ def file_stat(path):
     return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
 
 
-def check_file(rigview, path, cwd, strict=False, import_timeout=None):
-    """Run `rigview check --json-lines PATH`; return (the file's line as rigview wrote it, with
-    "stat" and "counts" added, as text; the line's rank: 0 ok, 2 failed, 3 unreadable)."""
-    _test_hooks(path)
-    stat = file_stat(path)
-    cmd = [rigview] + global_args(import_timeout) + ["check", "--json-lines", "--jobs", "1"]
-    cmd += ["--strict"] if strict else []
-    cmd += ["--", path]
-    p = subprocess.run(cmd, cwd=cwd if cwd and os.path.isdir(cwd) else None, stdin=subprocess.DEVNULL,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    file_line = summary = None
-    for raw in p.stdout.decode("utf-8", "replace").splitlines():
-        try:
-            obj = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(obj, dict) and "summary" in obj:
-            summary = obj["summary"]
-        elif isinstance(obj, dict) and "file" in obj and file_line is None:
-            file_line = raw.strip()
-    if file_line is None or summary is None:
-        tail = p.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise RuntimeError("rigview check gave no report for " + path + " (exit status " + str(p.returncode)
-                           + (": " + tail[-1] if tail else "") + ")")
-    return add_keys(file_line, stat, summary)
+def counts_of(obj):
+    """A file line's one-file summary, as `rigview check --json-lines` counts it: the rows
+    fileJson adds for the report itself (non-finite-output, an unreadable file's own error row)
+    are not findings of the file's report."""
+    findings = [f for f in obj.get("findings", []) if isinstance(f, dict) and f.get("code") != "non-finite-output"]
+    unreadable = "error" in obj
+    if unreadable and findings and findings[0].get("code") == "external-path-refused" \
+            and findings[0].get("severity") == "error":
+        findings = findings[1:]
+    codes = {f.get("code") for f in findings}
+    passed = bool(obj.get("passed"))
+    counts = {k: 0 for k in SUMMARY_KEYS}
+    counts.update(files=1, passed=int(passed), failed=int(not passed), unreadable=int(unreadable),
+                  importer_crashed=int(unreadable and "importer-crashed" in codes),
+                  importer_timeout=int(unreadable and "importer-timeout" in codes))
+    for f in findings:
+        key = {"error": "errors", "warning": "warnings", "info": "infos"}.get(f.get("severity"))
+        if key:
+            counts[key] += 1
+    return counts
 
+
+def memory_per_import(jobs):
+    """MiB for each of the `jobs` imports a task runs at once on this Dask worker: the worker's
+    memory limit (a LocalCluster divides the machine's among its workers) shared by its threads'
+    tasks and divided by the jobs; None where the worker has no limit (rigview's own applies)."""
+    try:
+        from distributed import get_worker
+        worker = get_worker()
+        limit = worker.memory_manager.memory_limit
+        threads = max(1, worker.state.nthreads)
+    except (ImportError, ValueError, AttributeError):
+        return None
+    if not limit:
+        return None
+    return max(64, int(limit / threads / max(1, jobs) / (1 << 20)))
+
+
+def check_chunk(rigview, items, cwd, strict=False, import_timeout=None, jobs=1):
+    """Check a chunk of files with one `rigview check --json-lines --jobs JOBS --files-from -`
+    (the names on its standard input, NUL-ended: no limit on their length or count).
+    `items`: [(path, the stat of an earlier run's line, or None)]. A file whose stat is unchanged
+    is not checked. Returns [(path, line or None, error or None, summary)] in `items`' order:
+    line None and error None: unchanged; error: rigview gave no line for it (why); summary, with
+    a line: (its counts, its rank, its error message or None), worked out here so the client
+    parses nothing."""
+    results = {}
+    todo = []
+    for path, old in items:
+        stat = file_stat(path)
+        if old is not None and stat == old:
+            results[path] = (None, None, None)
+        else:
+            todo.append((path, stat))
+    if todo:
+        for path, _ in todo:
+            _test_hooks(path)
+        cmd = [rigview] + global_args(import_timeout) + ["check", "--json-lines", "--jobs", str(jobs)]
+        cmd += ["--strict"] if strict else []
+        cmd += ["--files-from", "-"]
+        names = b"".join(os.fsencode(path) + b"\0" for path, _ in todo)
+        env = None
+        memory = memory_per_import(jobs)
+        if memory is not None and "RIGVIEW_MAX_MEMORY_MB" not in os.environ:
+            env = dict(os.environ, RIGVIEW_MAX_MEMORY_MB=str(memory))
+        p = subprocess.run(cmd, cwd=cwd if cwd and os.path.isdir(cwd) else None, input=names,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        # rigview names a file as it was given, made valid UTF-8.
+        by_name = {os.fsencode(path).decode("utf-8", "replace"): (path, stat) for path, stat in todo}
+        for raw in p.stdout.decode("utf-8", "replace").splitlines():
+            try:
+                obj = json.loads(raw)
+            except (ValueError, RecursionError):
+                continue
+            if not isinstance(obj, dict) or "summary" in obj or not isinstance(obj.get("file"), str):
+                continue
+            hit = by_name.get(obj["file"])
+            if hit is None or hit[0] in results:
+                continue
+            counts = counts_of(obj)
+            error = str(obj["error"]) if "error" in obj else None
+            results[hit[0]] = (add_keys(raw.strip(), hit[1], counts), None, (counts, line_rank(obj), error))
+        tail = p.stderr.decode("utf-8", "replace").strip().splitlines()
+        why = "rigview check gave no report (exit status " + str(p.returncode) + (": " + tail[-1] if tail else "") + ")"
+        for path, _ in todo:
+            results.setdefault(path, (None, why, None))
+    return [(path,) + results[path] for path, _ in items]
+
+
+def check_file(rigview, path, cwd, strict=False, import_timeout=None):
+    """One file (check_chunk of one): its line, with "stat" and "counts" added."""
+    _, line, error, _ = check_chunk(rigview, [(path, None)], cwd, strict, import_timeout)[0]
+    if error:
+        raise RuntimeError(error.replace("rigview check gave no report", "rigview check gave no report for " + path, 1))
+    return line
 
 def add_keys(line, stat, counts):
     """rigview's line (a JSON object, text) with "counts" and "stat" added at its end; the rest
@@ -213,6 +291,7 @@ def killed_line(path, stat, tries, error, version=None):
                + " (distributed.KilledWorker" + (", " + error if error else "") + ")")
     path = os.fsencode(path).decode("utf-8", "replace")  # valid UTF-8, as rigview writes names
     obj = {
+        "schema": CHECK_SCHEMA,
         "error": path + ": " + message,
         "file": path,
         "findings": [{"code": "importer-crashed", "count": 1, "examples": [], "message": message, "names": [],
@@ -230,36 +309,72 @@ def killed_line(path, stat, tries, error, version=None):
 # ---------------------------------------------------------------------------------------------
 # Resume: an earlier output's lines.
 
-def read_previous(path):
-    """{file: (line text, parsed object)} of an earlier output; the last line of a file wins;
-    summary lines and lines cut short (a run killed mid-write) are skipped."""
-    previous = {}
+def previous_entry(obj):
+    """(stat, counts, rank) of an earlier output's file line, or None when it is not one the
+    batch wrote whole (a cut or damaged line, or rigview's own line without "stat")."""
+    stat, counts = obj.get("stat"), obj.get("counts")
+    if not isinstance(obj.get("file"), str) or not isinstance(stat, dict) or not isinstance(counts, dict):
+        return None
+    if not all(isinstance(stat.get(k), int) and not isinstance(stat.get(k), bool) and stat[k] >= 0
+               for k in ("size", "mtime_ns")):
+        return None
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in counts.values()) \
+            or counts.get("files") != 1 or not isinstance(obj.get("passed"), bool):
+        return None
+    return ({"size": stat["size"], "mtime_ns": stat["mtime_ns"]},
+            {k: counts.get(k, 0) for k in SUMMARY_KEYS}, line_rank(obj))
+
+
+def scan_output(path):
+    """Walk an earlier output line by line: yields (byte offset, raw line, parsed object or
+    None when the line is cut or damaged: not a JSON object, or a file line missing its stat and
+    counts or holding values of the wrong kind); summary lines and blank lines are left out."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        f = open(path, "rb")
     except FileNotFoundError:
-        return previous
-    for raw in data.split(b"\n"):
-        text = raw.decode("utf-8", "replace").strip()
-        if not text:
+        return
+    with f:
+        offset = 0
+        for raw in f:
+            at, offset = offset, offset + len(raw)
+            text = raw.decode("utf-8", "replace").strip()
+            if not text:
+                continue
+            try:
+                obj = json.loads(text)
+            except (ValueError, RecursionError):
+                obj = None
+            if isinstance(obj, dict) and "summary" in obj and "file" not in obj:
+                continue
+            if isinstance(obj, dict) and "file" in obj and "stat" not in obj and "counts" not in obj \
+                    and isinstance(obj["file"], str):
+                continue  # rigview's own line (plain `rigview check --json-lines`): checked again
+            yield at, raw, (obj if isinstance(obj, dict) and previous_entry(obj) is not None else None)
+
+
+def read_previous(path, log=None):
+    """{file: (stat, counts, rank)} of an earlier output (the last line of a file wins). Cut or
+    damaged lines are skipped with one warning (through `log`): their files are checked again."""
+    previous = {}
+    damaged, first = 0, None
+    for _, raw, obj in scan_output(path):
+        if obj is None:
+            damaged += 1
+            first = first or raw[:60].decode("utf-8", "replace").strip()
             continue
-        try:
-            obj = json.loads(text)
-        except ValueError:
-            continue
-        if isinstance(obj, dict) and isinstance(obj.get("file"), str) and "stat" in obj and "counts" in obj:
-            previous[obj["file"]] = (text, obj)
+        previous[obj["file"]] = previous_entry(obj)
+    if damaged and log:
+        log("%s: %d cut or damaged line%s skipped (the first: %r); their files are checked again"
+            % (path, damaged, "" if damaged == 1 else "s", first))
     return previous
 
-
-# ---------------------------------------------------------------------------------------------
-# The run.
 
 class Output:
     """Where lines go: stdout, or a file (appended to when resuming), flushed line by line."""
 
     def __init__(self, path, append):
-        self.path = path
+        self.path = None if path == "-" else path  # "-": standard output
+        path = self.path
         if path is None:
             self.f = sys.stdout.buffer
             return
@@ -299,107 +414,137 @@ def set_allowed_failures(value, dask_scheduler=None):
 
 
 def local_cluster(workers, retries=3):
-    """A LocalCluster of `workers` processes of one thread each, no dashboard; its scheduler
-    (in this process) sends one task per worker thread at a time (worker-saturation 1.0) and
-    lets a task see `retries` workers die."""
+    """A LocalCluster of `workers` processes of one thread each, every socket on 127.0.0.1 and
+    no dashboard (its HTTP servers serve no route); its scheduler (in this process) sends one
+    task per worker thread at a time (worker-saturation 1.0) and lets a task see `retries`
+    workers die."""
     import dask
     from distributed import LocalCluster
 
     with dask.config.set({"distributed.scheduler.allowed-failures": retries,
-                          "distributed.scheduler.worker-saturation": 1.0}):
-        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+                          "distributed.scheduler.worker-saturation": 1.0,
+                          "distributed.scheduler.http.routes": [],
+                          "distributed.worker.http.routes": []}):
+        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                            dashboard_address="127.0.0.1:0", worker_dashboard_address="127.0.0.1:0",
+                            scheduler_kwargs={"dashboard": False})
+
+
+def chunk_size_for(files, threads):
+    """Files per task: about four tasks per worker thread (so the last ones finish together),
+    at most 500 (a retried task repeats little), at least 1."""
+    return max(1, min(500, -(-files // (4 * max(1, threads)))))
 
 
 def run_check(client, rigview, files, out, previous=None, retries=3, strict=False, import_timeout=None,
-              log=None, version=None):
-    """Check `files` on `client`'s cluster, giving each line to `out(file, line)` as it comes;
-    files in `previous` ({file: (text, obj)}) whose stat is unchanged are not checked again;
-    `version`: the binary's, for the lines written here.
-    Returns (summary dict, worst rank, [(file, error)] of files that could not be checked)."""
+              log=None, version=None, chunk_size=None, jobs=1, window=None, task=None):
+    """Check `files` on `client`'s cluster in chunks (check_chunk: one `rigview check` for many
+    files), giving each new line to `out(file, line)` as its chunk finishes; the files of
+    `previous` ({file: (stat, counts, rank)}) whose stat the workers find unchanged are not
+    checked again. At most `window` chunks are in flight (default: two per worker thread): a
+    new one is submitted as one finishes, so the client holds only those. A chunk that fails
+    (its worker died `retries` + 1 times, or rigview gave no line for some file) is run again
+    one file per task, so a file that kills its worker is found and the others are checked;
+    such a file is an importer-crashed line. `version`: the binary's, for the lines written
+    here; `task`: what a chunk runs (default check_chunk; bench/batch_client_throughput.py gives
+    one that returns canned lines). Returns (summary dict, worst rank, [(file, error)] of files
+    that could not be checked)."""
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
     log = log or (lambda message: None)
     previous = previous or {}
-    results = {}  # file -> parsed line (kept and new)
-    todo = []
-    for path in files:
-        old = previous.get(path)
-        if old is not None and old[1].get("stat") is not None and old[1]["stat"] == file_stat(path):
-            results[path] = old[1]
-        else:
-            todo.append(path)
-    if results:
-        log("resuming: %d of %d files unchanged since the earlier run, %d to check"
-            % (len(results), len(files), len(todo)))
-
+    threads = max(1, sum(client.nthreads().values()))
+    chunk_size = chunk_size or chunk_size_for(len(files), threads)
+    window = window or 2 * threads
+    summary = {k: 0 for k in SUMMARY_KEYS}
+    worst = [0]
     failed = []
+    kept = [0]
     cwd = os.getcwd()
+
+    def count(counts, rank):
+        for k in SUMMARY_KEYS:
+            summary[k] += int(counts.get(k, 0))
+        worst[0] = max(worst[0], rank)
+
+    def take(path, line, meta=None):
+        if meta is None:
+            obj = json.loads(line)
+            meta = (obj["counts"], line_rank(obj), str(obj["error"]) if "error" in obj else None)
+        count(meta[0], meta[1])
+        if meta[2] is not None:  # the file could not be read: its one line on stderr, as rigview's
+            log(meta[2])
+        out(path, line)
+
+    pending = iter(range(0, len(files), chunk_size))
+    singles = []  # files of failed chunks, one task each
+    in_flight = {}
+    ac = as_completed()
+    submitted = [0]
+
+    def refill():
+        while len(in_flight) < window:
+            if singles:
+                paths = [singles.pop()]
+            else:
+                start = next(pending, None)
+                if start is None:
+                    return
+                paths = files[start:start + chunk_size]
+            items = [(p, previous[p][0] if p in previous else None) for p in paths]
+            submitted[0] += 1
+            fut = client.submit(task or check_chunk, rigview, items, cwd, strict, import_timeout, jobs, pure=False,
+                                key="rigview-check-%d-%s" % (submitted[0], os.urandom(6).hex()))
+            in_flight[fut.key] = paths
+            ac.add(fut)
+
     # The scheduler's allowed-failures, for this run: a task may see --retries workers die.
     old_allowed = client.run_on_scheduler(set_allowed_failures, retries)
     try:
-        # At most as many tasks in flight as the cluster has threads, so a worker that dies
-        # holds (and makes suspect) only the task that was running on it.
-        pending = iter(todo)
-        ac = as_completed()
-        in_flight = {}
-        submitted = [0]
-
-        def refill():
-            limit = max(1, sum(client.nthreads().values()))
-            while len(in_flight) < limit:
-                path = next(pending, None)
-                if path is None:
-                    return
-                submitted[0] += 1
-                fut = client.submit(check_file, rigview, path, cwd, strict, import_timeout,
-                                    key="rigview-check-%d-%s" % (submitted[0], os.urandom(6).hex()))
-                in_flight[fut.key] = path
-                ac.add(fut)
-
         refill()
         for fut in ac:
-            path = in_flight.pop(fut.key)
+            paths = in_flight.pop(fut.key)
             if fut.status == "finished":
-                line = fut.result()
-            elif fut.status != "error":  # cancelled: the scheduler lost
-                raise BatchError("the Dask cluster dropped the task of " + path + " (" + fut.status
-                                 + "); --resume OUT.jsonl goes on from the lines written", EXIT_INTERNAL_ERROR)
-            else:
+                for path, line, error, meta in fut.result():
+                    if line is not None:
+                        take(path, line, meta)
+                    elif error is None:  # unchanged since the earlier run
+                        kept[0] += 1
+                        count(previous[path][1], previous[path][2])
+                    elif len(paths) > 1:
+                        singles.append(path)
+                    else:
+                        failed.append((path, error))
+            elif fut.status == "error":
                 error = fut.exception()
-                if isinstance(error, KilledWorker):
+                if len(paths) > 1:
+                    singles.extend(reversed(paths))  # each alone: the file that fails is found
+                elif isinstance(error, KilledWorker):
                     last = getattr(error.last_worker, "address", None)
-                    line = killed_line(path, file_stat(path), error.allowed_failures + 1,
-                                       "last on " + last if last else "", version)
+                    take(paths[0], killed_line(paths[0], file_stat(paths[0]), error.allowed_failures + 1,
+                                               "last on " + last if last else "", version))
                 else:
-                    failed.append((path, str(error)))
-                    line = None
+                    failed.append((paths[0], str(error)))
+            else:  # cancelled: the scheduler lost it
+                raise BatchError("the Dask cluster dropped the task of " + paths[0] + " (" + fut.status
+                                 + "); --resume OUT.jsonl goes on from the lines written", EXIT_INTERNAL_ERROR)
             fut.release()
-            if line is not None:
-                results[path] = json.loads(line)
-                out(path, line)
             refill()
     finally:
         try:
             client.run_on_scheduler(set_allowed_failures, old_allowed)
         except Exception:  # the scheduler gone: nothing to restore
             pass
-
-    summary = {k: 0 for k in SUMMARY_KEYS}
-    worst = 0
-    for path in files:  # the files that could not be read, one line each on stderr, as rigview's
-        if path in results and "error" in results[path]:
-            log(str(results[path]["error"]))
-    for obj in results.values():
-        for k in SUMMARY_KEYS:
-            summary[k] += int(obj["counts"].get(k, 0))
-        worst = max(worst, line_rank(obj))
-    return summary, worst, failed
+    if previous:
+        log("resumed: %d of %d files unchanged since the earlier run, %d checked"
+            % (kept[0], len(files), len(files) - kept[0] - len(failed)))
+    return summary, worst[0], failed
 
 
 def summary_line(summary, version=None):
     """The summary line as `rigview check --json-lines` (of `version`) writes it."""
-    obj = {"summary": summary}
+    obj = {"schema": CHECK_SCHEMA, "summary": summary}
     if version:
         obj["rigview_version"] = version
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
@@ -411,18 +556,36 @@ def exit_code(worst, failed):
     return {3: EXIT_BAD_INPUT, 2: EXIT_CHECK_FAILED}.get(worst, EXIT_OK)
 
 
-def compact(path, files, previous_text, new_lines, summary, version=None):
-    """Rewrite a resumed output as one line per file (the earlier line when unchanged, the
-    new one otherwise) and the summary: a temporary file, renamed over it."""
-    lines = dict(previous_text)
-    lines.update(new_lines)
+def compact(path, files, summary, version=None):
+    """Rewrite a resumed output as one line per file, in `files`' order (each file's last whole
+    line: the earlier one when unchanged, the new one otherwise), and the summary: a temporary
+    file, renamed over it. Two passes over the file; only each file's offset is held."""
+    wanted = set(files)
+    last = {}
+    for offset, _, obj in scan_output(path):
+        if obj is not None and obj["file"] in wanted:
+            last[obj["file"]] = offset
     tmp = path + ".tmp-" + str(os.getpid())
-    with open(tmp, "wb") as f:
+    with open(path, "rb") as src, open(tmp, "wb") as f:
         for p in files:
-            if p in lines:
-                f.write(lines[p].encode("utf-8", "surrogateescape") + b"\n")
+            if p in last:
+                src.seek(last[p])
+                f.write(src.readline().rstrip(b"\r\n") + b"\n")
         f.write(summary_line(summary, version).encode() + b"\n")
     os.replace(tmp, path)
+
+
+def output_is_not_a_file_checked(out_path, files):
+    """Refuse an output that is one of the files to check (by name, then by device and inode
+    among the files of the same name: no stat of every file)."""
+    if not out_path:
+        return
+    real = os.path.realpath(out_path)
+    names = {os.path.basename(out_path), os.path.basename(real)}
+    for f in files:
+        if os.path.basename(f) in names and (os.path.realpath(f) == real or
+                                             (os.path.exists(out_path) and os.path.exists(f) and os.path.samefile(f, out_path))):
+            raise BatchError(out_path + ": the output is one of the files to check (" + f + ")", EXIT_USAGE)
 
 
 def parse_args(argv):
@@ -437,7 +600,7 @@ def parse_args(argv):
     where.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler (tcp://host:8786)")
     where.add_argument("--local", type=int, metavar="N",
                        help="a local cluster of N worker processes (default: one per core)")
-    c.add_argument("-o", "--output", metavar="OUT.jsonl", help="write the lines to OUT.jsonl (default: stdout)")
+    c.add_argument("-o", "--output", metavar="OUT.jsonl", help="write the lines to OUT.jsonl (default, or -: stdout)")
     c.add_argument("--resume", metavar="OUT.jsonl",
                    help="an earlier output: files it reports with the same size and mtime are not checked "
                         "again; new lines are appended to it, and at the end it holds one line per file and "
@@ -449,6 +612,11 @@ def parse_args(argv):
                                                        "beside this package, or rigview on PATH)")
     c.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS",
                    help="seconds to wait for the scheduler (--scheduler) to answer (default 30)")
+    c.add_argument("--chunk", type=int, metavar="N",
+                   help="files per task, each task one `rigview check` over its files (default: about four "
+                        "tasks per worker thread, at most 500)")
+    c.add_argument("--jobs", type=int, default=1, metavar="K",
+                   help="imports at once within a task (rigview check --jobs K; default 1: one per Dask thread)")
     c.add_argument("--strict", action="store_true", help="warnings fail too (rigview check --strict)")
     c.add_argument("--import-timeout", type=float, metavar="SECONDS",
                    help="seconds an import may take before rigview kills its import worker")
@@ -457,6 +625,10 @@ def parse_args(argv):
         parser.error("--local takes a number of workers >= 1")
     if args.retries < 0:
         parser.error("--retries takes N >= 0")
+    if args.chunk is not None and args.chunk < 1:
+        parser.error("--chunk takes N >= 1")
+    if args.jobs < 1:
+        parser.error("--jobs takes K >= 1")
     if args.resume and args.output and os.path.abspath(args.resume) != os.path.abspath(args.output):
         parser.error("--resume appends to its own file: give -o the same file or leave it out")
     return args
@@ -474,14 +646,15 @@ def main(argv=None):
 def _main(args):
     from distributed import Client
 
+    def log(message):
+        print(PROG + ": " + message, file=sys.stderr)
+
     rigview = find_rigview(args.rigview)
     version = rigview_version(rigview)
     files = list_files(rigview, args.roots, args.import_timeout)
-    out_path = args.resume or args.output
-    previous = read_previous(args.resume) if args.resume else {}
-
-    def log(message):
-        print(PROG + ": " + message, file=sys.stderr)
+    out_path = args.resume or (None if args.output == "-" else args.output)
+    output_is_not_a_file_checked(out_path, files)
+    previous = read_previous(args.resume, log) if args.resume else {}
 
     cluster = None
     if args.scheduler:
@@ -493,26 +666,26 @@ def _main(args):
         cluster = local_cluster(args.local or os.cpu_count() or 1, args.retries)
         client = Client(cluster)
     output = Output(out_path, append=bool(args.resume))
-    new_lines = {}
 
     def out(path, line):
-        new_lines[path] = line
         output.write(line)
 
     try:
         if not client.nthreads():
             log("waiting for a Dask worker to join " + client.scheduler.address)
         client.wait_for_workers(1)
+        if previous:
+            log("resuming: %d of %d files have lines from the earlier run; the workers look at which "
+                "changed, and those and the rest are the files to check" % (len(previous), len(files)))
         summary, worst, failed = run_check(client, rigview, files, out, previous, args.retries, args.strict,
-                                           args.import_timeout, log, version)
+                                           args.import_timeout, log, version, args.chunk, args.jobs)
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
     if args.resume:
         output.close()
-        kept = {p: previous[p][0] for p in files if p in previous and p not in new_lines}
-        compact(args.resume, files, kept, new_lines, summary, version)
+        compact(args.resume, files, summary, version)
     else:
         output.write(summary_line(summary, version))
         output.close()

@@ -1,7 +1,10 @@
 // `rigview check`: rig diagnostics for one model or a whole asset library. Files and folders
 // (searched recursively) are checked in parallel, each imported in its own worker process
 // (platform/import_worker; --jobs at once), with a progress bar on a terminal, then a summary
-// in file-path order; --json gives one report, --json-lines one line per file as it finishes;
+// in file-path order; --format json gives one report (one shape for any number of files),
+// json-lines one line per file as it finishes, sarif and junit what CI systems read; -o writes
+// it to a file; a project's rigview-check.json (or --config) ignores codes, changes severities
+// and sets tolerances per path glob (check/check_config.h);
 // a file that crashes or hangs its importer is a finding and the run goes on; --shard I/N
 // takes every N-th file; --list-files prints the files alone; the exit code tells the worst result.
 #include <unistd.h>
@@ -9,7 +12,14 @@
 #include <algorithm>
 #include <exception>
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <sstream>
 #include <filesystem>
 #include <iostream>
 #include <mutex>
@@ -17,15 +27,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/check_formats.h"
 #include "app/check_report.h"
 #include "app/command_util.h"
 #include "app/commands.h"
 #include "app/contact_sheet.h"
 #include "app/exit_codes.h"
+#include "check/check_config.h"
 #include "check/codes.h"
 #include "check/diagnostics.h"
 #include "import/import.h"
 #include "util/json_out.h"
+#include "util/output_file.h"
 #include "util/version.h"
 #include "util/text.h"
 #include "platform/import_worker.h"
@@ -90,26 +103,52 @@ bool expand(const std::vector<std::string>& args, std::vector<std::string>& file
 
 std::string term(const std::string& s) { return text::forTerminal(s); }
 
-void printText(const FileResult& r) {
+void printText(std::ostream& out, const FileResult& r) {
     if (!r.imported && r.report.empty()) {
-        std::cout << term(r.error) << "\n";
+        out << term(r.error) << "\n";
         return;
     }
-    if (r.report.empty()) std::cout << term(r.path) << ": no problems found\n";
+    if (r.report.empty()) out << term(r.path) << ": no problems found\n";
     for (const Finding& f : r.report.findings) {
-        std::cout << term(r.path) << ": " << severityName(f.severity) << " [" << f.code << "] " << term(f.message);
+        out << term(r.path) << ": " << severityName(f.severity) << " [" << f.code << "] " << term(f.message);
         if (!f.examples.empty()) {
-            std::cout << " (e.g. " << term(f.subject) << ":";
-            for (int64_t e : f.examples) std::cout << " " << e;
-            std::cout << ")";
+            out << " (e.g. " << term(f.subject) << ":";
+            for (int64_t e : f.examples) out << " " << e;
+            out << ")";
         } else if (!f.names.empty()) {
-            std::cout << " (e.g.";
-            for (size_t k = 0; k < f.names.size(); ++k) std::cout << (k ? ", '" : " '") << term(f.names[k]) << "'";
-            std::cout << ")";
+            out << " (e.g.";
+            for (size_t k = 0; k < f.names.size(); ++k) out << (k ? ", '" : " '") << term(f.names[k]) << "'";
+            out << ")";
         }
-        std::cout << "\n";
+        out << "\n";
     }
 }
+
+// Where the report goes: stdout, or -o's file (written whole, or stdout for "-").
+class Sink {
+public:
+    explicit Sink(const std::string& path) {
+        if (!path.empty()) file_ = std::make_unique<OutputFile>(path);
+    }
+    bool open() { return !file_ || file_->open() || fail(); }
+    bool write(const std::string& s) {
+        if (failed_) return false;
+        if (file_) return file_->write(s) || fail();
+        std::fwrite(s.data(), 1, s.size(), stdout);
+        std::fflush(stdout);
+        return true;
+    }
+    bool finish() { return failed_ ? false : (!file_ || file_->commit() || fail()); }
+
+private:
+    bool fail() {
+        if (!failed_) cmd::printError(file_->error());
+        failed_ = true;
+        return false;
+    }
+    std::unique_ptr<OutputFile> file_;
+    bool failed_ = false;
+};
 
 // A one-line progress bar on the terminal (written to a saved copy of stderr, because
 // imports point stderr at /dev/null while they run).
@@ -143,24 +182,6 @@ private:
 };
 
 
-json summaryJson(const std::vector<FileResult>& results, bool strict) {
-    size_t passed = 0, unreadable = 0, errors = 0, warnings = 0, infos = 0, crashed = 0, timedOut = 0;
-    for (const FileResult& r : results) {
-        passed += severityRank(r, strict) < 2 ? 1 : 0;
-        unreadable += r.imported ? 0 : 1;
-        crashed += r.failure == ImportFailure::Crashed;
-        timedOut += r.failure == ImportFailure::TimedOut;
-        for (const Finding& f : r.report.findings) {
-            errors += f.severity == Severity::Error;
-            warnings += f.severity == Severity::Warning;
-            infos += f.severity == Severity::Info;
-        }
-    }
-    return {{"files", results.size()}, {"passed", passed},        {"failed", results.size() - passed},
-            {"unreadable", unreadable}, {"importer_crashed", crashed}, {"importer_timeout", timedOut},
-            {"errors", errors},         {"warnings", warnings},       {"infos", infos}};
-}
-
 }  // namespace
 
 int runCheck(const CheckOptions& o) {
@@ -168,17 +189,40 @@ int runCheck(const CheckOptions& o) {
         std::cout << codesMarkdown();
         return exitcode::kOk;
     }
-    if (o.paths.empty()) {
+    std::vector<std::string> paths = o.paths;
+    if (!o.filesFrom.empty()) {
+        // NUL-ended names, exact for any name (a last name without its NUL counts too).
+        std::string list;
+        if (o.filesFrom == "-") {
+            list.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+        } else {
+            std::ifstream in(o.filesFrom, std::ios::binary);
+            if (!in) {
+                cmd::printError(o.filesFrom + ": cannot read the list of files (" + std::strerror(errno) + ")");
+                return exitcode::kUsage;
+            }
+            list.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        }
+        for (size_t at = 0; at < list.size();) {
+            const size_t end = std::min(list.find('\0', at), list.size());
+            if (end > at) paths.push_back(list.substr(at, end - at));
+            at = end + 1;
+        }
+    }
+    if (paths.empty()) {
         cmd::printError("check: give model files or folders (or --list-codes)");
         return exitcode::kUsage;
     }
+    // One format: --format, or the older --json / --json-lines.
+    const std::string format = !o.format.empty() ? o.format : o.jsonLines ? "json-lines" : o.json ? "json" : "text";
     std::vector<std::string> files;
-    if (!expand(o.paths, files)) {
-        cmd::printError("no model files found in " + (o.paths.empty() ? std::string("(nothing)") : o.paths.front()));
+    if (!expand(paths, files)) {
+        cmd::printError("no model files found in " + paths.front());
         return exitcode::kBadInput;
     }
     bool many = files.size() > 1 || !o.shard.empty();
-    for (const std::string& p : o.paths) {
+    many = many || !o.filesFrom.empty();
+    for (const std::string& p : paths) {
         std::error_code ec;
         many = many || fs::is_directory(p, ec);
     }
@@ -208,16 +252,34 @@ int runCheck(const CheckOptions& o) {
     for (size_t i = 0; i < (o.sheet.empty() ? 0 : files.size()); ++i) {
         if (!cmd::outputIsNotAnInput(o.sheet, files[i], o.anims)) return exitcode::kUsage;
     }
+    if (!o.output.empty() && o.output != "-") {
+        for (const std::string& f : files) {
+            if (!cmd::outputIsNotAnInput(o.output, f, o.anims)) return exitcode::kUsage;
+        }
+    }
+    // The configuration's rules for each file, found before any import.
+    CheckConfigFinder finder(o.config, o.noConfig);
+    std::vector<std::vector<const CheckRule*>> rules(files.size());
+    for (size_t i = 0; i < files.size(); ++i) {
+        if (const CheckConfig* c = finder.forFile(files[i])) rules[i] = rulesFor(*c, files[i]);
+        if (!finder.error().empty()) {
+            cmd::printError(finder.error());
+            return exitcode::kUsage;
+        }
+    }
+    Sink sink(o.output);
+    if (!sink.open()) return exitcode::kOutputFailed;
 
     // Check in parallel: each thread runs one import worker process at a time and checks its
     // model. In process (--no-isolation) one file at a time: Assimp is not safe on threads.
+    const bool jsonLines = format == "json-lines";
     std::vector<FileResult> results(files.size());
     // One model is kept for its sheet; several are imported again one at a time as the sheet
     // draws them, so a folder's models are never all in memory.
     std::vector<Model> sheetModels(o.sheet.empty() || files.size() != 1 ? 0 : 1);
     std::mutex outMutex;
     {
-        Progress progress(files.size(), many && !o.jsonLines && ::isatty(2));
+        Progress progress(files.size(), many && !jsonLines && ::isatty(2));
         std::atomic<size_t> next{0};
         const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
         size_t workers = std::min<size_t>(files.size(), o.jobs > 0 ? static_cast<size_t>(o.jobs) : cores);
@@ -226,15 +288,15 @@ int runCheck(const CheckOptions& o) {
             for (size_t i = next++; i < files.size(); i = next++) {
                 FileResult& r = results[i];
                 r = checkFile(files[i], o.anims, o.import, isolation(), sheetModels.empty() ? nullptr : &sheetModels[0],
-                              o.influences);
-                if (o.jsonLines) {
+                              o.influences, rules[i]);
+                if (jsonLines) {
                     // Streamed as each file finishes, whole lines only, flushed.
                     // (on a worker thread: invalid UTF-8 in a name is replaced, never thrown)
-                    const std::string line =
-                        fileJson(r, o.strict).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+                    json line = fileJson(r, o.strict);
+                    line["schema"] = kCheckSchema;
+                    const std::string text = line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
                     std::lock_guard<std::mutex> lock(outMutex);
-                    std::fwrite(line.data(), 1, line.size(), stdout);
-                    std::fflush(stdout);
+                    sink.write(text);
                 }
                 progress.tick(files[i]);
             }
@@ -245,85 +307,40 @@ int runCheck(const CheckOptions& o) {
         for (std::thread& t : pool) t.join();
     }
 
-    // The sheet: a section per file, in the report's order; written when any file was imported.
-    const auto writeSheet = [&] {
-        if (o.sheet.empty() || std::none_of(results.begin(), results.end(), [](const FileResult& r) { return r.imported; })) {
-            return exitcode::kOk;
-        }
-        std::vector<SheetEntry> entries;
-        for (const FileResult& r : results) {
-            SheetEntry e{r.path, nullptr, &r.report, r.error, {}};
-            if (r.imported && !sheetModels.empty()) {
-                e.model = &sheetModels[0];
-            } else if (r.imported) {
-                e.load = [&o, path = r.path](Model& m) {
-                    cmd::ErrorCapture quiet;  // its warnings were printed by the check
-                    return cmd::load(path, o.anims, o.import, m);
-                };
-            }
-            entries.push_back(std::move(e));
-        }
-        return writeContactSheet(entries, o.sheet);
-    };
-
-    if (o.jsonLines) {
-        int worst = 0;
-        for (const FileResult& r : results) worst = std::max(worst, severityRank(r, o.strict));
-        const std::string line =
-            json{{"rigview_version", rigviewVersion()}, {"summary", summaryJson(results, o.strict)}}.dump() + "\n";
-        std::fwrite(line.data(), 1, line.size(), stdout);
-        std::fflush(stdout);
-        for (const FileResult& r : results) {
-            if (!r.imported) cmd::printError(r.error);
-        }
-        if (const int rc = writeSheet(); rc != exitcode::kOk) return rc;
-        if (worst == 3) return exitcode::kBadInput;
-        return worst == 2 ? exitcode::kCheckFailed : exitcode::kOk;
-    }
-    if (results.empty()) {  // an empty shard
-        if (o.json) {
-            const json j{{"rigview_version", rigviewVersion()}, {"files", json::array()},
-                         {"summary", summaryJson(results, o.strict)}};
-            std::cout << j.dump(2) << "\n";
-        } else {
-            std::printf("0 files: 0 passed, 0 failed\n");
-        }
-        return exitcode::kOk;
-    }
-
     int worst = 0;
     for (const FileResult& r : results) worst = std::max(worst, severityRank(r, o.strict));
-
-    if (o.json) {
-        if (!many) {
-            std::cout << jsonout::dump(fileJson(results[0], o.strict), 2) << "\n";
-            if (!results[0].imported) cmd::printError(results[0].error);  // and the one error line
-        } else {
-            json j;
-            j["rigview_version"] = rigviewVersion();
-            j["files"] = json::array();
-            for (const FileResult& r : results) j["files"].push_back(fileJson(r, o.strict));
-            j["summary"] = summaryJson(results, o.strict);
-            std::cout << jsonout::dump(std::move(j), 2) << "\n";
-            for (const FileResult& r : results) {
-                if (!r.imported) cmd::printError(r.error);
-            }
-        }
+    std::string doc;
+    if (jsonLines) {
+        doc = json{{"schema", kCheckSchema}, {"rigview_version", rigviewVersion()}, {"summary", checkSummaryJson(results, o.strict)}}
+                  .dump() +
+              "\n";
+    } else if (format == "json") {
+        doc = jsonout::dump(checkDocumentJson(results, o.strict), 2) + "\n";
+    } else if (format == "sarif") {
+        doc = checkSarif(results, o.strict);
+    } else if (format == "junit") {
+        doc = checkJunit(results, o.strict);
+    } else if (results.empty()) {  // an empty shard
+        doc = "0 files: 0 passed, 0 failed\n";
     } else if (!many) {
-        if (!results[0].imported) {
-            cmd::printError(results[0].error);
-        } else {
-            printText(results[0]);
+        if (results[0].imported) {
+            std::ostringstream out;
+            printText(out, results[0]);
+            doc = out.str();
         }
     } else {
+        std::ostringstream out;
         for (const FileResult& r : results) {
-            if (r.imported || !r.report.empty()) printText(r);
+            if (r.imported || !r.report.empty()) printText(out, r);
         }
         // Summary table.
         size_t width = 4;
         for (const FileResult& r : results) width = std::max(width, term(r.path).size());
         width = std::min<size_t>(width, 70);
-        std::printf("\n%-*s  %-8s %6s %8s %6s\n", static_cast<int>(width), "file", "result", "errors", "warnings", "infos");
+        char line[512];
+        std::snprintf(line, sizeof line, "\n%-*s  %-8s %6s %8s %6s\n", static_cast<int>(width), "file", "result", "errors",
+                      "warnings", "infos");
+        out << line;
         size_t passed = 0;
         for (const FileResult& r : results) {
             size_t e = 0, w = 0, i = 0;
@@ -342,15 +359,36 @@ int runCheck(const CheckOptions& o) {
                                                                          : "ok";
             std::string name = term(r.path);
             if (name.size() > width) name = text::validUtf8("..." + name.substr(name.size() - width + 3));
-            std::printf("%-*s  %-8s %6zu %8zu %6zu\n", static_cast<int>(width), name.c_str(), verdict, e, w, i);
+            std::snprintf(line, sizeof line, "%-*s  %-8s %6zu %8zu %6zu\n", static_cast<int>(width), name.c_str(), verdict, e,
+                          w, i);
+            out << line;
         }
-        std::printf("%zu files: %zu passed, %zu failed\n", results.size(), passed, results.size() - passed);
-        for (const FileResult& r : results) {
-            if (!r.imported) cmd::printError(r.error);
-        }
+        out << results.size() << " files: " << passed << " passed, " << results.size() - passed << " failed\n";
+        doc = out.str();
+    }
+    if (!sink.write(doc) || !sink.finish()) return exitcode::kOutputFailed;
+    // Each unreadable file's one error line, on stderr whatever the format.
+    for (const FileResult& r : results) {
+        if (!r.imported) cmd::printError(r.error);
     }
 
-    if (const int rc = writeSheet(); rc != exitcode::kOk) return rc;
+    // The sheet: a section per file, in the report's order; written when any file was imported.
+    if (!o.sheet.empty() && std::any_of(results.begin(), results.end(), [](const FileResult& r) { return r.imported; })) {
+        std::vector<SheetEntry> entries;
+        for (const FileResult& r : results) {
+            SheetEntry e{r.path, nullptr, &r.report, r.error, {}};
+            if (r.imported && !sheetModels.empty()) {
+                e.model = &sheetModels[0];
+            } else if (r.imported) {
+                e.load = [&o, path = r.path](Model& m) {
+                    cmd::ErrorCapture quiet;  // its warnings were printed by the check
+                    return cmd::load(path, o.anims, o.import, m);
+                };
+            }
+            entries.push_back(std::move(e));
+        }
+        if (const int rc = writeContactSheet(entries, o.sheet); rc != exitcode::kOk) return rc;
+    }
     if (worst == 3) return exitcode::kBadInput;
     return worst == 2 ? exitcode::kCheckFailed : exitcode::kOk;
 }

@@ -1,5 +1,10 @@
 #include "app/check_report.h"
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
 #include "check/codes.h"
 #include "util/json_out.h"
 #include "util/version.h"
@@ -20,6 +25,62 @@ void addImporterFinding(FileResult& r) {
 }
 
 }  // namespace
+
+CheckConfigFinder::CheckConfigFinder(const std::string& config, bool none) : none_(none) {
+    if (!config.empty()) {
+        hasForced_ = true;
+        forced_ = load(config);
+    }
+}
+
+const CheckConfig* CheckConfigFinder::forFile(const std::string& file) {
+    namespace fs = std::filesystem;
+    if (none_ || !error_.empty()) return nullptr;
+    if (hasForced_) return forced_;
+    std::error_code ec;
+    fs::path dir = fs::absolute(file, ec).lexically_normal().parent_path();
+    std::vector<std::string> visited;
+    const CheckConfig* found = nullptr;
+    for (;;) {
+        const std::string key = dir.string();
+        auto hit = byFolder_.find(key);
+        if (hit != byFolder_.end()) {
+            found = hit->second;
+            break;
+        }
+        visited.push_back(key);
+        const fs::path candidate = dir / "rigview-check.json";
+        if (fs::is_regular_file(candidate, ec)) {
+            found = load(candidate.string());
+            break;
+        }
+        if (!dir.has_parent_path() || dir.parent_path() == dir) break;
+        dir = dir.parent_path();
+    }
+    for (const std::string& v : visited) byFolder_[v] = found;
+    return found;
+}
+
+const CheckConfig* CheckConfigFinder::load(const std::string& path) {
+    // A configuration is small: anything over 1 MiB is not one.
+    constexpr size_t kMax = 1 << 20;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error_ = path + ": cannot read the check configuration (" + std::strerror(errno) + ")";
+        return nullptr;
+    }
+    std::string text(kMax + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<size_t>(in.gcount()));
+    if (text.size() > kMax) {
+        error_ = path + ": cannot read the check configuration (larger than 1 MiB)";
+        return nullptr;
+    }
+    auto c = std::make_unique<CheckConfig>();
+    if (!parseCheckConfig(text, path, *c, error_)) return nullptr;
+    loaded_.push_back(std::move(c));
+    return loaded_.back().get();
+}
 
 int severityRank(const FileResult& r, bool strict) {
     if (!r.imported) return 3;
@@ -80,7 +141,8 @@ json fileJson(const FileResult& r, bool strict) {
 }
 
 FileResult checkFile(const std::string& path, const std::vector<std::string>& anims, const ImportOptions& options,
-                     const IsolationConfig& config, Model* keep, int influences) {
+                     const IsolationConfig& config, Model* keep, int influences,
+                     const std::vector<const CheckRule*>& rules) {
     FileResult r;
     r.path = path;
     ImportOutcome m = importIsolated(path, anims, options, config);
@@ -89,11 +151,13 @@ FileResult checkFile(const std::string& path, const std::vector<std::string>& an
         r.errorCode = m.model.error().code;
         r.failure = m.failure;
         addImporterFinding(r);
+        applyRules(rules, r.report);  // importer-crashed may be ignored or lowered; the file stays unreadable
     } else {
         r.imported = true;
-        CheckSettings settings;
+        CheckSettings settings = settingsFor(rules, CheckSettings{});
         settings.influences = influences;
         r.report = checkModel(m.model.value(), settings);
+        applyRules(rules, r.report);
         if (keep) *keep = std::move(m.model.value());
     }
     return r;

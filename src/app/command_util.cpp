@@ -30,7 +30,18 @@ void printError(const std::string& line) {
     std::cerr << "rigview: " << text::forTerminal(line) << "\n";
 }
 
+namespace {
+thread_local const Model* tPreloaded = nullptr;
+}  // namespace
+
+PreloadedModel::PreloadedModel(const Model& model) : outer_(tPreloaded) { tPreloaded = &model; }
+PreloadedModel::~PreloadedModel() { tPreloaded = outer_; }
+
 bool load(const std::string& path, const std::vector<std::string>& anims, const ImportOptions& options, Model& out) {
+    if (tPreloaded && tPreloaded->path == path && anims.empty()) {
+        out = *tPreloaded;  // its warnings were given when it was loaded
+        return true;
+    }
     Result<Model> r = std::move(importIsolated(path, anims, options).model);
     if (!r) {
         printError(r.error().message);

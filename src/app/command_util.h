@@ -32,6 +32,19 @@ private:
     std::vector<std::string> lines_;
     ErrorCapture* outer_;
 };
+// A model already imported (the Python module's Model, handed to render, export or compress)
+// that load() gives out, copied, instead of importing `path` again, while the scope lives on
+// this thread and the load asks for that model's path with no `anims`.
+class PreloadedModel {
+public:
+    explicit PreloadedModel(const Model& model);
+    ~PreloadedModel();
+    PreloadedModel(const PreloadedModel&) = delete;
+    PreloadedModel& operator=(const PreloadedModel&) = delete;
+
+private:
+    const Model* outer_;
+};
 // Import `path` with the clips of `anims` (--anim) and `options` (--units, --amc-fps), or print
 // the error; false on failure. A model that loaded with refused resources (outside its folder)
 // gets one warning line.

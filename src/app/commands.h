@@ -51,6 +51,11 @@ struct CheckOptions {
     bool listCodes = false;          // --list-codes: print the table of finding codes, check nothing
     int influences = 4;              // --influences: what too-many-influences measures (4 or 8 kept)
     bool listFiles = false;          // --list-files: print the files it would check (NUL-ended), check nothing
+    std::string format;              // --format: text, json, json-lines, sarif or junit (empty: text, or --json's)
+    std::string output;              // -o: the report's file ("-" or empty: stdout)
+    std::string config;              // --config: the project configuration (empty: rigview-check.json found upward)
+    bool noConfig = false;           // --no-config: no configuration file at all
+    std::string filesFrom;           // --files-from: more files, NUL-ended, from a file ("-": stdin)
 };
 
 struct BenchOptions {

@@ -56,7 +56,7 @@ Clip decodedWithMorphs(const CompressedClip& cc, const Clip& original, size_t sk
 }  // namespace
 
 int compressModel(const CompressOptions& o, nlohmann::json& j) {
-    const std::string ext = paths::lowerExtension(o.output);
+    const std::string ext = cmd::isStreamOutput(o.output) ? ".glb" : paths::lowerExtension(o.output);  // "-": one .glb
     if (ext != ".gltf" && ext != ".glb") {
         printError(o.output + ": output must end in .gltf or .glb");
         return exitcode::kUsage;

@@ -64,7 +64,7 @@ size_t rowsFor(const Model& model, size_t models) {
 }  // namespace
 
 int writeContactSheet(const std::vector<SheetEntry>& entries, const std::string& path) {
-    if (paths::lowerExtension(path) != ".png") {
+    if (paths::lowerExtension(path) != ".png" && !cmd::isStreamOutput(path)) {
         cmd::printError(path + ": --sheet must end in .png");
         return exitcode::kUsage;
     }

@@ -1,4 +1,5 @@
 // `rigview info`: what a model holds (meshes, joints, clips, units, morph targets), as text or JSON.
+#include "app/schema_versions.h"
 #include "app/commands.h"
 
 #include <sys/resource.h>
@@ -122,6 +123,7 @@ int runInfo(const InfoOptions& o) {
     }
     if (o.json) {
         json j;
+        j["schema"] = kInfoSchema;
         j["rigview_version"] = rigviewVersion();
         j["file"] = model.path;
         j["nodes"] = model.skeleton.size();

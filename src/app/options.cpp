@@ -94,13 +94,14 @@ std::vector<OptionSpec> makeTable() {
     t.push_back({"paths", "Model files, or folders searched recursively for models", "", {}, {},
                  {{Check, RIG_FIELD(check.paths)}}, kModelFilesOrFolders});
     // Shared by several subcommands.
-    t.push_back({"-o,--output", "Output file (pose: .json or .obj; render: .png, or .mp4, .gif, out_%04d.png; export: .bvh, .gltf or .glb; compress: .gltf or .glb)", "", {}, {},
+    t.push_back({"-o,--output", "Output file, - for stdout (pose: .json or .obj; render: .png, or .mp4, .gif, out_%04d.png; export: .bvh, .gltf or .glb; compress: .gltf or .glb; check: the report)", "", {}, {},
                  {{Pose, RIG_FIELD(pose.output), "Output file: .json (positions + joint matrices) or .obj", true, "json obj"},
                   {Render, RIG_FIELD(render.output),
                    "Output .png (one frame), or a playblast of the clip's frames: .mp4 (H.264), .gif, or a PNG sequence whose name holds %d or %0Nd (out_%04d.png: frame 0 is out_0000.png)",
                    true, "png mp4 gif"},
                   {Export, RIG_FIELD(exportOpts.output), "Output .bvh, .gltf or .glb", true, "bvh gltf glb"},
-                  {Compress, RIG_FIELD(compress.output), "Output .gltf or .glb (the key-reduced, quantized clips)", true, "gltf glb"}}});
+                  {Compress, RIG_FIELD(compress.output), "Output .gltf or .glb (the key-reduced, quantized clips)", true, "gltf glb"},
+                  {Check, RIG_FIELD(check.output), "Write the report to this file instead of stdout (- : stdout)"}}});
     t.push_back({"--clip", kClipHelp, "", {}, {},
                  {{V, RIG_FIELD(viewer.clip), "Clip to start with (name or index)"},
                   {Pose, RIG_FIELD(pose.clip)},
@@ -170,6 +171,14 @@ std::vector<OptionSpec> makeTable() {
     // check.
     t.push_back({"--json-lines", "Print one JSON object per file as each finishes (flushed), then {\"summary\":...}", "", {}, {"--json"},
                  {{Check, RIG_FIELD(check.jsonLines)}}});
+    t.push_back({"--format", "Report format: text, json (one object, the same shape for any number of files), json-lines, sarif (SARIF 2.1.0, for code scanning) or junit (JUnit XML)", "",
+                 {CLI::IsMember({"text", "json", "json-lines", "sarif", "junit"})}, {"--json", "--json-lines"},
+                 {{Check, RIG_FIELD(check.format)}}});
+    t.push_back({"--config", "The project's check configuration (ignored codes, severities, tolerances; default: the nearest rigview-check.json above each file)", "", {}, {},
+                 {{Check, RIG_FIELD(check.config)}}, "json"});
+    t.push_back({"--no-config", "Use no check configuration file", "", {}, {"--config"}, {{Check, RIG_FIELD(check.noConfig)}}});
+    t.push_back({"--files-from", "Also check the files listed in FILE (- : standard input), each ended by a NUL byte as --list-files and find -print0 write them", "", {}, {},
+                 {{Check, RIG_FIELD(check.filesFrom)}}});
     t.push_back({"--shard", "Check only shard I of N (1-based): files I, I+N, I+2N... of the sorted file list", "", {}, {},
                  {{Check, RIG_FIELD(check.shard)}}});
     t.push_back({"--strict", "Warnings fail too (exit 1)", "", {}, {}, {{Check, RIG_FIELD(check.strict)}}});

@@ -32,10 +32,10 @@ using cmd::writeFile;
 
 int runPose(const PoseOptions& o) {
     const std::string ext = paths::lowerExtension(o.output);
-    const bool asJson = ext == ".json";
     const bool asObj = ext == ".obj";
+    const bool asJson = ext == ".json" || (!asObj && cmd::isStreamOutput(o.output));  // "-", /dev/stdout: JSON
     if (!asJson && !asObj) {
-        printError(o.output + ": output must end in .json or .obj");
+        printError(o.output + ": output must end in .json or .obj (or be - for JSON on stdout)");
         return exitcode::kUsage;
     }
     if (!cmd::outputIsNotAnInput(o.output, o.model, o.anims, o.machine)) return exitcode::kUsage;

@@ -1,4 +1,5 @@
 #include "app/pose_json.h"
+#include "app/schema_versions.h"
 
 #include <vector>
 
@@ -66,6 +67,9 @@ std::string poseJson(const Model& model, const Animator& anim, int32_t clip, flo
     }
     out += "],\"rigview_version\":";
     jsonout::appendString(out, rigviewVersion(), st);
+    out += ",\"schema\":\"";
+    out += kPoseSchema;
+    out += "\"";
     out += "}\n";
     return out;
 }

@@ -535,6 +535,7 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
 ImportOutcome importIsolated(const std::string& path, const std::vector<std::string>& anims,
                              const ImportOptions& options, const IsolationConfig& config,
                              const std::atomic<bool>* cancel, const ImportProgress& progress) {
+    if (!cancel) cancel = config.cancel;
     // Refused before any process starts (and in both modes): missing files, folders, FIFOs.
     if (Result<bool> regular = checkRegularFile(path); !regular) return failed(ImportFailure::Error, regular.error().message);
     for (const std::string& a : anims) {
@@ -612,7 +613,7 @@ Result<HdrImage> decodeEnvironmentIsolated(const std::string& path) {
 
 Result<HdrImage> decodeEnvironmentIsolated(const std::string& path, const IsolationConfig& config) {
     if (!config.enabled) return readHdrImage(path);
-    WorkerRun run = runWorker(config, {}, {"--environment", "--model=" + path}, nullptr, {});
+    WorkerRun run = runWorker(config, {}, {"--environment", "--model=" + path}, config.cancel, {});
     if (!run.startError.empty()) return Error{path + ": " + run.startError};
     ImportOutcome error;
     if (errorFrame(run.bytes, run.errText, error)) return error.model.error();

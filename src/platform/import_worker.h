@@ -30,6 +30,9 @@ struct IsolationConfig {
     std::string workerExe;         // the rigview binary (empty: $RIGVIEW_WORKER, else /proc/self/exe)
     std::vector<std::string> forwardedArgs;  // other global options the child needs ("--allow-external-paths")
     uint64_t memoryLimitMb = 0;    // the budget applied (app/memory_limit), for messages
+    // Set to true by another thread: the import is cancelled, its worker killed (checked every
+    // 50 ms; the Python module's Ctrl-C). Used where importIsolated gets no `cancel` of its own.
+    const std::atomic<bool>* cancel = nullptr;
 };
 void setIsolation(const IsolationConfig& config);
 const IsolationConfig& isolation();

@@ -102,6 +102,11 @@ bool OutputFile::open() {
     // The process's own streams (/dev/stdout, /dev/fd/N...) are written where they point, at
     // their end, even when that is a regular file (`> out.bvh`, `>> log`): replacing the file
     // behind them would lose what the shell set up.
+    if (path_ == "-") {  // stdout, as "-" means to most tools
+        fd_ = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
+        if (fd_ < 0) return fail(std::string("standard output: ") + std::strerror(errno));
+        return true;
+    }
     if (isProcessStream(path_)) {
         fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC);
         if (fd_ < 0) return fail(errno == ENXIO ? "a FIFO with no reader" : std::strerror(errno));
@@ -202,7 +207,7 @@ bool OutputFile::commit() {
 }
 
 bool isProcessStream(const std::string& path) {
-    return path.rfind("/dev/std", 0) == 0 || path.rfind("/dev/fd/", 0) == 0 || path.rfind("/proc/self/fd/", 0) == 0;
+    return path == "-" || path.rfind("/dev/std", 0) == 0 || path.rfind("/dev/fd/", 0) == 0 || path.rfind("/proc/self/fd/", 0) == 0;
 }
 
 bool writeOutputFile(const std::string& path, std::string_view bytes, std::string& error) {

@@ -10,7 +10,7 @@
 //   disk) is refused before anything is written: "<path>: cannot write the output file (not a
 //   regular file (a named pipe); ...)", never a wait on a reader that does not read. The
 //   process's own streams (/dev/stdout, /dev/stderr, /dev/fd/N) are written where they point
-//   (appending), also when the shell pointed them at a regular file or a pipe.
+//   (appending), also when the shell pointed them at a regular file or a pipe; "-" is stdout.
 #pragma once
 
 #include <cstddef>
@@ -52,8 +52,8 @@ private:
     std::string error_;
 };
 
-// Whether `path` names one of the process's own streams (/dev/stdout, /dev/stderr, /dev/fd/N,
-// /proc/self/fd/N), written in place wherever it points.
+// Whether `path` names one of the process's own streams ("-" for stdout, /dev/stdout,
+// /dev/stderr, /dev/fd/N, /proc/self/fd/N), written in place wherever it points.
 bool isProcessStream(const std::string& path);
 
 // The whole of `bytes` to `path` through an OutputFile. On failure, `error` says why.

@@ -1,7 +1,9 @@
 """rigview.batch (python/rigview/batch.py): `rigview check` over a folder on a local Dask
 cluster gives the lines and summary `rigview check --json-lines` gives; a worker killed mid-run
-loses no file; a file whose task kills its worker every time is importer-crashed; --resume
-checks only changed files.
+loses no file; a file whose task kills its worker every time is importer-crashed (found by
+running its failed chunk again one file per task); --resume checks only changed files and
+skips damaged lines with one warning; the local cluster listens on loopback with no dashboard;
+an output over a file to check is refused.
 
 Run: PYTHONPATH=build/python RIGVIEW_BIN=build/rigview /usr/bin/python3 tests/python/test_batch.py
 (CTest: python.batch). Each test starts a LocalCluster of 2 worker processes, one thread each.
@@ -152,7 +154,8 @@ class BatchCheckTest(unittest.TestCase):
 
     def test_a_file_that_kills_its_worker_every_time_is_importer_crashed(self):
         self.set_hooks({"exit": "Boxing_Toes.bvh"})
-        rc, out, err = self.run_batch("--retries", "1")
+        # In chunks of 4: the chunk holding it fails, is run again one file per task.
+        rc, out, err = self.run_batch("--retries", "1", "--chunk", "4")
         files, summary = file_lines(out)
         self.assertEqual(set(files), set(self.expected), err)
         crashed = [f for f in files if f.endswith("Boxing_Toes.bvh")][0]
@@ -174,16 +177,39 @@ class BatchCheckTest(unittest.TestCase):
         # A rigview that lists the files but dies without a report on one of them.
         fake = os.path.join(self.tmp, "fake_rigview")
         with open(fake, "w") as f:
-            f.write('#!/bin/sh\ncase "$*" in *malformed.obj*) echo "rigview: internal error" >&2; exit 7;; esac\n'
-                    'exec "%s" "$@"\n' % self.rigview)
+            # (the names come on standard input: look there)
+            f.write('#!/bin/sh\ncase "$*" in *--files-from*) names=$(tr "\\0" "\\n");; esac\n'
+                    'case "$names" in *malformed.obj*) echo "rigview: internal error" >&2; exit 7;; esac\n'
+                    'if [ -n "$names" ]; then printf "%%s" "$names" | tr "\\n" "\\0" | exec "%s" "$@"; fi\n'
+                    'exec "%s" "$@"\n' % (self.rigview, self.rigview))
         os.chmod(fake, 0o755)
-        rc, out, err = self.run_batch("--rigview", fake)
+        rc, out, err = self.run_batch("--rigview", fake, "--chunk", "7")  # one chunk: every file run again alone
         files, summary = file_lines(out)
         broken = os.path.join(self.root, "broken", "malformed.obj")
         self.assertEqual(set(files), set(self.expected) - {broken}, err)
         self.assertEqual(summary["files"], self.expected_summary["files"] - 1)
         self.assertIn(broken + ": could not be checked: rigview check gave no report", err)
         self.assertEqual(rc, batch.EXIT_INTERNAL_ERROR)
+
+    def test_local_cluster_listens_on_loopback_with_no_dashboard(self):
+        import urllib.error
+        import urllib.request
+        self.assertTrue(self.cluster.scheduler_address.startswith("tcp://127.0.0.1:"), self.cluster.scheduler_address)
+        port = self.cluster.scheduler.http_server.port
+        for page in ("/status", "/"):
+            with self.assertRaises(urllib.error.HTTPError) as cm:
+                urllib.request.urlopen("http://127.0.0.1:%d%s" % (port, page), timeout=10)
+            self.assertEqual(cm.exception.code, 404)
+
+    def test_output_over_a_file_to_check_is_refused(self):
+        model = os.path.join(self.root, "simple_skin.gltf")
+        with open(model, "rb") as f:
+            before = f.read()
+        rc, out, err = self.run_batch("-o", model)
+        self.assertEqual(rc, batch.EXIT_USAGE, err)
+        self.assertIn("the output is one of the files to check", err)
+        with open(model, "rb") as f:
+            self.assertEqual(f.read(), before)
 
     def test_resume_checks_only_changed_files(self):
         out_path = os.path.join(self.tmp, "resume.jsonl")
@@ -202,7 +228,7 @@ class BatchCheckTest(unittest.TestCase):
         os.utime(touched, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
         untouched = [f for f in self.expected if f not in (touched, cut)][0]
         self.set_hooks({"exit": os.path.basename(untouched)})
-        rc, out, err = self.run_batch("--resume", out_path, "--retries", "0")
+        rc, out, err = self.run_batch("--resume", out_path, "--retries", "0", "--chunk", "3")
         self.assertEqual(out, "")
         self.assertIn("to check", err)
         with open(out_path) as f:
@@ -226,7 +252,46 @@ class BatchUnitTest(unittest.TestCase):
         finally:
             os.unlink(f.name)
         self.assertEqual(sorted(previous), ["a"])
-        self.assertEqual(previous["a"][1]["stat"]["mtime_ns"], 3)
+        self.assertEqual(previous["a"][0]["mtime_ns"], 3)
+
+    def test_damaged_lines_are_skipped_with_one_warning(self):
+        good = '{"file":"a","passed":true,"counts":{"files":1,"passed":1},"stat":{"size":1,"mtime_ns":2}}\n'
+        damaged = [
+            '{"summary":{"files":1,"fai\n',                       # a summary line cut short
+            '{"file":"b","passed":true,"counts":[1],"stat":{"size":1,"mtime_ns":2}}\n',  # counts not an object
+            '{"file":"c","passed":true,"counts":{"files":1},"stat":{"size":"x","mtime_ns":2}}\n',
+            '{"file":"d","passed":"yes","counts":{"files":1},"stat":{"size":1,"mtime_ns":2}}\n',
+            '[' * 100000 + '\n',                                  # nesting Python's parser cannot take
+            '\xff\xfe{"file":\n',
+            '7\n',
+        ]
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="latin-1") as f:
+            f.write(good + "".join(damaged))
+        warnings = []
+        try:
+            previous = batch.read_previous(f.name, warnings.append)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(sorted(previous), ["a"])
+        self.assertEqual(len(warnings), 1, warnings)
+        self.assertIn("7 cut or damaged lines skipped", warnings[0])
+        self.assertIn("checked again", warnings[0])
+
+    def test_counts_of_a_line_are_rigviews_summary_of_it(self):
+        # An unreadable file with its own error row, and a report with non-finite values.
+        line = {"file": "x", "error": "x: refused", "passed": False, "worst": "error", "findings": [
+            {"code": "external-path-refused", "severity": "error"}, {"code": "importer-crashed", "severity": "error"}]}
+        c = batch.counts_of(line)
+        self.assertEqual((c["files"], c["failed"], c["unreadable"], c["importer_crashed"], c["errors"]), (1, 1, 1, 1, 1))
+        line = {"file": "y", "passed": True, "worst": "warning", "findings": [
+            {"code": "loop-seam", "severity": "warning"}, {"code": "non-finite-output", "severity": "info"}]}
+        c = batch.counts_of(line)
+        self.assertEqual((c["passed"], c["warnings"], c["infos"]), (1, 1, 0))
+
+    def test_dash_is_standard_output(self):
+        out = batch.Output("-", append=False)
+        self.assertIsNone(out.path)
+        self.assertIs(out.f, sys.stdout.buffer)
 
     def test_added_keys_keep_rigviews_text(self):
         line = '{"file":"x.gltf","findings":[],"passed":true,"value":1e-05,"worst":"none"}'

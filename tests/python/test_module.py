@@ -13,6 +13,7 @@ import math
 import os
 import pathlib
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -286,13 +287,45 @@ class CheckTest(unittest.TestCase):
             with self.subTest(model=path):
                 report = rigview.check(path)
                 r = cli("check", path, "--json", check=False)
-                doc = json.loads(r.stdout)
+                whole = json.loads(r.stdout)
+                self.assertEqual(whole["schema"], "rigview.check/1")
+                doc = whole["files"][0]  # one file's object, as in a report of many
                 self.assertEqual(report.to_dict(), doc)
-                self.assertEqual(report.to_json() + "\n", r.stdout)
+                self.assertEqual(json.loads(report.to_json()), doc)
                 self.assertEqual([(f.code, f.severity, f.message, f.subject) for f in report.findings],
                                  [(f["code"], f["severity"], f["message"], f["subject"]) for f in doc["findings"]])
                 self.assertEqual(report.passed, doc["passed"])
                 self.assertEqual(report.passed, r.returncode == 0)
+
+
+class ConfigTest(unittest.TestCase):
+    """check() reads the project's rigview-check.json as `rigview check` does."""
+
+    def test_check_reads_the_project_configuration(self):
+        fbx = os.path.join(MODELS, "FBX/animation_with_skeleton.fbx")  # too-many-influences: a warning
+        with tempfile.TemporaryDirectory() as tmp:
+            model = os.path.join(tmp, "chars", "hero.fbx")
+            os.makedirs(os.path.dirname(model))
+            shutil.copyfile(fbx, model)
+            with open(os.path.join(tmp, "rigview-check.json"), "w") as f:
+                json.dump({"severity": {"too-many-influences": "error"}, "ignore": ["redundant-keys"]}, f)
+            report = rigview.check(model)
+            codes = {x.code: x.severity for x in report.findings}
+            self.assertEqual(codes["too-many-influences"], "error")
+            self.assertNotIn("redundant-keys", codes)
+            self.assertFalse(report.passed)
+            self.assertEqual(report.to_dict(), json.loads(cli("check", model, "--json", check=False).stdout)["files"][0])
+            plain = {x.code: x.severity for x in rigview.check(model, config=False).findings}
+            self.assertEqual(plain["too-many-influences"], "warning")
+            other = os.path.join(tmp, "other.json")
+            with open(other, "w") as f:
+                json.dump({"ignore": ["too-many-influences"]}, f)
+            self.assertNotIn("too-many-influences", {x.code for x in rigview.check(model, config=other).findings})
+            with open(other, "w") as f:
+                f.write('{"ignore": ["no-such-code"]}')
+            with self.assertRaises(ValueError) as cm:
+                rigview.check(model, config=other)
+            self.assertIn("unknown finding code", str(cm.exception))
 
 
 class ErrorTest(unittest.TestCase):
@@ -338,7 +371,7 @@ class ErrorTest(unittest.TestCase):
         self.assertIn(cm.exception.kind, ("crashed", "error"))
         report = rigview.check(crasher, timeout=20)
         self.assertFalse(report.passed)
-        self.assertEqual(report.to_dict(), json.loads(cli("check", crasher, "--json", check=False).stdout))
+        self.assertEqual(report.to_dict(), json.loads(cli("check", crasher, "--json", check=False).stdout)["files"][0])
         hang = os.path.join(MUTANTS, "smd_unterminated_nodes.smd")
         with self.assertRaises(rigview.ImportError) as cm:
             rigview.load(hang, timeout=1)
@@ -374,6 +407,83 @@ class ErrorTest(unittest.TestCase):
         with self.assertRaises(IndexError):
             model.meshes[0].morph_target(5)
         self.assertEqual(model.sample(0, []).shape, (0, model.vertex_count, 3))
+
+
+def children():
+    """The pids of this process's child processes (every thread's), from /proc."""
+    pids = []
+    for task in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{task}/children") as f:
+                pids += [int(x) for x in f.read().split()]
+        except OSError:
+            pass
+    return pids
+
+
+class CarefulTest(unittest.TestCase):
+    """Names that are not UTF-8 arrive (surrogateescape, round trip); Ctrl-C during a call that
+    waits on the import worker raises KeyboardInterrupt within a second, the worker killed."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="rigview-careful-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def test_names_that_are_not_utf8_arrive(self):
+        doc = json.loads(read(SIMPLE_SKIN, "r"))
+        doc["nodes"][1]["name"] = "@@JOINT@@"
+        doc.setdefault("animations", [{}])[0]["name"] = "@@CLIP@@"
+        doc["meshes"][0]["name"] = "@@MESH@@"
+        raw = json.dumps(doc).encode()
+        raw = raw.replace(b"@@JOINT@@", b"bad\xff\xfejoint").replace(b"@@CLIP@@", b"clip\xc3")
+        raw = raw.replace(b"@@MESH@@", "m\u00e9sh".encode())  # valid UTF-8 stays as it is
+        path = os.path.join(os.fsencode(self.tmp), b"model\xff.gltf")  # a file name that is not UTF-8 either
+        with open(path, "wb") as f:
+            f.write(raw)
+        m = rigview.load(path)
+        self.assertEqual(m.path.encode("utf-8", "surrogateescape"), path)
+        self.assertEqual(m.path, os.fsdecode(path))
+        joint = m.node_names[1]
+        self.assertEqual(joint, "bad\udcff\udcfejoint")
+        self.assertEqual(joint.encode("utf-8", "surrogateescape"), b"bad\xff\xfejoint")
+        self.assertIn(joint, m.joint_names)
+        self.assertEqual(m.meshes[0].name, "m\u00e9sh")
+        clip = m.clips[0].name
+        self.assertEqual(clip.encode("utf-8", "surrogateescape"), b"clip\xc3")
+        # The name goes back in as it came out.
+        self.assertTrue(np.array_equal(m.pose(clip, 0.5), m.pose(0, 0.5)))
+        repr(m), repr(m.clips[0])  # printable
+        # Reports are JSON documents, as the CLI's: bytes that are not UTF-8 become U+FFFD there.
+        report = rigview.check(path)
+        self.assertEqual(report.file, path.decode("utf-8", "replace"))
+        self.assertTrue(report.file.endswith("model\ufffd.gltf"), report.file)
+
+    @unittest.skipUnless(MUTANTS and os.path.isdir(MUTANTS), "no mutants folder (tests/make_mutants.py)")
+    def test_ctrl_c_while_waiting_on_the_worker(self):
+        hang = os.path.join(MUTANTS, "smd_unterminated_nodes.smd")  # the importer loops until killed
+        out = os.path.join(self.tmp, "out.glb")
+        calls = [
+            ("load", lambda: rigview.load(hang, timeout=60)),
+            ("check", lambda: rigview.check(hang, timeout=60)),
+            ("export", lambda: rigview.export(hang, out, timeout=60)),
+        ]
+        for name, call in calls:
+            with self.subTest(call=name):
+                timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+                start = time.monotonic()
+                timer.start()
+                try:
+                    with self.assertRaises(KeyboardInterrupt):
+                        call()
+                finally:
+                    timer.cancel()
+                took = time.monotonic() - start - 0.5
+                self.assertLess(took, 1.0, f"{name}: KeyboardInterrupt {took:.2f} s after Ctrl-C")
+                self.assertEqual(children(), [], f"{name}: the import worker was not killed")
+        # And the module still works afterwards.
+        self.assertGreater(rigview.load(SIMPLE_SKIN).vertex_count, 0)
 
 
 class GilTest(unittest.TestCase):
@@ -453,6 +563,16 @@ class CommandsTest(unittest.TestCase):
         self.assertEqual(image.shape, (48, 64, 4))
         self.assertEqual(image.dtype, np.uint8)
         np.testing.assert_array_equal(image, read_png(out))
+        # A loaded Model renders the same without being imported again: its file may be gone.
+        gone = os.path.join(self.tmp, "gone.gltf")
+        shutil.copyfile(SIMPLE_SKIN, gone)
+        model = rigview.load(gone)
+        os.unlink(gone)
+        np.testing.assert_array_equal(rigview.render(model, size=(64, 48), time=0.5, view={"bones": True}), image)
+        with self.assertRaises(rigview.ImportError):
+            rigview.render(gone, size=(64, 48))
+        with self.assertRaises(ValueError):
+            rigview.render(model, size=(8, 8), anims=[SIMPLE_SKIN])  # anims belong to load()
         with self.assertRaises(ValueError):
             rigview.render(SIMPLE_SKIN, size=(0, 10))
         with self.assertRaises(ValueError):
@@ -505,6 +625,10 @@ class CommandsTest(unittest.TestCase):
                     for buf in d.get("buffers", []):
                         buf.pop("uri", None)
                 self.assertEqual(a, b)
+        # A loaded Model: the same file.
+        from_model = os.path.join(self.tmp, "model.bvh")
+        rigview.export(rigview.load(DEMO), from_model, clip=0, fps=24)
+        self.assertEqual(read(from_model), read(os.path.join(self.tmp, "cli.bvh")))
         with self.assertRaises(ValueError):
             rigview.export(DEMO, os.path.join(self.tmp, "x.txt"))
         with self.assertRaises(ValueError):
@@ -516,27 +640,38 @@ class CommandsTest(unittest.TestCase):
         mine, theirs = os.path.join(self.tmp, "py.glb"), os.path.join(self.tmp, "cli.glb")
         doc = json.loads(cli("compress", SIMPLE_SKIN, "-o", theirs, "--tolerance", "0.5", "--json").stdout)
         report = rigview.compress(SIMPLE_SKIN, mine, tolerance=0.5)
+        self.assertIsInstance(report, rigview.CompressReport)
+        self.assertEqual(report.output, mine)
+        mine_doc = report.to_dict()
         doc.pop("output")
-        report.pop("output")
-        self.assertEqual(report, doc)
+        mine_doc.pop("output")
+        self.assertEqual(mine_doc, doc)
+        self.assertEqual(report.clips, doc["clips"])
         self.assertEqual(read(mine), read(theirs))
+        # A loaded Model: used as it is, not imported again (the same bytes).
+        again = os.path.join(self.tmp, "again.glb")
+        self.assertEqual(rigview.compress(rigview.load(SIMPLE_SKIN), again, tolerance=0.5).clips, doc["clips"])
+        self.assertEqual(read(again), read(theirs))
         with self.assertRaises(ValueError):
             rigview.compress(SIMPLE_SKIN, mine, tolerance=-1)
 
     def test_diff_equals_cli(self):
         # Against itself: nothing differs. Against another rig: the report `diff --json` prints.
         same = rigview.diff(DEMO, DEMO)
-        self.assertFalse(same["differs"])
+        self.assertIsInstance(same, rigview.Diff)
+        self.assertFalse(same.differs)
         for a, b in ((DEMO, DEMO), (DEMO, BCN)):
             r = cli("diff", a, b, "--json", check=False)
             self.assertEqual(r.returncode, 0 if a == b else 1, r.stderr)
             doc = json.loads(r.stdout)
-            mine = rigview.diff(rigview.load(a), b)  # a Model or a path
+            mine = rigview.diff(rigview.load(a), b).to_dict()  # a Model or a path
             for d in (doc, mine):
                 d.pop("a")
                 d.pop("b")
             self.assertEqual(mine, doc)
-        self.assertTrue(rigview.diff(DEMO, BCN)["differs"])
+        other = rigview.diff(DEMO, BCN)
+        self.assertTrue(other.differs)
+        self.assertEqual(other.joints, json.loads(cli("diff", DEMO, BCN, "--json", check=False).stdout)["joints"])
         with self.assertRaises(ValueError):
             rigview.diff(DEMO, DEMO, tolerance=float("nan"))
         with self.assertRaises(rigview.ImportError):
