@@ -34,6 +34,8 @@
 #include "support/viewer_driver.h"
 #include "ui/legend.h"
 
+#include <stb_image.h>
+
 namespace rig {
 namespace {
 
@@ -2310,6 +2312,48 @@ TEST_F(ViewerLayout, TheSmdSampleStandsUpAndTheUpAxisIsKeptPerFile) {
     viewer->waitForLoad();
     frames(2);
     EXPECT_FALSE(viewer->state().camera.zUp) << "the choice for this file was not kept";
+}
+
+// glTF is +Y by specification: ClearCoatTest (a wall of spheres, standing on nothing, wider
+// than tall, which the bind-pose guess called Z up) opens upright, with *Z up* unticked, and
+// framed as `rigview render --up auto` frames it: the same width-to-height ratio on screen.
+TEST_F(ViewerLayout, AGltfStandsUpAsRenderDrawsIt) {
+    const std::string gltf = "/usr/share/assimp/models/glTF2/ClearCoat-glTF/ClearCoatTest.gltf";
+    ViewerConfig cfg;
+    cfg.model = gltf;
+    start(cfg);
+    ViewerState& s = viewer->state();
+    EXPECT_FALSE(s.camera.zUp);
+    EXPECT_NE(s.ui.upAxisSource.find("glTF"), std::string::npos) << s.ui.upAxisSource;
+    const ImVec2 d = ImGui::GetIO().DisplaySize;
+    const glm::mat4 vp = s.camera.projection(d.x / d.y) * s.camera.view();
+    const glm::vec3 c = s.bounds.center();
+    glm::vec2 bottom, top;
+    ASSERT_TRUE(projectToScreen(vp, glm::vec3(c.x, s.bounds.min.y, c.z), d.x, d.y, bottom));
+    ASSERT_TRUE(projectToScreen(vp, glm::vec3(c.x, s.bounds.max.y, c.z), d.x, d.y, top));
+    EXPECT_GT(bottom.y - top.y, 5.0f * std::abs(bottom.x - top.x)) << "its +Y is not upright on screen";
+    shot("clearcoat-upright");
+    const glm::vec4 r = projectedBounds(s);
+    const float viewerRatio = (r.z - r.x) / (r.w - r.y);
+
+    const std::string png = (config / "clearcoat.png").string();
+    const testing::RunResult run = testing::run(RIGVIEW_EXE, {"render", gltf, "-o", png, "--size", "400x400", "--up", "auto"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    int w = 0, h = 0, n = 0;
+    unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 3);
+    ASSERT_NE(px, nullptr);
+    int x0 = w, x1 = -1, y0 = h, y1 = -1;
+    for (int y = 0; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+            const unsigned char* p = px + (static_cast<size_t>(y) * w + x) * 3;
+            if (std::abs(p[0] - px[0]) + std::abs(p[1] - px[1]) + std::abs(p[2] - px[2]) <= 24) continue;
+            x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+        }
+    }
+    stbi_image_free(px);
+    ASSERT_GT(x1, x0);
+    const float renderRatio = static_cast<float>(x1 - x0 + 1) / static_cast<float>(y1 - y0 + 1);
+    EXPECT_NEAR(viewerRatio, renderRatio, 0.15f * renderRatio) << "the viewer and render frame it differently";
 }
 
 // Issue 29: every panel is readable at 800 x 500 and 1280 x 720, at UI scale 1 and 1.5. Each

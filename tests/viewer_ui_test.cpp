@@ -622,6 +622,89 @@ TEST(UpAxis, TheSmdSampleIsGuessedZUpAndYUpModelsAreNot) {
     EXPECT_TRUE(guessZUp(lying));
 }
 
+// Up axis by the format's rule: glTF is +Y whatever its bind pose looks like (ClearCoatTest, a
+// wall of spheres wider than tall and standing on nothing, was guessed Z up); COLLADA is +Y after
+// import whatever its <up_axis> said; FBX says it in its GlobalSettings (a copy of box.fbx with
+// UpAxis 2 is Z up, the original Y); formats that say nothing (SMD) are still guessed.
+TEST(UpAxis, FormatsThatDefineTheirUpAxisAreNotGuessed) {
+    const std::string models = "/usr/share/assimp/models/";
+    const std::string clearCoat = models + "glTF2/ClearCoat-glTF/ClearCoatTest.gltf";
+    auto gltf = importModel(clearCoat);
+    ASSERT_TRUE(gltf.ok()) << gltf.error().message;
+    std::string why;
+    EXPECT_TRUE(guessZUp(animatedBounds(gltf.value(), -1, 1))) << "the guess alone lays it down";
+    EXPECT_FALSE(chooseZUp(clearCoat, animatedBounds(gltf.value(), -1, 1), &why));
+    EXPECT_NE(why.find("glTF"), std::string::npos) << why;
+    EXPECT_EQ(declaredUpAxis(models + "glTF2/BoxAnimated.glb", "").axis, DeclaredUp::Axis::Y);
+
+    // Collada/regr01.dae says Z_UP: import turns it to +Y (its height, along the file's Z, is
+    // along Y after import; a copy saying Y_UP keeps it along Z).
+    const std::string regr = models + "Collada/regr01.dae";
+    const DeclaredUp colladaUp = declaredUpAxis(regr);
+    EXPECT_EQ(colladaUp.axis, DeclaredUp::Axis::Y);
+    EXPECT_NE(colladaUp.source.find("Z_UP"), std::string::npos) << colladaUp.source;
+    std::ifstream daeIn(regr, std::ios::binary);
+    std::string dae((std::istreambuf_iterator<char>(daeIn)), std::istreambuf_iterator<char>());
+    const size_t upAt = dae.find("<up_axis>Z_UP");
+    ASSERT_NE(upAt, std::string::npos);
+    dae.replace(upAt, 13, "<up_axis>Y_UP");
+    const fs::path yUpDae = fs::temp_directory_path() / ("rigview-yup-" + std::to_string(::getpid()) + ".dae");
+    std::ofstream(yUpDae, std::ios::binary) << dae;
+    EXPECT_EQ(declaredUpAxis(yUpDae.string()).source, "COLLADA <up_axis> Y_UP");
+    auto zModel = importModel(regr);
+    auto yModel = importModel(yUpDae.string());
+    fs::remove(yUpDae);
+    ASSERT_TRUE(zModel.ok()) << zModel.error().message;
+    ASSERT_TRUE(yModel.ok()) << yModel.error().message;
+    const Bounds zBox = animatedBounds(zModel.value(), -1, 1), yBox = animatedBounds(yModel.value(), -1, 1);
+    const float height = yBox.max.z - yBox.min.z;
+    EXPECT_GT(height, 1.5f * (yBox.max.y - yBox.min.y));
+    EXPECT_NEAR(zBox.max.y - zBox.min.y, height, 1e-3f * height) << "not turned to +Y at import";
+
+    const std::string box = models + "FBX/box.fbx";
+    EXPECT_EQ(declaredUpAxis(box).axis, DeclaredUp::Axis::Y);
+    std::ifstream in(box, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string key = std::string("S\x06\0\0\0UpAxis", 11);
+    const size_t at = bytes.find(key);
+    ASSERT_NE(at, std::string::npos);
+    // Past "int", "Integer" and "" to the I record's value.
+    size_t p = at + key.size();
+    for (int i = 0; i < 3; ++i) {
+        ASSERT_EQ(bytes[p], 'S');
+        p += 5 + static_cast<unsigned char>(bytes[p + 1]);
+    }
+    ASSERT_EQ(bytes[p], 'I');
+    EXPECT_EQ(bytes[p + 1], 1);
+    bytes[p + 1] = 2;
+    const fs::path zUpFbx = fs::temp_directory_path() / ("rigview-zup-" + std::to_string(::getpid()) + ".fbx");
+    std::ofstream(zUpFbx, std::ios::binary) << bytes;
+    const DeclaredUp fbxUp = declaredUpAxis(zUpFbx.string());
+    EXPECT_EQ(fbxUp.axis, DeclaredUp::Axis::Z);
+    EXPECT_EQ(fbxUp.source, "FBX UpAxis Z");
+    Bounds yTall;  // a bind pose the guess would call Y up
+    yTall.add({-0.3f, 0.0f, -0.2f});
+    yTall.add({0.3f, 1.8f, 0.2f});
+    EXPECT_TRUE(chooseZUp(zUpFbx.string(), yTall));
+    fs::remove(zUpFbx);
+
+    // ASCII FBX, and an up axis the view cannot stand on (-Y) left to the guess.
+    int value = 0;
+    EXPECT_TRUE(fbxIntProperty("\t\tP: \"UpAxisSign\", \"int\", \"Integer\", \"\",-1\n\t\tP: \"UpAxis\", \"int\", \"Integer\", \"\",2\n",
+                               "UpAxis", value));
+    EXPECT_EQ(value, 2);
+    EXPECT_EQ(declaredUpAxis("a.fbx", "P: \"UpAxis\", \"int\", \"Integer\", \"\",1\nP: \"UpAxisSign\", \"int\", \"Integer\", \"\",-1\n").axis,
+              DeclaredUp::Axis::None);
+    EXPECT_EQ(declaredUpAxis("a.fbx", "").axis, DeclaredUp::Axis::None);
+
+    const std::string smd = models + "SMD/WusonSMD.smd";
+    EXPECT_EQ(declaredUpAxis(smd).axis, DeclaredUp::Axis::None);
+    auto smdModel = importModel(smd);
+    ASSERT_TRUE(smdModel.ok()) << smdModel.error().message;
+    EXPECT_TRUE(chooseZUp(smd, animatedBounds(smdModel.value(), -1, 1), &why));
+    EXPECT_NE(why.find("guessed"), std::string::npos) << why;
+}
+
 // Ctrl+Q posts the quit request (File > Quit does too); plain Q is not it.
 TEST(Shortcuts, CtrlQQuits) {
     const Shortcut* q = findShortcut(GLFW_KEY_Q, GLFW_MOD_CONTROL, false);

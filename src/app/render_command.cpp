@@ -244,7 +244,7 @@ int renderPixels(const RenderOptions& o, std::vector<uint8_t>& rgba, int& width,
         return exitcode::kRenderFailed;
     }
 
-    const bool zUp = o.up == "z" || (o.up == "auto" && guessZUp(animatedBounds(model, -1, 1)));
+    const bool zUp = o.up == "z" || (o.up == "auto" && chooseZUp(o.model, animatedBounds(model, -1, 1)));
     if (o.instancesGiven) {
         // A crowd on a grid: every instance plays the clip from its own phase (spread evenly
         // over the clip), drawn with one instanced draw per mesh.

@@ -208,10 +208,14 @@ void Viewer::applyLoadResult() {
     state_.timeline.viewStart = state_.timeline.viewEnd = 0.0;
     state_.bounds = animatedBounds(*model, clip, 12);
     if (!reload) {
-        // Its up axis: as chosen for this file (View > Up axis), else guessed from its bind pose.
+        // Its up axis: as chosen for this file (View > Up axis), else as its format defines it
+        // (glTF, FBX, COLLADA), else guessed from its bind pose.
         std::error_code ec;
         const auto chosen = state_.ui.zUpByFile.find(fs::absolute(path, ec).string());
-        const bool zUp = chosen != state_.ui.zUpByFile.end() ? chosen->second : guessZUp(animatedBounds(*model, -1, 1));
+        std::string why;
+        const bool ruled = chooseZUp(path, animatedBounds(*model, -1, 1), &why);
+        const bool zUp = chosen != state_.ui.zUpByFile.end() ? chosen->second : ruled;
+        state_.ui.upAxisSource = chosen != state_.ui.zUpByFile.end() ? "chosen for this file (" + why + ")" : why;
         if (zUp != state_.camera.zUp) keepCamera_ = false;  // a restored camera looked along the other axis
         state_.camera.zUp = zUp;
     }
@@ -354,6 +358,7 @@ void Viewer::applyRequests() {
         state_.camera.zUp = *q.zUp;
         std::error_code ec;
         if (!state_.path.empty()) state_.ui.zUpByFile[fs::absolute(state_.path, ec).string()] = *q.zUp;
+        state_.ui.upAxisSource = "chosen for this file";
         q.frameModel = true;
     }
     if (q.environment) {

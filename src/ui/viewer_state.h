@@ -257,8 +257,9 @@ struct ViewerUiState {
         int x = 0, y = 0, width = 0, height = 0;
     } window;
     // Per model file (absolute path): its up axis as the person chose it in View > Up axis
-    // (true: Z up). Files not in it get the guess (app/up_axis.h).
+    // (true: Z up). Files not in it get their format's rule or the guess (app/up_axis.h).
     std::map<std::string, bool> zUpByFile;
+    std::string upAxisSource;  // where the open model's up axis came from (the View panel says)
 };
 
 // What the controller driving the pose plays now, copied from it once per frame (the
