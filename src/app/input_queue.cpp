@@ -43,6 +43,7 @@ void InputQueue::uninstall() {
 }
 
 void InputQueue::onKey(int key, int action, int mods) {
+    ++events_;
     if (action == GLFW_RELEASE || key == GLFW_KEY_UNKNOWN) return;
     if (count_ == kCapacity) {
         ++dropped_;
@@ -52,6 +53,7 @@ void InputQueue::onKey(int key, int action, int mods) {
 }
 
 void InputQueue::onMouseButton(int button, int action, double time) {
+    ++events_;
     if (button < 0 || button > 7) return;
     if (action == GLFW_PRESS) buttons_ |= 1 << button;
     if (action == GLFW_RELEASE) buttons_ &= ~(1 << button);
@@ -113,6 +115,7 @@ size_t InputQueue::pendingButtonEvents() const {
 }
 
 void InputQueue::onCursor(double x, double y) {
+    ++events_;
     // Only movement while a button is down drags; the move that brought the cursor to
     // where the button went down does not.
     if (haveCursor_ && buttons_ != 0) {
@@ -124,7 +127,10 @@ void InputQueue::onCursor(double x, double y) {
     haveCursor_ = true;
 }
 
-void InputQueue::onContentScale(float x, float y) { contentScale_ = x > y ? x : y; }
+void InputQueue::onContentScale(float x, float y) {
+    ++events_;
+    contentScale_ = x > y ? x : y;
+}
 
 float InputQueue::takeContentScale() {
     const float s = contentScale_;

@@ -75,6 +75,10 @@ public:
     void onContentScale(float x, float y);
     float takeContentScale();
 
+    // Events seen (keys pressed or released, buttons, cursor moves, content scale), ever: a
+    // change means the viewer has something to draw.
+    unsigned long long eventCount() const { return events_; }
+
     static constexpr size_t kButtonEvents = 16;  // per button; beyond, the oldest click goes
 
 private:
@@ -103,6 +107,7 @@ private:
     bool haveCursor_ = false;
     float dragX_ = 0.0f, dragY_ = 0.0f;
     float contentScale_ = 0.0f;
+    unsigned long long events_ = 0;
     GLFWwindow* window_ = nullptr;
 };
 

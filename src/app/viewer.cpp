@@ -10,6 +10,7 @@
 #include <ctime>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <sstream>
 
 #include "app/command_util.h"
@@ -89,6 +90,7 @@ Result<std::unique_ptr<Viewer>> Viewer::create(const ViewerConfig& config) {
     if (config.remember && config.restoreWindow) v->restoreWindowPlacement();
     if (config.resetLayout) resetLayout(v->state_);
     v->lastTime_ = glfwGetTime();
+    v->framePeriod_ = 1.0 / std::clamp(v->window_->refreshRate(), 24.0, 480.0);
     v->fpsWindowStart_ = v->lastTime_;
     if (!config.model.empty()) v->startLoad(config.model);
     v->compare_ = std::make_unique<CompareView>(config.import);
@@ -137,6 +139,7 @@ void Viewer::startLoad(const std::string& path) {
         loadStage_ = static_cast<int>(ImportStage::Checking);
         loadFraction_ = -1.0f;
         if (l.model) l.report = checkModel(l.model.value());
+        Window::wake();  // a resting viewer draws it now
         return l;
     });
 }
@@ -432,6 +435,9 @@ void Viewer::handleCameraInput() {
 
 void Viewer::frame(double dt) {
     window_->pollEvents();
+    ++framesDrawn_;
+    lastFrameAt_ = glfwGetTime();
+    unsavedFrame_ = true;
     // A dropped .hdr lights the model (the Environment section's map); any other file opens.
     for (const std::string& p : window_->takeDroppedPaths()) {
         if (isEnvironmentFile(p)) {
@@ -591,8 +597,11 @@ void Viewer::frame(double dt) {
     window_->swapBuffers();
     if (now - lastSave_ >= 1.0) {  // debounced: at most one write a second, only when changed
         lastSave_ = now;
+        unsavedFrame_ = false;
         saveSettings();
     }
+    if (settleFrames_ > 0) --settleFrames_;
+    wasAnimating_ = animating();
 }
 
 void Viewer::placeLayout() {
@@ -831,8 +840,61 @@ void Viewer::drawGhosts(int w, int h) {
 }
 
 int Viewer::run() {
-    while (!window_->shouldClose()) frame();
+    while (!window_->shouldClose()) step();
     return 0;
+}
+
+bool Viewer::animating() const {
+    if (!state_.model || !state_.animator || playback_.paused()) return false;
+    const TimelineState& tl = state_.timeline;
+    return tl.playing || tl.fading || state_.machine.active || state_.checks.rom || state_.blend.active;
+}
+
+unsigned long long Viewer::eventCount() const { return window_->eventCount() + input_.eventCount(); }
+
+double Viewer::frameDue(double now) const {
+    constexpr double kNever = std::numeric_limits<double>::infinity();
+    if (settleFrames_ > 0 || captureNext_ || screenshotNext_ || input_.pendingButtonEvents() > 0 || input_.anyButtonDown() ||
+        input_.size() > 0) {
+        return now;
+    }
+    if (animating()) return now;
+    if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) return now;
+    double due = kNever;
+    // The loading notices count the seconds and show the stage: four times a second.
+    if (pending_.valid() || state_.compare.loading) due = std::min(due, lastFrameAt_ + 0.25);
+    // A text field's caret blinks.
+    if (imguiReady_ && ImGui::GetIO().WantTextInput) due = std::min(due, lastFrameAt_ + 0.5);
+    // A status line that expires: the frame after it is gone.
+    if (state_.ui.statusUntil > lastFrameAt_) due = std::min(due, state_.ui.statusUntil + 0.01);
+    return due;
+}
+
+bool Viewer::step(double maxWait) {
+    double now = glfwGetTime();
+    // No faster than the display (where swapping does not wait for it, as under Xvfb).
+    double at = std::max(frameDue(now), lastFrameAt_ + framePeriod_);
+    if (at > now) {
+        const unsigned long long before = eventCount();
+        window_->waitEvents(std::min(at - now, maxWait));
+        now = glfwGetTime();
+        if (eventCount() != before) settleFrames_ = std::max(settleFrames_, 3);
+        if (window_->shouldClose()) return false;
+        // The chores of a frame that need no frame: the file watch (a change starts a load,
+        // which is then due), and the settings of the last frames written (debounced).
+        watchFile(now);
+        if (unsavedFrame_ && now - lastSave_ >= 1.0) {
+            lastSave_ = now;
+            unsavedFrame_ = false;
+            saveSettings();
+        }
+        at = std::max(frameDue(now), lastFrameAt_ + framePeriod_);
+        if (at > now) return false;
+    }
+    // Time did not run while nothing moved: the first frame after a rest advances by nothing.
+    if (!wasAnimating_) lastTime_ = now;
+    frame();
+    return true;
 }
 
 }  // namespace rig

@@ -51,8 +51,19 @@ public:
     Viewer(const Viewer&) = delete;
     Viewer& operator=(const Viewer&) = delete;
 
-    // Run until the window closes. Returns an exit code.
+    // Run until the window closes (step() after step()). Returns an exit code.
     int run();
+    // One turn of run()'s loop: wait (asleep, drawing nothing) until something changes or is
+    // due (input or a window event, a finished load, the loading notice's next tick, a notice
+    // that expires, the file watch's next look), then draw one frame (frame()). While playback
+    // runs, frames come at the display's rate. Waits at most `maxWait` seconds; returns whether
+    // it drew a frame.
+    bool step(double maxWait = 0.5);
+    // Whether anything moves on its own (playback, the state machine, a sweep, a fade): then
+    // frames follow one another; otherwise the viewer draws only when something changes.
+    bool animating() const;
+    // Frames drawn since the start (by step() and frame()).
+    unsigned long long framesDrawn() const { return framesDrawn_; }
     // One frame. `dt` < 0 takes the wall-clock time since the last frame.
     void frame(double dt = -1.0);
     bool shouldClose() const { return window_->shouldClose(); }
@@ -151,6 +162,16 @@ private:
     std::string savedSettings_;   // the settings file's text as last read or written
     double lastSave_ = 0.0;
     bool keepCamera_ = false;     // a camera came from the settings: the first model keeps it
+    // step(): when a frame is next wanted (glfwGetTime() seconds; infinity: none), and the
+    // bookkeeping behind it.
+    double frameDue(double now) const;
+    unsigned long long eventCount() const;
+    unsigned long long framesDrawn_ = 0;
+    double lastFrameAt_ = -1.0;    // when the last frame began
+    double framePeriod_ = 1.0 / 60.0;  // the display's
+    int settleFrames_ = 0;         // frames still to draw after an event (ImGui settles: hover, layout)
+    bool wasAnimating_ = false;    // the last frame ended with something moving
+    bool unsavedFrame_ = false;    // a frame was drawn since the settings were last looked at
 };
 
 }  // namespace rig
