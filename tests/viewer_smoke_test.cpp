@@ -594,6 +594,122 @@ TEST(ViewerIsolated, CrashingFilesAndFifosKeepTheModelAndAHungImportDoesNotBlock
 }
 
 
+// Loads you can cancel. A 1.5 GB .glb (sparse: glTF's magic, then zeros; the worker takes about
+// 25 s to read and reject it) is stopped by Esc and by the notice's Cancel within a second, the
+// demo still on screen; an Open during that load replaces it (the newest wins, with a notice);
+// a zero-filled .glb (1.5 GB) is refused before any worker starts, in milliseconds.
+class ViewerLoads : public ViewerSmoke {
+protected:
+    void SetUp() override {
+        IsolationConfig iso;
+        iso.enabled = true;
+        iso.timeoutSeconds = 60.0;
+        iso.workerExe = RIGVIEW_EXE;
+        setIsolation(iso);
+        ViewerSmoke::SetUp();
+        dir = std::filesystem::temp_directory_path() / ("rigview-loads-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(dir);
+    }
+    void TearDown() override {
+        ViewerSmoke::TearDown();
+        setIsolation(IsolationConfig{});
+        std::filesystem::remove_all(dir);
+    }
+    // A sparse file of `bytes` bytes starting with `head` (the rest zeros).
+    std::string sparse(const char* name, const std::string& head, off_t bytes) {
+        const std::string path = (dir / name).string();
+        { std::ofstream(path, std::ios::binary) << head; }
+        EXPECT_EQ(::truncate(path.c_str(), bytes), 0);
+        return path;
+    }
+    std::string bigGlb() {
+        const uint32_t n = 1500u << 20;
+        std::string head = "glTF";
+        for (uint32_t v : {2u, n, n - 20u}) {
+            for (int i = 0; i < 4; ++i) head += static_cast<char>((v >> (8 * i)) & 0xff);
+        }
+        head += "JSON";
+        return sparse("big.glb", head, static_cast<off_t>(n));
+    }
+    // Frames until the load has ended (at most `seconds`); the seconds it took.
+    double framesUntilLoaded(double seconds) {
+        const auto t0 = std::chrono::steady_clock::now();
+        double took = 0.0;
+        while ((took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()) < seconds &&
+               viewer->state().loading) {
+            frames(1);
+        }
+        return took;
+    }
+    std::filesystem::path dir;
+};
+
+TEST_F(ViewerLoads, EscAndCancelStopAHugeLoadAndTheModelStays) {
+    ViewerState& s = viewer->state();
+    const auto demo = s.model;
+    const std::string big = bigGlb();
+    s.requests.open = big;
+    frames(3);
+    ASSERT_TRUE(s.loading);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the worker is reading it
+    frames(1);
+    ASSERT_TRUE(s.loading);
+    shot("loading-with-cancel");
+    press(GLFW_KEY_ESCAPE);
+    EXPECT_LT(framesUntilLoaded(5.0), 1.0);
+    EXPECT_FALSE(s.loading);
+    EXPECT_EQ(s.model, demo);
+    EXPECT_TRUE(s.error.empty()) << s.error;
+    EXPECT_NE(s.ui.status.find("big.glb cancelled"), std::string::npos) << s.ui.status;
+
+    s.requests.open = big;
+    frames(3);
+    ASSERT_TRUE(s.loading);
+    click("loading:cancel");
+    EXPECT_LT(framesUntilLoaded(5.0), 1.0);
+    EXPECT_EQ(s.model, demo);
+    EXPECT_TRUE(s.error.empty()) << s.error;
+}
+
+TEST_F(ViewerLoads, AnOpenDuringALoadReplacesItAndTheNewestWins) {
+    ViewerState& s = viewer->state();
+    const std::string big = bigGlb();
+    const std::string skin = "/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf";
+    s.requests.open = big;
+    frames(3);
+    ASSERT_TRUE(s.loading);
+    s.requests.open = skin;
+    frames(1);
+    EXPECT_NE(s.ui.status.find("Opening simple_skin.gltf instead of big.glb"), std::string::npos) << s.ui.status;
+    EXPECT_LT(framesUntilLoaded(10.0), 8.0);
+    viewer->waitForLoad();
+    frames(1);
+    EXPECT_EQ(s.path, skin);
+    EXPECT_TRUE(s.error.empty()) << s.error;
+}
+
+TEST_F(ViewerLoads, AFileOfZerosIsRefusedBeforeTheWorker) {
+    ViewerState& s = viewer->state();
+    const auto demo = s.model;
+    const std::string zeros = sparse("zeros.glb", "", static_cast<off_t>(1500) << 20);
+    const auto t0 = std::chrono::steady_clock::now();
+    s.requests.open = zeros;
+    frames(1);
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_FALSE(s.loading) << "a worker was started";
+    EXPECT_LT(took, 0.5);
+    EXPECT_NE(s.error.find("zeros.glb: its first 65536 bytes are all zero"), std::string::npos) << s.error;
+    EXPECT_EQ(s.model, demo);
+    // A text .gltf that is not JSON, and a .glb without the magic: the same, each one line.
+    const std::string notJson = (dir / "notes.gltf").string();
+    std::ofstream(notJson) << "these are not the droids\n";
+    s.requests.open = notJson;
+    frames(1);
+    EXPECT_FALSE(s.loading);
+    EXPECT_NE(s.error.find("notes.gltf: not a glTF file"), std::string::npos) << s.error;
+    EXPECT_EQ(s.error.find('\n'), std::string::npos);
+}
+
 // Short taps (12 ms, shorter than a frame) are taken from GLFW's key callback queue: every one
 // acts, also several between two frames.
 TEST_F(ViewerSmoke, ShortKeyTapsAreNotLost) {

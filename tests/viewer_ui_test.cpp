@@ -22,6 +22,7 @@
 #include "ui/legend.h"
 #include "ui/shortcuts.h"
 #include "ui/timeline_panel.h"
+#include "app/model_sniff.h"
 #include "app/up_axis.h"
 #include "check/vertex_views.h"
 #include "app/viewer_settings.h"
@@ -703,6 +704,40 @@ TEST(UpAxis, FormatsThatDefineTheirUpAxisAreNotGuessed) {
     ASSERT_TRUE(smdModel.ok()) << smdModel.error().message;
     EXPECT_TRUE(chooseZUp(smd, animatedBounds(smdModel.value(), -1, 1), &why));
     EXPECT_NE(why.find("guessed"), std::string::npos) << why;
+}
+
+// The first bytes of a file the viewer is asked to open: what can be no format rigview reads is
+// refused (wrong magic, zeros, binary in a text format, empty); every real file of the
+// assimp test models with an extension the check knows passes (broken ones are left to import).
+TEST(ModelSniff, WrongMagicZerosAndBinaryTextAreRefusedAndRealFilesPass) {
+    using namespace std::string_literals;
+    EXPECT_EQ(sniffModelHead("a.glb", std::string(64, '\0'), 1u << 30), "its first 64 bytes are all zero: no format rigview reads");
+    EXPECT_EQ(sniffModelHead("a.glb", std::string(64, '\0'), 64), "all zero bytes: no format rigview reads");
+    EXPECT_EQ(sniffModelHead("a.fbx", "", 0), "empty file: no format rigview reads");
+    EXPECT_NE(sniffModelHead("a.GLB", "PK\x03\x04zip", 100).find("not a binary glTF file"), std::string::npos);
+    EXPECT_EQ(sniffModelHead("a.glb", "glTF\x02\0\0\0"s, 100), "");
+    EXPECT_EQ(sniffModelHead("a.gltf", "\xEF\xBB\xBF  {\"asset\"", 100), "");
+    EXPECT_NE(sniffModelHead("a.gltf", "<html>", 100).find("not a glTF file"), std::string::npos);
+    EXPECT_NE(sniffModelHead("a.fbx", "\x01\x02\0\0binary"s, 100).find("not an FBX file"), std::string::npos);
+    EXPECT_EQ(sniffModelHead("a.fbx", "; FBX 7.4.0 project file", 100), "");
+    EXPECT_NE(sniffModelHead("a.bvh", "MOTION", 100).find("HIERARCHY"), std::string::npos);
+    EXPECT_NE(sniffModelHead("a.obj", "v 1 2 3\n\0\0"s, 100).find("a zero byte at offset 8"), std::string::npos);
+    EXPECT_EQ(sniffModelHead("a.unknown", "anything", 100), "");
+    int checked = 0;
+    for (const auto& e : fs::recursive_directory_iterator("/usr/share/assimp/models")) {
+        const std::string p = e.path().string();
+        if (!e.is_regular_file() || p.find("/invalid/") != std::string::npos) continue;
+        std::string ext = e.path().extension().string();
+        for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        static const std::set<std::string> known = {".glb", ".gltf", ".fbx", ".dae", ".bvh", ".iqm", ".x", ".b3d", ".3ds", ".obj", ".smd", ".md5mesh", ".ply", ".ms3d", ".md2"};
+        if (!known.count(ext)) continue;
+        const std::string problem = sniffModelFile(p);
+        // Files named for a format they are not (fuzzer finds, deliberately broken tests) may be refused.
+        if (!problem.empty() && (p.find("/ParsingFiles/") != std::string::npos || p.find("fuzz") != std::string::npos)) continue;
+        EXPECT_EQ(problem, "") << p;
+        ++checked;
+    }
+    EXPECT_GT(checked, 100);
 }
 
 // Ctrl+Q posts the quit request (File > Quit does too); plain Q is not it.

@@ -32,6 +32,7 @@
 #include "util/output_file.h"
 #include "util/text.h"
 #include "util/version.h"
+#include "app/model_sniff.h"
 #include "app/up_axis.h"
 #include "app/viewer_settings.h"
 
@@ -118,7 +119,29 @@ Viewer::~Viewer() {
 }
 
 void Viewer::startLoad(const std::string& path) {
-    if (pending_.valid()) return;  // one import at a time; the request stays in the field
+    if (pending_.valid() && path == state_.loadingPath && !dropLoad_) return;  // already on its way
+    if (pending_.valid()) {
+        // One import at a time, and the newest request wins: the running one is stopped (its
+        // worker killed) and this one starts as soon as it has gone.
+        const std::string replaced = state_.loadingPath;
+        cancelLoad();
+        queuedOpen_ = path;
+        state_.ui.status = "Opening " + fs::path(path).filename().string() + " instead of " + fs::path(replaced).filename().string() +
+                           " (its load was stopped)";
+        state_.ui.statusUntil = glfwGetTime() + 5.0;
+        return;
+    }
+    // A file that cannot be any format rigview reads is refused here, in milliseconds, before
+    // a worker spends time on it.
+    if (const std::string problem = sniffModelFile(path); !problem.empty()) {
+        state_.error = path + ": " + problem;
+        state_.errorNote = keptNote(path);
+        reloading_ = false;
+        if (addingAnim_ && !anims_.empty()) anims_.pop_back();
+        addingAnim_ = false;
+        return;
+    }
+    dropLoad_ = false;
     state_.loading = true;
     state_.loadingPath = path;
     state_.loadingSince = glfwGetTime();
@@ -135,10 +158,11 @@ void Viewer::startLoad(const std::string& path) {
             loadStage_ = static_cast<int>(stage);
             loadFraction_ = fraction;
         };
-        Loaded l{std::move(importIsolated(path, anims, config_.import, &cancelLoad_, progress).model), Report{}};
+        ImportOutcome outcome = importIsolated(path, anims, config_.import, &cancelLoad_, progress);
+        Loaded l{std::move(outcome.model), Report{}, outcome.failure == ImportFailure::Cancelled};
         loadStage_ = static_cast<int>(ImportStage::Checking);
         loadFraction_ = -1.0f;
-        if (l.model) l.report = checkModel(l.model.value());
+        if (l.model && !cancelLoad_) l.report = checkModel(l.model.value());
         Window::wake();  // a resting viewer draws it now
         return l;
     });
@@ -154,10 +178,23 @@ void Viewer::applyLoadResult() {
     reloading_ = false;
     const bool adding = addingAnim_;
     addingAnim_ = false;
+    if (loaded.cancelled || dropLoad_) {
+        // Stopped (Cancel, Esc) or replaced by a newer Open: nothing of it is shown.
+        dropLoad_ = false;
+        if (adding && !anims_.empty()) anims_.pop_back();
+        if (!queuedOpen_.empty()) {
+            const std::string next = std::move(queuedOpen_);
+            queuedOpen_.clear();
+            startLoad(next);
+        } else {
+            state_.ui.status = "Loading " + fs::path(path).filename().string() + " cancelled" +
+                               (state_.model ? "; still showing " + fs::path(state_.path).filename().string() : std::string());
+            state_.ui.statusUntil = glfwGetTime() + 5.0;
+        }
+        return;
+    }
     // The last good model stays on screen when a file fails; the strip says which it is.
-    const std::string kept = !state_.model ? std::string()
-                             : state_.path != path ? "Still showing the last good model: " + state_.path
-                                                   : "Still showing the version read before";
+    const std::string kept = keptNote(path);
     if (!r) {
         state_.error = r.error().message;
         state_.errorNote = kept;
@@ -245,6 +282,19 @@ void Viewer::applyLoadResult() {
         state_.error = path + ": not read, outside the model's folder: " + model->stats.refusedPaths.front() +
                        " (--allow-external-paths allows it)";
     }
+}
+
+std::string Viewer::keptNote(const std::string& failed) const {
+    return !state_.model ? std::string()
+           : state_.path != failed ? "Still showing the last good model: " + state_.path
+                                   : "Still showing the version read before";
+}
+
+void Viewer::cancelLoad() {
+    if (!pending_.valid()) return;
+    cancelLoad_ = true;  // the import thread kills the worker at its next look (within 50 ms)
+    dropLoad_ = true;
+    queuedOpen_.clear();
 }
 
 void Viewer::addRecent(const std::string& path) {
@@ -341,6 +391,7 @@ void Viewer::watchFile(double now) {
 void Viewer::applyRequests() {
     ViewerRequests& q = state_.requests;
     const Model* m = state_.model.get();
+    if (q.cancelLoad) cancelLoad();
     if (!q.open.empty()) {
         startLoad(q.open);
         q.open.clear();

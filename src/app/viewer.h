@@ -89,6 +89,8 @@ public:
 private:
     Viewer() = default;
     void startLoad(const std::string& path);
+    void cancelLoad();            // stop the running load; the model on screen stays
+    std::string keptNote(const std::string& failed) const;  // the strip's line after `failed` failed
     void applyLoadResult();
     void applyRequests();
     void handleCameraInput();
@@ -130,9 +132,12 @@ private:
     struct Loaded {
         Result<Model> model;
         Report report;
+        bool cancelled = false;  // its worker was stopped (cancelLoad_)
     };
     std::future<Loaded> pending_;
     std::atomic<bool> cancelLoad_{false};   // set to stop the running import (kills its worker)
+    bool dropLoad_ = false;       // the running load was cancelled or replaced: its result is not shown
+    std::string queuedOpen_;      // an Open made during a load: started once that load has stopped
     std::atomic<int> loadStage_{-1};         // the running import's ImportStage, from its thread
     std::atomic<float> loadFraction_{-1.0f}; // ... and the fraction of it done (-1: unknown)
     std::unique_ptr<Animator> ghost_;  // poses the bind-pose ghost and onion skins

@@ -97,7 +97,10 @@ struct ViewerRequests {
     std::optional<float> rate;
     bool frameModel = false;
     bool resetCamera = false;
-    std::string open;               // a path to import (in the background)
+    std::string open;               // a path to import (in the background); during a load it
+                                    // replaces the load (the newest Open wins)
+    bool cancelLoad = false;        // stop the running load (Cancel in its notice, Esc): its worker
+                                    // is killed, the model on screen stays
     std::string addAnim;            // a file whose clips join the model on screen (--anim)
     int focusFinding = -1;          // index into checks.report.findings: select / frame it
     BlendRequests blend;

@@ -61,6 +61,9 @@ void drawStatusOverlay(ViewerState& s, double now, UiProbe* probe) {
         if (probe) probe->texts["loading"] = staged ? importStageName(static_cast<ImportStage>(s.loadingStage)) : "";
         const float bar = s.loadingFraction >= 0.0f ? std::min(s.loadingFraction, 1.0f) : static_cast<float>(std::fmod(elapsed, 1.2) / 1.2);
         ImGui::ProgressBar(bar, ImVec2(std::min(300.0f, std::max(1.0f, c.w - 40.0f)), 0), "");
+        // Stops the import (its worker process is killed); the model on screen stays.
+        if (ImGui::Button("Cancel (Esc)")) s.requests.cancelLoad = true;
+        probeItem(probe, "loading:cancel");
         ImGui::End();
     }
     // The notification strip: errors, warnings about the model and a settings file that was
