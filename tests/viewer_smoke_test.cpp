@@ -594,6 +594,83 @@ TEST(ViewerIsolated, CrashingFilesAndFifosKeepTheModelAndAHungImportDoesNotBlock
 }
 
 
+// Keys where the person means them. A path with shortcut letters in it (Space, W, B, G, L, M,
+// N, F, and the arrows' neighbours), typed right after the click that focuses the path field,
+// all before the next frame (a slow frame), goes into the field whole: no view option changes,
+// no marker is added, the loop mode and play state stay. Ctrl+A and Enter tapped between two
+// frames reach the field (select all; open).
+TEST_F(ViewerSmoke, TypingAPathWithShortcutLettersIsTextOnly) {
+    ViewerState& s = viewer->state();
+    GLFWwindow* w = viewer->windowHandle();
+    GLFWkeyfun keyCb = glfwSetKeyCallback(w, nullptr);
+    glfwSetKeyCallback(w, keyCb);
+    GLFWcharfun charCb = glfwSetCharCallback(w, nullptr);
+    glfwSetCharCallback(w, charCb);
+    ASSERT_NE(keyCb, nullptr);
+    ASSERT_NE(charCb, nullptr);
+    auto typeChar = [&](char c) {
+        int key = GLFW_KEY_UNKNOWN, mods = 0;
+        if (c >= 'a' && c <= 'z') key = GLFW_KEY_A + (c - 'a');
+        if (c >= 'A' && c <= 'Z') key = GLFW_KEY_A + (c - 'A'), mods = GLFW_MOD_SHIFT;
+        if (c == '/') key = GLFW_KEY_SLASH;
+        if (c == '.') key = GLFW_KEY_PERIOD;
+        if (c == ' ') key = GLFW_KEY_SPACE;
+        if (c == '_') key = GLFW_KEY_MINUS, mods = GLFW_MOD_SHIFT;
+        keyCb(w, key, glfwGetKeyScancode(key), GLFW_PRESS, mods);
+        charCb(w, static_cast<unsigned char>(c));
+        keyCb(w, key, glfwGetKeyScancode(key), GLFW_RELEASE, mods);
+    };
+    auto tapCtrl = [&](int key) {  // Ctrl held, the key tapped, Ctrl let go: all between two frames
+        keyCb(w, GLFW_KEY_LEFT_CONTROL, glfwGetKeyScancode(GLFW_KEY_LEFT_CONTROL), GLFW_PRESS, 0);
+        keyCb(w, key, glfwGetKeyScancode(key), GLFW_PRESS, GLFW_MOD_CONTROL);
+        keyCb(w, key, glfwGetKeyScancode(key), GLFW_RELEASE, GLFW_MOD_CONTROL);
+        keyCb(w, GLFW_KEY_LEFT_CONTROL, glfwGetKeyScancode(GLFW_KEY_LEFT_CONTROL), GLFW_RELEASE, GLFW_MOD_CONTROL);
+    };
+    glfwMouse(0.2f);  // 5 fps: every tap falls between two frames
+    frames(1);
+    const ViewOptions view = s.view;
+    const bool playing = s.timeline.playing;
+    const LoopMode mode = s.timeline.mode;
+    const int clip = s.clip;
+    size_t markers = 0;
+    for (const auto& m : s.clipMarkers) markers += m.size();
+    const std::string path = "/tmp/walk gmlbw/Fen_LMB nb.fbx";
+    glfwClicks(at("path"), 1);
+    for (char c : path) typeChar(c);
+    frames(4);
+    EXPECT_EQ(s.pathField, path);
+    size_t markersAfter = 0;
+    for (const auto& m : s.clipMarkers) markersAfter += m.size();
+    EXPECT_EQ(markersAfter, markers) << "M added a marker";
+    EXPECT_EQ(s.timeline.playing, playing) << "Space toggled playback";
+    EXPECT_EQ(s.timeline.mode, mode) << "L changed the loop mode";
+    EXPECT_EQ(s.clip, clip);
+    EXPECT_EQ(s.view.wireframe, view.wireframe);
+    EXPECT_EQ(s.view.bones, view.bones);
+    EXPECT_EQ(s.view.grid, view.grid);
+    EXPECT_EQ(s.view.jointNames, view.jointNames);
+    // Ctrl+A selects the field's text and what is typed next replaces it; Enter opens it.
+    tapCtrl(GLFW_KEY_A);
+    frames(2);
+    for (char c : std::string("/nowhere/x.glb")) typeChar(c);
+    frames(2);
+    EXPECT_EQ(s.pathField, "/nowhere/x.glb") << "the quick Ctrl+A was lost";
+    keyCb(w, GLFW_KEY_ENTER, glfwGetKeyScancode(GLFW_KEY_ENTER), GLFW_PRESS, 0);
+    keyCb(w, GLFW_KEY_ENTER, glfwGetKeyScancode(GLFW_KEY_ENTER), GLFW_RELEASE, 0);
+    frames(3);
+    viewer->waitForLoad();
+    frames(1);
+    EXPECT_NE(s.error.find("/nowhere/x.glb"), std::string::npos) << "the quick Enter was lost: " << s.error;
+    // With no field active, the same letters are shortcuts again.
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    setInputHookDefault();
+    clickAt(ImVec2(s.ui.layout.rects.centre.x + 20.0f, s.ui.layout.rects.centre.y + 20.0f));
+    frames(2);
+    const bool wire = s.view.wireframe;
+    press(GLFW_KEY_W);
+    EXPECT_NE(s.view.wireframe, wire);
+}
+
 // Loads you can cancel. A 1.5 GB .glb (sparse: glTF's magic, then zeros; the worker takes about
 // 25 s to read and reject it) is stopped by Esc and by the notice's Cancel within a second, the
 // demo still on screen; an Open during that load replaces it (the newest wins, with a notice);

@@ -201,6 +201,45 @@ TEST(InputQueue, KeepsEveryPressInOrderAndDragsOnlyWhileHeld) {
 
 // Two clicks at two places within one frame: each press and release reaches ImGui at the
 // cursor position it was made at, the second click's after the cursor's move.
+// Keys reach ImGui one change per key per frame: Enter tapped between two frames is down for
+// one frame and up the next; Ctrl+A tapped (Ctrl's own press and release around it) is down with
+// Ctrl; letters typed as text are never handed on (ImGui takes them as characters), so they
+// hold nothing up; a second tap of the same key waits for the next frame.
+TEST(InputQueue, KeysReachImGuiOneChangePerFrame) {
+    InputQueue q;
+    KeyFrame f;
+    q.onKey(GLFW_KEY_M, GLFW_PRESS, 0);
+    q.onKey(GLFW_KEY_M, GLFW_RELEASE, 0);
+    q.onKey(GLFW_KEY_ENTER, GLFW_PRESS, 0);
+    q.onKey(GLFW_KEY_ENTER, GLFW_RELEASE, 0);
+    q.onKey(GLFW_KEY_ENTER, GLFW_PRESS, 0);
+    q.onKey(GLFW_KEY_ENTER, GLFW_RELEASE, 0);
+    EXPECT_EQ(q.size(), 3u);  // the shortcuts still see every press at once
+    q.nextKeyFrame(f);
+    EXPECT_TRUE(f.down[GLFW_KEY_ENTER]);
+    EXPECT_FALSE(f.down[GLFW_KEY_M]);
+    q.nextKeyFrame(f);
+    EXPECT_FALSE(f.down[GLFW_KEY_ENTER]);
+    q.nextKeyFrame(f);
+    EXPECT_TRUE(f.down[GLFW_KEY_ENTER]) << "the second tap";
+    q.nextKeyFrame(f);
+    EXPECT_FALSE(f.down[GLFW_KEY_ENTER]);
+    EXPECT_EQ(q.pendingKeyEvents(), 0u);
+    q.onKey(GLFW_KEY_LEFT_CONTROL, GLFW_PRESS, 0);
+    q.onKey(GLFW_KEY_A, GLFW_PRESS, GLFW_MOD_CONTROL);
+    q.onKey(GLFW_KEY_A, GLFW_RELEASE, GLFW_MOD_CONTROL);
+    q.onKey(GLFW_KEY_LEFT_CONTROL, GLFW_RELEASE, GLFW_MOD_CONTROL);
+    q.nextKeyFrame(f);
+    EXPECT_TRUE(f.down[GLFW_KEY_A]);
+    EXPECT_TRUE(f.ctrl);
+    q.nextKeyFrame(f);
+    EXPECT_FALSE(f.down[GLFW_KEY_A]);
+    EXPECT_FALSE(f.ctrl);
+    q.onKey(GLFW_KEY_A, GLFW_PRESS, 0);  // a letter typed as text
+    q.onKey(GLFW_KEY_A, GLFW_RELEASE, 0);
+    EXPECT_EQ(q.pendingKeyEvents(), 0u);
+}
+
 TEST(InputQueue, ClicksAtTwoPlacesInOneFrameKeepTheirOwnPositions) {
     constexpr int L = GLFW_MOUSE_BUTTON_LEFT;
     InputQueue q;

@@ -3,6 +3,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <chrono>
@@ -531,6 +532,14 @@ void Viewer::frame(double dt) {
     const MouseFrame mouse = input_.nextMouseFrame(imguiIo.MouseDoubleClickTime, imguiIo.MouseDoubleClickMaxDist);
     for (int b = 0; b < MouseFrame::kButtons; ++b) imguiIo.MouseDown[b] = mouse.down[b];
     if (mouse.hasPos) imguiIo.MousePos = ImVec2(mouse.x, mouse.y);
+    // The keys likewise: one change per key per frame, so a tap between two frames reaches
+    // the widget that has the keyboard (Enter in a field, Ctrl+A) instead of being lost.
+    input_.nextKeyFrame(keyFrame_);
+    std::copy(std::begin(keyFrame_.down), std::end(keyFrame_.down), std::begin(imguiIo.KeysDown));
+    imguiIo.KeyCtrl = keyFrame_.ctrl;
+    imguiIo.KeyShift = keyFrame_.shift;
+    imguiIo.KeyAlt = keyFrame_.alt;
+    imguiIo.KeySuper = keyFrame_.super;
     if (inputHook_) inputHook_(imguiIo);
     ImGui::NewFrame();
     // ImGui counts double clicks by frame times, which at 5 fps (and with presses delivered
@@ -800,14 +809,30 @@ void Viewer::drawFlaggedPoints(int w, int h) {
     renderer_->drawPoints(flaggedPoints_, color, state_.camera, w, h, size);
 }
 
+namespace {
+
+// A text field has the keyboard: it is active now, after this frame's panels (a click that
+// focused it this frame counts), or was at the start of the frame (Enter or a click elsewhere
+// closed it this frame: the keys typed before were still its own).
+bool textFieldHasKeys() {
+    const ImGuiContext& g = *ImGui::GetCurrentContext();
+    const ImGuiID text = g.InputTextState.ID;
+    return text != 0 && (g.ActiveId == text || g.ActiveIdPreviousFrame == text);
+}
+
+}  // namespace
+
 void Viewer::processKeys() {
     // Every press since the last frame, in order: a tap shorter than a frame still acts once.
+    // A text field being typed in owns every key: no shortcut fires, Ctrl combinations and
+    // function keys included. While another widget has the keys (a slider being dragged), only
+    // function keys and Ctrl combinations act.
     const ImGuiIO& io = ImGui::GetIO();
+    const bool typing = textFieldHasKeys() || io.WantTextInput;
     for (size_t i = 0; i < input_.size(); ++i) {
         const KeyPress& k = input_[i];
         const Shortcut* sc = findShortcut(k.key, k.mods, k.repeat);
-        if (!sc) continue;
-        // While a text field has the keys, only function keys and Ctrl combinations act.
+        if (!sc || typing) continue;
         const bool global = (k.key >= GLFW_KEY_F1 && k.key <= GLFW_KEY_F25) || (sc->mods & GLFW_MOD_CONTROL);
         if (io.WantCaptureKeyboard && !global) continue;
         applyShortcut(state_, *sc);
@@ -906,7 +931,7 @@ unsigned long long Viewer::eventCount() const { return window_->eventCount() + i
 double Viewer::frameDue(double now) const {
     constexpr double kNever = std::numeric_limits<double>::infinity();
     if (settleFrames_ > 0 || captureNext_ || screenshotNext_ || input_.pendingButtonEvents() > 0 || input_.anyButtonDown() ||
-        input_.size() > 0) {
+        input_.size() > 0 || input_.pendingKeyEvents() > 0) {
         return now;
     }
     if (animating()) return now;

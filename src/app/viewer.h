@@ -158,6 +158,7 @@ private:
     bool captureNext_ = false;
     std::vector<uint8_t> captured_;
     InputQueue input_;
+    KeyFrame keyFrame_;           // this frame's keys as ImGui gets them
     bool screenshotNext_ = false;
     std::string lastScreenshot_;
     AboutInfo about_;
