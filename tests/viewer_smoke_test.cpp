@@ -2323,29 +2323,53 @@ glm::vec4 projectedBounds(const ViewerState& s) {
     return r;
 }
 
-// At load and after F the model fills about 80% of the viewport between the panels (as
-// `rigview render` fills 85% of its frame), centred in it, also after the camera moved away.
+// The projected box of the pose on screen (its skinned vertices), in window pixels (x0, y0, x1, y1).
+glm::vec4 projectedPose(const ViewerState& s) {
+    const ImVec2 d = ImGui::GetIO().DisplaySize;
+    const glm::mat4 vp = s.camera.projection(d.x / d.y) * s.camera.view();
+    std::vector<glm::vec3> points;
+    posedPoints(*s.model, *s.animator, points);
+    glm::vec4 r(1e9f, 1e9f, -1e9f, -1e9f);
+    for (const glm::vec3& c : points) {
+        glm::vec2 p;
+        if (!projectToScreen(vp, c, d.x, d.y, p)) continue;
+        r = glm::vec4(std::min(r.x, p.x), std::min(r.y, p.y), std::max(r.z, p.x), std::max(r.w, p.y));
+    }
+    return r;
+}
+
+// The pose on screen fills about 80% of the viewport between the panels (its height, for a
+// standing character), centred in it.
+void expectFramed(const ViewerState& s, const std::string& when) {
+    const LayoutRect& c = s.ui.layout.rects.centre;
+    const glm::vec4 r = projectedPose(s);
+    const float fy = (r.w - r.y) / c.h, fx = (r.z - r.x) / c.w;
+    EXPECT_NEAR(std::max(fx, fy), kFrameFill, 0.05f) << when << " (height " << fy << ", width " << fx << ")";
+    EXPECT_GE(fy, fx) << when;
+    EXPECT_GE(r.y, c.y) << when;
+    EXPECT_LE(r.w, c.bottom()) << when;
+    EXPECT_NEAR(0.5f * (r.x + r.z), c.x + 0.5f * c.w, 0.05f * c.w) << when;
+}
+
+// At load and after F the pose on screen (the skinned vertices at the current time, not a box
+// over the clip) fills about 80% of the viewport between the panels, centred in it, also after
+// the camera moved away and on a clip whose box is much larger than a pose (wave, late).
 TEST_F(ViewerSmoke, FramingFillsMostOfTheViewportAtLoadAndAfterF) {
     ViewerState& s = viewer->state();
-    auto fill = [&](const char* when) {
-        const LayoutRect& c = s.ui.layout.rects.centre;
-        const glm::vec4 r = projectedBounds(s);
-        const float fy = (r.w - r.y) / c.h, fx = (r.z - r.x) / c.w;
-        // The binding side spans 80%; the model is a standing character: its height binds.
-        EXPECT_GE(fy, 0.75f) << when << " (width " << fx << ")";
-        EXPECT_LE(fy, 0.9f) << when;
-        EXPECT_LE(fx, 0.9f) << when;
-        EXPECT_GE(r.y, c.y) << when;
-        EXPECT_LE(r.w, c.bottom()) << when;
-    };
-    fill("at load");
+    expectFramed(s, "at load");
     shot("framed-at-load");
     s.camera.distance *= 3.0f;
     s.camera.orbit(40.0f, 10.0f);
     frames(1);
     press(GLFW_KEY_F);
     frames(1);
-    fill("after F");
+    expectFramed(s, "after F");
+    click("clip:walk");
+    press(GLFW_KEY_SPACE);
+    frames(1);
+    press(GLFW_KEY_F);
+    frames(1);
+    expectFramed(s, "after F, paused in walk");
 }
 
 // This process's CPU time (user and system) in seconds, from /proc/self/stat.
@@ -2561,6 +2585,75 @@ TEST_F(ViewerLayout, TheSmdSampleStandsUpAndTheUpAxisIsKeptPerFile) {
     viewer->waitForLoad();
     frames(2);
     EXPECT_FALSE(viewer->state().camera.zUp) << "the choice for this file was not kept";
+}
+
+// A camera per model: the camera saved at quit is kept only for the file it looked at. After a
+// run on the demo with the camera moved far away, another model opens framed (its pose at
+// about 80%); that model's own camera comes back with it.
+TEST_F(ViewerLayout, ASecondModelIsFramedAfterARunWithAnotherAndKeepsItsOwnCamera) {
+    start();
+    viewer->state().camera.distance *= 4.0f;
+    frames(2);
+    viewer.reset();  // quit: the camera is saved, for the demo
+    const std::string skin = "/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf";
+    ViewerConfig cfg;
+    cfg.model = skin;
+    start(cfg);
+    ViewerState& s = viewer->state();
+    expectFramed(s, "the second model");
+    s.camera.distance *= 2.0f;
+    const float distance = s.camera.distance;
+    frames(2);
+    viewer.reset();
+    start(cfg);
+    EXPECT_FLOAT_EQ(viewer->state().camera.distance, distance) << "its own camera was not kept";
+    viewer.reset();
+    start();
+    expectFramed(viewer->state(), "the demo after a run with another model");
+}
+
+// Settings keep only what worked: an environment map that does not load is not kept (the
+// strip says so, the last good map stays, the settings never hold it); a saved map that no
+// longer loads at the next start is one notice and the studio, and is then forgotten.
+TEST_F(ViewerLayout, AnEnvironmentThatFailsIsNotSavedAndAGoneOneFallsBackToTheStudio) {
+    const std::filesystem::path bad = config / "notes.hdr";
+    std::ofstream(bad) << "not an image\n";
+    const std::filesystem::path mine = config / "mine.hdr";
+    std::filesystem::copy_file(std::string(RIGVIEW_SOURCE_DIR) + "/assets/env/studio.hdr", mine);
+    auto settings = [&] {
+        std::ifstream in(config / "rigview" / "settings.json");
+        return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    };
+    start();
+    ViewerState& s = viewer->state();
+    s.requests.environment = bad.string();
+    frames(3);
+    EXPECT_NE(s.environmentError.find("notes.hdr"), std::string::npos) << s.environmentError;
+    EXPECT_NE(s.environmentError.find("lit by the studio instead"), std::string::npos) << s.environmentError;
+    EXPECT_EQ(s.view.environment, "");
+    s.environmentError.clear();
+    s.requests.environment = mine.string();
+    frames(3);
+    EXPECT_TRUE(s.environmentError.empty()) << s.environmentError;
+    EXPECT_EQ(s.view.environment, mine.string());
+    s.requests.environment = bad.string();
+    frames(3);
+    EXPECT_NE(s.environmentError.find("still lit by mine.hdr"), std::string::npos) << s.environmentError;
+    EXPECT_EQ(s.view.environment, mine.string());
+    viewer.reset();
+    EXPECT_EQ(settings().find("notes.hdr"), std::string::npos);
+    EXPECT_NE(settings().find("mine.hdr"), std::string::npos);
+
+    std::ofstream(mine, std::ios::trunc) << "gone bad\n";
+    start();
+    ViewerState& t = viewer->state();
+    frames(3);
+    EXPECT_NE(t.environmentError.find("mine.hdr"), std::string::npos) << t.environmentError;
+    EXPECT_NE(t.environmentError.find("lit by the studio instead"), std::string::npos) << t.environmentError;
+    EXPECT_EQ(t.environmentError.find('\n'), std::string::npos) << "one notice";
+    EXPECT_EQ(t.view.environment, "");
+    viewer.reset();
+    EXPECT_EQ(settings().find("mine.hdr"), std::string::npos);
 }
 
 // glTF is +Y by specification: ClearCoatTest (a wall of spheres, standing on nothing, wider

@@ -260,8 +260,13 @@ void Viewer::applyLoadResult() {
         if (zUp != state_.camera.zUp) keepCamera_ = false;  // a restored camera looked along the other axis
         state_.camera.zUp = zUp;
     }
-    // The first model keeps a camera restored from the settings; later ones are framed.
-    if (!reload && !keepCamera_) state_.requests.frameModel = true;
+    // The first model keeps a camera restored from the settings when it was saved for this
+    // very file; any other model, and later ones, are framed.
+    {
+        std::error_code ec;
+        const bool itsCamera = keepCamera_ && state_.ui.cameraFile == fs::absolute(path, ec).string();
+        if (!reload && !itsCamera) state_.requests.frameModel = true;
+    }
     keepCamera_ = false;
     watchedStamp_ = fileStamp(path);
     window_->setTitle("rigview - " + path);
@@ -289,6 +294,50 @@ std::string Viewer::keptNote(const std::string& failed) const {
     return !state_.model ? std::string()
            : state_.path != failed ? "Still showing the last good model: " + state_.path
                                    : "Still showing the version read before";
+}
+
+void Viewer::keepOnlyGoodEnvironment() {
+    // An environment map that did not load is not kept: the view (and so the settings) goes
+    // back to the last one that did, the studio when none has (a saved map gone since the last
+    // run): one line in the strip says so.
+    const std::string& error = renderer_->environmentError();
+    if (error.empty()) {
+        // A map chosen since the notice was posted loaded: the notice has had its day.
+        if (!environmentErrorShown_.empty() && state_.view.environment != environmentNoticeFor_) state_.environmentError.clear();
+        if (state_.view.environment != environmentNoticeFor_) environmentErrorShown_.clear();
+        goodEnvironment_ = state_.view.environment;
+        return;
+    }
+    if (state_.view.environment != goodEnvironment_) {
+        state_.view.environment = goodEnvironment_;
+        environmentNoticeFor_ = goodEnvironment_;
+        environmentErrorShown_ = error;
+        state_.environmentError = error + "; " +
+                                  (goodEnvironment_.empty() ? std::string("lit by the studio instead")
+                                                            : "still lit by " + fs::path(goodEnvironment_).filename().string());
+    } else if (error != environmentErrorShown_) {  // the studio itself (no data folder)
+        environmentErrorShown_ = error;
+        environmentNoticeFor_ = state_.view.environment;
+        state_.environmentError = error;
+    }
+}
+
+void Viewer::framePose(int w, int h) {
+    // The pose on screen (the skinned vertices at the current time: its silhouette) spans
+    // kFrameFill of the viewport between the panels, centred, as `rigview render` frames its
+    // pose; a model without vertices (a skeleton) is framed by its box over the clip.
+    frameNext_ = false;
+    const glm::vec4 r = state_.camera.viewRect;
+    const float aspect = static_cast<float>(std::max(w, 1)) / static_cast<float>(std::max(h, 1)) *
+                         (r.z > 0.0f && r.w > 0.0f ? r.z / r.w : 1.0f);
+    posedPoints(*state_.model, *state_.animator, framePoints_, 20000);
+    Bounds pose;
+    for (const glm::vec3& p : framePoints_) pose.add(p);
+    if (pose.valid() && glm::length(pose.max - pose.min) > 0.0f) {
+        state_.camera.fitPoints(framePoints_.data(), framePoints_.size(), pose, aspect, kFrameFill);
+    } else if (state_.bounds.valid()) {
+        state_.camera.fit(state_.bounds, aspect, kFrameFill);
+    }
 }
 
 void Viewer::cancelLoad() {
@@ -459,13 +508,8 @@ void Viewer::applyRequests() {
         q.frameModel = true;
     }
     if (q.focusFinding >= 0) focusFinding(q.focusFinding);
-    if (q.frameModel && state_.bounds.valid()) {
-        // The model's box (over its clip) spans kFrameFill of the viewport between the panels,
-        // centred, as `rigview render` frames its pose.
-        const glm::vec4 r = state_.camera.viewRect;
-        const float aspect = static_cast<float>(w) / static_cast<float>(h) * (r.z > 0.0f && r.w > 0.0f ? r.z / r.w : 1.0f);
-        state_.camera.fit(state_.bounds, aspect, kFrameFill);
-    }
+    // Framed once the pose of this frame is made (framePose, after the pipeline's advance).
+    if (q.frameModel && state_.bounds.valid()) frameNext_ = true;
     q = ViewerRequests{};
 }
 
@@ -590,6 +634,7 @@ void Viewer::frame(double dt) {
         const bool offscreen = bindSceneTarget(w, h);
         updateColorView();
         playback_.advance(dt);  // the frame's one advance: nothing else here receives dt
+        if (frameNext_) framePose(w, h);
         compare_->update(state_, *gpu_);  // B at the time A is at now
         state_.view.highlightJoint = state_.selectedJoint;
         if (!drawCrowd(w, h)) {
@@ -601,11 +646,7 @@ void Viewer::frame(double dt) {
             drawTimer_.end();
             state_.stats.drawCpuMs = static_cast<float>(drawTimer_.cpuMs());
             state_.stats.drawGpuMs = static_cast<float>(drawTimer_.gpuMs());
-            // An environment map that did not load: one line in the strip (once per new error).
-            if (renderer_->environmentError() != environmentErrorShown_) {
-                environmentErrorShown_ = renderer_->environmentError();
-                state_.environmentError = environmentErrorShown_;
-            }
+            keepOnlyGoodEnvironment();
             drawGhosts(w, h);
             compare_->drawGhost(*renderer_, state_, w, h);
             drawFlaggedPoints(w, h);

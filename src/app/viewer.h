@@ -91,6 +91,8 @@ private:
     void startLoad(const std::string& path);
     void cancelLoad();            // stop the running load; the model on screen stays
     std::string keptNote(const std::string& failed) const;  // the strip's line after `failed` failed
+    void framePose(int w, int h); // the F / open framing, on this frame's pose
+    void keepOnlyGoodEnvironment();  // a map that failed goes back to the last good one
     void applyLoadResult();
     void applyRequests();
     void handleCameraInput();
@@ -124,6 +126,10 @@ private:
     std::unique_ptr<GpuModel> gpu_;
     DrawTimer drawTimer_;      // the renderer's draw of the model, for Stats (before window_ goes)
     std::string environmentErrorShown_;  // the renderer's environment error the strip last took
+    std::string goodEnvironment_;        // the last ViewOptions::environment that loaded ("" studio)
+    std::string environmentNoticeFor_;   // the environment in use when the strip's notice was posted
+    bool frameNext_ = false;             // frame the pose once this frame's is made
+    std::vector<glm::vec3> framePoints_;
     ViewerState state_;
     Playback playback_{state_};  // the one owner of time: advanced once per frame
     UiProbe probe_;

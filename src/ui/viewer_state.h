@@ -263,6 +263,7 @@ struct ViewerUiState {
     // (true: Z up). Files not in it get their format's rule or the guess (app/up_axis.h).
     std::map<std::string, bool> zUpByFile;
     std::string upAxisSource;  // where the open model's up axis came from (the View panel says)
+    std::string cameraFile;    // the model file (absolute) the settings' camera was saved for
 };
 
 // What the controller driving the pose plays now, copied from it once per frame (the
