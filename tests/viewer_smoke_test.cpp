@@ -2656,6 +2656,77 @@ TEST_F(ViewerLayout, AnEnvironmentThatFailsIsNotSavedAndAGoneOneFallsBackToTheSt
     EXPECT_EQ(settings().find("mine.hdr"), std::string::npos);
 }
 
+// A readable dope sheet. On a 2,752-frame mocap clip (01_01.bvh) the rows of joints keyed on
+// every frame are bands with the changes marked, not walls of diamonds; long names are elided
+// in the middle (both ends kept) with the full name on hover; the name column's edge drags
+// wider and the width comes back at the next start; the filter keeps the rows whose name holds
+// it.
+TEST_F(ViewerLayout, TheDopeSheetIsReadableOnAMocapClip) {
+    ViewerConfig cfg;
+    cfg.model = "/usr/share/assimp/models/BVH/01_01.bvh";
+    start(cfg);
+    ViewerState& s = viewer->state();
+    const Model& m = *s.model;
+    click("dopesheet");
+    frames(2);
+    ASSERT_FALSE(s.timeline.rowsDrawn.empty());
+    EXPECT_GE(s.timeline.bandRows, 1) << "keyed on every frame: a band";
+    // The filter: only rows whose name holds "hand" (any case), typed into its field.
+    click("dope:filter");
+    for (char c : std::string("hand")) ImGui::GetIO().AddInputCharacter(static_cast<unsigned>(c));
+    frames(2);
+    EXPECT_STREQ(s.timeline.filter, "hand");
+    int hands = 0;
+    for (const std::string& n : m.skeleton.names) {
+        std::string l = n;
+        for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        hands += l.find("hand") != std::string::npos;
+    }
+    ASSERT_GT(hands, 1);
+    EXPECT_EQ(s.timeline.rowCount, hands);
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    clickAt(ImVec2(s.ui.layout.rects.centre.x + 10.0f, s.ui.layout.rects.centre.y + 10.0f));
+    frames(2);
+    EXPECT_EQ(s.timeline.bandRows, static_cast<int>(s.timeline.rowsDrawn.size())) << "keyed on every frame: bands";
+    shot("dope-mocap");
+    // Elided names keep both ends; hovering one shows it whole (a narrow column, as a person
+    // may have left it).
+    s.timeline.nameWidth = 56.0f;
+    frames(2);
+    ASSERT_EQ(s.timeline.labelsDrawn.size(), s.timeline.rowsDrawn.size());
+    int elided = -1;
+    for (size_t i = 0; i < s.timeline.rowsDrawn.size(); ++i) {
+        const std::string& r = s.timeline.rowsDrawn[i];
+        const std::string& full = m.skeleton.names[std::stoi(r.substr(r.find(':') + 1))];
+        const std::string& label = s.timeline.labelsDrawn[i];
+        if (label == full) continue;
+        EXPECT_NE(label.find(".."), std::string::npos) << label;
+        EXPECT_EQ(label.front(), full.front()) << label << " of " << full;
+        EXPECT_EQ(label.back(), full.back()) << label << " of " << full;
+        if (elided < 0) elided = static_cast<int>(i);
+    }
+    ASSERT_GE(elided, 0) << "no name was long enough to elide at 56 px";
+    mouse = at("dope:" + s.timeline.rowsDrawn[static_cast<size_t>(elided)], 0.3f);
+    frames(2);
+    ImGuiWindow* tip = ImGui::FindWindowByName("##Tooltip_00");
+    EXPECT_TRUE(tip && tip->Active) << "no tooltip with the full name";
+    // Drag the name column's edge 80 px to the right: wider names, fewer elided.
+    const float before = s.timeline.nameWidth;
+    mouse = at("timeline:names");
+    frames(1);
+    mouseDown = true;
+    frames(1);
+    mouse.x += 80.0f;
+    frames(2);
+    mouseDown = false;
+    frames(2);
+    EXPECT_NEAR(s.timeline.nameWidth, before + 80.0f, 2.0f);
+    const float width = s.timeline.nameWidth;
+    viewer.reset();
+    start(cfg);
+    EXPECT_FLOAT_EQ(viewer->state().timeline.nameWidth, width) << "the name column's width was not kept";
+}
+
 // glTF is +Y by specification: ClearCoatTest (a wall of spheres, standing on nothing, wider
 // than tall, which the bind-pose guess called Z up) opens upright, with *Z up* unticked, and
 // framed as `rigview render --up auto` frames it: the same width-to-height ratio on screen.

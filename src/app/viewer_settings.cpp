@@ -141,7 +141,7 @@ std::string settingsToJson(const ViewerState& s) {
         panels[panelName(id)] = p;
     }
     j["layout"] = {{"left", l.leftWidth}, {"right", l.rightWidth}, {"bottom", l.bottomHeight}, {"strip", l.stripHeight},
-                   {"inspector", s.ui.inspectorHeight}, {"panels", panels}};
+                   {"inspector", s.ui.inspectorHeight}, {"timelineNames", s.timeline.nameWidth}, {"panels", panels}};
     json view = viewOptionsToJson(s.view);
     // Deviation lasts as long as a comparison: the next start shows the material.
     view["colorView"] = s.checks.colorView == ColorView::Deviation ? 0 : static_cast<int>(s.checks.colorView);
@@ -199,6 +199,7 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
     ViewerUiState::WindowPlacement window = s.ui.window;
     std::map<std::string, bool> zUpByFile = s.ui.zUpByFile;
     std::string cameraFile;
+    float timelineNames = s.timeline.nameWidth;
     ViewerState flags;  // holds the open flags while reading
     flags.panels = panels;
     flags.crowd.panelOpen = crowdOpen;
@@ -210,6 +211,7 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
             read(jl, "bottom", l.bottomHeight);
             read(jl, "strip", l.stripHeight);
             read(jl, "inspector", ui.inspectorHeight);
+            read(jl, "timelineNames", timelineNames);
             if (jl.contains("panels")) {
                 for (int i = 0; i < kPanelCount; ++i) {
                     const PanelId id = static_cast<PanelId>(i);
@@ -291,6 +293,7 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
     s.ui.window = window;
     s.ui.zUpByFile = std::move(zUpByFile);
     s.ui.cameraFile = hasCamera ? cameraFile : std::string();
+    s.timeline.nameWidth = std::clamp(std::isfinite(timelineNames) ? timelineNames : 90.0f, 40.0f, 600.0f);
     return true;
 }
 

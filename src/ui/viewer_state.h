@@ -308,7 +308,11 @@ struct TimelineState {
     // (tests read them: "joint:<node>" / "morph:<mesh>:<target>").
     std::vector<char> collapsed;    // per skeleton node
     std::vector<std::string> rowsDrawn;
+    std::vector<std::string> labelsDrawn;  // the name each drawn row shows (elided in the middle)
+    int bandRows = 0;               // rows drawn as a band (keys closer than their diamonds)
     int rowCount = 0;               // rows the dope sheet lists (visible or scrolled away)
+    float nameWidth = 90.0f;        // the name column (at UI scale 1), dragged at its edge; saved
+    char filter[64] = "";           // the dope sheet's filter: rows whose name holds it
 };
 
 // Key times of one clip, for the timeline: per joint (node) every key of its T / R / S
