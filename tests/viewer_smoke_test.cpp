@@ -21,6 +21,7 @@
 #include <tuple>
 
 #include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
 
 #include "app/viewer.h"
 #include "app/viewer_entry.h"
@@ -2725,6 +2726,108 @@ TEST_F(ViewerLayout, TheDopeSheetIsReadableOnAMocapClip) {
     viewer.reset();
     start(cfg);
     EXPECT_FLOAT_EQ(viewer->state().timeline.nameWidth, width) << "the name column's width was not kept";
+}
+
+// The Curves view: the selected joint's rotation as curves through its keys, read back from
+// what the view drew: each point is a key of the clip at its time, its value the key's
+// quaternion component (or Euler angle, which turns back into the key's rotation), its place
+// the ruler's time mapping (zoom shared) and the view's value axis.
+TEST_F(ViewerLayout, TheCurvesViewDrawsARotationChannelsKeysAtTheirValues) {
+    start();
+    ViewerState& s = viewer->state();
+    const Model& m = *s.model;
+    click("clip:walk");
+    press(GLFW_KEY_SPACE);
+    const Clip& clip = m.clips[static_cast<size_t>(s.clip)];
+    int joint = -1;
+    for (size_t n = 0; n < m.skeleton.size() && joint < 0; ++n) {
+        const int t = clip.trackOfNode[n];
+        if (t >= 0 && clip.tracks[static_cast<size_t>(t)].rotation.count >= 5) joint = static_cast<int>(n);
+    }
+    ASSERT_GE(joint, 0);
+    s.selectedJoint = joint;
+    click("curves:on");
+    frames(2);
+    TimelineState& tl = s.timeline;
+    ASSERT_TRUE(tl.curves);
+    const Channel& ch = clip.tracks[static_cast<size_t>(clip.trackOfNode[static_cast<size_t>(joint)])].rotation;
+    const float* times = clip.times.data() + ch.times;
+    auto keyAt = [&](float t) {
+        const auto it = std::find(times, times + ch.count, t);
+        return it == times + ch.count ? -1 : static_cast<int>(it - times);
+    };
+    auto checkPlaces = [&](const char* when) {
+        ASSERT_FALSE(tl.curvePoints.empty()) << when;
+        for (const TimelineState::CurvePoint& p : tl.curvePoints) {
+            const double t0 = tl.viewEnd > tl.viewStart ? tl.viewStart : tl.start;
+            const double t1 = tl.viewEnd > tl.viewStart ? tl.viewEnd : tl.end;
+            EXPECT_NEAR(p.x, tl.rulerLeft + (p.time - t0) / (t1 - t0) * tl.rulerWidth, 0.5) << when;
+            EXPECT_NEAR(p.y, tl.curveBottom - (p.value - tl.curveMin) / (tl.curveMax - tl.curveMin) * (tl.curveBottom - tl.curveTop), 0.5) << when;
+        }
+    };
+    // Euler angles (the default): three curves, every key; each key's angles are its rotation.
+    EXPECT_EQ(tl.curvePoints.size(), 3u * ch.count);
+    for (size_t i = 0; i + 2 < tl.curvePoints.size(); i += 1) {
+        const TimelineState::CurvePoint& p = tl.curvePoints[i];
+        if (p.component != 0) continue;
+        const int k = keyAt(p.time);
+        ASSERT_GE(k, 0) << p.time;
+        glm::vec3 e(p.value, 0.0f, 0.0f);
+        for (const TimelineState::CurvePoint& q : tl.curvePoints) {
+            if (q.time == p.time) e[q.component] = q.value;
+        }
+        const glm::quat back(glm::radians(e));
+        EXPECT_NEAR(std::abs(glm::dot(back, clip.quatKeys[ch.values + static_cast<uint32_t>(k)])), 1.0f, 1e-4f) << "key " << k;
+    }
+    checkPlaces("Euler");
+    shot("curves-euler");
+    // Quaternion components: four curves, each point the key's own component.
+    click("curves:quaternion");
+    frames(2);
+    ASSERT_TRUE(tl.curveQuaternion);
+    EXPECT_EQ(tl.curvePoints.size(), 4u * ch.count);
+    for (const TimelineState::CurvePoint& p : tl.curvePoints) {
+        const int k = keyAt(p.time);
+        ASSERT_GE(k, 0);
+        const glm::quat& q = clip.quatKeys[ch.values + static_cast<uint32_t>(k)];
+        EXPECT_EQ(p.value, (p.component == 0 ? q.x : p.component == 1 ? q.y : p.component == 2 ? q.z : q.w));
+    }
+    checkPlaces("quaternion");
+    // The ruler zoomed to the clip's first half: the curves follow (only keys in view).
+    tl.viewStart = tl.start;
+    tl.viewEnd = tl.start + 0.5 * (tl.end - tl.start);
+    frames(2);
+    EXPECT_LT(tl.curvePoints.size(), 4u * ch.count);
+    for (const TimelineState::CurvePoint& p : tl.curvePoints) EXPECT_LE(p.time, tl.viewEnd + 1e-6);
+    checkPlaces("zoomed");
+}
+
+// A finding about a joint's motion (the mocap clip's sudden rotation jump) opens the Curves view
+// on that joint's rotation, paused at the jump.
+TEST_F(ViewerLayout, ARotationJumpFindingOpensTheCurvesAtTheJump) {
+    ViewerConfig cfg;
+    cfg.model = "/usr/share/assimp/models/BVH/01_01.bvh";
+    start(cfg);
+    ViewerState& s = viewer->state();
+    int index = -1;
+    for (size_t i = 0; i < s.checks.report.findings.size(); ++i) {
+        if (s.checks.report.findings[i].code == "sudden-rotation-jump") index = static_cast<int>(i);
+    }
+    ASSERT_GE(index, 0);
+    const Finding& f = s.checks.report.findings[static_cast<size_t>(index)];
+    ASSERT_GE(f.joint, 0);
+    reveal("finding:sudden-rotation-jump");
+    click("finding:sudden-rotation-jump");
+    frames(3);
+    EXPECT_TRUE(s.timeline.curves);
+    EXPECT_EQ(s.timeline.curveFamily, 1);
+    EXPECT_EQ(s.selectedJoint, f.joint);
+    EXPECT_FALSE(s.timeline.playing);
+    EXPECT_GT(s.timeline.viewEnd, s.timeline.viewStart);
+    EXPECT_GE(s.timeline.time, s.timeline.viewStart);
+    EXPECT_LE(s.timeline.time, s.timeline.viewEnd);
+    EXPECT_FALSE(s.timeline.curvePoints.empty());
+    shot("curves-jump");
 }
 
 // glTF is +Y by specification: ClearCoatTest (a wall of spheres, standing on nothing, wider

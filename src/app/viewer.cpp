@@ -481,6 +481,8 @@ void Viewer::applyRequests() {
         reloading_ = true;
         startLoad(state_.path);
     }
+    // A finding focused in the Checks panel posts its clip, pause and seek: before they play.
+    if (q.focusFinding >= 0) focusFinding(q.focusFinding);
     // What plays: the Clips, Timeline, Blend and State Machine panels' requests.
     const bool clipSelected = m && q.selectClip >= 0 && static_cast<size_t>(q.selectClip) < m->clips.size();
     const bool markerEdits = !state_.requests.markerEdits.empty() || state_.requests.saveMarkers;
@@ -507,7 +509,6 @@ void Viewer::applyRequests() {
         state_.camera.viewRect = rect;
         q.frameModel = true;
     }
-    if (q.focusFinding >= 0) focusFinding(q.focusFinding);
     // Framed once the pose of this frame is made (framePose, after the pipeline's advance).
     if (q.frameModel && state_.bounds.valid()) frameNext_ = true;
     q = ViewerRequests{};

@@ -14,6 +14,8 @@
 
 #include <imgui_internal.h>
 
+#include <glm/gtc/quaternion.hpp>
+
 #include "anim/control/controller.h"
 #include "ui/widgets.h"
 
@@ -133,6 +135,130 @@ bool drawKeyBand(ImDrawList* dl, const RulerView& v, const Clip& clip, const Tra
         lastX = -1e9f;
     }
     return true;
+}
+
+constexpr size_t kMaxCurvePoints = 20000;
+
+// Euler angles (degrees, x y z as glm's eulerAngles gives them) of each key, each angle kept
+// continuous with the key before (+-360), so a wrap is not drawn as a jump but a flip is.
+void eulerKeys(const Clip& clip, const Channel& ch, std::vector<glm::vec3>& out) {
+    out.resize(ch.count);
+    for (uint32_t k = 0; k < ch.count; ++k) {
+        glm::vec3 e = glm::degrees(glm::eulerAngles(clip.quatKeys[ch.values + k]));
+        if (k > 0) {
+            for (int c = 0; c < 3; ++c) {
+                while (e[c] - out[k - 1][c] > 180.0f) e[c] -= 360.0f;
+                while (e[c] - out[k - 1][c] < -180.0f) e[c] += 360.0f;
+            }
+        }
+        out[k] = e;
+    }
+}
+
+// The Curves view: the selected joint's channel family as one curve per component through its
+// keys (drawn as points where they are apart), the value axis fitted to the keys in view, with
+// the ruler's time axis (zoom and pan), the playhead and the clip's markers.
+void drawCurves(ViewerState& s, const RulerView& v, const Clip* clip, const std::vector<Marker>* markers, float k, UiProbe* probe) {
+    TimelineState& tl = s.timeline;
+    tl.curvePoints.clear();
+    ImGui::RadioButton("location", &tl.curveFamily, 0);
+    probeItem(probe, "curves:location");
+    sameLineIfFits(ImGui::CalcTextSize("rotation").x + ImGui::GetFrameHeight());
+    ImGui::RadioButton("rotation", &tl.curveFamily, 1);
+    probeItem(probe, "curves:rotation");
+    sameLineIfFits(ImGui::CalcTextSize("scale").x + ImGui::GetFrameHeight());
+    ImGui::RadioButton("scale", &tl.curveFamily, 2);
+    probeItem(probe, "curves:scale");
+    if (tl.curveFamily == 1) {
+        sameLineIfFits(ImGui::CalcTextSize("quaternion").x + ImGui::GetFrameHeight());
+        ImGui::Checkbox("quaternion", &tl.curveQuaternion);
+        probeItem(probe, "curves:quaternion");
+    }
+    const char* legend = tl.curveFamily == 1 && tl.curveQuaternion ? "x y z w" : tl.curveFamily == 1 ? "x y z (degrees)" : "x y z";
+    sameLineIfFits(ImGui::CalcTextSize(legend).x);
+    ImGui::TextDisabled("%s", legend);
+    const Model& m = *s.model;
+    const int joint = s.selectedJoint;
+    const bool tracked = clip && joint >= 0 && static_cast<size_t>(joint) < clip->trackOfNode.size() && clip->trackOfNode[joint] >= 0;
+    const float h = std::max(std::round(80.0f * k), ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton("##curves", ImVec2(std::max(1.0f, ImGui::GetContentRegionAvail().x), h));
+    probeItem(probe, "curves");
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float top = origin.y + 4.0f, bottom = origin.y + h - 4.0f;
+    dl->AddRectFilled(ImVec2(v.x0, origin.y), ImVec2(v.x1, origin.y + h), IM_COL32(30, 30, 34, 255));
+    tl.curveTop = top;
+    tl.curveBottom = bottom;
+    if (!tracked) {
+        dl->AddText(ImVec2(origin.x, top), IM_COL32(150, 150, 155, 255),
+                    joint < 0 ? "select a joint to see its curves" : "this joint has no keys in this clip");
+        return;
+    }
+    const Track& tr = clip->tracks[clip->trackOfNode[joint]];
+    const Channel& ch = tl.curveFamily == 0 ? tr.translation : tl.curveFamily == 1 ? tr.rotation : tr.scale;
+    const float* times = clip->times.data() + ch.times;
+    const int comps = tl.curveFamily == 1 && tl.curveQuaternion ? 4 : 3;
+    static thread_local std::vector<glm::vec3> euler;
+    if (tl.curveFamily == 1 && !tl.curveQuaternion) eulerKeys(*clip, ch, euler);
+    auto value = [&](uint32_t key, int c) -> float {
+        if (tl.curveFamily != 1) return clip->vec3Keys[ch.values + key][c];
+        if (!tl.curveQuaternion) return euler[key][c];
+        const glm::quat& q = clip->quatKeys[ch.values + key];
+        return c == 0 ? q.x : c == 1 ? q.y : c == 2 ? q.z : q.w;
+    };
+    // The keys in view (and one either side, so the curve reaches the edges).
+    const uint32_t first = static_cast<uint32_t>(std::max<std::ptrdiff_t>(
+        0, std::lower_bound(times, times + ch.count, static_cast<float>(v.t0)) - times - 1));
+    const uint32_t last = static_cast<uint32_t>(std::min<std::ptrdiff_t>(
+        ch.count, std::upper_bound(times, times + ch.count, static_cast<float>(v.t1)) - times + 1));
+    float lo = std::numeric_limits<float>::max(), hi = -std::numeric_limits<float>::max();
+    for (uint32_t key = first; key < last; ++key) {
+        for (int c = 0; c < comps; ++c) {
+            lo = std::min(lo, value(key, c));
+            hi = std::max(hi, value(key, c));
+        }
+    }
+    if (!(hi >= lo)) return;
+    const float pad = std::max((hi - lo) * 0.08f, tl.curveFamily == 1 && !tl.curveQuaternion ? 1.0f : 1e-4f);
+    lo -= pad;
+    hi += pad;
+    tl.curveMin = lo;
+    tl.curveMax = hi;
+    auto toY = [&](float val) { return bottom - (val - lo) / (hi - lo) * (bottom - top); };
+    // Value grid: the ends and zero where it is in view.
+    char text[32];
+    for (float g : {lo + pad, hi - pad, 0.0f}) {
+        if (g < lo || g > hi) continue;
+        dl->AddLine(ImVec2(v.x0, toY(g)), ImVec2(v.x1, toY(g)), IM_COL32(60, 60, 66, 255));
+        std::snprintf(text, sizeof text, "%.4g", g);
+        dl->AddText(ImVec2(origin.x, toY(g) - ImGui::GetFontSize() * 0.5f), IM_COL32(150, 150, 155, 255), text);
+    }
+    dl->PushClipRect(ImVec2(v.x0, origin.y), ImVec2(v.x1, origin.y + h), true);
+    if (markers) {
+        for (const Marker& mk : *markers) dl->AddLine(ImVec2(v.toX(mk.time), top), ImVec2(v.toX(mk.time), bottom), IM_COL32(230, 170, 60, 160));
+    }
+    static const ImU32 kColours[4] = {IM_COL32(235, 95, 95, 255), IM_COL32(110, 220, 110, 255), IM_COL32(100, 150, 255, 255),
+                                      IM_COL32(220, 220, 220, 255)};
+    const float dot = std::max(1.5f, 2.0f * k);
+    const double perPixel = (v.t1 - v.t0) / std::max(1.0f, v.x1 - v.x0);
+    const bool spaced = last - first < 2 || (times[last - 1] - times[first]) / (last - first - 1) > 4.0 * perPixel;
+    for (int c = 0; c < comps; ++c) {
+        ImVec2 prev;
+        for (uint32_t key = first; key < last; ++key) {
+            const float val = value(key, c);
+            const ImVec2 p(v.toX(times[key]), toY(val));
+            if (key > first) dl->AddLine(prev, p, kColours[c], 1.5f);
+            if (spaced) dl->AddRectFilled(ImVec2(p.x - dot, p.y - dot), ImVec2(p.x + dot, p.y + dot), kColours[c]);
+            if (tl.curvePoints.size() < kMaxCurvePoints && times[key] >= v.t0 && times[key] <= v.t1) {
+                tl.curvePoints.push_back(TimelineState::CurvePoint{c, times[key], val, p.x, p.y});
+            }
+            prev = p;
+        }
+    }
+    const float cx = v.toX(tl.time);
+    dl->AddLine(ImVec2(cx, origin.y), ImVec2(cx, origin.y + h), IM_COL32(80, 160, 255, 255), 2.0f);
+    dl->PopClipRect();
+    (void)m;
 }
 
 // One row of the dope sheet: a skeleton node (indented `depth` levels) or a morph target.
@@ -356,6 +482,18 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     sameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("dope sheet").x);
     ImGui::Checkbox("dope sheet", &tl.dopeSheet);
     probeItem(probe, "dopesheet");
+    // The curves box where it fits on this line (a narrow strip keeps its rows for the ruler;
+    // Panels > Timeline curves turns them on there). Turned on, the Timeline's strip grows to
+    // give the curves room (the layout clamps it).
+    const float curvesW = buttonWidth("curves");
+    const float lineEnd = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + curvesW <= lineEnd) {
+        ImGui::SameLine();
+        if (ImGui::Checkbox("curves", &tl.curves) && tl.curves) {
+            s.ui.layout.settings.bottomHeight = std::max(s.ui.layout.settings.bottomHeight, kCurvesStripHeight);
+        }
+        probeItem(probe, "curves:on");
+    }
     if (tl.dopeSheet) {  // its filter: the rows whose name holds the text
         const float filterW = std::round(110.0f * ImGui::GetFontSize() / 13.0f);
         sameLineIfFits(filterW);
@@ -701,7 +839,11 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     tl.labelsDrawn.clear();
     tl.bandRows = 0;
     tl.rowCount = 0;
-    if (tl.dopeSheet && s.model) drawDopeSheet(s, v, clip, rowH, keyR, probe);
+    if (tl.curves && s.model) {
+        drawCurves(s, v, clip, markers, k, probe);
+    } else if (tl.dopeSheet && s.model) {
+        drawDopeSheet(s, v, clip, rowH, keyR, probe);
+    }
     if (s.blend.active || s.machine.active) {
         // What the controller plays: each motion and layer with its phase and weight.
         for (const BlendState::Row& r : s.blend.rows) {

@@ -311,6 +311,18 @@ struct TimelineState {
     std::vector<std::string> labelsDrawn;  // the name each drawn row shows (elided in the middle)
     int bandRows = 0;               // rows drawn as a band (keys closer than their diamonds)
     int rowCount = 0;               // rows the dope sheet lists (visible or scrolled away)
+    // The Curves view: the selected joint's channels as curves under the ruler (its zoom, pan,
+    // playhead and markers), one family at a time; the keys drawn last frame (tests read them).
+    bool curves = false;
+    int curveFamily = 1;            // 0 location x/y/z, 1 rotation, 2 scale x/y/z
+    bool curveQuaternion = false;   // rotation as quaternion x/y/z/w, else Euler x/y/z (degrees)
+    struct CurvePoint {
+        int component = 0;          // x, y, z (w)
+        float time = 0.0f, value = 0.0f;  // the key (value in the family's unit)
+        float x = 0.0f, y = 0.0f;   // where it was drawn
+    };
+    std::vector<CurvePoint> curvePoints;  // at most kMaxCurvePoints
+    float curveTop = 0.0f, curveBottom = 0.0f, curveMin = 0.0f, curveMax = 0.0f;  // the value axis drawn
     float nameWidth = 90.0f;        // the name column (at UI scale 1), dragged at its edge; saved
     char filter[64] = "";           // the dope sheet's filter: rows whose name holds it
 };
