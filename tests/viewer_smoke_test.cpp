@@ -3099,6 +3099,20 @@ TEST_F(ViewerSmoke, TimelineMarkersAddDragRenameDeleteAndComeBackWithTheModel) {
     click("marker:rename");
     frames(2);
     ASSERT_NE(viewer->probe().rects.count("marker:name"), 0u);
+    // The field is above the ruler (not hidden behind it), on top, focused, its old name selected.
+    {
+        const ImVec4 field = rect("marker:name"), ruler = rect("scrub");
+        EXPECT_LE(field.w, ruler.y + 1.0f) << "the rename field overlaps the ruler";
+        ImGuiWindow* w = ImGui::FindWindowByName("##markerrename");
+        ASSERT_NE(w, nullptr);
+        EXPECT_EQ(ImGui::GetCurrentContext()->NavWindow, w) << "the rename field's window is not focused";
+        const ImGuiInputTextState& st = ImGui::GetCurrentContext()->InputTextState;
+        EXPECT_EQ(ImGui::GetCurrentContext()->ActiveId, st.ID) << "the field is not active";
+        EXPECT_TRUE(st.HasSelection());
+        EXPECT_EQ(std::abs(st.Stb.select_end - st.Stb.select_start), static_cast<int>(s.clipMarkers[walk][0].name.size()))
+            << "the old name is not selected";
+        shot("marker-rename");
+    }
     typed = "left foot down";
     frames(2);
     enter = true;

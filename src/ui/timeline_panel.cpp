@@ -604,12 +604,22 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     auto postMarker = [&](MarkerEdit::Kind kind, int index, float time, std::string name) {
         q.markerEdits.push_back(MarkerEdit{kind, tl.clip, index, time, std::move(name)});
     };
-    // Renaming a marker: a text field over the ruler at the marker (before the ruler, so the
-    // field gets the mouse there). Enter or a click elsewhere keeps the name, Esc cancels.
+    // Renaming a marker: a text field in a small window of its own just above the ruler at the
+    // marker, so it is drawn over everything (the ruler's own drawing came over a field placed
+    // in the panel), focused with the old name selected: what is typed replaces it. Enter or a
+    // click elsewhere keeps the name, Esc cancels.
     if (tl.markerRename >= markerCount) tl.markerRename = -1;
     if (tl.markerRename >= 0) {
-        const float fieldW = std::round(120.0f * k);
-        ImGui::SetCursorScreenPos(ImVec2(std::clamp(markerX(tl.markerRename), v.x0, std::max(v.x0, v.x1 - fieldW)), top));
+        const float fieldW = std::round(140.0f * k);
+        const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+        const float winH = ImGui::GetFrameHeight() + 2.0f * pad.y;
+        ImGui::SetNextWindowPos(ImVec2(std::clamp(markerX(tl.markerRename) - pad.x, v.x0, std::max(v.x0, v.x1 - fieldW - 2.0f * pad.x)),
+                                       std::max(0.0f, top - winH)));
+        ImGui::SetNextWindowSize(ImVec2(fieldW + 2.0f * pad.x, winH));
+        if (tl.markerRenameFocus) ImGui::SetNextWindowFocus();
+        ImGui::Begin("##markerrename", nullptr,
+                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                         ImGuiWindowFlags_NoFocusOnAppearing);
         ImGui::SetNextItemWidth(fieldW);
         if (tl.markerRenameFocus) ImGui::SetKeyboardFocusHere();
         tl.markerRenameFocus = false;
@@ -620,6 +630,7 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
             postMarker(MarkerEdit::Kind::Rename, tl.markerRename, 0.0f, tl.markerName);
         }
         if (enter || ImGui::IsItemDeactivated()) tl.markerRename = -1;
+        ImGui::End();
     }
 
     ImGui::SetCursorScreenPos(ImVec2(v.x0, origin.y));
