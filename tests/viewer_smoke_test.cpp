@@ -1514,7 +1514,7 @@ TEST_F(ViewerSmoke, UiScaleAndAbout) {
 
 // Joint names: by default only the selection, its parent and its children; N cycles to all
 // joints, then none.
-TEST_F(ViewerSmoke, JointNamesForTheSelectionAndItsNeighbours) {
+TEST_F(ViewerSmoke, JointNamesForTheSelectionAndItsNeighboursNeverOverlap) {
     ViewerState& s = viewer->state();
     const Model& m = *s.model;
     frames(1);
@@ -1523,10 +1523,31 @@ TEST_F(ViewerSmoke, JointNamesForTheSelectionAndItsNeighbours) {
     ASSERT_GE(arm, 0);
     s.selectedJoint = arm;
     frames(2);
-    EXPECT_EQ(s.ui.namesDrawn, 2 + static_cast<int>(s.children[arm].size()));  // itself, parent, children
+    // Itself, parent, children; labels that would overlap one already placed are left out, the
+    // selected joint's placed first (always shown).
+    auto noOverlaps = [&](const char* when) {
+        const std::vector<glm::vec4>& r = s.ui.nameRects;
+        ASSERT_EQ(static_cast<int>(r.size()), s.ui.namesDrawn) << when;
+        for (size_t i = 0; i < r.size(); ++i) {
+            for (size_t j = i + 1; j < r.size(); ++j) {
+                EXPECT_FALSE(r[i].x < r[j].z && r[j].x < r[i].z && r[i].y < r[j].w && r[j].y < r[i].w)
+                    << when << ": labels " << i << " and " << j << " overlap";
+            }
+        }
+    };
+    EXPECT_GE(s.ui.namesDrawn, 1);
+    EXPECT_LE(s.ui.namesDrawn, 2 + static_cast<int>(s.children[arm].size()));
+    noOverlaps("selection");
+    const glm::vec4 selected = s.ui.nameRects.front();
     press(GLFW_KEY_N);
     frames(1);
-    EXPECT_EQ(s.ui.namesDrawn, static_cast<int>(s.joints.size()));
+    EXPECT_GT(s.ui.namesDrawn, 2 + static_cast<int>(s.children[arm].size()));
+    EXPECT_LE(s.ui.namesDrawn, static_cast<int>(s.joints.size()));
+    noOverlaps("all");
+    // The first box is the selected joint's (its name's width; the pose moves meanwhile).
+    EXPECT_FLOAT_EQ(s.ui.nameRects.front().z - s.ui.nameRects.front().x, selected.z - selected.x)
+        << "the selected joint's name is not shown first";
+    std::printf("all joint names: %d of %zu drawn (the rest would overlap)\n", s.ui.namesDrawn, s.joints.size());
     press(GLFW_KEY_N);
     frames(1);
     EXPECT_EQ(s.ui.namesDrawn, 0);

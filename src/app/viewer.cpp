@@ -661,7 +661,8 @@ void Viewer::frame(double dt) {
         const ImGuiIO& io = ImGui::GetIO();
         state_.ui.namesDrawn = 0;
         if (!state_.crowd.enabled) {  // the crowd hides the single model: nothing of it to name or pick
-            state_.ui.namesDrawn = drawJointNames(state_, renderer_->jointPositions(), viewProj, io.DisplaySize.x, io.DisplaySize.y);
+            state_.ui.namesDrawn = drawJointNames(state_, renderer_->jointPositions(), viewProj, io.DisplaySize.x, io.DisplaySize.y,
+                                                 &state_.ui.nameRects);
             pickVertex(viewProj, io.DisplaySize.x, io.DisplaySize.y);
             clickSelectJoint(viewProj, io.DisplaySize.x, io.DisplaySize.y);
             drawVertexTooltip(state_);

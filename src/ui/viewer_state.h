@@ -250,6 +250,7 @@ struct ViewerUiState {
     double statusUntil = 0.0;
     size_t flaggedVertices = 0;        // drawn as points on top in the colour view
     int namesDrawn = 0;                // joint names on screen last frame
+    std::vector<glm::vec4> nameRects;  // their boxes (x0, y0, x1, y1), the selected joint's first
     int materialMesh = -1;             // the mesh whose material the inspector shows (-1: none)
     int materialForNode = -2;          // the selected node it was chosen for
     FileBrowserState browser;
