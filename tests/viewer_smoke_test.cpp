@@ -1553,6 +1553,32 @@ TEST_F(ViewerSmoke, JointNamesForTheSelectionAndItsNeighboursNeverOverlap) {
     EXPECT_EQ(s.ui.namesDrawn, 0);
 }
 
+// The Hierarchy's search: typing part of a name lists the nodes that hold it (any case), flat;
+// clicking one selects it; clearing the search brings the tree back.
+TEST_F(ViewerSmoke, TheHierarchySearchListsMatchingNodesAndSelects) {
+    ViewerState& s = viewer->state();
+    const Model& m = *s.model;
+    click("hierarchy:search");
+    for (char c : std::string("ARM")) ImGui::GetIO().AddInputCharacter(static_cast<unsigned>(c));
+    frames(2);
+    EXPECT_STREQ(s.ui.hierarchySearch, "ARM");
+    int listed = 0;
+    for (const std::string& n : m.skeleton.names) {
+        std::string l = n;
+        for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        listed += l.find("arm") != std::string::npos;
+    }
+    ASSERT_GT(listed, 1);
+    EXPECT_EQ(s.ui.hierarchyMatches, listed);
+    const int forearm = m.skeleton.find("forearm.R");
+    ASSERT_GE(forearm, 0);
+    click("node:forearm.R");
+    EXPECT_EQ(s.selectedJoint, forearm);
+    s.ui.hierarchySearch[0] = '\0';
+    frames(2);
+    EXPECT_EQ(s.ui.hierarchyMatches, -1) << "the tree is back";
+}
+
 // Every view option the view option table (render/view_options.h) places in a panel is drawn
 // there under its probe name, and a click on its checkbox or radio buttons changes it.
 TEST_F(ViewerSmoke, EveryViewOptionInAPanelHasItsWidget) {
@@ -3010,7 +3036,7 @@ TEST_F(ViewerSmoke, TwoClicksAtTwoPlacesInOneFrameBothActAndWheelTurnsAdd) {
     EXPECT_FLOAT_EQ(s.camera.distance, after) << "a wheel turn counted twice";
 }
 
-// The Hierarchy's splitter dragged up with the mouse gives the inspector more room; after a
+// The Hierarchy's splitter dragged down with the mouse gives the tree more room; after a
 // quit and a new start with the same config folder the inspector has that height again.
 TEST_F(ViewerLayout, TheHierarchySplitterIsRestoredAfterQuit) {
     start();
@@ -3024,7 +3050,7 @@ TEST_F(ViewerLayout, TheHierarchySplitterIsRestoredAfterQuit) {
     mouseDown = true;
     frames(1);
     for (int step = 1; step <= 3; ++step) {
-        mouse = ImVec2(grab.x, grab.y - 10.0f * step);
+        mouse = ImVec2(grab.x, grab.y + 10.0f * step);
         frames(1);
     }
     mouseDown = false;
@@ -3032,7 +3058,7 @@ TEST_F(ViewerLayout, TheHierarchySplitterIsRestoredAfterQuit) {
     mouse = ImVec2(-FLT_MAX, -FLT_MAX);
     frames(2);
     const float dragged = rect("hierarchy:inspector").w - rect("hierarchy:inspector").y;
-    EXPECT_NEAR(dragged, before + 30.0f, 1.0f);
+    EXPECT_NEAR(dragged, before - 30.0f, 1.0f);
     const float saved = s.ui.inspectorHeight;
     viewer.reset();  // quit
     start();

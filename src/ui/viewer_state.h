@@ -265,6 +265,8 @@ struct ViewerUiState {
     std::map<std::string, bool> zUpByFile;
     std::string upAxisSource;  // where the open model's up axis came from (the View panel says)
     std::string cameraFile;    // the model file (absolute) the settings' camera was saved for
+    char hierarchySearch[64] = "";  // the Hierarchy's search: nodes whose name holds it, listed flat
+    int hierarchyMatches = -1;        // nodes the search listed last frame (-1: no search)
 };
 
 // What the controller driving the pose plays now, copied from it once per frame (the
