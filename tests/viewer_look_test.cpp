@@ -296,6 +296,11 @@ TEST_F(ViewerLook, TheMaterialInspectorShowsTheMaterialMatrix) {
     selectMeshNode(meshNamed("metal0.5_rough0.9"));
     EXPECT_EQ(text("material:name"), "metal0.5_rough0.9");
     EXPECT_EQ(text("material:baseColor"), "0.900 0.550 0.300  alpha 1.000");
+    // A swatch of the colour beside its numbers, on the same line.
+    const ImVec4 sw = rect("material:baseColor:swatch"), row = rect("material:baseColor");
+    EXPECT_LT(sw.z, row.x + 1.0f);
+    EXPECT_NEAR(sw.y, row.y, ImGui::GetTextLineHeight());
+    EXPECT_TRUE(has("material:emissive:swatch"));
     EXPECT_EQ(text("material:origin"), "glTF metallic-roughness");
     EXPECT_EQ(text("material:metallic"), "0.500");
     EXPECT_EQ(text("material:roughness"), "0.900");
