@@ -188,8 +188,8 @@ TEST_F(ViewerLook, EnvironmentWidgetsChangeTheOptionsAndPersist) {
     EXPECT_NE(back.exposure, defaults.exposure);
 }
 
-// A bad .hdr (dropped) is one line in the strip naming it; the viewer keeps running and drawing
-// the model; a good one clears it; a dismissed line stays away.
+// A bad .hdr (dropped) is one line in the strip naming it, and not kept; the viewer keeps
+// running and drawing the model; a good one clears it; a dismissed line stays away.
 TEST_F(ViewerLook, ABadHdrIsOneLineInTheStripAndTheViewerKeepsRunning) {
     std::ofstream(dir / "bad.hdr") << "not a radiance file at all\n";
     writeHdr(dir / "good.hdr", 16, 8, 180, 180, 180);
@@ -197,7 +197,7 @@ TEST_F(ViewerLook, ABadHdrIsOneLineInTheStripAndTheViewerKeepsRunning) {
     ViewerState& s = viewer->state();
     drop((dir / "bad.hdr").string());
     frames(2);
-    EXPECT_EQ(s.view.environment, (dir / "bad.hdr").string());
+    EXPECT_EQ(s.view.environment, "") << "a map that did not load is kept (and so saved)";
     EXPECT_NE(s.environmentError.find((dir / "bad.hdr").string()), std::string::npos) << s.environmentError;
     EXPECT_EQ(s.environmentError.find('\n'), std::string::npos) << s.environmentError;
     EXPECT_TRUE(has("notice:environment"));
@@ -217,7 +217,8 @@ TEST_F(ViewerLook, ABadHdrIsOneLineInTheStripAndTheViewerKeepsRunning) {
     EXPECT_TRUE(s.environmentError.empty()) << "a dismissed line came back";
 }
 
-// The settings name an environment map that is gone: one line in the strip, the model shown.
+// The settings name an environment map that is gone: one line in the strip, the model shown,
+// lit by the studio.
 TEST_F(ViewerLook, AMissingSavedEnvironmentIsOneLineNotFatal) {
     fs::create_directories(dir / "config" / "rigview");
     std::ofstream(dir / "config" / "rigview" / "settings.json")
@@ -225,7 +226,7 @@ TEST_F(ViewerLook, AMissingSavedEnvironmentIsOneLineNotFatal) {
     start(demoModelPath(), true);
     ViewerState& s = viewer->state();
     frames(2);
-    EXPECT_EQ(s.view.environment, (dir / "gone.hdr").string());
+    EXPECT_EQ(s.view.environment, "") << "the studio lights it instead";
     EXPECT_NE(s.environmentError.find("gone.hdr"), std::string::npos) << s.environmentError;
     EXPECT_EQ(s.environmentError.find('\n'), std::string::npos) << s.environmentError;
     EXPECT_TRUE(s.settingsProblem.empty()) << s.settingsProblem;
@@ -295,6 +296,11 @@ TEST_F(ViewerLook, TheMaterialInspectorShowsTheMaterialMatrix) {
     selectMeshNode(meshNamed("metal0.5_rough0.9"));
     EXPECT_EQ(text("material:name"), "metal0.5_rough0.9");
     EXPECT_EQ(text("material:baseColor"), "0.900 0.550 0.300  alpha 1.000");
+    // A swatch of the colour beside its numbers, on the same line.
+    const ImVec4 sw = rect("material:baseColor:swatch"), row = rect("material:baseColor");
+    EXPECT_LT(sw.z, row.x + 1.0f);
+    EXPECT_NEAR(sw.y, row.y, ImGui::GetTextLineHeight());
+    EXPECT_TRUE(has("material:emissive:swatch"));
     EXPECT_EQ(text("material:origin"), "glTF metallic-roughness");
     EXPECT_EQ(text("material:metallic"), "0.500");
     EXPECT_EQ(text("material:roughness"), "0.900");

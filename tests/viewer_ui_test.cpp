@@ -22,6 +22,7 @@
 #include "ui/legend.h"
 #include "ui/shortcuts.h"
 #include "ui/timeline_panel.h"
+#include "app/model_sniff.h"
 #include "app/up_axis.h"
 #include "check/vertex_views.h"
 #include "app/viewer_settings.h"
@@ -200,6 +201,45 @@ TEST(InputQueue, KeepsEveryPressInOrderAndDragsOnlyWhileHeld) {
 
 // Two clicks at two places within one frame: each press and release reaches ImGui at the
 // cursor position it was made at, the second click's after the cursor's move.
+// Keys reach ImGui one change per key per frame: Enter tapped between two frames is down for
+// one frame and up the next; Ctrl+A tapped (Ctrl's own press and release around it) is down with
+// Ctrl; letters typed as text are never handed on (ImGui takes them as characters), so they
+// hold nothing up; a second tap of the same key waits for the next frame.
+TEST(InputQueue, KeysReachImGuiOneChangePerFrame) {
+    InputQueue q;
+    KeyFrame f;
+    q.onKey(GLFW_KEY_M, GLFW_PRESS, 0);
+    q.onKey(GLFW_KEY_M, GLFW_RELEASE, 0);
+    q.onKey(GLFW_KEY_ENTER, GLFW_PRESS, 0);
+    q.onKey(GLFW_KEY_ENTER, GLFW_RELEASE, 0);
+    q.onKey(GLFW_KEY_ENTER, GLFW_PRESS, 0);
+    q.onKey(GLFW_KEY_ENTER, GLFW_RELEASE, 0);
+    EXPECT_EQ(q.size(), 3u);  // the shortcuts still see every press at once
+    q.nextKeyFrame(f);
+    EXPECT_TRUE(f.down[GLFW_KEY_ENTER]);
+    EXPECT_FALSE(f.down[GLFW_KEY_M]);
+    q.nextKeyFrame(f);
+    EXPECT_FALSE(f.down[GLFW_KEY_ENTER]);
+    q.nextKeyFrame(f);
+    EXPECT_TRUE(f.down[GLFW_KEY_ENTER]) << "the second tap";
+    q.nextKeyFrame(f);
+    EXPECT_FALSE(f.down[GLFW_KEY_ENTER]);
+    EXPECT_EQ(q.pendingKeyEvents(), 0u);
+    q.onKey(GLFW_KEY_LEFT_CONTROL, GLFW_PRESS, 0);
+    q.onKey(GLFW_KEY_A, GLFW_PRESS, GLFW_MOD_CONTROL);
+    q.onKey(GLFW_KEY_A, GLFW_RELEASE, GLFW_MOD_CONTROL);
+    q.onKey(GLFW_KEY_LEFT_CONTROL, GLFW_RELEASE, GLFW_MOD_CONTROL);
+    q.nextKeyFrame(f);
+    EXPECT_TRUE(f.down[GLFW_KEY_A]);
+    EXPECT_TRUE(f.ctrl);
+    q.nextKeyFrame(f);
+    EXPECT_FALSE(f.down[GLFW_KEY_A]);
+    EXPECT_FALSE(f.ctrl);
+    q.onKey(GLFW_KEY_A, GLFW_PRESS, 0);  // a letter typed as text
+    q.onKey(GLFW_KEY_A, GLFW_RELEASE, 0);
+    EXPECT_EQ(q.pendingKeyEvents(), 0u);
+}
+
 TEST(InputQueue, ClicksAtTwoPlacesInOneFrameKeepTheirOwnPositions) {
     constexpr int L = GLFW_MOUSE_BUTTON_LEFT;
     InputQueue q;
@@ -620,6 +660,123 @@ TEST(UpAxis, TheSmdSampleIsGuessedZUpAndYUpModelsAreNot) {
     lying.add({-0.4f, -0.2f, -0.9f});
     lying.add({0.4f, 0.2f, 0.9f});
     EXPECT_TRUE(guessZUp(lying));
+}
+
+// Up axis by the format's rule: glTF is +Y whatever its bind pose looks like (ClearCoatTest, a
+// wall of spheres wider than tall and standing on nothing, was guessed Z up); COLLADA is +Y after
+// import whatever its <up_axis> said; FBX says it in its GlobalSettings (a copy of box.fbx with
+// UpAxis 2 is Z up, the original Y); formats that say nothing (SMD) are still guessed.
+TEST(UpAxis, FormatsThatDefineTheirUpAxisAreNotGuessed) {
+    const std::string models = "/usr/share/assimp/models/";
+    const std::string clearCoat = models + "glTF2/ClearCoat-glTF/ClearCoatTest.gltf";
+    auto gltf = importModel(clearCoat);
+    ASSERT_TRUE(gltf.ok()) << gltf.error().message;
+    std::string why;
+    EXPECT_TRUE(guessZUp(animatedBounds(gltf.value(), -1, 1))) << "the guess alone lays it down";
+    EXPECT_FALSE(chooseZUp(clearCoat, animatedBounds(gltf.value(), -1, 1), &why));
+    EXPECT_NE(why.find("glTF"), std::string::npos) << why;
+    EXPECT_EQ(declaredUpAxis(models + "glTF2/BoxAnimated.glb", "").axis, DeclaredUp::Axis::Y);
+
+    // Collada/regr01.dae says Z_UP: import turns it to +Y (its height, along the file's Z, is
+    // along Y after import; a copy saying Y_UP keeps it along Z).
+    const std::string regr = models + "Collada/regr01.dae";
+    const DeclaredUp colladaUp = declaredUpAxis(regr);
+    EXPECT_EQ(colladaUp.axis, DeclaredUp::Axis::Y);
+    EXPECT_NE(colladaUp.source.find("Z_UP"), std::string::npos) << colladaUp.source;
+    std::ifstream daeIn(regr, std::ios::binary);
+    std::string dae((std::istreambuf_iterator<char>(daeIn)), std::istreambuf_iterator<char>());
+    const size_t upAt = dae.find("<up_axis>Z_UP");
+    ASSERT_NE(upAt, std::string::npos);
+    dae.replace(upAt, 13, "<up_axis>Y_UP");
+    const fs::path yUpDae = fs::temp_directory_path() / ("rigview-yup-" + std::to_string(::getpid()) + ".dae");
+    std::ofstream(yUpDae, std::ios::binary) << dae;
+    EXPECT_EQ(declaredUpAxis(yUpDae.string()).source, "COLLADA <up_axis> Y_UP");
+    auto zModel = importModel(regr);
+    auto yModel = importModel(yUpDae.string());
+    fs::remove(yUpDae);
+    ASSERT_TRUE(zModel.ok()) << zModel.error().message;
+    ASSERT_TRUE(yModel.ok()) << yModel.error().message;
+    const Bounds zBox = animatedBounds(zModel.value(), -1, 1), yBox = animatedBounds(yModel.value(), -1, 1);
+    const float height = yBox.max.z - yBox.min.z;
+    EXPECT_GT(height, 1.5f * (yBox.max.y - yBox.min.y));
+    EXPECT_NEAR(zBox.max.y - zBox.min.y, height, 1e-3f * height) << "not turned to +Y at import";
+
+    const std::string box = models + "FBX/box.fbx";
+    EXPECT_EQ(declaredUpAxis(box).axis, DeclaredUp::Axis::Y);
+    std::ifstream in(box, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string key = std::string("S\x06\0\0\0UpAxis", 11);
+    const size_t at = bytes.find(key);
+    ASSERT_NE(at, std::string::npos);
+    // Past "int", "Integer" and "" to the I record's value.
+    size_t p = at + key.size();
+    for (int i = 0; i < 3; ++i) {
+        ASSERT_EQ(bytes[p], 'S');
+        p += 5 + static_cast<unsigned char>(bytes[p + 1]);
+    }
+    ASSERT_EQ(bytes[p], 'I');
+    EXPECT_EQ(bytes[p + 1], 1);
+    bytes[p + 1] = 2;
+    const fs::path zUpFbx = fs::temp_directory_path() / ("rigview-zup-" + std::to_string(::getpid()) + ".fbx");
+    std::ofstream(zUpFbx, std::ios::binary) << bytes;
+    const DeclaredUp fbxUp = declaredUpAxis(zUpFbx.string());
+    EXPECT_EQ(fbxUp.axis, DeclaredUp::Axis::Z);
+    EXPECT_EQ(fbxUp.source, "FBX UpAxis Z");
+    Bounds yTall;  // a bind pose the guess would call Y up
+    yTall.add({-0.3f, 0.0f, -0.2f});
+    yTall.add({0.3f, 1.8f, 0.2f});
+    EXPECT_TRUE(chooseZUp(zUpFbx.string(), yTall));
+    fs::remove(zUpFbx);
+
+    // ASCII FBX, and an up axis the view cannot stand on (-Y) left to the guess.
+    int value = 0;
+    EXPECT_TRUE(fbxIntProperty("\t\tP: \"UpAxisSign\", \"int\", \"Integer\", \"\",-1\n\t\tP: \"UpAxis\", \"int\", \"Integer\", \"\",2\n",
+                               "UpAxis", value));
+    EXPECT_EQ(value, 2);
+    EXPECT_EQ(declaredUpAxis("a.fbx", "P: \"UpAxis\", \"int\", \"Integer\", \"\",1\nP: \"UpAxisSign\", \"int\", \"Integer\", \"\",-1\n").axis,
+              DeclaredUp::Axis::None);
+    EXPECT_EQ(declaredUpAxis("a.fbx", "").axis, DeclaredUp::Axis::None);
+
+    const std::string smd = models + "SMD/WusonSMD.smd";
+    EXPECT_EQ(declaredUpAxis(smd).axis, DeclaredUp::Axis::None);
+    auto smdModel = importModel(smd);
+    ASSERT_TRUE(smdModel.ok()) << smdModel.error().message;
+    EXPECT_TRUE(chooseZUp(smd, animatedBounds(smdModel.value(), -1, 1), &why));
+    EXPECT_NE(why.find("guessed"), std::string::npos) << why;
+}
+
+// The first bytes of a file the viewer is asked to open: what can be no format rigview reads is
+// refused (wrong magic, zeros, binary in a text format, empty); every real file of the
+// assimp test models with an extension the check knows passes (broken ones are left to import).
+TEST(ModelSniff, WrongMagicZerosAndBinaryTextAreRefusedAndRealFilesPass) {
+    using namespace std::string_literals;
+    EXPECT_EQ(sniffModelHead("a.glb", std::string(64, '\0'), 1u << 30), "its first 64 bytes are all zero: no format rigview reads");
+    EXPECT_EQ(sniffModelHead("a.glb", std::string(64, '\0'), 64), "all zero bytes: no format rigview reads");
+    EXPECT_EQ(sniffModelHead("a.fbx", "", 0), "empty file: no format rigview reads");
+    EXPECT_NE(sniffModelHead("a.GLB", "PK\x03\x04zip", 100).find("not a binary glTF file"), std::string::npos);
+    EXPECT_EQ(sniffModelHead("a.glb", "glTF\x02\0\0\0"s, 100), "");
+    EXPECT_EQ(sniffModelHead("a.gltf", "\xEF\xBB\xBF  {\"asset\"", 100), "");
+    EXPECT_NE(sniffModelHead("a.gltf", "<html>", 100).find("not a glTF file"), std::string::npos);
+    EXPECT_NE(sniffModelHead("a.fbx", "\x01\x02\0\0binary"s, 100).find("not an FBX file"), std::string::npos);
+    EXPECT_EQ(sniffModelHead("a.fbx", "; FBX 7.4.0 project file", 100), "");
+    EXPECT_NE(sniffModelHead("a.bvh", "MOTION", 100).find("HIERARCHY"), std::string::npos);
+    EXPECT_NE(sniffModelHead("a.obj", "v 1 2 3\n\0\0"s, 100).find("a zero byte at offset 8"), std::string::npos);
+    EXPECT_EQ(sniffModelHead("a.unknown", "anything", 100), "");
+    int checked = 0;
+    for (const auto& e : fs::recursive_directory_iterator("/usr/share/assimp/models")) {
+        const std::string p = e.path().string();
+        if (!e.is_regular_file() || p.find("/invalid/") != std::string::npos) continue;
+        std::string ext = e.path().extension().string();
+        for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        static const std::set<std::string> known = {".glb", ".gltf", ".fbx", ".dae", ".bvh", ".iqm", ".x", ".b3d", ".3ds", ".obj", ".smd", ".md5mesh", ".ply", ".ms3d", ".md2"};
+        if (!known.count(ext)) continue;
+        const std::string problem = sniffModelFile(p);
+        // Files named for a format they are not (fuzzer finds, deliberately broken tests) may be refused.
+        if (!problem.empty() && (p.find("/ParsingFiles/") != std::string::npos || p.find("fuzz") != std::string::npos)) continue;
+        EXPECT_EQ(problem, "") << p;
+        ++checked;
+    }
+    EXPECT_GT(checked, 100);
 }
 
 // Ctrl+Q posts the quit request (File > Quit does too); plain Q is not it.

@@ -42,7 +42,46 @@ void InputQueue::uninstall() {
     }
 }
 
+namespace {
+
+// The keys ImGui 1.86's GLFW backend maps (io.KeyMap) and the modifiers; A, C, V, X, Y and Z
+// only matter to it with Ctrl (or Super).
+bool imguiKey(int key, int mods) {
+    switch (key) {
+        case GLFW_KEY_TAB: case GLFW_KEY_LEFT: case GLFW_KEY_RIGHT: case GLFW_KEY_UP: case GLFW_KEY_DOWN:
+        case GLFW_KEY_PAGE_UP: case GLFW_KEY_PAGE_DOWN: case GLFW_KEY_HOME: case GLFW_KEY_END: case GLFW_KEY_INSERT:
+        case GLFW_KEY_DELETE: case GLFW_KEY_BACKSPACE: case GLFW_KEY_SPACE: case GLFW_KEY_ENTER: case GLFW_KEY_ESCAPE:
+        case GLFW_KEY_KP_ENTER: case GLFW_KEY_LEFT_CONTROL: case GLFW_KEY_RIGHT_CONTROL: case GLFW_KEY_LEFT_SHIFT:
+        case GLFW_KEY_RIGHT_SHIFT: case GLFW_KEY_LEFT_ALT: case GLFW_KEY_RIGHT_ALT: case GLFW_KEY_LEFT_SUPER:
+        case GLFW_KEY_RIGHT_SUPER:
+            return true;
+        case GLFW_KEY_A: case GLFW_KEY_C: case GLFW_KEY_V: case GLFW_KEY_X: case GLFW_KEY_Y: case GLFW_KEY_Z:
+            return (mods & (GLFW_MOD_CONTROL | GLFW_MOD_SUPER)) != 0;
+        default:
+            return false;
+    }
+}
+
+}  // namespace
+
 void InputQueue::onKey(int key, int action, int mods) {
+    ++events_;
+    if (key >= 0 && key < KeyFrame::kKeys && (action == GLFW_PRESS || action == GLFW_RELEASE)) {
+        const bool down = action == GLFW_PRESS;
+        // A release is handed on when ImGui has (or will have) the key down, whatever the mods.
+        bool wanted = down ? imguiKey(key, mods) : keyDelivered_[static_cast<size_t>(key)];
+        for (size_t i = 0; i < keyCount_ && !wanted; ++i) {
+            const KeyEvent& e = keyEvents_[(keyHead_ + i) % kKeyEvents];
+            wanted = e.key == key && e.down;
+        }
+        if (wanted) {
+            if (keyCount_ == kKeyEvents) {  // full: the oldest goes
+                keyHead_ = (keyHead_ + 1) % kKeyEvents;
+                --keyCount_;
+            }
+            keyEvents_[(keyHead_ + keyCount_++) % kKeyEvents] = KeyEvent{key, down, mods};
+        }
+    }
     if (action == GLFW_RELEASE || key == GLFW_KEY_UNKNOWN) return;
     if (count_ == kCapacity) {
         ++dropped_;
@@ -52,6 +91,7 @@ void InputQueue::onKey(int key, int action, int mods) {
 }
 
 void InputQueue::onMouseButton(int button, int action, double time) {
+    ++events_;
     if (button < 0 || button > 7) return;
     if (action == GLFW_PRESS) buttons_ |= 1 << button;
     if (action == GLFW_RELEASE) buttons_ &= ~(1 << button);
@@ -106,6 +146,32 @@ MouseFrame InputQueue::nextMouseFrame(double doubleClickTime, float doubleClickD
     return f;
 }
 
+void InputQueue::nextKeyFrame(KeyFrame& f) {
+    // In order, until a key would change a second time: that change and all after it wait.
+    std::array<bool, KeyFrame::kKeys> changed{};
+    int mods = 0;  // of the presses handed on now (Ctrl+A tapped with Ctrl's own press elsewhere)
+    while (keyCount_ > 0) {
+        const KeyEvent e = keyEvents_[keyHead_];
+        const auto k = static_cast<size_t>(e.key);
+        if (keyDelivered_[k] == e.down) {  // no change (a release of a key never handed on)
+            keyHead_ = (keyHead_ + 1) % kKeyEvents;
+            --keyCount_;
+            continue;
+        }
+        if (changed[k]) break;
+        changed[k] = true;
+        keyDelivered_[k] = e.down;
+        if (e.down) mods |= e.mods;
+        keyHead_ = (keyHead_ + 1) % kKeyEvents;
+        --keyCount_;
+    }
+    for (int k = 0; k < KeyFrame::kKeys; ++k) f.down[k] = keyDelivered_[static_cast<size_t>(k)];
+    f.ctrl = f.down[GLFW_KEY_LEFT_CONTROL] || f.down[GLFW_KEY_RIGHT_CONTROL] || (mods & GLFW_MOD_CONTROL);
+    f.shift = f.down[GLFW_KEY_LEFT_SHIFT] || f.down[GLFW_KEY_RIGHT_SHIFT] || (mods & GLFW_MOD_SHIFT);
+    f.alt = f.down[GLFW_KEY_LEFT_ALT] || f.down[GLFW_KEY_RIGHT_ALT] || (mods & GLFW_MOD_ALT);
+    f.super = f.down[GLFW_KEY_LEFT_SUPER] || f.down[GLFW_KEY_RIGHT_SUPER] || (mods & GLFW_MOD_SUPER);
+}
+
 size_t InputQueue::pendingButtonEvents() const {
     size_t n = 0;
     for (const ButtonQueue& q : mouse_) n += q.count;
@@ -113,6 +179,7 @@ size_t InputQueue::pendingButtonEvents() const {
 }
 
 void InputQueue::onCursor(double x, double y) {
+    ++events_;
     // Only movement while a button is down drags; the move that brought the cursor to
     // where the button went down does not.
     if (haveCursor_ && buttons_ != 0) {
@@ -124,7 +191,10 @@ void InputQueue::onCursor(double x, double y) {
     haveCursor_ = true;
 }
 
-void InputQueue::onContentScale(float x, float y) { contentScale_ = x > y ? x : y; }
+void InputQueue::onContentScale(float x, float y) {
+    ++events_;
+    contentScale_ = x > y ? x : y;
+}
 
 float InputQueue::takeContentScale() {
     const float s = contentScale_;

@@ -38,6 +38,15 @@ struct MouseFrame {
     float x = 0.0f, y = 0.0f;
 };
 
+// What ImGui gets of the keyboard for one frame: every key's state (io.KeysDown) and the
+// modifiers. ImGui 1.86 polls that state once a frame, so a key pressed and released between
+// two frames never reached a widget (a quick Enter or Ctrl+A in a text field was lost).
+struct KeyFrame {
+    static constexpr int kKeys = 512;  // ImGui's io.KeysDown
+    bool down[kKeys] = {};
+    bool ctrl = false, shift = false, alt = false, super = false;
+};
+
 class InputQueue {
 public:
     static constexpr size_t kCapacity = 64;
@@ -59,6 +68,12 @@ public:
     MouseFrame nextMouseFrame(double doubleClickTime, float doubleClickDist);
     // Button changes not yet handed out (all buttons).
     size_t pendingButtonEvents() const;
+    // Once per frame: the keys ImGui acts on (its navigation and editing keys, the modifiers,
+    // and A, C, V, X, Y, Z with Ctrl or Super) with at most one change per key, in the order
+    // they happened: a tap between two frames is down for one frame and up the next. Other
+    // keys (letters typed as text, which ImGui takes as characters) are left up.
+    void nextKeyFrame(KeyFrame& f);
+    size_t pendingKeyEvents() const { return keyCount_; }
     size_t droppedButtonEvents() const { return droppedButtons_; }
 
     // Presses since the last clear(), oldest first. Beyond kCapacity presses in one frame,
@@ -74,6 +89,10 @@ public:
     // The window's content scale when it changed (moved to another monitor), else 0.
     void onContentScale(float x, float y);
     float takeContentScale();
+
+    // Events seen (keys pressed or released, buttons, cursor moves, content scale), ever: a
+    // change means the viewer has something to draw.
+    unsigned long long eventCount() const { return events_; }
 
     static constexpr size_t kButtonEvents = 16;  // per button; beyond, the oldest click goes
 
@@ -94,6 +113,15 @@ private:
         bool lastHasPos = false;
     };
 
+    struct KeyEvent {
+        int key = 0;
+        bool down = false;
+        int mods = 0;
+    };
+    static constexpr size_t kKeyEvents = 128;
+    std::array<KeyEvent, kKeyEvents> keyEvents_{};
+    size_t keyHead_ = 0, keyCount_ = 0;
+    std::array<bool, KeyFrame::kKeys> keyDelivered_{};  // the state ImGui was last given
     std::array<KeyPress, kCapacity> keys_{};
     size_t count_ = 0, dropped_ = 0;
     std::array<ButtonQueue, MouseFrame::kButtons> mouse_{};
@@ -103,6 +131,7 @@ private:
     bool haveCursor_ = false;
     float dragX_ = 0.0f, dragY_ = 0.0f;
     float contentScale_ = 0.0f;
+    unsigned long long events_ = 0;
     GLFWwindow* window_ = nullptr;
 };
 

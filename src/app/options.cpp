@@ -208,7 +208,7 @@ std::vector<OptionSpec> makeTable() {
     }
     t.push_back({"--azimuth", "Camera azimuth in degrees around the up axis", "", {}, {}, {{Render, RIG_FIELD(render.azimuth)}}});
     t.push_back({"--elevation", "Camera elevation in degrees", "", {}, {}, {{Render, RIG_FIELD(render.elevation)}}});
-    t.push_back({"--up", "The model's up axis: y, z, or auto (guessed from the bind pose, as the viewer does)", "",
+    t.push_back({"--up", "The model's up axis: y, z, or auto (as the viewer does: the axis the format defines, glTF +Y, FBX UpAxis, COLLADA up_axis; else guessed from the bind pose)", "",
                  {CLI::IsMember({"y", "z", "auto"})}, {}, {{Render, RIG_FIELD(render.up)}}});
     t.push_back({"--msaa", "Multisample count (0 = off; when not given: 4 on a GPU, 0 on a software renderer such as llvmpipe and with --camera)",
                  "", {}, {}, {{Render, RIG_FIELD(render.samples)}}});

@@ -287,7 +287,7 @@ int renderFrames(const RenderOptions& o, const RangeRequest* request, BlastForma
         return exitcode::kRenderFailed;
     }
 
-    const bool zUp = o.up == "z" || (o.up == "auto" && guessZUp(animatedBounds(model, -1, 1)));
+    const bool zUp = o.up == "z" || (o.up == "auto" && chooseZUp(o.model, animatedBounds(model, -1, 1)));
     if (o.instancesGiven) {
         // A crowd on a grid: every instance plays the clip from its own phase (spread evenly
         // over the clip), drawn with one instanced draw per mesh.

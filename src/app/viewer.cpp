@@ -3,6 +3,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <chrono>
@@ -10,6 +11,7 @@
 #include <ctime>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <sstream>
 
 #include "app/command_util.h"
@@ -32,6 +34,7 @@
 #include "util/output_file.h"
 #include "util/text.h"
 #include "util/version.h"
+#include "app/model_sniff.h"
 #include "app/up_axis.h"
 #include "app/viewer_settings.h"
 
@@ -90,6 +93,7 @@ Result<std::unique_ptr<Viewer>> Viewer::create(const ViewerConfig& config) {
     if (config.remember && config.restoreWindow) v->restoreWindowPlacement();
     if (config.resetLayout) resetLayout(v->state_);
     v->lastTime_ = glfwGetTime();
+    v->framePeriod_ = 1.0 / std::clamp(v->window_->refreshRate(), 24.0, 480.0);
     v->fpsWindowStart_ = v->lastTime_;
     if (!config.model.empty()) v->startLoad(config.model);
     v->compare_ = std::make_unique<CompareView>(config.import);
@@ -121,7 +125,29 @@ Viewer::~Viewer() {
 }
 
 void Viewer::startLoad(const std::string& path) {
-    if (pending_.valid()) return;  // one import at a time; the request stays in the field
+    if (pending_.valid() && path == state_.loadingPath && !dropLoad_) return;  // already on its way
+    if (pending_.valid()) {
+        // One import at a time, and the newest request wins: the running one is stopped (its
+        // worker killed) and this one starts as soon as it has gone.
+        const std::string replaced = state_.loadingPath;
+        cancelLoad();
+        queuedOpen_ = path;
+        state_.ui.status = "Opening " + fs::path(path).filename().string() + " instead of " + fs::path(replaced).filename().string() +
+                           " (its load was stopped)";
+        state_.ui.statusUntil = glfwGetTime() + 5.0;
+        return;
+    }
+    // A file that cannot be any format rigview reads is refused here, in milliseconds, before
+    // a worker spends time on it.
+    if (const std::string problem = sniffModelFile(path); !problem.empty()) {
+        state_.error = path + ": " + problem;
+        state_.errorNote = keptNote(path);
+        reloading_ = false;
+        if (addingAnim_ && !anims_.empty()) anims_.pop_back();
+        addingAnim_ = false;
+        return;
+    }
+    dropLoad_ = false;
     state_.loading = true;
     state_.loadingPath = path;
     state_.loadingSince = glfwGetTime();
@@ -138,10 +164,12 @@ void Viewer::startLoad(const std::string& path) {
             loadStage_ = static_cast<int>(stage);
             loadFraction_ = fraction;
         };
-        Loaded l{std::move(importIsolated(path, anims, config_.import, &cancelLoad_, progress).model), Report{}};
+        ImportOutcome outcome = importIsolated(path, anims, config_.import, &cancelLoad_, progress);
+        Loaded l{std::move(outcome.model), Report{}, outcome.failure == ImportFailure::Cancelled};
         loadStage_ = static_cast<int>(ImportStage::Checking);
         loadFraction_ = -1.0f;
-        if (l.model) l.report = checkModel(l.model.value());
+        if (l.model && !cancelLoad_) l.report = checkModel(l.model.value());
+        Window::wake();  // a resting viewer draws it now
         return l;
     });
 }
@@ -156,10 +184,23 @@ void Viewer::applyLoadResult() {
     reloading_ = false;
     const bool adding = addingAnim_;
     addingAnim_ = false;
+    if (loaded.cancelled || dropLoad_) {
+        // Stopped (Cancel, Esc) or replaced by a newer Open: nothing of it is shown.
+        dropLoad_ = false;
+        if (adding && !anims_.empty()) anims_.pop_back();
+        if (!queuedOpen_.empty()) {
+            const std::string next = std::move(queuedOpen_);
+            queuedOpen_.clear();
+            startLoad(next);
+        } else {
+            state_.ui.status = "Loading " + fs::path(path).filename().string() + " cancelled" +
+                               (state_.model ? "; still showing " + fs::path(state_.path).filename().string() : std::string());
+            state_.ui.statusUntil = glfwGetTime() + 5.0;
+        }
+        return;
+    }
     // The last good model stays on screen when a file fails; the strip says which it is.
-    const std::string kept = !state_.model ? std::string()
-                             : state_.path != path ? "Still showing the last good model: " + state_.path
-                                                   : "Still showing the version read before";
+    const std::string kept = keptNote(path);
     if (!r) {
         state_.error = r.error().message;
         state_.errorNote = kept;
@@ -213,15 +254,24 @@ void Viewer::applyLoadResult() {
     state_.timeline.viewStart = state_.timeline.viewEnd = 0.0;
     state_.bounds = animatedBounds(*model, clip, 12);
     if (!reload) {
-        // Its up axis: as chosen for this file (View > Up axis), else guessed from its bind pose.
+        // Its up axis: as chosen for this file (View > Up axis), else as its format defines it
+        // (glTF, FBX, COLLADA), else guessed from its bind pose.
         std::error_code ec;
         const auto chosen = state_.ui.zUpByFile.find(fs::absolute(path, ec).string());
-        const bool zUp = chosen != state_.ui.zUpByFile.end() ? chosen->second : guessZUp(animatedBounds(*model, -1, 1));
+        std::string why;
+        const bool ruled = chooseZUp(path, animatedBounds(*model, -1, 1), &why);
+        const bool zUp = chosen != state_.ui.zUpByFile.end() ? chosen->second : ruled;
+        state_.ui.upAxisSource = chosen != state_.ui.zUpByFile.end() ? "chosen for this file (" + why + ")" : why;
         if (zUp != state_.camera.zUp) keepCamera_ = false;  // a restored camera looked along the other axis
         state_.camera.zUp = zUp;
     }
-    // The first model keeps a camera restored from the settings; later ones are framed.
-    if (!reload && !keepCamera_) state_.requests.frameModel = true;
+    // The first model keeps a camera restored from the settings when it was saved for this
+    // very file; any other model, and later ones, are framed.
+    {
+        std::error_code ec;
+        const bool itsCamera = keepCamera_ && state_.ui.cameraFile == fs::absolute(path, ec).string();
+        if (!reload && !itsCamera) state_.requests.frameModel = true;
+    }
     keepCamera_ = false;
     watchedStamp_ = fileStamp(path);
     window_->setTitle("rigview - " + path);
@@ -243,6 +293,63 @@ void Viewer::applyLoadResult() {
         state_.error = path + ": not read, outside the model's folder: " + model->stats.refusedPaths.front() +
                        " (--allow-external-paths allows it)";
     }
+}
+
+std::string Viewer::keptNote(const std::string& failed) const {
+    return !state_.model ? std::string()
+           : state_.path != failed ? "Still showing the last good model: " + state_.path
+                                   : "Still showing the version read before";
+}
+
+void Viewer::keepOnlyGoodEnvironment() {
+    // An environment map that did not load is not kept: the view (and so the settings) goes
+    // back to the last one that did, the studio when none has (a saved map gone since the last
+    // run): one line in the strip says so.
+    const std::string& error = renderer_->environmentError();
+    if (error.empty()) {
+        // A map chosen since the notice was posted loaded: the notice has had its day.
+        if (!environmentErrorShown_.empty() && state_.view.environment != environmentNoticeFor_) state_.environmentError.clear();
+        if (state_.view.environment != environmentNoticeFor_) environmentErrorShown_.clear();
+        goodEnvironment_ = state_.view.environment;
+        return;
+    }
+    if (state_.view.environment != goodEnvironment_) {
+        state_.view.environment = goodEnvironment_;
+        environmentNoticeFor_ = goodEnvironment_;
+        environmentErrorShown_ = error;
+        state_.environmentError = error + "; " +
+                                  (goodEnvironment_.empty() ? std::string("lit by the studio instead")
+                                                            : "still lit by " + fs::path(goodEnvironment_).filename().string());
+    } else if (error != environmentErrorShown_) {  // the studio itself (no data folder)
+        environmentErrorShown_ = error;
+        environmentNoticeFor_ = state_.view.environment;
+        state_.environmentError = error;
+    }
+}
+
+void Viewer::framePose(int w, int h) {
+    // The pose on screen (the skinned vertices at the current time: its silhouette) spans
+    // kFrameFill of the viewport between the panels, centred, as `rigview render` frames its
+    // pose; a model without vertices (a skeleton) is framed by its box over the clip.
+    frameNext_ = false;
+    const glm::vec4 r = state_.camera.viewRect;
+    const float aspect = static_cast<float>(std::max(w, 1)) / static_cast<float>(std::max(h, 1)) *
+                         (r.z > 0.0f && r.w > 0.0f ? r.z / r.w : 1.0f);
+    posedPoints(*state_.model, *state_.animator, framePoints_, 20000);
+    Bounds pose;
+    for (const glm::vec3& p : framePoints_) pose.add(p);
+    if (pose.valid() && glm::length(pose.max - pose.min) > 0.0f) {
+        state_.camera.fitPoints(framePoints_.data(), framePoints_.size(), pose, aspect, kFrameFill);
+    } else if (state_.bounds.valid()) {
+        state_.camera.fit(state_.bounds, aspect, kFrameFill);
+    }
+}
+
+void Viewer::cancelLoad() {
+    if (!pending_.valid()) return;
+    cancelLoad_ = true;  // the import thread kills the worker at its next look (within 50 ms)
+    dropLoad_ = true;
+    queuedOpen_.clear();
 }
 
 void Viewer::addRecent(const std::string& path) {
@@ -339,6 +446,7 @@ void Viewer::watchFile(double now) {
 void Viewer::applyRequests() {
     ViewerRequests& q = state_.requests;
     const Model* m = state_.model.get();
+    if (q.cancelLoad) cancelLoad();
     if (!q.open.empty()) {
         startLoad(q.open);
         q.open.clear();
@@ -359,6 +467,7 @@ void Viewer::applyRequests() {
         state_.camera.zUp = *q.zUp;
         std::error_code ec;
         if (!state_.path.empty()) state_.ui.zUpByFile[fs::absolute(state_.path, ec).string()] = *q.zUp;
+        state_.ui.upAxisSource = "chosen for this file";
         q.frameModel = true;
     }
     if (q.environment) {
@@ -377,6 +486,8 @@ void Viewer::applyRequests() {
         reloading_ = true;
         startLoad(state_.path);
     }
+    // A finding focused in the Checks panel posts its clip, pause and seek: before they play.
+    if (q.focusFinding >= 0) focusFinding(q.focusFinding);
     // What plays: the Clips, Timeline, Blend and State Machine panels' requests.
     const bool clipSelected = m && q.selectClip >= 0 && static_cast<size_t>(q.selectClip) < m->clips.size();
     const bool markerEdits = !state_.requests.markerEdits.empty() || state_.requests.saveMarkers;
@@ -403,14 +514,8 @@ void Viewer::applyRequests() {
         state_.camera.viewRect = rect;
         q.frameModel = true;
     }
-    if (q.focusFinding >= 0) focusFinding(q.focusFinding);
-    if (q.frameModel && state_.bounds.valid()) {
-        // The model's box (over its clip) spans kFrameFill of the viewport between the panels,
-        // centred, as `rigview render` frames its pose.
-        const glm::vec4 r = state_.camera.viewRect;
-        const float aspect = static_cast<float>(w) / static_cast<float>(h) * (r.z > 0.0f && r.w > 0.0f ? r.z / r.w : 1.0f);
-        state_.camera.fit(state_.bounds, aspect, kFrameFill);
-    }
+    // Framed once the pose of this frame is made (framePose, after the pipeline's advance).
+    if (q.frameModel && state_.bounds.valid()) frameNext_ = true;
     q = ViewerRequests{};
 }
 
@@ -432,6 +537,9 @@ void Viewer::handleCameraInput() {
 
 void Viewer::frame(double dt) {
     window_->pollEvents();
+    ++framesDrawn_;
+    lastFrameAt_ = glfwGetTime();
+    unsavedFrame_ = true;
     // A dropped .hdr lights the model (the Environment section's map); any other file opens.
     for (const std::string& p : window_->takeDroppedPaths()) {
         if (isEnvironmentFile(p)) {
@@ -474,6 +582,14 @@ void Viewer::frame(double dt) {
     const MouseFrame mouse = input_.nextMouseFrame(imguiIo.MouseDoubleClickTime, imguiIo.MouseDoubleClickMaxDist);
     for (int b = 0; b < MouseFrame::kButtons; ++b) imguiIo.MouseDown[b] = mouse.down[b];
     if (mouse.hasPos) imguiIo.MousePos = ImVec2(mouse.x, mouse.y);
+    // The keys likewise: one change per key per frame, so a tap between two frames reaches
+    // the widget that has the keyboard (Enter in a field, Ctrl+A) instead of being lost.
+    input_.nextKeyFrame(keyFrame_);
+    std::copy(std::begin(keyFrame_.down), std::end(keyFrame_.down), std::begin(imguiIo.KeysDown));
+    imguiIo.KeyCtrl = keyFrame_.ctrl;
+    imguiIo.KeyShift = keyFrame_.shift;
+    imguiIo.KeyAlt = keyFrame_.alt;
+    imguiIo.KeySuper = keyFrame_.super;
     if (inputHook_) inputHook_(imguiIo);
     ImGui::NewFrame();
     // ImGui counts double clicks by frame times, which at 5 fps (and with presses delivered
@@ -526,6 +642,7 @@ void Viewer::frame(double dt) {
         const bool offscreen = bindSceneTarget(w, h);
         updateColorView();
         playback_.advance(dt);  // the frame's one advance: nothing else here receives dt
+        if (frameNext_) framePose(w, h);
         compare_->update(state_, *gpu_);  // B at the time A is at now
         state_.view.highlightJoint = state_.selectedJoint;
         if (!drawCrowd(w, h)) {
@@ -537,11 +654,7 @@ void Viewer::frame(double dt) {
             drawTimer_.end();
             state_.stats.drawCpuMs = static_cast<float>(drawTimer_.cpuMs());
             state_.stats.drawGpuMs = static_cast<float>(drawTimer_.gpuMs());
-            // An environment map that did not load: one line in the strip (once per new error).
-            if (renderer_->environmentError() != environmentErrorShown_) {
-                environmentErrorShown_ = renderer_->environmentError();
-                state_.environmentError = environmentErrorShown_;
-            }
+            keepOnlyGoodEnvironment();
             drawGhosts(w, h);
             compare_->drawGhost(*renderer_, state_, w, h);
             drawFlaggedPoints(w, h);
@@ -555,7 +668,8 @@ void Viewer::frame(double dt) {
         const ImGuiIO& io = ImGui::GetIO();
         state_.ui.namesDrawn = 0;
         if (!state_.crowd.enabled) {  // the crowd hides the single model: nothing of it to name or pick
-            state_.ui.namesDrawn = drawJointNames(state_, renderer_->jointPositions(), viewProj, io.DisplaySize.x, io.DisplaySize.y);
+            state_.ui.namesDrawn = drawJointNames(state_, renderer_->jointPositions(), viewProj, io.DisplaySize.x, io.DisplaySize.y,
+                                                 &state_.ui.nameRects);
             pickVertex(viewProj, io.DisplaySize.x, io.DisplaySize.y);
             clickSelectJoint(viewProj, io.DisplaySize.x, io.DisplaySize.y);
             drawVertexTooltip(state_);
@@ -593,8 +707,11 @@ void Viewer::frame(double dt) {
     window_->swapBuffers();
     if (now - lastSave_ >= 1.0) {  // debounced: at most one write a second, only when changed
         lastSave_ = now;
+        unsavedFrame_ = false;
         saveSettings();
     }
+    if (settleFrames_ > 0) --settleFrames_;
+    wasAnimating_ = animating();
 }
 
 void Viewer::placeLayout() {
@@ -742,14 +859,30 @@ void Viewer::drawFlaggedPoints(int w, int h) {
     renderer_->drawPoints(flaggedPoints_, color, state_.camera, w, h, size);
 }
 
+namespace {
+
+// A text field has the keyboard: it is active now, after this frame's panels (a click that
+// focused it this frame counts), or was at the start of the frame (Enter or a click elsewhere
+// closed it this frame: the keys typed before were still its own).
+bool textFieldHasKeys() {
+    const ImGuiContext& g = *ImGui::GetCurrentContext();
+    const ImGuiID text = g.InputTextState.ID;
+    return text != 0 && (g.ActiveId == text || g.ActiveIdPreviousFrame == text);
+}
+
+}  // namespace
+
 void Viewer::processKeys() {
     // Every press since the last frame, in order: a tap shorter than a frame still acts once.
+    // A text field being typed in owns every key: no shortcut fires, Ctrl combinations and
+    // function keys included. While another widget has the keys (a slider being dragged), only
+    // function keys and Ctrl combinations act.
     const ImGuiIO& io = ImGui::GetIO();
+    const bool typing = textFieldHasKeys() || io.WantTextInput;
     for (size_t i = 0; i < input_.size(); ++i) {
         const KeyPress& k = input_[i];
         const Shortcut* sc = findShortcut(k.key, k.mods, k.repeat);
-        if (!sc) continue;
-        // While a text field has the keys, only function keys and Ctrl combinations act.
+        if (!sc || typing) continue;
         const bool global = (k.key >= GLFW_KEY_F1 && k.key <= GLFW_KEY_F25) || (sc->mods & GLFW_MOD_CONTROL);
         if (io.WantCaptureKeyboard && !global) continue;
         applyShortcut(state_, *sc);
@@ -833,8 +966,61 @@ void Viewer::drawGhosts(int w, int h) {
 }
 
 int Viewer::run() {
-    while (!window_->shouldClose()) frame();
+    while (!window_->shouldClose()) step();
     return 0;
+}
+
+bool Viewer::animating() const {
+    if (!state_.model || !state_.animator || playback_.paused()) return false;
+    const TimelineState& tl = state_.timeline;
+    return tl.playing || tl.fading || state_.machine.active || state_.checks.rom || state_.blend.active;
+}
+
+unsigned long long Viewer::eventCount() const { return window_->eventCount() + input_.eventCount(); }
+
+double Viewer::frameDue(double now) const {
+    constexpr double kNever = std::numeric_limits<double>::infinity();
+    if (settleFrames_ > 0 || captureNext_ || screenshotNext_ || input_.pendingButtonEvents() > 0 || input_.anyButtonDown() ||
+        input_.size() > 0 || input_.pendingKeyEvents() > 0) {
+        return now;
+    }
+    if (animating()) return now;
+    if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) return now;
+    double due = kNever;
+    // The loading notices count the seconds and show the stage: four times a second.
+    if (pending_.valid() || state_.compare.loading) due = std::min(due, lastFrameAt_ + 0.25);
+    // A text field's caret blinks.
+    if (imguiReady_ && ImGui::GetIO().WantTextInput) due = std::min(due, lastFrameAt_ + 0.5);
+    // A status line that expires: the frame after it is gone.
+    if (state_.ui.statusUntil > lastFrameAt_) due = std::min(due, state_.ui.statusUntil + 0.01);
+    return due;
+}
+
+bool Viewer::step(double maxWait) {
+    double now = glfwGetTime();
+    // No faster than the display (where swapping does not wait for it, as under Xvfb).
+    double at = std::max(frameDue(now), lastFrameAt_ + framePeriod_);
+    if (at > now) {
+        const unsigned long long before = eventCount();
+        window_->waitEvents(std::min(at - now, maxWait));
+        now = glfwGetTime();
+        if (eventCount() != before) settleFrames_ = std::max(settleFrames_, 3);
+        if (window_->shouldClose()) return false;
+        // The chores of a frame that need no frame: the file watch (a change starts a load,
+        // which is then due), and the settings of the last frames written (debounced).
+        watchFile(now);
+        if (unsavedFrame_ && now - lastSave_ >= 1.0) {
+            lastSave_ = now;
+            unsavedFrame_ = false;
+            saveSettings();
+        }
+        at = std::max(frameDue(now), lastFrameAt_ + framePeriod_);
+        if (at > now) return false;
+    }
+    // Time did not run while nothing moved: the first frame after a rest advances by nothing.
+    if (!wasAnimating_) lastTime_ = now;
+    frame();
+    return true;
 }
 
 }  // namespace rig

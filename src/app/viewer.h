@@ -52,8 +52,19 @@ public:
     Viewer(const Viewer&) = delete;
     Viewer& operator=(const Viewer&) = delete;
 
-    // Run until the window closes. Returns an exit code.
+    // Run until the window closes (step() after step()). Returns an exit code.
     int run();
+    // One turn of run()'s loop: wait (asleep, drawing nothing) until something changes or is
+    // due (input or a window event, a finished load, the loading notice's next tick, a notice
+    // that expires, the file watch's next look), then draw one frame (frame()). While playback
+    // runs, frames come at the display's rate. Waits at most `maxWait` seconds; returns whether
+    // it drew a frame.
+    bool step(double maxWait = 0.5);
+    // Whether anything moves on its own (playback, the state machine, a sweep, a fade): then
+    // frames follow one another; otherwise the viewer draws only when something changes.
+    bool animating() const;
+    // Frames drawn since the start (by step() and frame()).
+    unsigned long long framesDrawn() const { return framesDrawn_; }
     // One frame. `dt` < 0 takes the wall-clock time since the last frame.
     void frame(double dt = -1.0);
     bool shouldClose() const { return window_->shouldClose(); }
@@ -79,6 +90,10 @@ public:
 private:
     Viewer() = default;
     void startLoad(const std::string& path);
+    void cancelLoad();            // stop the running load; the model on screen stays
+    std::string keptNote(const std::string& failed) const;  // the strip's line after `failed` failed
+    void framePose(int w, int h); // the F / open framing, on this frame's pose
+    void keepOnlyGoodEnvironment();  // a map that failed goes back to the last good one
     void applyLoadResult();
     void applyRequests();
     void handleCameraInput();
@@ -112,6 +127,10 @@ private:
     std::unique_ptr<GpuModel> gpu_;
     DrawTimer drawTimer_;      // the renderer's draw of the model, for Stats (before window_ goes)
     std::string environmentErrorShown_;  // the renderer's environment error the strip last took
+    std::string goodEnvironment_;        // the last ViewOptions::environment that loaded ("" studio)
+    std::string environmentNoticeFor_;   // the environment in use when the strip's notice was posted
+    bool frameNext_ = false;             // frame the pose once this frame's is made
+    std::vector<glm::vec3> framePoints_;
     ViewerState state_;
     Playback playback_{state_};  // the one owner of time: advanced once per frame
     UiProbe probe_;
@@ -120,9 +139,12 @@ private:
     struct Loaded {
         Result<Model> model;
         Report report;
+        bool cancelled = false;  // its worker was stopped (cancelLoad_)
     };
     std::future<Loaded> pending_;
     std::atomic<bool> cancelLoad_{false};   // set to stop the running import (kills its worker)
+    bool dropLoad_ = false;       // the running load was cancelled or replaced: its result is not shown
+    std::string queuedOpen_;      // an Open made during a load: started once that load has stopped
     std::atomic<int> loadStage_{-1};         // the running import's ImportStage, from its thread
     std::atomic<float> loadFraction_{-1.0f}; // ... and the fraction of it done (-1: unknown)
     std::unique_ptr<Animator> ghost_;  // poses the bind-pose ghost and onion skins
@@ -144,6 +166,7 @@ private:
     bool captureNext_ = false;
     std::vector<uint8_t> captured_;
     InputQueue input_;
+    KeyFrame keyFrame_;           // this frame's keys as ImGui gets them
     bool screenshotNext_ = false;
     std::string lastScreenshot_;
     AboutInfo about_;
@@ -153,6 +176,16 @@ private:
     std::string savedSettings_;   // the settings file's text as last read or written
     double lastSave_ = 0.0;
     bool keepCamera_ = false;     // a camera came from the settings: the first model keeps it
+    // step(): when a frame is next wanted (glfwGetTime() seconds; infinity: none), and the
+    // bookkeeping behind it.
+    double frameDue(double now) const;
+    unsigned long long eventCount() const;
+    unsigned long long framesDrawn_ = 0;
+    double lastFrameAt_ = -1.0;    // when the last frame began
+    double framePeriod_ = 1.0 / 60.0;  // the display's
+    int settleFrames_ = 0;         // frames still to draw after an event (ImGui settles: hover, layout)
+    bool wasAnimating_ = false;    // the last frame ended with something moving
+    bool unsavedFrame_ = false;    // a frame was drawn since the settings were last looked at
 };
 
 }  // namespace rig

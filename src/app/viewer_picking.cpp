@@ -5,6 +5,9 @@
 
 #include "anim/runtime/skinning.h"
 #include "app/viewer.h"
+#include "ui/timeline_panel.h"
+
+#include <glm/gtc/quaternion.hpp>
 
 namespace rig {
 
@@ -70,6 +73,44 @@ void Viewer::focusFinding(int index) {
         state_.selectedJoint = f.joint;
         state_.ui.scrollToSelection = true;
         state_.view.bones = true;
+    }
+    // A finding about a joint's motion in a clip (a jump, a flip, a seam, keys at one time)
+    // opens the Curves view on that joint's rotation at the time it happens, paused there.
+    const bool motion = f.code == "sudden-rotation-jump" || f.code == "quaternion-sign-flip" || f.code == "loop-seam" ||
+                        f.code == "duplicate-key-times";
+    if (motion && f.clip >= 0 && static_cast<size_t>(f.clip) < m.clips.size() && f.joint >= 0 &&
+        static_cast<size_t>(f.joint) < m.skeleton.size()) {
+        const Clip& clip = m.clips[f.clip];
+        double at = clip.startTime;
+        const int track = static_cast<size_t>(f.joint) < clip.trackOfNode.size() ? clip.trackOfNode[f.joint] : -1;
+        if (f.code == "loop-seam") {
+            at = clip.duration;
+        } else if (track >= 0) {
+            const Channel& ch = clip.tracks[track].rotation;
+            const float* times = clip.times.data() + ch.times;
+            float worst = -1.0f;
+            for (uint32_t k = 1; k < ch.count; ++k) {
+                const glm::quat a = clip.quatKeys[ch.values + k - 1], b = clip.quatKeys[ch.values + k];
+                // A flip: the sign turns (dot < 0); a jump: the largest turn; duplicate keys: equal times.
+                const float d = glm::dot(a, b);
+                const float measure = f.code == "quaternion-sign-flip" ? -d
+                                      : f.code == "duplicate-key-times" ? (times[k] == times[k - 1] ? 1.0f : -1.0f)
+                                                                         : 1.0f - std::abs(d);
+                if (measure > worst) {
+                    worst = measure;
+                    at = times[k];
+                }
+            }
+        }
+        TimelineState& tl = state_.timeline;
+        tl.curves = true;
+        tl.curveFamily = 1;
+        state_.ui.layout.settings.bottomHeight = std::max(state_.ui.layout.settings.bottomHeight, kCurvesStripHeight);
+        const double span = std::max(0.5, 0.1 * (clip.duration - clip.startTime));
+        tl.viewStart = std::max<double>(clip.startTime, at - 0.5 * span);
+        tl.viewEnd = tl.viewStart + span;
+        if (tl.playing || f.clip != state_.clip) state_.requests.togglePlay = true;  // paused there
+        state_.requests.seek = at;
     }
     // Pick the colour view that shows the problem.
     if (f.code == "weights-not-normalized") c.colorView = ColorView::WeightSum;

@@ -1,5 +1,7 @@
 #include "app/viewer_settings.h"
 
+#include <filesystem>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -139,7 +141,7 @@ std::string settingsToJson(const ViewerState& s) {
         panels[panelName(id)] = p;
     }
     j["layout"] = {{"left", l.leftWidth}, {"right", l.rightWidth}, {"bottom", l.bottomHeight}, {"strip", l.stripHeight},
-                   {"inspector", s.ui.inspectorHeight}, {"panels", panels}};
+                   {"inspector", s.ui.inspectorHeight}, {"timelineNames", s.timeline.nameWidth}, {"panels", panels}};
     json view = viewOptionsToJson(s.view);
     // Deviation lasts as long as a comparison: the next start shows the material.
     view["colorView"] = s.checks.colorView == ColorView::Deviation ? 0 : static_cast<int>(s.checks.colorView);
@@ -148,14 +150,18 @@ std::string settingsToJson(const ViewerState& s) {
     view["onionCount"] = s.checks.onionCount;
     view["onionStep"] = s.checks.onionStep;
     view["uiScale"] = s.ui.uiScale;
-    // The environment map (a path; "" the bundled studio): a file gone by the next start is
-    // reported in the strip by the renderer that fails to load it.
+    // The environment map (a path; "" the bundled studio): only one that loaded (the viewer
+    // puts back the last good one when a map fails); one gone by the next start is one notice
+    // and the studio.
     view["environment"] = s.view.environment;
     j["view"] = view;
     const OrbitCamera& c = s.camera;
     j["camera"] = {{"azimuth", c.azimuthDeg}, {"elevation", c.elevationDeg}, {"distance", c.distance},
                    {"target", {c.target.x, c.target.y, c.target.z}}, {"zUp", c.zUp},
                    {"near", c.nearPlane}, {"far", c.farPlane}};
+    // The camera is the model's it looked at: the next start keeps it for that file only.
+    std::error_code ec;
+    if (!s.path.empty()) j["camera"]["file"] = std::filesystem::absolute(s.path, ec).string();
     j["recent"] = s.recent;
     const ViewerUiState::WindowPlacement& w = s.ui.window;
     if (w.width > 0 && w.height > 0) j["window"] = {{"x", w.x}, {"y", w.y}, {"width", w.width}, {"height", w.height}};
@@ -192,6 +198,8 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
     std::vector<std::string> recent = s.recent;
     ViewerUiState::WindowPlacement window = s.ui.window;
     std::map<std::string, bool> zUpByFile = s.ui.zUpByFile;
+    std::string cameraFile;
+    float timelineNames = s.timeline.nameWidth;
     ViewerState flags;  // holds the open flags while reading
     flags.panels = panels;
     flags.crowd.panelOpen = crowdOpen;
@@ -203,6 +211,7 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
             read(jl, "bottom", l.bottomHeight);
             read(jl, "strip", l.stripHeight);
             read(jl, "inspector", ui.inspectorHeight);
+            read(jl, "timelineNames", timelineNames);
             if (jl.contains("panels")) {
                 for (int i = 0; i < kPanelCount; ++i) {
                     const PanelId id = static_cast<PanelId>(i);
@@ -239,6 +248,7 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
             read(jc, "zUp", cam.zUp);
             read(jc, "near", cam.nearPlane);
             read(jc, "far", cam.farPlane);
+            read(jc, "file", cameraFile);
             if (jc.contains("target")) {
                 const auto t = jc.at("target").get<std::vector<float>>();
                 if (t.size() == 3) cam.target = glm::vec3(t[0], t[1], t[2]);
@@ -282,6 +292,8 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
     s.recent = recent;
     s.ui.window = window;
     s.ui.zUpByFile = std::move(zUpByFile);
+    s.ui.cameraFile = hasCamera ? cameraFile : std::string();
+    s.timeline.nameWidth = std::clamp(std::isfinite(timelineNames) ? timelineNames : 90.0f, 40.0f, 600.0f);
     return true;
 }
 

@@ -26,7 +26,8 @@ bool* panelOpenFlag(ViewerState& s, PanelId id);
 std::string settingsToJson(const ViewerState& s);
 // Applies a settings file's text to `s`. A file that is not JSON, has another version or a
 // wrongly typed field changes nothing and returns false with `why` set. `hasCamera` tells
-// whether it held a camera (then the first model keeps it instead of being framed).
+// whether it held a camera (then the model it was saved for, ViewerUiState::cameraFile, keeps
+// it when it is the first to open; any other model is framed).
 bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera, std::string& why);
 // The default layout, panels and view options (the "Reset layout" of the menu resets the
 // layout and which panels are open).

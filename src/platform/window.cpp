@@ -14,11 +14,26 @@ std::string gGlfwError;
 void onGlfwError(int, const char* description) { gGlfwError = description ? description : "unknown GLFW error"; }
 }  // namespace
 
+void countEvent(GLFWwindow* w) {
+    if (auto* self = static_cast<Window*>(glfwGetWindowUserPointer(w))) ++self->events_;
+}
+
 void onDrop(GLFWwindow* w, int count, const char** paths) {
     auto* self = static_cast<Window*>(glfwGetWindowUserPointer(w));
     if (!self) return;
+    ++self->events_;
     for (int i = 0; i < count; ++i) self->dropped_.emplace_back(paths[i]);
 }
+
+namespace {
+// Installed before ImGui's backend, which keeps the scroll, text, focus and cursor-enter ones
+// as its "previous" callbacks and calls them first.
+void onRefresh(GLFWwindow* w) { countEvent(w); }
+void onSize(GLFWwindow* w, int, int) { countEvent(w); }
+void onFlag(GLFWwindow* w, int) { countEvent(w); }
+void onScroll(GLFWwindow* w, double, double) { countEvent(w); }
+void onChar(GLFWwindow* w, unsigned int) { countEvent(w); }
+}  // namespace
 
 Result<std::unique_ptr<Window>> Window::create(const std::string& title, int width, int height, int samples) {
     [[maybe_unused]] LsanIgnoreScope driverAllocations;
@@ -40,6 +55,15 @@ Result<std::unique_ptr<Window>> Window::create(const std::string& title, int wid
     }
     glfwSetWindowUserPointer(w->window_, w.get());
     glfwSetDropCallback(w->window_, onDrop);
+    glfwSetWindowRefreshCallback(w->window_, onRefresh);
+    glfwSetWindowSizeCallback(w->window_, onSize);
+    glfwSetFramebufferSizeCallback(w->window_, onSize);
+    glfwSetWindowFocusCallback(w->window_, onFlag);
+    glfwSetWindowIconifyCallback(w->window_, onFlag);
+    glfwSetWindowMaximizeCallback(w->window_, onFlag);
+    glfwSetCursorEnterCallback(w->window_, onFlag);
+    glfwSetScrollCallback(w->window_, onScroll);
+    glfwSetCharCallback(w->window_, onChar);
     glfwMakeContextCurrent(w->window_);
     glfwSwapInterval(1);
     if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
@@ -58,6 +82,18 @@ bool Window::shouldClose() const { return glfwWindowShouldClose(window_); }
 void Window::requestClose() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
 void Window::setTitle(const std::string& title) { glfwSetWindowTitle(window_, title.c_str()); }
 void Window::pollEvents() { glfwPollEvents(); }
+void Window::waitEvents(double seconds) {
+    if (seconds > 0.0) glfwWaitEventsTimeout(seconds);
+    else glfwPollEvents();
+}
+void Window::wake() { glfwPostEmptyEvent(); }
+
+double Window::refreshRate() const {
+    GLFWmonitor* monitor = glfwGetWindowMonitor(window_);
+    if (!monitor) monitor = glfwGetPrimaryMonitor();
+    const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+    return mode && mode->refreshRate > 0 ? mode->refreshRate : 60.0;
+}
 void Window::swapBuffers() { glfwSwapBuffers(window_); }
 void Window::framebufferSize(int& w, int& h) const { glfwGetFramebufferSize(window_, &w, &h); }
 

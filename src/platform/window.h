@@ -29,6 +29,17 @@ public:
     void requestClose();
     void setTitle(const std::string& title);
     void pollEvents();
+    // Sleep until an event arrives or `seconds` pass (events are then handled as pollEvents does).
+    void waitEvents(double seconds);
+    // Wake a waitEvents() from another thread (a finished import).
+    static void wake();
+    // Window events seen by this window's own callbacks (resize, expose, focus, iconify, scroll,
+    // text input, drops, the cursor entering or leaving); keys, buttons and cursor moves are
+    // the InputQueue's. A change means something may look different: draw a frame.
+    unsigned long long eventCount() const { return events_; }
+    // The refresh rate of the monitor the window is on (or the primary one), in Hz; 60 when
+    // none says.
+    double refreshRate() const;
     void swapBuffers();
     void framebufferSize(int& w, int& h) const;
     // Paths dropped on the window since the last call.
@@ -41,7 +52,9 @@ private:
     Window() = default;
     GLFWwindow* window_ = nullptr;
     std::vector<std::string> dropped_;
+    unsigned long long events_ = 0;
     friend void onDrop(GLFWwindow*, int, const char**);
+    friend void countEvent(GLFWwindow*);
 };
 
 }  // namespace rig

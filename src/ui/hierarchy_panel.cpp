@@ -3,8 +3,10 @@
 #include "ui/panels.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "ui/widgets.h"
 
@@ -69,7 +71,9 @@ void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
             const float line = ImGui::GetTextLineHeightWithSpacing();
             const float splitH = std::round(6.0f * scale);
             const float avail = ImGui::GetContentRegionAvail().y;
-            const float minTree = 5.0f * ImGui::GetFontSize() + 4.0f * st.ItemSpacing.y + 2.0f * st.WindowPadding.y + 2.0f;
+            // Five node rows and the search line.
+            const float minTree = 5.0f * ImGui::GetFontSize() + 4.0f * st.ItemSpacing.y + 2.0f * st.WindowPadding.y + 2.0f +
+                                  ImGui::GetFrameHeightWithSpacing();
             const float minInspector = 3.0f * line + 2.0f * st.WindowPadding.y;
             float inspector = std::round(s.ui.inspectorHeight * scale);
             inspector = std::min(inspector, avail - minTree - splitH - st.ItemSpacing.y * 2.0f);
@@ -82,9 +86,36 @@ void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
                 ImGui::SetScrollX(0.0f);
                 ImGui::SetScrollY(0.0f);
             }
+            // Search (the tree's first line): the nodes whose name holds the text (any case),
+            // listed flat; Enter selects the first.
+            ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x));
+            const bool searchEnter = ImGui::InputTextWithHint("##nodesearch", "search nodes", s.ui.hierarchySearch,
+                                                              sizeof s.ui.hierarchySearch, ImGuiInputTextFlags_EnterReturnsTrue);
+            probeItem(probe, "hierarchy:search");
+            std::string search = s.ui.hierarchySearch;
+            std::transform(search.begin(), search.end(), search.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
             ImGui::PushStyleVar(ImGuiStyleVar_IndentSpacing, ImGui::GetFontSize() * 0.8f);  // deep rigs stay readable
-            for (size_t i = 0; i < m.skeleton.size(); ++i) {
-                if (m.skeleton.parent[i] < 0 && s.children.size() == m.skeleton.size()) drawNodeTree(s, s.children, static_cast<int32_t>(i), probe);
+            if (!search.empty()) {
+                bool first = true;
+                s.ui.hierarchyMatches = 0;
+                for (size_t i = 0; i < m.skeleton.size(); ++i) {
+                    std::string name = m.skeleton.names[i];
+                    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+                    if (name.find(search) == std::string::npos) continue;
+                    const int node = static_cast<int>(i);
+                    const bool clicked =
+                        ImGui::Selectable((m.skeleton.names[i] + "##found" + std::to_string(i)).c_str(), node == s.selectedJoint);
+                    probeItem(probe, "node:" + m.skeleton.names[i]);
+                    if (clicked || (searchEnter && first)) s.selectedJoint = node;
+                    ++s.ui.hierarchyMatches;
+                    first = false;
+                }
+                if (first) ImGui::TextDisabled("no node's name holds \"%s\"", s.ui.hierarchySearch);
+            } else {
+                s.ui.hierarchyMatches = -1;
+                for (size_t i = 0; i < m.skeleton.size(); ++i) {
+                    if (m.skeleton.parent[i] < 0 && s.children.size() == m.skeleton.size()) drawNodeTree(s, s.children, static_cast<int32_t>(i), probe);
+                }
             }
             ImGui::PopStyleVar();
             probeItem(probe, "hierarchy:last");

@@ -1,5 +1,6 @@
 // The Hierarchy inspector's Material section: what the renderer knows of one mesh's material,
 // read-only (anim/runtime/model.h's Material, GpuModel::textureStatus).
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -58,6 +59,20 @@ void row(UiProbe* probe, const std::string& key, const char* label, const std::s
     ImGui::TextWrapped("%s: %s", label, text.c_str());
     probeItem(probe, key);
     if (probe) probe->texts[key] = text;
+}
+
+// A swatch of a linear colour as it shows on screen (sRGB encoded), before the row's text.
+void swatch(UiProbe* probe, const std::string& key, const glm::vec4& linear) {
+    auto encode = [](float c) {
+        c = std::clamp(c, 0.0f, 1.0f);
+        return c <= 0.0031308f ? 12.92f * c : 1.055f * std::pow(c, 1.0f / 2.4f) - 0.055f;
+    };
+    const ImVec4 shown(encode(linear.r), encode(linear.g), encode(linear.b), std::clamp(linear.a, 0.0f, 1.0f));
+    const float side = ImGui::GetTextLineHeight();
+    ImGui::ColorButton(("##" + key).c_str(), shown, ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_AlphaPreviewHalf,
+                       ImVec2(side, side));
+    probeItem(probe, key + ":swatch");
+    ImGui::SameLine();
 }
 
 // What one texture slot reads: the file, its size or why it did not load, UV set, transform
@@ -129,9 +144,11 @@ void drawMaterialInspector(ViewerState& s, UiProbe* probe) {
     row(probe, "material:origin", "Read as", mat.origin);
     if (mat.unlit) row(probe, "material:unlit", "Unlit", "yes (KHR_materials_unlit)");
     const glm::vec4& b = mat.baseColor;
+    swatch(probe, "material:baseColor", b);
     row(probe, "material:baseColor", "Base colour", fmt("%.3f %.3f %.3f  alpha %.3f", b.r, b.g, b.b, b.a));
     row(probe, "material:metallic", "Metallic", fmt("%.3f", mat.metallic));
     row(probe, "material:roughness", "Roughness", fmt("%.3f", mat.roughness));
+    swatch(probe, "material:emissive", glm::vec4(mat.emissive * std::min(mat.emissiveStrength, 1.0f), 1.0f));
     row(probe, "material:emissive", "Emissive",
         fmt("%.3f %.3f %.3f  strength %.3f", mat.emissive.r, mat.emissive.g, mat.emissive.b, mat.emissiveStrength));
     row(probe, "material:normalScale", "Normal scale", fmt("%.3f", mat.normalScale));

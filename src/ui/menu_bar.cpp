@@ -1,5 +1,6 @@
 // The main menu bar: panel toggles and layouts, files, camera, help.
 #include "ui/panels.h"
+#include "ui/timeline_panel.h"
 
 namespace rig {
 
@@ -9,6 +10,10 @@ void drawMenuBar(ViewerState& s) {
         ImGui::MenuItem("Open", nullptr, &s.panels.open);
         ImGui::MenuItem("Clips", nullptr, &s.panels.clips);
         ImGui::MenuItem("Timeline", nullptr, &s.panels.timeline);
+        if (ImGui::MenuItem("Timeline curves", nullptr, &s.timeline.curves) && s.timeline.curves) {
+            s.panels.timeline = true;
+            s.ui.layout.settings.bottomHeight = std::max(s.ui.layout.settings.bottomHeight, kCurvesStripHeight);
+        }
         ImGui::MenuItem("Hierarchy", nullptr, &s.panels.hierarchy);
         ImGui::MenuItem("View", nullptr, &s.panels.view);
         ImGui::MenuItem("Stats", nullptr, &s.panels.stats);

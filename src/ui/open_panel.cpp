@@ -40,11 +40,19 @@ void drawOpenPanel(ViewerState& s, bool* open, UiProbe* probe) {
         if (ImGui::Button(add) && !s.pathField.empty()) s.requests.addAnim = s.pathField;
         probeItem(probe, "addanim");
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("The other file's clips, bound to this model's joints by name");
-        if (ImGui::Button("Compare with...") && !s.pathField.empty()) s.requests.compare = s.pathField;
+        // Another file to compare with is chosen in the file browser (the path field holds what
+        // was opened last, which would compare the model with itself).
+        ImGui::BeginDisabled(s.path.empty());
+        if (ImGui::Button("Compare with...")) {
+            s.ui.fileBrowser = true;
+            s.ui.browser.forCompare = true;
+            s.ui.browser.forEnvironment = false;
+        }
+        ImGui::EndDisabled();
         probeItem(probe, "compare");
-        if (ImGui::IsItemHovered()) {
-            ImGui::SetTooltip("That file drawn as a ghost over this model at the same time, this model coloured by "
-                              "how far each vertex is from it");
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+            ImGui::SetTooltip("Choose another file: drawn as a ghost over this model at the same time, this model "
+                              "coloured by how far each vertex is from it");
         }
         if (s.compare.active() || s.compare.loading) {
             sameLineIfFits(buttonWidth("Stop comparing"));

@@ -65,7 +65,7 @@ void drawStatusOverlay(ViewerState& s, double now, UiProbe* probe);
 // all joints, or none (ViewOptions::jointNames).
 // Returns how many names it drew.
 int drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorld, const glm::mat4& viewProj,
-                   float width, float height);
+                   float width, float height, std::vector<glm::vec4>* placed = nullptr);
 // Main menu bar with the panel toggles.
 void drawMenuBar(ViewerState& s);
 

@@ -29,7 +29,7 @@ constexpr std::array kPlaybackKeys{
 // After the view options' keys.
 constexpr std::array kViewerKeys{
     Shortcut{GLFW_KEY_F, 0, false, ShortcutAction::FrameModel, "F", "frame the model"},
-    Shortcut{GLFW_KEY_ESCAPE, 0, false, ShortcutAction::ClearSelection, "Esc", "clear the joint selection / close overlays"},
+    Shortcut{GLFW_KEY_ESCAPE, 0, false, ShortcutAction::ClearSelection, "Esc", "cancel a load / clear the joint selection / close overlays"},
     Shortcut{GLFW_KEY_O, GLFW_MOD_CONTROL, false, ShortcutAction::OpenBrowser, "Ctrl+O", "open a file (file browser)"},
     Shortcut{GLFW_KEY_S, GLFW_MOD_CONTROL, false, ShortcutAction::SaveMarkers, "Ctrl+S", "save the Timeline's markers beside the model (<model>.markers.json)"},
     Shortcut{GLFW_KEY_PAGE_DOWN, 0, false, ShortcutAction::NextFile, "PageDown", "next model file in the folder"},
@@ -127,7 +127,9 @@ void applyShortcut(ViewerState& s, ShortcutAction a) {
         case ShortcutAction::UiScaleUp: s.ui.uiScale = std::min(3.0f, s.ui.uiScale + 0.25f); break;
         case ShortcutAction::UiScaleDown: s.ui.uiScale = std::max(0.75f, s.ui.uiScale - 0.25f); break;
         case ShortcutAction::ClearSelection:
-            if (s.ui.help || s.ui.about) {
+            if (s.loading) {
+                s.requests.cancelLoad = true;  // a load first: Esc stops it
+            } else if (s.ui.help || s.ui.about) {
                 s.ui.help = s.ui.about = false;
             } else {
                 s.selectedJoint = -1;

@@ -7,11 +7,14 @@
 #include "ui/timeline_panel.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
 #include <imgui_internal.h>
+
+#include <glm/gtc/quaternion.hpp>
 
 #include "anim/control/controller.h"
 #include "ui/widgets.h"
@@ -73,6 +76,191 @@ int tickStep(double pxPerFrame, float minPx) {
     return step;
 }
 
+// `name` shortened in the middle to fit `width` pixels ("shoulder.L" -> "sho..r.L"): both ends
+// stay, where names differ (a prefix, a side suffix).
+std::string elideMiddle(const std::string& name, float width) {
+    if (ImGui::CalcTextSize(name.c_str()).x <= width) return name;
+    size_t lo = 0, hi = name.size();
+    std::string best = "..";
+    while (lo < hi) {  // the most characters kept that fit
+        const size_t n = (lo + hi + 1) / 2;
+        const std::string t = name.substr(0, (n + 1) / 2) + ".." + name.substr(name.size() - n / 2);
+        if (ImGui::CalcTextSize(t.c_str()).x <= width) {
+            best = t;
+            lo = n;
+        } else {
+            hi = n - 1;
+        }
+    }
+    return best;
+}
+
+// Whether the values of a channel change between keys k-1 and k (beyond what a person sees).
+bool keyChanges(const Clip& clip, const Channel& ch, bool rotation, uint32_t k) {
+    if (rotation) {
+        const glm::quat a = clip.quatKeys[ch.values + k - 1], b = clip.quatKeys[ch.values + k];
+        return std::abs(glm::dot(a, b)) < 1.0f - 1e-7f;
+    }
+    const glm::vec3 d = clip.vec3Keys[ch.values + k] - clip.vec3Keys[ch.values + k - 1];
+    return glm::dot(d, d) > 1e-12f;
+}
+
+// A row whose keys are closer than their diamonds (a channel keyed on every frame: mocap) as
+// a band over the keyed span, bright where the values change from key to key and dim where they
+// hold, one mark per pixel column at most; false (nothing drawn) when the diamonds fit.
+bool drawKeyBand(ImDrawList* dl, const RulerView& v, const Clip& clip, const Track& tr, const float* first, const float* last,
+                 float y, float r, ImU32 col) {
+    if (last - first < 3) return false;
+    const double perPixel = (v.t1 - v.t0) / std::max(1.0f, v.x1 - v.x0);
+    const double span = static_cast<double>(*(last - 1)) - *first;
+    if (span / static_cast<double>(last - first - 1) > 2.5 * r * perPixel) return false;  // the diamonds fit
+    const float xa = std::max(v.x0, v.toX(*first)), xb = std::min(v.x1, v.toX(*(last - 1)));
+    if (xb < xa) return true;
+    const ImU32 dim = (col & 0x00FFFFFFu) | 0x50000000u;
+    dl->AddRectFilled(ImVec2(xa, y - r * 0.6f), ImVec2(xb + 1.0f, y + r * 0.6f), dim);
+    const Channel* chans[3] = {&tr.translation, &tr.rotation, &tr.scale};
+    float lastX = -1e9f;
+    for (int c = 0; c < 3; ++c) {
+        const Channel& ch = *chans[c];
+        if (ch.count < 2) continue;
+        const float* times = clip.times.data() + ch.times;
+        uint32_t k = static_cast<uint32_t>(std::lower_bound(times, times + ch.count, static_cast<float>(v.t0)) - times);
+        k = std::max<uint32_t>(k, 1);
+        for (; k < ch.count && times[k - 1] <= v.t1; ++k) {
+            if (!keyChanges(clip, ch, c == 1, k)) continue;
+            const float x0 = v.toX(times[k - 1]), x1 = std::max(v.toX(times[k]), x0 + 1.0f);
+            if (c == 0 || x0 > lastX) dl->AddRectFilled(ImVec2(x0, y - r * 0.6f), ImVec2(x1, y + r * 0.6f), col);
+            lastX = std::max(lastX, x1);
+        }
+        lastX = -1e9f;
+    }
+    return true;
+}
+
+constexpr size_t kMaxCurvePoints = 20000;
+
+// Euler angles (degrees, x y z as glm's eulerAngles gives them) of each key, each angle kept
+// continuous with the key before (+-360), so a wrap is not drawn as a jump but a flip is.
+void eulerKeys(const Clip& clip, const Channel& ch, std::vector<glm::vec3>& out) {
+    out.resize(ch.count);
+    for (uint32_t k = 0; k < ch.count; ++k) {
+        glm::vec3 e = glm::degrees(glm::eulerAngles(clip.quatKeys[ch.values + k]));
+        if (k > 0) {
+            for (int c = 0; c < 3; ++c) {
+                while (e[c] - out[k - 1][c] > 180.0f) e[c] -= 360.0f;
+                while (e[c] - out[k - 1][c] < -180.0f) e[c] += 360.0f;
+            }
+        }
+        out[k] = e;
+    }
+}
+
+// The Curves view: the selected joint's channel family as one curve per component through its
+// keys (drawn as points where they are apart), the value axis fitted to the keys in view, with
+// the ruler's time axis (zoom and pan), the playhead and the clip's markers.
+void drawCurves(ViewerState& s, const RulerView& v, const Clip* clip, const std::vector<Marker>* markers, float k, UiProbe* probe) {
+    TimelineState& tl = s.timeline;
+    tl.curvePoints.clear();
+    ImGui::RadioButton("location", &tl.curveFamily, 0);
+    probeItem(probe, "curves:location");
+    sameLineIfFits(ImGui::CalcTextSize("rotation").x + ImGui::GetFrameHeight());
+    ImGui::RadioButton("rotation", &tl.curveFamily, 1);
+    probeItem(probe, "curves:rotation");
+    sameLineIfFits(ImGui::CalcTextSize("scale").x + ImGui::GetFrameHeight());
+    ImGui::RadioButton("scale", &tl.curveFamily, 2);
+    probeItem(probe, "curves:scale");
+    if (tl.curveFamily == 1) {
+        sameLineIfFits(ImGui::CalcTextSize("quaternion").x + ImGui::GetFrameHeight());
+        ImGui::Checkbox("quaternion", &tl.curveQuaternion);
+        probeItem(probe, "curves:quaternion");
+    }
+    const char* legend = tl.curveFamily == 1 && tl.curveQuaternion ? "x y z w" : tl.curveFamily == 1 ? "x y z (degrees)" : "x y z";
+    sameLineIfFits(ImGui::CalcTextSize(legend).x);
+    ImGui::TextDisabled("%s", legend);
+    const Model& m = *s.model;
+    const int joint = s.selectedJoint;
+    const bool tracked = clip && joint >= 0 && static_cast<size_t>(joint) < clip->trackOfNode.size() && clip->trackOfNode[joint] >= 0;
+    const float h = std::max(std::round(80.0f * k), ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton("##curves", ImVec2(std::max(1.0f, ImGui::GetContentRegionAvail().x), h));
+    probeItem(probe, "curves");
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float top = origin.y + 4.0f, bottom = origin.y + h - 4.0f;
+    dl->AddRectFilled(ImVec2(v.x0, origin.y), ImVec2(v.x1, origin.y + h), IM_COL32(30, 30, 34, 255));
+    tl.curveTop = top;
+    tl.curveBottom = bottom;
+    if (!tracked) {
+        dl->AddText(ImVec2(origin.x, top), IM_COL32(150, 150, 155, 255),
+                    joint < 0 ? "select a joint to see its curves" : "this joint has no keys in this clip");
+        return;
+    }
+    const Track& tr = clip->tracks[clip->trackOfNode[joint]];
+    const Channel& ch = tl.curveFamily == 0 ? tr.translation : tl.curveFamily == 1 ? tr.rotation : tr.scale;
+    const float* times = clip->times.data() + ch.times;
+    const int comps = tl.curveFamily == 1 && tl.curveQuaternion ? 4 : 3;
+    static thread_local std::vector<glm::vec3> euler;
+    if (tl.curveFamily == 1 && !tl.curveQuaternion) eulerKeys(*clip, ch, euler);
+    auto value = [&](uint32_t key, int c) -> float {
+        if (tl.curveFamily != 1) return clip->vec3Keys[ch.values + key][c];
+        if (!tl.curveQuaternion) return euler[key][c];
+        const glm::quat& q = clip->quatKeys[ch.values + key];
+        return c == 0 ? q.x : c == 1 ? q.y : c == 2 ? q.z : q.w;
+    };
+    // The keys in view (and one either side, so the curve reaches the edges).
+    const uint32_t first = static_cast<uint32_t>(std::max<std::ptrdiff_t>(
+        0, std::lower_bound(times, times + ch.count, static_cast<float>(v.t0)) - times - 1));
+    const uint32_t last = static_cast<uint32_t>(std::min<std::ptrdiff_t>(
+        ch.count, std::upper_bound(times, times + ch.count, static_cast<float>(v.t1)) - times + 1));
+    float lo = std::numeric_limits<float>::max(), hi = -std::numeric_limits<float>::max();
+    for (uint32_t key = first; key < last; ++key) {
+        for (int c = 0; c < comps; ++c) {
+            lo = std::min(lo, value(key, c));
+            hi = std::max(hi, value(key, c));
+        }
+    }
+    if (!(hi >= lo)) return;
+    const float pad = std::max((hi - lo) * 0.08f, tl.curveFamily == 1 && !tl.curveQuaternion ? 1.0f : 1e-4f);
+    lo -= pad;
+    hi += pad;
+    tl.curveMin = lo;
+    tl.curveMax = hi;
+    auto toY = [&](float val) { return bottom - (val - lo) / (hi - lo) * (bottom - top); };
+    // Value grid: the ends and zero where it is in view.
+    char text[32];
+    for (float g : {lo + pad, hi - pad, 0.0f}) {
+        if (g < lo || g > hi) continue;
+        dl->AddLine(ImVec2(v.x0, toY(g)), ImVec2(v.x1, toY(g)), IM_COL32(60, 60, 66, 255));
+        std::snprintf(text, sizeof text, "%.4g", g);
+        dl->AddText(ImVec2(origin.x, toY(g) - ImGui::GetFontSize() * 0.5f), IM_COL32(150, 150, 155, 255), text);
+    }
+    dl->PushClipRect(ImVec2(v.x0, origin.y), ImVec2(v.x1, origin.y + h), true);
+    if (markers) {
+        for (const Marker& mk : *markers) dl->AddLine(ImVec2(v.toX(mk.time), top), ImVec2(v.toX(mk.time), bottom), IM_COL32(230, 170, 60, 160));
+    }
+    static const ImU32 kColours[4] = {IM_COL32(235, 95, 95, 255), IM_COL32(110, 220, 110, 255), IM_COL32(100, 150, 255, 255),
+                                      IM_COL32(220, 220, 220, 255)};
+    const float dot = std::max(1.5f, 2.0f * k);
+    const double perPixel = (v.t1 - v.t0) / std::max(1.0f, v.x1 - v.x0);
+    const bool spaced = last - first < 2 || (times[last - 1] - times[first]) / (last - first - 1) > 4.0 * perPixel;
+    for (int c = 0; c < comps; ++c) {
+        ImVec2 prev;
+        for (uint32_t key = first; key < last; ++key) {
+            const float val = value(key, c);
+            const ImVec2 p(v.toX(times[key]), toY(val));
+            if (key > first) dl->AddLine(prev, p, kColours[c], 1.5f);
+            if (spaced) dl->AddRectFilled(ImVec2(p.x - dot, p.y - dot), ImVec2(p.x + dot, p.y + dot), kColours[c]);
+            if (tl.curvePoints.size() < kMaxCurvePoints && times[key] >= v.t0 && times[key] <= v.t1) {
+                tl.curvePoints.push_back(TimelineState::CurvePoint{c, times[key], val, p.x, p.y});
+            }
+            prev = p;
+        }
+    }
+    const float cx = v.toX(tl.time);
+    dl->AddLine(ImVec2(cx, origin.y), ImVec2(cx, origin.y + h), IM_COL32(80, 160, 255, 255), 2.0f);
+    dl->PopClipRect();
+    (void)m;
+}
+
 // One row of the dope sheet: a skeleton node (indented `depth` levels) or a morph target.
 struct DopeRow {
     int node = -1;
@@ -82,9 +270,32 @@ struct DopeRow {
 
 // The dope sheet's rows: every skeleton node depth-first from the roots (a folded node's
 // subtree left out), then a row per morph target the clip keys.
+bool holdsText(const std::string& name, const std::string& lowerFilter) {
+    if (lowerFilter.empty()) return true;
+    std::string n = name;
+    std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return n.find(lowerFilter) != std::string::npos;
+}
+
 void dopeRows(const ViewerState& s, const Clip* clip, std::vector<DopeRow>& rows) {
     const Model& m = *s.model;
     const std::vector<char>& folded = s.timeline.collapsed;
+    std::string filter = s.timeline.filter;
+    std::transform(filter.begin(), filter.end(), filter.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (!filter.empty()) {
+        // Filtered: the matching nodes, in hierarchy order, unindented (folding aside).
+        for (size_t i = 0; i < m.skeleton.size(); ++i) {
+            if (holdsText(m.skeleton.names[i], filter)) rows.push_back(DopeRow{static_cast<int>(i), 0});
+        }
+        if (!clip) return;
+        for (const MorphTrack& mt : clip->morphTracks) {
+            if (mt.mesh < 0 || static_cast<size_t>(mt.mesh) >= m.meshes.size() || mt.count == 0) continue;
+            for (uint32_t t = 0; t < mt.targets && t < m.meshes[mt.mesh].morphTargets.size(); ++t) {
+                if (holdsText(m.meshes[mt.mesh].morphTargets[t].name, filter)) rows.push_back(DopeRow{-1, 0, mt.mesh, static_cast<int>(t)});
+            }
+        }
+        return;
+    }
     std::vector<std::pair<int, int>> stack;  // node, depth
     for (int i = static_cast<int>(m.skeleton.size()) - 1; i >= 0; --i) {
         if (m.skeleton.parent[i] < 0) stack.emplace_back(i, 0);
@@ -118,7 +329,7 @@ void drawDopeSheet(ViewerState& s, const RulerView& v, const Clip* clip, float r
     const ImGuiStyle& style = ImGui::GetStyle();
     const int below = s.blend.active || s.machine.active ? static_cast<int>(s.blend.rows.size()) : 0;
     const float room = ImGui::GetContentRegionAvail().y - below * (ImGui::GetFrameHeight() + style.ItemSpacing.y) - style.ItemSpacing.y;
-    const float listH = std::min(rows.size() * rowH, std::max(4.0f * rowH, room));
+    const float listH = std::min(std::max<size_t>(rows.size(), 1) * rowH, std::max(4.0f * rowH, room));
     ImGui::BeginChild("##dopesheet", ImVec2(0.0f, listH), false);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float indentW = std::round(rowH * 0.8f);
@@ -149,17 +360,25 @@ void drawDopeSheet(ViewerState& s, const RulerView& v, const Clip* clip, float r
             ImGui::InvisibleButton("##row", ImVec2(std::max(1.0f, v.x0 - nameX), rowH));
             if (ImGui::IsItemClicked() && joint) s.selectedJoint = r.node;
             probeItem(probe, "dope:" + id);
-            const std::string& name = joint ? m.skeleton.names[r.node] : m.meshes[r.mesh].morphTargets[r.target].name;
+            const std::string& full = joint ? m.skeleton.names[r.node] : m.meshes[r.mesh].morphTargets[r.target].name;
+            const std::string name = elideMiddle(full.empty() ? std::string("(unnamed)") : full, v.x0 - 4.0f - nameX);
+            if (name != full && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", full.c_str());
+            tl.labelsDrawn.push_back(name);
             dl->PushClipRect(ImVec2(nameX, p.y), ImVec2(v.x0 - 2.0f, p.y + rowH), true);
             dl->AddText(ImVec2(nameX, p.y + (rowH - ImGui::GetFontSize()) * 0.5f),
-                        joint ? IM_COL32(190, 190, 195, 255) : IM_COL32(230, 160, 230, 255),
-                        name.empty() ? "(unnamed)" : name.c_str());
+                        joint ? IM_COL32(190, 190, 195, 255) : IM_COL32(230, 160, 230, 255), name.c_str());
             dl->PopClipRect();
             dl->PushClipRect(ImVec2(v.x0, p.y), ImVec2(v.x1, p.y + rowH), true);
             const float y = p.y + rowH * 0.5f;
+            const bool tracked = clip && joint && static_cast<size_t>(r.node) < clip->trackOfNode.size() && clip->trackOfNode[r.node] >= 0;
             if (joint && static_cast<size_t>(r.node) < s.keyTimes.perNode.size()) {
                 const std::vector<float>& keys = s.keyTimes.perNode[r.node];
-                drawKeys(dl, v, keys.data(), keys.data() + keys.size(), y, keyR, IM_COL32(200, 200, 200, 220));
+                if (tracked && drawKeyBand(dl, v, *clip, clip->tracks[clip->trackOfNode[r.node]], keys.data(), keys.data() + keys.size(),
+                                           y, keyR, IM_COL32(200, 200, 200, 235))) {
+                    ++tl.bandRows;
+                } else {
+                    drawKeys(dl, v, keys.data(), keys.data() + keys.size(), y, keyR, IM_COL32(200, 200, 200, 220));
+                }
             } else if (!joint && clip) {
                 for (const MorphTrack& mt : clip->morphTracks) {
                     if (mt.mesh != r.mesh) continue;
@@ -263,6 +482,25 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     sameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("dope sheet").x);
     ImGui::Checkbox("dope sheet", &tl.dopeSheet);
     probeItem(probe, "dopesheet");
+    // The curves box where it fits on this line (a narrow strip keeps its rows for the ruler;
+    // Panels > Timeline curves turns them on there). Turned on, the Timeline's strip grows to
+    // give the curves room (the layout clamps it).
+    const float curvesW = buttonWidth("curves");
+    const float lineEnd = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + curvesW <= lineEnd) {
+        ImGui::SameLine();
+        if (ImGui::Checkbox("curves", &tl.curves) && tl.curves) {
+            s.ui.layout.settings.bottomHeight = std::max(s.ui.layout.settings.bottomHeight, kCurvesStripHeight);
+        }
+        probeItem(probe, "curves:on");
+    }
+    if (tl.dopeSheet) {  // its filter: the rows whose name holds the text
+        const float filterW = std::round(110.0f * ImGui::GetFontSize() / 13.0f);
+        sameLineIfFits(filterW);
+        ImGui::SetNextItemWidth(filterW);
+        ImGui::InputTextWithHint("##dopefilter", "filter rows", tl.filter, sizeof tl.filter);
+        probeItem(probe, "dope:filter");
+    }
 
     // Preview range fields (frames) and the view's zoom.
     const float fps = tl.sampleRate > 0.0f ? tl.sampleRate : 30.0f;
@@ -334,7 +572,8 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     const float rulerH = std::round(22.0f * k), rowH = std::round(12.0f * k);
     int rows = 1 + (jointKeys ? 1 : 0);  // summary, selected joint
     if (tl.dopeSheet && jointKeys) rows += 3;
-    const float labelW = std::round(90.0f * k);
+    tl.nameWidth = std::clamp(tl.nameWidth, 40.0f, std::max(40.0f, 0.6f * ImGui::GetContentRegionAvail().x / k));
+    const float labelW = std::round(tl.nameWidth * k);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float width = std::max(50.0f, ImGui::GetContentRegionAvail().x - labelW);
     const float height = rulerH + rows * rowH;
@@ -365,12 +604,22 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     auto postMarker = [&](MarkerEdit::Kind kind, int index, float time, std::string name) {
         q.markerEdits.push_back(MarkerEdit{kind, tl.clip, index, time, std::move(name)});
     };
-    // Renaming a marker: a text field over the ruler at the marker (before the ruler, so the
-    // field gets the mouse there). Enter or a click elsewhere keeps the name, Esc cancels.
+    // Renaming a marker: a text field in a small window of its own just above the ruler at the
+    // marker, so it is drawn over everything (the ruler's own drawing came over a field placed
+    // in the panel), focused with the old name selected: what is typed replaces it. Enter or a
+    // click elsewhere keeps the name, Esc cancels.
     if (tl.markerRename >= markerCount) tl.markerRename = -1;
     if (tl.markerRename >= 0) {
-        const float fieldW = std::round(120.0f * k);
-        ImGui::SetCursorScreenPos(ImVec2(std::clamp(markerX(tl.markerRename), v.x0, std::max(v.x0, v.x1 - fieldW)), top));
+        const float fieldW = std::round(140.0f * k);
+        const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+        const float winH = ImGui::GetFrameHeight() + 2.0f * pad.y;
+        ImGui::SetNextWindowPos(ImVec2(std::clamp(markerX(tl.markerRename) - pad.x, v.x0, std::max(v.x0, v.x1 - fieldW - 2.0f * pad.x)),
+                                       std::max(0.0f, top - winH)));
+        ImGui::SetNextWindowSize(ImVec2(fieldW + 2.0f * pad.x, winH));
+        if (tl.markerRenameFocus) ImGui::SetNextWindowFocus();
+        ImGui::Begin("##markerrename", nullptr,
+                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                         ImGuiWindowFlags_NoFocusOnAppearing);
         ImGui::SetNextItemWidth(fieldW);
         if (tl.markerRenameFocus) ImGui::SetKeyboardFocusHere();
         tl.markerRenameFocus = false;
@@ -381,6 +630,7 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
             postMarker(MarkerEdit::Kind::Rename, tl.markerRename, 0.0f, tl.markerName);
         }
         if (enter || ImGui::IsItemDeactivated()) tl.markerRename = -1;
+        ImGui::End();
     }
 
     ImGui::SetCursorScreenPos(ImVec2(v.x0, origin.y));
@@ -574,17 +824,37 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     dl->AddRectFilled(ImVec2(cx - ts.x * 0.5f - 3, top), ImVec2(cx + ts.x * 0.5f + 3, top + ts.y + 2), IM_COL32(50, 110, 220, 255), 3.0f);
     dl->AddText(ImVec2(cx - ts.x * 0.5f, top + 1), IM_COL32(255, 255, 255, 255), cur);
     dl->PopClipRect();
-    // Row labels on the left.
+    // Row labels on the left, elided in the middle to the name column (the full name on hover).
     float ly = top + rulerH;
+    const ImVec2 mousePos = ImGui::GetIO().MousePos;
     for (int i = 0; i < labelCount; ++i) {
-        dl->AddText(ImVec2(origin.x, ly), IM_COL32(190, 190, 195, 255), labels[i]);
+        const std::string label = elideMiddle(labels[i], labelW - 6.0f);
+        dl->AddText(ImVec2(origin.x, ly), IM_COL32(190, 190, 195, 255), label.c_str());
+        if (label != labels[i] && mousePos.x >= origin.x && mousePos.x < origin.x + labelW && mousePos.y >= ly &&
+            mousePos.y < ly + rowH && ImGui::IsWindowHovered()) {
+            ImGui::SetTooltip("%s", labels[i]);
+        }
         ly += rowH;
     }
+    // The name column's edge: drag it to widen the names (kept in the settings).
+    ImGui::SetCursorScreenPos(ImVec2(origin.x + labelW - 4.0f, top));
+    ImGui::InvisibleButton("##namesplit", ImVec2(6.0f, std::max(1.0f, bottom - top)));
+    probeItem(probe, "timeline:names");
+    if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+    if (ImGui::IsItemActive() && ImGui::GetIO().MouseDelta.x != 0.0f) tl.nameWidth += ImGui::GetIO().MouseDelta.x / k;
+    dl->AddLine(ImVec2(origin.x + labelW - 2.0f, top + rulerH), ImVec2(origin.x + labelW - 2.0f, bottom),
+                ImGui::IsItemHovered() || ImGui::IsItemActive() ? IM_COL32(120, 160, 230, 255) : IM_COL32(70, 70, 75, 255));
     ImGui::SetCursorScreenPos(ImVec2(origin.x, bottom + 4));
     ImGui::Dummy(ImVec2(0.0f, 0.0f));
     tl.rowsDrawn.clear();
+    tl.labelsDrawn.clear();
+    tl.bandRows = 0;
     tl.rowCount = 0;
-    if (tl.dopeSheet && s.model) drawDopeSheet(s, v, clip, rowH, keyR, probe);
+    if (tl.curves && s.model) {
+        drawCurves(s, v, clip, markers, k, probe);
+    } else if (tl.dopeSheet && s.model) {
+        drawDopeSheet(s, v, clip, rowH, keyR, probe);
+    }
     if (s.blend.active || s.machine.active) {
         // What the controller plays: each motion and layer with its phase and weight.
         for (const BlendState::Row& r : s.blend.rows) {

@@ -10,6 +10,9 @@
 
 namespace rig {
 
+// The Timeline strip's height (at UI scale 1) the Curves view asks for when it opens.
+inline constexpr float kCurvesStripHeight = 330.0f;
+
 void drawTimelineContent(ViewerState& s, UiProbe* probe);
 // Key times of the clip the timeline shows (s.timeline.clip), per joint and for all joints;
 // rebuilt only when the model or that clip changes.

@@ -33,6 +33,7 @@ void drawViewPanel(ViewerState& s, bool* open, UiProbe* probe) {
         bool zUp = s.camera.zUp;
         if (ImGui::Checkbox(fitCheck("Z up (this file)###zup", "Z up###zup"), &zUp)) s.requests.zUp = zUp;
         probeItem(probe, "zup");
+        if (!s.ui.upAxisSource.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("Up axis: %s", s.ui.upAxisSource.c_str());
         if (ImGui::Button("Frame (F)")) s.requests.frameModel = true;
         sameLineIfFits(buttonWidth("Reset camera"));
         if (ImGui::Button("Reset camera")) s.requests.resetCamera = true;

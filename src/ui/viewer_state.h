@@ -98,7 +98,10 @@ struct ViewerRequests {
     std::optional<float> rate;
     bool frameModel = false;
     bool resetCamera = false;
-    std::string open;               // a path to import (in the background)
+    std::string open;               // a path to import (in the background); during a load it
+                                    // replaces the load (the newest Open wins)
+    bool cancelLoad = false;        // stop the running load (Cancel in its notice, Esc): its worker
+                                    // is killed, the model on screen stays
     std::string addAnim;            // a file whose clips join the model on screen (--anim)
     int focusFinding = -1;          // index into checks.report.findings: select / frame it
     BlendRequests blend;
@@ -248,6 +251,7 @@ struct ViewerUiState {
     double statusUntil = 0.0;
     size_t flaggedVertices = 0;        // drawn as points on top in the colour view
     int namesDrawn = 0;                // joint names on screen last frame
+    std::vector<glm::vec4> nameRects;  // their boxes (x0, y0, x1, y1), the selected joint's first
     int materialMesh = -1;             // the mesh whose material the inspector shows (-1: none)
     int materialForNode = -2;          // the selected node it was chosen for
     FileBrowserState browser;
@@ -258,8 +262,12 @@ struct ViewerUiState {
         int x = 0, y = 0, width = 0, height = 0;
     } window;
     // Per model file (absolute path): its up axis as the person chose it in View > Up axis
-    // (true: Z up). Files not in it get the guess (app/up_axis.h).
+    // (true: Z up). Files not in it get their format's rule or the guess (app/up_axis.h).
     std::map<std::string, bool> zUpByFile;
+    std::string upAxisSource;  // where the open model's up axis came from (the View panel says)
+    std::string cameraFile;    // the model file (absolute) the settings' camera was saved for
+    char hierarchySearch[64] = "";  // the Hierarchy's search: nodes whose name holds it, listed flat
+    int hierarchyMatches = -1;        // nodes the search listed last frame (-1: no search)
 };
 
 // What the controller driving the pose plays now, copied from it once per frame (the
@@ -304,7 +312,23 @@ struct TimelineState {
     // (tests read them: "joint:<node>" / "morph:<mesh>:<target>").
     std::vector<char> collapsed;    // per skeleton node
     std::vector<std::string> rowsDrawn;
+    std::vector<std::string> labelsDrawn;  // the name each drawn row shows (elided in the middle)
+    int bandRows = 0;               // rows drawn as a band (keys closer than their diamonds)
     int rowCount = 0;               // rows the dope sheet lists (visible or scrolled away)
+    // The Curves view: the selected joint's channels as curves under the ruler (its zoom, pan,
+    // playhead and markers), one family at a time; the keys drawn last frame (tests read them).
+    bool curves = false;
+    int curveFamily = 1;            // 0 location x/y/z, 1 rotation, 2 scale x/y/z
+    bool curveQuaternion = false;   // rotation as quaternion x/y/z/w, else Euler x/y/z (degrees)
+    struct CurvePoint {
+        int component = 0;          // x, y, z (w)
+        float time = 0.0f, value = 0.0f;  // the key (value in the family's unit)
+        float x = 0.0f, y = 0.0f;   // where it was drawn
+    };
+    std::vector<CurvePoint> curvePoints;  // at most kMaxCurvePoints
+    float curveTop = 0.0f, curveBottom = 0.0f, curveMin = 0.0f, curveMax = 0.0f;  // the value axis drawn
+    float nameWidth = 90.0f;        // the name column (at UI scale 1), dragged at its edge; saved
+    char filter[64] = "";           // the dope sheet's filter: rows whose name holds it
 };
 
 // Key times of one clip, for the timeline: per joint (node) every key of its T / R / S

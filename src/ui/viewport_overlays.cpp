@@ -61,6 +61,9 @@ void drawStatusOverlay(ViewerState& s, double now, UiProbe* probe) {
         if (probe) probe->texts["loading"] = staged ? importStageName(static_cast<ImportStage>(s.loadingStage)) : "";
         const float bar = s.loadingFraction >= 0.0f ? std::min(s.loadingFraction, 1.0f) : static_cast<float>(std::fmod(elapsed, 1.2) / 1.2);
         ImGui::ProgressBar(bar, ImVec2(std::min(300.0f, std::max(1.0f, c.w - 40.0f)), 0), "");
+        // Stops the import (its worker process is killed); the model on screen stays.
+        if (ImGui::Button("Cancel (Esc)")) s.requests.cancelLoad = true;
+        probeItem(probe, "loading:cancel");
         ImGui::End();
     }
     // The notification strip: errors, warnings about the model and a settings file that was
@@ -85,21 +88,32 @@ void drawStatusOverlay(ViewerState& s, double now, UiProbe* probe) {
 }
 
 int drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorld, const glm::mat4& viewProj,
-                   float width, float height) {
+                   float width, float height, std::vector<glm::vec4>* placed) {
+    if (placed) placed->clear();
     if (!s.model || s.view.jointNames == JointNameMode::None) return 0;
     int drawn = 0;
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
     const Skeleton& sk = s.model->skeleton;
+    // Labels that would overlap one already placed are left out (thinned), the selected joint's
+    // placed first so it is always shown.
+    static thread_local std::vector<glm::vec4> taken;
+    taken.clear();
     auto label = [&](int32_t j, ImU32 color) {
         if (j < 0 || static_cast<size_t>(j) >= jointWorld.size()) return;
         glm::vec2 at;
         if (!projectToScreen(viewProj, jointWorld[j], width, height, at)) return;
         const char* name = sk.names[j].empty() ? "(unnamed)" : sk.names[j].c_str();
         const ImVec2 sz = ImGui::CalcTextSize(name);
-        dl->AddRectFilled(ImVec2(at.x + 3, at.y - 7), ImVec2(at.x + 5 + sz.x, at.y - 7 + sz.y), IM_COL32(0, 0, 0, 140), 2.0f);
+        const glm::vec4 r(at.x + 3, at.y - 7, at.x + 5 + sz.x, at.y - 7 + sz.y);
+        for (const glm::vec4& t : taken) {
+            if (r.x < t.z && t.x < r.z && r.y < t.w && t.y < r.w) return;
+        }
+        taken.push_back(r);
+        dl->AddRectFilled(ImVec2(r.x, r.y), ImVec2(r.z, r.w), IM_COL32(0, 0, 0, 140), 2.0f);
         dl->AddText(ImVec2(at.x + 4, at.y - 7), color, name);
         ++drawn;
     };
+    if (s.selectedJoint >= 0 && static_cast<size_t>(s.selectedJoint) < sk.size()) label(s.selectedJoint, IM_COL32(255, 230, 60, 255));
     if (s.view.jointNames == JointNameMode::All) {
         for (int32_t j : s.joints) {
             if (j != s.selectedJoint) label(j, IM_COL32(230, 230, 230, 220));
@@ -111,7 +125,7 @@ int drawJointNames(const ViewerState& s, const std::vector<glm::vec3>& jointWorl
             for (int32_t c : s.children[s.selectedJoint]) label(c, IM_COL32(170, 255, 190, 230));
         }
     }
-    if (s.selectedJoint >= 0 && static_cast<size_t>(s.selectedJoint) < sk.size()) label(s.selectedJoint, IM_COL32(255, 230, 60, 255));
+    if (placed) *placed = taken;
     return drawn;
 }
 
