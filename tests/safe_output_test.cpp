@@ -813,7 +813,7 @@ TEST(ResourcePaths, BuffersOutsideTheFolderAreNotRead) {
     EXPECT_EQ(in.err, "");
     ASSERT_TRUE(g::write(smallRig(), dir + "/embedded.gltf"));
     RunResult em = run(kExe, {"check", "--json", dir + "/embedded.gltf"});
-    EXPECT_FALSE(hasFinding(json::parse(em.out), "external-path-refused", "warning")) << em.out;
+    EXPECT_FALSE(hasFinding(json::parse(em.out)["files"][0], "external-path-refused", "warning")) << em.out;
 }
 
 // Images: a texture outside the folder is not read (by check, the renderer or anyone); the
@@ -853,7 +853,7 @@ TEST(ResourcePaths, TexturesOutsideTheFolderAreRefusedWithAWarning) {
         EXPECT_EQ(r.exitCode, 0) << r.err;
         EXPECT_EQ(lines(r.err), 1) << r.err;
         RunResult allowed = run(kExe, {"check", "--json", "--allow-external-paths", model});
-        EXPECT_FALSE(hasFinding(json::parse(allowed.out), "external-path-refused", "warning")) << allowed.out;
+        EXPECT_FALSE(hasFinding(json::parse(allowed.out)["files"][0], "external-path-refused", "warning")) << allowed.out;
         RunResult quiet = run(kExe, {"info", "--allow-external-paths", model});
         EXPECT_EQ(quiet.err, "");
     }
@@ -879,14 +879,14 @@ TEST(ResourcePaths, ObjMaterialLibraryOutsideTheFolderIsNotRead) {
     spit(root + "/model/out.obj", "mtllib ../outside/evil.mtl\n" + mesh);
     spit(root + "/model/in.obj", "mtllib inside.mtl\n" + mesh);
     RunResult out = run(kExe, {"check", "--json", root + "/model/out.obj"});
-    const json jo = json::parse(out.out);
+    const json jo = json::parse(out.out)["files"][0];
     EXPECT_TRUE(hasFinding(jo, "external-path-refused", "warning")) << out.out;
     RunResult info = run(kExe, {"info", root + "/model/out.obj"});
     EXPECT_EQ(info.exitCode, 0) << info.err;
     EXPECT_EQ(lines(info.err), 1) << info.err;
     EXPECT_NE(info.err.find("evil.mtl"), std::string::npos) << info.err;
     RunResult in = run(kExe, {"check", "--json", root + "/model/in.obj"});
-    EXPECT_FALSE(hasFinding(json::parse(in.out), "external-path-refused", "warning")) << in.out;
+    EXPECT_FALSE(hasFinding(json::parse(in.out)["files"][0], "external-path-refused", "warning")) << in.out;
     EXPECT_EQ(run(kExe, {"info", root + "/model/in.obj"}).err, "");
     EXPECT_EQ(run(kExe, {"info", "--allow-external-paths", root + "/model/out.obj"}).err, "");
 }
