@@ -6,7 +6,7 @@
 #include <cctype>
 #include <cstring>
 
-#include "app/file_head.h"
+#include "util/input_file.h"
 
 namespace rig {
 
@@ -118,7 +118,7 @@ std::string sniffModelHead(const std::string& path, std::string_view head, uint6
 
 std::string sniffModelFile(const std::string& path) {
     std::string head, error;
-    if (readFileHead(path, kSniffBytes, head, error) != InputFileStatus::Read) return {};
+    if (readInputFileHead(path, kSniffBytes, head, error) != InputFileStatus::Read) return {};
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) return {};
     return sniffModelHead(path, head, static_cast<uint64_t>(st.st_size));

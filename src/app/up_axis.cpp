@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "app/file_head.h"
+#include "util/input_file.h"
 
 namespace rig {
 
@@ -133,7 +133,7 @@ DeclaredUp declaredUpAxis(const std::string& path) {
     const std::string ext = lowerExt(path);
     std::string head, error;
     if (ext == ".fbx" || ext == ".dae") {
-        if (readFileHead(path, kHeadBytes, head, error) != InputFileStatus::Read) head.clear();
+        if (readInputFileHead(path, kHeadBytes, head, error) != InputFileStatus::Read) head.clear();
     }
     return declaredUpAxis(path, head);
 }

@@ -28,7 +28,11 @@ const char* fileKindName(unsigned mode) {
     return "of an unknown kind";
 }
 
-InputFileStatus readInputFile(const std::string& path, size_t maxBytes, std::string& out, std::string& error) {
+namespace {
+
+// The one open of a file the user named: only a regular file, never waited on. `headOnly`: at
+// most maxBytes from its start, whatever its size; otherwise all of it, refused past maxBytes.
+InputFileStatus readRegularFile(const std::string& path, size_t maxBytes, bool headOnly, std::string& out, std::string& error) {
     out.clear();
     error.clear();
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. Whatever it is
@@ -49,6 +53,22 @@ InputFileStatus readInputFile(const std::string& path, size_t maxBytes, std::str
     } else if (!S_ISREG(st.st_mode)) {
         error = std::string("not a regular file (") + fileKindName(st.st_mode) + ")";
         status = InputFileStatus::Refused;
+    } else if (headOnly) {
+        const size_t want = static_cast<unsigned long long>(st.st_size) < maxBytes ? static_cast<size_t>(st.st_size) : maxBytes;
+        out.resize(want);
+        size_t got = 0;
+        while (got < want) {
+            const ssize_t n = ::read(fd, out.data() + got, want - got);
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) {
+                error = std::strerror(errno);
+                status = InputFileStatus::Refused;
+                break;
+            }
+            if (n == 0) break;  // shorter than it was
+            got += static_cast<size_t>(n);
+        }
+        out.resize(got);
     } else if (static_cast<unsigned long long>(st.st_size) > maxBytes) {
         error = "larger than " + sizeText(maxBytes);
         status = InputFileStatus::Refused;
@@ -80,6 +100,16 @@ InputFileStatus readInputFile(const std::string& path, size_t maxBytes, std::str
     ::close(fd);
     if (status != InputFileStatus::Read) out.clear();
     return status;
+}
+
+}  // namespace
+
+InputFileStatus readInputFile(const std::string& path, size_t maxBytes, std::string& out, std::string& error) {
+    return readRegularFile(path, maxBytes, false, out, error);
+}
+
+InputFileStatus readInputFileHead(const std::string& path, size_t maxBytes, std::string& out, std::string& error) {
+    return readRegularFile(path, maxBytes, true, out, error);
 }
 
 }  // namespace rig

@@ -20,4 +20,9 @@ enum class InputFileStatus { Read, Missing, Refused };
 // system's reason).
 InputFileStatus readInputFile(const std::string& path, size_t maxBytes, std::string& out, std::string& error);
 
+// At most `maxBytes` from the start of `path` (all of a shorter file): what a file says about
+// itself in its first bytes (magic numbers, an up axis). Missing and Refused as readInputFile
+// says; a larger file is not refused.
+InputFileStatus readInputFileHead(const std::string& path, size_t maxBytes, std::string& out, std::string& error);
+
 }  // namespace rig
