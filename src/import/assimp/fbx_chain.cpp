@@ -386,10 +386,11 @@ unsigned foldChannels(aiAnimation& anim, const std::vector<Chain>& chains, const
         if (times.empty()) continue;
         auto local = [&](double time) {
             aiMatrix4x4 m;
-            for (const auto& [t, static_] : chain.terms) {
+            for (const auto& term : chain.terms) {
+                const auto& t = term.first;
                 if (isGeometric(t)) continue;
                 const auto a = std::find_if(animated.begin(), animated.end(), [&](const auto& x) { return x.first == t; });
-                m = m * (a != animated.end() ? channelMatrix(*a->second, time) : static_);
+                m = m * (a != animated.end() ? channelMatrix(*a->second, time) : term.second);
             }
             return whole ? m * channelMatrix(*whole, time) : m;
         };
