@@ -479,13 +479,17 @@ def run_check(client, rigview, files, out, previous=None, retries=3, strict=Fals
 
     pending = iter(range(0, len(files), chunk_size))
     singles = []  # files of failed chunks, one task each
+    again = []  # tasks whose result the cluster lost (with the worker that held it): run again
+    lost = {}  # first file of a task -> how many times its result was lost
     in_flight = {}
     ac = as_completed()
     submitted = [0]
 
     def refill():
         while len(in_flight) < window:
-            if singles:
+            if again:
+                paths = again.pop()
+            elif singles:
                 paths = [singles.pop()]
             else:
                 start = next(pending, None)
@@ -505,8 +509,14 @@ def run_check(client, rigview, files, out, previous=None, retries=3, strict=Fals
         refill()
         for fut in ac:
             paths = in_flight.pop(fut.key)
+            results = None
             if fut.status == "finished":
-                for path, line, error, meta in fut.result():
+                try:
+                    results = fut.result()
+                except Exception:  # finished, but the worker holding the result died since
+                    results = None
+            if results is not None:
+                for path, line, error, meta in results:
                     if line is not None:
                         take(path, line, meta)
                     elif error is None:  # unchanged since the earlier run
@@ -526,9 +536,13 @@ def run_check(client, rigview, files, out, previous=None, retries=3, strict=Fals
                                                "last on " + last if last else "", version))
                 else:
                     failed.append((paths[0], str(error)))
-            else:  # cancelled: the scheduler lost it
-                raise BatchError("the Dask cluster dropped the task of " + paths[0] + " (" + fut.status
-                                 + "); --resume OUT.jsonl goes on from the lines written", EXIT_INTERNAL_ERROR)
+            else:  # lost (its result died with a worker) or cancelled: its files are checked again
+                lost[paths[0]] = lost.get(paths[0], 0) + 1
+                if lost[paths[0]] > retries + 1:
+                    raise BatchError("the Dask cluster dropped the task of " + paths[0] + " (" + fut.status
+                                     + ") " + str(lost[paths[0]]) + " times; --resume OUT.jsonl goes on from the lines written",
+                                     EXIT_INTERNAL_ERROR)
+                again.append(paths)
             fut.release()
             refill()
     finally:
