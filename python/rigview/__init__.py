@@ -83,8 +83,24 @@ class Finding:
                    value=d.get("value"), mesh=d.get("mesh"), joint=d.get("joint"), clip=d.get("clip"))
 
 
+class _CliJson:
+    """A result that keeps the JSON text its command prints with --json (check, diff,
+    compress): to_json() gives that text, to_dict() the parsed object."""
+
+    _json: str
+
+    def to_json(self) -> str:
+        """The result as the command's --json prints it (without the final newline)."""
+        return self._json
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The result as a dict (the JSON object)."""
+        d: Dict[str, Any] = _json.loads(self._json)
+        return d
+
+
 @dataclass(frozen=True)
-class Report:
+class Report(_CliJson):
     """What `rigview check --json` reports for one file. `worst` is "error", "warning", "info"
     or "none"; `passed` is False when there are errors (or warnings, with strict=True) or the
     file could not be imported, then `error` holds the import's one-line message (a crash or a
@@ -102,18 +118,9 @@ class Report:
         """Whether the file could be imported (and was checked)."""
         return self.error is None
 
-    def to_json(self) -> str:
-        """The report as `rigview check MODEL --json` prints it (without the final newline)."""
-        return self._json
-
-    def to_dict(self) -> Dict[str, Any]:
-        """The report as a dict (the JSON object)."""
-        d: Dict[str, Any] = _json.loads(self._json)
-        return d
-
 
 @dataclass(frozen=True)
-class Diff:
+class Diff(_CliJson):
     """What changed from version `a` of a rig to version `b` (`rigview diff A B --json`, whose
     JSON Schema is docs/schemas/diff.schema.json): `placement` first (where b's whole rig sits
     relative to a's: "moved", "translation_mm", "rotation_deg", "axis", "scale"...), then, with
@@ -136,18 +143,9 @@ class Diff:
     clips: Dict[str, List[Any]]
     _json: str = field(default="", repr=False, compare=False)
 
-    def to_json(self) -> str:
-        """The diff as `rigview diff A B --json` prints it (without the final newline)."""
-        return self._json
-
-    def to_dict(self) -> Dict[str, Any]:
-        """The diff as a dict (the JSON object)."""
-        d: Dict[str, Any] = _json.loads(self._json)
-        return d
-
 
 @dataclass(frozen=True)
-class CompressReport:
+class CompressReport(_CliJson):
     """What `rigview compress --json` reports: the model and output, the tolerance (millimetres
     and model units), a note on the units, per clip its sizes, ratios, kept keys and measured
     errors (`clips`: "name", "original_bytes", "compressed_bytes", "ratio", "original_keys",
@@ -161,15 +159,6 @@ class CompressReport:
     clips: List[Dict[str, Any]]
     total: Dict[str, Any]
     _json: str = field(default="", repr=False, compare=False)
-
-    def to_json(self) -> str:
-        """The report as `rigview compress --json` prints it (without the final newline)."""
-        return self._json
-
-    def to_dict(self) -> Dict[str, Any]:
-        """The report as a dict (the JSON object)."""
-        d: Dict[str, Any] = _json.loads(self._json)
-        return d
 
 
 def check(path: PathLike, *, units: str = "metres", anims: Sequence[PathLike] = (), isolated: bool = True,
