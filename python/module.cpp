@@ -361,6 +361,21 @@ std::string compress(const py::object& pathOrModel, const PathArg& output, doubl
     return rig::jsonout::dump(std::move(report), 2);
 }
 
+// rigview's one output rule (cmd::outputIsNoneOf) for a caller's own outputs: rigview.batch's
+// -o and --resume against every file it checks. ValueError with the command line's line.
+void outputIsNotAnInput(const PathArg& output, const std::vector<PathArg>& inputs) {
+    const std::vector<std::string> files = pathStrings(inputs);
+    std::vector<std::string> lines;
+    bool ok = false;
+    {
+        py::gil_scoped_release release;
+        rig::cmd::ErrorCapture capture;
+        ok = rig::cmd::outputIsNoneOf(output.string(), files);
+        lines = capture.lines();
+    }
+    if (!ok) throw py::value_error(messageText(joined(lines, "the output is one of the inputs")));
+}
+
 }  // namespace
 
 std::vector<std::string> pathStrings(const std::vector<PathArg>& paths) {
@@ -502,6 +517,11 @@ PYBIND11_MODULE(_rigview, m) {
           "The report `rigview check --json` prints for one file (a JSON string).");
     m.def("_diff_json", &diffJson, py::arg("a"), py::arg("b"), py::arg("tolerance") = 0.01,
           "`rigview diff A B --json` of two loaded Models (a JSON string).");
+    m.def("output_is_not_an_input", &outputIsNotAnInput, py::arg("output"), py::arg("inputs"),
+          "Raise ValueError (the command line's one line) when `output` is the same file as one of\n"
+          "`inputs` (device and inode: through symbolic links, '..' and hard links), as every rigview\n"
+          "command refuses to write over what it reads; an output that does not exist yet passes.\n"
+          "Each input is stat'ed once (a million files: a million stats, on several threads).");
     m.def("_codes_markdown", &rig::codesMarkdown, "The table of finding codes (`rigview check --list-codes`).");
     m.def("render", &render, py::arg("path"), py::kw_only(), py::arg("clip") = py::none(), py::arg("time") = 0.0,
           py::arg("bind") = false, py::arg("file_pose") = false, py::arg("size") = std::pair<int, int>(800, 600),

@@ -29,6 +29,7 @@ from ._rigview import (  # noqa: F401  (re-exported)
     __version__,
     export,
     load,
+    output_is_not_an_input,
     render,
 )
 from . import _rigview
@@ -49,6 +50,7 @@ __all__ = [
     "diff",
     "export",
     "load",
+    "output_is_not_an_input",
     "render",
 ]
 

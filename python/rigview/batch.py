@@ -28,8 +28,10 @@ rigview the worker's memory limit divided among its threads and imports
 (RIGVIEW_MAX_MEMORY_MB). A cut or damaged line of a resumed output is skipped with one warning
 and its file checked again.
 
-This module imports no compiled code (not rigview._rigview): Dask ships its functions to the
-workers by value, and the workers need only the rigview binary and the files (same paths).
+What runs on the workers imports no compiled code (not rigview._rigview): Dask ships its
+functions to the workers by value, and the workers need only the rigview binary and the files
+(same paths). The client refuses an output over a file to check through rigview's own rule
+(rigview.output_is_not_an_input).
 
 Test hook (for tests only): where the workers' environment has RIGVIEW_BATCH_TEST_HOOKS=FILE,
 each task reads FILE, a JSON object:
@@ -590,16 +592,16 @@ def compact(path, files, summary, version=None):
 
 
 def output_is_not_a_file_checked(out_path, files):
-    """Refuse an output that is one of the files to check (by name, then by device and inode
-    among the files of the same name: no stat of every file)."""
+    """Refuse an output that is one of the files to check, by rigview's own rule
+    (rigview.output_is_not_an_input: device and inode, through links, '..' and hard links;
+    each file stat'ed once). Runs on the client only, before anything is written."""
     if not out_path:
         return
-    real = os.path.realpath(out_path)
-    names = {os.path.basename(out_path), os.path.basename(real)}
-    for f in files:
-        if os.path.basename(f) in names and (os.path.realpath(f) == real or
-                                             (os.path.exists(out_path) and os.path.exists(f) and os.path.samefile(f, out_path))):
-            raise BatchError(out_path + ": the output is one of the files to check (" + f + ")", EXIT_USAGE)
+    from rigview import _rigview  # the package this module belongs to (the workers never run this)
+    try:
+        _rigview.output_is_not_an_input(out_path, files)
+    except ValueError as e:
+        raise BatchError(str(e).removeprefix("rigview: "), EXIT_USAGE)
 
 
 def parse_args(argv):

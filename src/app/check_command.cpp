@@ -249,14 +249,11 @@ int runCheck(const CheckOptions& o) {
                         std::to_string(files.size()) + " (fewer paths, or --shard)");
         return exitcode::kUsage;
     }
-    for (size_t i = 0; i < (o.sheet.empty() ? 0 : files.size()); ++i) {
-        if (!cmd::outputIsNotAnInput(o.sheet, files[i], o.anims)) return exitcode::kUsage;
-    }
-    if (!o.output.empty() && o.output != "-") {
-        for (const std::string& f : files) {
-            if (!cmd::outputIsNotAnInput(o.output, f, o.anims)) return exitcode::kUsage;
-        }
-    }
+    // No output over any file checked or --anim file: one stat each, however many files.
+    std::vector<std::string> inputs = files;
+    inputs.insert(inputs.end(), o.anims.begin(), o.anims.end());
+    if (!o.sheet.empty() && !cmd::outputIsNoneOf(o.sheet, inputs)) return exitcode::kUsage;
+    if (!o.output.empty() && o.output != "-" && !cmd::outputIsNoneOf(o.output, inputs)) return exitcode::kUsage;
     // The configuration's rules for each file, found before any import.
     CheckConfigFinder finder(o.config, o.noConfig);
     std::vector<std::vector<const CheckRule*>> rules(files.size());

@@ -114,17 +114,19 @@ bool outputIsNotAResource(const std::string& output, const Model& model) {
     return true;
 }
 
+bool outputIsNoneOf(const std::string& output, const std::vector<std::string>& inputs) {
+    const size_t i = paths::sameFileAmong(output, inputs);
+    if (i == inputs.size()) return true;
+    printError(output + ": is the input file " + inputs[i] + "; refusing to overwrite it (write the output elsewhere)");
+    return false;
+}
+
 bool outputIsNotAnInput(const std::string& output, const std::string& model, const std::vector<std::string>& anims,
                         const std::string& machine) {
-    std::vector<std::string> inputs{model, machine};
+    std::vector<std::string> inputs{model};
+    if (!machine.empty()) inputs.push_back(machine);
     inputs.insert(inputs.end(), anims.begin(), anims.end());
-    for (const std::string& in : inputs) {
-        if (!in.empty() && paths::sameFile(output, in)) {
-            printError(output + ": is the input file " + in + "; refusing to overwrite it (write the output elsewhere)");
-            return false;
-        }
-    }
-    return true;
+    return outputIsNoneOf(output, inputs);
 }
 
 bool isStreamOutput(const std::string& path) {

@@ -57,9 +57,13 @@ bool resolveClip(const Model& model, const std::string& key, int32_t& clip);
 // The clip time shown for a requested --time: past the end wraps, exactly the end is the
 // last key (seekTime in loop mode, as the viewer's seek). 0 for the bind pose.
 float clipTime(const Model& model, int32_t clip, double requested);
-// Outputs never overwrite inputs: false (after printing the error) when `output` is the same
-// file as `model`, one of `anims` or `machine` (a state machine file; paths::sameFile: device
-// and inode, or canonical path). Called before anything is read or written.
+// Outputs never overwrite inputs: false (after printing "OUTPUT: is the input file F; refusing
+// to overwrite it ...") when `output` is the same file as one of `inputs` (device and inode,
+// paths::sameFileAmong: one stat each, however many). The one rule of every command's inputs
+// and of rigview.batch's files (the Python module's output_is_not_an_input).
+bool outputIsNoneOf(const std::string& output, const std::vector<std::string>& inputs);
+// That rule for a command's named inputs: `model`, `anims` and `machine` (a state machine
+// file). Called before anything is read or written.
 bool outputIsNotAnInput(const std::string& output, const std::string& model, const std::vector<std::string>& anims,
                         const std::string& machine = {});
 // The same for every file the loaded model was read from, once it is loaded: the model, the

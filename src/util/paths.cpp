@@ -7,6 +7,8 @@
 #include <cctype>
 #include <filesystem>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace rig::paths {
 
@@ -101,6 +103,34 @@ bool sameFile(const std::string& output, const std::string& input) {
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
     }
     return resolved(output) == resolved(input);
+}
+
+size_t sameFileAmong(const std::string& output, const std::vector<std::string>& inputs) {
+    struct stat out{};
+    if (::stat(output.c_str(), &out) != 0) return inputs.size();
+    // Threads take blocks of the list; the first match (lowest index) wins.
+    std::atomic<size_t> next{0}, found{inputs.size()};
+    constexpr size_t kBlock = 4096;
+    const auto work = [&] {
+        for (size_t start; (start = next.fetch_add(kBlock)) < inputs.size() && start < found.load();) {
+            const size_t end = std::min(inputs.size(), start + kBlock);
+            for (size_t i = start; i < end; ++i) {
+                struct stat in{};
+                if (::stat(inputs[i].c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+                    for (size_t seen = found.load(); i < seen && !found.compare_exchange_weak(seen, i);) {
+                    }
+                    break;
+                }
+            }
+        }
+    };
+    // Stats wait on the file system (a network one most): up to 8 threads for long lists.
+    const size_t threads = std::min<size_t>(8, (inputs.size() + kBlock - 1) / kBlock);
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+    return found.load();
 }
 
 }  // namespace rig::paths

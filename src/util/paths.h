@@ -48,5 +48,10 @@ std::string resolveResourceFile(const std::string& modelPath, const std::string&
 // Whether `output` names the same file as `input`: the same device and inode when both exist,
 // the same canonical path otherwise (so "./m.obj", "m.obj" and a symlink to it all match).
 bool sameFile(const std::string& output, const std::string& input);
+// The index in `inputs` of the file `output` names (the same device and inode: through
+// symbolic links, "..", hard links), or `inputs.size()` when none: `output` is stat'ed once and
+// each input once (on several threads for long lists), so a million inputs cost a million
+// stats, never pairs. An output that does not exist yet is none of them (nothing is stat'ed).
+size_t sameFileAmong(const std::string& output, const std::vector<std::string>& inputs);
 
 }  // namespace rig::paths

@@ -202,14 +202,41 @@ class BatchCheckTest(unittest.TestCase):
             self.assertEqual(cm.exception.code, 404)
 
     def test_output_over_a_file_to_check_is_refused(self):
+        """-o (and --resume) naming a file to check, by any name: the file itself, a path through
+        '..', a symbolic link to it and a hard link to it (another name, outside the library) are
+        all refused by rigview's own rule before anything is written; the file is intact."""
         model = os.path.join(self.root, "simple_skin.gltf")
+        demo = os.path.join(self.root, "demo", "rigview_demo.gltf")
         with open(model, "rb") as f:
             before = f.read()
-        rc, out, err = self.run_batch("-o", model)
-        self.assertEqual(rc, batch.EXIT_USAGE, err)
-        self.assertIn("the output is one of the files to check", err)
-        with open(model, "rb") as f:
-            self.assertEqual(f.read(), before)
+        with open(demo, "rb") as f:
+            demo_before = f.read()
+        hard = os.path.join(self.tmp, "report_hard.jsonl")
+        soft = os.path.join(self.tmp, "report_soft.jsonl")
+        os.link(demo, hard)
+        os.symlink(model, soft)
+        try:
+            for out in (model, os.path.join(self.root, "mocap", "..", "simple_skin.gltf"), soft, hard):
+                for option in ("-o", "--resume"):
+                    rc, _, err = self.run_batch(option, out)
+                    self.assertEqual(rc, batch.EXIT_USAGE, out + ": " + err)
+                    self.assertIn(": is the input file ", err)
+                    self.assertEqual(len(err.strip().splitlines()), 1, err)
+            with open(model, "rb") as f:
+                self.assertEqual(f.read(), before)
+            with open(demo, "rb") as f:
+                self.assertEqual(f.read(), demo_before)
+            # The rule itself, through the module: the same refusals, and an output that is
+            # none of the files (or does not exist yet) passes.
+            import rigview
+            files = batch.list_files(self.rigview, [self.root])
+            with self.assertRaises(ValueError):
+                rigview.output_is_not_an_input(hard, files)
+            rigview.output_is_not_an_input(os.path.join(self.tmp, "hooks.json"), files)
+            rigview.output_is_not_an_input(os.path.join(self.tmp, "new.jsonl"), files)
+        finally:
+            os.remove(hard)
+            os.remove(soft)
 
     def test_resume_checks_only_changed_files(self):
         out_path = os.path.join(self.tmp, "resume.jsonl")
