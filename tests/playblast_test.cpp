@@ -226,6 +226,56 @@ TEST(PlayblastCli, Mp4FramesAreOneFrameRendersAtTheirTimes) {
     EXPECT_LT(apart, psnr(frames[0], stills[0]) - 5.0);
 }
 
+// A state machine's playblast (--machine): the machine runs from time 0 and ticks on frame by
+// frame, so each frame is, pixel for pixel, what `render --machine --time` reaches at that time
+// (the same ticks at --fps 30: two of 1/60 s a frame); with --set speed=1 the demo walks, which
+// its idle pose does not. Without --to (a machine has no end) it is refused in one line.
+TEST(PlayblastCli, MachineFramesAreOneFrameMachineRendersAtTheirTimes) {
+    const std::string dir = testing::tempDir();
+    const std::string demo = std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf";
+    const std::string machine = std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.machine.json";
+    const std::string camera = "0.5,1.2,4.5,0,0.9,0,40";
+    const std::vector<std::string> look = {"--size", "120x90", "--camera", camera, "--background", "0,0,255"};
+    const auto args = [&](std::vector<std::string> a) {
+        a.insert(a.begin(), {"render", demo, "--machine", machine});
+        a.insert(a.end(), look.begin(), look.end());
+        return a;
+    };
+    RunResult r = run(kExe, args({"--set", "speed=1", "-o", dir + "/m_%02d.png", "--from", "0.2", "--to", "1.2", "--fps", "30"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(fs::exists(dir + "/m_29.png"));
+    EXPECT_FALSE(fs::exists(dir + "/m_30.png"));
+    for (int i : {0, 10, 29}) {
+        char name[32];
+        std::snprintf(name, sizeof name, "/m_%02d.png", i);
+        const std::string t = timeArg(0.2 + i / 30.0);
+        ASSERT_EQ(run(kExe, args({"--set", "speed=1", "--time", t, "-o", dir + "/walk.png"})).exitCode, 0);
+        ASSERT_EQ(run(kExe, args({"--time", t, "-o", dir + "/idle.png"})).exitCode, 0);
+        int w = 0, h = 0;
+        const std::vector<uint8_t> frame = pngRgb(dir + name, w, h);
+        ASSERT_EQ(w, 120) << name;
+        const std::vector<uint8_t> walk = pngRgb(dir + "/walk.png", w, h);
+        const double idle = psnr(frame, pngRgb(dir + "/idle.png", w, h));
+        std::printf("frame %d (t %s) against render --machine --time: %.1f dB; against the idle machine: %.1f dB\n", i,
+                    t.c_str(), psnr(frame, walk), idle);
+        EXPECT_TRUE(frame == walk) << name << ": not pixel for pixel render --machine --time " << t;
+        EXPECT_LT(idle, 40.0) << name;  // the comparison can fail: walking is not idling
+    }
+    if (haveFfmpeg()) {  // a video of it: the frame count and duration of the range
+        const std::string mp4 = dir + "/machine.mp4";
+        ASSERT_EQ(run(kExe, args({"--set", "speed=1", "-o", mp4, "--to", "1.5", "--fps", "10"})).exitCode, 0);
+        const json p = probe(mp4);
+        ASSERT_TRUE(p.is_object());
+        EXPECT_EQ(p["streams"][0]["nb_read_frames"], "15");
+        EXPECT_NEAR(std::stod(p["format"]["duration"].get<std::string>()), 1.5, 1e-3);
+    }
+    RunResult noEnd = run(kExe, args({"-o", dir + "/none_%d.png"}));
+    EXPECT_EQ(noEnd.exitCode, 2) << noEnd.err;
+    EXPECT_EQ(lines(noEnd.err), 1) << noEnd.err;
+    EXPECT_NE(noEnd.err.find("--to"), std::string::npos) << noEnd.err;
+    EXPECT_FALSE(fs::exists(dir + "/none_0.png"));
+}
+
 // A GIF: one image per frame, 0.5 s at 10 fps; its one palette (made from every frame) keeps
 // the textured character's colours close to the one-frame render's.
 TEST(PlayblastCli, GifHasEveryFrameAndAGoodPalette) {

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <utility>
 
 #include "anim/control/controller.h"
 #include "anim/control/playback_tick_job.h"
@@ -14,49 +15,49 @@
 
 namespace rig {
 
-int poseWithMachine(const Model& model, const std::string& file, const std::vector<std::string>& sets, double seconds,
-                    Animator& animator, int32_t& clip) {
+MachineRun::MachineRun(const Model& model, MachineDef def) : def_(std::move(def)), controller_(model) {
+    machine_ = std::make_unique<StateMachine>(def_, controller_);
+}
+
+int MachineRun::start(const Model& model, const std::string& file, const std::vector<std::string>& sets,
+                      std::unique_ptr<MachineRun>& out) {
     Result<MachineDef> def = loadMachineFile(file, model);
     if (!def) {
         cmd::printError(def.error().message);
         return exitcode::kBadInput;
     }
-    if (!std::isfinite(seconds) || seconds < 0.0 || seconds > 1e6) {
-        cmd::printError(file + ": --time must be between 0 and 1e6 seconds with --machine");
-        return exitcode::kUsage;
-    }
-    Controller controller(model);
-    StateMachine sm(def.value(), controller);
-    if (!sm.ok()) {
-        cmd::printError(file + ": " + sm.error());
+    std::unique_ptr<MachineRun> run(new MachineRun(model, std::move(def.value())));
+    if (!run->machine_->ok()) {
+        cmd::printError(file + ": " + run->machine_->error());
         return exitcode::kBadInput;
     }
+    const MachineDef* const machineDef = &run->def_;
     for (const std::string& s : sets) {
         const size_t eq = s.find('=');
         const std::string name = s.substr(0, eq);
-        const int32_t p = def->findParam(name);
+        const int32_t p = machineDef->findParam(name);
         if (p < 0) {
             std::string list;
-            for (const MachineParam& mp : def->params) list += (list.empty() ? "" : ", ") + mp.name;
+            for (const MachineParam& mp : machineDef->params) list += (list.empty() ? "" : ", ") + mp.name;
             cmd::printError(file + ": --set: no parameter '" + name + "' (the machine has: " +
                             (list.empty() ? "none" : list) + ")");
             return exitcode::kUsage;
         }
         const std::string value = eq == std::string::npos ? "" : s.substr(eq + 1);
-        switch (def->params[p].type) {
+        switch (machineDef->params[p].type) {
             case ParamType::Trigger:
                 if (eq != std::string::npos) {
                     cmd::printError("--set " + s + ": '" + name + "' is a trigger: give its name alone");
                     return exitcode::kUsage;
                 }
-                sm.setTrigger(p);
+                run->machine_->setTrigger(p);
                 break;
             case ParamType::Bool:
                 if (value != "true" && value != "false") {
                     cmd::printError("--set " + s + ": '" + name + "' is a bool: name=true or name=false");
                     return exitcode::kUsage;
                 }
-                sm.setBool(p, value == "true");
+                run->machine_->setBool(p, value == "true");
                 break;
             case ParamType::Float: {
                 char* end = nullptr;
@@ -66,30 +67,55 @@ int poseWithMachine(const Model& model, const std::string& file, const std::vect
                     cmd::printError("--set " + s + ": '" + name + "' is a float: name=NUMBER");
                     return exitcode::kUsage;
                 }
-                sm.setFloat(p, static_cast<float>(v));
+                run->machine_->setFloat(p, static_cast<float>(v));
                 break;
             }
         }
     }
+    run->machine_->start();
+    out = std::move(run);
+    return exitcode::kOk;
+}
+
+void MachineRun::advanceTo(double seconds) {
     // The playback pipeline's tick, as the viewer runs it: the machine drives the controller.
     const double dt = 1.0 / kMachineTicksPerSecond;
-    sm.start();
     PlaybackTickJob tick;
-    tick.controller = &controller;
-    tick.machine = &sm;
-    double t = 0.0;
-    while (t < seconds) {
-        tick.dt = std::min(dt, seconds - t);
+    tick.controller = &controller_;
+    tick.machine = machine_.get();
+    while (time_ < seconds) {
+        tick.dt = std::min(dt, seconds - time_);
         tick.run();
-        t += tick.dt;
-        if (seconds - t < 1e-9) break;
+        time_ += tick.dt;
+        if (seconds - time_ < 1e-9) break;
     }
-    // A tick of 0 (nothing moves) poses the animator.
+}
+
+void MachineRun::pose(Animator& animator) {
+    PlaybackTickJob tick;
+    tick.controller = &controller_;
+    tick.machine = machine_.get();
     tick.dt = 0.0;
     tick.animator = &animator;
     tick.run();
-    const MotionSource m = controller.currentMotion();
-    clip = m.kind == MotionSource::Kind::Clip ? m.index : -1;
+}
+
+int32_t MachineRun::clip() const {
+    const MotionSource m = controller_.currentMotion();
+    return m.kind == MotionSource::Kind::Clip ? m.index : -1;
+}
+
+int poseWithMachine(const Model& model, const std::string& file, const std::vector<std::string>& sets, double seconds,
+                    Animator& animator, int32_t& clip) {
+    std::unique_ptr<MachineRun> run;
+    if (const int rc = MachineRun::start(model, file, sets, run); rc != exitcode::kOk) return rc;
+    if (!std::isfinite(seconds) || seconds < 0.0 || seconds > kMaxMachineSeconds) {
+        cmd::printError(file + ": --time must be between 0 and 1e6 seconds with --machine");
+        return exitcode::kUsage;
+    }
+    run->advanceTo(seconds);
+    run->pose(animator);
+    clip = run->clip();
     return exitcode::kOk;
 }
 

@@ -79,7 +79,7 @@ std::string sequenceFileName(const std::string& pattern, size_t index) {
 double defaultBlastFps(const Clip& clip, BlastFormat format) {
     double fps = std::isfinite(clip.sampleRate) && clip.sampleRate >= 1.0f && clip.sampleRate <= 120.0f
                      ? static_cast<double>(clip.sampleRate)
-                     : 30.0;
+                     : kDefaultBlastFps;
     if (format == BlastFormat::Gif && fps > kMaxGifFps) fps /= std::ceil(fps / kMaxGifFps);
     return fps;
 }
@@ -105,19 +105,25 @@ bool checkRangeRequest(const RangeRequest& r, BlastFormat format, std::string& e
 }
 
 bool resolveRange(const Clip& clip, const RangeRequest& r, BlastFormat format, FrameRange& out, std::string& error) {
+    return resolveRangeOn("the clip '" + clip.name + "'", static_cast<double>(clip.duration), defaultBlastFps(clip, format), r,
+                          format, out, error);
+}
+
+bool resolveRangeOn(const std::string& what, double timelineEnd, double defaultFps, const RangeRequest& r,
+                    BlastFormat format, FrameRange& out, std::string& error) {
     if (!checkRangeRequest(r, format, error)) return false;
-    const double duration = std::max(0.0, static_cast<double>(clip.duration));
+    const double duration = std::max(0.0, timelineEnd);
     FrameRange range;
     range.from = r.fromGiven ? r.from : 0.0;
     range.to = r.toGiven ? r.to : duration;
-    range.fps = r.fpsGiven ? r.fps : defaultBlastFps(clip, format);
+    range.fps = r.fpsGiven ? r.fps : defaultFps;
     // Half a millisecond of slack: times typed as `info` prints them (1.042 s for 1.04167)
     // are the clip's ends.
     constexpr double kSlack = 5e-4;
     char buf[256];
     if (range.from < -kSlack || range.to > duration + kSlack || range.from > duration + kSlack) {
-        std::snprintf(buf, sizeof buf, "the range %g..%g s leaves the clip '%s', which runs 0..%g s", range.from, range.to,
-                      clip.name.c_str(), duration);
+        std::snprintf(buf, sizeof buf, "the range %g..%g s leaves %s, which runs 0..%g s", range.from, range.to,
+                      what.c_str(), duration);
         error = buf;
         return false;
     }
@@ -141,11 +147,17 @@ bool resolveRange(const Clip& clip, const RangeRequest& r, BlastFormat format, F
 }
 
 void rangePoints(const Model& model, int32_t clip, const FrameRange& range, Animator& anim, std::vector<glm::vec3>& out) {
+    rangePoints(
+        model, range, [&](size_t i) { anim.evaluate(clip, cmd::clipTime(model, clip, range.time(i))); }, anim, out);
+}
+
+void rangePoints(const Model& model, const FrameRange& range, const std::function<void(size_t)>& poseFrame,
+                 Animator& anim, std::vector<glm::vec3>& out) {
     const size_t poses = std::min<size_t>(std::max<size_t>(range.count, 1), 1000);
     const size_t perFrame = std::max<size_t>(250, 250000 / poses);
     for (size_t k = 0; k < poses; ++k) {
         const size_t i = poses == range.count ? k : k * (range.count - 1) / std::max<size_t>(poses - 1, 1);
-        anim.evaluate(clip, cmd::clipTime(model, clip, range.time(i)));
+        poseFrame(i);
         posedPoints(model, anim, out, perFrame);
     }
 }

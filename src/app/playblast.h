@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -57,6 +58,9 @@ constexpr size_t kMaxBlastFrames = 100000;
 // a GIF plays at most 50 frames per second.
 constexpr double kMaxGifFps = 50.0;
 constexpr double kMinBlastFps = 0.1, kMaxBlastFps = 240.0;
+// The rate of a playblast whose motion names none (a state machine, a clip without a plausible
+// frame rate).
+constexpr double kDefaultBlastFps = 30.0;
 
 // The fps to use when none is asked for: the clip's own frame rate when it is a plausible video
 // rate (1..120), else 30; for a GIF divided down to at most kMaxGifFps (60 -> 30).
@@ -68,11 +72,19 @@ bool checkRangeRequest(const RangeRequest& r, BlastFormat format, std::string& e
 // when the range leaves the clip's timeline [0, duration] (by more than half a millisecond:
 // closer is the end) or holds too many frames.
 bool resolveRange(const Clip& clip, const RangeRequest& r, BlastFormat format, FrameRange& out, std::string& error);
+// The same on any timeline [0, duration] with its default fps; `what` names it in errors ("the
+// clip 'walk'").
+bool resolveRangeOn(const std::string& what, double duration, double defaultFps, const RangeRequest& r,
+                    BlastFormat format, FrameRange& out, std::string& error);
 
 // The points a playblast's camera is framed on: the posed vertices (or joints) of `model` at
 // the frames of `range` on `clip`, posed by `anim` (every frame up to 1,000, else 1,000 spread
 // evenly; about 250,000 points in all), appended to `out`.
 void rangePoints(const Model& model, int32_t clip, const FrameRange& range, Animator& anim, std::vector<glm::vec3>& out);
+// The same with the frames posed by `poseFrame(i)` (which poses `anim` at frame i; asked in
+// increasing order): a state machine's run.
+void rangePoints(const Model& model, const FrameRange& range, const std::function<void(size_t)>& poseFrame,
+                 Animator& anim, std::vector<glm::vec3>& out);
 
 // Writes a playblast's frames as they come. A video goes to a temporary file beside the output
 // (util/output_file.h), renamed over it when ffmpeg has finished: a failed or cancelled video

@@ -54,10 +54,6 @@ int runRenderClip(const RenderOptions& o, BlastFormat format) {
         printError("--time draws one frame; a playblast (" + o.output + ") takes --from and --to");
         return exitcode::kUsage;
     }
-    if (!o.machine.empty()) {
-        printError("--machine is not supported with a playblast (" + o.output + "); it plays one clip (--clip)");
-        return exitcode::kUsage;
-    }
     if (o.bindPose || o.filePose) {
         printError("--bind-pose and --file-pose hold still: a playblast (" + o.output + ") plays a clip");
         return exitcode::kUsage;
@@ -95,7 +91,7 @@ int runRenderClip(const RenderOptions& o, BlastFormat format) {
         if (format == BlastFormat::PngSequence) {
             for (size_t i = 0; i < range.count; ++i) {
                 const std::string name = sequenceFileName(o.output, i);
-                if (!cmd::outputIsNotAnInput(name, o.model, o.anims) || !cmd::outputIsNotAResource(name, model)) {
+                if (!cmd::outputIsNotAnInput(name, o.model, o.anims, o.machine) || !cmd::outputIsNotAResource(name, model)) {
                     return exitcode::kUsage;
                 }
             }

@@ -206,13 +206,19 @@ int renderFrames(const RenderOptions& o, const RangeRequest* request, BlastForma
         return exitcode::kUsage;
     }
     float t = 0.0f;
+    // A playblast of a state machine: one run, advanced frame by frame (app/machine_run.h).
+    std::unique_ptr<MachineRun> machineRun;
     if (!o.machine.empty()) {
         // The state machine drives the pose: run from 0 to --time (app/machine_run.h).
         if (!o.clip.empty() || o.filePose) {
             printError("--machine decides what plays: it excludes --clip, --bind-pose and --file-pose");
             return exitcode::kUsage;
         }
-        if (const int rc = poseWithMachine(model, o.machine, o.sets, o.time, anim, clip); rc != exitcode::kOk) return rc;
+        if (request) {
+            if (const int rc = MachineRun::start(model, o.machine, o.sets, machineRun); rc != exitcode::kOk) return rc;
+        } else if (const int rc = poseWithMachine(model, o.machine, o.sets, o.time, anim, clip); rc != exitcode::kOk) {
+            return rc;
+        }
     } else {
         if (!o.bindPose && !o.filePose && !cmd::resolveClip(model, o.clip, clip)) return exitcode::kUsage;
         t = cmd::clipTime(model, clip, o.time);
@@ -220,8 +226,19 @@ int renderFrames(const RenderOptions& o, const RangeRequest* request, BlastForma
     }
     FrameRange range;
     range.from = range.to = t;
-    if (request) {
-        // A playblast plays a clip (runRenderClip refused --machine and the still poses).
+    if (machineRun) {
+        // The machine's time from its start; it has no end of its own.
+        std::string error;
+        if (!request->toGiven) {
+            printError(o.machine + ": a state machine plays until --to: give --to SECONDS (its time from the start)");
+            return exitcode::kUsage;
+        }
+        if (!resolveRangeOn("the machine's run", kMaxMachineSeconds, kDefaultBlastFps, *request, format, range, error)) {
+            printError(o.machine + ": " + error);
+            return exitcode::kUsage;
+        }
+    } else if (request) {
+        // A playblast plays a clip (runRenderClip refused the still poses).
         if (clip < 0) {
             printError(o.model + ": has no clip to play; render one frame of it to a .png");
             return exitcode::kUsage;
@@ -237,6 +254,16 @@ int renderFrames(const RenderOptions& o, const RangeRequest* request, BlastForma
     }
     // The clip time of frame i (the one frame: --time's).
     const auto frameTime = [&](size_t i) { return request ? cmd::clipTime(model, clip, range.time(i)) : t; };
+    // Pose `anim` at frame i of the range (frames in increasing order): the clip at its time, or
+    // `run` advanced to the frame's time (each frame's ticks follow the one before's).
+    const auto poseFrame = [&](MachineRun* run, size_t i) {
+        if (run) {
+            run->advanceTo(range.time(i));
+            run->pose(anim);
+        } else {
+            anim.evaluate(clip, frameTime(i));
+        }
+    };
 
     auto ctx = HeadlessContext::create();
     if (!ctx) {
@@ -328,15 +355,22 @@ int renderFrames(const RenderOptions& o, const RangeRequest* request, BlastForma
     // box) span 85% of the frame's height or width, centred. A range: framed so on the posed
     // vertices of its frames (rangePoints), one camera for all. The clip's bounds still size
     // the grid.
-    const Bounds bounds = animatedBounds(model, clip);
+    // (A state machine plays several clips: its bounds are those of the range's poses, below.)
+    Bounds bounds = machineRun ? Bounds{} : animatedBounds(model, clip);
     std::vector<glm::vec3> points;
-    if (request) {
+    if (machineRun) {
+        // Framed on a run of its own, the same from time 0.
+        std::unique_ptr<MachineRun> framing;
+        if (const int rc = MachineRun::start(model, o.machine, o.sets, framing); rc != exitcode::kOk) return rc;
+        rangePoints(model, range, [&](size_t i) { poseFrame(framing.get(), i); }, anim, points);
+    } else if (request) {
         rangePoints(model, clip, range, anim, points);
     } else {
         posedPoints(model, anim, points);
     }
     Bounds poseBounds;
     for (const glm::vec3& p : points) poseBounds.add(p);
+    if (machineRun) bounds = poseBounds.valid() ? poseBounds : animatedBounds(model, kBindPose);
     OrbitCamera cam;
     cam.zUp = zUp;
     cam.azimuthDeg = o.azimuth;
@@ -352,7 +386,7 @@ int renderFrames(const RenderOptions& o, const RangeRequest* request, BlastForma
 
     std::vector<uint8_t> rgba;
     for (size_t i = 0; i < range.count; ++i) {
-        if (request) anim.evaluate(clip, frameTime(i));
+        if (request) poseFrame(machineRun.get(), i);
         (*target)->bind();
         (*renderer)->draw(**gpu, anim, cam, view, width, height, &bounds);
         if (const int rc = readFrame(**target, o, rgba); rc != exitcode::kOk) return rc;
