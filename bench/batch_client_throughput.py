@@ -33,7 +33,7 @@ def main():
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 200000
     chunk = int(sys.argv[2]) if len(sys.argv) > 2 else None
     files = ["/library/characters/set%03d/character_%07d.fbx" % (i // 1000, i) for i in range(n)]
-    cluster = batch.local_cluster(2)
+    cluster = batch.local_cluster(2, processes=True)  # the workers' CPU apart from the client's
     client = Client(cluster)
     try:
         client.wait_for_workers(2)
@@ -46,11 +46,11 @@ def main():
         client.close()
         cluster.close()
     assert summary["files"] == n and not failed, (summary, failed)
-    used = chunk or batch.chunk_size_for(n, 2)
-    tasks = -(-n // used)
+    tasks = sum(1 for _ in batch.chunk_sizes(n, 2, chunk))
+    used = chunk or batch.LARGEST_CHUNK
     # Wall time includes waiting for the 2 canned workers; the client's own CPU time (this
     # process: the scheduler of a LocalCluster runs here too) is what bounds the client.
-    print("%d files in %.2f s wall: %.0f files/s with 2 canned workers (chunks of %d, %d tasks); "
+    print("%d files in %.2f s wall: %.0f files/s with 2 canned workers (chunks of at most %d, %d tasks); "
           "client and scheduler CPU %.2f s: %.0f files/s, %.2f ms a task"
           % (n, took, n / took, used, tasks, cpu, n / cpu, 1e3 * cpu / tasks))
 

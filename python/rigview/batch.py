@@ -415,11 +415,17 @@ def set_allowed_failures(value, dask_scheduler=None):
     return old
 
 
-def local_cluster(workers, retries=3):
-    """A LocalCluster of `workers` processes of one thread each, every socket on 127.0.0.1 and
-    no dashboard (its HTTP servers serve no route); its scheduler (in this process) sends one
-    task per worker thread at a time (worker-saturation 1.0) and lets a task see `retries`
-    workers die."""
+def local_cluster(workers, retries=3, processes=False):
+    """A LocalCluster of `workers` workers of one thread each, with no dashboard (its HTTP
+    servers serve no route); its scheduler (in this process) sends one task per worker thread
+    at a time (worker-saturation 1.0) and lets a task see `retries` workers die.
+
+    processes=False (--local): the workers are threads of this process and talk to the
+    scheduler in-process, through no socket at all. Each task runs its own `rigview check`
+    process (which isolates each import in its own worker process), so a worker process per
+    thread would add nothing but its start (Python and Dask imported again) and stop: seconds,
+    where threads take milliseconds. processes=True: a process per worker, every socket on
+    127.0.0.1 (a cluster whose workers can be killed, as the tests do)."""
     import dask
     from distributed import LocalCluster
 
@@ -427,15 +433,31 @@ def local_cluster(workers, retries=3):
                           "distributed.scheduler.worker-saturation": 1.0,
                           "distributed.scheduler.http.routes": [],
                           "distributed.worker.http.routes": []}):
+        if not processes:
+            return LocalCluster(n_workers=workers, threads_per_worker=1, processes=False, dashboard_address=None,
+                                scheduler_kwargs={"dashboard": False})
         return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                             dashboard_address="127.0.0.1:0", worker_dashboard_address="127.0.0.1:0",
                             scheduler_kwargs={"dashboard": False})
 
 
-def chunk_size_for(files, threads):
-    """Files per task: about four tasks per worker thread (so the last ones finish together),
-    at most 500 (a retried task repeats little), at least 1."""
-    return max(1, min(500, -(-files // (4 * max(1, threads)))))
+# The largest and smallest chunk (files per task) by default.
+LARGEST_CHUNK = 500
+SMALLEST_CHUNK = 8
+
+
+def chunk_sizes(files, threads, fixed=None):
+    """The files of each task, in order, for `files` files on `threads` worker threads: `fixed`
+    each when given (--chunk); else guided: each task takes a quarter of a thread's share of the
+    files not yet given out (1/(4 x threads) of them), at most LARGEST_CHUNK (a retried task
+    repeats little) and at least SMALLEST_CHUNK, so tasks shrink towards the end and every
+    thread finishes within a small task of the others."""
+    left = files
+    while left > 0:
+        size = fixed or max(SMALLEST_CHUNK, min(LARGEST_CHUNK, -(-left // (4 * max(1, threads)))))
+        size = min(size, left)
+        yield size
+        left -= size
 
 
 def run_check(client, rigview, files, out, previous=None, retries=3, strict=False, import_timeout=None,
@@ -457,7 +479,7 @@ def run_check(client, rigview, files, out, previous=None, retries=3, strict=Fals
     log = log or (lambda message: None)
     previous = previous or {}
     threads = max(1, sum(client.nthreads().values()))
-    chunk_size = chunk_size or chunk_size_for(len(files), threads)
+    sizes = chunk_sizes(len(files), threads, chunk_size)
     window = window or 2 * threads
     summary = {k: 0 for k in SUMMARY_KEYS}
     worst = [0]
@@ -479,7 +501,7 @@ def run_check(client, rigview, files, out, previous=None, retries=3, strict=Fals
             log(meta[2])
         out(path, line)
 
-    pending = iter(range(0, len(files), chunk_size))
+    given = [0]  # files given out in chunks so far
     singles = []  # files of failed chunks, one task each
     again = []  # tasks whose result the cluster lost (with the worker that held it): run again
     lost = {}  # first file of a task -> how many times its result was lost
@@ -494,10 +516,11 @@ def run_check(client, rigview, files, out, previous=None, retries=3, strict=Fals
             elif singles:
                 paths = [singles.pop()]
             else:
-                start = next(pending, None)
-                if start is None:
+                size = next(sizes, None)
+                if size is None:
                     return
-                paths = files[start:start + chunk_size]
+                paths = files[given[0]:given[0] + size]
+                given[0] += size
             items = [(p, previous[p][0] if p in previous else None) for p in paths]
             submitted[0] += 1
             fut = client.submit(task or check_chunk, rigview, items, cwd, strict, import_timeout, jobs, pure=False,
@@ -615,7 +638,8 @@ def parse_args(argv):
     where = c.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler (tcp://host:8786)")
     where.add_argument("--local", type=int, metavar="N",
-                       help="a local cluster of N worker processes (default: one per core)")
+                       help="a local cluster of N worker threads in this process, each task its own rigview "
+                            "check (default: one per core)")
     c.add_argument("-o", "--output", metavar="OUT.jsonl", help="write the lines to OUT.jsonl (default, or -: stdout)")
     c.add_argument("--resume", metavar="OUT.jsonl",
                    help="an earlier output: files it reports with the same size and mtime are not checked "
@@ -629,8 +653,8 @@ def parse_args(argv):
     c.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS",
                    help="seconds to wait for the scheduler (--scheduler) to answer (default 30)")
     c.add_argument("--chunk", type=int, metavar="N",
-                   help="files per task, each task one `rigview check` over its files (default: about four "
-                        "tasks per worker thread, at most 500)")
+                   help="files per task, each task one `rigview check` over its files (default: tasks shrink "
+                        "from at most 500 files towards the end, so the workers finish together)")
     c.add_argument("--jobs", type=int, default=1, metavar="K",
                    help="imports at once within a task (rigview check --jobs K; default 1: one per Dask thread)")
     c.add_argument("--strict", action="store_true", help="warnings fail too (rigview check --strict)")

@@ -94,7 +94,7 @@ class BatchCheckTest(unittest.TestCase):
         # The workers read the test hook's file (batch.py's RIGVIEW_BATCH_TEST_HOOKS) at each task.
         cls.hooks = os.path.join(cls.tmp, "hooks.json")
         os.environ["RIGVIEW_BATCH_TEST_HOOKS"] = cls.hooks
-        cls.cluster = batch.local_cluster(2)
+        cls.cluster = batch.local_cluster(2, processes=True)  # worker processes: the tests kill one
 
     @classmethod
     def tearDownClass(cls):
