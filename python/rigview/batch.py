@@ -421,7 +421,7 @@ def local_cluster(workers, retries=3, processes=False):
     at a time (worker-saturation 1.0) and lets a task see `retries` workers die.
 
     processes=False (--local): the workers are threads of this process and talk to the
-    scheduler in-process, through no socket at all. Each task runs its own `rigview check`
+    scheduler in-process (inproc://, no socket); only their HTTP servers listen, on 127.0.0.1. Each task runs its own `rigview check`
     process (which isolates each import in its own worker process), so a worker process per
     thread would add nothing but its start (Python and Dask imported again) and stop: seconds,
     where threads take milliseconds. processes=True: a process per worker, every socket on
@@ -434,7 +434,8 @@ def local_cluster(workers, retries=3, processes=False):
                           "distributed.scheduler.http.routes": [],
                           "distributed.worker.http.routes": []}):
         if not processes:
-            return LocalCluster(n_workers=workers, threads_per_worker=1, processes=False, dashboard_address=None,
+            return LocalCluster(n_workers=workers, threads_per_worker=1, processes=False,
+                                dashboard_address="127.0.0.1:0", worker_dashboard_address="127.0.0.1:0",
                                 scheduler_kwargs={"dashboard": False})
         return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                             dashboard_address="127.0.0.1:0", worker_dashboard_address="127.0.0.1:0",

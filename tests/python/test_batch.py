@@ -194,6 +194,15 @@ class BatchCheckTest(unittest.TestCase):
     def test_local_cluster_listens_on_loopback_with_no_dashboard(self):
         import urllib.error
         import urllib.request
+        # --local's cluster (worker threads): in-process messages, HTTP servers on 127.0.0.1 only.
+        threads = batch.local_cluster(2)
+        try:
+            self.assertTrue(threads.scheduler_address.startswith("inproc://"), threads.scheduler_address)
+            servers = [threads.scheduler.http_server] + [w.http_server for w in threads.workers.values()]
+            hosts = {sock.getsockname()[0] for server in servers for sock in server._sockets.values()}
+            self.assertEqual(hosts, {"127.0.0.1"})
+        finally:
+            threads.close()
         self.assertTrue(self.cluster.scheduler_address.startswith("tcp://127.0.0.1:"), self.cluster.scheduler_address)
         port = self.cluster.scheduler.http_server.port
         for page in ("/status", "/"):
