@@ -15,7 +15,8 @@
 
 namespace rig {
 
-MachineRun::MachineRun(const Model& model, MachineDef def) : def_(std::move(def)), controller_(model) {
+MachineRun::MachineRun(const Model& model, MachineDef def, std::string file, std::vector<std::string> sets)
+    : def_(std::move(def)), file_(std::move(file)), sets_(std::move(sets)), controller_(model) {
     machine_ = std::make_unique<StateMachine>(def_, controller_);
 }
 
@@ -26,38 +27,51 @@ int MachineRun::start(const Model& model, const std::string& file, const std::ve
         cmd::printError(def.error().message);
         return exitcode::kBadInput;
     }
-    std::unique_ptr<MachineRun> run(new MachineRun(model, std::move(def.value())));
+    std::unique_ptr<MachineRun> run(new MachineRun(model, std::move(def.value()), file, sets));
     if (!run->machine_->ok()) {
         cmd::printError(file + ": " + run->machine_->error());
         return exitcode::kBadInput;
     }
-    const MachineDef* const machineDef = &run->def_;
-    for (const std::string& s : sets) {
+    if (const int rc = run->applySets(); rc != exitcode::kOk) return rc;
+    run->machine_->start();
+    out = std::move(run);
+    return exitcode::kOk;
+}
+
+std::unique_ptr<MachineRun> MachineRun::fresh() const {
+    std::unique_ptr<MachineRun> run(new MachineRun(controller_.model(), def_, file_, sets_));
+    run->applySets();  // checked when this run started
+    run->machine_->start();
+    return run;
+}
+
+int MachineRun::applySets() {
+    for (const std::string& s : sets_) {
         const size_t eq = s.find('=');
         const std::string name = s.substr(0, eq);
-        const int32_t p = machineDef->findParam(name);
+        const int32_t p = def_.findParam(name);
         if (p < 0) {
             std::string list;
-            for (const MachineParam& mp : machineDef->params) list += (list.empty() ? "" : ", ") + mp.name;
-            cmd::printError(file + ": --set: no parameter '" + name + "' (the machine has: " +
+            for (const MachineParam& mp : def_.params) list += (list.empty() ? "" : ", ") + mp.name;
+            cmd::printError(file_ + ": --set: no parameter '" + name + "' (the machine has: " +
                             (list.empty() ? "none" : list) + ")");
             return exitcode::kUsage;
         }
         const std::string value = eq == std::string::npos ? "" : s.substr(eq + 1);
-        switch (machineDef->params[p].type) {
+        switch (def_.params[p].type) {
             case ParamType::Trigger:
                 if (eq != std::string::npos) {
                     cmd::printError("--set " + s + ": '" + name + "' is a trigger: give its name alone");
                     return exitcode::kUsage;
                 }
-                run->machine_->setTrigger(p);
+                machine_->setTrigger(p);
                 break;
             case ParamType::Bool:
                 if (value != "true" && value != "false") {
                     cmd::printError("--set " + s + ": '" + name + "' is a bool: name=true or name=false");
                     return exitcode::kUsage;
                 }
-                run->machine_->setBool(p, value == "true");
+                machine_->setBool(p, value == "true");
                 break;
             case ParamType::Float: {
                 char* end = nullptr;
@@ -67,13 +81,11 @@ int MachineRun::start(const Model& model, const std::string& file, const std::ve
                     cmd::printError("--set " + s + ": '" + name + "' is a float: name=NUMBER");
                     return exitcode::kUsage;
                 }
-                run->machine_->setFloat(p, static_cast<float>(v));
+                machine_->setFloat(p, static_cast<float>(v));
                 break;
             }
         }
     }
-    run->machine_->start();
-    out = std::move(run);
     return exitcode::kOk;
 }
 

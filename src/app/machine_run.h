@@ -32,6 +32,9 @@ public:
     static int start(const Model& model, const std::string& file, const std::vector<std::string>& sets,
                      std::unique_ptr<MachineRun>& out);
 
+    // A new run of the same machine and parameters from time 0 (the file is not read again).
+    std::unique_ptr<MachineRun> fresh() const;
+
     // Run from time() to `seconds` (>= time()) in ticks of 1/60 s, the last one shorter to land
     // on `seconds` exactly. Ticks are taken from time() on, so a run advanced to t1, then t2
     // ticks as one advanced to t2 when t1 falls on a tick (a multiple of 1/60 s).
@@ -43,8 +46,12 @@ public:
     int32_t clip() const;
 
 private:
-    explicit MachineRun(const Model& model, MachineDef def);
+    MachineRun(const Model& model, MachineDef def, std::string file, std::vector<std::string> sets);
+    // --set's values applied to the machine (exit code; errors name the file).
+    int applySets();
     MachineDef def_;
+    std::string file_;
+    std::vector<std::string> sets_;
     Controller controller_;
     std::unique_ptr<StateMachine> machine_;
     double time_ = 0.0;

@@ -360,8 +360,7 @@ int renderFrames(const RenderOptions& o, const RangeRequest* request, BlastForma
     std::vector<glm::vec3> points;
     if (machineRun) {
         // Framed on a run of its own, the same from time 0.
-        std::unique_ptr<MachineRun> framing;
-        if (const int rc = MachineRun::start(model, o.machine, o.sets, framing); rc != exitcode::kOk) return rc;
+        const std::unique_ptr<MachineRun> framing = machineRun->fresh();
         rangePoints(model, range, [&](size_t i) { poseFrame(framing.get(), i); }, anim, points);
     } else if (request) {
         rangePoints(model, clip, range, anim, points);
