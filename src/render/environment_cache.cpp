@@ -4,12 +4,12 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
 #include "render/dfg_lut.h"
+#include "util/cache_folder.h"
 #include "util/data_folder.h"
 
 namespace rig {
@@ -33,12 +33,6 @@ size_t expectedBytes(int size, int maxLod) {
            prefilteredTexelCount(size, maxLod) * sizeof(uint16_t);
 }
 
-// RIGVIEW_NO_CACHE=1 (or anything but 0).
-bool cacheTurnedOff() {
-    const char* off = std::getenv("RIGVIEW_NO_CACHE");
-    return off && *off && std::strcmp(off, "0") != 0;
-}
-
 }  // namespace
 
 size_t prefilteredTexelCount(int size, int maxLod) {
@@ -52,16 +46,9 @@ size_t prefilteredTexelCount(int size, int maxLod) {
 
 std::string environmentCachePath(int width, int height, const std::vector<uint16_t>& rgbaHalf,
                                  const std::string& prefilterId) {
-    if (cacheTurnedOff()) return {};
-    std::filesystem::path dir;
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/') {
-        dir = xdg;
-    } else if (const char* home = std::getenv("HOME"); home && *home == '/') {
-        dir = std::filesystem::path(home) / ".cache";
-    } else {
-        return {};
-    }
-    return (dir / "rigview" / "env" / environmentCacheName(width, height, rgbaHalf, prefilterId)).string();
+    const std::string dir = cacheFolder("env");
+    if (dir.empty()) return {};
+    return (std::filesystem::path(dir) / environmentCacheName(width, height, rgbaHalf, prefilterId)).string();
 }
 
 std::string shippedEnvironmentCachePath(int width, int height, const std::vector<uint16_t>& rgbaHalf,
