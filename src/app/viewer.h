@@ -13,6 +13,7 @@
 #include "app/draw_timer.h"
 #include "app/input_queue.h"
 #include "app/playback.h"
+#include "app/start_timing.h"
 #include "import/import_options.h"
 #include "platform/window.h"
 #include "render/gpu_model.h"
@@ -84,6 +85,9 @@ public:
     const std::string& lastScreenshot() const { return lastScreenshot_; }
     // Block until the background import (if any) is done and applied.
     void waitForLoad();
+    // Finish the environment map being loaded a piece at a time (if any) and draw one frame
+    // with it (the screenshot mode and tests: the picture with its lighting).
+    void waitForEnvironment();
     // Run one more frame and return its pixels, UI included (RGBA, top row first).
     std::vector<uint8_t> captureFrame(int& width, int& height);
 
@@ -114,6 +118,7 @@ private:
     void writeScreenshot(const std::vector<uint8_t>& rgba, int w, int h);
 
     ViewerConfig config_;
+    StartTiming startTiming_;  // RIGVIEW_TIMING=1: the start's stages on stderr
     std::unique_ptr<Window> window_;
     std::unique_ptr<Renderer> renderer_;
     // With 4x MSAA (the Anti-aliasing option) the scene (model, overlays, crowd) is drawn here

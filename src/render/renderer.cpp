@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <cmath>
+#include <limits>
 
 #include <glm/gtc/type_ptr.hpp>
 
@@ -93,6 +94,16 @@ void Renderer::drawLines(const glm::mat4& viewProj, GLenum mode, float pointSize
     lineScratch_.clear();
 }
 
+void Renderer::finishEnvironment() {
+    if (!loading_) return;
+    const double budget = environmentBudgetMs_;
+    environmentBudgetMs_ = 0.0;
+    ViewOptions o;
+    o.environment = environmentAsked_;
+    useEnvironment(o);
+    environmentBudgetMs_ = budget;
+}
+
 void Renderer::useEnvironment(const ViewOptions& o) {
     const std::string path = o.environment.empty() ? defaultEnvironmentPath() : o.environment;
     if (path.empty()) {  // the studio, and no data folder to find it in
@@ -100,9 +111,21 @@ void Renderer::useEnvironment(const ViewOptions& o) {
         environmentError_ = "the studio environment: " + missingDataFolderMessage();
         return;
     }
-    if (path == environmentAsked_) return;
-    environmentAsked_ = path;
-    auto env = Environment::load(path);
+    if (path != environmentAsked_) {
+        environmentAsked_ = path;
+        loading_.reset();
+        if (environment_ && environment_->path() == path) {  // back to the one in use (after a map failed)
+            environmentError_.clear();
+            return;
+        }
+        loading_ = std::make_unique<EnvironmentLoad>(path);
+    }
+    if (!loading_) return;
+    if (!loading_->advance(environmentBudgetMs_ > 0.0 ? environmentBudgetMs_ : std::numeric_limits<double>::infinity())) {
+        return;
+    }
+    auto env = loading_->take();
+    loading_.reset();
     if (env) {
         environment_ = std::move(env.value());
         environmentError_.clear();

@@ -19,6 +19,8 @@
 
 namespace rig {
 
+class EnvironmentLoad;
+
 struct LineVertex {
     glm::vec3 position;
     glm::vec4 color;
@@ -44,6 +46,15 @@ public:
     const std::string& environmentError() const { return environmentError_; }
     // The environment in use, or nullptr.
     const Environment* environment() const { return environment_.get(); }
+    // 0 (the default): an environment is loaded whole by the first draw that names it (render,
+    // thumbnails: the image needs it). Above 0 (the viewer): it is loaded a piece at a time
+    // (EnvironmentLoad), at most about `ms` milliseconds of each draw, the meshes lit meanwhile by
+    // the environment in use before (with none yet, by the key and ambient lights alone).
+    void setEnvironmentBudget(double ms) { environmentBudgetMs_ = ms; }
+    // The environment being loaded a piece at a time, or nullptr: its path, how far it is.
+    const EnvironmentLoad* environmentLoading() const { return loading_.get(); }
+    // Finish that load now, whatever the budget.
+    void finishEnvironment();
     // Load the environment `opts` names if it is not the one asked for last (draw() does this
     // itself); the one in use after, for other drawers (CrowdRenderer::draw).
     const Environment* prepareEnvironment(const ViewOptions& opts) {
@@ -107,6 +118,8 @@ private:
     bool specialize_ = true;
     Program lines_;
     std::unique_ptr<Environment> environment_;
+    std::unique_ptr<EnvironmentLoad> loading_;
+    double environmentBudgetMs_ = 0.0;
     std::string environmentAsked_;   // the path the last draw asked for
     std::string environmentError_;
     ColorSource colorSource_ = ColorSource::Material;
