@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cfloat>
 #include <cstdlib>
 #include <cstring>
@@ -25,6 +26,7 @@
 #include "app/viewer_entry.h"
 #include "app/viewer_settings.h"
 #include "platform/window.h"
+#include "render/camera.h"
 #include "render/program_cache.h"
 #include "support/demo_gltf.h"
 #include "support/viewer_driver.h"
@@ -532,6 +534,89 @@ TEST_F(ViewerLook, AnHdrIsPrefilteredWhileTheModelIsDrawn) {
     EXPECT_TRUE(s.environmentError.empty()) << s.environmentError;
     EXPECT_EQ(s.view.environment, (dir / "sky.hdr").string());
     EXPECT_FALSE(viewer->probe().texts.count("progress"));
+}
+
+// Selecting a mesh outlines it in the viewport, in its skinned pose (Blender's orange, a band
+// around its silhouette): the outline's pixels are there while its node is selected (in the
+// Hierarchy, or by a click on the mesh in the viewport) and not otherwise, and they move with
+// the animation.
+TEST_F(ViewerLook, TheSelectedMeshIsOutlined) {
+    start(demoModelPath());
+    ViewerState& s = viewer->state();
+    if (s.timeline.playing) s.requests.togglePlay = true;
+    frames(2);
+    int w = 0, h = 0;
+    auto outline = [&] {  // the outline-coloured pixels of the viewport, by index
+        const std::vector<uint8_t> px = viewer->captureFrame(w, h);
+        const LayoutRect c = s.ui.layout.rects.centre;
+        std::vector<size_t> at;
+        for (int y = static_cast<int>(c.y); y < static_cast<int>(c.y + c.h); ++y) {
+            for (int x = static_cast<int>(c.x); x < static_cast<int>(c.x + c.w); ++x) {
+                const size_t i = (static_cast<size_t>(y) * w + x) * 4;
+                if (std::abs(px[i] - 255) <= 3 && std::abs(px[i + 1] - 153) <= 3 && std::abs(px[i + 2] - 26) <= 3) at.push_back(i / 4);
+            }
+        }
+        return at;
+    };
+    EXPECT_TRUE(outline().empty()) << "an outline with nothing selected";
+    const Model& m = *s.model;
+    selectMeshNode(0);
+    const std::vector<size_t> selected = outline();
+    EXPECT_GT(selected.size(), 300u) << "the selected mesh is not outlined";
+    shot("outline");
+
+    // A joint selected instead: no outline.
+    int bone = -1;
+    for (int32_t j : s.joints) {
+        bool meshNode = false;
+        for (const Mesh& mesh : m.meshes) meshNode = meshNode || mesh.node == j;
+        if (!meshNode) bone = j;
+    }
+    ASSERT_GE(bone, 0);
+    s.selectedJoint = bone;
+    frames(1);
+    EXPECT_TRUE(outline().empty()) << "still outlined with a joint selected";
+
+    // A click on the mesh, away from every joint, selects the node it hangs from: outlined again.
+    const std::vector<uint8_t> px = viewer->captureFrame(w, h);
+    const LayoutRect c = s.ui.layout.rects.centre;
+    const size_t corner = (static_cast<size_t>(c.y + 4) * w + static_cast<size_t>(c.x + 4)) * 4;
+    const float aspect = static_cast<float>(w) / static_cast<float>(h);
+    const glm::mat4 viewProj = s.camera.projection(aspect) * s.camera.view();
+    std::vector<glm::vec2> joints;
+    for (size_t j = 0; j < m.skeleton.size(); ++j) {
+        glm::vec2 p;
+        if (projectToScreen(viewProj, glm::vec3(s.animator->world()[j][3]), static_cast<float>(w), static_cast<float>(h), p)) {
+            joints.push_back(p);
+        }
+    }
+    ImVec2 onMesh(-1.0f, -1.0f);
+    for (int y = static_cast<int>(c.y + c.h * 0.3f); y < static_cast<int>(c.y + c.h * 0.7f) && onMesh.x < 0; y += 4) {
+        for (int x = static_cast<int>(c.x + c.w * 0.3f); x < static_cast<int>(c.x + c.w * 0.7f) && onMesh.x < 0; x += 4) {
+            const size_t i = (static_cast<size_t>(y) * w + x) * 4;
+            const bool model = std::abs(px[i] - px[corner]) + std::abs(px[i + 1] - px[corner + 1]) + std::abs(px[i + 2] - px[corner + 2]) > 30;
+            bool nearJoint = false;
+            for (const glm::vec2& j : joints) nearJoint = nearJoint || glm::distance(j, glm::vec2(x, y)) < 24.0f;
+            if (model && !nearJoint) onMesh = ImVec2(static_cast<float>(x), static_cast<float>(y));
+        }
+    }
+    ASSERT_GE(onMesh.x, 0.0f) << "no pixel of the mesh away from the joints";
+    clickAt(onMesh);
+    frames(1);
+    bool meshNode = false;
+    for (const Mesh& mesh : m.meshes) meshNode = meshNode || mesh.node == s.selectedJoint;
+    EXPECT_TRUE(meshNode) << "the click selected node " << s.selectedJoint << ", which holds no mesh";
+    const std::vector<size_t> clicked = outline();
+    EXPECT_GT(clicked.size(), 300u) << "the clicked mesh is not outlined";
+
+    // Playing: the outline follows the skinned pose.
+    s.requests.togglePlay = true;
+    frames(20);
+    const std::vector<size_t> later = outline();
+    EXPECT_GT(later.size(), 300u);
+    std::vector<size_t> moved;
+    std::set_symmetric_difference(clicked.begin(), clicked.end(), later.begin(), later.end(), std::back_inserter(moved));
+    EXPECT_GT(moved.size(), clicked.size() / 10) << "the outline did not move with the animation";
 }
 
 // The GL renderer strings of software rasterizers, and of GPUs.

@@ -434,6 +434,7 @@ void Viewer::frame(double dt) {
             state_.stats.drawCpuMs = static_cast<float>(drawTimer_.cpuMs());
             state_.stats.drawGpuMs = static_cast<float>(drawTimer_.gpuMs());
             keepOnlyGoodEnvironment();
+            drawSelectionOutline(w, h);
             drawGhosts(w, h);
             compare_->drawGhost(*renderer_, state_, w, h);
             drawFlaggedPoints(w, h);

@@ -110,6 +110,8 @@ private:
     void updateColorView();
     void drawGhosts(int w, int h);
     void pickVertex(const glm::mat4& viewProj, float w, float h);
+    void drawSelectionOutline(int w, int h);  // the meshes of the selected node, outlined
+    int meshUnder(const glm::mat4& viewProj, float w, float h, ImVec2 at);  // the nearest mesh drawn there, or -1
     void clickSelectJoint(const glm::mat4& viewProj, float w, float h);
     void focusFinding(int index);
     void processKeys();
@@ -159,6 +161,7 @@ private:
     bool drawCrowd(int w, int h);             // false: the crowd is off (or cannot be drawn)
     std::vector<std::string> anims_;         // files whose clips are added to the model
     std::vector<glm::vec3> scratch_;   // CPU-skinned positions for vertex picking
+    std::vector<size_t> outlined_;     // the meshes outlined this frame
     ImVec2 pressPos_{0, 0};
     double lastTime_ = 0.0;
     double fpsWindowStart_ = 0.0;

@@ -80,6 +80,13 @@ public:
     void drawGhost(GpuModel& gpu, const Animator& anim, const OrbitCamera& camera, const ViewOptions& opts, int width,
                    int height, const glm::vec4& tint);
 
+    // Outline meshes `meshes` (indices into the model's) as `anim` poses them: a band `px`
+    // pixels wide around their silhouette in `color`, over everything (seen through what hides
+    // them): the silhouette is marked in the stencil, then drawn again shifted by `px` in eight
+    // directions where it is not. The framebuffer needs a stencil buffer.
+    void drawOutline(GpuModel& gpu, const Animator& anim, const OrbitCamera& camera, const ViewOptions& opts, int width,
+                     int height, const std::vector<size_t>& meshes, const glm::vec4& color, float px);
+
     // A world-space polyline on top (the root's path).
     void drawPath(const std::vector<glm::vec3>& points, const glm::vec4& color, const OrbitCamera& camera, int width,
                   int height);
@@ -95,8 +102,11 @@ public:
 private:
     Renderer() = default;
     void drawLines(const glm::mat4& viewProj, GLenum mode, float pointSize);
+    // `only`: when given, the meshes drawn (by index); else all.
     void drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& viewProj, const OrbitCamera& cam,
-                    const ViewOptions& o, const glm::vec4& tint, ColorSource source);
+                    const ViewOptions& o, const glm::vec4& tint, ColorSource source,
+                    const std::vector<bool>* only = nullptr);
+    void uploadPose(GpuModel& gpu, const Animator& anim, const ViewOptions& o);  // palette or CPU-skinned vertices
     // A program that shades meshes: pbr.frag generic, or specialized (PbrShading::variantKey).
     struct MeshProgram {
         Program program;
