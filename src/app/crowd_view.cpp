@@ -11,7 +11,7 @@ namespace rig {
 namespace {
 
 // The lighter model's grid: cells along each mesh's longest side (the demo's 3,935 vertices
-// become about 600).
+// become 203).
 constexpr int kLodCells = 14;
 
 }  // namespace
