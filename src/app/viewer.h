@@ -110,6 +110,7 @@ private:
     void updateColorView();
     void drawGhosts(int w, int h);
     void pickVertex(const glm::mat4& viewProj, float w, float h);
+    void skinForPicking(size_t mesh);  // scratch_: the mesh posed now (CPU skinning), mesh space
     void drawSelectionOutline(int w, int h);  // the meshes of the selected node, outlined
     int meshUnder(const glm::mat4& viewProj, float w, float h, ImVec2 at);  // the nearest mesh drawn there, or -1
     void clickSelectJoint(const glm::mat4& viewProj, float w, float h);

@@ -11,6 +11,14 @@
 
 namespace rig {
 
+void Viewer::skinForPicking(size_t mesh) {
+    const Mesh& m = state_.model->meshes[mesh];
+    const Animator& anim = *state_.animator;
+    scratch_.resize(m.vertexCount());
+    skinMesh(m, anim.palette().data() + anim.paletteOffset(mesh), anim.meshMorphWeights(mesh), scratch_.data(), nullptr,
+             state_.view.method, state_.view.influences);
+}
+
 void Viewer::pickVertex(const glm::mat4& viewProj, float w, float h) {
     CheckViewState& c = state_.checks;
     c.hoverMesh = c.hoverVertex = -1;
@@ -20,10 +28,7 @@ void Viewer::pickVertex(const glm::mat4& viewProj, float w, float h) {
     const Animator& anim = *state_.animator;
     float best = 12.0f * 12.0f;
     for (size_t i = 0; i < m.meshes.size(); ++i) {
-        const Mesh& mesh = m.meshes[i];
-        scratch_.resize(mesh.vertexCount());
-        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), anim.meshMorphWeights(i), scratch_.data(), nullptr,
-                 state_.view.method, state_.view.influences);
+        skinForPicking(i);
         const glm::mat4 mvp = viewProj * anim.skinToModel(i);
         for (size_t v = 0; v < scratch_.size(); ++v) {
             glm::vec2 s;
@@ -78,9 +83,7 @@ int Viewer::meshUnder(const glm::mat4& viewProj, float w, float h, ImVec2 at) {
     std::vector<glm::vec3> screen;  // x, y in pixels, z depth in NDC (> 1: behind the camera)
     for (size_t i = 0; i < m.meshes.size(); ++i) {
         const Mesh& mesh = m.meshes[i];
-        scratch_.resize(mesh.vertexCount());
-        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), anim.meshMorphWeights(i), scratch_.data(), nullptr,
-                 state_.view.method, state_.view.influences);
+        skinForPicking(i);
         const glm::mat4 mvp = viewProj * anim.skinToModel(i);
         screen.resize(scratch_.size());
         for (size_t v = 0; v < scratch_.size(); ++v) {

@@ -10,6 +10,7 @@
 
 #include "render/dfg_lut.h"
 #include "util/cache_folder.h"
+#include "util/hash.h"
 #include "util/data_folder.h"
 
 namespace rig {
@@ -18,15 +19,6 @@ namespace {
 
 // Changes whenever the prefilter's output would change (its constants, shaders or layout).
 constexpr char kMagic[8] = {'R', 'I', 'G', 'E', 'N', 'V', '0', '1'};
-
-uint64_t fnv1a(uint64_t h, const void* data, size_t n) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (size_t i = 0; i < n; ++i) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
 
 size_t expectedBytes(int size, int maxLod) {
     return sizeof(kMagic) + 2 * sizeof(int32_t) + size_t(kDfgLutSize) * kDfgLutSize * 2 * sizeof(float) +
@@ -61,7 +53,7 @@ std::string shippedEnvironmentCachePath(int width, int height, const std::vector
 
 std::string environmentCacheName(int width, int height, const std::vector<uint16_t>& rgbaHalf,
                                  const std::string& prefilterId) {
-    uint64_t h = 14695981039346656037ull;
+    uint64_t h = kFnvOffset;
     h = fnv1a(h, kMagic, sizeof(kMagic));
     h = fnv1a(h, prefilterId.data(), prefilterId.size());
     const int32_t dims[2] = {width, height};

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "util/cache_folder.h"
+#include "util/hash.h"
 #include "util/output_file.h"
 
 namespace rig {
@@ -30,16 +31,7 @@ struct Header {
 
 std::atomic<unsigned> gLoaded{0}, gCompiled{0}, gStored{0}, gRejected{0};
 
-uint64_t fnv1a(uint64_t h, const void* data, size_t n) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (size_t i = 0; i < n; ++i) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
-uint64_t fnv1a(uint64_t h, const std::string& s) {
+uint64_t fnv1aText(uint64_t h, const std::string& s) {
     const uint64_t n = s.size();
     h = fnv1a(h, &n, sizeof(n));  // length first: "ab"+"c" differs from "a"+"bc"
     return fnv1a(h, s.data(), s.size());
@@ -65,10 +57,10 @@ std::string programCachePath(const std::vector<std::pair<std::string, std::strin
                              const std::vector<std::string>& feedbackVaryings) {
     const std::string dir = cacheFolder("programs");
     if (dir.empty() || !driverKeepsBinaries()) return {};
-    uint64_t h = fnv1a(14695981039346656037ull, kMagic, sizeof(kMagic));
-    for (GLenum name : {GL_VENDOR, GL_RENDERER, GL_VERSION}) h = fnv1a(h, glString(name));
-    for (const auto& [name, source] : namedSources) h = fnv1a(fnv1a(h, name), source);
-    for (const std::string& v : feedbackVaryings) h = fnv1a(h, v);
+    uint64_t h = fnv1a(kFnvOffset, kMagic, sizeof(kMagic));
+    for (GLenum name : {GL_VENDOR, GL_RENDERER, GL_VERSION}) h = fnv1aText(h, glString(name));
+    for (const auto& [name, source] : namedSources) h = fnv1aText(fnv1aText(h, name), source);
+    for (const std::string& v : feedbackVaryings) h = fnv1aText(h, v);
     char file[40];
     std::snprintf(file, sizeof(file), "%016llx.bin", static_cast<unsigned long long>(h));
     return (std::filesystem::path(dir) / file).string();
@@ -90,7 +82,7 @@ GLuint loadCachedProgram(const std::string& path) {
         if (intact) {
             binary.resize(header.length);
             intact = in.read(binary.data(), std::streamsize(binary.size())) &&
-                     fnv1a(14695981039346656037ull, binary.data(), binary.size()) == header.checksum;
+                     fnv1a(kFnvOffset, binary.data(), binary.size()) == header.checksum;
         }
     }
     GLuint program = 0;
@@ -132,7 +124,7 @@ void storeCachedProgram(const std::string& path, GLuint program) {
     binary.resize(static_cast<size_t>(written));
     header.format = format;
     header.length = static_cast<uint32_t>(binary.size());
-    header.checksum = fnv1a(14695981039346656037ull, binary.data(), binary.size());
+    header.checksum = fnv1a(kFnvOffset, binary.data(), binary.size());
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
     if (ec) return;
