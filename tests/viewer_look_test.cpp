@@ -534,6 +534,18 @@ TEST_F(ViewerLook, AnHdrIsPrefilteredWhileTheModelIsDrawn) {
     EXPECT_TRUE(s.environmentError.empty()) << s.environmentError;
     EXPECT_EQ(s.view.environment, (dir / "sky.hdr").string());
     EXPECT_FALSE(viewer->probe().texts.count("progress"));
+
+    // Through the viewer's own loop (frames only when something is due): frames come while
+    // another map is prefiltered, and one more takes the line away when it is done.
+    writeHdr(dir / "dusk.hdr", 512, 256, 250, 140, 90);
+    drop((dir / "dusk.hdr").string());  // dropped on the window: two frames, the load begun
+    ASSERT_FALSE(s.progress.empty()) << "no progress line for the dropped map";
+    int drawn = 0;
+    for (int turn = 0; turn < 4000 && !s.progress.empty(); ++turn) drawn += viewer->step(0.5);
+    EXPECT_TRUE(s.progress.empty()) << "the prefilter never ended";
+    EXPECT_GT(drawn, 5) << "the loop drew too few frames while the map was prefiltered";
+    EXPECT_TRUE(viewer->step(0.5)) << "no frame took the progress line away";
+    EXPECT_FALSE(viewer->probe().texts.count("progress")) << "the progress line stayed on screen";
 }
 
 // Selecting a mesh outlines it in the viewport, in its skinned pose (Blender's orange, a band

@@ -461,7 +461,10 @@ void Viewer::frame(double dt) {
         glClearColor(state_.view.background.r, state_.view.background.g, state_.view.background.b, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     }
-    state_.progress = environmentProgress(renderer_->environmentLoading());
+    // The strip shows this at the next frame; when the work ends, one more frame takes the line away.
+    std::string progress = environmentProgress(renderer_->environmentLoading());
+    if (progress.empty() && !state_.progress.empty()) settleFrames_ = std::max(settleFrames_, 2);
+    state_.progress = std::move(progress);
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     if (captureNext_ || screenshotNext_) {
