@@ -11,6 +11,7 @@
 
 #include "anim/control/clock.h"
 #include "anim/control/crowd.h"
+#include "anim/offline/mesh_lod.h"
 #include "anim/runtime/pose.h"
 #include "import/import.h"
 
@@ -67,6 +68,44 @@ TEST_P(CrowdFiles, EveryCharacterIsPosedLikeALoneAnimator) {
 
 // The viewer's frame budget poses only the first instances: update(t, count) poses those
 // (across the threads' chunks) and leaves the others' rows and clip times as they were.
+// The crowd's lighter model (anim/offline/mesh_lod.h): far fewer vertices and triangles, every
+// triangle naming a kept vertex, each kept vertex one of the source's with all its attributes
+// (so the same palettes pose it), the skeleton, skins and materials as they were.
+TEST(Crowd, TheLighterModelKeepsSourceVerticesAndTheRig) {
+    Result<Model> r = importModel(std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf");
+    ASSERT_TRUE(r) << r.error().message;
+    const Model& m = r.value();
+    const Model lod = simplifiedModel(m, 14);
+    ASSERT_EQ(lod.meshes.size(), m.meshes.size());
+    EXPECT_EQ(lod.skeleton.size(), m.skeleton.size());
+    EXPECT_EQ(lod.materials.size(), m.materials.size());
+    size_t before = 0, after = 0, trisBefore = 0, trisAfter = 0;
+    for (size_t i = 0; i < m.meshes.size(); ++i) {
+        const Mesh &a = m.meshes[i], &b = lod.meshes[i];
+        before += a.vertexCount();
+        after += b.vertexCount();
+        trisBefore += a.triangleCount();
+        trisAfter += b.triangleCount();
+        EXPECT_EQ(b.skin.joints, a.skin.joints);
+        EXPECT_EQ(b.node, a.node);
+        EXPECT_GT(b.triangleCount(), 0u);
+        for (uint32_t v : b.indices) ASSERT_LT(v, b.vertexCount());
+        ASSERT_EQ(b.weights.size(), b.vertexCount());
+        ASSERT_EQ(b.normals.size(), b.vertexCount());
+        for (size_t v = 0; v < b.vertexCount(); ++v) {  // a vertex of the source, whole
+            bool found = false;
+            for (size_t u = 0; u < a.vertexCount() && !found; ++u) {
+                found = a.positions[u] == b.positions[v] && a.weights[u] == b.weights[v] && a.joints[u] == b.joints[v] &&
+                        a.normals[u] == b.normals[v];
+            }
+            ASSERT_TRUE(found) << "mesh " << i << " vertex " << v << " is not one of the source's";
+        }
+    }
+    std::printf("demo: %zu vertices, %zu triangles -> %zu vertices, %zu triangles\n", before, trisBefore, after, trisAfter);
+    EXPECT_LT(after * 4, before);
+    EXPECT_LT(trisAfter * 4, trisBefore);
+}
+
 TEST(Crowd, UpdatePosesOnlyTheFirstCountInstances) {
     Result<Model> r = importModel(std::string(RIGVIEW_SOURCE_DIR) + "/assets/demo/rigview_demo.gltf");
     ASSERT_TRUE(r) << r.error().message;

@@ -11,8 +11,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cfloat>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -24,6 +26,8 @@
 #include "app/viewer_entry.h"
 #include "app/viewer_settings.h"
 #include "platform/window.h"
+#include "render/camera.h"
+#include "render/program_cache.h"
 #include "support/demo_gltf.h"
 #include "support/viewer_driver.h"
 
@@ -196,7 +200,7 @@ TEST_F(ViewerLook, ABadHdrIsOneLineInTheStripAndTheViewerKeepsRunning) {
     start(demoModelPath());
     ViewerState& s = viewer->state();
     drop((dir / "bad.hdr").string());
-    frames(2);
+    lit();
     EXPECT_EQ(s.view.environment, "") << "a map that did not load is kept (and so saved)";
     EXPECT_NE(s.environmentError.find((dir / "bad.hdr").string()), std::string::npos) << s.environmentError;
     EXPECT_EQ(s.environmentError.find('\n'), std::string::npos) << s.environmentError;
@@ -207,14 +211,14 @@ TEST_F(ViewerLook, ABadHdrIsOneLineInTheStripAndTheViewerKeepsRunning) {
     frames(10);
     EXPECT_NE(s.timeline.time, t) << "the viewer stopped playing";
     drop((dir / "good.hdr").string());
-    frames(2);
+    lit();
     EXPECT_TRUE(s.environmentError.empty()) << s.environmentError;
     drop((dir / "bad.hdr").string());
-    frames(2);
+    lit();
     ASSERT_FALSE(s.environmentError.empty());
     click("notice:environment:dismiss");
     frames(3);
-    EXPECT_TRUE(s.environmentError.empty()) << "a dismissed line came back";
+    EXPECT_TRUE(s.environmentError.empty()) << "a dismissed line came back: " << s.environmentError;
 }
 
 // The settings name an environment map that is gone: one line in the strip, the model shown,
@@ -391,6 +395,240 @@ TEST_F(ViewerLook, AntiAliasingAutoIsOffOnASoftwareRendererAndFourSamplesWhenCho
     start(demoModelPath(), true);
     EXPECT_EQ(viewer->state().view.antiAliasing, AntiAliasing::Msaa4);
     EXPECT_EQ(viewer->state().stats.sceneSamples, 4);
+}
+
+// How many pixels of the viewport's middle third differ from `other` (RGB, more than 12 levels).
+size_t differingPixels(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, int w, const LayoutRect& c) {
+    size_t n = 0;
+    for (int y = static_cast<int>(c.y + c.h / 3); y < static_cast<int>(c.y + 2 * c.h / 3); ++y) {
+        for (int x = static_cast<int>(c.x + c.w / 3); x < static_cast<int>(c.x + 2 * c.w / 3); ++x) {
+            const size_t i = (static_cast<size_t>(y) * w + x) * 4;
+            n += std::abs(a[i] - b[i]) + std::abs(a[i + 1] - b[i + 1]) + std::abs(a[i + 2] - b[i + 2]) > 12;
+        }
+    }
+    return n;
+}
+
+// Shader programs are kept between runs (render/program_cache.h): the first start compiles
+// and stores them, the second links every one from the cache; entries damaged on disk (a
+// flipped byte, a binary the driver refuses) are ignored, the model still drawn, and written
+// again for the next start.
+TEST_F(ViewerLook, ASecondStartLinksItsProgramsFromTheCache) {
+    testing::ScopedEnv cacheHome("XDG_CACHE_HOME", (dir / "cache").c_str());
+    const fs::path programs = dir / "cache" / "rigview" / "programs";
+    auto run = [&](const char* what) {
+        const ProgramCacheCounts before = programCacheCounts();
+        start(demoModelPath());
+        EXPECT_TRUE(viewer->state().error.empty()) << what << ": " << viewer->state().error;
+        viewer.reset();
+        const ProgramCacheCounts after = programCacheCounts();
+        return ProgramCacheCounts{after.loaded - before.loaded, after.compiled - before.compiled,
+                                  after.stored - before.stored, after.rejected - before.rejected};
+    };
+    const ProgramCacheCounts first = run("first start");
+    if (first.stored == 0) GTEST_SKIP() << "this driver keeps no program binaries (GL_NUM_PROGRAM_BINARY_FORMATS 0)";
+    EXPECT_GT(first.compiled, 3u);
+    EXPECT_EQ(first.loaded, 0u);
+    std::vector<fs::path> entries;
+    for (const auto& e : fs::directory_iterator(programs)) entries.push_back(e.path());
+    std::sort(entries.begin(), entries.end());
+    EXPECT_EQ(entries.size(), first.stored);
+
+    const ProgramCacheCounts second = run("second start");
+    EXPECT_EQ(second.compiled, 0u) << "a program was compiled again";
+    EXPECT_GE(second.loaded, 3u);
+    EXPECT_EQ(second.rejected, 0u);
+
+    // Every entry damaged, in turn: a byte flipped in its binary (its checksum no longer
+    // matches), its binary rewritten as noise under a matching checksum (the driver refuses it),
+    // cut short.
+    ASSERT_GE(entries.size(), 3u);
+    for (size_t k = 0; k < entries.size(); ++k) {
+        const fs::path& entry = entries[k];
+        if (k % 3 == 0) {
+            std::fstream f(entry, std::ios::in | std::ios::out | std::ios::binary);
+            f.seekg(-10, std::ios::end);
+            const char c = static_cast<char>(f.get() ^ 0x5a);
+            f.seekp(-10, std::ios::end);
+            f.put(c);
+        } else if (k % 3 == 1) {
+            std::ifstream in(entry, std::ios::binary);
+            std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            in.close();
+            ASSERT_GT(bytes.size(), 24u);
+            uint64_t h = 14695981039346656037ull;  // the entry's checksum: FNV-1a of the binary
+            for (size_t i = 24; i < bytes.size(); ++i) {
+                bytes[i] = static_cast<char>((i * 131) ^ 0xa5);
+                h = (h ^ static_cast<unsigned char>(bytes[i])) * 1099511628211ull;
+            }
+            std::memcpy(bytes.data() + 16, &h, sizeof(h));
+            std::ofstream(entry, std::ios::binary | std::ios::trunc) << bytes;
+        } else {
+            fs::resize_file(entry, fs::file_size(entry) / 2);
+        }
+    }
+    const ProgramCacheCounts damaged = run("damaged cache");
+    EXPECT_EQ(damaged.rejected, second.loaded) << "an entry damaged on disk was used";
+    EXPECT_EQ(damaged.loaded, 0u);
+    EXPECT_EQ(damaged.compiled, damaged.rejected) << "the damaged entries are compiled from source";
+    EXPECT_EQ(damaged.stored, damaged.compiled) << "and written again";
+    const ProgramCacheCounts again = run("after the damage");
+    EXPECT_EQ(again.compiled, 0u);
+    EXPECT_EQ(again.rejected, 0u);
+}
+
+// A chosen .hdr is prefiltered a piece at a time (render/environment.h's EnvironmentLoad): the
+// strip says "Prefiltering environment sky.hdr  N%" with N rising, the window keeps drawing the
+// model lit by the studio meanwhile, and the map lights it once done.
+TEST_F(ViewerLook, AnHdrIsPrefilteredWhileTheModelIsDrawn) {
+    testing::ScopedEnv cacheHome("XDG_CACHE_HOME", (dir / "cache").c_str());  // nothing prefiltered before
+    writeHdr(dir / "sky.hdr", 512, 256, 90, 150, 250);
+    start(demoModelPath());
+    ViewerState& s = viewer->state();
+    if (s.timeline.playing) s.requests.togglePlay = true;
+    s.view.grid = false;
+    frames(2);
+    int w = 0, h = 0;
+    const std::vector<uint8_t> studio = viewer->captureFrame(w, h);
+    const LayoutRect c = s.ui.layout.rects.centre;
+    // The background alone: its colour (the viewport's corner) everywhere.
+    std::vector<uint8_t> empty(studio.size());
+    const size_t corner = (static_cast<size_t>(c.y + 4) * w + static_cast<size_t>(c.x + 4)) * 4;
+    for (size_t i = 0; i < empty.size(); i += 4) std::copy_n(studio.begin() + corner, 4, empty.begin() + i);
+    s.requests.environment = (dir / "sky.hdr").string();
+    std::vector<int> percents;
+    std::vector<uint8_t> during;
+    const unsigned long long before = viewer->framesDrawn();
+    for (int i = 0; i < 2000 && (percents.empty() || percents.back() < 100); ++i) {
+        viewer->frame(1.0 / 60.0);
+        if (!viewer->probe().texts.count("progress")) {
+            if (!percents.empty()) percents.push_back(100);  // the line went: done
+            continue;
+        }
+        const std::string line = viewer->probe().texts.at("progress");
+        const std::string prefix = "Prefiltering environment sky.hdr  ";
+        if (line.rfind(prefix, 0) != 0) {
+            EXPECT_EQ(line, "Reading environment sky.hdr");
+            continue;
+        }
+        percents.push_back(std::stoi(line.substr(prefix.size())));
+        if (during.empty() && percents.back() >= 30) {
+            during = viewer->captureFrame(w, h);
+            EXPECT_TRUE(viewer->probe().texts.count("progress")) << "done while the frame was captured";
+        }
+    }
+    ASSERT_FALSE(percents.empty()) << "no progress line";
+    EXPECT_EQ(percents.back(), 100) << "the prefilter never ended";
+    EXPECT_GE(percents.size(), 5u) << "prefiltered in too few frames to keep the window answering";
+    EXPECT_TRUE(std::is_sorted(percents.begin(), percents.end()));
+    EXPECT_GT(viewer->framesDrawn() - before, 5u);
+    ASSERT_FALSE(during.empty()) << "no frame was drawn past 30%";
+    // The model is on screen while the map is prefiltered, lit as before (the studio).
+    const size_t model = differingPixels(studio, empty, w, c);
+    EXPECT_GT(model, 500u) << "the model is not in the viewport";
+    EXPECT_LT(differingPixels(during, studio, w, c), model / 20) << "the model was not drawn, or not lit by the studio";
+    // Then the sky lights it: the picture changes; no error; the map is kept.
+    frames(2);
+    const std::vector<uint8_t> sky = viewer->captureFrame(w, h);
+    EXPECT_GT(differingPixels(sky, studio, w, c), model / 4) << "the new map does not light the model";
+    EXPECT_TRUE(s.environmentError.empty()) << s.environmentError;
+    EXPECT_EQ(s.view.environment, (dir / "sky.hdr").string());
+    EXPECT_FALSE(viewer->probe().texts.count("progress"));
+
+    // Through the viewer's own loop (frames only when something is due): frames come while
+    // another map is prefiltered, and one more takes the line away when it is done.
+    writeHdr(dir / "dusk.hdr", 512, 256, 250, 140, 90);
+    drop((dir / "dusk.hdr").string());  // dropped on the window: two frames, the load begun
+    ASSERT_FALSE(s.progress.empty()) << "no progress line for the dropped map";
+    int drawn = 0;
+    for (int turn = 0; turn < 4000 && !s.progress.empty(); ++turn) drawn += viewer->step(0.5);
+    EXPECT_TRUE(s.progress.empty()) << "the prefilter never ended";
+    EXPECT_GT(drawn, 5) << "the loop drew too few frames while the map was prefiltered";
+    EXPECT_TRUE(viewer->step(0.5)) << "no frame took the progress line away";
+    EXPECT_FALSE(viewer->probe().texts.count("progress")) << "the progress line stayed on screen";
+}
+
+// Selecting a mesh outlines it in the viewport, in its skinned pose (Blender's orange, a band
+// around its silhouette): the outline's pixels are there while its node is selected (in the
+// Hierarchy, or by a click on the mesh in the viewport) and not otherwise, and they move with
+// the animation.
+TEST_F(ViewerLook, TheSelectedMeshIsOutlined) {
+    start(demoModelPath());
+    ViewerState& s = viewer->state();
+    if (s.timeline.playing) s.requests.togglePlay = true;
+    frames(2);
+    int w = 0, h = 0;
+    auto outline = [&] {  // the outline-coloured pixels of the viewport, by index
+        const std::vector<uint8_t> px = viewer->captureFrame(w, h);
+        const LayoutRect c = s.ui.layout.rects.centre;
+        std::vector<size_t> at;
+        for (int y = static_cast<int>(c.y); y < static_cast<int>(c.y + c.h); ++y) {
+            for (int x = static_cast<int>(c.x); x < static_cast<int>(c.x + c.w); ++x) {
+                const size_t i = (static_cast<size_t>(y) * w + x) * 4;
+                if (std::abs(px[i] - 255) <= 3 && std::abs(px[i + 1] - 153) <= 3 && std::abs(px[i + 2] - 26) <= 3) at.push_back(i / 4);
+            }
+        }
+        return at;
+    };
+    EXPECT_TRUE(outline().empty()) << "an outline with nothing selected";
+    const Model& m = *s.model;
+    selectMeshNode(0);
+    const std::vector<size_t> selected = outline();
+    EXPECT_GT(selected.size(), 300u) << "the selected mesh is not outlined";
+    shot("outline");
+
+    // A joint selected instead: no outline.
+    int bone = -1;
+    for (int32_t j : s.joints) {
+        bool meshNode = false;
+        for (const Mesh& mesh : m.meshes) meshNode = meshNode || mesh.node == j;
+        if (!meshNode) bone = j;
+    }
+    ASSERT_GE(bone, 0);
+    s.selectedJoint = bone;
+    frames(1);
+    EXPECT_TRUE(outline().empty()) << "still outlined with a joint selected";
+
+    // A click on the mesh, away from every joint, selects the node it hangs from: outlined again.
+    const std::vector<uint8_t> px = viewer->captureFrame(w, h);
+    const LayoutRect c = s.ui.layout.rects.centre;
+    const size_t corner = (static_cast<size_t>(c.y + 4) * w + static_cast<size_t>(c.x + 4)) * 4;
+    const float aspect = static_cast<float>(w) / static_cast<float>(h);
+    const glm::mat4 viewProj = s.camera.projection(aspect) * s.camera.view();
+    std::vector<glm::vec2> joints;
+    for (size_t j = 0; j < m.skeleton.size(); ++j) {
+        glm::vec2 p;
+        if (projectToScreen(viewProj, glm::vec3(s.animator->world()[j][3]), static_cast<float>(w), static_cast<float>(h), p)) {
+            joints.push_back(p);
+        }
+    }
+    ImVec2 onMesh(-1.0f, -1.0f);
+    for (int y = static_cast<int>(c.y + c.h * 0.3f); y < static_cast<int>(c.y + c.h * 0.7f) && onMesh.x < 0; y += 4) {
+        for (int x = static_cast<int>(c.x + c.w * 0.3f); x < static_cast<int>(c.x + c.w * 0.7f) && onMesh.x < 0; x += 4) {
+            const size_t i = (static_cast<size_t>(y) * w + x) * 4;
+            const bool model = std::abs(px[i] - px[corner]) + std::abs(px[i + 1] - px[corner + 1]) + std::abs(px[i + 2] - px[corner + 2]) > 30;
+            bool nearJoint = false;
+            for (const glm::vec2& j : joints) nearJoint = nearJoint || glm::distance(j, glm::vec2(x, y)) < 24.0f;
+            if (model && !nearJoint) onMesh = ImVec2(static_cast<float>(x), static_cast<float>(y));
+        }
+    }
+    ASSERT_GE(onMesh.x, 0.0f) << "no pixel of the mesh away from the joints";
+    clickAt(onMesh);
+    frames(1);
+    bool meshNode = false;
+    for (const Mesh& mesh : m.meshes) meshNode = meshNode || mesh.node == s.selectedJoint;
+    EXPECT_TRUE(meshNode) << "the click selected node " << s.selectedJoint << ", which holds no mesh";
+    const std::vector<size_t> clicked = outline();
+    EXPECT_GT(clicked.size(), 300u) << "the clicked mesh is not outlined";
+
+    // Playing: the outline follows the skinned pose.
+    s.requests.togglePlay = true;
+    frames(20);
+    const std::vector<size_t> later = outline();
+    EXPECT_GT(later.size(), 300u);
+    std::vector<size_t> moved;
+    std::set_symmetric_difference(clicked.begin(), clicked.end(), later.begin(), later.end(), std::back_inserter(moved));
+    EXPECT_GT(moved.size(), clicked.size() / 10) << "the outline did not move with the animation";
 }
 
 // The GL renderer strings of software rasterizers, and of GPUs.

@@ -2688,17 +2688,17 @@ TEST_F(ViewerLayout, AnEnvironmentThatFailsIsNotSavedAndAGoneOneFallsBackToTheSt
     start();
     ViewerState& s = viewer->state();
     s.requests.environment = bad.string();
-    frames(3);
+    lit();
     EXPECT_NE(s.environmentError.find("notes.hdr"), std::string::npos) << s.environmentError;
     EXPECT_NE(s.environmentError.find("lit by the studio instead"), std::string::npos) << s.environmentError;
     EXPECT_EQ(s.view.environment, "");
     s.environmentError.clear();
     s.requests.environment = mine.string();
-    frames(3);
+    lit();
     EXPECT_TRUE(s.environmentError.empty()) << s.environmentError;
     EXPECT_EQ(s.view.environment, mine.string());
     s.requests.environment = bad.string();
-    frames(3);
+    lit();
     EXPECT_NE(s.environmentError.find("still lit by mine.hdr"), std::string::npos) << s.environmentError;
     EXPECT_EQ(s.view.environment, mine.string());
     viewer.reset();
@@ -3374,6 +3374,69 @@ TEST_F(ViewerSmoke, CrowdOfAThousandStaysWithinTheFrameBudget) {
     const float after = projectedHeight(s, w, h);
     EXPECT_NEAR(after, before, 0.2f * before);
     EXPECT_GT(after, 0.25f * centre.h);
+}
+
+// A crowd of 1,000 on a software renderer shows a grid: the budget never draws fewer than 25
+// instances, the far ones from the lighter model; unticking the budget when the whole crowd
+// would take over a second a frame asks first (Keep the budget / Draw all anyway).
+TEST_F(ViewerSmoke, ACrowdOfAThousandShowsAGridAndAsksBeforeDrawingAll) {
+    ViewerState& s = viewer->state();
+    s.crowd.panelOpen = true;
+    frames(2);
+    s.crowd.instances = 1000;
+    click("crowd:on");
+    ASSERT_TRUE(s.crowd.enabled);
+    frames(15);  // the budget settles, the camera frames what is drawn
+    EXPECT_GE(s.crowd.posed, kCrowdMinInstances);
+    EXPECT_GE(s.crowd.drawn, kCrowdMinInstances) << "the framed grid should be on screen";
+    if (s.stats.softwareRenderer) {
+        EXPECT_LT(s.crowd.posed, 1000u);
+        EXPECT_GT(s.crowd.lowDetail, 0u) << "no instance drawn from the lighter model";
+    }
+    shot("crowd-grid");
+    // Instances across the viewport's middle row: runs of model pixels apart from the background.
+    int w = 0, h = 0;
+    const std::vector<uint8_t> px = viewer->captureFrame(w, h);
+    const LayoutRect c = s.ui.layout.rects.centre;
+    const size_t corner = (static_cast<size_t>(c.y + 4) * w + static_cast<size_t>(c.x + 4)) * 4;
+    int most = 0;
+    for (int y = static_cast<int>(c.y + c.h * 0.3f); y < static_cast<int>(c.y + c.h * 0.7f); y += 2) {
+        int runs = 0;
+        bool inside = false;
+        for (int x = static_cast<int>(c.x); x < static_cast<int>(c.x + c.w); ++x) {
+            const size_t i = (static_cast<size_t>(y) * w + x) * 4;
+            const bool model = std::abs(px[i] - px[corner]) + std::abs(px[i + 1] - px[corner + 1]) +
+                                   std::abs(px[i + 2] - px[corner + 2]) > 40;
+            runs += model && !inside;
+            inside = model;
+        }
+        most = std::max(most, runs);
+    }
+    EXPECT_GE(most, 4) << "no row of the viewport crosses four instances: not a grid";
+
+    // 10,000 would take seconds a frame here (far over kCrowdAskAboveMs, whatever the load):
+    // unticking the budget asks first.
+    s.crowd.instances = 10000;
+    frames(4);
+    const float whole = s.crowd.unbudgetedMs();
+    std::printf("the whole crowd of 10,000: about %.0f ms a frame\n", whole);
+    if (whole > 3.0f * kCrowdAskAboveMs) {
+        click("crowd:budgeted");
+        EXPECT_TRUE(s.crowd.budgeted) << "the budget went without asking";
+        ASSERT_TRUE(has("crowd:ask"));
+        click("crowd:ask:keep");
+        EXPECT_TRUE(s.crowd.budgeted);
+        EXPECT_FALSE(s.crowd.askUnbudgeted);
+        click("crowd:budgeted");
+        ASSERT_TRUE(s.crowd.askUnbudgeted);
+        click("crowd:ask:all");
+        EXPECT_FALSE(s.crowd.budgeted) << "Draw all anyway did not turn the budget off";
+        click("crowd:budgeted");  // back on: no question
+        EXPECT_TRUE(s.crowd.budgeted);
+        EXPECT_FALSE(s.crowd.askUnbudgeted);
+    } else {
+        std::printf("the whole crowd takes %.0f ms a frame here: nothing to ask\n", whole);
+    }
 }
 
 }  // namespace

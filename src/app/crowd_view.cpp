@@ -3,9 +3,18 @@
 #include <algorithm>
 #include <chrono>
 
+#include "anim/offline/mesh_lod.h"
 #include "render/renderer.h"
 
 namespace rig {
+
+namespace {
+
+// The lighter model's grid: cells along each mesh's longest side (the demo's 3,935 vertices
+// become 203).
+constexpr int kLodCells = 14;
+
+}  // namespace
 
 Result<std::unique_ptr<CrowdView>> CrowdView::create() {
     std::unique_ptr<CrowdView> v(new CrowdView());
@@ -25,6 +34,12 @@ void CrowdView::layOut(ViewerState& s, size_t instances) {
     if (c.spacing <= 0.0f) {
         const glm::vec3 e = one_.valid() ? one_.max - one_.min : glm::vec3(1.0f);
         c.spacing = 1.25f * std::max({e.x, s.camera.zUp ? e.y : e.z, 1e-3f});
+    }
+    if (newModel) {  // the far instances' lighter model
+        lodGpu_.reset();
+        lodModel_ = std::make_unique<const Model>(simplifiedModel(model, kLodCells));
+        auto gpu = GpuModel::create(*lodModel_);
+        if (gpu) lodGpu_ = std::move(gpu.value());
     }
     offsets_ = crowdGrid(instances, c.spacing, s.camera.zUp);
     // Nearest the centre first (stable: the grid's order among equals), for the budget.
@@ -53,7 +68,7 @@ void CrowdView::fitBudget(CrowdState& c, size_t instances) const {
         const float grow = cost > 0.0f ? std::min(1.5f, 0.8f * kCrowdBudgetMs / cost) : 1.5f;
         c.limit = std::max(c.limit + 1, static_cast<size_t>(posed * grow));
     }
-    c.limit = std::clamp<size_t>(c.limit, 1, std::max<size_t>(instances, 1));
+    c.limit = std::clamp<size_t>(c.limit, std::min(kCrowdMinInstances, instances), std::max<size_t>(instances, 1));
 }
 
 void CrowdView::frame(ViewerState& s, const Crowd& crowd, GpuModel& gpu, int width, int height, const Environment* env) {
@@ -75,8 +90,13 @@ void CrowdView::frame(ViewerState& s, const Crowd& crowd, GpuModel& gpu, int wid
         following_ = true;
         framed_ = s.camera;
     }
+    // Instances farther than this are shorter than kCrowdLowDetailPixels on screen.
+    const float tall = one_.valid() ? glm::length(one_.max - one_.min) : 1.0f;
+    const float focal = 0.5f * static_cast<float>(height) * s.camera.viewRect.w / std::tan(glm::radians(s.camera.fovYDeg) * 0.5f);
+    const float lodDistance = tall * focal / kCrowdLowDetailPixels;
     const auto t0 = std::chrono::steady_clock::now();
-    const CrowdRenderer::Stats st = renderer_->draw(gpu, crowd, shown_, one_, s.camera, s.view, width, height, true, env);
+    const CrowdRenderer::Stats st =
+        renderer_->draw(gpu, crowd, shown_, one_, s.camera, s.view, width, height, true, env, lodGpu_.get(), lodDistance);
     // While budgeted, the draw is timed to its end: llvmpipe rasterizes (and shades) on its
     // own threads after the calls return, most of the crowd's cost there. The wait is time
     // the buffer swap would spend anyway.
@@ -85,6 +105,7 @@ void CrowdView::frame(ViewerState& s, const Crowd& crowd, GpuModel& gpu, int wid
     c.gpuMs = static_cast<float>(renderer_->gpuDrawMs());
     c.drawn = st.drawn;
     c.culled = st.culled;
+    c.lowDetail = st.lowDetail;
     c.linearFallback = s.view.method == SkinningMethod::DualQuat;
     if (c.budgeted) fitBudget(c, crowd.size());
 }

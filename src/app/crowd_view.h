@@ -9,7 +9,9 @@
 // grid's centre, so the first `limit` instances, the ones posed and drawn while budgeted, fill
 // the middle of the grid. After each frame the limit follows the measured cost (the update
 // plus the draw waited for to its end): it shrinks in proportion when the cost is over the
-// budget and grows (at most 1.5 times a frame) while the cost is under 60% of it. A framing
+// budget and grows (at most 1.5 times a frame) while the cost is under 60% of it, and never
+// goes below kCrowdMinInstances. Instances shorter than kCrowdLowDetailPixels on screen are drawn
+// from a lighter version of the model, so a software renderer fits a grid of them. A framing
 // asked for frames what is drawn, and frames again as the limit settles until the camera is
 // moved.
 #pragma once
@@ -41,6 +43,8 @@ private:
     bool cameraMoved(const OrbitCamera& cam) const;
 
     std::unique_ptr<CrowdRenderer> renderer_;
+    std::unique_ptr<const Model> lodModel_;  // the model lighter (anim/offline/mesh_lod.h), for far instances
+    std::unique_ptr<GpuModel> lodGpu_;
     std::shared_ptr<const Model> model_;  // what the grid was laid out for
     int clip_ = -3;
     size_t instances_ = 0;

@@ -72,10 +72,11 @@ struct EnvironmentVariable {
 constexpr EnvironmentVariable kEnvironment[] = {
     {"RIGVIEW_MAX_MEMORY_MB", "The memory budget of an import worker in MiB (default: half the RAM, at most 8 GiB; 0: none)."},
     {"RIGVIEW_WORKER", "The rigview binary run as the import worker (default: this one)."},
-    {"RIGVIEW_NO_CACHE", "1 turns off the cache of prefiltered environment maps."},
+    {"RIGVIEW_NO_CACHE", "1 turns off the cache of prefiltered environment maps and linked shader programs."},
+    {"RIGVIEW_TIMING", "1: the viewer prints how long its start took, stage by stage, as one line on stderr."},
     {"RIGVIEW_ISA", "avx2 or sse2 forces that form of the per-tick kernels (default: the best the CPU runs)."},
     {"XDG_CONFIG_HOME", "Where the viewer's settings.json is kept (default ~/.config; the file is rigview/settings.json)."},
-    {"XDG_CACHE_HOME", "Where prefiltered environment maps are cached (default ~/.cache; in rigview/env/)."},
+    {"XDG_CACHE_HOME", "Where prefiltered environment maps and linked shader programs are cached (default ~/.cache; in rigview/env/ and rigview/programs/)."},
     {"XDG_PICTURES_DIR", "Where the viewer's F12 screenshots go (default: from ~/.config/user-dirs.dirs, else ~/Pictures)."},
 };
 

@@ -24,6 +24,7 @@
 #include "platform/import_worker.h"
 #include "anim/runtime/skinning.h"
 #include "ui/state_machine_panel.h"
+#include "render/environment.h"
 #include "render/offscreen.h"
 #include "ui/playblast_dialog.h"
 #include "render/texture_image.h"
@@ -44,6 +45,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The most of a frame an environment map's prefilter takes (render/environment.h's
+// EnvironmentLoad): the window keeps answering, the model drawn meanwhile.
+constexpr double kEnvironmentSliceMs = 25.0;
+
+// The strip's line for an environment map being loaded ("" when none is).
+std::string environmentProgress(const EnvironmentLoad* load) {
+    if (!load) return {};
+    const std::string name = fs::path(load->path()).filename().string();
+    if (!load->prefiltering()) return "Reading environment " + name;
+    return "Prefiltering environment " + name + "  " + std::to_string(static_cast<int>(load->fraction() * 100.0f)) + "%";
+}
 
 }  // namespace
 
@@ -53,9 +65,12 @@ Result<std::unique_ptr<Viewer>> Viewer::create(const ViewerConfig& config) {
     auto w = Window::create("rigview", config.width, config.height, 0);
     if (!w) return w.error();
     v->window_ = std::move(w.value());
+    v->startTiming_.mark(StartTiming::Window);
     auto r = Renderer::create();
     if (!r) return r.error();
     v->renderer_ = std::move(r.value());
+    v->startTiming_.mark(StartTiming::Renderer);
+    v->renderer_->setEnvironmentBudget(kEnvironmentSliceMs);
     // Our key / mouse callbacks first: ImGui's backend keeps them as the previous callbacks
     // and calls them before its own, so both see every event in order.
     v->input_.install(v->window_->handle());
@@ -84,6 +99,9 @@ Result<std::unique_ptr<Viewer>> Viewer::create(const ViewerConfig& config) {
     if (config.remember) v->loadSettings();
     if (config.remember && config.restoreWindow) v->restoreWindowPlacement();
     if (config.resetLayout) resetLayout(v->state_);
+    // The environment map is decoded (and read from the cache) while the model imports: the
+    // first frame with the model is lit by it.
+    v->renderer_->prepareEnvironment(v->state_.view);
     v->lastTime_ = glfwGetTime();
     v->framePeriod_ = 1.0 / std::clamp(v->window_->refreshRate(), 24.0, 480.0);
     v->fpsWindowStart_ = v->lastTime_;
@@ -416,6 +434,7 @@ void Viewer::frame(double dt) {
             state_.stats.drawCpuMs = static_cast<float>(drawTimer_.cpuMs());
             state_.stats.drawGpuMs = static_cast<float>(drawTimer_.gpuMs());
             keepOnlyGoodEnvironment();
+            drawSelectionOutline(w, h);
             drawGhosts(w, h);
             compare_->drawGhost(*renderer_, state_, w, h);
             drawFlaggedPoints(w, h);
@@ -437,10 +456,15 @@ void Viewer::frame(double dt) {
             drawIkGizmo(state_, io.DisplaySize.x, io.DisplaySize.y);
         }
     } else {
+        renderer_->prepareEnvironment(state_.view);  // prefiltered while the model loads
         glViewport(0, 0, w, h);
         glClearColor(state_.view.background.r, state_.view.background.g, state_.view.background.b, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     }
+    // The strip shows this at the next frame; when the work ends, one more frame takes the line away.
+    std::string progress = environmentProgress(renderer_->environmentLoading());
+    if (progress.empty() && !state_.progress.empty()) settleFrames_ = std::max(settleFrames_, 2);
+    state_.progress = std::move(progress);
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     if (captureNext_ || screenshotNext_) {
@@ -466,6 +490,12 @@ void Viewer::frame(double dt) {
         captureNext_ = false;
     }
     window_->swapBuffers();
+    startTiming_.frameTook(glfwGetTime() - lastFrameAt_);
+    if (state_.model && gpu_) {
+        startTiming_.mark(StartTiming::FirstFrame);
+        if (!renderer_->environmentLoading()) startTiming_.mark(StartTiming::Environment);
+        startTiming_.reportOnce();
+    }
     if (now - lastSave_ >= 1.0) {  // debounced: at most one write a second, only when changed
         lastSave_ = now;
         unsavedFrame_ = false;
@@ -740,6 +770,7 @@ double Viewer::frameDue(double now) const {
         return now;
     }
     if (animating()) return now;
+    if (renderer_->environmentLoading()) return now;  // its next piece
     if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) return now;
     double due = kNever;
     // The loading notices count the seconds and show the stage: four times a second.

@@ -13,6 +13,7 @@
 #include "app/draw_timer.h"
 #include "app/input_queue.h"
 #include "app/playback.h"
+#include "app/start_timing.h"
 #include "import/import_options.h"
 #include "platform/window.h"
 #include "render/gpu_model.h"
@@ -84,6 +85,9 @@ public:
     const std::string& lastScreenshot() const { return lastScreenshot_; }
     // Block until the background import (if any) is done and applied.
     void waitForLoad();
+    // Finish the environment map being loaded a piece at a time (if any) and draw one frame
+    // with it (the screenshot mode and tests: the picture with its lighting).
+    void waitForEnvironment();
     // Run one more frame and return its pixels, UI included (RGBA, top row first).
     std::vector<uint8_t> captureFrame(int& width, int& height);
 
@@ -106,6 +110,9 @@ private:
     void updateColorView();
     void drawGhosts(int w, int h);
     void pickVertex(const glm::mat4& viewProj, float w, float h);
+    void skinForPicking(size_t mesh);  // scratch_: the mesh posed now (CPU skinning), mesh space
+    void drawSelectionOutline(int w, int h);  // the meshes of the selected node, outlined
+    int meshUnder(const glm::mat4& viewProj, float w, float h, ImVec2 at);  // the nearest mesh drawn there, or -1
     void clickSelectJoint(const glm::mat4& viewProj, float w, float h);
     void focusFinding(int index);
     void processKeys();
@@ -114,6 +121,7 @@ private:
     void writeScreenshot(const std::vector<uint8_t>& rgba, int w, int h);
 
     ViewerConfig config_;
+    StartTiming startTiming_;  // RIGVIEW_TIMING=1: the start's stages on stderr
     std::unique_ptr<Window> window_;
     std::unique_ptr<Renderer> renderer_;
     // With 4x MSAA (the Anti-aliasing option) the scene (model, overlays, crowd) is drawn here
@@ -154,6 +162,7 @@ private:
     bool drawCrowd(int w, int h);             // false: the crowd is off (or cannot be drawn)
     std::vector<std::string> anims_;         // files whose clips are added to the model
     std::vector<glm::vec3> scratch_;   // CPU-skinned positions for vertex picking
+    std::vector<size_t> outlined_;     // the meshes outlined this frame
     ImVec2 pressPos_{0, 0};
     double lastTime_ = 0.0;
     double fpsWindowStart_ = 0.0;

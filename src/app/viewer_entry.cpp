@@ -70,6 +70,7 @@ int runViewer(const ViewerLaunch& launch) {
         }
     }
     v.state().view.bones = true;
+    v.waitForEnvironment();  // the picture with its lighting
     for (int i = 1; i < launch.frames && !v.shouldClose(); ++i) v.frame(1.0 / 60.0);
     int w = 0, h = 0;
     const std::vector<uint8_t> px = v.captureFrame(w, h);

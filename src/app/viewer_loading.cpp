@@ -146,6 +146,7 @@ void Viewer::applyLoadResult() {
         state_.errorNote = kept;
         return;
     }
+    startTiming_.mark(StartTiming::Model);
     const std::string previousClip = state_.model && state_.clip >= 0 ? state_.model->clips[state_.clip].name : "";
     // The selection is a joint *name*: kept across reloads and other models when that name
     // is there, cleared when it is not (never an unrelated joint with the same number).
@@ -236,7 +237,8 @@ std::string Viewer::keptNote(const std::string& failed) const {
 void Viewer::keepOnlyGoodEnvironment() {
     // An environment map that did not load is not kept: the view (and so the settings) goes
     // back to the last one that did, the studio when none has (a saved map gone since the last
-    // run): one line in the strip says so.
+    // run): one line in the strip says so. A map still loading has not failed (yet).
+    if (renderer_->environmentLoading()) return;
     const std::string& error = renderer_->environmentError();
     if (error.empty()) {
         // A map chosen since the notice was posted loaded: the notice has had its day.
@@ -285,6 +287,11 @@ void Viewer::watchFile(double now) {
         reloading_ = true;
         startLoad(state_.path);
     }
+}
+
+void Viewer::waitForEnvironment() {
+    renderer_->finishEnvironment();
+    frame(1.0 / 60.0);
 }
 
 void Viewer::waitForLoad() {

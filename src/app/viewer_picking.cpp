@@ -1,6 +1,6 @@
 // Viewer: what the mouse picks in the viewport (the vertex under the cursor in a colour view,
-// the joint clicked) and a finding focused from the Checks panel (its clip, joint, colour view
-// and vertices framed).
+// the joint clicked, else the mesh clicked), the selected node's meshes outlined, and a finding
+// focused from the Checks panel (its clip, joint, colour view and vertices framed).
 #include <algorithm>
 
 #include "anim/runtime/skinning.h"
@@ -11,6 +11,14 @@
 
 namespace rig {
 
+void Viewer::skinForPicking(size_t mesh) {
+    const Mesh& m = state_.model->meshes[mesh];
+    const Animator& anim = *state_.animator;
+    scratch_.resize(m.vertexCount());
+    skinMesh(m, anim.palette().data() + anim.paletteOffset(mesh), anim.meshMorphWeights(mesh), scratch_.data(), nullptr,
+             state_.view.method, state_.view.influences);
+}
+
 void Viewer::pickVertex(const glm::mat4& viewProj, float w, float h) {
     CheckViewState& c = state_.checks;
     c.hoverMesh = c.hoverVertex = -1;
@@ -20,10 +28,7 @@ void Viewer::pickVertex(const glm::mat4& viewProj, float w, float h) {
     const Animator& anim = *state_.animator;
     float best = 12.0f * 12.0f;
     for (size_t i = 0; i < m.meshes.size(); ++i) {
-        const Mesh& mesh = m.meshes[i];
-        scratch_.resize(mesh.vertexCount());
-        skinMesh(mesh, anim.palette().data() + anim.paletteOffset(i), anim.meshMorphWeights(i), scratch_.data(), nullptr,
-                 state_.view.method, state_.view.influences);
+        skinForPicking(i);
         const glm::mat4 mvp = viewProj * anim.skinToModel(i);
         for (size_t v = 0; v < scratch_.size(); ++v) {
             glm::vec2 s;
@@ -57,10 +62,64 @@ void Viewer::clickSelectJoint(const glm::mat4& viewProj, float w, float h) {
             pick = j;
         }
     }
+    // No joint there: the mesh under the cursor selects the node it hangs from (and so is outlined).
+    if (pick < 0) {
+        const int mesh = meshUnder(viewProj, w, h, io.MousePos);
+        if (mesh >= 0) pick = state_.model->meshes[static_cast<size_t>(mesh)].node;
+    }
     if (pick >= 0) {
         state_.selectedJoint = pick;
         state_.ui.scrollToSelection = true;  // the Hierarchy shows it
     }
+}
+
+int Viewer::meshUnder(const glm::mat4& viewProj, float w, float h, ImVec2 at) {
+    // The posed triangles (CPU skinning, the GPU path's reference) projected to the screen; of
+    // those that hold the point, the nearest.
+    const Model& m = *state_.model;
+    const Animator& anim = *state_.animator;
+    int best = -1;
+    float bestDepth = 2.0f;
+    std::vector<glm::vec3> screen;  // x, y in pixels, z depth in NDC (> 1: behind the camera)
+    for (size_t i = 0; i < m.meshes.size(); ++i) {
+        const Mesh& mesh = m.meshes[i];
+        skinForPicking(i);
+        const glm::mat4 mvp = viewProj * anim.skinToModel(i);
+        screen.resize(scratch_.size());
+        for (size_t v = 0; v < scratch_.size(); ++v) {
+            const glm::vec4 c = mvp * glm::vec4(scratch_[v], 1.0f);
+            screen[v] = c.w > 1e-6f ? glm::vec3((c.x / c.w * 0.5f + 0.5f) * w, (0.5f - c.y / c.w * 0.5f) * h, c.z / c.w)
+                                    : glm::vec3(0.0f, 0.0f, 3.0f);
+        }
+        for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
+            const glm::vec3 &a = screen[mesh.indices[t]], &b = screen[mesh.indices[t + 1]], &c = screen[mesh.indices[t + 2]];
+            if (a.z > 1.0f || b.z > 1.0f || c.z > 1.0f) continue;
+            const float area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+            if (std::abs(area) < 1e-12f) continue;
+            const float u = ((b.x - at.x) * (c.y - at.y) - (b.y - at.y) * (c.x - at.x)) / area;
+            const float v = ((c.x - at.x) * (a.y - at.y) - (c.y - at.y) * (a.x - at.x)) / area;
+            if (u < 0.0f || v < 0.0f || u + v > 1.0f) continue;
+            const float depth = u * a.z + v * b.z + (1.0f - u - v) * c.z;
+            if (depth < bestDepth) {
+                bestDepth = depth;
+                best = static_cast<int>(i);
+            }
+        }
+    }
+    return best;
+}
+
+void Viewer::drawSelectionOutline(int w, int h) {
+    // Blender's colour for the active selection; as wide as two pixels of the UI's scale.
+    const Model& m = *state_.model;
+    outlined_.clear();
+    for (size_t i = 0; i < m.meshes.size(); ++i) {
+        if (state_.selectedJoint >= 0 && m.meshes[i].node == state_.selectedJoint) outlined_.push_back(i);
+    }
+    if (outlined_.empty()) return;
+    const float px = 2.0f * std::max(1.0f, state_.ui.uiScale * state_.ui.contentScale);
+    renderer_->drawOutline(*gpu_, *state_.animator, state_.camera, state_.view, w, h, outlined_,
+                           glm::vec4(1.0f, 0.6f, 0.1f, 1.0f), px);
 }
 
 void Viewer::focusFinding(int index) {

@@ -170,11 +170,38 @@ void CrowdRenderer::bindCrowd(const Uniforms& u, const Crowd& crowd, const glm::
     glBindTexture(GL_TEXTURE_BUFFER, instTex_);
 }
 
+void CrowdRenderer::drawInstances(GpuModel& gpu, const Crowd& crowd, const uint32_t* list, size_t count,
+                                  const glm::vec3* offsets, const ViewOptions& o) {
+    if (count == 0) return;
+    const Model& model = gpu.model();
+    uploadInstances(list, count, offsets);
+    for (size_t i = 0; i < model.meshes.size(); ++i) {
+        const Mesh& mesh = model.meshes[i];
+        const GpuMesh& gm = gpu.meshes()[i];
+        if (gm.indexCount == 0) continue;
+        glUniform1i(su_.skinned, mesh.skinned ? shaderSkinMode(usedMethod_) : 0);
+        glUniform1i(su_.influences8, mesh.skinned && gm.secondInfluenceSet && blendsSecondSet(mesh, o.influences) ? 1 : 0);
+        glUniform1i(su_.paletteOffset, static_cast<GLint>(crowd.paletteOffset(i)));
+        glUniform1i(su_.meshWorld, static_cast<GLint>(crowd.meshWorldTexel(i)));
+        const size_t m = std::min<size_t>(mesh.material, model.materials.size() - 1);
+        pbr_.setMaterial(model.materials[m], gpu.materials()[m], o.textures);
+        // A crowd is drawn in one pass in file order: single-sided meshes cull their back faces.
+        if (model.materials[m].doubleSided) {
+            glDisable(GL_CULL_FACE);
+        } else {
+            glEnable(GL_CULL_FACE);
+            glCullFace(GL_BACK);
+        }
+        glBindVertexArray(gm.vao);
+        glDrawElementsInstanced(GL_TRIANGLES, gm.indexCount, GL_UNSIGNED_INT, nullptr, static_cast<GLsizei>(count));
+    }
+}
+
 CrowdRenderer::Stats CrowdRenderer::draw(GpuModel& gpu, const Crowd& crowd, const std::vector<glm::vec3>& offsets,
                                          const Bounds& instance, const OrbitCamera& cam, const ViewOptions& o,
-                                         int width, int height, bool clear, const Environment* env) {
+                                         int width, int height, bool clear, const Environment* env, GpuModel* lod,
+                                         float lodDistance) {
     Stats st;
-    const Model& model = gpu.model();
     glViewport(0, 0, width, height);
     if (clear) {
         glClearColor(o.background.r, o.background.g, o.background.b, o.background.a);
@@ -207,32 +234,26 @@ CrowdRenderer::Stats CrowdRenderer::draw(GpuModel& gpu, const Crowd& crowd, cons
     usedMethod_ = o.method == SkinningMethod::Stitch ? SkinningMethod::Stitch : SkinningMethod::Linear;
     if (st.drawn > 0) {
         uploadRows(crowd);
-        uploadInstances(visible_.data(), st.drawn, offsets.data());
         glUseProgram(shaded_.id());
         bindCrowd(su_, crowd, viewProj);
         pbr_.setFrame(cam.eye(), cam.view(), cam.zUp, o, env);
         pbr_.setSource(0, glm::vec4(1.0f));
         if (o.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
-        for (size_t i = 0; i < model.meshes.size(); ++i) {
-            const Mesh& mesh = model.meshes[i];
-            const GpuMesh& gm = gpu.meshes()[i];
-            if (gm.indexCount == 0) continue;
-            glUniform1i(su_.skinned, mesh.skinned ? shaderSkinMode(usedMethod_) : 0);
-            glUniform1i(su_.influences8, mesh.skinned && gm.secondInfluenceSet && blendsSecondSet(mesh, o.influences) ? 1 : 0);
-            glUniform1i(su_.paletteOffset, static_cast<GLint>(crowd.paletteOffset(i)));
-            glUniform1i(su_.meshWorld, static_cast<GLint>(crowd.meshWorldTexel(i)));
-            const size_t m = std::min<size_t>(mesh.material, model.materials.size() - 1);
-            pbr_.setMaterial(model.materials[m], gpu.materials()[m], o.textures);
-            // A crowd is drawn in one pass in file order: single-sided meshes cull their back faces.
-            if (model.materials[m].doubleSided) {
-                glDisable(GL_CULL_FACE);
-            } else {
-                glEnable(GL_CULL_FACE);
-                glCullFace(GL_BACK);
-            }
-            glBindVertexArray(gm.vao);
-            glDrawElementsInstanced(GL_TRIANGLES, gm.indexCount, GL_UNSIGNED_INT, nullptr, static_cast<GLsizei>(st.drawn));
+        // Far instances from the lighter model: the visible list split, the near ones first.
+        size_t near = st.drawn;
+        if (lod && lod->meshes().size() == gpu.meshes().size()) {
+            const glm::vec3 eye = cam.eye(), centre = instance.valid() ? instance.center() : glm::vec3(0.0f);
+            const float d2 = lodDistance * lodDistance;
+            auto isNear = [&](uint32_t k) {
+                const glm::vec3 d = offsets[k] + centre - eye;
+                return glm::dot(d, d) <= d2;
+            };
+            near = static_cast<size_t>(std::partition(visible_.begin(), visible_.begin() + static_cast<std::ptrdiff_t>(st.drawn), isNear) -
+                                       visible_.begin());
+            st.lowDetail = st.drawn - near;
         }
+        drawInstances(gpu, crowd, visible_.data(), near, offsets.data(), o);
+        if (st.lowDetail > 0) drawInstances(*lod, crowd, visible_.data() + near, st.lowDetail, offsets.data(), o);
         glDisable(GL_CULL_FACE);
         glBindVertexArray(0);
         if (o.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);

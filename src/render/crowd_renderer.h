@@ -50,6 +50,7 @@ public:
 
     struct Stats {
         size_t drawn = 0, culled = 0;
+        size_t lowDetail = 0;  // of the drawn, how many from the lighter model
     };
     // Clear (when `clear`), cull, upload the crowd's rows (crowd.update() first) and the
     // visible list, and draw each mesh once, instanced, into the
@@ -57,9 +58,12 @@ public:
     // Allocates nothing once the buffers have grown to the crowd's size.
     // Shaded as Renderer shades one model (shaders/pbr.frag), lit by `env` (nullptr: a grey
     // sky; Renderer::prepareEnvironment gives the one the options name).
+    // `lod`: a lighter version of gpu's model (anim/offline/mesh_lod.h: the same meshes, skins
+    // and palette layout), drawn for the instances farther than `lodDistance` from the camera's
+    // eye; nullptr: every instance from `gpu`.
     Stats draw(GpuModel& gpu, const Crowd& crowd, const std::vector<glm::vec3>& offsets, const Bounds& instance,
                const OrbitCamera& camera, const ViewOptions& opts, int width, int height, bool clear = true,
-               const Environment* env = nullptr);
+               const Environment* env = nullptr, GpuModel* lod = nullptr, float lodDistance = 0.0f);
 
     // Transform feedback through the same instanced path (no culling, rasterizer off): the
     // world-space positions of mesh `mesh` for each listed instance, instance-major
@@ -83,6 +87,9 @@ private:
     void uploadRows(const Crowd& crowd);
     void uploadInstances(const uint32_t* list, size_t count, const glm::vec3* offsets);
     void bindCrowd(const Uniforms& u, const Crowd& crowd, const glm::mat4& viewProj);
+    // The listed instances' offsets uploaded, then each of gpu's meshes drawn for them, instanced.
+    void drawInstances(GpuModel& gpu, const Crowd& crowd, const uint32_t* list, size_t count, const glm::vec3* offsets,
+                       const ViewOptions& o);
 
     Program shaded_, capture_;
     Uniforms su_, cu_;

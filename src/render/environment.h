@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <glm/glm.hpp>
 
@@ -21,9 +22,10 @@ class Environment {
 public:
     // Needs a current GL 3.3 core context. Builds the PMREM on the GPU (render/environment.cpp:
     // the equirect into a max(256, floorPow2(W / 4)) cube, its mips, then the GGX levels) and
-    // waits for it (glFinish), so the time it takes is the whole cost. Leaves
-    // GL_TEXTURE_CUBE_MAP_SEAMLESS enabled (as WebGL 2 always is); restores the rest of the state
-    // it touches (framebuffer, viewport, program, texture unit 0, VAO, depth, blend, cull, scissor).
+    // waits for it (glFinish), so the time it takes is the whole cost: an EnvironmentLoad run to
+    // its end at once. Leaves GL_TEXTURE_CUBE_MAP_SEAMLESS enabled (as WebGL 2 always is);
+    // restores the rest of the state it touches (framebuffer, viewport, program, texture unit 0,
+    // VAO, depth, blend, cull, scissor).
     static Result<std::unique_ptr<Environment>> load(const std::string& hdrPath);
     // The widest equirectangular map prefiltered as it is: a wider one is halved (in float, a
     // box filter) until it fits, so a face of the cube is at most kMaxEquirectWidth / 4 = 512
@@ -61,6 +63,7 @@ public:
                         float exposure);
 
 private:
+    friend class EnvironmentLoad;
     Environment() = default;
     std::string path_;
     GLuint cube_ = 0, dfg_ = 0;
@@ -71,6 +74,38 @@ private:
     bool fromCache_ = false;
     Program background_;
     GLint uInvViewProj_ = -1, uRotation_ = -1, uRadiance_ = -1, uLod_ = -1, uToneMapping_ = -1, uExposure_ = -1;
+};
+
+// One environment map's load, done a piece at a time so that a window keeps drawing meanwhile:
+// the map is decoded on a thread (in the sandboxed worker for a user's map, as load() does),
+// halved while too wide and looked up in the cache there; then, in the caller's GL context, the
+// prefilter's passes run one piece at a time (one face of the equirect pass, one band of rows of
+// one face of a prefiltered level), as many as fit the time each advance() is given.
+// Environment::load runs the same pieces at once.
+class EnvironmentLoad {
+public:
+    explicit EnvironmentLoad(std::string hdrPath);  // starts decoding; needs no GL context
+    ~EnvironmentLoad();  // frees what it made for an environment not taken (GL current); waits for the decode
+    EnvironmentLoad(const EnvironmentLoad&) = delete;
+    EnvironmentLoad& operator=(const EnvironmentLoad&) = delete;
+
+    // Runs pieces (the GL context current) until `budgetMs` milliseconds have passed, each piece
+    // waited for (glFinish), at least one when one is ready; returns done(). An infinite budget
+    // waits for the decode and runs every piece.
+    bool advance(double budgetMs);
+    bool done() const;
+    // The share of the work done, 0..1 (the decode counts as none of it; each pass by its
+    // pixels times its samples).
+    float fraction() const;
+    // Whether the levels are being computed (false while decoding, or when the cache had them).
+    bool prefiltering() const;
+    const std::string& path() const;
+    // Once done(): the environment, or the one-line error naming the file.
+    Result<std::unique_ptr<Environment>> take();
+
+private:
+    struct State;
+    std::unique_ptr<State> s_;
 };
 
 // The matrix that turns a world direction into the direction to look up in the environment when

@@ -4,12 +4,13 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
 #include "render/dfg_lut.h"
+#include "util/cache_folder.h"
+#include "util/hash.h"
 #include "util/data_folder.h"
 
 namespace rig {
@@ -19,24 +20,9 @@ namespace {
 // Changes whenever the prefilter's output would change (its constants, shaders or layout).
 constexpr char kMagic[8] = {'R', 'I', 'G', 'E', 'N', 'V', '0', '1'};
 
-uint64_t fnv1a(uint64_t h, const void* data, size_t n) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (size_t i = 0; i < n; ++i) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 size_t expectedBytes(int size, int maxLod) {
     return sizeof(kMagic) + 2 * sizeof(int32_t) + size_t(kDfgLutSize) * kDfgLutSize * 2 * sizeof(float) +
            prefilteredTexelCount(size, maxLod) * sizeof(uint16_t);
-}
-
-// RIGVIEW_NO_CACHE=1 (or anything but 0).
-bool cacheTurnedOff() {
-    const char* off = std::getenv("RIGVIEW_NO_CACHE");
-    return off && *off && std::strcmp(off, "0") != 0;
 }
 
 }  // namespace
@@ -52,16 +38,9 @@ size_t prefilteredTexelCount(int size, int maxLod) {
 
 std::string environmentCachePath(int width, int height, const std::vector<uint16_t>& rgbaHalf,
                                  const std::string& prefilterId) {
-    if (cacheTurnedOff()) return {};
-    std::filesystem::path dir;
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/') {
-        dir = xdg;
-    } else if (const char* home = std::getenv("HOME"); home && *home == '/') {
-        dir = std::filesystem::path(home) / ".cache";
-    } else {
-        return {};
-    }
-    return (dir / "rigview" / "env" / environmentCacheName(width, height, rgbaHalf, prefilterId)).string();
+    const std::string dir = cacheFolder("env");
+    if (dir.empty()) return {};
+    return (std::filesystem::path(dir) / environmentCacheName(width, height, rgbaHalf, prefilterId)).string();
 }
 
 std::string shippedEnvironmentCachePath(int width, int height, const std::vector<uint16_t>& rgbaHalf,
@@ -74,7 +53,7 @@ std::string shippedEnvironmentCachePath(int width, int height, const std::vector
 
 std::string environmentCacheName(int width, int height, const std::vector<uint16_t>& rgbaHalf,
                                  const std::string& prefilterId) {
-    uint64_t h = 14695981039346656037ull;
+    uint64_t h = kFnvOffset;
     h = fnv1a(h, kMagic, sizeof(kMagic));
     h = fnv1a(h, prefilterId.data(), prefilterId.size());
     const int32_t dims[2] = {width, height};

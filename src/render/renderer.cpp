@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <functional>
 #include <cmath>
+#include <limits>
 
+#include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
 #include "anim/runtime/skinning.h"
@@ -93,6 +95,16 @@ void Renderer::drawLines(const glm::mat4& viewProj, GLenum mode, float pointSize
     lineScratch_.clear();
 }
 
+void Renderer::finishEnvironment() {
+    if (!loading_) return;
+    const double budget = environmentBudgetMs_;
+    environmentBudgetMs_ = 0.0;
+    ViewOptions o;
+    o.environment = environmentAsked_;
+    useEnvironment(o);
+    environmentBudgetMs_ = budget;
+}
+
 void Renderer::useEnvironment(const ViewOptions& o) {
     const std::string path = o.environment.empty() ? defaultEnvironmentPath() : o.environment;
     if (path.empty()) {  // the studio, and no data folder to find it in
@@ -100,9 +112,21 @@ void Renderer::useEnvironment(const ViewOptions& o) {
         environmentError_ = "the studio environment: " + missingDataFolderMessage();
         return;
     }
-    if (path == environmentAsked_) return;
-    environmentAsked_ = path;
-    auto env = Environment::load(path);
+    if (path != environmentAsked_) {
+        environmentAsked_ = path;
+        loading_.reset();
+        if (environment_ && environment_->path() == path) {  // back to the one in use (after a map failed)
+            environmentError_.clear();
+            return;
+        }
+        loading_ = std::make_unique<EnvironmentLoad>(path);
+    }
+    if (!loading_) return;
+    if (!loading_->advance(environmentBudgetMs_ > 0.0 ? environmentBudgetMs_ : std::numeric_limits<double>::infinity())) {
+        return;
+    }
+    auto env = loading_->take();
+    loading_.reset();
     if (env) {
         environment_ = std::move(env.value());
         environmentError_.clear();
@@ -134,14 +158,7 @@ void Renderer::draw(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam,
     if (o.groundShadow && bounds && bounds->valid() && colorSource_ == ColorSource::Material) {
         drawGroundShadow(cam, viewProj, *bounds);
     }
-    const bool gpuSkin = o.skinning == SkinningMode::Gpu;
-    if (gpuSkin) {
-        gpu.uploadPalette(anim, o.method == SkinningMethod::DualQuat);
-        if (!gpu.morphsOnGpu()) gpu.uploadCpuSkinning(anim, o.method, true, o.influences);
-    } else {
-        gpu.uploadCpuSkinning(anim, o.method, false, o.influences);
-    }
-
+    uploadPose(gpu, anim, o);
     drawMeshes(gpu, anim, viewProj, cam, o, glm::vec4(1.0f), colorSource_);
 
     // Overlays.
@@ -251,7 +268,7 @@ void Renderer::drawMesh(const MeshProgram& p, GpuModel& gpu, const Animator& ani
 }
 
 void Renderer::drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& viewProj, const OrbitCamera& cam,
-                          const ViewOptions& o, const glm::vec4& tint, ColorSource source) {
+                          const ViewOptions& o, const glm::vec4& tint, ColorSource source, const std::vector<bool>* only) {
     const Model& model = gpu.model();
     const bool gpuSkin = o.skinning == SkinningMode::Gpu;
     // Each mesh is drawn by the program specialized for it (its material, the view options);
@@ -294,7 +311,7 @@ void Renderer::drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& 
     std::vector<std::pair<float, size_t>> blended;
     const glm::mat4 view = cam.view();
     for (size_t i = 0; i < model.meshes.size(); ++i) {
-        if (gpu.meshes()[i].indexCount == 0) continue;
+        if (gpu.meshes()[i].indexCount == 0 || (only && !(*only)[i])) continue;
         const Material& mat = model.materials[materialOf(i)];
         if (materials && mat.alphaMode == AlphaMode::Blend) {
             const glm::vec3 c = glm::vec3(anim.skinToModel(i) * glm::vec4(gpu.meshes()[i].center, 1.0f));
@@ -352,16 +369,62 @@ void Renderer::drawPoints(const std::vector<glm::vec3>& points, const glm::vec4&
     glUseProgram(0);
 }
 
-void Renderer::drawGhost(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam, const ViewOptions& o, int width,
-                         int height, const glm::vec4& tint) {
-    const float aspect = height > 0 ? static_cast<float>(width) / static_cast<float>(height) : 1.0f;
-    const glm::mat4 viewProj = cam.projection(aspect) * cam.view();
+void Renderer::uploadPose(GpuModel& gpu, const Animator& anim, const ViewOptions& o) {
     if (o.skinning == SkinningMode::Gpu) {
         gpu.uploadPalette(anim, o.method == SkinningMethod::DualQuat);
         if (!gpu.morphsOnGpu()) gpu.uploadCpuSkinning(anim, o.method, true, o.influences);
     } else {
         gpu.uploadCpuSkinning(anim, o.method, false, o.influences);
     }
+}
+
+void Renderer::drawOutline(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam, const ViewOptions& o, int width,
+                           int height, const std::vector<size_t>& meshes, const glm::vec4& color, float px) {
+    std::vector<bool> only(gpu.model().meshes.size(), false);
+    bool any = false;
+    for (size_t i : meshes) {
+        if (i < only.size()) only[i] = any = true;
+    }
+    if (!any || width < 1 || height < 1) return;
+    const float aspect = static_cast<float>(width) / static_cast<float>(height);
+    const glm::mat4 viewProj = cam.projection(aspect) * cam.view();
+    uploadPose(gpu, anim, o);
+    ViewOptions flat = o;  // the tint alone, unlit: one flat colour
+    flat.wireframe = false;
+    flat.lighting = false;
+    glDisable(GL_DEPTH_TEST);
+    glDepthMask(GL_FALSE);
+    glDisable(GL_BLEND);
+    glEnable(GL_STENCIL_TEST);
+    glStencilMask(0xFF);
+    glClearStencil(0);
+    glClear(GL_STENCIL_BUFFER_BIT);
+    // The silhouette, into the stencil only.
+    glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    glStencilFunc(GL_ALWAYS, 1, 0xFF);
+    glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+    drawMeshes(gpu, anim, viewProj, cam, flat, glm::vec4(1.0f), ColorSource::TintOnly, &only);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    // Shifted `px` in clip space (x w: the same on screen at any depth), where it is not.
+    glStencilFunc(GL_NOTEQUAL, 1, 0xFF);
+    glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
+    for (int k = 0; k < 8; ++k) {
+        const float a = 0.7853982f * static_cast<float>(k);
+        const glm::vec3 shift(std::cos(a) * px * 2.0f / static_cast<float>(width),
+                              std::sin(a) * px * 2.0f / static_cast<float>(height), 0.0f);
+        drawMeshes(gpu, anim, glm::translate(glm::mat4(1.0f), shift) * viewProj, cam, flat, color, ColorSource::TintOnly, &only);
+    }
+    glDisable(GL_STENCIL_TEST);
+    glEnable(GL_DEPTH_TEST);
+    glDepthMask(GL_TRUE);
+    glUseProgram(0);
+}
+
+void Renderer::drawGhost(GpuModel& gpu, const Animator& anim, const OrbitCamera& cam, const ViewOptions& o, int width,
+                         int height, const glm::vec4& tint) {
+    const float aspect = height > 0 ? static_cast<float>(width) / static_cast<float>(height) : 1.0f;
+    const glm::mat4 viewProj = cam.projection(aspect) * cam.view();
+    uploadPose(gpu, anim, o);
     glEnable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);

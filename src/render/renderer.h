@@ -19,6 +19,8 @@
 
 namespace rig {
 
+class EnvironmentLoad;
+
 struct LineVertex {
     glm::vec3 position;
     glm::vec4 color;
@@ -44,6 +46,15 @@ public:
     const std::string& environmentError() const { return environmentError_; }
     // The environment in use, or nullptr.
     const Environment* environment() const { return environment_.get(); }
+    // 0 (the default): an environment is loaded whole by the first draw that names it (render,
+    // thumbnails: the image needs it). Above 0 (the viewer): it is loaded a piece at a time
+    // (EnvironmentLoad), at most about `ms` milliseconds of each draw, the meshes lit meanwhile by
+    // the environment in use before (with none yet, by the key and ambient lights alone).
+    void setEnvironmentBudget(double ms) { environmentBudgetMs_ = ms; }
+    // The environment being loaded a piece at a time, or nullptr: its path, how far it is.
+    const EnvironmentLoad* environmentLoading() const { return loading_.get(); }
+    // Finish that load now, whatever the budget.
+    void finishEnvironment();
     // Load the environment `opts` names if it is not the one asked for last (draw() does this
     // itself); the one in use after, for other drawers (CrowdRenderer::draw).
     const Environment* prepareEnvironment(const ViewOptions& opts) {
@@ -69,6 +80,13 @@ public:
     void drawGhost(GpuModel& gpu, const Animator& anim, const OrbitCamera& camera, const ViewOptions& opts, int width,
                    int height, const glm::vec4& tint);
 
+    // Outline meshes `meshes` (indices into the model's) as `anim` poses them: a band `px`
+    // pixels wide around their silhouette in `color`, over everything (seen through what hides
+    // them): the silhouette is marked in the stencil, then drawn again shifted by `px` in eight
+    // directions where it is not. The framebuffer needs a stencil buffer.
+    void drawOutline(GpuModel& gpu, const Animator& anim, const OrbitCamera& camera, const ViewOptions& opts, int width,
+                     int height, const std::vector<size_t>& meshes, const glm::vec4& color, float px);
+
     // A world-space polyline on top (the root's path).
     void drawPath(const std::vector<glm::vec3>& points, const glm::vec4& color, const OrbitCamera& camera, int width,
                   int height);
@@ -84,8 +102,11 @@ public:
 private:
     Renderer() = default;
     void drawLines(const glm::mat4& viewProj, GLenum mode, float pointSize);
+    // `only`: when given, the meshes drawn (by index); else all.
     void drawMeshes(GpuModel& gpu, const Animator& anim, const glm::mat4& viewProj, const OrbitCamera& cam,
-                    const ViewOptions& o, const glm::vec4& tint, ColorSource source);
+                    const ViewOptions& o, const glm::vec4& tint, ColorSource source,
+                    const std::vector<bool>* only = nullptr);
+    void uploadPose(GpuModel& gpu, const Animator& anim, const ViewOptions& o);  // palette or CPU-skinned vertices
     // A program that shades meshes: pbr.frag generic, or specialized (PbrShading::variantKey).
     struct MeshProgram {
         Program program;
@@ -107,6 +128,8 @@ private:
     bool specialize_ = true;
     Program lines_;
     std::unique_ptr<Environment> environment_;
+    std::unique_ptr<EnvironmentLoad> loading_;
+    double environmentBudgetMs_ = 0.0;
     std::string environmentAsked_;   // the path the last draw asked for
     std::string environmentError_;
     ColorSource colorSource_ = ColorSource::Material;

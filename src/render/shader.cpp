@@ -3,6 +3,7 @@
 #include <regex>
 #include <sstream>
 
+#include "render/program_cache.h"
 #include "render/shader_sources.h"
 
 namespace rig {
@@ -69,6 +70,8 @@ GLenum stageOf(const std::string& name) {
 
 Result<Program> Program::buildFromSources(const std::vector<std::pair<std::string, std::string>>& namedSources,
                                           const std::vector<std::string>& feedbackVaryings) {
+    const std::string cached = programCachePath(namedSources, feedbackVaryings);
+    if (const GLuint prog = loadCachedProgram(cached)) return Program(prog);
     const GLuint prog = glCreateProgram();
     std::vector<GLuint> shaders;
     auto cleanup = [&] {
@@ -96,6 +99,7 @@ Result<Program> Program::buildFromSources(const std::vector<std::pair<std::strin
         for (const std::string& v : feedbackVaryings) names.push_back(v.c_str());
         glTransformFeedbackVaryings(prog, static_cast<GLsizei>(names.size()), names.data(), GL_INTERLEAVED_ATTRIBS);
     }
+    if (!cached.empty()) prepareProgramForCache(prog);
     glLinkProgram(prog);
     cleanup();
     GLint ok = 0;
@@ -107,6 +111,7 @@ Result<Program> Program::buildFromSources(const std::vector<std::pair<std::strin
         for (const auto& ns : namedSources) names += (names.empty() ? "" : "+") + ns.first;
         return Error{"shader link error: " + formatLog(names, log)};
     }
+    storeCachedProgram(cached, prog);
     return Program(prog);
 }
 

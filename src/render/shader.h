@@ -1,5 +1,6 @@
 // Program: a linked GLSL program built from shaders/ by name. Compile and link errors come
-// back as one message naming the shader file and line.
+// back as one message naming the shader file and line. A program linked once is kept between
+// runs where the driver allows (render/program_cache.h).
 #pragma once
 
 #include <string>

@@ -45,11 +45,34 @@ void drawCrowdPanel(ViewerState& s, UiProbe* p) {
         ImGui::SliderFloat("rate spread", &c.rateSpread, 0.0f, 1.0f, "%.2f");
         ImGui::SetNextItemWidth(widthBeside("phase spread"));
         ImGui::SliderInt("threads", &c.threads, 1, 16);
-        ImGui::Checkbox(fitCheck("keep within frame budget###budget", "frame budget###budget"), &c.budgeted);
+        bool budgeted = c.budgeted;
+        if (ImGui::Checkbox(fitCheck("keep within frame budget###budget", "frame budget###budget"), &budgeted)) {
+            // Unticked where the whole crowd would take over a second a frame: asked first.
+            if (!budgeted && c.enabled && c.unbudgetedMs() > kCrowdAskAboveMs) {
+                c.askUnbudgeted = true;
+            } else {
+                c.budgeted = budgeted;
+            }
+        }
         probe(p, "crowd:budgeted");
         if (ImGui::IsItemHovered()) {
             ImGui::SetTooltip("pose and draw only the instances nearest the grid's centre that fit %.0f ms a frame",
                               kCrowdBudgetMs);
+        }
+        if (c.askUnbudgeted) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.8f, 0.3f, 1));
+            ImGui::TextWrapped("All %d instances would take about %.1f s a frame here; the window would answer that slowly.",
+                               c.instances, c.unbudgetedMs() / 1000.0f);
+            ImGui::PopStyleColor();
+            probe(p, "crowd:ask");
+            if (ImGui::Button("Draw all anyway")) {
+                c.budgeted = false;
+                c.askUnbudgeted = false;
+            }
+            probe(p, "crowd:ask:all");
+            ImGui::SameLine();
+            if (ImGui::Button("Keep the budget")) c.askUnbudgeted = false;
+            probe(p, "crowd:ask:keep");
         }
         if (ImGui::Button("Frame crowd")) c.frameRequested = true;
         textDisabledWrapped("instanced: one draw per mesh; linear blend");
@@ -70,7 +93,7 @@ void drawCrowdPanel(ViewerState& s, UiProbe* p) {
                 ImGui::PopStyleColor();
                 probe(p, "crowd:budget-note");
             }
-            ImGui::TextWrapped("%zu drawn, %zu culled", c.drawn, c.culled);
+            ImGui::TextWrapped("%zu drawn (%zu at low detail), %zu culled", c.drawn, c.lowDetail, c.culled);
             ImGui::TextWrapped("update %.2f ms, draw %.2f ms", c.updateMs, c.drawMs);
         }
     }
@@ -97,7 +120,8 @@ void drawCrowdStats(const ViewerState& s) {
     const CrowdState& c = s.crowd;
     if (!c.enabled) return;
     ImGui::Separator();
-    ImGui::TextWrapped("crowd: %zu of %d posed, %zu drawn, %zu culled", c.posed, c.instances, c.drawn, c.culled);
+    ImGui::TextWrapped("crowd: %zu of %d posed, %zu drawn (%zu at low detail), %zu culled", c.posed, c.instances, c.drawn,
+                       c.lowDetail, c.culled);
     ImGui::TextWrapped("update %.2f ms, draw %.2f ms", c.updateMs, c.drawMs);
     if (c.budgeted) ImGui::TextWrapped("crowd %.1f ms of a %.0f ms budget", c.updateMs + c.drawMs, kCrowdBudgetMs);
     if (c.gpuMs >= 0.0f) ImGui::TextWrapped("GPU draw %.2f ms", c.gpuMs);

@@ -377,6 +377,9 @@ struct ViewerState {
                                     // textures not found), one line each, shown until
                                     // dismissed or another model loads
     std::string settingsProblem;    // a settings file that was ignored (defaults used)
+    std::string progress;           // work going on while the model is drawn (one line, e.g.
+                                    // "Prefiltering environment sky.hdr  40%"), shown in the
+                                    // notification strip while it lasts; "" none
     std::string environmentError;   // the environment map that did not load (one line, the
                                     // renderer's Renderer::environmentError), until dismissed
 

@@ -66,11 +66,20 @@ void drawStatusOverlay(ViewerState& s, double now, UiProbe* probe) {
         probeItem(probe, "loading:cancel");
         ImGui::End();
     }
-    // The notification strip: errors, warnings about the model and a settings file that was
-    // ignored, stacked at the bottom of the viewport (above the Timeline's strip), as wide as
+    // The notification strip: work in progress (an environment being prefiltered), errors,
+    // warnings about the model and a settings file that was ignored, stacked at the bottom of the viewport (above the Timeline's strip), as wide as
     // the viewport less a margin, the text wrapped to it; taller than half the viewport, it
     // scrolls. Each message has its own Dismiss.
-    if (s.error.empty() && s.warning.empty() && s.settingsProblem.empty() && s.environmentError.empty()) return;
+    if (probe) {
+        if (s.progress.empty()) {
+            probe->texts.erase("progress");
+        } else {
+            probe->texts["progress"] = s.progress;
+        }
+    }
+    if (s.error.empty() && s.warning.empty() && s.settingsProblem.empty() && s.environmentError.empty() && s.progress.empty()) {
+        return;
+    }
     const float margin = std::floor(0.5f * ImGui::GetFontSize());
     const float w = std::max(1.0f, c.w - 2.0f * margin);
     const float maxH = std::max(1.0f, std::min(c.h - 2.0f * margin, std::max(0.5f * c.h, 3.0f * ImGui::GetFrameHeightWithSpacing())));
@@ -80,6 +89,7 @@ void drawStatusOverlay(ViewerState& s, double now, UiProbe* probe) {
     ImGui::Begin("##notices", nullptr,
                  ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
                      ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing);
+    if (!s.progress.empty()) ImGui::TextDisabled("%s", s.progress.c_str());  // goes when the work ends
     if (!s.error.empty()) drawNotice("error", IM_COL32(255, 130, 120, 255), s.error, &s.errorNote, probe);
     if (!s.warning.empty()) drawNotice("warning", IM_COL32(255, 205, 100, 255), s.warning, nullptr, probe);
     if (!s.settingsProblem.empty()) drawNotice("settings", IM_COL32(255, 205, 100, 255), s.settingsProblem, nullptr, probe);

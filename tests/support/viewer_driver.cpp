@@ -22,7 +22,9 @@ void ViewerDriver::start(const ViewerConfig& cfg) {
     setInputHookDefault();
     viewer->waitForLoad();
     ASSERT_TRUE(viewer->state().model) << viewer->state().error;
-    frames(3);
+    frames(1);
+    viewer->waitForEnvironment();
+    frames(2);
 }
 
 void ViewerDriver::setInputHookDefault() {
@@ -45,6 +47,12 @@ void ViewerDriver::setInputHookDefault() {
 
 void ViewerDriver::frames(int n) {
     for (int i = 0; i < n; ++i) viewer->frame(1.0 / 60.0);
+}
+
+void ViewerDriver::lit() {
+    frames(1);
+    viewer->waitForEnvironment();
+    frames(1);
 }
 
 bool ViewerDriver::has(const std::string& name) const { return viewer->probe().rects.count(name) > 0; }

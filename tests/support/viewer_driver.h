@@ -18,11 +18,14 @@ namespace rig::testing {
 class ViewerDriver {
 public:
     // Creates the viewer from `cfg` with the UI probe on and the driver's input hook, waits for
-    // the model and draws three frames. Fails the test (fatally) when either goes wrong.
+    // the model and its environment map and draws three frames. Fails the test (fatally) when either goes wrong.
     void start(const ViewerConfig& cfg);
     // The driver's mouse, Shift, wheel and key fields, as ImGui's input each frame.
     void setInputHookDefault();
     void frames(int n);
+    // One frame (this frame's requests applied), the environment map being loaded finished, one
+    // more frame: the view as it settles once a chosen map has been prefiltered.
+    void lit();
 
     // Probed widgets and text rows by name (a missing one fails the test).
     bool has(const std::string& name) const;
