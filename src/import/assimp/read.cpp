@@ -14,6 +14,7 @@
 #include "import/assimp/fbx_chain.h"
 #include "import/assimp/node_binding.h"
 #include "import/assimp/off_header.h"
+#include "import/assimp/quad_split.h"
 #include "import/assimp/scene_convert.h"
 #include "import/assimp/scene_repair.h"
 #include "import/assimp/units.h"
@@ -103,7 +104,10 @@ Result<Model> importWithAssimp(const std::string& path, const std::string& ext, 
             alignRotationKeys(*const_cast<aiScene*>(scene));
         }
         if (scene) uniquifyBoneNames(const_cast<aiScene*>(scene));
-        if (scene) scene = importer.ApplyPostProcessing(kPostProcess);
+        // Validation first; then quads split by rigview (quad_split.h), the rest by Assimp's steps.
+        if (scene) scene = importer.ApplyPostProcessing(aiProcess_ValidateDataStructure);
+        if (scene) splitQuads(*const_cast<aiScene*>(scene));
+        if (scene) scene = importer.ApplyPostProcessing(kPostProcess & ~aiProcess_ValidateDataStructure);
         // Identical vertices are joined last (as in Assimp's own step order), except in a glTF
         // file: its meshes are indexed as written, and are kept vertex for vertex as three.js
         // and Blender keep them.
