@@ -180,7 +180,7 @@ size_t joinMeshVertices(aiMesh& mesh) {
                 for (const Stream& st : streams) fetch(st.data + size_t(k) * st.size);
                 if (!first.empty()) {
                     fetch(&first[k]);
-                    fetch(&influence[first[k]]);
+                    fetch(influence.data() + first[k]);
                 }
             }
         }
