@@ -71,7 +71,10 @@ Result<Model> importWithAssimp(const std::string& path, const std::string& ext, 
     }
 
     Assimp::Importer importer;
-    importer.SetIOHandler(new ConfinedIOSystem(files));  // owned by the importer
+    // FBX: Assimp copies the whole file before parsing it, and nothing after Assimp reads it
+    // (its units are in Assimp's metadata): our copy goes as soon as Assimp has its own.
+    const bool releaseWhenRead = ext == ".fbx";
+    importer.SetIOHandler(new ConfinedIOSystem(files, releaseWhenRead));  // owned by the importer
     // Drop point and line primitives: a skinned viewer draws triangles.
     importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
     // Skeleton-only files (BVH, some FBX) stay skeletons: no stand-in bone meshes.
@@ -137,7 +140,8 @@ Result<Model> importWithAssimp(const std::string& path, const std::string& ext, 
     Model model;
     model.path = path;
     model.stats.repairs = std::move(repairs);
-    model.units = applyUnits(const_cast<aiScene*>(scene), *bytes, ext, options.units);
+    model.units = applyUnits(const_cast<aiScene*>(scene), releaseWhenRead ? std::string_view() : std::string_view(*bytes), ext,
+                             options.units);
     // Only a glTF's own passes read the file's bytes from here on.
     if (!doc) files.release(path);
     auto nodes = flattenNodes(scene, model.skeleton, path);
