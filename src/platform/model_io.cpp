@@ -258,8 +258,6 @@ public:
     void podVec(std::vector<T>& v) {
         const size_t n = count(sizeof(T));
         v.clear();
-        if (n == 0) return;
-        reserveHugePages(v, n);  // address space only: pages are touched as the bytes come
         grow(v, n);
     }
     void strVec(std::vector<std::string>& v) {
@@ -296,13 +294,22 @@ private:
         return static_cast<size_t>(n);
     }
     // `n` elements appended to the empty `v` (a string or a vector of plain values), 8 MiB at
-    // a time.
+    // a time. Room is reserved at most 64 MiB ahead of the bytes that came (then twice what it
+    // was), so a stated size that the bytes do not bear out takes no memory: a model's arrays
+    // up to 64 MiB are allocated once, advised as huge pages.
     template <class V>
     void grow(V& v, size_t n) {
         using T = typename V::value_type;
         const size_t chunk = (size_t(8) << 20) / sizeof(T) + 1;
+        const size_t ahead = (size_t(64) << 20) / sizeof(T) + 1;
+        if constexpr (std::is_same_v<V, std::string>) {
+            v.reserve(std::min(n, ahead));
+        } else {
+            reserveHugePages(v, std::min(n, ahead));
+        }
         for (size_t done = 0; done < n && ok();) {
             const size_t k = std::min(n - done, chunk);
+            if (v.capacity() < done + k) v.reserve(std::min(n, std::max(done + ahead, 2 * v.capacity())));
             v.resize(done + k);
             if (!in_.take(v.data() + done, k * sizeof(T))) {
                 fail("truncated");
