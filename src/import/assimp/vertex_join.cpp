@@ -119,7 +119,11 @@ size_t joinMeshVertices(aiMesh& mesh) {
                 influence[fill[vw.mVertexId]++] = {b, bits};
             }
         }
-        for (unsigned v = 0; v < nv; ++v) std::sort(influence.begin() + first[v], influence.begin() + first[v + 1]);
+        // Filled bone by bone, so each vertex's are in order unless it names a bone twice.
+        for (unsigned v = 0; v < nv; ++v) {
+            const auto begin = influence.begin() + first[v], end = influence.begin() + first[v + 1];
+            if (!std::is_sorted(begin, end)) std::sort(begin, end);
+        }
     }
 
     // Candidates share a position bit for bit (the corners of one vertex come from one control
