@@ -1,7 +1,6 @@
 #include "import/assimp/quad_split.h"
 
 #include <assimp/mesh.h>
-#include <assimp/scene.h>
 
 #include <memory>
 
@@ -68,14 +67,6 @@ size_t splitQuads(aiMesh& mesh) {
     mesh.mFaces = faces.release();
     mesh.mNumFaces += static_cast<unsigned>(quads);
     mesh.mPrimitiveTypes = (mesh.mPrimitiveTypes & ~aiPrimitiveType_POLYGON) | aiPrimitiveType_TRIANGLE;
-    return quads;
-}
-
-size_t splitQuads(aiScene& scene) {
-    size_t quads = 0;
-    for (unsigned m = 0; m < scene.mNumMeshes; ++m) {
-        if (scene.mMeshes[m]) quads += splitQuads(*scene.mMeshes[m]);
-    }
     return quads;
 }
 

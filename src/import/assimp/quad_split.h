@@ -8,7 +8,6 @@
 #include <cstddef>
 
 struct aiMesh;
-struct aiScene;
 
 namespace rig::scene {
 
@@ -18,8 +17,5 @@ namespace rig::scene {
 // have at most 4 corners, with indices already checked (aiProcess_ValidateDataStructure);
 // the mesh then holds no polygon type. Returns the number of quads split.
 size_t splitQuads(aiMesh& mesh);
-
-// splitQuads on every mesh of the scene. Returns the number of quads split.
-size_t splitQuads(aiScene& scene);
 
 }  // namespace rig::scene

@@ -109,7 +109,9 @@ Result<Model> importWithAssimp(const std::string& path, const std::string& ext, 
         if (scene) uniquifyBoneNames(const_cast<aiScene*>(scene));
         // Validation first; then quads split by rigview (quad_split.h), the rest by Assimp's steps.
         if (scene) scene = importer.ApplyPostProcessing(aiProcess_ValidateDataStructure);
-        if (scene) splitQuads(*const_cast<aiScene*>(scene));
+        for (unsigned m = 0; scene && m < scene->mNumMeshes; ++m) {
+            if (scene->mMeshes[m]) splitQuads(*scene->mMeshes[m]);
+        }
         if (scene) scene = importer.ApplyPostProcessing(kPostProcess & ~aiProcess_ValidateDataStructure);
         // Identical vertices are joined last (as in Assimp's own step order), except in a glTF
         // file: its meshes are indexed as written, and are kept vertex for vertex as three.js
