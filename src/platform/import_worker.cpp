@@ -88,18 +88,15 @@ bool writeError(int fd, char kind, const std::string& message, const std::string
 // The worker's environment: only what it needs to run as this rigview does (rigview's own
 // settings, the sanitizers' options, where programs and libraries are, the locale and the
 // temporary folder). Nothing else of the parent's (tokens, keys in the environment) is
-// readable by a file that takes the importer over.
-// The worker's allocator backs its large blocks with transparent huge pages where the kernel
-// offers them on request (glibc's malloc.hugetlb tunable; ignored by a glibc or a kernel without
-// it): a large model's import is mostly fresh memory (the file, Assimp's scene, the Model, the
-// bytes sent back), and with 4 KiB pages its page faults took half of the 1M-vertex import's
-// time (docs/performance.md). A GLIBC_TUNABLES of the parent's own is kept instead.
+// readable by a file that takes the importer over. The worker's allocator keeps glibc's
+// defaults: backing all of Assimp's blocks with transparent huge pages (glibc.malloc.hugetlb)
+// doubled the system time of the 1M-vertex FBX's import on a busy machine (each 2 MiB page
+// cleared whole, for blocks that use a part of it) and saved nothing on an idle one
+// (docs/performance.md).
 std::vector<char*> workerEnvironment() {
     static const char* const kPrefixes[] = {"RIGVIEW_", "ASAN_", "UBSAN_", "LSAN_", "TSAN_", "MSAN_", "LC_"};
     static const char* const kNames[] = {"PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "LANG", "LANGUAGE", "TMPDIR", "GLIBC_TUNABLES"};
-    static char kHugePages[] = "GLIBC_TUNABLES=glibc.malloc.hugetlb=1";
     std::vector<char*> out;
-    if (!std::getenv("GLIBC_TUNABLES")) out.push_back(kHugePages);
     for (char** e = environ; e && *e; ++e) {
         const std::string_view entry(*e);
         const std::string_view name = entry.substr(0, entry.find('='));
