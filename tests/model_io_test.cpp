@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -548,6 +549,116 @@ TEST(ModelIo, HugeCountIsRejectedWithoutAllocating) {
     Result<Model> r = deserializeModel(reseal(bytes));
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("exceeds the data left"), std::string::npos) << r.error().message;
+}
+
+// `bytes` handed out as a pipe hands them: in pieces of 1 to 97 bytes per read, whatever the
+// reader asks for; false once they run out.
+ModelByteSource pieces(const std::vector<uint8_t>& bytes, size_t& at, uint32_t seed) {
+    auto rng = std::make_shared<std::mt19937>(seed);
+    return [&bytes, &at, rng](void* to, size_t n) {
+        auto* out = static_cast<uint8_t*>(to);
+        while (n > 0) {
+            if (at >= bytes.size()) return false;
+            const size_t k = std::min({n, bytes.size() - at, size_t(1 + (*rng)() % 97)});
+            std::memcpy(out, bytes.data() + at, k);
+            at += k;
+            out += k;
+            n -= k;
+        }
+        return true;
+    };
+}
+
+// What receiveModel makes of `bytes`, its first `start` bytes already taken by the caller.
+Result<Model> receive(const std::vector<uint8_t>& bytes, size_t start = 0, uint32_t seed = 1) {
+    size_t at = std::min(start, bytes.size());
+    return receiveModel(std::span(bytes.data(), at), pieces(bytes, at, seed));
+}
+
+TEST(ModelIo, WrittenToASinkAsSerialized) {
+    for (const Model& m : {everyField(), Model{}}) {
+        std::vector<uint8_t> sent;
+        EXPECT_TRUE(writeModel(m, [&](const void* p, size_t n) {
+            sent.insert(sent.end(), static_cast<const uint8_t*>(p), static_cast<const uint8_t*>(p) + n);
+            return true;
+        }));
+        EXPECT_EQ(sent, serializeModel(m));
+    }
+    // A sink that refuses: the write fails.
+    EXPECT_FALSE(writeModel(everyField(), [](const void*, size_t) { return false; }));
+}
+
+TEST(ModelIo, ReceivedAsItArrivesAsDeserialized) {
+    const std::vector<uint8_t> bytes = serializeModel(everyField());
+    for (size_t start : {size_t(0), size_t(8), size_t(28), size_t(40)}) {
+        Result<Model> r = receive(bytes, start, static_cast<uint32_t>(start));
+        ASSERT_TRUE(r.ok()) << r.error().message;
+        expectSameModel(everyField(), r.value());
+    }
+    // Large arrays, read through the pieces too.
+    Model big = everyField();
+    big.meshes[0].positions.resize(3 << 20, glm::vec3(1.0f));
+    big.meshes[0].normals.clear();
+    big.meshes[0].uvs.clear();
+    big.meshes[0].uvs1.clear();
+    big.meshes[0].tangents.clear();
+    big.meshes[0].colors.clear();
+    big.meshes[0].joints.assign(big.meshes[0].positions.size(), big.meshes[0].joints[0]);
+    big.meshes[0].weights.assign(big.meshes[0].positions.size(), big.meshes[0].weights[0]);
+    big.meshes[0].joints2.clear();
+    big.meshes[0].weights2.clear();
+    big.meshes[0].originalInfluenceCount.clear();
+    big.meshes[0].originalWeightSum.clear();
+    for (MorphTarget& t : big.meshes[0].morphTargets) {
+        t.positionDeltas.assign(big.meshes[0].positions.size(), glm::vec3(0.0f));
+        t.normalDeltas.clear();
+    }
+    ASSERT_TRUE(validateModel(big).ok()) << validateModel(big).error().message;
+    const std::vector<uint8_t> large = serializeModel(big);
+    Result<Model> r = receive(large);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(serializeModel(r.value()), large);
+}
+
+TEST(ModelIo, ReceivingRefusesWhatDeserializingRefuses) {
+    const std::vector<uint8_t> good = serializeModel(everyField());
+    // Cut short at every length: refused (the source runs dry).
+    for (size_t n = 0; n < good.size(); n += 7) {
+        const std::vector<uint8_t> cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n));
+        EXPECT_FALSE(receive(cut).ok()) << n;
+    }
+    // Every byte changed: refused, the checksum (or the header) names it.
+    for (size_t i = 0; i < good.size(); ++i) {
+        std::vector<uint8_t> bad = good;
+        bad[i] ^= 0x40;
+        EXPECT_FALSE(receive(bad).ok()) << "byte " << i;
+    }
+    std::vector<uint8_t> bad = good;
+    bad[20] ^= 1;  // the header's checksum: the payload reads, the sum over it differs
+    EXPECT_NE(receive(bad).error().message.find("checksum"), std::string::npos);
+    // Forged with a valid checksum: refused, or read as deserializeModel reads it.
+    std::mt19937 rng(99);
+    for (int trial = 0; trial < 3000; ++trial) {
+        std::vector<uint8_t> forged = good;
+        forged[28 + rng() % (forged.size() - 28)] = static_cast<uint8_t>(rng());
+        const std::vector<uint8_t> sealed = reseal(forged);
+        Result<Model> a = deserializeModel(sealed);
+        Result<Model> b = receive(sealed, 0, static_cast<uint32_t>(trial));
+        ASSERT_EQ(a.ok(), b.ok()) << "trial " << trial << ": " << (a.ok() ? b.error().message : a.error().message);
+        if (a.ok()) EXPECT_EQ(serializeModel(a.value()), serializeModel(b.value()));
+    }
+}
+
+TEST(ModelIo, ReceivingAForgedSizeTakesOnlyTheBytesThatCame) {
+    // A header that claims a payload of 2^40 bytes and a path of 2^39 characters, then stops:
+    // refused once the bytes run out, without taking memory for what never came.
+    std::vector<uint8_t> bytes = serializeModel(Model{});
+    const uint64_t payload = uint64_t{1} << 40, path = uint64_t{1} << 39;
+    std::memcpy(bytes.data() + 12, &payload, 8);
+    std::memcpy(bytes.data() + 28, &path, 8);
+    Result<Model> r = receive(bytes);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("truncated"), std::string::npos) << r.error().message;
 }
 
 TEST(ModelIo, ValidateCatchesBrokenInvariants) {

@@ -33,7 +33,6 @@
 
 #include "import/images/hdr_image.h"
 #include "import/import.h"
-#include "platform/huge_pages.h"
 #include "platform/model_io.h"
 #include "platform/syscall_filter.h"
 #include "util/paths.h"
@@ -54,6 +53,7 @@ constexpr char kKindError = 'E', kKindOutOfMemory = 'M';
 constexpr char kStageMagic[8] = {'R', 'I', 'G', 'V', 'S', 'T', 'G', '\0'};
 constexpr size_t kStageFrame = 9;
 // The model's header (platform/model_io): magic, version, then the payload's size at byte 12.
+constexpr char kModelMagic[8] = {'R', 'I', 'G', 'V', 'M', 'D', 'L', '\0'};
 constexpr size_t kModelHeader = 28;
 constexpr size_t kStderrKept = 64 * 1024;
 // An environment map's answer: this magic, its width and height (u32 each), then its RGBA half
@@ -88,18 +88,15 @@ bool writeError(int fd, char kind, const std::string& message, const std::string
 // The worker's environment: only what it needs to run as this rigview does (rigview's own
 // settings, the sanitizers' options, where programs and libraries are, the locale and the
 // temporary folder). Nothing else of the parent's (tokens, keys in the environment) is
-// readable by a file that takes the importer over.
-// The worker's allocator backs its large blocks with transparent huge pages where the kernel
-// offers them on request (glibc's malloc.hugetlb tunable; ignored by a glibc or a kernel without
-// it): a large model's import is mostly fresh memory (the file, Assimp's scene, the Model, the
-// bytes sent back), and with 4 KiB pages its page faults took half of the 1M-vertex import's
-// time (docs/performance.md). A GLIBC_TUNABLES of the parent's own is kept instead.
+// readable by a file that takes the importer over. The worker's allocator keeps glibc's
+// defaults: backing all of Assimp's blocks with transparent huge pages (glibc.malloc.hugetlb)
+// doubled the system time of the 1M-vertex FBX's import on a busy machine (each 2 MiB page
+// cleared whole, for blocks that use a part of it) and saved nothing on an idle one
+// (docs/performance.md).
 std::vector<char*> workerEnvironment() {
     static const char* const kPrefixes[] = {"RIGVIEW_", "ASAN_", "UBSAN_", "LSAN_", "TSAN_", "MSAN_", "LC_"};
     static const char* const kNames[] = {"PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "LANG", "LANGUAGE", "TMPDIR", "GLIBC_TUNABLES"};
-    static char kHugePages[] = "GLIBC_TUNABLES=glibc.malloc.hugetlb=1";
     std::vector<char*> out;
-    if (!std::getenv("GLIBC_TUNABLES")) out.push_back(kHugePages);
     for (char** e = environ; e && *e; ++e) {
         const std::string_view entry(*e);
         const std::string_view name = entry.substr(0, entry.find('='));
@@ -290,154 +287,263 @@ ImportOutcome importInProcess(const std::string& path, const std::vector<std::st
     return o;
 }
 
-// Runs `rigview [forwarded] [before] __import-worker --result-fd=3 --parent=PID [after]` under
-// `config`'s time limit and `cancel`, collecting what it writes on its result pipe (fd 3) into
-// `bytes` (`onData` is told after each read, and may take frames off the front) and the last of
-// its stderr. The worker leads its own process group and is killed with it on a time-out or a
-// cancel.
+// A worker: `rigview [forwarded] [before] __import-worker --result-fd=3 --parent=PID [after]`,
+// run under `config`'s time limit and `cancel`. What it writes on its result pipe (fd 3) is read
+// as the caller asks (read), or gathered whole (finish); the last of its stderr is kept all the
+// while, so a worker that writes much there never waits on us. The worker leads its own process
+// group and is killed with it on a time-out or a cancel.
 struct WorkerRun {
     std::string startError;  // not empty: the worker could not be started
-    std::vector<uint8_t> bytes;
+    std::vector<uint8_t> bytes;  // what finish() gathered of the result pipe
     std::string errText;
     bool timedOut = false, cancelled = false;
     int status = 0;  // waitpid's
 };
 
-WorkerRun runWorker(const IsolationConfig& config, const std::vector<std::string>& before, const std::vector<std::string>& after,
-                    const std::atomic<bool>* cancel, const std::function<void(std::vector<uint8_t>&)>& onData) {
-    WorkerRun run;
-    int result[2], err[2];
-    if (::pipe2(result, O_CLOEXEC) != 0) {
-        run.startError = "cannot start the worker process (pipe)";
-        return run;
-    }
-    if (::pipe2(err, O_CLOEXEC) != 0) {
-        ::close(result[0]);
-        ::close(result[1]);
-        run.startError = "cannot start the worker process (pipe)";
-        return run;
-    }
-    result[1] = moveAbove(result[1], 4);
-    err[1] = moveAbove(err[1], 4);
-    // A large model crosses in fewer, larger writes (the default pipe holds 64 KiB); where the
-    // system refuses, the default serves.
-    ::fcntl(result[0], F_SETPIPE_SZ, 1 << 20);
-
-    const std::string exe = workerExecutable(config);
-    std::vector<std::string> args = {exe};
-    args.insert(args.end(), config.forwardedArgs.begin(), config.forwardedArgs.end());
-    args.insert(args.end(), before.begin(), before.end());
-    args.insert(args.end(), {"__import-worker", "--result-fd=3", "--parent=" + std::to_string(::getpid())});
-    args.insert(args.end(), after.begin(), after.end());
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-    posix_spawn_file_actions_adddup2(&actions, result[1], 3);
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
-    posix_spawn_file_actions_addclosefrom_np(&actions, 4);  // nothing else of ours leaks in
-#endif
-    // The worker leads its own process group, so a time-out kills whatever it started too (a
-    // sanitizer's symbolizer); it dies with us through PR_SET_PDEATHSIG (runImportWorker).
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&attr, 0);
-    std::vector<char*> envp = workerEnvironment();
-    pid_t pid = -1;
-    const int rc = ::posix_spawn(&pid, exe.c_str(), &actions, &attr, argv.data(), envp.data());
-    posix_spawnattr_destroy(&attr);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(result[1]);
-    ::close(err[1]);
-    if (rc != 0) {
-        ::close(result[0]);
-        ::close(err[0]);
-        run.startError = "cannot start the worker process " + exe + " (" + std::strerror(rc) + ")";
-        return run;
-    }
-
+class Worker {
+public:
+    Worker(const IsolationConfig& config, const std::vector<std::string>& before, const std::vector<std::string>& after,
+           const std::atomic<bool>* cancel)
+        : cancel_(cancel) {
+        start(config, before, after);
+        if (!run_.startError.empty()) {
+            exited_ = true;
+            return;
+        }
 #ifdef SYS_pidfd_open
-    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-#else
-    const int pidfd = -1;
+        pidfd_ = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
 #endif
-    // Read both pipes until the child closes them, the time limit passes or we are cancelled.
-    using Clock = std::chrono::steady_clock;
-    const auto start = Clock::now();
-    const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(config.timeoutSeconds));
-    std::vector<uint8_t>& bytes = run.bytes;
-    std::string& errText = run.errText;
-    int fds[2] = {result[0], err[0]};
-    bool timedOut = false, cancelled = false, exited = false;
-    int status = 0;
-    std::vector<uint8_t> buf(1 << 20);
-    while (!exited) {
-        if (cancel && cancel->load()) {
-            cancelled = true;
-            break;
-        }
-        const auto now = Clock::now();
-        if (now >= deadline) {
-            timedOut = true;
-            break;
-        }
-        const int waitMs = static_cast<int>(std::min<int64_t>(
-            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1, cancel ? 50 : 1000));
-        if (fds[0] >= 0 || fds[1] >= 0) {
-            pollfd p[2] = {{fds[0], POLLIN, 0}, {fds[1], POLLIN, 0}};
-            const int n = ::poll(p, 2, waitMs);
-            if (n < 0 && errno != EINTR) break;
-            for (int i = 0; i < 2 && n > 0; ++i) {
-                if (fds[i] < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-                const ssize_t got = ::read(fds[i], buf.data(), buf.size());
-                if (got < 0 && errno == EINTR) continue;
-                if (got <= 0) {
-                    ::close(fds[i]);
-                    fds[i] = -1;
-                } else if (i == 0) {
-                    bytes.insert(bytes.end(), buf.data(), buf.data() + got);
-                    if (onData) onData(bytes);
-                } else {
-                    keepTail(errText, reinterpret_cast<const char*>(buf.data()), static_cast<size_t>(got));
+        deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(config.timeoutSeconds));
+    }
+    ~Worker() { finish(); }
+    Worker(const Worker&) = delete;
+    Worker& operator=(const Worker&) = delete;
+
+    // At least `atLeast` and at most `most` bytes of the result pipe at `to`; fewer only when
+    // the pipe ends first, the time limit passes or the caller cancels. Returns how many.
+    size_t read(void* to, size_t atLeast, size_t most) {
+        auto* out = static_cast<uint8_t*>(to);
+        size_t got = 0;
+        while (got < atLeast && fds_[0] >= 0 && !stopped_) pump(out + got, most - got, got);
+        return got;
+    }
+    // Exactly `n` bytes of the result pipe at `to`, or false.
+    bool read(void* to, size_t n) { return read(to, n, n) == n; }
+
+    // The rest of the result pipe gathered into run().bytes until the worker closes both pipes
+    // and exits, or is killed at the time limit or on a cancel; then the run as it ended.
+    WorkerRun& finish() {
+        std::vector<uint8_t> buf;
+        while (!exited_) {
+            if (stopped_) {
+                ::kill(-pid_, SIGKILL);
+                ::kill(pid_, SIGKILL);
+                while (::waitpid(pid_, &run_.status, 0) < 0 && errno == EINTR) {
                 }
+                exited_ = true;
+                break;
             }
-        } else {
+            if (fds_[0] >= 0 || fds_[1] >= 0) {
+                if (buf.empty()) buf.resize(1 << 20);
+                size_t got = 0;
+                pump(buf.data(), buf.size(), got);
+                run_.bytes.insert(run_.bytes.end(), buf.data(), buf.data() + got);
+                continue;
+            }
             // Both pipes closed: the child is exiting (or hangs after closing them). Wait on a
             // pidfd where there is one (no polling delay), else in 1 ms steps.
-            const pid_t w = ::waitpid(pid, &status, WNOHANG);
-            if (w == pid) {
-                exited = true;
-            } else if (pidfd >= 0) {
-                pollfd p{pidfd, POLLIN, 0};
+            const int waitMs = waitMillis();
+            if (waitMs < 0) continue;
+            const pid_t w = ::waitpid(pid_, &run_.status, WNOHANG);
+            if (w == pid_) {
+                exited_ = true;
+            } else if (pidfd_ >= 0) {
+                pollfd p{pidfd_, POLLIN, 0};
                 ::poll(&p, 1, waitMs);
             } else {
                 ::poll(nullptr, 0, 1);
             }
         }
+        for (int& fd : fds_) {
+            if (fd >= 0) ::close(fd);
+            fd = -1;
+        }
+        if (pidfd_ >= 0) ::close(pidfd_);
+        pidfd_ = -1;
+        if (run_.errText.size() > kStderrKept) run_.errText.erase(0, run_.errText.size() - kStderrKept);
+        return run_;
     }
-    if (!exited) {
-        ::kill(-pid, SIGKILL);
-        ::kill(pid, SIGKILL);
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+
+    const WorkerRun& run() const { return run_; }
+
+private:
+    using Clock = std::chrono::steady_clock;
+
+    void start(const IsolationConfig& config, const std::vector<std::string>& before, const std::vector<std::string>& after) {
+        WorkerRun& run = run_;
+        int result[2], err[2];
+        if (::pipe2(result, O_CLOEXEC) != 0) {
+            run.startError = "cannot start the worker process (pipe)";
+            return;
+        }
+        if (::pipe2(err, O_CLOEXEC) != 0) {
+            ::close(result[0]);
+            ::close(result[1]);
+            run.startError = "cannot start the worker process (pipe)";
+            return;
+        }
+        result[1] = moveAbove(result[1], 4);
+        err[1] = moveAbove(err[1], 4);
+        // A large model crosses in fewer, larger writes (the default pipe holds 64 KiB); where the
+        // system refuses, the default serves.
+        ::fcntl(result[0], F_SETPIPE_SZ, 1 << 20);
+
+        const std::string exe = workerExecutable(config);
+        std::vector<std::string> args = {exe};
+        args.insert(args.end(), config.forwardedArgs.begin(), config.forwardedArgs.end());
+        args.insert(args.end(), before.begin(), before.end());
+        args.insert(args.end(), {"__import-worker", "--result-fd=3", "--parent=" + std::to_string(::getpid())});
+        args.insert(args.end(), after.begin(), after.end());
+        std::vector<char*> argv;
+        for (std::string& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+        posix_spawn_file_actions_adddup2(&actions, result[1], 3);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
+        posix_spawn_file_actions_addclosefrom_np(&actions, 4);  // nothing else of ours leaks in
+#endif
+        // The worker leads its own process group, so a time-out kills whatever it started too (a
+        // sanitizer's symbolizer); it dies with us through PR_SET_PDEATHSIG (runImportWorker).
+        posix_spawnattr_t attr;
+        posix_spawnattr_init(&attr);
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+        posix_spawnattr_setpgroup(&attr, 0);
+        std::vector<char*> envp = workerEnvironment();
+        const int rc = ::posix_spawn(&pid_, exe.c_str(), &actions, &attr, argv.data(), envp.data());
+        posix_spawnattr_destroy(&attr);
+        posix_spawn_file_actions_destroy(&actions);
+        ::close(result[1]);
+        ::close(err[1]);
+        if (rc != 0) {
+            ::close(result[0]);
+            ::close(err[0]);
+            run.startError = "cannot start the worker process " + exe + " (" + std::strerror(rc) + ")";
+            return;
+        }
+        fds_[0] = result[0];
+        fds_[1] = err[0];
+    }
+
+    // How long the next wait may take (ms), or -1 once the time limit passed or the caller
+    // cancelled (stopped_ is then set).
+    int waitMillis() {
+        if (cancel_ && cancel_->load()) {
+            run_.cancelled = stopped_ = true;
+            return -1;
+        }
+        const auto now = Clock::now();
+        if (now >= deadline_) {
+            run_.timedOut = stopped_ = true;
+            return -1;
+        }
+        return static_cast<int>(std::min<int64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - now).count() + 1,
+                                                  cancel_ ? 50 : 1000));
+    }
+
+    // One wait on both pipes: up to `max` bytes of the result pipe read to `to` (added to
+    // `got`), stderr's kept; a pipe that ends is closed.
+    void pump(uint8_t* to, size_t max, size_t& got) {
+        const int waitMs = waitMillis();
+        if (waitMs < 0) return;
+        pollfd p[2] = {{fds_[0], POLLIN, 0}, {fds_[1], POLLIN, 0}};
+        const int n = ::poll(p, 2, waitMs);
+        if (n < 0 && errno != EINTR) {
+            stopped_ = true;
+            return;
+        }
+        for (int i = 0; i < 2 && n > 0; ++i) {
+            if (fds_[i] < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            char errBuf[16384];
+            const ssize_t r = i == 0 ? ::read(fds_[0], to, max) : ::read(fds_[1], errBuf, sizeof errBuf);
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) {
+                ::close(fds_[i]);
+                fds_[i] = -1;
+            } else if (i == 0) {
+                got += static_cast<size_t>(r);
+            } else {
+                keepTail(run_.errText, errBuf, static_cast<size_t>(r));
+            }
         }
     }
-    for (int fd : fds) {
-        if (fd >= 0) ::close(fd);
-    }
-    if (pidfd >= 0) ::close(pidfd);
-    if (errText.size() > kStderrKept) errText.erase(0, errText.size() - kStderrKept);
 
-    run.timedOut = timedOut;
-    run.cancelled = cancelled;
-    run.status = status;
-    return run;
-}
+    const std::atomic<bool>* cancel_;
+    WorkerRun run_;
+    pid_t pid_ = -1;
+    int fds_[2] = {-1, -1};  // result, stderr
+    int pidfd_ = -1;
+    Clock::time_point deadline_;
+    bool stopped_ = false;  // timed out or cancelled: the worker is to be killed
+    bool exited_ = false;
+};
+
+// The model's bytes from a worker's result pipe, for receiveModel: small fields through a
+// buffer of 1 MiB (a few reads for thousands of them), large arrays read straight into place.
+// Tells `progress` of the bytes received, in steps of 1/64 of the payload.
+class ModelPipe {
+public:
+    ModelPipe(Worker& worker, uint64_t payload, const ImportProgress& progress)
+        : worker_(worker), payload_(payload), progress_(progress), buffer_(kBuffer) {}
+
+    bool take(void* to, size_t n) {
+        auto* out = static_cast<uint8_t*>(to);
+        const size_t k = std::min(n, end_ - at_);
+        if (k) std::memcpy(out, buffer_.data() + at_, k);
+        at_ += k;
+        out += k;
+        n -= k;
+        if (n >= kBuffer / 2) {
+            if (!worker_.read(out, n)) return false;
+            tell(n);
+            return true;
+        }
+        if (n == 0) return true;
+        // Refill: at least what is asked, at most the buffer (never past the payload's end, so
+        // whatever follows the model stays in the pipe).
+        const uint64_t due = payload_ > received_ ? payload_ - received_ : 0;
+        const size_t most = static_cast<size_t>(std::max<uint64_t>(n, std::min<uint64_t>(kBuffer, due)));
+        const size_t got = worker_.read(buffer_.data(), n, most);
+        tell(got);
+        if (got < n) return false;
+        std::memcpy(out, buffer_.data(), n);
+        at_ = n;
+        end_ = got;
+        return true;
+    }
+
+private:
+    static constexpr size_t kBuffer = size_t(1) << 20;
+    void tell(size_t n) {
+        received_ += n;
+        if (!progress_ || payload_ == 0) return;
+        const uint64_t step = received_ * 64 / payload_;
+        if (step == lastStep_) return;
+        lastStep_ = step;
+        progress_(ImportStage::Receiving, std::min(1.0f, float(received_) / float(payload_)));
+    }
+    Worker& worker_;
+    const uint64_t payload_;
+    const ImportProgress& progress_;
+    std::vector<uint8_t> buffer_;
+    size_t at_ = 0, end_ = 0;  // the buffer's bytes not yet taken
+    uint64_t received_ = 0;     // payload bytes read from the pipe
+    uint64_t lastStep_ = 0;
+};
 
 // Why a worker that sent no usable answer failed, as the import's outcome: `noun` is what the
 // worker was doing ("the importer", "the image decoder"), `answer` what it should have sent
@@ -548,54 +654,46 @@ ImportOutcome importIsolated(const std::string& path, const std::vector<std::str
     for (const std::string& a : anims) after.push_back("--anim=" + a);
     if (!options.decodeImages) after.push_back("--no-images");  // the worker's own option
     // The result pipe carries stage frames (kStageMagic), then the model (or an error frame).
-    // Stage frames are taken off the front as they arrive; once the model's header is in, its
-    // whole size is reserved, so a large model is received into one buffer.
-    size_t framesEnd = 0;  // bytes before this offset were stage frames
-    bool inModel = false;
-    uint64_t modelBytes = 0;  // the model's whole size, once its header is in
-    auto takeFrames = [&](std::vector<uint8_t>& bytes) {
-        while (!inModel && bytes.size() - framesEnd >= 8) {
-            const uint8_t* at = bytes.data() + framesEnd;
-            if (std::memcmp(at, kStageMagic, 8) != 0) {
-                inModel = true;
-                bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(framesEnd));
-                framesEnd = 0;
-                if (progress) progress(ImportStage::Receiving, 0.0f);
-                break;
-            }
-            if (bytes.size() - framesEnd < kStageFrame) break;
-            if (progress && at[8] <= static_cast<uint8_t>(kLastImportStage)) progress(static_cast<ImportStage>(at[8]), -1.0f);
-            framesEnd += kStageFrame;
+    // The model is decoded as it arrives, straight into its arrays (platform/model_io).
+    Worker worker(config, workerImportArgs(options), after, cancel);
+    if (!worker.run().startError.empty()) return failed(ImportFailure::Error, path + ": " + worker.run().startError);
+    uint8_t head[kModelHeader];
+    bool answered = false;
+    while (worker.read(head, 8)) {
+        if (std::memcmp(head, kStageMagic, 8) != 0) {
+            answered = true;
+            break;
         }
-        if (inModel && modelBytes == 0 && bytes.size() >= kModelHeader && std::memcmp(bytes.data(), "RIGVMDL", 7) == 0) {
-            uint64_t payload = 0;
-            std::memcpy(&payload, bytes.data() + 12, 8);
-            // Reserved only while it is a size this process could hold (a forged one is refused
-            // by the model's reader, not by a failed allocation here).
-            if (payload <= (uint64_t(1) << 40)) {
-                modelBytes = kModelHeader + payload;
-                try {
-                    std::vector<uint8_t> whole;
-                    reserveHugePages(whole, modelBytes);
-                    whole.insert(whole.end(), bytes.begin(), bytes.end());
-                    bytes.swap(whole);
-                } catch (const std::bad_alloc&) {
-                }
-            }
-        }
-        if (inModel && modelBytes && progress) progress(ImportStage::Receiving, std::min(1.0f, float(bytes.size()) / float(modelBytes)));
-    };
-    WorkerRun run = runWorker(config, workerImportArgs(options), after, cancel, takeFrames);
-    if (!run.startError.empty()) return failed(ImportFailure::Error, path + ": " + run.startError);
-    std::vector<uint8_t>& bytes = run.bytes;
-    // What is left of stage frames (a worker that stopped after one) is not the answer.
-    if (!inModel) bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(framesEnd));
+        uint8_t stage = 0;
+        if (!worker.read(&stage, 1)) break;
+        if (progress && stage <= static_cast<uint8_t>(kLastImportStage)) progress(static_cast<ImportStage>(stage), -1.0f);
+    }
+    Result<Model> model{Error{}};
+    bool received = false;  // the answer was a model, decoded (or refused) as it came
+    if (answered && std::memcmp(head, kModelMagic, 8) == 0 && worker.read(head + 8, kModelHeader - 8)) {
+        if (progress) progress(ImportStage::Receiving, 0.0f);
+        uint64_t payload = 0;
+        std::memcpy(&payload, head + 12, 8);
+        ModelPipe pipe(worker, payload, progress);
+        model = receiveModel(std::span<const uint8_t>(head, kModelHeader),
+                             [&](void* to, size_t n) { return pipe.take(to, n); });
+        received = true;
+    }
+    WorkerRun& run = worker.finish();
     if (run.cancelled || run.timedOut) return workerFailure(run, path, "the importer", "model", "", config);
     // A complete answer counts whatever happened after it was sent (a sanitizer's leak report
     // at exit, say): it is checksummed and validated. Without one, the exit status says why.
     ImportOutcome o;
-    if (errorFrame(bytes, run.errText, o)) return o;
-    Result<Model> model = deserializeModel(bytes);
+    if (received) {
+        if (model && !run.bytes.empty()) model = Error{"serialized model malformed: bytes after its end"};
+    } else {
+        // An error frame, or whatever else came (what is left of stage frames is not the answer).
+        std::vector<uint8_t> bytes;
+        if (answered) bytes.assign(head, head + 8);
+        bytes.insert(bytes.end(), run.bytes.begin(), run.bytes.end());
+        if (errorFrame(bytes, run.errText, o)) return o;
+        model = deserializeModel(bytes);
+    }
     if (!model) return workerFailure(run, path, "the importer", "model", model.error().message, config);
     o.model = std::move(model);
     o.workerStderr = std::move(run.errText);
@@ -613,8 +711,9 @@ Result<HdrImage> decodeEnvironmentIsolated(const std::string& path) {
 
 Result<HdrImage> decodeEnvironmentIsolated(const std::string& path, const IsolationConfig& config) {
     if (!config.enabled) return readHdrImage(path);
-    WorkerRun run = runWorker(config, {}, {"--environment", "--model=" + path}, config.cancel, {});
-    if (!run.startError.empty()) return Error{path + ": " + run.startError};
+    Worker worker(config, {}, {"--environment", "--model=" + path}, config.cancel);
+    if (!worker.run().startError.empty()) return Error{path + ": " + worker.run().startError};
+    const WorkerRun& run = worker.finish();
     ImportOutcome error;
     if (errorFrame(run.bytes, run.errText, error)) return error.model.error();
     // Pixels of the size the answer states, within the limits of an environment map.
@@ -695,8 +794,8 @@ int runImportWorker(const std::string& path, const std::vector<std::string>& ani
     try {
         Result<Model> r = importModelWithAnims(path, anims, reporting);
         if (!r) return writeError(resultFd, kKindError, r.error().message, r.error().code) ? 0 : 1;
-        const std::vector<uint8_t> bytes = serializeModel(r.value());
-        return writeAll(resultFd, bytes.data(), bytes.size()) ? 0 : 1;
+        const bool sent = writeModel(r.value(), [resultFd](const void* data, size_t n) { return writeAll(resultFd, data, n); });
+        return sent ? 0 : 1;
     } catch (const std::bad_alloc&) {
         return writeError(resultFd, kKindOutOfMemory,
                           path + ": the importer ran out of memory (limit " + std::to_string(gConfig.memoryLimitMb) +

@@ -2,7 +2,11 @@
 #include "platform/huge_pages.h"
 #include "import/texture_limits.h"
 
+#include <algorithm>
+#include <array>
 #include <concepts>
+#include <new>
+#include <stdexcept>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -15,8 +19,9 @@ constexpr char kMagic[8] = {'R', 'I', 'G', 'V', 'M', 'D', 'L', '\0'};
 constexpr size_t kHeaderSize = 8 + 4 + 8 + 8;
 
 // The format is written once, as one visit function per struct (below) that both archives
-// walk: Writer appends each field it is shown, Reader fills each field it is shown from the
-// bytes. Both have the same operations:
+// walk: Writer writes each field it is shown (to a measure, a buffer or a sink), Reader fills
+// each field it is shown from the bytes (a buffer, or a source as they arrive). Both have the
+// same operations:
 //   pod(x)        a number, glm vector or matrix, as its bytes
 //   flag(b)       a bool as one byte, 0 or 1
 //   enumByte(e, max, what)   an enum as one byte, at most `max`
@@ -26,13 +31,108 @@ constexpr size_t kHeaderSize = 8 + 4 + 8 + 8;
 //   list(v, minBytes, each)  u64 count, then each element as `each` visits it; minBytes is the
 //                 least an element can take, so that a reader can bound a forged count
 
-// Appends fields to a byte buffer.
+// The payload's checksum (payloadChecksum) taken as its bytes come, in pieces of any size.
+class PayloadHasher {
+public:
+    explicit PayloadHasher(uint32_t version) : words_(version >= 6) {}
+    void add(const uint8_t* p, size_t n) {
+        if (!words_) {
+            for (size_t i = 0; i < n; ++i) step(p[i]);
+            return;
+        }
+        while (carried_ > 0 && carried_ < 8 && n > 0) {
+            carry_[carried_++] = *p++;
+            --n;
+        }
+        if (carried_ == 8) {
+            word(carry_);
+            carried_ = 0;
+        }
+        for (; n >= 8; p += 8, n -= 8) word(p);
+        std::memcpy(carry_, p, n);
+        carried_ += n;
+    }
+    // The checksum of the bytes added so far.
+    uint64_t sum() const {
+        uint64_t h = h_;
+        for (size_t i = 0; i < carried_; ++i) {
+            h ^= carry_[i];
+            h *= 0x100000001b3ull;
+        }
+        return h;
+    }
+
+private:
+    void step(uint8_t b) {
+        h_ ^= b;
+        h_ *= 0x100000001b3ull;
+    }
+    // FNV-1a's step over an 8-byte word (host order).
+    void word(const uint8_t* p) {
+        uint64_t w;
+        std::memcpy(&w, p, 8);
+        h_ ^= w;
+        h_ *= 0x100000001b3ull;
+    }
+    const bool words_;
+    uint64_t h_ = 0xcbf29ce484222325ull;
+    uint8_t carry_[8] = {};
+    size_t carried_ = 0;  // bytes of an unfinished word (format 6 on)
+};
+
+// Where a Writer's bytes go:
+//   Measure    counts them and takes their checksum (the header's size and checksum, first);
+//   ToVector   appends them to a buffer;
+//   ToSink     hands them to a ModelByteSink: small fields gathered in a buffer of 1 MiB, large
+//              arrays straight from the model.
+struct Measure {
+    explicit Measure(uint32_t version) : hasher(version) {}
+    size_t size = 0;
+    PayloadHasher hasher;
+    void put(const uint8_t* p, size_t n) {
+        size += n;
+        hasher.add(p, n);
+    }
+};
+struct ToVector {
+    std::vector<uint8_t>& bytes;
+    void put(const uint8_t* p, size_t n) { bytes.insert(bytes.end(), p, p + n); }
+};
+class ToSink {
+public:
+    explicit ToSink(const ModelByteSink& sink) : sink_(sink) { buffer_.reserve(kBuffer); }
+    void put(const uint8_t* p, size_t n) {
+        if (!ok_) return;
+        if (buffer_.size() + n <= kBuffer) {
+            buffer_.insert(buffer_.end(), p, p + n);
+            return;
+        }
+        flush();
+        if (n >= kBuffer / 2) {
+            ok_ = ok_ && sink_(p, n);
+        } else {
+            buffer_.insert(buffer_.end(), p, p + n);
+        }
+    }
+    bool flush() {
+        if (ok_ && !buffer_.empty()) ok_ = sink_(buffer_.data(), buffer_.size());
+        buffer_.clear();
+        return ok_;
+    }
+
+private:
+    static constexpr size_t kBuffer = size_t(1) << 20;
+    const ModelByteSink& sink_;
+    std::vector<uint8_t> buffer_;
+    bool ok_ = true;
+};
+
+// Writes fields to `Out` (above).
+template <class Out>
 class Writer {
 public:
-    std::vector<uint8_t> bytes;
-    uint32_t version = kModelFormatVersion;  // the current one, or an older one (tests of the reader)
-    bool measuring = false;  // count the bytes (in `measured`) instead of appending them
-    size_t measured = 0;
+    Writer(Out& out, uint32_t formatVersion) : version(formatVersion), out_(out) {}
+    const uint32_t version;  // the current one, or an older one (tests of the reader)
 
     template <typename T>
     void pod(const T& v) {
@@ -68,37 +168,72 @@ public:
 
 private:
     void count(size_t n) { pod(static_cast<uint64_t>(n)); }
-    void append(const void* data, size_t n) {
-        if (measuring) {
-            measured += n;
-            return;
-        }
-        const auto* p = static_cast<const uint8_t*>(data);
-        bytes.insert(bytes.end(), p, p + n);
-    }
+    void append(const void* data, size_t n) { out_.put(static_cast<const uint8_t*>(data), n); }
+    Out& out_;
 };
 
-// Reads fields back; every read is checked against the bytes left, and the first failure
-// sticks (later reads give zeros and empty containers), so decoding reads straight through
-// and checks once.
+// Where a Reader's bytes come from: a whole buffer (FromSpan), or a ModelByteSource as they
+// arrive (FromSource: the checksum taken on the way). Either way `left()` is what the payload
+// has left by its stated size, which bounds every count.
+class FromSpan {
+public:
+    FromSpan(const uint8_t* p, size_t n) : p_(p), end_(p + n) {}
+    size_t left() const { return static_cast<size_t>(end_ - p_); }
+    bool take(void* to, size_t n) {
+        if (n > left()) return false;
+        if (n) std::memcpy(to, p_, n);
+        p_ += n;
+        return true;
+    }
+    void stop() { p_ = end_; }
+
+private:
+    const uint8_t* p_;
+    const uint8_t* end_;
+};
+class FromSource {
+public:
+    FromSource(const ModelByteSource& source, uint64_t size, uint32_t version)
+        : source_(source), left_(size), hasher(version) {}
+    size_t left() const { return static_cast<size_t>(left_); }
+    bool take(void* to, size_t n) {
+        if (n > left_ || (n && !source_(to, n))) return false;
+        hasher.add(static_cast<const uint8_t*>(to), n);
+        left_ -= n;
+        return true;
+    }
+    void stop() { left_ = 0; }
+
+private:
+    const ModelByteSource& source_;
+    uint64_t left_;
+
+public:
+    PayloadHasher hasher;
+};
+
+// Reads fields back from `In`; every read is checked against the bytes left, and the first
+// failure sticks (later reads give zeros and empty containers), so decoding reads straight
+// through and checks once. Arrays and strings grow as their bytes arrive and lists one element
+// at a time, so a forged count takes no more memory than the bytes that came.
+template <class In>
 class Reader {
 public:
-    Reader(const uint8_t* p, size_t n, uint32_t formatVersion) : version(formatVersion), p_(p), end_(p + n) {}
+    Reader(In& in, uint32_t formatVersion) : version(formatVersion), in_(in) {}
     const uint32_t version;  // the buffer's format version: fields added later are absent before it
     bool ok() const { return error_.empty(); }
     const std::string& error() const { return error_; }
-    size_t left() const { return static_cast<size_t>(end_ - p_); }
+    size_t left() const { return in_.left(); }
 
     template <typename T>
     void pod(T& v) {
         static_assert(std::is_trivially_copyable_v<T>);
         v = T{};
-        if (left() < sizeof(T)) {
+        if (!ok()) return;
+        if (left() < sizeof(T) || !in_.take(&v, sizeof(T))) {
+            v = T{};
             fail("truncated");
-            return;
         }
-        std::memcpy(&v, p_, sizeof(T));
-        p_ += sizeof(T);
     }
     // A bool written as one byte: 0 or 1, anything else is a forgery (reading it as "not zero"
     // would accept bytes that do not write back the same).
@@ -116,34 +251,31 @@ public:
         e = static_cast<E>(v);
     }
     void str(std::string& s) {
-        const size_t n = count(1);
-        s.assign(reinterpret_cast<const char*>(p_), n);
-        p_ += n;
+        s.clear();
+        grow(s, count(1));
     }
     template <typename T>
     void podVec(std::vector<T>& v) {
         const size_t n = count(sizeof(T));
-        if (v.empty()) reserveHugePages(v, n);
-        v.resize(n);
-        if (n == 0) return;
-        std::memcpy(v.data(), p_, n * sizeof(T));
-        p_ += n * sizeof(T);
+        v.clear();
+        grow(v, n);
     }
     void strVec(std::vector<std::string>& v) {
         const size_t n = count(8);  // each string has at least its 8-byte length
-        v.resize(n);
-        for (std::string& s : v) str(s);
+        v.clear();
+        for (size_t i = 0; i < n && ok(); ++i) str(v.emplace_back());
     }
     template <typename T, typename Each>
     void list(std::vector<T>& v, size_t minBytes, Each each) {
-        v.resize(count(minBytes));
-        for (T& x : v) each(x);
+        const size_t n = count(minBytes);
+        v.clear();
+        for (size_t i = 0; i < n && ok(); ++i) each(v.emplace_back());
     }
 
 private:
     void fail(const std::string& what) {
         if (error_.empty()) error_ = what;
-        p_ = end_;
+        in_.stop();
     }
     // A count of elements of at least `minBytes` bytes each: never more than the bytes left
     // could hold, so a forged count cannot make us allocate.
@@ -161,9 +293,33 @@ private:
         }
         return static_cast<size_t>(n);
     }
+    // `n` elements appended to the empty `v` (a string or a vector of plain values), 8 MiB at
+    // a time. Room is reserved at most 64 MiB ahead of the bytes that came (then twice what it
+    // was), so a stated size that the bytes do not bear out takes no memory: a model's arrays
+    // up to 64 MiB are allocated once, advised as huge pages.
+    template <class V>
+    void grow(V& v, size_t n) {
+        using T = typename V::value_type;
+        const size_t chunk = (size_t(8) << 20) / sizeof(T) + 1;
+        const size_t ahead = (size_t(64) << 20) / sizeof(T) + 1;
+        if constexpr (std::is_same_v<V, std::string>) {
+            v.reserve(std::min(n, ahead));
+        } else {
+            reserveHugePages(v, std::min(n, ahead));
+        }
+        for (size_t done = 0; done < n && ok();) {
+            const size_t k = std::min(n - done, chunk);
+            if (v.capacity() < done + k) v.reserve(std::min(n, std::max(done + ahead, 2 * v.capacity())));
+            v.resize(done + k);
+            if (!in_.take(v.data() + done, k * sizeof(T))) {
+                fail("truncated");
+                break;
+            }
+            done += k;
+        }
+    }
 
-    const uint8_t* p_;
-    const uint8_t* end_;
+    In& in_;
     std::string error_;
 };
 
@@ -408,72 +564,128 @@ uint64_t fnv1a64(const uint8_t* data, size_t size) {
 }
 
 uint64_t payloadChecksum(uint32_t version, const uint8_t* data, size_t size) {
-    if (version < 6) return fnv1a64(data, size);
-    // FNV-1a's step over 8-byte words (host order), then the last bytes one at a time: eight
-    // times fewer multiplications on a model of many megabytes.
-    uint64_t h = 0xcbf29ce484222325ull;
-    size_t i = 0;
-    for (; i + 8 <= size; i += 8) {
-        uint64_t w;
-        std::memcpy(&w, data + i, 8);
-        h ^= w;
-        h *= 0x100000001b3ull;
-    }
-    for (; i < size; ++i) {
-        h ^= data[i];
-        h *= 0x100000001b3ull;
-    }
+    PayloadHasher h(version);
+    h.add(data, size);
+    return h.sum();
+}
+
+namespace {
+
+// The header of a payload of `size` bytes with checksum `sum`.
+std::array<uint8_t, kHeaderSize> header(uint32_t version, uint64_t size, uint64_t sum) {
+    std::array<uint8_t, kHeaderSize> h{};
+    std::memcpy(h.data(), kMagic, 8);
+    std::memcpy(h.data() + 8, &version, 4);
+    std::memcpy(h.data() + 12, &size, 8);
+    std::memcpy(h.data() + 20, &sum, 8);
     return h;
 }
 
-std::vector<uint8_t> serializeModel(const Model& model, uint32_t version) {
-    if (version < kOldestModelFormatVersion || version > kModelFormatVersion) version = kModelFormatVersion;
-    // A first pass measures the payload, so the buffer is allocated once at its size.
-    Writer measure;
-    measure.version = version;
-    measure.measuring = true;
-    visit(measure, model);
-    Writer w;
-    w.version = version;
-    w.bytes.reserve(kHeaderSize + measure.measured);
-    w.bytes.resize(kHeaderSize);
+// The payload's size and checksum, from a first pass over the model.
+Measure measure(const Model& model, uint32_t version) {
+    Measure m(version);
+    Writer<Measure> w(m, version);
     visit(w, model);
-    const uint64_t size = w.bytes.size() - kHeaderSize;
-    const uint64_t sum = payloadChecksum(version, w.bytes.data() + kHeaderSize, size);
-    uint8_t* h = w.bytes.data();
-    std::memcpy(h, kMagic, 8);
-    std::memcpy(h + 8, &version, 4);
-    std::memcpy(h + 12, &size, 8);
-    std::memcpy(h + 20, &sum, 8);
-    return std::move(w.bytes);
+    return m;
 }
 
-Result<Model> deserializeModel(std::span<const uint8_t> bytes) {
-    if (bytes.size() < kHeaderSize || std::memcmp(bytes.data(), kMagic, 8) != 0) {
-        return Error{"not a serialized model (bad magic)"};
-    }
-    uint32_t version = 0;
-    uint64_t size = 0, sum = 0;
-    std::memcpy(&version, bytes.data() + 8, 4);
-    std::memcpy(&size, bytes.data() + 12, 8);
-    std::memcpy(&sum, bytes.data() + 20, 8);
+// The header's version and payload size, or why they are not a model's.
+Result<bool> readHeader(const uint8_t* h, uint32_t& version, uint64_t& size, uint64_t& sum) {
+    if (std::memcmp(h, kMagic, 8) != 0) return Error{"not a serialized model (bad magic)"};
+    std::memcpy(&version, h + 8, 4);
+    std::memcpy(&size, h + 12, 8);
+    std::memcpy(&sum, h + 20, 8);
     if (version < kOldestModelFormatVersion || version > kModelFormatVersion) {
         return Error{"serialized model format " + std::to_string(version) + ", expected " +
                      std::to_string(kOldestModelFormatVersion) + " to " + std::to_string(kModelFormatVersion)};
     }
+    return true;
+}
+
+// The payload decoded from `in`, then checked: all of it read, the checksum (`sumOk`, asked
+// once the bytes are in), validateModel.
+template <class In, class SumOk>
+Result<Model> decode(In& in, uint32_t version, SumOk sumOk) {
+    Model m;
+    try {
+        Reader<In> r(in, version);
+        visit(r, m);
+        if (!r.ok()) return Error{"serialized model malformed: " + r.error()};
+        if (r.left() != 0) return Error{"serialized model malformed: " + std::to_string(r.left()) + " bytes left over"};
+    } catch (const std::bad_alloc&) {
+        return Error{"serialized model malformed: a count too large to hold"};
+    } catch (const std::length_error&) {
+        return Error{"serialized model malformed: a count too large to hold"};
+    }
+    if (!sumOk()) return Error{"serialized model damaged (checksum mismatch)"};
+    Result<bool> valid = validateModel(m);
+    if (!valid) return Error{"serialized model invalid: " + valid.error().message};
+    return m;
+}
+
+}  // namespace
+
+std::vector<uint8_t> serializeModel(const Model& model, uint32_t version) {
+    if (version < kOldestModelFormatVersion || version > kModelFormatVersion) version = kModelFormatVersion;
+    // A first pass measures the payload and takes its checksum, so the buffer is allocated once.
+    const Measure m = measure(model, version);
+    const auto h = header(version, m.size, m.hasher.sum());
+    std::vector<uint8_t> bytes;
+    bytes.reserve(kHeaderSize + m.size);
+    bytes.assign(h.begin(), h.end());
+    ToVector out{bytes};
+    Writer<ToVector> w(out, version);
+    visit(w, model);
+    return bytes;
+}
+
+bool writeModel(const Model& model, const ModelByteSink& sink) {
+    const Measure m = measure(model, kModelFormatVersion);
+    const auto h = header(kModelFormatVersion, m.size, m.hasher.sum());
+    if (!sink(h.data(), h.size())) return false;
+    ToSink out(sink);
+    Writer<ToSink> w(out, kModelFormatVersion);
+    visit(w, model);
+    return out.flush();
+}
+
+Result<Model> deserializeModel(std::span<const uint8_t> bytes) {
+    if (bytes.size() < kHeaderSize) return Error{"not a serialized model (bad magic)"};
+    uint32_t version = 0;
+    uint64_t size = 0, sum = 0;
+    if (Result<bool> h = readHeader(bytes.data(), version, size, sum); !h) return h.error();
     if (size != bytes.size() - kHeaderSize) {
         return Error{"serialized model truncated (" + std::to_string(bytes.size() - kHeaderSize) + " of " +
                      std::to_string(size) + " bytes)"};
     }
     const uint8_t* payload = bytes.data() + kHeaderSize;
     if (payloadChecksum(version, payload, size) != sum) return Error{"serialized model damaged (checksum mismatch)"};
-    Reader r(payload, size, version);
-    Model m;
-    visit(r, m);
-    if (!r.ok()) return Error{"serialized model malformed: " + r.error()};
-    if (r.left() != 0) return Error{"serialized model malformed: " + std::to_string(r.left()) + " bytes left over"};
-    Result<bool> valid = validateModel(m);
-    if (!valid) return Error{"serialized model invalid: " + valid.error().message};
+    FromSpan in(payload, size);
+    return decode(in, version, [] { return true; });
+}
+
+Result<Model> receiveModel(std::span<const uint8_t> start, const ModelByteSource& source) {
+    // The header: what the caller took already, the rest from the source.
+    std::array<uint8_t, kHeaderSize> h{};
+    const size_t have = std::min(start.size(), kHeaderSize);
+    if (have) std::memcpy(h.data(), start.data(), have);
+    if (have < kHeaderSize && !source(h.data() + have, kHeaderSize - have)) return Error{"not a serialized model (bad magic)"};
+    uint32_t version = 0;
+    uint64_t size = 0, sum = 0;
+    if (Result<bool> r = readHeader(h.data(), version, size, sum); !r) return r.error();
+    // Bytes the caller took beyond the header start the payload.
+    const std::span<const uint8_t> early = start.size() > kHeaderSize ? start.subspan(kHeaderSize) : std::span<const uint8_t>();
+    size_t used = 0;
+    const ModelByteSource payload = [&](void* to, size_t n) {
+        auto* out = static_cast<uint8_t*>(to);
+        const size_t k = std::min(n, early.size() - used);
+        if (k) std::memcpy(out, early.data() + used, k);
+        used += k;
+        return k == n || source(out + k, n - k);
+    };
+    FromSource in(payload, size, version);
+    Result<Model> m = decode(in, version, [&] { return in.hasher.sum() == sum; });
+    if (m && used != early.size()) return Error{"serialized model malformed: bytes after its end"};
     return m;
 }
 

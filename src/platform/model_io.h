@@ -1,6 +1,7 @@
 // Model serialization: a whole rig::Model as one compact binary buffer, so an import done in a
-// worker process (platform/import_worker) can be handed back to the process that asked for it.
-// No GL, no Assimp.
+// worker process (platform/import_worker) can be handed back to the process that asked for it;
+// the worker writes it to its pipe as it is made (writeModel) and the parent decodes it as it
+// arrives (receiveModel), neither holding a buffer of the whole. No GL, no Assimp.
 //
 // Layout: an 8-byte magic "RIGVMDL\0", a u32 format version, a u64 payload size, a u64
 // checksum of the payload (payloadChecksum), then the payload: every field of the Model in declaration
@@ -14,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -40,6 +42,24 @@ std::vector<uint8_t> serializeModel(const Model& model, uint32_t version = kMode
 // The model back from `bytes`; an error (never a crash) for anything that is not a buffer
 // serializeModel wrote, whole and unchanged.
 Result<Model> deserializeModel(std::span<const uint8_t> bytes);
+
+// Where writeModel hands the bytes (a pipe): true when all `n` were taken.
+using ModelByteSink = std::function<bool(const void* data, size_t n)>;
+// Where receiveModel takes the bytes from as they arrive (a pipe): fills exactly `n` bytes at
+// `to`, or returns false when they end (or stop coming) first.
+using ModelByteSource = std::function<bool(void* to, size_t n)>;
+
+// serializeModel's bytes (current format) handed to `sink` as they are made, without a buffer
+// of the whole: a first pass over the model takes the payload's size and checksum for the
+// header. False when the sink refused bytes.
+bool writeModel(const Model& model, const ModelByteSink& sink);
+
+// deserializeModel for bytes that arrive: `start` holds those the caller took already (the
+// first of the header, say), the rest comes from `source` and is decoded straight into the
+// model's arrays. The same checks as deserializeModel, in another order: every count is bounded
+// by the payload's stated size and memory grows only as bytes come; the checksum over what came
+// is compared once the payload is in, then validateModel.
+Result<Model> receiveModel(std::span<const uint8_t> start, const ModelByteSource& source);
 
 // Structural checks the runtime relies on: skeleton arrays of one size with parent[i] < i,
 // mesh nodes, materials, triangle indices, skin joints and slots in range, per-vertex arrays as

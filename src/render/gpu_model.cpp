@@ -29,9 +29,16 @@ GLuint makeTexture(const uint8_t* rgba, int w, int h, bool srgb, const TextureRe
     glGenTextures(1, &tex);
     glBindTexture(GL_TEXTURE_2D, tex);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    const GLint minFilter = minOk ? ref.minFilter : GL_LINEAR_MIPMAP_LINEAR;
     glTexImage2D(GL_TEXTURE_2D, 0, srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
-    glGenerateMipmap(GL_TEXTURE_2D);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, minOk ? ref.minFilter : GL_LINEAR_MIPMAP_LINEAR);
+    // Mipmaps only for a filter that reads them (on a software renderer, making them compiles
+    // a shader: a tenth of a second before the first frame).
+    if (minFilter != GL_NEAREST && minFilter != GL_LINEAR) {
+        glGenerateMipmap(GL_TEXTURE_2D);
+    } else {
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    }
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, minFilter);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, ref.magFilter == GL_NEAREST ? GL_NEAREST : GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, wrap(ref.wrapS));
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, wrap(ref.wrapT));

@@ -75,13 +75,15 @@ InputFileStatus readRegularFile(const std::string& path, size_t maxBytes, bool h
     } else {
         out.resize(static_cast<size_t>(st.st_size));
         size_t got = 0;
-        // Read to the end, and never past maxBytes if the file grows meanwhile.
+        // Read to the end, and never past maxBytes if the file grows meanwhile. Once the size
+        // the file had is read, a small read says whether there is more: the string grows (and
+        // is copied) only for a file that did grow.
+        char more[4096];
         for (;;) {
-            if (got == out.size()) {
-                if (out.size() >= maxBytes + 1) break;
-                out.resize(std::min(maxBytes + 1, out.size() + 4096));
-            }
-            const ssize_t n = ::read(fd, out.data() + got, out.size() - got);
+            const bool full = got == out.size();
+            if (full && out.size() >= maxBytes + 1) break;
+            const ssize_t n = full ? ::read(fd, more, std::min(sizeof more, maxBytes + 1 - out.size()))
+                                   : ::read(fd, out.data() + got, out.size() - got);
             if (n < 0 && errno == EINTR) continue;
             if (n < 0) {
                 error = std::strerror(errno);
@@ -89,6 +91,7 @@ InputFileStatus readRegularFile(const std::string& path, size_t maxBytes, bool h
                 break;
             }
             if (n == 0) break;
+            if (full) out.append(more, static_cast<size_t>(n));
             got += static_cast<size_t>(n);
         }
         out.resize(got);

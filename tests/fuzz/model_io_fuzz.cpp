@@ -1,11 +1,13 @@
 // libFuzzer target for the model serialization reader (platform/model_io), the bytes an import
 // worker process sends back. Beyond "no crash, hang, leak or huge allocation" it checks that
 // whatever the reader accepts passes validateModel, that the model's helpers run on it, and
-// that writing it again gives back the same bytes. A broken invariant aborts (a finding).
+// that writing it again gives back the same bytes, and that receiveModel (the same bytes in
+// pieces, as from the worker's pipe) agrees with it. A broken invariant aborts (a finding).
 //
 // The checksum would make almost every mutation fail early, so for half of the inputs (first
 // byte odd) the target recomputes the header's size and checksum before reading: the fuzzer
 // then reaches the payload decoder as a forger would.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -40,6 +42,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::memcpy(bytes.data() + 20, &sum, 8);
     }
     rig::Result<rig::Model> r = rig::deserializeModel(bytes);
+    // The same bytes as a pipe brings them (receiveModel, in pieces of up to 61 bytes): the
+    // same verdict, and the same model.
+    size_t at = 0;
+    rig::Result<rig::Model> piecewise = rig::receiveModel({}, [&](void* to, size_t n) {
+        auto* out = static_cast<uint8_t*>(to);
+        while (n > 0) {
+            if (at >= bytes.size()) return false;
+            const size_t k = std::min({n, bytes.size() - at, size_t(1 + at % 61)});
+            std::memcpy(out, bytes.data() + at, k);
+            at += k;
+            out += k;
+            n -= k;
+        }
+        return true;
+    });
+    if (piecewise && at != bytes.size()) piecewise = rig::Error{"bytes after the model"};
+    require(r.ok() == piecewise.ok(), "receiveModel and deserializeModel disagree");
+    if (r) require(rig::serializeModel(piecewise.value()) == rig::serializeModel(r.value()), "receiveModel reads another model");
     if (!r) {
         require(!r.error().message.empty(), "empty error message");
         return 0;

@@ -30,9 +30,16 @@ public:
 // animations beside the mesh...) and handed to Assimp from memory; only from inside the model's
 // folder, unless --allow-external-paths. A path outside is neither opened nor probed; it is
 // recorded (external-path-refused). Never writes.
+//
+// With `releaseModelWhenRead` (for a reader that copies the whole model file before parsing it
+// and reads no byte of it again: Assimp's FBX reader), the model's bytes are let go as soon as a
+// stream of it has been read to its end while no other stream of it is open, so the file is not
+// held twice while Assimp parses it; that stream then reads nothing more, and the import must
+// not read the model's bytes from `files` after Assimp.
 class ConfinedIOSystem : public Assimp::IOSystem {
 public:
-    explicit ConfinedIOSystem(SourceFiles& files) : files_(files) {}
+    explicit ConfinedIOSystem(SourceFiles& files, bool releaseModelWhenRead = false)
+        : files_(files), releaseModel_(releaseModelWhenRead) {}
 
     bool Exists(const char* file) const override;
     char getOsSeparator() const override { return '/'; }
@@ -40,7 +47,10 @@ public:
     void Close(Assimp::IOStream* stream) override { delete stream; }
 
 private:
+    friend class SourceStream;
     SourceFiles& files_;
+    const bool releaseModel_;
+    int modelStreams_ = 0;  // streams of the model's bytes open now
 };
 
 // Textures of any material slot (Material::forEachTexture) that are files (not embedded) and

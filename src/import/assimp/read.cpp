@@ -14,6 +14,7 @@
 #include "import/assimp/fbx_chain.h"
 #include "import/assimp/node_binding.h"
 #include "import/assimp/off_header.h"
+#include "import/assimp/quad_split.h"
 #include "import/assimp/scene_convert.h"
 #include "import/assimp/scene_repair.h"
 #include "import/assimp/units.h"
@@ -70,7 +71,10 @@ Result<Model> importWithAssimp(const std::string& path, const std::string& ext, 
     }
 
     Assimp::Importer importer;
-    importer.SetIOHandler(new ConfinedIOSystem(files));  // owned by the importer
+    // FBX: Assimp copies the whole file before parsing it, and nothing after Assimp reads it
+    // (its units are in Assimp's metadata): our copy goes as soon as Assimp has its own.
+    const bool releaseWhenRead = ext == ".fbx";
+    importer.SetIOHandler(new ConfinedIOSystem(files, releaseWhenRead));  // owned by the importer
     // Drop point and line primitives: a skinned viewer draws triangles.
     importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
     // Skeleton-only files (BVH, some FBX) stay skeletons: no stand-in bone meshes.
@@ -103,7 +107,12 @@ Result<Model> importWithAssimp(const std::string& path, const std::string& ext, 
             alignRotationKeys(*const_cast<aiScene*>(scene));
         }
         if (scene) uniquifyBoneNames(const_cast<aiScene*>(scene));
-        if (scene) scene = importer.ApplyPostProcessing(kPostProcess);
+        // Validation first; then quads split by rigview (quad_split.h), the rest by Assimp's steps.
+        if (scene) scene = importer.ApplyPostProcessing(aiProcess_ValidateDataStructure);
+        for (unsigned m = 0; scene && m < scene->mNumMeshes; ++m) {
+            if (scene->mMeshes[m]) splitQuads(*scene->mMeshes[m]);
+        }
+        if (scene) scene = importer.ApplyPostProcessing(kPostProcess & ~aiProcess_ValidateDataStructure);
         // Identical vertices are joined last (as in Assimp's own step order), except in a glTF
         // file: its meshes are indexed as written, and are kept vertex for vertex as three.js
         // and Blender keep them.
@@ -133,7 +142,8 @@ Result<Model> importWithAssimp(const std::string& path, const std::string& ext, 
     Model model;
     model.path = path;
     model.stats.repairs = std::move(repairs);
-    model.units = applyUnits(const_cast<aiScene*>(scene), *bytes, ext, options.units);
+    model.units = applyUnits(const_cast<aiScene*>(scene), releaseWhenRead ? std::string_view() : std::string_view(*bytes), ext,
+                             options.units);
     // Only a glTF's own passes read the file's bytes from here on.
     if (!doc) files.release(path);
     auto nodes = flattenNodes(scene, model.skeleton, path);

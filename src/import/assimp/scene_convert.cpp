@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <unordered_set>
 
 #include "anim/offline/clip_tools.h"
@@ -25,8 +26,15 @@ struct Influence {
 
 void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk, const std::vector<int32_t>& boneNodes) {
     const size_t nv = mesh.positions.size();
-    std::vector<std::vector<Influence>> per(nv);
     WeightStats& ws = mesh.weightStats;
+    // Each bone's palette slot (-1: its node is missing), and the weights each vertex keeps,
+    // counted; then the influences of every vertex in one array, in bone order: vertex v's are
+    // all[first[v] .. first[v + 1]).
+    std::vector<int32_t> slotOf(am->mNumBones, -1);
+    std::vector<uint32_t> first(nv + 1, 0);
+    auto usable = [&](const aiVertexWeight& vw) {
+        return vw.mVertexId < nv && std::isfinite(vw.mWeight) && vw.mWeight > 0.0f;
+    };
     for (unsigned b = 0; b < am->mNumBones; ++b) {
         const aiBone* bone = am->mBones[b];
         if (!bone) continue;
@@ -35,7 +43,7 @@ void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk, const std::vec
             mesh.missingBones.emplace_back(boneName(bone));
             continue;
         }
-        const uint32_t slot = static_cast<uint32_t>(mesh.skin.joints.size());
+        slotOf[b] = static_cast<int32_t>(mesh.skin.joints.size());
         mesh.skin.joints.push_back(node);
         glm::mat4 offset = toGlm(bone->mOffsetMatrix);
         const float det = glm::determinant(glm::mat3(offset));
@@ -48,16 +56,24 @@ void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk, const std::vec
         mesh.skin.offsetComputed.push_back(computed);
         for (unsigned w = 0; w < bone->mNumWeights; ++w) {
             const aiVertexWeight& vw = bone->mWeights[w];
-            if (vw.mVertexId >= nv) {
+            if (usable(vw)) {
+                ++first[vw.mVertexId + 1];
+            } else if (vw.mVertexId >= nv || !std::isfinite(vw.mWeight) || vw.mWeight < 0.0f) {
                 ++ws.invalidWeights;
-                continue;
             }
-            if (!std::isfinite(vw.mWeight) || vw.mWeight < 0.0f) {
-                ++ws.invalidWeights;
-                continue;
+        }
+    }
+    for (size_t v = 0; v < nv; ++v) first[v + 1] += first[v];
+    std::vector<Influence> all(first[nv]);
+    {
+        std::vector<uint32_t> fill(first.begin(), first.end() - 1);
+        for (unsigned b = 0; b < am->mNumBones; ++b) {
+            if (slotOf[b] < 0) continue;
+            const aiBone* bone = am->mBones[b];
+            for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+                const aiVertexWeight& vw = bone->mWeights[w];
+                if (usable(vw)) all[fill[vw.mVertexId]++] = {static_cast<uint32_t>(slotOf[b]), vw.mWeight};
             }
-            if (vw.mWeight == 0.0f) continue;
-            per[vw.mVertexId].push_back({slot, vw.mWeight});
         }
     }
     const uint16_t rigid = static_cast<uint16_t>(mesh.skin.rigidSlot());
@@ -66,7 +82,7 @@ void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk, const std::vec
     mesh.originalInfluenceCount.assign(nv, 0);
     mesh.originalWeightSum.assign(nv, 0.0f);
     for (size_t v = 0; v < nv; ++v) {
-        auto& inf = per[v];
+        std::span<Influence> inf(all.data() + first[v], first[v + 1] - first[v]);
         const uint32_t vi = static_cast<uint32_t>(v);
         ws.maxInfluences = std::max<uint32_t>(ws.maxInfluences, static_cast<uint32_t>(inf.size()));
         mesh.originalInfluenceCount[v] = static_cast<uint8_t>(std::min<size_t>(inf.size(), 255));
@@ -85,8 +101,14 @@ void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk, const std::vec
             ++ws.unnormalizedVertices;
             addExample(ws.unnormalizedExamples, vi);
         }
-        std::stable_sort(inf.begin(), inf.end(),
-                         [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
+        // Strongest first, ties in bone order: an insertion sort (stable; a vertex has a few
+        // influences, and std::stable_sort would allocate a buffer for each vertex).
+        for (size_t i = 1; i < inf.size(); ++i) {
+            const Influence x = inf[i];
+            size_t j = i;
+            for (; j > 0 && x.weight > inf[j - 1].weight; --j) inf[j] = inf[j - 1];
+            inf[j] = x;
+        }
         if (inf.size() > static_cast<size_t>(kMaxInfluences)) {
             ++ws.truncatedVertices;
             addExample(ws.truncatedExamples, vi);
@@ -94,7 +116,7 @@ void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk, const std::vec
             full.vertex = vi;
             for (const Influence& i : inf) full.influences.emplace_back(static_cast<uint16_t>(i.slot), i.weight);
             mesh.truncated.push_back(std::move(full));
-            inf.resize(kMaxInfluences);
+            inf = inf.first(kMaxInfluences);
         }
         float kept = 0.0f;
         for (const Influence& i : inf) kept += i.weight;

@@ -119,7 +119,11 @@ size_t joinMeshVertices(aiMesh& mesh) {
                 influence[fill[vw.mVertexId]++] = {b, bits};
             }
         }
-        for (unsigned v = 0; v < nv; ++v) std::sort(influence.begin() + first[v], influence.begin() + first[v + 1]);
+        // Filled bone by bone, so each vertex's are in order unless it names a bone twice.
+        for (unsigned v = 0; v < nv; ++v) {
+            const auto begin = influence.begin() + first[v], end = influence.begin() + first[v + 1];
+            if (!std::is_sorted(begin, end)) std::sort(begin, end);
+        }
     }
 
     // Candidates share a position bit for bit (the corners of one vertex come from one control
@@ -161,8 +165,30 @@ size_t joinMeshVertices(aiMesh& mesh) {
     std::vector<uint32_t> next(nv, kNone);     // per kept vertex (its index in the file): the one kept before it there
     std::vector<unsigned> remap(nv), keep;
     keep.reserve(nv);
+    // The table and the kept vertices are read at random: each vertex's slot is fetched
+    // kAheadSlot vertices ahead, and the data of the vertex heading it kAheadData ahead, so
+    // the loop waits on memory for neither (the hints change nothing of what is compared).
+    constexpr unsigned kAheadSlot = 16, kAheadData = 8;
+    size_t ahead[kAheadSlot];  // the slot of vertex u at ahead[u % kAheadSlot]
+    for (unsigned u = 0; u < kAheadSlot && u < nv; ++u) ahead[u] = hashOf(u) & (slots - 1);
+    auto fetch = [&](const void* p) { __builtin_prefetch(p); };
     for (unsigned v = 0; v < nv; ++v) {
-        size_t at = hashOf(v) & (slots - 1);
+        const size_t at0 = ahead[v % kAheadSlot];
+        if (v + kAheadSlot < nv) {
+            const size_t later = hashOf(v + kAheadSlot) & (slots - 1);
+            ahead[v % kAheadSlot] = later;
+            fetch(&head[later]);
+        }
+        if (v + kAheadData < nv) {
+            if (const uint32_t k = head[ahead[(v + kAheadData) % kAheadSlot]]; k != kNone) {
+                for (const Stream& st : streams) fetch(st.data + size_t(k) * st.size);
+                if (!first.empty()) {
+                    fetch(&first[k]);
+                    fetch(influence.data() + first[k]);
+                }
+            }
+        }
+        size_t at = at0;
         while (head[at] != kNone &&
                std::memcmp(&mesh.mVertices[head[at]], &mesh.mVertices[v], sizeof(aiVector3D)) != 0) {
             at = (at + 1) & (slots - 1);
