@@ -225,17 +225,20 @@ void decodeElements(const char* base, size_t stride, size_t count, size_t compon
     }
 }
 
+// Elements [first, first + count) of the accessor, sparse substitutions included.
 template <class T, class Convert>
-void decodeAccessor(const AccessorData& acc, int n, T* out, Convert convert) {
+void decodeAccessor(const AccessorData& acc, int n, T* out, size_t first, size_t count, Convert convert) {
     if (acc.base) {
-        decodeElements(acc.base, acc.stride, acc.count, acc.componentSize, n, out, convert);
+        decodeElements(acc.base + first * acc.stride, acc.stride, count, acc.componentSize, n, out, convert);
     } else {
-        std::fill(out, out + acc.count * n, T(0));
+        std::fill(out, out + count * n, T(0));
     }
     const size_t element = acc.componentSize * acc.components;
     for (size_t s = 0; s < acc.sparseCount; ++s) {
         const size_t at = componentUint(acc.sparseIndices + s * componentBytes(acc.sparseIndexType), acc.sparseIndexType);
-        if (at < acc.count) decodeElements(acc.sparseValues + s * element, element, 1, acc.componentSize, n, out + at * n, convert);
+        if (at >= first && at - first < count) {
+            decodeElements(acc.sparseValues + s * element, element, 1, acc.componentSize, n, out + (at - first) * n, convert);
+        }
     }
 }
 
@@ -285,21 +288,25 @@ bool resolveAccessor(const Document& document, size_t index, AccessorData& out) 
     return true;
 }
 
-void decodeFloats(const AccessorData& acc, int n, float* out) {
+void decodeFloats(const AccessorData& acc, int n, float* out) { decodeFloats(acc, n, out, 0, acc.count); }
+
+void decodeFloats(const AccessorData& acc, int n, float* out, size_t first, size_t count) {
     n = std::min(n, acc.components);
     if (acc.base && acc.componentType == 5126 && n == acc.components && acc.stride == 4u * n && acc.sparseCount == 0) {
-        std::memcpy(out, acc.base, acc.count * 4u * n);
+        std::memcpy(out, acc.base + first * acc.stride, count * 4u * n);
         return;
     }
     const size_t type = acc.componentType;
     const bool normalized = acc.normalized;
-    decodeAccessor(acc, n, out, [type, normalized](const char* p) { return componentFloat(p, type, normalized); });
+    decodeAccessor(acc, n, out, first, count, [type, normalized](const char* p) { return componentFloat(p, type, normalized); });
 }
 
-void decodeUints(const AccessorData& acc, int n, uint32_t* out) {
+void decodeUints(const AccessorData& acc, int n, uint32_t* out) { decodeUints(acc, n, out, 0, acc.count); }
+
+void decodeUints(const AccessorData& acc, int n, uint32_t* out, size_t first, size_t count) {
     n = std::min(n, acc.components);
     const size_t type = acc.componentType;
-    decodeAccessor(acc, n, out, [type](const char* p) { return componentUint(p, type); });
+    decodeAccessor(acc, n, out, first, count, [type](const char* p) { return componentUint(p, type); });
 }
 
 }  // namespace rig::gltf

@@ -74,6 +74,10 @@ void decodeFloats(const AccessorData& acc, int n, float* out);
 // Every element's first `n` components as unsigned integers (indices, joints); `out` holds
 // acc.count * n values. Components of FLOAT accessors are converted (negative: 0).
 void decodeUints(const AccessorData& acc, int n, uint32_t* out);
+// The same for elements [first, first + count) only (first + count <= acc.count): `out` holds
+// count * n values.
+void decodeFloats(const AccessorData& acc, int n, float* out, size_t first, size_t count);
+void decodeUints(const AccessorData& acc, int n, uint32_t* out, size_t first, size_t count);
 
 // Calls each(clip, channel, sampler) for every channel of every animation whose sampler exists
 // (both JSON objects), then done(clip) after each animation, when the file has as many

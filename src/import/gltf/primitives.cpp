@@ -91,8 +91,8 @@ void smoothNormals(Mesh& mesh) {
         const uint32_t a = mesh.indices[t], b = mesh.indices[t + 1], c = mesh.indices[t + 2];
         glm::vec3 n = glm::cross(mesh.positions[b] - mesh.positions[a], mesh.positions[c] - mesh.positions[a]);
         const float len = glm::length(n);
-        if (!(len > 0.0f) || !std::isfinite(len)) continue;
-        n /= len;
+        if (len == 0.0f) continue;  // a degenerate triangle has no direction
+        n /= len;  // positions too large for their cross product give a NaN normal, counted below
         sum[a] += n;
         sum[b] += n;
         sum[c] += n;
@@ -116,7 +116,7 @@ void smoothNormals(Mesh& mesh) {
     for (size_t v = 0; v < nv; ++v) {
         const glm::vec3 s = at[Key{mesh.positions[v].x, mesh.positions[v].y, mesh.positions[v].z}];
         const float len = glm::length(s);
-        mesh.normals[v] = len > 0.0f && std::isfinite(len) ? s / len : glm::vec3(0.0f, 0.0f, 1.0f);
+        mesh.normals[v] = len > 0.0f || !std::isfinite(len) ? s / len : glm::vec3(0.0f, 0.0f, 1.0f);
     }
 }
 
@@ -140,8 +140,7 @@ std::string readSkin(const Document& doc, const json& attributes, const SkinBind
         mesh.skin.inverseBind.push_back(skin.inverseBind[j]);
         mesh.skin.offsetComputed.push_back(skin.offsetComputed[j]);
     }
-    std::vector<std::vector<uint32_t>> joints;
-    std::vector<std::vector<float>> weights;
+    std::vector<AccessorData> jointSets, weightSets;
     for (int s = 0; s < kMaxSets; ++s) {
         const std::string js = "JOINTS_" + std::to_string(s), ws = "WEIGHTS_" + std::to_string(s);
         AccessorData ja, wa;
@@ -150,11 +149,13 @@ std::string readSkin(const Document& doc, const json& attributes, const SkinBind
         if (std::string why = attribute(doc, attributes, ws.c_str(), 4, wa, wp); !why.empty()) return why;
         if (!jp || !wp) break;
         if (ja.count != nv || wa.count != nv) return js + " and " + ws + " do not have one element per vertex";
-        joints.emplace_back(nv * 4);
-        weights.emplace_back(nv * 4);
-        decodeUints(ja, 4, joints.back().data());
-        decodeFloats(wa, 4, weights.back().data());
+        jointSets.push_back(ja);
+        weightSets.push_back(wa);
     }
+    // Decoded a block of vertices at a time (no copy of the whole mesh's influences).
+    constexpr size_t kBlock = 4096;
+    std::vector<std::vector<uint32_t>> joints(jointSets.size(), std::vector<uint32_t>(kBlock * 4));
+    std::vector<std::vector<float>> weights(jointSets.size(), std::vector<float>(kBlock * 4));
     WeightStats& ws = mesh.weightStats;
     const uint16_t rigid = static_cast<uint16_t>(mesh.skin.rigidSlot());
     mesh.joints.assign(nv, {rigid, rigid, rigid, rigid});
@@ -163,15 +164,23 @@ std::string readSkin(const Document& doc, const json& attributes, const SkinBind
     mesh.originalWeightSum.assign(nv, 0.0f);
     Influence inf[4 * kMaxSets];
     for (size_t v = 0; v < nv; ++v) {
+        const size_t b = v % kBlock;
+        if (b == 0) {
+            const size_t count = std::min(kBlock, nv - v);
+            for (size_t s = 0; s < jointSets.size(); ++s) {
+                decodeUints(jointSets[s], 4, joints[s].data(), v, count);
+                decodeFloats(weightSets[s], 4, weights[s].data(), v, count);
+            }
+        }
         size_t n = 0;
         for (size_t s = 0; s < joints.size(); ++s) {
             for (size_t k = 0; k < 4; ++k) {
-                const float w = weights[s][4 * v + k];
+                const float w = weights[s][4 * b + k];
                 if (!std::isfinite(w) || w < 0.0f) {
                     ++ws.invalidWeights;
                     continue;
                 }
-                const uint32_t j = joints[s][4 * v + k];
+                const uint32_t j = joints[s][4 * b + k];
                 if (w == 0.0f || j >= slotOf.size() || slotOf[j] < 0) continue;
                 inf[n++] = {static_cast<uint32_t>(slotOf[j]), w};
             }
@@ -271,10 +280,10 @@ std::string decodePrimitive(const Document& doc, const json& prim, const SkinBin
     if (present && acc.count == nv) {
         mesh.normals.resize(nv);
         decodeFloats(acc, 3, &mesh.normals[0].x);
-        for (const glm::vec3& n : mesh.normals) stats.nonFiniteVertices += finite3(n) ? 0 : 1;
     } else {
         smoothNormals(mesh);
     }
+    for (const glm::vec3& n : mesh.normals) stats.nonFiniteVertices += finite3(n) ? 0 : 1;
     if (attributes.contains("TEXCOORD_1") && !attributes.contains("TEXCOORD_0")) return "TEXCOORD_1 without TEXCOORD_0 (glTF numbers sets from 0)";
     for (int set = 0; set < 2; ++set) {
         const std::string semantic = "TEXCOORD_" + std::to_string(set);
@@ -303,9 +312,14 @@ std::string decodePrimitive(const Document& doc, const json& prim, const SkinBin
         if (acc.components == 4) {
             decodeFloats(acc, 4, &mesh.colors[0].x);
         } else {
-            std::vector<float> rgb(nv * 3);
-            decodeFloats(acc, 3, rgb.data());
-            for (size_t v = 0; v < nv; ++v) mesh.colors[v] = glm::vec4(rgb[3 * v], rgb[3 * v + 1], rgb[3 * v + 2], 1.0f);
+            // RGB decoded into the front of the array, then spread to RGBA from the back (each
+            // vertex's RGBA lies at or after its RGB), alpha 1: glTF's RGB colours are opaque.
+            float* f = &mesh.colors[0].x;
+            decodeFloats(acc, 3, f);
+            for (size_t v = nv; v-- > 0;) {
+                const float r = f[3 * v], g = f[3 * v + 1], b = f[3 * v + 2];
+                mesh.colors[v] = glm::vec4(r, g, b, 1.0f);
+            }
         }
     }
     if (skin) {

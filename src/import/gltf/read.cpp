@@ -486,8 +486,42 @@ Result<bool> loadBuffers(const Document& document, const SourceFiles& files) {
     return true;
 }
 
+// Names (and texture paths) as the file's bytes where its JSON held bytes that are not UTF-8
+// (Document::hadInvalidUtf8), before anything names a file by them.
+void restoreFileBytes(Model& model) {
+    for (std::string& n : model.skeleton.names) restoreBytes(n);
+    for (Mesh& mesh : model.meshes) {
+        restoreBytes(mesh.name);
+        for (std::string& n : mesh.missingBones) restoreBytes(n);
+        for (MorphTarget& t : mesh.morphTargets) restoreBytes(t.name);
+    }
+    for (Material& m : model.materials) {
+        restoreBytes(m.name);
+        for (TextureRef* t : {&m.baseColorTexture, &m.metallicRoughnessTexture, &m.normalTexture, &m.occlusionTexture,
+                              &m.emissiveTexture, &m.clearcoatTexture, &m.clearcoatRoughnessTexture, &m.clearcoatNormalTexture}) {
+            restoreBytes(t->path);
+        }
+    }
+    for (EmbeddedTexture& t : model.textures) restoreBytes(t.name);
+    for (Clip& c : model.clips) {
+        restoreBytes(c.name);
+        for (Marker& m : c.markers) restoreBytes(m.name);
+        for (std::string& e : c.curveStats.examples) restoreBytes(e);
+    }
+    for (NameBinding& b : model.stats.nameBindings) {
+        restoreBytes(b.name);
+        restoreBytes(b.usedBy);
+    }
+    for (std::string& n : model.stats.skippedChannelNames) restoreBytes(n);
+}
+
 Result<Model> readDocument(const Document& document, SourceFiles& files, const ImportOptions& options) {
     const std::string& path = document.path();
+    if (!document.valid()) {
+        // A .glb whose header or chunks are cut short is named by the range check.
+        if (Result<bool> ranges = checkRanges(document); !ranges) return ranges.error();
+        return Error{path + ": not glTF: " + std::string(document.glb().isGlb ? "its JSON chunk is missing or not a JSON object" : "not a JSON object")};
+    }
     const json& doc = document.json();
     if (const std::string e = structureError(doc); !e.empty()) return Error{path + ": " + e};
     // Extensions that change how vertex data is stored cannot be read past; those of materials
@@ -596,6 +630,7 @@ Result<Model> readDocument(const Document& document, SourceFiles& files, const I
     for (size_t a = 0; anims && a < anims->size(); ++a) model.clips.push_back(readClip(document, (*anims)[a], a, nodeOfJson, byName, model));
     applyMorphs(document, model);  // target names and weight channels
     applyMarkers(document, model);
+    if (document.hadInvalidUtf8()) restoreFileBytes(model);
 
     model.stats.refusedPaths = files.refused();
     model.stats.filesRead = files.opened();
@@ -618,16 +653,15 @@ std::optional<Result<Model>> importGltf(const std::string& path, const ImportOpt
     reportStage(options, ImportStage::Parsing);
     const Document document(path, *bytes, &files);
     if (isGltf1(document) || usesDraco(document)) return std::nullopt;
-    if (!document.valid()) {
-        // A .glb whose header or chunks are cut short is named by the range check.
-        if (Result<bool> ranges = checkRanges(document); !ranges) return Result<Model>(ranges.error());
-        return Result<Model>(Error{path + ": not glTF: " + std::string(document.glb().isGlb ? "its JSON chunk is missing or not a JSON object" : "not a JSON object")});
-    }
+    return readGltf(document, files, options);
+}
+
+Result<Model> readGltf(const Document& document, SourceFiles& files, const ImportOptions& options) {
     // glTF's JSON read where a value has the wrong type makes nlohmann::json throw: one line.
     try {
         return readDocument(document, files, options);
     } catch (const nlohmann::json::exception& e) {
-        return Result<Model>(Error{path + ": a member has the wrong type (" + std::string(e.what()) + ")"});
+        return Error{document.path() + ": a member has the wrong type (" + std::string(e.what()) + ")"};
     }
 }
 

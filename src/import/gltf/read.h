@@ -15,10 +15,20 @@
 #include "anim/runtime/result.h"
 #include "import/import_options.h"
 
+namespace rig {
+class SourceFiles;
+}
+
 namespace rig::gltf {
 
 // Read `path` into a Model (see above). Errors name the file and what is wrong with it. nullopt:
 // the file is glTF 1.0, for Assimp.
 std::optional<Result<Model>> importGltf(const std::string& path, const ImportOptions& options);
+
+class Document;
+// The reading of a parsed glTF 2.0 document (what importGltf does once the file is read and
+// parsed; the libFuzzer target gltf_read_fuzz feeds it bytes from memory). `files` is the
+// import's SourceFiles, through which the document loads external buffers.
+Result<Model> readGltf(const Document& doc, SourceFiles& files, const ImportOptions& options);
 
 }  // namespace rig::gltf
