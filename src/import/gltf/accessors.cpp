@@ -249,8 +249,9 @@ bool resolveAccessor(const Document& document, size_t index, AccessorData& out) 
     const json* accessors = arrayMember(document, "accessors");
     if (!accessors || index >= accessors->size() || !(*accessors)[index].is_object()) return false;
     const json& acc = (*accessors)[index];
-    const json& doc = document.json();
-    const json& views = doc.contains("bufferViews") ? doc["bufferViews"] : json();
+    static const json kNone;
+    const json* viewList = arrayMember(document, "bufferViews");
+    const json& views = viewList ? *viewList : kNone;  // (a reference, never a copy of the list)
     out.componentType = unsignedOr(acc, "componentType", 0);
     out.componentSize = componentBytes(out.componentType);
     out.components = acc.contains("type") && acc["type"].is_string() ? typeComponents(acc["type"].get<std::string>()) : 0;

@@ -264,7 +264,8 @@ std::string readTargets(const Document& doc, const json& prim, const json* meshW
 
 std::string decodePrimitive(const Document& doc, const json& prim, const SkinBinding* skin, const json* weights,
                             const Skeleton&, Mesh& mesh, ImportStats& stats) {
-    const json& attributes = prim.contains("attributes") ? prim["attributes"] : json();
+    static const json kNone;
+    const json& attributes = prim.contains("attributes") ? prim["attributes"] : kNone;
     AccessorData acc;
     bool present = false;
     if (std::string why = attribute(doc, attributes, "POSITION", 3, acc, present); !why.empty()) return why;
