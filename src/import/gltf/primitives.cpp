@@ -185,9 +185,16 @@ std::string readSkin(const Document& doc, const json& attributes, const SkinBind
                 inf[n++] = {static_cast<uint32_t>(slotOf[j]), w};
             }
         }
-        // By weight, strongest first; equal weights by slot (the order bones list them).
-        std::stable_sort(inf, inf + n, [](const Influence& a, const Influence& b) { return a.slot < b.slot; });
-        std::stable_sort(inf, inf + n, [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
+        // By weight, strongest first; equal weights by slot (the order bones list them), then as
+        // the file lists them: an insertion sort (stable, at most 16 entries, no allocation).
+        for (size_t i = 1; i < n; ++i) {
+            const Influence x = inf[i];
+            size_t k = i;
+            for (; k > 0 && (x.weight > inf[k - 1].weight || (x.weight == inf[k - 1].weight && x.slot < inf[k - 1].slot)); --k) {
+                inf[k] = inf[k - 1];
+            }
+            inf[k] = x;
+        }
         const uint32_t vi = static_cast<uint32_t>(v);
         ws.maxInfluences = std::max<uint32_t>(ws.maxInfluences, static_cast<uint32_t>(n));
         mesh.originalInfluenceCount[v] = static_cast<uint8_t>(n);
@@ -270,7 +277,8 @@ std::string decodePrimitive(const Document& doc, const json& prim, const SkinBin
     bool present = false;
     if (std::string why = attribute(doc, attributes, "POSITION", 3, acc, present); !why.empty()) return why;
     if (!present) return "a primitive has no POSITION";
-    const size_t nv = acc.count;
+    if (acc.count == 0) return "POSITION has no vertices";
+    const size_t nv = acc.count;  // > 0: every per-vertex array below has a first element
     mesh.positions.resize(nv);
     decodeFloats(acc, 3, &mesh.positions[0].x);
     for (const glm::vec3& p : mesh.positions) stats.nonFiniteVertices += finite3(p) ? 0 : 1;

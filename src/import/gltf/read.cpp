@@ -250,6 +250,10 @@ std::string readSkin(const Document& document, const json& skin, size_t k, const
             out.jointNames.push_back(ok ? nodeName(nodes, j.get<size_t>()) : "joint" + std::to_string(out.jointNames.size()));
         }
     }
+    // A vertex names its joint's palette slot in 16 bits (the last slot is the rigid one).
+    if (out.joints.size() > 65534) {
+        return "skins[" + std::to_string(k) + "] has " + std::to_string(out.joints.size()) + " joints; rigview reads at most 65,534 in one skin";
+    }
     out.inverseBind.assign(out.joints.size(), glm::mat4(1.0f));
     out.offsetComputed.assign(out.joints.size(), 0);
     const json* ibm = member(skin, "inverseBindMatrices");
