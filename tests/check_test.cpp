@@ -1730,8 +1730,8 @@ TEST(Check, RedundantKeysFireOnBakedConstantAndLinearChannels) {
     EXPECT_EQ(f->clip, 1);
     EXPECT_EQ(f->count, 30u + 29u + 1u);  // hips: all but one; head: all but the two ends; spine: one
     EXPECT_NE(f->message.find("1 channels hold one value"), std::string::npos) << f->message;
-    // Of 99 keys: Assimp gives each track's two missing channels one key from the node.
-    EXPECT_NEAR(f->value, 60.0 / 99.0, 1e-9);
+    // Of the file's 93 keys (three channels of 31).
+    EXPECT_NEAR(f->value, 60.0 / 93.0, 1e-9);
 }
 
 // The same motion keyed only where it changes course: nothing to drop.

@@ -49,7 +49,7 @@ asan_build() {
   # No compiler cache: nothing else builds these objects.
   BUILD_DIR=build-asan CMAKE_ARGS="-DRIGVIEW_SANITIZE=ON -DRIGVIEW_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER_LAUNCHER= -DCMAKE_CXX_COMPILER_LAUNCHER=" tools/setup.sh
 }
-FUZZ_TARGETS=(asf_amc_fuzz iqm_fuzz iqm_write_seeds gltf_json_fuzz gltf_morph_fuzz gltf_nodes_fuzz machine_json_fuzz model_io_fuzz import_fuzz image_fuzz)
+FUZZ_TARGETS=(asf_amc_fuzz iqm_fuzz iqm_write_seeds gltf_json_fuzz gltf_read_fuzz gltf_morph_fuzz gltf_nodes_fuzz machine_json_fuzz model_io_fuzz import_fuzz image_fuzz)
 fuzz_build() {
   if [[ ! -f build-fuzz/CMakeCache.txt ]]; then
     # -O1 with line tables, as the sanitizer build: what libFuzzer's reports need, in about half
@@ -146,6 +146,7 @@ if [[ "$FUZZ_SECONDS" != 0 ]]; then
   fuzz asf_amc_fuzz asf_amc_corpus -dict=asf_amc_fuzz.dict asf_amc_seeds
   fuzz iqm_fuzz iqm_corpus -rss_limit_mb=4096 iqm_seeds
   fuzz gltf_json_fuzz gltf_json_corpus -rss_limit_mb=2048 -dict=gltf_json_fuzz.dict gltf_json_seeds
+  fuzz gltf_read_fuzz gltf_read_corpus -rss_limit_mb=2048 -dict=gltf_json_fuzz.dict gltf_json_seeds
   fuzz gltf_morph_fuzz gltf_morph_corpus -dict=gltf_morph_fuzz.dict gltf_morph_seeds
   fuzz gltf_nodes_fuzz gltf_nodes_corpus -rss_limit_mb=2048 gltf_nodes_seeds
   fuzz machine_json_fuzz machine_json_corpus -dict=machine_json_fuzz.dict machine_json_seeds

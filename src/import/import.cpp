@@ -1,6 +1,6 @@
-// importModel: the reader of each format. ASF/AMC (import/asf_amc) and IQM (import/iqm) are
-// rigview's own; every other format goes through Assimp (import/assimp/read), glTF with
-// rigview's own readings of what Assimp drops (import/gltf). Then the markers file.
+// importModel: the reader of each format. ASF/AMC (import/asf_amc), IQM (import/iqm) and glTF 2.0
+// (import/gltf/read) are rigview's own; every other format, glTF 1.0 included, goes through
+// Assimp (import/assimp/read). Then the markers file.
 #include "import/import.h"
 
 #include <assimp/Importer.hpp>
@@ -10,11 +10,13 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 
 #include "anim/offline/clip_tools.h"
 #include "import/asf_amc/asf_amc.h"
 #include "import/assimp/read.h"
 #include "import/clip_markers.h"
+#include "import/gltf/read.h"
 #include "import/images/model_images.h"
 #include "import/iqm/iqm.h"
 #include "util/paths.h"
@@ -86,6 +88,10 @@ Result<Model> importModelFile(const std::string& path, const ImportOptions& opti
         Result<Model> iqm = importIqm(path);
         if (iqm) computeSkinBindPose(iqm.value());
         return iqm;
+    }
+    // glTF 2.0: our own reader, straight from the one parsed document (glTF 1.0: Assimp).
+    if (ext == ".gltf" || ext == ".glb") {
+        if (std::optional<Result<Model>> model = gltf::importGltf(path, options)) return std::move(*model);
     }
     return importWithAssimp(path, ext, options);
 }

@@ -14,8 +14,17 @@ namespace rig {
 
 namespace {
 
-void drawNodeTree(ViewerState& s, const std::vector<std::vector<int32_t>>& children, int32_t node, UiProbe* probe) {
+// Levels of the tree drawn: a chain deeper than this (a file may nest 100,000 nodes) ends in one
+// line, so that drawing it neither recurses past the stack nor indents off the panel.
+constexpr int kMaxTreeDepth = 256;
+
+void drawNodeTree(ViewerState& s, const std::vector<std::vector<int32_t>>& children, int32_t node, UiProbe* probe,
+                  int depth = 0) {
     const Model& m = *s.model;
+    if (depth >= kMaxTreeDepth) {
+        ImGui::TextDisabled("(deeper nodes not shown: pick one in the viewport)");
+        return;
+    }
     const bool leaf = children[node].empty();
     ImGuiTreeNodeFlags flags = ImGuiTreeNodeFlags_OpenOnArrow | ImGuiTreeNodeFlags_SpanAvailWidth |
                                ImGuiTreeNodeFlags_DefaultOpen;
@@ -39,7 +48,7 @@ void drawNodeTree(ViewerState& s, const std::vector<std::vector<int32_t>>& child
         s.ui.scrollToSelection = false;
     }
     if (opened && !leaf) {
-        for (int32_t c : children[node]) drawNodeTree(s, children, c, probe);
+        for (int32_t c : children[node]) drawNodeTree(s, children, c, probe, depth + 1);
         ImGui::TreePop();
     }
 }

@@ -22,6 +22,27 @@ Clip clipHeader(const Clip& clip) {
     return c;
 }
 
+float keySampleRate(const Clip& clip) {
+    std::vector<float> deltas;
+    auto collect = [&](const Channel& ch) {
+        for (uint32_t k = 1; k < ch.count && deltas.size() < 8192; ++k) {
+            const float d = clip.times[ch.times + k] - clip.times[ch.times + k - 1];
+            if (d > 1e-6f) deltas.push_back(d);
+        }
+    };
+    for (const Track& t : clip.tracks) {
+        collect(t.translation);
+        collect(t.rotation);
+        collect(t.scale);
+    }
+    if (deltas.empty()) return 30.0f;
+    std::nth_element(deltas.begin(), deltas.begin() + deltas.size() / 2, deltas.end());
+    float rate = 1.0f / deltas[deltas.size() / 2];
+    const float rounded = std::round(rate);
+    if (std::fabs(rate - rounded) < 0.01f * rounded) rate = rounded;
+    return rate < 10.0f ? 30.0f : std::min(rate, 1000.0f);
+}
+
 namespace {
 
 Channel addVec3Channel(Clip& dst, const std::vector<float>& times, const std::vector<glm::vec3>& values,

@@ -15,6 +15,11 @@ namespace rig {
 // that a tool fills with new keys.
 Clip clipHeader(const Clip& clip);
 
+// The frame rate a clip's keys were made at, for stepping through it: the median gap between
+// neighbouring keys (at most 8192 looked at), rounded to a whole rate within 1%; 30 when keys are
+// sparser than 10 per second (poses to interpolate, not frames) or there are none; at most 1000.
+float keySampleRate(const Clip& clip);
+
 // Node correspondence by name, built once: toNode[fromNode] is the node of `to` with the
 // same name (the first one if `to` repeats it) or -1.
 struct RetargetMap {

@@ -45,6 +45,40 @@ bool readRotation(const Document& doc, const json& accessor, size_t index, float
 // False for sparse accessors, other types or data out of bounds.
 bool readScalars(const Document& doc, size_t index, std::vector<float>& out);
 
+// An accessor resolved once for reading all of its elements: where its bytes are, their layout,
+// and its sparse substitution. Every offset and length was checked against the buffer actually
+// loaded (the range check before it checks them against the declared lengths).
+struct AccessorData {
+    size_t count = 0;          // elements
+    int components = 0;        // per element: 1 (SCALAR) to 16 (MAT4)
+    size_t componentType = 0;  // 5120..5126
+    size_t componentSize = 0;
+    bool normalized = false;
+    const char* base = nullptr;  // the first element; nullptr: no bufferView (all zeros)
+    size_t stride = 0;
+    // Sparse: `sparseCount` indices (of `sparseIndexType`) and their values, packed.
+    size_t sparseCount = 0;
+    size_t sparseIndexType = 0;
+    const char* sparseIndices = nullptr;
+    const char* sparseValues = nullptr;
+};
+
+// Resolve accessors[index]; false when it is missing, malformed or its bytes are not all in
+// their (loaded) buffer.
+bool resolveAccessor(const Document& doc, size_t index, AccessorData& out);
+
+// Every element of `acc` as `n` floats (n <= acc.components; the rest of each element is
+// skipped): FLOAT copied, normalized integers as glTF defines them, other integers converted.
+// `out` holds acc.count * n floats.
+void decodeFloats(const AccessorData& acc, int n, float* out);
+// Every element's first `n` components as unsigned integers (indices, joints); `out` holds
+// acc.count * n values. Components of FLOAT accessors are converted (negative: 0).
+void decodeUints(const AccessorData& acc, int n, uint32_t* out);
+// The same for elements [first, first + count) only (first + count <= acc.count): `out` holds
+// count * n values.
+void decodeFloats(const AccessorData& acc, int n, float* out, size_t first, size_t count);
+void decodeUints(const AccessorData& acc, int n, uint32_t* out, size_t first, size_t count);
+
 // Calls each(clip, channel, sampler) for every channel of every animation whose sampler exists
 // (both JSON objects), then done(clip) after each animation, when the file has as many
 // animations as the model has clips (Assimp's clips, in file order). Returns false otherwise.

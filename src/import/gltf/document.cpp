@@ -39,7 +39,54 @@ GlbLayout readLayout(std::string_view bytes) {
     return g;
 }
 
+// Length of the valid UTF-8 sequence at text[i], or 0 when the byte there starts none.
+size_t utf8Length(std::string_view text, size_t i) {
+    const auto b = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char c = b(i);
+    if (c < 0x80) return 1;
+    size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (n == 0 || i + n > text.size()) return 0;
+    for (size_t k = 1; k < n; ++k)
+        if ((b(i + k) & 0xC0) != 0x80) return 0;
+    if (c == 0xE0 && b(i + 1) < 0xA0) return 0;   // overlong
+    if (c == 0xED && b(i + 1) >= 0xA0) return 0;  // surrogates
+    if (c == 0xF0 && b(i + 1) < 0x90) return 0;   // overlong
+    if (c == 0xF4 && b(i + 1) >= 0x90) return 0;  // past U+10FFFF
+    return n;
+}
+
+// The text with every byte that starts no valid UTF-8 sequence written as U+10FF00 + the byte.
+std::string mapInvalidBytes(std::string_view text) {
+    std::string out;
+    out.reserve(text.size() + 64);
+    for (size_t i = 0; i < text.size();) {
+        const size_t n = utf8Length(text, i);
+        if (n) {
+            out.append(text.substr(i, n));
+            i += n;
+            continue;
+        }
+        const unsigned char c = static_cast<unsigned char>(text[i++]);
+        out += {'\xF4', '\x8F', static_cast<char>(0xBC + (c >> 6)), static_cast<char>(0x80 + (c & 0x3F))};
+    }
+    return out;
+}
+
 }  // namespace
+
+void restoreBytes(std::string& text) {
+    size_t w = 0;
+    for (size_t r = 0; r < text.size();) {
+        const auto b = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+        if (r + 3 < text.size() && b(r) == 0xF4 && b(r + 1) == 0x8F && b(r + 2) >= 0xBC && b(r + 2) <= 0xBF && (b(r + 3) & 0xC0) == 0x80) {
+            text[w++] = static_cast<char>(((b(r + 2) - 0xBC) << 6) | (b(r + 3) - 0x80));
+            r += 4;
+        } else {
+            text[w++] = text[r++];
+        }
+    }
+    text.resize(w);
+}
 
 bool decodeBase64(std::string_view text, std::string& out) {
     auto value = [](char c) -> int {
@@ -76,6 +123,15 @@ Document::Document(std::string path, std::string_view bytes, SourceFiles* files)
         text = *glb_.json;
     }
     json_ = nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+    if (json_.is_discarded()) {
+        // Bytes that are not UTF-8 (nlohmann::json refuses them in strings): read as private-use
+        // code points, turned back into the bytes where names reach the Model.
+        const std::string mapped = mapInvalidBytes(text);
+        if (mapped.size() != text.size()) {
+            json_ = nlohmann::json::parse(mapped.begin(), mapped.end(), nullptr, /*allow_exceptions=*/false);
+            mappedBytes_ = json_.is_object();
+        }
+    }
     if (!json_.is_object()) json_ = nlohmann::json();
 }
 
@@ -99,7 +155,9 @@ const std::string_view* Document::buffer(size_t b) const {
             }
         } else if (files_ && text.find(':') == std::string::npos) {
             // A file beside the .gltf (its folder and below: SourceFiles' rule, as for Assimp).
-            const std::string file = (std::filesystem::path(path_).parent_path() / text).string();
+            std::string name = text;
+            if (mappedBytes_) restoreBytes(name);
+            const std::string file = (std::filesystem::path(path_).parent_path() / name).string();
             if (const std::string* data = files_->read(file)) slot = std::string_view(*data);
         }
     }

@@ -51,6 +51,10 @@ public:
     const GlbLayout& glb() const { return glb_; }
     // The JSON parsed to an object (else the document holds nothing to read).
     bool valid() const { return json_.is_object(); }
+    // Whether the JSON text held bytes that are not UTF-8 (names written by tools that do not
+    // check): each was parsed as a private-use code point (U+10FF00 + the byte), which
+    // restoreBytes() turns back into the byte, so names keep the file's bytes.
+    bool hadInvalidUtf8() const { return mappedBytes_; }
     const nlohmann::json& json() const { return json_; }
 
     // The bytes of buffers[b]: nullptr when there is no such buffer or it cannot be read (a
@@ -66,7 +70,11 @@ private:
     nlohmann::json json_;
     mutable std::map<size_t, std::optional<std::string_view>> buffers_;
     mutable std::map<size_t, std::string> decoded_;  // data: URIs
+    bool mappedBytes_ = false;
 };
+
+// Turn the code points Document maps invalid bytes to (U+10FF00 + byte) back into those bytes.
+void restoreBytes(std::string& text);
 
 // The bytes of a base64 text (standard or URL-safe alphabet; padding ends it). False on any
 // other character.

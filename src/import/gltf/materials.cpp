@@ -92,7 +92,19 @@ void readTextureInfo(const json& gltf, const json* info, TextureRef& ref) {
     if (ref.path.empty()) {
         const json* image = element(gltf, "images", member(*texture, "source"));
         const json* uri = image ? member(*image, "uri") : nullptr;
-        if (uri && uri->is_string() && uri->get<std::string>().rfind("data:", 0) != 0) ref.path = uri->get<std::string>();
+        if (uri && uri->is_string() && uri->get<std::string>().rfind("data:", 0) != 0) {
+            ref.path = uri->get<std::string>();
+        } else if (image) {
+            // Held by the file: its place among the images the file holds.
+            const json& images = *member(gltf, "images");
+            size_t embedded = 0;
+            for (const json& other : images) {
+                if (&other == image) break;
+                const json* u = member(other, "uri");
+                embedded += member(other, "bufferView") || (u && u->is_string() && u->get<std::string>().rfind("data:", 0) == 0);
+            }
+            if (member(*image, "bufferView") || uri) ref.path = "*" + std::to_string(embedded);
+        }
     }
 }
 
@@ -162,6 +174,24 @@ void overlay(const json& gltf, const json& jm, Material& m) {
 }
 
 }  // namespace
+
+Material defaultGltfMaterial() {
+    Material m;
+    m.baseColor = {1.0f, 1.0f, 1.0f, 1.0f};
+    m.metallic = 1.0f;
+    m.roughness = 1.0f;
+    m.origin = "glTF default material";
+    return m;
+}
+
+Material readMaterial(const json& gltf, const json& jm) {
+    Material m = defaultGltfMaterial();
+    if (const json* name = member(jm, "name"); name && name->is_string()) m.name = name->get<std::string>();
+    const json* ds = member(jm, "doubleSided");
+    m.doubleSided = ds && ds->is_boolean() && ds->get<bool>();
+    overlay(gltf, jm, m);
+    return m;
+}
 
 void applyMaterials(const json& gltf, std::vector<Material>& materials) {
     const json* list = member(gltf, "materials");

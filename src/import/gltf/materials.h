@@ -22,6 +22,13 @@ namespace rig::gltf {
 // "*N" for embedded images). A document without JSON leaves them as they are.
 void applyMaterials(const Document& doc, Model& model);
 
+// JSON material `material` of `gltf` read whole (rigview's own glTF reader): glTF's defaults, then
+// every field the file gives. A texture's path is its image's uri, or "*N" for the N-th image the
+// file holds itself (a bufferView or a data: URI), as Model::textures lists them.
+Material readMaterial(const nlohmann::json& gltf, const nlohmann::json& material);
+// glTF's default material, for primitives that name none: white, fully metallic and rough.
+Material defaultGltfMaterial();
+
 // The same on parsed JSON (tests, fuzzing).
 void applyMaterials(const nlohmann::json& gltf, std::vector<Material>& materials);
 

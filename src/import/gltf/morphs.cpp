@@ -48,7 +48,8 @@ int applyMorphsUnchecked(const Document& document, Model& model) {
                     std::string name;
                     if (t.is_object() && t.contains("POSITION") && t["POSITION"].is_number_unsigned()) {
                         const size_t a = t["POSITION"].get<size_t>();
-                        if (a < accessors.size() && accessors[a].is_object()) name = accessors[a].value("name", "");
+                        const json* n = a < accessors.size() && accessors[a].is_object() && accessors[a].contains("name") ? &accessors[a]["name"] : nullptr;
+                        if (n && n->is_string()) name = n->get<std::string>();
                     }
                     names.push_back(name);
                 }
@@ -67,11 +68,11 @@ int applyMorphsUnchecked(const Document& document, Model& model) {
     auto each = [&](Clip& clip, const json& ch, const json& sampler) {
         if (!ch.contains("target")) return;
         const json& target = ch["target"];
-        if (!target.is_object() || target.value("path", "") != "weights" || !target.contains("node") ||
+        if (!target.is_object() || !target.contains("path") || target["path"] != "weights" || !target.contains("node") ||
             !target["node"].is_number_unsigned()) return;
         if (!sampler.contains("input") || !sampler.contains("output") || !sampler["input"].is_number_unsigned() ||
             !sampler["output"].is_number_unsigned()) return;
-        const std::string mode = sampler.value("interpolation", "LINEAR");
+        const std::string mode = sampler.contains("interpolation") && sampler["interpolation"].is_string() ? sampler["interpolation"].get<std::string>() : "LINEAR";
         const WeightInterpolation interp = mode == "STEP" ? WeightInterpolation::Step
                                            : mode == "CUBICSPLINE" ? WeightInterpolation::CubicSpline
                                                                    : WeightInterpolation::Linear;
