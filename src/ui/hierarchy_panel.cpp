@@ -78,6 +78,8 @@ void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
             float inspector = std::round(s.ui.inspectorHeight * scale);
             inspector = std::min(inspector, avail - minTree - splitH - st.ItemSpacing.y * 2.0f);
             inspector = std::max(inspector, std::min(minInspector, std::max(0.0f, avail - minTree - splitH)));
+            // A panel too low for both: the inspector keeps a line where the room allows.
+            inspector = std::max(inspector, std::min(line + st.WindowPadding.y, 0.4f * (avail - splitH)));
             const float treeH = std::max(1.0f, avail - inspector - splitH - 2.0f * st.ItemSpacing.y);
             ImGui::BeginChild("tree", ImVec2(0, treeH), true, ImGuiWindowFlags_HorizontalScrollbar);
             if (s.ui.hierarchyModel != static_cast<const void*>(&m)) {

@@ -577,6 +577,9 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float width = std::max(50.0f, ImGui::GetContentRegionAvail().x - labelW);
     const float height = rulerH + rows * rowH;
+    // The panel's height that shows everything above the ruler, the ruler and two key rows at
+    // this width: the layout keeps the Timeline's strip at least this high.
+    s.ui.layout.timelineNeed = std::ceil(ImGui::GetCursorPosY() + rulerH + 2.0f * rowH + ImGui::GetStyle().WindowPadding.y + 2.0f);
     v.x0 = origin.x + labelW;
     v.x1 = v.x0 + width;
     tl.rulerLeft = v.x0;
