@@ -254,6 +254,8 @@ struct ViewerUiState {
     std::vector<glm::vec4> nameRects;  // their boxes (x0, y0, x1, y1), the selected joint's first
     int materialMesh = -1;             // the mesh whose material the inspector shows (-1: none)
     int materialForNode = -2;          // the selected node it was chosen for
+    unsigned thumbnailSampler = 0;     // the GL sampler the Material inspector's thumbnails are
+                                       // drawn with (0: not made yet; the GL context frees it)
     FileBrowserState browser;
     Layout layout;                     // the docked panel layout (ui/layout.h)
     // The window's place on the screen (screen coordinates), kept in the settings and restored
@@ -363,6 +365,9 @@ struct ViewerState {
     std::vector<int32_t> joints;    // model->jointNodes(), computed at load
     // How each material's texture slots loaded on the GPU (GpuModel::textureStatus), at load.
     std::vector<std::vector<GpuModel::TextureStatus>> textureStatus;
+    // Each material's textures on the GPU (GpuModel::materials), at load, for the inspector's
+    // thumbnails; replaced with the GpuModel that owns them.
+    std::vector<GpuMaterial> materialTextures;
 
     // Loading and errors.
     bool loading = false;
