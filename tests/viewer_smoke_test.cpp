@@ -15,6 +15,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -2864,6 +2865,109 @@ TEST_F(ViewerLayout, TheCurvesViewDrawsARotationChannelsKeysAtTheirValues) {
     EXPECT_LT(tl.curvePoints.size(), 4u * ch.count);
     for (const TimelineState::CurvePoint& p : tl.curvePoints) EXPECT_LE(p.time, tl.viewEnd + 1e-6);
     checkPlaces("zoomed");
+}
+
+// Issue 44: Ctrl + click in the Hierarchy adds joints to the selection, Shift + click selects a
+// run of them in the tree's order; the Curves view draws every selected joint's channels, each
+// key at its own joint's value, with a legend entry per curve; one joint again after a plain
+// click, and a selection made elsewhere (the viewport) stands alone.
+TEST_F(ViewerLayout, TheCurvesViewShowsEverySelectedJoint) {
+    start();
+    ViewerState& s = viewer->state();
+    const Model& m = *s.model;
+    click("clip:walk");
+    press(GLFW_KEY_SPACE);
+    const Clip& clip = m.clips[static_cast<size_t>(s.clip)];
+    std::vector<int> keyed;
+    for (size_t n = 0; n < m.skeleton.size(); ++n) {
+        const int tr = clip.trackOfNode[n];
+        if (tr >= 0 && clip.tracks[static_cast<size_t>(tr)].rotation.count >= 5) keyed.push_back(static_cast<int>(n));
+    }
+    ASSERT_GE(keyed.size(), 3u);
+    const int a = keyed[0], b = keyed[2];
+    auto clickNode = [&](int node) {
+        const std::string name = "node:" + m.skeleton.names[static_cast<size_t>(node)];
+        revealIn("Hierarchy/tree", name);
+        click(name);
+    };
+    clickNode(a);
+    ctrl = true;
+    clickNode(b);
+    ctrl = false;
+    EXPECT_EQ(s.jointSelection(), (std::vector<int32_t>{b, a}));
+    EXPECT_EQ(s.selectedJoint, b) << "the joint clicked last is the inspector's";
+    click("curves:on");
+    frames(2);
+    TimelineState& tl = s.timeline;
+    ASSERT_TRUE(tl.curves);
+    click("curves:quaternion");
+    frames(2);
+    ASSERT_TRUE(tl.curveQuaternion);
+    auto rotation = [&](int joint) -> const Channel& { return clip.tracks[static_cast<size_t>(clip.trackOfNode[static_cast<size_t>(joint)])].rotation; };
+    auto checkPoints = [&](const std::vector<int>& joints, const char* when) {
+        size_t expected = 0;
+        for (int j : joints) expected += 4u * rotation(j).count;
+        EXPECT_EQ(tl.curvePoints.size(), expected) << when;
+        for (const TimelineState::CurvePoint& p : tl.curvePoints) {
+            ASSERT_NE(std::find(joints.begin(), joints.end(), p.joint), joints.end()) << p.joint << " " << when;
+            const Channel& ch = rotation(p.joint);
+            const float* times = clip.times.data() + ch.times;
+            const auto it = std::find(times, times + ch.count, p.time);
+            ASSERT_NE(it, times + ch.count) << when;
+            const glm::quat& q = clip.quatKeys[ch.values + static_cast<uint32_t>(it - times)];
+            EXPECT_EQ(p.value, (p.component == 0 ? q.x : p.component == 1 ? q.y : p.component == 2 ? q.z : q.w)) << when;
+            EXPECT_NEAR(p.y, tl.curveBottom - (p.value - tl.curveMin) / (tl.curveMax - tl.curveMin) * (tl.curveBottom - tl.curveTop), 0.5)
+                << when;
+        }
+    };
+    checkPoints({a, b}, "two joints");
+    // A legend entry per joint and component, each on screen.
+    EXPECT_EQ(tl.curveLegend.size(), 8u);
+    for (int j : {a, b}) {
+        for (const char* c : {"x", "y", "z", "w"}) EXPECT_TRUE(has("curves:legend:" + std::to_string(j) + ":" + c)) << j << c;
+    }
+    EXPECT_NE(std::find(tl.curveLegend.begin(), tl.curveLegend.end(), m.skeleton.names[static_cast<size_t>(a)] + " w"), tl.curveLegend.end());
+    shot("curves-two-joints");
+    // Ctrl + click on a selected joint takes it out: one joint, no legend.
+    ctrl = true;
+    clickNode(a);
+    ctrl = false;
+    frames(1);
+    EXPECT_EQ(s.jointSelection(), (std::vector<int32_t>{b}));
+    checkPoints({b}, "one joint");
+    EXPECT_TRUE(tl.curveLegend.empty());
+    // Shift + click: the run from the selected joint to the one clicked, in the tree's order.
+    std::vector<int32_t> order;
+    std::function<void(int32_t)> walk = [&](int32_t n) {
+        order.push_back(n);
+        for (int32_t c : s.children[static_cast<size_t>(n)]) walk(c);
+    };
+    for (size_t n = 0; n < m.skeleton.size(); ++n) {
+        if (m.skeleton.parent[n] < 0) walk(static_cast<int32_t>(n));
+    }
+    clickNode(a);
+    shift = true;
+    clickNode(b);
+    shift = false;
+    const auto ia = std::find(order.begin(), order.end(), a), ib = std::find(order.begin(), order.end(), b);
+    ASSERT_TRUE(ia != order.end() && ib != order.end());
+    std::vector<int32_t> run(std::min(ia, ib), std::max(ia, ib) + 1);
+    std::vector<int32_t> got = s.jointSelection();
+    EXPECT_EQ(got.front(), b);
+    std::sort(got.begin(), got.end());
+    std::sort(run.begin(), run.end());
+    EXPECT_EQ(got, run);
+    // A plain click: that joint alone; a joint picked elsewhere stands alone too.
+    clickNode(a);
+    EXPECT_EQ(s.jointSelection(), (std::vector<int32_t>{a}));
+    ctrl = true;
+    clickNode(b);
+    ctrl = false;
+    EXPECT_EQ(s.jointSelection().size(), 2u);
+    s.selectedJoint = keyed[1];  // as a pick in the viewport sets it
+    frames(2);
+    EXPECT_EQ(s.jointSelection(), (std::vector<int32_t>{keyed[1]}));
+    checkPoints({keyed[1]}, "picked");
 }
 
 // A finding about a joint's motion (the mocap clip's sudden rotation jump) opens the Curves view

@@ -32,6 +32,7 @@ void ViewerDriver::setInputHookDefault() {
         io.MouseDown[1] = rightDown;
         io.MouseDown[2] = middleDown;
         io.KeyShift = shift;
+        if (ctrl) io.KeyCtrl = true;
         if (wheel != 0.0f) {
             io.MouseWheel = wheel;
             wheel = 0.0f;
