@@ -1666,6 +1666,14 @@ protected:
         cfg.remember = remember;
         ViewerDriver::start(cfg);
     }
+    // The demo with its walk clip chosen and paused.
+    const Clip& startOnWalkPaused() {
+        start();
+        click("clip:walk");
+        press(GLFW_KEY_SPACE);
+        const ViewerState& s = viewer->state();
+        return s.model->clips[static_cast<size_t>(s.clip)];
+    }
     // Resize the window as a person would and wait until ImGui sees the new size.
     void resize(int w, int h) {
         glfwSetWindowSize(viewer->windowHandle(), w, h);
@@ -1866,19 +1874,7 @@ TEST_F(ViewerLayout, SettingsAreRestoredAfterQuitAndResetLayoutRestoresDefaults)
         if (layout.rects.splitters[i].kind == Splitter::LeftEdge) edge = &layout.rects.splitters[i];
     }
     ASSERT_NE(edge, nullptr);
-    const ImVec2 grab(edge->rect.x + 0.5f * edge->rect.w, edge->rect.y + 0.5f * edge->rect.h);
-    mouse = grab;
-    frames(1);
-    mouseDown = true;
-    frames(1);
-    for (int step = 1; step <= 4; ++step) {
-        mouse = ImVec2(grab.x + 10.0f * step, grab.y);
-        frames(1);
-    }
-    mouseDown = false;
-    frames(1);
-    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
-    frames(2);
+    drag(ImVec2(edge->rect.x + 0.5f * edge->rect.w, edge->rect.y + 0.5f * edge->rect.h), ImVec2(40.0f, 0.0f), 4);
     EXPECT_FLOAT_EQ(layout.rects.leftWidth, left + 40.0f);
     EXPECT_FLOAT_EQ(s.camera.azimuthDeg, 77.0f) << "dragging the splitter turned the camera";
     ImGuiWindow* tree = ImGui::FindWindowByName("Hierarchy");
@@ -2798,12 +2794,9 @@ TEST_F(ViewerLayout, TheDopeSheetIsReadableOnAMocapClip) {
 // quaternion component (or Euler angle, which turns back into the key's rotation), its place
 // the ruler's time mapping (zoom shared) and the view's value axis.
 TEST_F(ViewerLayout, TheCurvesViewDrawsARotationChannelsKeysAtTheirValues) {
-    start();
+    const Clip& clip = startOnWalkPaused();
     ViewerState& s = viewer->state();
     const Model& m = *s.model;
-    click("clip:walk");
-    press(GLFW_KEY_SPACE);
-    const Clip& clip = m.clips[static_cast<size_t>(s.clip)];
     int joint = -1;
     for (size_t n = 0; n < m.skeleton.size() && joint < 0; ++n) {
         const int t = clip.trackOfNode[n];
@@ -2872,12 +2865,9 @@ TEST_F(ViewerLayout, TheCurvesViewDrawsARotationChannelsKeysAtTheirValues) {
 // key at its own joint's value, with a legend entry per curve; one joint again after a plain
 // click, and a selection made elsewhere (the viewport) stands alone.
 TEST_F(ViewerLayout, TheCurvesViewShowsEverySelectedJoint) {
-    start();
+    const Clip& clip = startOnWalkPaused();
     ViewerState& s = viewer->state();
     const Model& m = *s.model;
-    click("clip:walk");
-    press(GLFW_KEY_SPACE);
-    const Clip& clip = m.clips[static_cast<size_t>(s.clip)];
     std::vector<int> keyed;
     for (size_t n = 0; n < m.skeleton.size(); ++n) {
         const int tr = clip.trackOfNode[n];
@@ -3228,19 +3218,7 @@ TEST_F(ViewerLayout, StatsAndChecksShowTogetherWhileBlendCrowdAndIkAreOpen) {
     }
     ASSERT_NE(between, nullptr);
     const float checksH = checks->Size.y, statsH = stats->Size.y;
-    const ImVec2 grab(between->rect.x + 0.5f * between->rect.w, between->rect.y + 0.5f * between->rect.h);
-    mouse = grab;
-    frames(1);
-    mouseDown = true;
-    frames(1);
-    for (int step = 1; step <= 4; ++step) {
-        mouse = ImVec2(grab.x, grab.y + 10.0f * step);
-        frames(1);
-    }
-    mouseDown = false;
-    frames(1);
-    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
-    frames(2);
+    drag(ImVec2(between->rect.x + 0.5f * between->rect.w, between->rect.y + 0.5f * between->rect.h), ImVec2(0.0f, 40.0f), 4);
     EXPECT_NEAR(checks->Size.y, checksH + 40.0f, 1.0f);
     EXPECT_NEAR(stats->Size.y, statsH - 40.0f, 1.0f);
     const float split = s.ui.layout.settings.split[1];
@@ -3251,6 +3229,22 @@ TEST_F(ViewerLayout, StatsAndChecksShowTogetherWhileBlendCrowdAndIkAreOpen) {
     EXPECT_FLOAT_EQ(t.ui.layout.settings.split[1], split);
     EXPECT_TRUE(t.ui.layout.shows(PanelId::Stats));
     EXPECT_NEAR(t.ui.layout.rects.paneRect[tabGroup(Area::Right, 0)].h, upperH, 1.0f);
+    // A tab's right-click menu moves its panel to the other half, where it shows.
+    t.panels.blend = true;
+    t.panels.ik = true;
+    frames(3);
+    clickAt(at("tab:Stats"), 1);
+    click("tab:move");
+    frames(2);
+    EXPECT_EQ(t.ui.layout.settings.pane[static_cast<int>(PanelId::Stats)], 0);
+    EXPECT_EQ(t.ui.layout.rects.pane[static_cast<int>(PanelId::Stats)], 0);
+    EXPECT_TRUE(t.ui.layout.shows(PanelId::Stats));
+    int lower = 0;
+    for (int i = 0; i < kPanelCount; ++i) {
+        const LayoutRects& r = t.ui.layout.rects;
+        if (r.shown[i] && r.area[i] == Area::Right && r.pane[i] == 1) ++lower;
+    }
+    EXPECT_EQ(lower, 1) << "the lower half shows one of its other panels";
 }
 
 TEST_F(ViewerLayout, TheHierarchySplitterIsRestoredAfterQuit) {
@@ -3259,19 +3253,7 @@ TEST_F(ViewerLayout, TheHierarchySplitterIsRestoredAfterQuit) {
     ViewerState& s = viewer->state();
     const ImVec4 bar = rect("hierarchy:splitter");
     const float before = rect("hierarchy:inspector").w - rect("hierarchy:inspector").y;
-    const ImVec2 grab(0.5f * (bar.x + bar.z), 0.5f * (bar.y + bar.w));
-    mouse = grab;
-    frames(1);
-    mouseDown = true;
-    frames(1);
-    for (int step = 1; step <= 3; ++step) {
-        mouse = ImVec2(grab.x, grab.y + 10.0f * step);
-        frames(1);
-    }
-    mouseDown = false;
-    frames(1);
-    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
-    frames(2);
+    drag(ImVec2(0.5f * (bar.x + bar.z), 0.5f * (bar.y + bar.w)), ImVec2(0.0f, 30.0f), 3);
     const float dragged = rect("hierarchy:inspector").w - rect("hierarchy:inspector").y;
     EXPECT_NEAR(dragged, before - 30.0f, 1.0f);
     const float saved = s.ui.inspectorHeight;

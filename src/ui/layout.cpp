@@ -380,6 +380,7 @@ void drawTabStrips(Layout& layout, UiProbe* probe) {
                     layout.settings.pane[i] = other;
                     layout.activeTab[tabGroup(layout.rects.area[i], other)] = static_cast<PanelId>(i);
                 }
+                probeItem(probe, "tab:move");
                 ImGui::EndPopup();
             }
         }

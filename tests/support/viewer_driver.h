@@ -41,6 +41,9 @@ public:
     // The same click at point `p` (an item of an open combo's list, say) with mouse button
     // `button` (0 left, 1 right, 2 middle).
     void clickAt(ImVec2 p, int button = 0);
+    // A left-button drag as a person makes it: press at `from`, move by `by` in `steps` equal
+    // steps (a frame each), release, and move the mouse away.
+    void drag(ImVec2 from, ImVec2 by, int steps);
     // Files dropped on the window, as GLFW reports them (the drop callback installed on it).
     void drop(const std::string& path);
     // A key tap as GLFW reports it: the press and the release (`holdMs` apart) both reach the
