@@ -75,8 +75,8 @@ TEST(Layout, EveryPanelFitsFromSmallWindowsTo4K) {
 }
 
 // 1280 x 800 by hand: columns 290 and 300 wide with 4-pixel gaps, the Timeline's strip 170
-// high under the viewport and the right column (from the left column to the window's right
-// edge); the left column's 773 usable pixels (781 less two gaps) shared 0.7 : 1 : 2.
+// high along the window's whole width, under both columns and the viewport; the left column's
+// 599 usable pixels (781 less the Timeline's 174 and two gaps) shared 0.7 : 1 : 2.
 TEST(Layout, DefaultAt1280x800ByHand) {
     const LayoutRects r = computeLayout(LayoutSettings{}, defaultOpen(), 1280.0f, 800.0f, kTop);
     EXPECT_FLOAT_EQ(r.left.w, 290.0f);
@@ -87,12 +87,12 @@ TEST(Layout, DefaultAt1280x800ByHand) {
     const LayoutRect& open = r.panel[static_cast<int>(PanelId::Open)];
     const LayoutRect& clips = r.panel[static_cast<int>(PanelId::Clips)];
     const LayoutRect& tree = r.panel[static_cast<int>(PanelId::Hierarchy)];
-    EXPECT_FLOAT_EQ(open.h, std::round(773.0f * 0.7f / 3.7f));  // 146.24, whole pixels
+    EXPECT_FLOAT_EQ(open.h, std::round(599.0f * 0.7f / 3.7f));  // 113.3, whole pixels
     EXPECT_FLOAT_EQ(clips.y, kTop + open.h + 4.0f);
-    EXPECT_FLOAT_EQ(tree.bottom(), 800.0f);
+    EXPECT_FLOAT_EQ(tree.bottom(), 800.0f - 170.0f - 4.0f);  // the left column ends above it too
     const LayoutRect& timeline = r.panel[static_cast<int>(PanelId::Timeline)];
-    EXPECT_FLOAT_EQ(timeline.x, 294.0f);
-    EXPECT_FLOAT_EQ(timeline.w, 986.0f);
+    EXPECT_FLOAT_EQ(timeline.x, 0.0f);
+    EXPECT_FLOAT_EQ(timeline.w, 1280.0f);
     EXPECT_FLOAT_EQ(timeline.bottom(), 800.0f);
     EXPECT_FLOAT_EQ(r.right.bottom(), 800.0f - 170.0f - 4.0f);  // the right column ends above it
     // Left, right and bottom edges plus the splitters inside the columns (2 left, 2 right).
@@ -180,30 +180,90 @@ TEST(Layout, SplitterBetweenPanelsMovesTheirBorder) {
     EXPECT_NEAR(r.panel[o].h + r.panel[c].h, mid.panel[o].h + mid.panel[c].h, 1.0f);
 }
 
-// Seven panels in the right column need far more than an 800 x 500 window's 481 pixels: the
-// column shows them as tabs, the chosen one below the strip, the others hidden.
-TEST(Layout, ACrowdedAreaTurnsToTabs) {
+// Eight panels in the right column need far more than an 800 x 500 window's 307 pixels above
+// the Timeline: the column shows them as tabs, split in two halves (View, Checks and Blend
+// above; Stats, Morphs, Crowd, IK and the folded State Machine below), the chosen panel of each
+// half below its strip, the others hidden. So Checks and Stats show together while Blend,
+// Crowd and IK are open. The left column (Open and Clips above, the Hierarchy below) too.
+TEST(Layout, ACrowdedAreaTurnsToTabsInTwoHalves) {
     const auto open = allOpen();
     const LayoutRects r = computeLayout(LayoutSettings{}, open, 800.0f, 500.0f, kTop);
     const int right = static_cast<int>(Area::Right);
     ASSERT_TRUE(r.tabbed[right]);
-    EXPECT_FALSE(r.tabbed[static_cast<int>(Area::Left)]);
-    EXPECT_TRUE(r.shown[static_cast<int>(PanelId::View)]);  // the first, none chosen
-    EXPECT_FALSE(r.shown[static_cast<int>(PanelId::Checks)]);
+    auto shown = [](const LayoutRects& x, PanelId id) { return x.shown[static_cast<int>(id)]; };
+    EXPECT_TRUE(shown(r, PanelId::View));  // the first of each half, none chosen
+    EXPECT_TRUE(shown(r, PanelId::Stats));
+    for (PanelId id : {PanelId::Checks, PanelId::Blend, PanelId::Morphs, PanelId::Crowd, PanelId::Ik}) EXPECT_FALSE(shown(r, id));
     const LayoutRect& view = r.panel[static_cast<int>(PanelId::View)];
+    const LayoutRect& stats = r.panel[static_cast<int>(PanelId::Stats)];
+    const LayoutRect& upper = r.paneRect[tabGroup(Area::Right, 0)];
+    const LayoutRect& lower = r.paneRect[tabGroup(Area::Right, 1)];
+    EXPECT_FLOAT_EQ(upper.y, kTop);
+    EXPECT_FLOAT_EQ(upper.h, std::floor(0.55f * (500.0f - kTop - 174.0f - 4.0f)));
+    EXPECT_FLOAT_EQ(lower.y, upper.bottom() + 4.0f);
+    EXPECT_FLOAT_EQ(lower.bottom(), 500.0f - 170.0f - 4.0f);  // above the Timeline
     EXPECT_FLOAT_EQ(view.y, kTop + kTabStripHeight);
-    EXPECT_FLOAT_EQ(view.bottom(), 500.0f - 170.0f - 4.0f);  // above the Timeline
-    std::array<PanelId, 3> active{PanelId::Count, PanelId::Checks, PanelId::Count};
+    EXPECT_FLOAT_EQ(view.bottom(), upper.bottom());
+    EXPECT_FLOAT_EQ(stats.y, lower.y + kTabStripHeight);
+    EXPECT_FLOAT_EQ(stats.bottom(), lower.bottom());
+    EXPECT_TRUE(r.groupTabs[tabGroup(Area::Right, 0)] && r.groupTabs[tabGroup(Area::Right, 1)]);
+    // Checks chosen above, Stats below: both show.
+    std::array<PanelId, kTabGroups> active{};
+    active.fill(PanelId::Count);
+    active[tabGroup(Area::Right, 0)] = PanelId::Checks;
+    active[tabGroup(Area::Right, 1)] = PanelId::Stats;
     const LayoutRects t = computeLayout(LayoutSettings{}, open, 800.0f, 500.0f, kTop, 140.0f, &active);
-    EXPECT_TRUE(t.shown[static_cast<int>(PanelId::Checks)]);
-    EXPECT_FALSE(t.shown[static_cast<int>(PanelId::View)]);
+    EXPECT_TRUE(shown(t, PanelId::Checks));
+    EXPECT_TRUE(shown(t, PanelId::Stats));
+    EXPECT_FALSE(shown(t, PanelId::View));
+    expectFits(t, open, 800.0f, 500.0f);
+    // The splitter between the halves moves the border and is kept as the upper half's share.
+    const Splitter* between = nullptr;
+    for (int i = 0; i < t.splitterCount; ++i) {
+        if (t.splitters[i].kind == Splitter::BetweenPanes && t.splitters[i].area == Area::Right) between = &t.splitters[i];
+    }
+    ASSERT_NE(between, nullptr);
+    EXPECT_FLOAT_EQ(between->rect.y, upper.bottom());
+    LayoutSettings s;
+    dragSplitter(s, t, *between, 0.0f, 20.0f);
+    const LayoutRects d = computeLayout(s, open, 800.0f, 500.0f, kTop, 140.0f, &active);
+    EXPECT_NEAR(d.paneRect[tabGroup(Area::Right, 0)].h, upper.h + 20.0f, 1.0f);
+    EXPECT_TRUE(shown(d, PanelId::Checks) && shown(d, PanelId::Stats));
+    // Every panel in one half: no split, one strip over the whole column.
+    LayoutSettings one;
+    one.pane.fill(0);
+    const LayoutRects o = computeLayout(one, open, 800.0f, 500.0f, kTop);
+    EXPECT_FALSE(o.groupTabs[tabGroup(Area::Right, 1)]);
+    EXPECT_TRUE(shown(o, PanelId::View));
+    EXPECT_FALSE(shown(o, PanelId::Stats));
+    EXPECT_FLOAT_EQ(o.panel[static_cast<int>(PanelId::View)].bottom(), 500.0f - 170.0f - 4.0f);
     // The default right column (View 220 + Checks 220 + Stats 100 + two gaps = 548 pixels,
     // above the Timeline's 174) stacks in 1280 x 800 (607 pixels) but not in 900 x 600.
     EXPECT_FALSE(computeLayout(LayoutSettings{}, defaultOpen(), 1280.0f, 800.0f, kTop).tabbed[right]);
     EXPECT_TRUE(computeLayout(LayoutSettings{}, defaultOpen(), 900.0f, 600.0f, kTop).tabbed[right]);
     EXPECT_TRUE(computeLayout(LayoutSettings{}, defaultOpen(), 800.0f, 500.0f, kTop).tabbed[right]);
-    // The left column (100 + 110 + 170 + 8) stacks in both.
-    EXPECT_FALSE(computeLayout(LayoutSettings{}, defaultOpen(), 800.0f, 500.0f, kTop).tabbed[static_cast<int>(Area::Left)]);
+    // The left column (100 + 110 + 170 + 8) stacks in 900 x 600 (407 pixels); at 800 x 500 its
+    // upper half tabs Open and Clips, the Hierarchy has the lower half to itself.
+    EXPECT_FALSE(computeLayout(LayoutSettings{}, defaultOpen(), 900.0f, 600.0f, kTop).tabbed[static_cast<int>(Area::Left)]);
+    const LayoutRects small = computeLayout(LayoutSettings{}, defaultOpen(), 800.0f, 500.0f, kTop);
+    EXPECT_TRUE(small.tabbed[static_cast<int>(Area::Left)]);
+    EXPECT_TRUE(shown(small, PanelId::Open) && shown(small, PanelId::Hierarchy));
+    EXPECT_FALSE(small.groupTabs[tabGroup(Area::Left, 1)]);
+    EXPECT_FLOAT_EQ(small.panel[static_cast<int>(PanelId::Hierarchy)].y, small.paneRect[tabGroup(Area::Left, 1)].y);
+}
+
+// The Timeline's strip is at least as high as it asks (its controls, ruler and two key rows),
+// within the viewport's share.
+TEST(Layout, TheTimelineKeepsTheHeightItNeeds) {
+    LayoutSettings s;
+    s.bottomHeight = 60.0f;
+    const auto open = defaultOpen();
+    EXPECT_FLOAT_EQ(computeLayout(s, open, 800.0f, 500.0f, kTop).bottomHeight, 90.0f);
+    EXPECT_FLOAT_EQ(computeLayout(s, open, 800.0f, 500.0f, kTop, 140.0f, nullptr, 1.0f, 230.0f).bottomHeight, 230.0f);
+    // Never more than the viewport leaves: 60% of 481 less the gap.
+    const LayoutRects r = computeLayout(s, open, 800.0f, 500.0f, kTop, 140.0f, nullptr, 1.0f, 400.0f);
+    EXPECT_FLOAT_EQ(r.bottomHeight, std::floor(0.6f * (500.0f - kTop) - 4.0f));
+    EXPECT_GE(r.centre.h, kMinViewportShare * (500.0f - kTop) - 1e-3f);
 }
 
 // Issue 29: the Timeline has its own strip, never a tab, whatever else is open and wherever
@@ -219,7 +279,7 @@ TEST(Layout, TheTimelineAlwaysHasItsOwnStrip) {
         for (float left : {290.0f, 600.0f}) {
             s.leftWidth = left;
             for (auto [w, h] : {std::pair{800.0f, 500.0f}, {900.0f, 600.0f}, {1280.0f, 720.0f}, {2560.0f, 1440.0f}}) {
-                const std::array<PanelId, 3> active{PanelId::Clips, PanelId::Checks, PanelId::Machine};
+                const std::array<PanelId, kTabGroups> active{PanelId::Clips, PanelId::Checks, PanelId::Count, PanelId::Count, PanelId::Machine, PanelId::Count};
                 const LayoutRects r = computeLayout(s, allOpen(), w, h, kTop, 140.0f, &active, scale);
                 const std::string where = std::to_string(w) + "x" + std::to_string(h) + " scale " + std::to_string(scale);
                 ASSERT_TRUE(r.shown[tl]) << where;
@@ -236,8 +296,8 @@ TEST(Layout, TheTimelineAlwaysHasItsOwnStrip) {
                 for (int i = 0; i < kPanelCount; ++i) {
                     if (i != tl && r.shown[i]) EXPECT_FALSE(overlap(p, r.panel[i])) << panelName(static_cast<PanelId>(i)) << " " << where;
                 }
-                for (int a = 0; a < 3; ++a) {
-                    if (r.tabbed[a]) EXPECT_FALSE(overlap(p, r.tabStrip[a])) << where;
+                for (int g = 0; g < kTabGroups; ++g) {
+                    if (r.groupTabs[g]) EXPECT_FALSE(overlap(p, r.tabStrip[g])) << where;
                 }
                 EXPECT_GE(r.centre.h, kMinViewportShare * (h - kTop) - 1e-3f) << where;
             }
@@ -258,15 +318,19 @@ TEST(Layout, TheTimelineAlwaysHasItsOwnStrip) {
     EXPECT_FLOAT_EQ(r.panel[static_cast<int>(PanelId::Machine)].bottom(), 800.0f - 170.0f - 4.0f);
 }
 
-// A panel opened after the first frame becomes its area's chosen tab.
+// A panel opened after the first frame becomes the chosen tab of its half of its area.
 TEST(Layout, APanelJustOpenedIsTheChosenTab) {
     Layout l;
     auto open = defaultOpen();
     l.setOpen(open);
-    EXPECT_EQ(l.activeTab[static_cast<int>(Area::Right)], PanelId::Count);
+    EXPECT_EQ(l.activeTab[tabGroup(Area::Right, 0)], PanelId::Count);
     open[static_cast<int>(PanelId::Blend)] = true;
     l.setOpen(open);
-    EXPECT_EQ(l.activeTab[static_cast<int>(Area::Right)], PanelId::Blend);
+    EXPECT_EQ(l.activeTab[tabGroup(Area::Right, 0)], PanelId::Blend);
+    open[static_cast<int>(PanelId::Ik)] = true;
+    l.setOpen(open);
+    EXPECT_EQ(l.activeTab[tabGroup(Area::Right, 1)], PanelId::Ik);
+    EXPECT_EQ(l.activeTab[tabGroup(Area::Right, 0)], PanelId::Blend);
     const LayoutRects r = computeLayout(l.settings, l.open, 1280.0f, 800.0f, kTop, 140.0f, &l.activeTab);
     EXPECT_TRUE(r.tabbed[static_cast<int>(Area::Right)]);
     EXPECT_TRUE(r.shown[static_cast<int>(PanelId::Blend)]);
@@ -290,6 +354,8 @@ TEST(Layout, SizesFollowTheUiScale) {
 TEST(ViewerSettings, RoundTrip) {
     ViewerState a;
     a.ui.layout.settings.leftWidth = 333.0f;
+    a.ui.layout.settings.split[1] = 0.3f;
+    a.ui.layout.settings.pane[static_cast<int>(PanelId::Checks)] = 1;
     a.ui.layout.settings.area[static_cast<int>(PanelId::Stats)] = Area::Left;
     a.ui.layout.settings.weight[static_cast<int>(PanelId::Checks)] = 2.5f;
     a.panels.checks = false;
@@ -313,6 +379,9 @@ TEST(ViewerSettings, RoundTrip) {
     ASSERT_TRUE(applySettingsJson(text, b, hasCamera, why)) << why;
     EXPECT_TRUE(hasCamera);
     EXPECT_FLOAT_EQ(b.ui.layout.settings.leftWidth, 333.0f);
+    EXPECT_FLOAT_EQ(b.ui.layout.settings.split[1], 0.3f);
+    EXPECT_EQ(b.ui.layout.settings.pane[static_cast<int>(PanelId::Checks)], 1);
+    EXPECT_EQ(b.ui.layout.settings.pane[static_cast<int>(PanelId::View)], 0);
     EXPECT_EQ(b.ui.layout.settings.area[static_cast<int>(PanelId::Stats)], Area::Left);
     EXPECT_FLOAT_EQ(b.ui.layout.settings.weight[static_cast<int>(PanelId::Checks)], 2.5f);
     EXPECT_FALSE(b.panels.checks);

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <iterator>
 #include <cfloat>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -265,6 +266,53 @@ TEST_F(ViewerLook, TheMaterialInspectorShowsATexturesSizeOrWhyItDidNotLoad) {
     ViewerState& s = viewer->state();
     selectMeshNode(0);
     EXPECT_EQ(text("texture:baseColor").rfind("CesiumLogoFlat.png, 211x211, UV0, wrap ", 0), 0u) << text("texture:baseColor");
+    // Its thumbnail beside the row: the texture the renderer draws with, showing the image's own
+    // colours (its mean within a few levels of the file's, not the darker linear values).
+    const Mesh& mesh = s.model->meshes[0];
+    ASSERT_LT(mesh.material, s.materialTextures.size());
+    const unsigned tex = s.materialTextures[mesh.material].baseColor;
+    ASSERT_NE(tex, 0u);
+    EXPECT_EQ(text("texture:baseColor:thumb"), std::to_string(tex));
+    revealIn("Hierarchy/inspector", "texture:baseColor:thumb");
+    const ImVec4 thumb = rect("texture:baseColor:thumb"), row = rect("texture:baseColor");
+    EXPECT_LT(thumb.z, row.x + 1.0f);
+    EXPECT_NEAR(thumb.y, row.y, ImGui::GetTextLineHeight());
+    EXPECT_GE(thumb.w - thumb.y, 2.0f * ImGui::GetTextLineHeight());
+    const ModelImage* image = s.model->findImage("CesiumLogoFlat.png");
+    ASSERT_NE(image, nullptr);
+    double file[3] = {0, 0, 0}, linear[3] = {0, 0, 0};
+    const size_t n = image->rgba.size() / 4;
+    for (size_t i = 0; i < n; ++i) {
+        for (int c = 0; c < 3; ++c) {
+            const double v = image->rgba[4 * i + c] / 255.0;
+            file[c] += v * 255.0 / n;
+            linear[c] += (v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4)) * 255.0 / n;
+        }
+    }
+    int w = 0, h = 0;
+    const std::vector<uint8_t> px = viewer->captureFrame(w, h);
+    ASSERT_EQ(px.size(), static_cast<size_t>(w) * static_cast<size_t>(h) * 4u);
+    ASSERT_GT(n, 0u);
+    ASSERT_TRUE(thumb.x >= 0.0f && thumb.y >= 0.0f && thumb.z <= w && thumb.w <= h) << "the thumbnail is off the window";
+    double shown[3] = {0, 0, 0};
+    int count = 0;
+    for (int y = static_cast<int>(std::round(thumb.y)); y < static_cast<int>(std::round(thumb.w)); ++y) {
+        for (int x = static_cast<int>(std::round(thumb.x)); x < static_cast<int>(std::round(thumb.z)); ++x) {
+            for (int c = 0; c < 3; ++c) shown[c] += px[(static_cast<size_t>(y) * w + x) * 4 + c];
+            ++count;
+        }
+    }
+    ASSERT_GT(count, 100);
+    for (int c = 0; c < 3; ++c) {
+        shown[c] /= count;
+        EXPECT_NEAR(shown[c], file[c], 8.0) << "channel " << c << " (linear would be " << linear[c] << ")";
+    }
+    // Hovered: the texture larger, with its slot, file and size.
+    mouse = at("texture:baseColor:thumb");
+    frames(2);
+    EXPECT_EQ(text("texture:tooltip"), "baseColor: CesiumLogoFlat.png\n211 x 211 pixels");
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    frames(1);
     // Without the image beside it.
     fs::create_directories(dir / "box");
     fs::copy_file(src / "BoxTextured.gltf", dir / "box" / "BoxTextured.gltf");

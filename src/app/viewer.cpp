@@ -399,7 +399,7 @@ void Viewer::frame(double dt) {
     if (layout.shows(PanelId::Crowd)) drawCrowdPanel(state_, probe);
     if (layout.shows(PanelId::Machine)) drawStateMachinePanel(state_, &state_.panels.machine, probe);
     if (layout.shows(PanelId::Ik)) drawIkPanel(state_, &state_.panels.ik, probe);
-    drawTabStrips(state_.ui.layout);
+    drawTabStrips(state_.ui.layout, probe);
     drawFileBrowser(state_, isModelFile, probe);
     drawHelpOverlay(state_, probe);
     drawAbout(state_, about_);
@@ -525,9 +525,7 @@ void Viewer::placeLayout() {
     }
     layout.setOpen(open);
     const ImGuiIO& io = ImGui::GetIO();
-    layout.rects = computeLayout(layout.settings, layout.open, io.DisplaySize.x, io.DisplaySize.y, ImGui::GetFrameHeight(),
-                                 140.0f, &layout.activeTab, std::max(state_.ui.appliedScale, 0.5f));
-    fitTabStrips(layout.rects, layout.tabStripNeed);
+    layout.place(io.DisplaySize.x, io.DisplaySize.y, ImGui::GetFrameHeight(), std::max(state_.ui.appliedScale, 0.5f));
     // The model is shown centred in the viewport area, not under the panels.
     const LayoutRect& c = layout.rects.centre;
     const float w = std::max(io.DisplaySize.x, 1.0f), h = std::max(io.DisplaySize.y, 1.0f);

@@ -213,6 +213,7 @@ void Viewer::applyLoadResult() {
     // A texture that does not load: the renderer draws the magenta checker in its place; one
     // line per texture of any slot. The inspector shows each slot's state.
     state_.textureStatus = gpu_->textureStatus();
+    state_.materialTextures = gpu_->materials();
     for (const std::string& what : gpu_->missingTextures()) {
         if (!state_.warning.empty()) state_.warning += '\n';
         state_.warning += path + ": " + what + ": " + kUntexturedNote;

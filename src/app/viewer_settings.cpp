@@ -136,12 +136,12 @@ std::string settingsToJson(const ViewerState& s) {
     json panels = json::object();
     for (int i = 0; i < kPanelCount; ++i) {
         const PanelId id = static_cast<PanelId>(i);
-        json p = {{"area", areaName(l.area[i])}, {"weight", l.weight[i]}};
+        json p = {{"area", areaName(l.area[i])}, {"weight", l.weight[i]}, {"half", l.pane[i] == 0 ? "upper" : "lower"}};
         if (bool* f = panelOpenFlag(const_cast<ViewerState&>(s), id)) p["open"] = *f;
         panels[panelName(id)] = p;
     }
     j["layout"] = {{"left", l.leftWidth}, {"right", l.rightWidth}, {"bottom", l.bottomHeight}, {"strip", l.stripHeight},
-                   {"inspector", s.ui.inspectorHeight}, {"timelineNames", s.timeline.nameWidth}, {"panels", panels}};
+                   {"leftSplit", l.split[0]}, {"rightSplit", l.split[1]}, {"inspector", s.ui.inspectorHeight}, {"timelineNames", s.timeline.nameWidth}, {"panels", panels}};
     json view = viewOptionsToJson(s.view);
     // Deviation lasts as long as a comparison: the next start shows the material.
     view["colorView"] = s.checks.colorView == ColorView::Deviation ? 0 : static_cast<int>(s.checks.colorView);
@@ -210,6 +210,9 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
             read(jl, "right", l.rightWidth);
             read(jl, "bottom", l.bottomHeight);
             read(jl, "strip", l.stripHeight);
+            read(jl, "leftSplit", l.split[0]);
+            read(jl, "rightSplit", l.split[1]);
+            for (float& f : l.split) f = std::clamp(std::isfinite(f) ? f : 0.5f, 0.1f, 0.9f);
             read(jl, "inspector", ui.inspectorHeight);
             read(jl, "timelineNames", timelineNames);
             if (jl.contains("panels")) {
@@ -224,6 +227,7 @@ bool applySettingsJson(const std::string& text, ViewerState& s, bool& hasCamera,
                         }
                     }
                     read(p, "weight", l.weight[i]);
+                    if (p.contains("half")) l.pane[i] = p.at("half").get<std::string>() == "lower" ? 1 : 0;
                     l.weight[i] = std::clamp(std::isfinite(l.weight[i]) ? l.weight[i] : 1.0f, 0.05f, 20.0f);
                     if (bool* f = panelOpenFlag(flags, id); f && p.contains("open")) *f = p.at("open").get<bool>();
                 }

@@ -1,5 +1,6 @@
 #include "ui/compression_panel_section.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <imgui.h>
@@ -17,7 +18,9 @@ void drawCompressionSection(ViewerState& s, UiProbe* probe) {
     // The tolerance field (its - and + buttons included) beside it where it fits, else below.
     const float field = std::round(5.0f * ImGui::GetFontSize()) + 2.0f * (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
     sameLineIfFits(field + ImGui::GetStyle().ItemInnerSpacing.x + textWidth("mm"));
-    ImGui::SetNextItemWidth(field);
+    // (On a line of its own in a narrow panel: no wider than the line.)
+    const float room = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemInnerSpacing.x - textWidth("mm");
+    ImGui::SetNextItemWidth(std::max(std::min(field, room), 2.0f * ImGui::GetFrameHeight() + ImGui::GetFontSize() * 2.0f));
     float mm = c.toleranceMm;
     if (ImGui::InputFloat("mm##compressTolerance", &mm, 0.05f, 0.5f, "%.3f", ImGuiInputTextFlags_EnterReturnsTrue)) {
         c.toleranceMm = mm < 0.0f ? 0.0f : (mm > 1000.0f ? 1000.0f : mm);

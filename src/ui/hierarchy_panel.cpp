@@ -1,5 +1,6 @@
-// The Hierarchy panel: the node tree, the selected node's local and world transforms, and the
-// material of a mesh on it (ui/material_inspector.cpp).
+// The Hierarchy panel: the node tree (a click selects a node, Ctrl + click adds one to the
+// selection, Shift + click a run of them), the selected node's local and world transforms, and
+// the material of a mesh on it (ui/material_inspector.cpp).
 #include "ui/panels.h"
 
 #include <algorithm>
@@ -14,12 +15,63 @@ namespace rig {
 
 namespace {
 
+// Every node in the tree's order (depth first from the roots, children in order).
+void treeOrder(const ViewerState& s, std::vector<int32_t>& out) {
+    const Model& m = *s.model;
+    std::vector<int32_t> stack;
+    for (size_t i = m.skeleton.size(); i-- > 0;) {
+        if (m.skeleton.parent[i] < 0) stack.push_back(static_cast<int32_t>(i));
+    }
+    while (!stack.empty()) {
+        const int32_t n = stack.back();
+        stack.pop_back();
+        out.push_back(n);
+        if (static_cast<size_t>(n) >= s.children.size()) continue;
+        for (auto it = s.children[n].rbegin(); it != s.children[n].rend(); ++it) stack.push_back(*it);
+    }
+}
+
+// A click on node `node` in the tree: alone it selects the node; with Ctrl it adds the node to
+// the selection (or takes it out); with Shift it selects every node from the selected one to it
+// in the tree's order. The node clicked becomes the selected joint (the inspector's).
+void clickNode(ViewerState& s, int32_t node) {
+    const ImGuiIO& io = ImGui::GetIO();
+    std::vector<int32_t> sel = s.jointSelection();
+    if (io.KeyCtrl && !sel.empty()) {
+        const auto it = std::find(sel.begin(), sel.end(), node);
+        if (it != sel.end()) {
+            sel.erase(it);
+        } else {
+            sel.insert(sel.begin(), node);
+        }
+    } else if (io.KeyShift && !sel.empty()) {
+        std::vector<int32_t> order;
+        treeOrder(s, order);
+        const auto a = std::find(order.begin(), order.end(), sel.front()), b = std::find(order.begin(), order.end(), node);
+        sel.clear();
+        if (a != order.end() && b != order.end()) {
+            sel.push_back(node);
+            for (auto i = std::min(a, b); i <= std::max(a, b); ++i) {
+                if (*i != node) sel.push_back(*i);
+            }
+        } else {
+            sel.push_back(node);
+        }
+    } else {
+        sel.assign(1, node);
+    }
+    s.selectedJoint = sel.empty() ? -1 : sel.front();
+    s.moreJoints.assign(sel.empty() ? sel.end() : sel.begin() + 1, sel.end());
+    s.moreJointsWith = s.selectedJoint;
+    s.moreJointsModel = s.model.get();
+}
+
 // Levels of the tree drawn: a chain deeper than this (a file may nest 100,000 nodes) ends in one
 // line, so that drawing it neither recurses past the stack nor indents off the panel.
 constexpr int kMaxTreeDepth = 256;
 
-void drawNodeTree(ViewerState& s, const std::vector<std::vector<int32_t>>& children, int32_t node, UiProbe* probe,
-                  int depth = 0) {
+void drawNodeTree(ViewerState& s, const std::vector<std::vector<int32_t>>& children, int32_t node, const std::vector<int32_t>& sel,
+                  UiProbe* probe, int depth = 0) {
     const Model& m = *s.model;
     if (depth >= kMaxTreeDepth) {
         ImGui::TextDisabled("(deeper nodes not shown: pick one in the viewport)");
@@ -29,7 +81,7 @@ void drawNodeTree(ViewerState& s, const std::vector<std::vector<int32_t>>& child
     ImGuiTreeNodeFlags flags = ImGuiTreeNodeFlags_OpenOnArrow | ImGuiTreeNodeFlags_SpanAvailWidth |
                                ImGuiTreeNodeFlags_DefaultOpen;
     if (leaf) flags |= ImGuiTreeNodeFlags_Leaf | ImGuiTreeNodeFlags_NoTreePushOnOpen;
-    if (node == s.selectedJoint) flags |= ImGuiTreeNodeFlags_Selected;
+    if (std::find(sel.begin(), sel.end(), node) != sel.end()) flags |= ImGuiTreeNodeFlags_Selected;
     if (s.ui.scrollToSelection && !leaf && s.selectedJoint >= 0) {
         // Open the path down to a joint picked elsewhere (viewport, findings).
         for (int32_t a = m.skeleton.parent[s.selectedJoint]; a >= 0; a = m.skeleton.parent[a]) {
@@ -41,14 +93,14 @@ void drawNodeTree(ViewerState& s, const std::vector<std::vector<int32_t>>& child
     }
     const bool opened = ImGui::TreeNodeEx(reinterpret_cast<void*>(static_cast<intptr_t>(node) + 1), flags, "%s",
                                           m.skeleton.names[node].empty() ? "(unnamed)" : m.skeleton.names[node].c_str());
-    if (ImGui::IsItemClicked()) s.selectedJoint = node;
+    if (ImGui::IsItemClicked()) clickNode(s, node);
     probeItem(probe, "node:" + m.skeleton.names[node]);
     if (node == s.selectedJoint && s.ui.scrollToSelection) {
         ImGui::SetScrollHereY(0.5f);
         s.ui.scrollToSelection = false;
     }
     if (opened && !leaf) {
-        for (int32_t c : children[node]) drawNodeTree(s, children, c, probe, depth + 1);
+        for (int32_t c : children[node]) drawNodeTree(s, children, c, sel, probe, depth + 1);
         ImGui::TreePop();
     }
 }
@@ -87,6 +139,8 @@ void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
             float inspector = std::round(s.ui.inspectorHeight * scale);
             inspector = std::min(inspector, avail - minTree - splitH - st.ItemSpacing.y * 2.0f);
             inspector = std::max(inspector, std::min(minInspector, std::max(0.0f, avail - minTree - splitH)));
+            // A panel too low for both: the inspector keeps a line where the room allows.
+            inspector = std::max(inspector, std::min(line + st.WindowPadding.y, 0.4f * (avail - splitH)));
             const float treeH = std::max(1.0f, avail - inspector - splitH - 2.0f * st.ItemSpacing.y);
             ImGui::BeginChild("tree", ImVec2(0, treeH), true, ImGuiWindowFlags_HorizontalScrollbar);
             if (s.ui.hierarchyModel != static_cast<const void*>(&m)) {
@@ -104,6 +158,7 @@ void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
             std::string search = s.ui.hierarchySearch;
             std::transform(search.begin(), search.end(), search.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
             ImGui::PushStyleVar(ImGuiStyleVar_IndentSpacing, ImGui::GetFontSize() * 0.8f);  // deep rigs stay readable
+            const std::vector<int32_t> sel = s.jointSelection();  // drawn selected (Ctrl / Shift + click)
             if (!search.empty()) {
                 bool first = true;
                 s.ui.hierarchyMatches = 0;
@@ -112,10 +167,11 @@ void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
                     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
                     if (name.find(search) == std::string::npos) continue;
                     const int node = static_cast<int>(i);
-                    const bool clicked =
-                        ImGui::Selectable((m.skeleton.names[i] + "##found" + std::to_string(i)).c_str(), node == s.selectedJoint);
+                    const bool clicked = ImGui::Selectable((m.skeleton.names[i] + "##found" + std::to_string(i)).c_str(),
+                                                           std::find(sel.begin(), sel.end(), node) != sel.end());
                     probeItem(probe, "node:" + m.skeleton.names[i]);
-                    if (clicked || (searchEnter && first)) s.selectedJoint = node;
+                    if (clicked) clickNode(s, node);
+                    if (searchEnter && first) s.selectedJoint = node;
                     ++s.ui.hierarchyMatches;
                     first = false;
                 }
@@ -123,7 +179,7 @@ void drawHierarchyPanel(ViewerState& s, bool* open, UiProbe* probe) {
             } else {
                 s.ui.hierarchyMatches = -1;
                 for (size_t i = 0; i < m.skeleton.size(); ++i) {
-                    if (m.skeleton.parent[i] < 0 && s.children.size() == m.skeleton.size()) drawNodeTree(s, s.children, static_cast<int32_t>(i), probe);
+                    if (m.skeleton.parent[i] < 0 && s.children.size() == m.skeleton.size()) drawNodeTree(s, s.children, static_cast<int32_t>(i), sel, probe);
                 }
             }
             ImGui::PopStyleVar();

@@ -6,6 +6,8 @@
 
 #include <imgui.h>
 
+#include "ui/widgets.h"
+
 namespace rig {
 
 namespace {
@@ -14,6 +16,7 @@ constexpr const char* kNames[kPanelCount] = {"Open",   "Clips", "Hierarchy", "Vi
                                               "Timeline", "Blend", "Morphs", "Crowd", "State Machine", "IK"};
 constexpr float kMinBottom = 90.0f;   // smallest strip height the person can drag to
 constexpr float kMinPanel = 40.0f;    // smallest panel length in a stack when dragging
+constexpr float kMinPane = 100.0f;    // smallest half of a tabbed column: a tab strip and a few lines
 
 bool isColumn(Area a) { return a != Area::Bottom; }
 
@@ -48,7 +51,8 @@ void Layout::setOpen(const std::array<bool, kPanelCount>& now) {
         if (!started || !now[i] || wasOpen[i] || i == static_cast<int>(PanelId::Timeline)) continue;
         // The area it shows in last frame (a bottom panel may be in the right column).
         const Area a = rects.width > 0.0f ? rects.area[i] : settings.area[i];
-        activeTab[static_cast<int>(a)] = static_cast<PanelId>(i);
+        const int pane = rects.width > 0.0f ? rects.pane[i] : isColumn(a) ? std::clamp(settings.pane[i], 0, 1) : 0;
+        activeTab[tabGroup(a, pane)] = static_cast<PanelId>(i);
     }
     open = now;
     wasOpen = now;
@@ -76,11 +80,20 @@ LayoutSettings::LayoutSettings() {
     set(PanelId::Ik, Area::Right, 1.5f);
     set(PanelId::Timeline, Area::Bottom, 2.0f);
     set(PanelId::Machine, Area::Bottom, 1.2f);
+    // The halves of a tabbed column: what is watched (Stats, the Hierarchy) below what is set.
+    for (PanelId id : {PanelId::Hierarchy, PanelId::Stats, PanelId::Morphs, PanelId::Crowd, PanelId::Machine, PanelId::Ik}) {
+        pane[static_cast<int>(id)] = 1;
+    }
+}
+
+void Layout::place(float width, float height, float top, float scale) {
+    rects = computeLayout(settings, open, width, height, top, 140.0f, &activeTab, scale, timelineNeed);
+    fitTabStrips(rects, tabStripNeed);
 }
 
 LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanelCount>& open, float width,
-                          float height, float top, float minSide, const std::array<PanelId, 3>* activeTab,
-                          float scale) {
+                          float height, float top, float minSide, const std::array<PanelId, kTabGroups>* activeTab,
+                          float scale, float timelineMin) {
     LayoutRects r;
     scale = std::isfinite(scale) && scale > 0.0f ? scale : 1.0f;
     r.scale = scale;
@@ -100,7 +113,7 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
     const bool useT = open[tl];
     const float maxBoth = std::max(0.0f, (1.0f - kMinViewportShare) * availH);
     const float maxT = std::max(0.0f, maxBoth - kLayoutGap);
-    const float minT = std::min(kMinBottom * scale, maxT);
+    const float minT = std::min(std::max(kMinBottom * scale, finite(timelineMin, 0.0f)), maxT);
     const float th = useT ? std::floor(std::clamp(finite(s.bottomHeight, 170.0f) * scale, minT, std::max(minT, maxT))) : 0.0f;
     const float gapT = useT ? kLayoutGap : 0.0f;
     const float maxB = std::max(0.0f, maxBoth - th - gapT - kLayoutGap);
@@ -108,6 +121,7 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
     bool used[3] = {false, false, false};
     for (int i = 0; i < kPanelCount; ++i) {
         r.area[i] = s.area[i] == Area::Bottom && fold ? Area::Right : s.area[i];
+        r.pane[i] = isColumn(r.area[i]) ? std::clamp(s.pane[i], 0, 1) : 0;
         if (open[i] && i != tl) used[static_cast<int>(r.area[i])] = true;
     }
     const bool useL = used[static_cast<int>(Area::Left)], useR = used[static_cast<int>(Area::Right)];
@@ -140,29 +154,30 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
     r.rightWidth = rw;
     r.bottomHeight = th;
     r.stripHeight = bh;
-    r.left = {0.0f, top, lw, useL ? availH : 0.0f};
+    r.left = {0.0f, top, lw, useL ? std::max(1.0f, aboveT) : 0.0f};
     r.right = {width - rw, top, rw, useR ? std::max(1.0f, aboveT) : 0.0f};
     r.centre = {cx, top, cw, std::max(1.0f, std::floor(aboveT - bh - gapB))};
     r.bottom = {cx, r.centre.bottom() + gapB, useB ? cw : 0.0f, bh};
-    r.timeline = {cx, height - th, useT ? width - cx : 0.0f, th};
+    r.timeline = {0.0f, height - th, useT ? width : 0.0f, th};
     if (useT) {
         r.panel[tl] = r.timeline;
         r.shown[tl] = true;
     }
 
     auto addSplitter = [&](Splitter::Kind k, LayoutRect rect, PanelId a = PanelId::Count, PanelId b = PanelId::Count,
-                           float span = 0.0f) {
+                           float span = 0.0f, Area area = Area::Left) {
         Splitter& sp = r.splitters[r.splitterCount++];
+        sp.area = area;
         sp.kind = k;
         sp.rect = rect;
         sp.a = a;
         sp.b = b;
         sp.span = span;
     };
-    if (useL) addSplitter(Splitter::LeftEdge, {lw, top, kLayoutGap, availH});
+    if (useL) addSplitter(Splitter::LeftEdge, {lw, top, kLayoutGap, r.left.h});
     if (useR) addSplitter(Splitter::RightEdge, {width - rw - kLayoutGap, top, kLayoutGap, r.right.h});
     if (useB) addSplitter(Splitter::StripEdge, {cx, r.centre.bottom(), cw, kLayoutGap});
-    if (useT) addSplitter(Splitter::BottomEdge, {cx, r.timeline.y - kLayoutGap, r.timeline.w, kLayoutGap});
+    if (useT) addSplitter(Splitter::BottomEdge, {0.0f, r.timeline.y - kLayoutGap, r.timeline.w, kLayoutGap});
 
     // The open panels of each area share it by weight, in PanelId order.
     for (Area a : {Area::Left, Area::Right, Area::Bottom}) {
@@ -179,21 +194,47 @@ LayoutRects computeLayout(const LayoutSettings& s, const std::array<bool, kPanel
         if (n == 0) continue;
         const float length = isColumn(a) ? ar.h : ar.w;
         if (n > 1 && needed + kLayoutGap * static_cast<float>(n - 1) > length) {
-            // Too many to stack: tabs. The chosen panel (if open) or the first open one shows.
+            // Too many to stack: tabs. A column with open panels in both halves is split between
+            // them; in each half the chosen panel (if open) or the first open one shows.
             const int ai = static_cast<int>(a);
             r.tabbed[ai] = true;
-            const float strip = std::min(std::round(kTabStripHeight * scale), 0.5f * ar.h);
-            r.tabStrip[ai] = {ar.x, ar.y, ar.w, strip};
-            int show = -1;
-            if (activeTab) {
-                const int want = static_cast<int>((*activeTab)[ai]);
-                if (want >= 0 && want < kPanelCount && open[want] && inAreaNow(want, a)) show = want;
+            int inPane[2] = {0, 0};
+            for (int i = 0; i < kPanelCount; ++i) {
+                if (open[i] && inAreaNow(i, a)) ++inPane[r.pane[i]];
             }
-            for (int i = 0; i < kPanelCount && show < 0; ++i) {
-                if (open[i] && inAreaNow(i, a)) show = i;
+            // (Halves too low for a tab strip and a few lines of a panel are not made.)
+            const float usable = std::max(2.0f, ar.h - kLayoutGap);
+            if (inPane[0] > 0 && inPane[1] > 0 && usable >= 2.0f * kMinPane * scale) {
+                const int col = a == Area::Left ? 0 : 1;
+                const float minPane = kMinPane * scale;
+                const float h0 = std::floor(std::clamp(finite(s.split[col], 0.5f) * usable, minPane, usable - minPane));
+                r.paneRect[tabGroup(a, 0)] = {ar.x, ar.y, ar.w, h0};
+                r.paneRect[tabGroup(a, 1)] = {ar.x, ar.y + h0 + kLayoutGap, ar.w, ar.bottom() - (ar.y + h0 + kLayoutGap)};
+                addSplitter(Splitter::BetweenPanes, {ar.x, ar.y + h0, ar.w, kLayoutGap}, PanelId::Count, PanelId::Count, usable, a);
+            } else {
+                for (int i = 0; i < kPanelCount; ++i) {  // one tab group: the upper half's
+                    if (inAreaNow(i, a)) r.pane[i] = 0;
+                }
+                inPane[0] += inPane[1];
+                inPane[1] = 0;
+                r.paneRect[tabGroup(a, 0)] = ar;
             }
-            r.panel[show] = {ar.x, ar.y + strip, ar.w, std::max(1.0f, ar.h - strip)};
-            r.shown[show] = true;
+            for (int pane = 0; pane < 2; ++pane) {
+                if (inPane[pane] == 0) continue;
+                const int g = tabGroup(a, pane);
+                const LayoutRect& pr = r.paneRect[g];
+                auto inGroup = [&](int i) { return i >= 0 && i < kPanelCount && open[i] && inAreaNow(i, a) && r.pane[i] == pane; };
+                int show = -1;
+                if (activeTab && inGroup(static_cast<int>((*activeTab)[g]))) show = static_cast<int>((*activeTab)[g]);
+                for (int i = 0; i < kPanelCount && show < 0; ++i) {
+                    if (inGroup(i)) show = i;
+                }
+                r.groupTabs[g] = inPane[pane] > 1;
+                const float strip = r.groupTabs[g] ? std::min(std::round(kTabStripHeight * scale), 0.5f * pr.h) : 0.0f;
+                if (r.groupTabs[g]) r.tabStrip[g] = {pr.x, pr.y, pr.w, strip};
+                r.panel[show] = {pr.x, pr.y + strip, pr.w, std::max(1.0f, pr.h - strip)};
+                r.shown[show] = true;
+            }
             continue;
         }
         const float usable = std::max(static_cast<float>(n), length - kLayoutGap * static_cast<float>(n - 1));
@@ -238,6 +279,13 @@ void dragSplitter(LayoutSettings& s, const LayoutRects& r, const Splitter& sp, f
             s.stripHeight = std::clamp(r.stripHeight - dy, minB, std::max(minB, room)) / k;
             break;
         }
+        case Splitter::BetweenPanes: {
+            const int col = sp.area == Area::Left ? 0 : 1;
+            const float h0 = r.paneRect[tabGroup(sp.area, 0)].h;
+            if (sp.span <= 0.0f) return;
+            s.split[col] = std::clamp((h0 + dy) / sp.span, 0.1f, 0.9f);
+            break;
+        }
         case Splitter::BetweenPanels: {
             const int a = static_cast<int>(sp.a), b = static_cast<int>(sp.b);
             if (a < 0 || a >= kPanelCount || b < 0 || b >= kPanelCount) return;
@@ -272,28 +320,28 @@ int placePanel(const Layout& layout, PanelId id) {
            ImGuiWindowFlags_NoSavedSettings;
 }
 
-void fitTabStrips(LayoutRects& r, const std::array<float, 3>& need) {
-    for (int a = 0; a < 3; ++a) {
-        if (!r.tabbed[a]) continue;
-        LayoutRect& strip = r.tabStrip[a];
-        const LayoutRect& ar = a == static_cast<int>(Area::Left) ? r.left : a == static_cast<int>(Area::Right) ? r.right : r.bottom;
-        const float h = std::round(std::min(std::max(strip.h, need[a]), 0.5f * ar.h));
+void fitTabStrips(LayoutRects& r, const std::array<float, kTabGroups>& need) {
+    for (int g = 0; g < kTabGroups; ++g) {
+        if (!r.groupTabs[g]) continue;
+        LayoutRect& strip = r.tabStrip[g];
+        const LayoutRect& pr = r.paneRect[g];
+        const float h = std::round(std::min(std::max(strip.h, need[g]), 0.5f * pr.h));
         if (h == strip.h) continue;
         strip.h = h;
         for (int i = 0; i < kPanelCount; ++i) {
-            if (!r.shown[i] || static_cast<int>(r.area[i]) != a || i == static_cast<int>(PanelId::Timeline)) continue;
-            r.panel[i].y = ar.y + h;
-            r.panel[i].h = std::max(1.0f, ar.h - h);
+            if (!r.shown[i] || i == static_cast<int>(PanelId::Timeline) || tabGroup(r.area[i], r.pane[i]) != g) continue;
+            r.panel[i].y = pr.y + h;
+            r.panel[i].h = std::max(1.0f, pr.h - h);
         }
     }
 }
 
-void drawTabStrips(Layout& layout) {
-    for (int a = 0; a < 3; ++a) {
-        if (!layout.rects.tabbed[a]) continue;
-        const LayoutRect& rc = layout.rects.tabStrip[a];
+void drawTabStrips(Layout& layout, UiProbe* probe) {
+    for (int g = 0; g < kTabGroups; ++g) {
+        if (!layout.rects.groupTabs[g]) continue;
+        const LayoutRect& rc = layout.rects.tabStrip[g];
         char name[24];
-        std::snprintf(name, sizeof name, "##tabs%d", a);
+        std::snprintf(name, sizeof name, "##tabs%d", g);
         ImGui::SetNextWindowPos(ImVec2(rc.x, rc.y), ImGuiCond_Always);
         ImGui::SetNextWindowSize(ImVec2(rc.w, rc.h), ImGuiCond_Always);
         const ImVec2 pad(4.0f, 4.0f);
@@ -307,7 +355,9 @@ void drawTabStrips(Layout& layout) {
         float x = 0.0f;
         int rows = 1;
         for (int i = 0; i < kPanelCount; ++i) {
-            if (!layout.open[i] || i == static_cast<int>(PanelId::Timeline) || static_cast<int>(layout.rects.area[i]) != a) continue;
+            if (!layout.open[i] || i == static_cast<int>(PanelId::Timeline) || tabGroup(layout.rects.area[i], layout.rects.pane[i]) != g) {
+                continue;
+            }
             // A row of tabs wraps where the next one does not fit; the shown panel's tab is lit.
             const float w = ImGui::CalcTextSize(kNames[i]).x + 2.0f * st.FramePadding.x;
             if (x > 0.0f && x + st.ItemSpacing.x + w <= avail) {
@@ -321,10 +371,20 @@ void drawTabStrips(Layout& layout) {
             ImGui::PushStyleColor(ImGuiCol_Button, st.Colors[shown ? ImGuiCol_TabActive : ImGuiCol_Tab]);
             ImGui::PushStyleColor(ImGuiCol_ButtonHovered, st.Colors[ImGuiCol_TabHovered]);
             ImGui::PushStyleColor(ImGuiCol_ButtonActive, st.Colors[ImGuiCol_TabActive]);
-            if (ImGui::Button(kNames[i])) layout.activeTab[a] = static_cast<PanelId>(i);
+            if (ImGui::Button(kNames[i])) layout.activeTab[g] = static_cast<PanelId>(i);
             ImGui::PopStyleColor(3);
+            probeItem(probe, std::string("tab:") + kNames[i]);
+            if (isColumn(layout.rects.area[i]) && ImGui::BeginPopupContextItem()) {
+                const int other = 1 - std::clamp(layout.settings.pane[i], 0, 1);
+                if (ImGui::MenuItem(other == 0 ? "Move to the upper half" : "Move to the lower half")) {
+                    layout.settings.pane[i] = other;
+                    layout.activeTab[tabGroup(layout.rects.area[i], other)] = static_cast<PanelId>(i);
+                }
+                probeItem(probe, "tab:move");
+                ImGui::EndPopup();
+            }
         }
-        layout.tabStripNeed[a] = std::ceil(2.0f * pad.y + static_cast<float>(rows) * ImGui::GetFrameHeight() +
+        layout.tabStripNeed[g] = std::ceil(2.0f * pad.y + static_cast<float>(rows) * ImGui::GetFrameHeight() +
                                            static_cast<float>(rows - 1) * st.ItemSpacing.y + 1.0f);
         ImGui::End();
         ImGui::PopStyleVar(2);
@@ -347,7 +407,7 @@ void drawSplitters(Layout& layout) {
                      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoSavedSettings |
                          ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove);
         ImGui::InvisibleButton("##grab", ImVec2(sp.rect.w, sp.rect.h));
-        const bool horizontalBar = sp.kind == Splitter::BottomEdge || sp.kind == Splitter::StripEdge ||
+        const bool horizontalBar = sp.kind == Splitter::BottomEdge || sp.kind == Splitter::StripEdge || sp.kind == Splitter::BetweenPanes ||
                                    (sp.kind == Splitter::BetweenPanels && layout.rects.area[static_cast<int>(sp.a)] != Area::Bottom);
         if (ImGui::IsItemHovered() || ImGui::IsItemActive()) {
             ImGui::SetMouseCursor(horizontalBar ? ImGuiMouseCursor_ResizeNS : ImGuiMouseCursor_ResizeEW);
@@ -371,6 +431,16 @@ void drawLayoutMenu(Layout& layout) {
                 const char* label = a == Area::Left ? "Left column" : a == Area::Right ? "Right column" : "Bottom strip";
                 if (ImGui::MenuItem(label, nullptr, layout.settings.area[i] == a)) layout.settings.area[i] = a;
             }
+            // Its half of a column, where the column is too crowded to stack and shows tabs.
+            ImGui::Separator();
+            ImGui::BeginDisabled(layout.settings.area[i] == Area::Bottom);
+            for (int pane = 0; pane < 2; ++pane) {
+                if (ImGui::MenuItem(pane == 0 ? "Upper half (with tabs)" : "Lower half (with tabs)", nullptr,
+                                    layout.settings.pane[i] == pane)) {
+                    layout.settings.pane[i] = pane;
+                }
+            }
+            ImGui::EndDisabled();
             ImGui::EndMenu();
         }
     }

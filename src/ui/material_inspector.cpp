@@ -1,11 +1,16 @@
 // The Hierarchy inspector's Material section: what the renderer knows of one mesh's material,
-// read-only (anim/runtime/model.h's Material, GpuModel::textureStatus).
+// read-only (anim/runtime/model.h's Material, GpuModel::textureStatus), with colour swatches
+// and a thumbnail of each texture as the renderer holds it (GpuModel::materials).
 #include <algorithm>
 #include <cmath>
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <iterator>
 #include <string>
+
+#include "platform/gl.h"
 
 #include "ui/panels.h"
 #include "ui/widgets.h"
@@ -75,6 +80,79 @@ void swatch(UiProbe* probe, const std::string& key, const glm::vec4& linear) {
     ImGui::SameLine();
 }
 
+// EXT_texture_sRGB_decode (not in glad's core 3.3 loader): an sRGB texture sampled without
+// decoding gives its stored values, as an image viewer shows the file.
+constexpr GLenum kTextureSrgbDecode = 0x8A48, kSkipDecode = 0x8A4A;
+
+// The sampler thumbnails are drawn with (made once in the viewer's GL context, which frees it):
+// trilinear, clamped, and sRGB textures not decoded where the GL can say so, whatever the
+// file's own sampler says.
+GLuint thumbnailSampler(ViewerUiState& ui) {
+    if (ui.thumbnailSampler != 0) return ui.thumbnailSampler;
+    bool skip = false;
+    GLint n = 0;
+    glGetIntegerv(GL_NUM_EXTENSIONS, &n);
+    for (GLint i = 0; i < n; ++i) {
+        const char* e = reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i)));
+        if (e && std::strcmp(e, "GL_EXT_texture_sRGB_decode") == 0) skip = true;
+    }
+    GLuint sampler = 0;
+    glGenSamplers(1, &sampler);
+    glSamplerParameteri(sampler, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glSamplerParameteri(sampler, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glSamplerParameteri(sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glSamplerParameteri(sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    if (skip) glSamplerParameteri(sampler, kTextureSrgbDecode, static_cast<GLint>(kSkipDecode));
+    ui.thumbnailSampler = sampler;
+    return sampler;
+}
+
+// Draw-list callbacks around a thumbnail (run by the OpenGL backend as it draws the UI, on the
+// texture unit it draws with).
+void bindSampler(const ImDrawList*, const ImDrawCmd* cmd) {
+    glBindSampler(0, static_cast<GLuint>(reinterpret_cast<intptr_t>(cmd->UserCallbackData)));
+}
+void unbindSampler(const ImDrawList*, const ImDrawCmd*) { glBindSampler(0, 0); }
+
+// Texture `tex` drawn into [a, b] of `dl` (letterboxed to the image's aspect), framed.
+void drawTexture(ImDrawList* dl, GLuint tex, ImVec2 a, ImVec2 b, int width, int height, GLuint sampler) {
+    const float bw = b.x - a.x, bh = b.y - a.y;
+    const float k = std::min(bw / static_cast<float>(std::max(width, 1)), bh / static_cast<float>(std::max(height, 1)));
+    const ImVec2 size(k * static_cast<float>(width), k * static_cast<float>(height));
+    const ImVec2 p0(std::round(a.x + 0.5f * (bw - size.x)), std::round(a.y + 0.5f * (bh - size.y)));
+    void* id = reinterpret_cast<void*>(static_cast<intptr_t>(tex));
+    dl->AddCallback(bindSampler, reinterpret_cast<void*>(static_cast<intptr_t>(sampler)));
+    dl->AddImage(id, p0, ImVec2(p0.x + size.x, p0.y + size.y));
+    dl->AddCallback(unbindSampler, nullptr);
+    dl->AddRect(ImVec2(a.x - 1.0f, a.y - 1.0f), ImVec2(b.x + 1.0f, b.y + 1.0f), ImGui::GetColorU32(ImGuiCol_Border));
+}
+
+// A small picture of a loaded texture before its row, the texture larger with its slot, file
+// and size on hover. Probed as "<key>:thumb" (its text: the GL texture name) and, while the
+// tooltip shows, "texture:tooltip".
+void thumbnail(ViewerState& s, UiProbe* probe, const std::string& key, const char* slot, const TextureRef& t, GLuint tex,
+               const GpuModel::TextureStatus& st) {
+    const GLuint sampler = thumbnailSampler(s.ui);
+    const float side = std::round(2.0f * ImGui::GetTextLineHeightWithSpacing());
+    const ImVec2 a = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(ImVec2(side, side));
+    probeItem(probe, key + ":thumb");
+    if (probe) probe->texts[key + ":thumb"] = std::to_string(tex);
+    drawTexture(ImGui::GetWindowDrawList(), tex, a, ImVec2(a.x + side, a.y + side), st.width, st.height, sampler);
+    if (ImGui::IsItemHovered()) {
+        const std::string text = fmt("%s: %s\n%d x %d pixels", slot, t.path.c_str(), st.width, st.height);
+        ImGui::BeginTooltip();
+        const float big = std::round(std::min(256.0f * ImGui::GetFontSize() / 13.0f, static_cast<float>(std::max(st.width, st.height))));
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        ImGui::Dummy(ImVec2(big, big));
+        drawTexture(ImGui::GetWindowDrawList(), tex, p, ImVec2(p.x + big, p.y + big), st.width, st.height, sampler);
+        ImGui::TextUnformatted(text.c_str());
+        ImGui::EndTooltip();
+        if (probe) probe->texts["texture:tooltip"] = text;
+    }
+    ImGui::SameLine();
+}
+
 // What one texture slot reads: the file, its size or why it did not load, UV set, transform
 // and sampler.
 std::string textureText(const TextureRef& t, const GpuModel::TextureStatus* st) {
@@ -103,6 +181,11 @@ void drawMaterialInspector(ViewerState& s, UiProbe* probe) {
         for (auto it = probe->texts.begin(); it != probe->texts.end();) {
             const bool mine = it->first.rfind("material:", 0) == 0 || it->first.rfind("texture:", 0) == 0;
             it = mine ? probe->texts.erase(it) : std::next(it);
+        }
+        for (auto it = probe->rects.begin(); it != probe->rects.end();) {
+            const bool thumb = it->first.rfind("texture:", 0) == 0 && it->first.size() > 6 &&
+                               it->first.compare(it->first.size() - 6, 6, ":thumb") == 0;
+            it = thumb ? probe->rects.erase(it) : std::next(it);
         }
     }
     if (!s.model || s.model->meshes.empty()) return;
@@ -161,6 +244,7 @@ void drawMaterialInspector(ViewerState& s, UiProbe* probe) {
     // The texture slots that have a texture.
     const std::vector<GpuModel::TextureStatus>* status =
         mesh.material < s.textureStatus.size() ? &s.textureStatus[mesh.material] : nullptr;
+    const GpuMaterial* gpu = mesh.material < s.materialTextures.size() ? &s.materialTextures[mesh.material] : nullptr;
     size_t slot = 0;
     int textures = 0;
     mat.forEachTexture([&](const char* name, const TextureRef& t) {
@@ -169,6 +253,11 @@ void drawMaterialInspector(ViewerState& s, UiProbe* probe) {
         ++textures;
         const GpuModel::TextureStatus* st = status && i < status->size() ? &(*status)[i] : nullptr;
         const bool bad = st && !st->loaded() && !st->problem.empty();
+        // In Material::forEachTexture's order.
+        const GLuint slots[8] = {gpu ? gpu->baseColor : 0u, gpu ? gpu->metallicRoughness : 0u, gpu ? gpu->normal : 0u,
+                                 gpu ? gpu->occlusion : 0u, gpu ? gpu->emissive : 0u, gpu ? gpu->clearcoat : 0u,
+                                 gpu ? gpu->clearcoatRoughness : 0u, gpu ? gpu->clearcoatNormal : 0u};
+        if (st && st->loaded() && i < 8 && slots[i] != 0) thumbnail(s, probe, std::string("texture:") + name, name, t, slots[i], *st);
         if (bad) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.5f, 1.0f));
         row(probe, std::string("texture:") + name, name, textureText(t, st));
         if (bad) ImGui::PopStyleColor();

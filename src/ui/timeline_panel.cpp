@@ -155,9 +155,25 @@ void eulerKeys(const Clip& clip, const Channel& ch, std::vector<glm::vec3>& out)
     }
 }
 
-// The Curves view: the selected joint's channel family as one curve per component through its
-// keys (drawn as points where they are apart), the value axis fitted to the keys in view, with
-// the ruler's time axis (zoom and pan), the playhead and the clip's markers.
+// The colour of component `c` of the `j`th of `n` joints' curves: x red, y green, z blue (w
+// white) for one joint; for several, a hue per joint and a shade per component.
+ImU32 curveColour(int j, int n, int c) {
+    static const ImU32 kOne[4] = {IM_COL32(235, 95, 95, 255), IM_COL32(110, 220, 110, 255), IM_COL32(100, 150, 255, 255),
+                                  IM_COL32(220, 220, 220, 255)};
+    if (n <= 1) return kOne[c & 3];
+    const float hue = std::fmod(0.02f + 0.61803f * static_cast<float>(j), 1.0f);
+    static const float kSat[4] = {0.75f, 0.45f, 0.9f, 0.2f}, kVal[4] = {1.0f, 1.0f, 0.72f, 0.9f};
+    return ImColor::HSV(hue, kSat[c & 3], kVal[c & 3]);
+}
+
+constexpr int kMaxCurveJoints = 8;
+
+// The Curves view: the channel family of the selected joints (the selected one and those
+// Ctrl / Shift-clicked with it in the Hierarchy, at most kMaxCurveJoints) as one curve per
+// joint and component through its keys (drawn as points where they are apart), each coloured,
+// named in a legend above and labelled at its right end where the label has room; the value
+// axis fitted to the keys in view, with the ruler's time axis (zoom and pan), the playhead and
+// the clip's markers.
 void drawCurves(ViewerState& s, const RulerView& v, const Clip* clip, const std::vector<Marker>* markers, float k, UiProbe* probe) {
     TimelineState& tl = s.timeline;
     tl.curvePoints.clear();
@@ -174,12 +190,49 @@ void drawCurves(ViewerState& s, const RulerView& v, const Clip* clip, const std:
         ImGui::Checkbox("quaternion", &tl.curveQuaternion);
         probeItem(probe, "curves:quaternion");
     }
-    const char* legend = tl.curveFamily == 1 && tl.curveQuaternion ? "x y z w" : tl.curveFamily == 1 ? "x y z (degrees)" : "x y z";
-    sameLineIfFits(ImGui::CalcTextSize(legend).x);
-    ImGui::TextDisabled("%s", legend);
     const Model& m = *s.model;
-    const int joint = s.selectedJoint;
-    const bool tracked = clip && joint >= 0 && static_cast<size_t>(joint) < clip->trackOfNode.size() && clip->trackOfNode[joint] >= 0;
+    const int comps = tl.curveFamily == 1 && tl.curveQuaternion ? 4 : 3;
+    static const char* kComp[4] = {"x", "y", "z", "w"};
+    // The joints to draw: selected and keyed in this clip.
+    const std::vector<int32_t> selection = s.jointSelection();
+    std::vector<int32_t> joints;
+    for (int32_t j : selection) {
+        if (clip && static_cast<size_t>(j) < clip->trackOfNode.size() && clip->trackOfNode[j] >= 0 &&
+            static_cast<int>(joints.size()) < kMaxCurveJoints) {
+            joints.push_back(j);
+        }
+    }
+    const int nj = static_cast<int>(joints.size());
+    // The legend: a swatch and a name per curve, wrapping at the panel's edge.
+    tl.curveLegend.clear();
+    if (nj <= 1) {
+        const char* units = tl.curveFamily == 1 && tl.curveQuaternion ? "x y z w" : tl.curveFamily == 1 ? "x y z (degrees)" : "x y z";
+        sameLineIfFits(ImGui::CalcTextSize(units).x);
+        ImGui::TextDisabled("%s", units);
+    }
+    const float sw = std::round(ImGui::GetFontSize() * 0.7f);
+    for (int ji = 0; ji < nj && nj > 1; ++ji) {
+        for (int c = 0; c < comps; ++c) {
+            const std::string label = m.skeleton.names[joints[ji]] + " " + kComp[c];
+            sameLineIfFits(sw + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label.c_str()).x);
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            const float y = p.y + 0.5f * (ImGui::GetTextLineHeight() - sw);
+            ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + sw, y + sw), curveColour(ji, nj, c));
+            ImGui::Dummy(ImVec2(sw, ImGui::GetTextLineHeight()));
+            ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+            ImGui::TextUnformatted(label.c_str());
+            probeItem(probe, "curves:legend:" + std::to_string(joints[ji]) + ":" + kComp[c]);
+            tl.curveLegend.push_back(label);
+        }
+    }
+    if (nj > 1 && tl.curveFamily == 1) {
+        sameLineIfFits(ImGui::CalcTextSize(tl.curveQuaternion ? "(quaternion)" : "(degrees)").x);
+        ImGui::TextDisabled("%s", tl.curveQuaternion ? "(quaternion)" : "(degrees)");
+    }
+    if (static_cast<int>(selection.size()) > nj && nj == kMaxCurveJoints) {
+        sameLineIfFits(ImGui::CalcTextSize("(the first 8 of 888 joints)").x);
+        ImGui::TextDisabled("(the first %d of %zu joints)", kMaxCurveJoints, selection.size());
+    }
     const float h = std::max(std::round(80.0f * k), ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("##curves", ImVec2(std::max(1.0f, ImGui::GetContentRegionAvail().x), h));
@@ -189,33 +242,45 @@ void drawCurves(ViewerState& s, const RulerView& v, const Clip* clip, const std:
     dl->AddRectFilled(ImVec2(v.x0, origin.y), ImVec2(v.x1, origin.y + h), IM_COL32(30, 30, 34, 255));
     tl.curveTop = top;
     tl.curveBottom = bottom;
-    if (!tracked) {
+    if (nj == 0) {
         dl->AddText(ImVec2(origin.x, top), IM_COL32(150, 150, 155, 255),
-                    joint < 0 ? "select a joint to see its curves" : "this joint has no keys in this clip");
+                    selection.empty() ? "select a joint to see its curves (Ctrl + click in the Hierarchy for more)"
+                                      : selection.size() == 1 ? "this joint has no keys in this clip" : "these joints have no keys in this clip");
         return;
     }
-    const Track& tr = clip->tracks[clip->trackOfNode[joint]];
-    const Channel& ch = tl.curveFamily == 0 ? tr.translation : tl.curveFamily == 1 ? tr.rotation : tr.scale;
-    const float* times = clip->times.data() + ch.times;
-    const int comps = tl.curveFamily == 1 && tl.curveQuaternion ? 4 : 3;
-    static thread_local std::vector<glm::vec3> euler;
-    if (tl.curveFamily == 1 && !tl.curveQuaternion) eulerKeys(*clip, ch, euler);
-    auto value = [&](uint32_t key, int c) -> float {
-        if (tl.curveFamily != 1) return clip->vec3Keys[ch.values + key][c];
-        if (!tl.curveQuaternion) return euler[key][c];
-        const glm::quat& q = clip->quatKeys[ch.values + key];
+    // Per joint: its channel, key times, the keys in view (one either side, so the curve reaches
+    // the edges) and, for Euler angles, its keys' angles.
+    struct Curve {
+        const Channel* ch = nullptr;
+        const float* times = nullptr;
+        uint32_t first = 0, last = 0;
+        std::vector<glm::vec3> euler;
+    };
+    std::vector<Curve> curves(static_cast<size_t>(nj));
+    for (int ji = 0; ji < nj; ++ji) {
+        Curve& cv = curves[static_cast<size_t>(ji)];
+        const Track& tr = clip->tracks[clip->trackOfNode[joints[ji]]];
+        cv.ch = tl.curveFamily == 0 ? &tr.translation : tl.curveFamily == 1 ? &tr.rotation : &tr.scale;
+        cv.times = clip->times.data() + cv.ch->times;
+        cv.first = static_cast<uint32_t>(std::max<std::ptrdiff_t>(
+            0, std::lower_bound(cv.times, cv.times + cv.ch->count, static_cast<float>(v.t0)) - cv.times - 1));
+        cv.last = static_cast<uint32_t>(std::min<std::ptrdiff_t>(
+            cv.ch->count, std::upper_bound(cv.times, cv.times + cv.ch->count, static_cast<float>(v.t1)) - cv.times + 1));
+        if (tl.curveFamily == 1 && !tl.curveQuaternion) eulerKeys(*clip, *cv.ch, cv.euler);
+    }
+    auto value = [&](const Curve& cv, uint32_t key, int c) -> float {
+        if (tl.curveFamily != 1) return clip->vec3Keys[cv.ch->values + key][c];
+        if (!tl.curveQuaternion) return cv.euler[key][c];
+        const glm::quat& q = clip->quatKeys[cv.ch->values + key];
         return c == 0 ? q.x : c == 1 ? q.y : c == 2 ? q.z : q.w;
     };
-    // The keys in view (and one either side, so the curve reaches the edges).
-    const uint32_t first = static_cast<uint32_t>(std::max<std::ptrdiff_t>(
-        0, std::lower_bound(times, times + ch.count, static_cast<float>(v.t0)) - times - 1));
-    const uint32_t last = static_cast<uint32_t>(std::min<std::ptrdiff_t>(
-        ch.count, std::upper_bound(times, times + ch.count, static_cast<float>(v.t1)) - times + 1));
     float lo = std::numeric_limits<float>::max(), hi = -std::numeric_limits<float>::max();
-    for (uint32_t key = first; key < last; ++key) {
-        for (int c = 0; c < comps; ++c) {
-            lo = std::min(lo, value(key, c));
-            hi = std::max(hi, value(key, c));
+    for (const Curve& cv : curves) {
+        for (uint32_t key = cv.first; key < cv.last; ++key) {
+            for (int c = 0; c < comps; ++c) {
+                lo = std::min(lo, value(cv, key, c));
+                hi = std::max(hi, value(cv, key, c));
+            }
         }
     }
     if (!(hi >= lo)) return;
@@ -237,28 +302,43 @@ void drawCurves(ViewerState& s, const RulerView& v, const Clip* clip, const std:
     if (markers) {
         for (const Marker& mk : *markers) dl->AddLine(ImVec2(v.toX(mk.time), top), ImVec2(v.toX(mk.time), bottom), IM_COL32(230, 170, 60, 160));
     }
-    static const ImU32 kColours[4] = {IM_COL32(235, 95, 95, 255), IM_COL32(110, 220, 110, 255), IM_COL32(100, 150, 255, 255),
-                                      IM_COL32(220, 220, 220, 255)};
     const float dot = std::max(1.5f, 2.0f * k);
     const double perPixel = (v.t1 - v.t0) / std::max(1.0f, v.x1 - v.x0);
-    const bool spaced = last - first < 2 || (times[last - 1] - times[first]) / (last - first - 1) > 4.0 * perPixel;
-    for (int c = 0; c < comps; ++c) {
-        ImVec2 prev;
-        for (uint32_t key = first; key < last; ++key) {
-            const float val = value(key, c);
-            const ImVec2 p(v.toX(times[key]), toY(val));
-            if (key > first) dl->AddLine(prev, p, kColours[c], 1.5f);
-            if (spaced) dl->AddRectFilled(ImVec2(p.x - dot, p.y - dot), ImVec2(p.x + dot, p.y + dot), kColours[c]);
-            if (tl.curvePoints.size() < kMaxCurvePoints && times[key] >= v.t0 && times[key] <= v.t1) {
-                tl.curvePoints.push_back(TimelineState::CurvePoint{c, times[key], val, p.x, p.y});
+    std::vector<ImVec4> labelBoxes;  // labels drawn, so none is drawn over another
+    for (int ji = 0; ji < nj; ++ji) {
+        const Curve& cv = curves[static_cast<size_t>(ji)];
+        const bool spaced = cv.last - cv.first < 2 ||
+                            (cv.times[cv.last - 1] - cv.times[cv.first]) / (cv.last - cv.first - 1) > 4.0 * perPixel;
+        for (int c = 0; c < comps; ++c) {
+            const ImU32 col = curveColour(ji, nj, c);
+            ImVec2 prev, end(-1e9f, 0.0f);
+            for (uint32_t key = cv.first; key < cv.last; ++key) {
+                const float val = value(cv, key, c);
+                const ImVec2 p(v.toX(cv.times[key]), toY(val));
+                if (key > cv.first) dl->AddLine(prev, p, col, 1.5f);
+                if (spaced) dl->AddRectFilled(ImVec2(p.x - dot, p.y - dot), ImVec2(p.x + dot, p.y + dot), col);
+                if (tl.curvePoints.size() < kMaxCurvePoints && cv.times[key] >= v.t0 && cv.times[key] <= v.t1) {
+                    tl.curvePoints.push_back(TimelineState::CurvePoint{c, cv.times[key], val, p.x, p.y, joints[ji]});
+                }
+                if (p.x <= v.x1) end = p;
+                prev = p;
             }
-            prev = p;
+            if (nj < 2 || end.x < v.x0) continue;
+            // Its name at its right end, inside the plot, where no other label is.
+            const std::string label = m.skeleton.names[joints[ji]] + " " + kComp[c];
+            const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
+            const ImVec2 at(std::max(v.x0, std::min(end.x, v.x1) - ts.x - 3.0f), std::clamp(end.y - ts.y - 1.0f, top, bottom - ts.y));
+            const ImVec4 box(at.x, at.y, at.x + ts.x, at.y + ts.y);
+            bool free = true;
+            for (const ImVec4& o : labelBoxes) free = free && (box.z <= o.x || o.z <= box.x || box.w <= o.y || o.w <= box.y);
+            if (!free) continue;
+            labelBoxes.push_back(box);
+            dl->AddText(at, col, label.c_str());
         }
     }
     const float cx = v.toX(tl.time);
     dl->AddLine(ImVec2(cx, origin.y), ImVec2(cx, origin.y + h), IM_COL32(80, 160, 255, 255), 2.0f);
     dl->PopClipRect();
-    (void)m;
 }
 
 // One row of the dope sheet: a skeleton node (indented `depth` levels) or a morph target.
@@ -577,6 +657,9 @@ void drawTimelineContent(ViewerState& s, UiProbe* probe) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float width = std::max(50.0f, ImGui::GetContentRegionAvail().x - labelW);
     const float height = rulerH + rows * rowH;
+    // The panel's height that shows everything above the ruler, the ruler and two key rows at
+    // this width: the layout keeps the Timeline's strip at least this high.
+    s.ui.layout.timelineNeed = std::ceil(ImGui::GetCursorPosY() + rulerH + 2.0f * rowH + ImGui::GetStyle().WindowPadding.y + 2.0f);
     v.x0 = origin.x + labelW;
     v.x1 = v.x0 + width;
     tl.rulerLeft = v.x0;

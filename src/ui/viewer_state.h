@@ -3,6 +3,7 @@
 // (time belongs to the controller, not to the panels).
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -254,6 +255,8 @@ struct ViewerUiState {
     std::vector<glm::vec4> nameRects;  // their boxes (x0, y0, x1, y1), the selected joint's first
     int materialMesh = -1;             // the mesh whose material the inspector shows (-1: none)
     int materialForNode = -2;          // the selected node it was chosen for
+    unsigned thumbnailSampler = 0;     // the GL sampler the Material inspector's thumbnails are
+                                       // drawn with (0: not made yet; the GL context frees it)
     FileBrowserState browser;
     Layout layout;                     // the docked panel layout (ui/layout.h)
     // The window's place on the screen (screen coordinates), kept in the settings and restored
@@ -315,7 +318,7 @@ struct TimelineState {
     std::vector<std::string> labelsDrawn;  // the name each drawn row shows (elided in the middle)
     int bandRows = 0;               // rows drawn as a band (keys closer than their diamonds)
     int rowCount = 0;               // rows the dope sheet lists (visible or scrolled away)
-    // The Curves view: the selected joint's channels as curves under the ruler (its zoom, pan,
+    // The Curves view: the selected joints' channels as curves under the ruler (its zoom, pan,
     // playhead and markers), one family at a time; the keys drawn last frame (tests read them).
     bool curves = false;
     int curveFamily = 1;            // 0 location x/y/z, 1 rotation, 2 scale x/y/z
@@ -324,8 +327,10 @@ struct TimelineState {
         int component = 0;          // x, y, z (w)
         float time = 0.0f, value = 0.0f;  // the key (value in the family's unit)
         float x = 0.0f, y = 0.0f;   // where it was drawn
+        int joint = -1;             // whose key it is (skeleton node)
     };
     std::vector<CurvePoint> curvePoints;  // at most kMaxCurvePoints
+    std::vector<std::string> curveLegend; // the legend's entries drawn ("<joint> <component>"), for several joints
     float curveTop = 0.0f, curveBottom = 0.0f, curveMin = 0.0f, curveMax = 0.0f;  // the value axis drawn
     float nameWidth = 90.0f;        // the name column (at UI scale 1), dragged at its edge; saved
     char filter[64] = "";           // the dope sheet's filter: rows whose name holds it
@@ -359,10 +364,32 @@ struct ViewerState {
     OrbitCamera camera;
     Bounds bounds;                  // animated bounds of the current clip
     int selectedJoint = -1;         // skeleton node index
+    // Joints selected with it (Ctrl / Shift + click in the Hierarchy), in the order chosen. They
+    // go with the selected joint they were chosen with, on that model: a selection made any
+    // other way (the viewport, a finding, a plain click) stands alone.
+    std::vector<int32_t> moreJoints;
+    int moreJointsWith = -1;
+    const Model* moreJointsModel = nullptr;
+    // The selected joint, then the joints selected with it (empty: none selected).
+    std::vector<int32_t> jointSelection() const {
+        std::vector<int32_t> out;
+        if (selectedJoint < 0 || !model || static_cast<size_t>(selectedJoint) >= model->skeleton.size()) return out;
+        out.push_back(selectedJoint);
+        if (moreJointsWith != selectedJoint || moreJointsModel != model.get()) return out;
+        for (int32_t j : moreJoints) {
+            if (j >= 0 && static_cast<size_t>(j) < model->skeleton.size() && std::find(out.begin(), out.end(), j) == out.end()) {
+                out.push_back(j);
+            }
+        }
+        return out;
+    }
     std::vector<std::vector<int32_t>> children;  // per node, for the hierarchy panel
     std::vector<int32_t> joints;    // model->jointNodes(), computed at load
     // How each material's texture slots loaded on the GPU (GpuModel::textureStatus), at load.
     std::vector<std::vector<GpuModel::TextureStatus>> textureStatus;
+    // Each material's textures on the GPU (GpuModel::materials), at load, for the inspector's
+    // thumbnails; replaced with the GpuModel that owns them.
+    std::vector<GpuMaterial> materialTextures;
 
     // Loading and errors.
     bool loading = false;

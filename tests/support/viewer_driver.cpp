@@ -34,6 +34,7 @@ void ViewerDriver::setInputHookDefault() {
         io.MouseDown[1] = rightDown;
         io.MouseDown[2] = middleDown;
         io.KeyShift = shift;
+        if (ctrl) io.KeyCtrl = true;
         if (wheel != 0.0f) {
             io.MouseWheel = wheel;
             wheel = 0.0f;
@@ -117,6 +118,22 @@ void ViewerDriver::clickAt(ImVec2 p, int button) {
     down = false;
     frames(2);
     mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+}
+
+void ViewerDriver::drag(ImVec2 from, ImVec2 by, int steps) {
+    mouse = from;
+    frames(1);
+    mouseDown = true;
+    frames(1);
+    for (int step = 1; step <= steps; ++step) {
+        const float f = static_cast<float>(step) / static_cast<float>(steps);
+        mouse = ImVec2(from.x + by.x * f, from.y + by.y * f);
+        frames(1);
+    }
+    mouseDown = false;
+    frames(1);
+    mouse = ImVec2(-FLT_MAX, -FLT_MAX);
+    frames(2);
 }
 
 void ViewerDriver::drop(const std::string& path) {

@@ -1,5 +1,5 @@
 // Drives the real viewer window in tests as a person would: ImGui's input set each frame from
-// the driver's mouse, Shift, wheel and key fields, clicks where the probed widgets were drawn
+// the driver's mouse, Shift, Ctrl, wheel and key fields, clicks where the probed widgets were drawn
 // (scrolling their panel to them first), key taps and dropped files through the callbacks GLFW
 // calls. Used by the viewer test fixtures (viewer_smoke_test, viewer_look_test) together with
 // ::testing::Test.
@@ -20,7 +20,7 @@ public:
     // Creates the viewer from `cfg` with the UI probe on and the driver's input hook, waits for
     // the model and its environment map and draws three frames. Fails the test (fatally) when either goes wrong.
     void start(const ViewerConfig& cfg);
-    // The driver's mouse, Shift, wheel and key fields, as ImGui's input each frame.
+    // The driver's mouse, Shift, Ctrl, wheel and key fields, as ImGui's input each frame.
     void setInputHookDefault();
     void frames(int n);
     // One frame (this frame's requests applied), the environment map being loaded finished, one
@@ -44,6 +44,9 @@ public:
     // The same click at point `p` (an item of an open combo's list, say) with mouse button
     // `button` (0 left, 1 right, 2 middle).
     void clickAt(ImVec2 p, int button = 0);
+    // A left-button drag as a person makes it: press at `from`, move by `by` in `steps` equal
+    // steps (a frame each), release, and move the mouse away.
+    void drag(ImVec2 from, ImVec2 by, int steps);
     // Files dropped on the window, as GLFW reports them (the drop callback installed on it).
     void drop(const std::string& path);
     // A key tap as GLFW reports it: the press and the release (`holdMs` apart) both reach the
@@ -61,6 +64,7 @@ public:
     bool rightDown = false;
     bool middleDown = false;
     bool shift = false;
+    bool ctrl = false;  // held: Ctrl down for ImGui (else as the key callbacks left it)
     float wheel = 0.0f;  // one frame's wheel turn
     int key = -1;
 };
