@@ -3573,8 +3573,11 @@ TEST_F(ViewerSmoke, CrowdOfAThousandStaysWithinTheFrameBudget) {
     EXPECT_TRUE(note->Active);
     const LayoutRect& centre = s.ui.layout.rects.centre;
     EXPECT_TRUE(centre.contains(note->Pos.x + 1.0f, note->Pos.y + 1.0f)) << "the note should sit in the viewport";
-    // The camera framed what is drawn (the posed instances): the model is not a speck.
-    EXPECT_GT(projectedHeight(s, w, h), 0.1f * centre.h);
+    // The camera framed what is drawn (the posed instances, about sqrt(posed) rows of them, far
+    // ones drawn lighter: how many fit depends on the machine): one model is about a row's height,
+    // not the speck it would be with the whole thousand, or more, framed (measured: 1.2 x
+    // centre.h / sqrt(posed)).
+    EXPECT_GT(projectedHeight(s, w, h), 0.6f * centre.h / std::sqrt(static_cast<float>(s.crowd.posed)));
 
     // Off, with the camera far out (as when a whole grid was framed): the single model is
     // framed again as it was before the crowd, not left a speck.
