@@ -66,4 +66,31 @@ bool SourceFiles::exists(const std::string& file) {
 
 void SourceFiles::release(const std::string& file) { bytes_.erase(key(file)); }
 
+void confineTextures(Model& model) {
+    auto confine = [&](const char*, const TextureRef& tex) {
+        const std::string& ref = tex.path;
+        if (ref.empty() || ref[0] == '*' || ref.rfind("data:", 0) == 0) return;
+        for (const EmbeddedTexture& t : model.textures) {
+            if (!t.name.empty() && t.name == ref) return;
+        }
+        std::vector<std::string> refused;
+        if (!paths::resolveResourceFile(model.path, ref, &refused).empty()) return;
+        for (const std::string& r : refused) {
+            auto& list = model.stats.refusedPaths;
+            if (std::find(list.begin(), list.end(), r) == list.end()) list.push_back(r);
+        }
+    };
+    for (const Material& m : model.materials) m.forEachTexture(confine);
+}
+
+Error refusedFileError(const std::string& model, const SourceFiles& files) {
+    // paths::refusedName: "<file> (<why>)" when the file is inside but not read.
+    const std::string& first = files.refused().front();
+    const bool why = !first.empty() && first.back() == ')';
+    const bool never = first.find(" (not a regular file") != std::string::npos;
+    return Error{model + ": refused to read " + first + (why ? "" : ": outside the model's folder") +
+                     (never ? "" : " (--allow-external-paths allows it)"),
+                 "external-path-refused"};
+}
+
 }  // namespace rig

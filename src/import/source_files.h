@@ -11,6 +11,9 @@
 #include <string_view>
 #include <vector>
 
+#include "anim/runtime/model.h"
+#include "anim/runtime/result.h"
+
 namespace rig {
 
 class SourceFiles {
@@ -49,5 +52,13 @@ private:
     std::vector<std::string> opened_;
     std::string error_;
 };
+
+// Textures of any material slot (Material::forEachTexture) that are files (not embedded) and
+// exist only outside the model's folder: not read by anyone (renderer, check), recorded as refused.
+void confineTextures(Model& model);
+
+// The error of an import that stopped at a refused file: the first of `files.refused()`, why,
+// and how to allow it where it can be allowed (external-path-refused).
+Error refusedFileError(const std::string& model, const SourceFiles& files);
 
 }  // namespace rig

@@ -111,21 +111,4 @@ Assimp::IOStream* ConfinedIOSystem::Open(const char* file, const char* mode) {
     return new SourceStream(*this, bytes, bytes == files_.read(files_.model()));
 }
 
-void confineTextures(Model& model) {
-    auto confine = [&](const char*, const TextureRef& tex) {
-        const std::string& ref = tex.path;
-        if (ref.empty() || ref[0] == '*' || ref.rfind("data:", 0) == 0) return;
-        for (const EmbeddedTexture& t : model.textures) {
-            if (!t.name.empty() && t.name == ref) return;
-        }
-        std::vector<std::string> refused;
-        if (!paths::resolveResourceFile(model.path, ref, &refused).empty()) return;
-        for (const std::string& r : refused) {
-            auto& list = model.stats.refusedPaths;
-            if (std::find(list.begin(), list.end(), r) == list.end()) list.push_back(r);
-        }
-    };
-    for (const Material& m : model.materials) m.forEachTexture(confine);
-}
-
 }  // namespace rig::scene

@@ -53,8 +53,4 @@ private:
     int modelStreams_ = 0;  // streams of the model's bytes open now
 };
 
-// Textures of any material slot (Material::forEachTexture) that are files (not embedded) and
-// exist only outside the model's folder: not read by anyone (renderer, check), recorded as refused.
-void confineTextures(Model& model);
-
 }  // namespace rig::scene

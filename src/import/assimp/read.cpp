@@ -118,15 +118,7 @@ Result<Model> importWithAssimp(const std::string& path, const std::string& ext, 
         // and Blender keep them.
         if (scene && !doc) joinIdenticalVertices(*const_cast<aiScene*>(scene));
     }
-    if (!scene && !files.refused().empty()) {
-        // paths::refusedName: "<file> (<why>)" when the file is inside but not read.
-        const std::string& first = files.refused().front();
-        const bool why = !first.empty() && first.back() == ')';
-        const bool never = first.find(" (not a regular file") != std::string::npos;
-        return Error{path + ": refused to read " + first + (why ? "" : ": outside the model's folder") +
-                         (never ? "" : " (--allow-external-paths allows it)"),
-                     "external-path-refused"};
-    }
+    if (!scene && !files.refused().empty()) return refusedFileError(path, files);
     if (!scene) {
         std::string msg = importer.GetErrorString();
         if (msg.empty()) msg = "Assimp could not import it";

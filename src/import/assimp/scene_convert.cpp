@@ -205,28 +205,6 @@ Channel importChannel(const Key* keys, unsigned count, double tps, Clip& clip, s
     return ch;
 }
 
-float estimateSampleRate(const Clip& clip) {
-    std::vector<float> deltas;
-    auto collect = [&](const Channel& ch) {
-        for (uint32_t k = 1; k < ch.count && deltas.size() < 8192; ++k) {
-            const float d = clip.times[ch.times + k] - clip.times[ch.times + k - 1];
-            if (d > 1e-6f) deltas.push_back(d);
-        }
-    };
-    for (const Track& t : clip.tracks) {
-        collect(t.translation);
-        collect(t.rotation);
-        collect(t.scale);
-    }
-    if (deltas.empty()) return 30.0f;
-    // Keys sparser than 10 per second are poses to interpolate, not frames: step at 30 fps.
-    std::nth_element(deltas.begin(), deltas.begin() + deltas.size() / 2, deltas.end());
-    float rate = 1.0f / deltas[deltas.size() / 2];
-    const float rounded = std::round(rate);
-    if (std::fabs(rate - rounded) < 0.01f * rounded) rate = rounded;
-    return rate < 10.0f ? 30.0f : std::min(rate, 1000.0f);
-}
-
 }  // namespace
 
 glm::mat4 toGlm(const aiMatrix4x4& m) {
@@ -483,7 +461,7 @@ Clip importClip(const aiAnimation* anim, size_t index, const Skeleton& sk, const
     }
     clip.startTime = first;
     clip.duration = std::max(last, 0.0f);
-    clip.sampleRate = estimateSampleRate(clip);
+    clip.sampleRate = keySampleRate(clip);
     return clip;
 }
 

@@ -6,7 +6,6 @@
 
 #include <glm/gtc/type_ptr.hpp>
 
-#include "import/assimp/confined_io.h"
 #include "import/gltf/accessors.h"
 #include "import/gltf/clips.h"
 #include "import/gltf/document.h"
@@ -308,14 +307,7 @@ Result<bool> loadBuffers(const Document& document, const SourceFiles& files) {
         const json* uri = member(buf, "uri");
         const std::string name = "buffers[" + std::to_string(b) + "]" +
                                  (uri && uri->is_string() && uri->get<std::string>().rfind("data:", 0) != 0 ? " ('" + uri->get<std::string>() + "')" : "");
-        if (!data && !files.refused().empty()) {
-            const std::string& first = files.refused().front();
-            const bool why = !first.empty() && first.back() == ')';
-            const bool never = first.find(" (not a regular file") != std::string::npos;
-            return Error{path + ": refused to read " + first + (why ? "" : ": outside the model's folder") +
-                             (never ? "" : " (--allow-external-paths allows it)"),
-                         "external-path-refused"};
-        }
+        if (!data && !files.refused().empty()) return refusedFileError(path, files);
         if (!data) {
             return Error{path + ": " + name + " cannot be read" +
                          (uri ? " (a missing file, or a data: URI that is not base64)" : " (a .glb without its BIN chunk)")};
@@ -476,7 +468,7 @@ Result<Model> readDocument(const Document& document, SourceFiles& files, const I
 
     model.stats.refusedPaths = files.refused();
     model.stats.filesRead = files.opened();
-    scene::confineTextures(model);
+    confineTextures(model);
     for (Clip& c : model.clips) shareTimeRuns(c);
     computeSkinBindPose(model);
     if (model.meshes.empty() && model.clips.empty() && model.skeleton.size() <= 1) {
