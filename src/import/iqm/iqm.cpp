@@ -633,7 +633,7 @@ private:
         for (uint32_t k = 0; k < keys; ++k) {
             const uint32_t frame = first + (k < count ? k : 0);
             const uint8_t* fp = d_ + h_.ofs_frames + size_t(frame) * h_.num_framechannels * 2;
-            float* out = &values[size_t(k) * np * 10];
+            float* out = values.data() + size_t(k) * np * 10;  // none when the clip has no poses
             for (uint32_t j = 0; j < np; ++j) {
                 const Pose& pose = poses[j];
                 for (int c = 0; c < 10; ++c) {
