@@ -206,10 +206,10 @@ test_install() {
     away "$prefix/bin/rigview" render "$prefix/share/rigview/demo/rigview_demo.gltf" -o "$TMP/installed.png" "${REF_ARGS[@]}"
   check "  as the build tree does" same_image "$TMP/installed.png" "$TMP/build.png"
   mkdir -p "$TMP/cache"
-  check "  from the studio prefiltered at build time: nothing written to an empty cache folder" sh -c "
+  check "  from the studio prefiltered at build time: no environment written to an empty cache folder" sh -c "
     ls '$prefix/share/rigview/env/prefiltered/'*.bin >/dev/null &&
     XDG_CACHE_HOME='$TMP/cache' '$prefix/bin/rigview' render '$prefix/share/rigview/demo/rigview_demo.gltf' -o '$TMP/cached.png' --size 64x48 &&
-    test -z \"\$(find '$TMP/cache' -path '*/rigview/*' -type f)\""
+    test -z \"\$(find '$TMP/cache' -path '*/rigview/env/*' -type f)\""
   if command -v xvfb-run >/dev/null; then
     check "the installed viewer opens the demo with no model given" \
       away xvfb-run -a -s "-screen 0 1280x800x24" "$prefix/bin/rigview" --screenshot "$TMP/demo-window.png" --frames 3 --no-watch
