@@ -9,20 +9,12 @@
 #include "import/import.h"
 #include "import/assimp/material_import.h"
 #include "import/assimp/node_binding.h"
+#include "import/influences.h"
 #include "import/texture_limits.h"
 
 namespace rig::scene {
 
 namespace {
-
-void addExample(std::vector<uint32_t>& list, uint32_t v) {
-    if (list.size() < kMaxExamples) list.push_back(v);
-}
-
-struct Influence {
-    uint32_t slot;
-    float weight;
-};
 
 void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk, const std::vector<int32_t>& boneNodes) {
     const size_t nv = mesh.positions.size();
@@ -82,51 +74,7 @@ void importSkin(const aiMesh* am, Mesh& mesh, const Skeleton& sk, const std::vec
     mesh.originalInfluenceCount.assign(nv, 0);
     mesh.originalWeightSum.assign(nv, 0.0f);
     for (size_t v = 0; v < nv; ++v) {
-        std::span<Influence> inf(all.data() + first[v], first[v + 1] - first[v]);
-        const uint32_t vi = static_cast<uint32_t>(v);
-        ws.maxInfluences = std::max<uint32_t>(ws.maxInfluences, static_cast<uint32_t>(inf.size()));
-        mesh.originalInfluenceCount[v] = static_cast<uint8_t>(std::min<size_t>(inf.size(), 255));
-        if (inf.empty()) {
-            ++ws.unweightedVertices;
-            addExample(ws.unweightedExamples, vi);
-            mesh.weights[v] = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);  // rigid slot, follows the node
-            continue;
-        }
-        double sum = 0.0;
-        for (const Influence& i : inf) sum += i.weight;
-        mesh.originalWeightSum[v] = static_cast<float>(sum);
-        const float err = static_cast<float>(std::fabs(sum - 1.0));
-        ws.worstSumError = std::max(ws.worstSumError, err);
-        if (err > 1e-3f) {
-            ++ws.unnormalizedVertices;
-            addExample(ws.unnormalizedExamples, vi);
-        }
-        // Strongest first, ties in bone order: an insertion sort (stable; a vertex has a few
-        // influences, and std::stable_sort would allocate a buffer for each vertex).
-        for (size_t i = 1; i < inf.size(); ++i) {
-            const Influence x = inf[i];
-            size_t j = i;
-            for (; j > 0 && x.weight > inf[j - 1].weight; --j) inf[j] = inf[j - 1];
-            inf[j] = x;
-        }
-        if (inf.size() > static_cast<size_t>(kMaxInfluences)) {
-            ++ws.truncatedVertices;
-            addExample(ws.truncatedExamples, vi);
-            FullInfluences full;
-            full.vertex = vi;
-            for (const Influence& i : inf) full.influences.emplace_back(static_cast<uint16_t>(i.slot), i.weight);
-            mesh.truncated.push_back(std::move(full));
-            inf = inf.first(kMaxInfluences);
-        }
-        float kept = 0.0f;
-        for (const Influence& i : inf) kept += i.weight;
-        for (size_t k = 0; k < inf.size(); ++k) {
-            mesh.joints[v][k] = static_cast<uint16_t>(inf[k].slot);
-            mesh.weights[v][static_cast<int>(k)] = inf[k].weight / kept;
-        }
-        for (size_t k = inf.size(); k < static_cast<size_t>(kMaxInfluences); ++k) {
-            mesh.joints[v][k] = static_cast<uint16_t>(inf[0].slot);
-        }
+        keepStrongestInfluences(mesh, v, std::span<Influence>(all.data() + first[v], first[v + 1] - first[v]));
     }
     fillSecondInfluenceSet(mesh);  // influences 5 to 8, for --influences 8
 }

@@ -3,18 +3,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <span>
 #include <unordered_map>
+
+#include "import/influences.h"
 
 namespace rig::gltf {
 
 namespace {
 
-constexpr size_t kMaxExamples = 10;
 constexpr int kMaxSets = 4;  // JOINTS_0..3 / WEIGHTS_0..3: 16 influences a vertex
-
-void addExample(std::vector<uint32_t>& list, uint32_t v) {
-    if (list.size() < kMaxExamples) list.push_back(v);
-}
 
 bool finite3(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
@@ -120,11 +118,6 @@ void smoothNormals(Mesh& mesh) {
     }
 }
 
-struct Influence {
-    uint32_t slot;
-    float weight;
-};
-
 // The skin's influences per vertex from every JOINTS_n / WEIGHTS_n pair (see primitives.h).
 std::string readSkin(const Document& doc, const json& attributes, const SkinBinding& skin, Mesh& mesh) {
     const size_t nv = mesh.positions.size();
@@ -185,49 +178,7 @@ std::string readSkin(const Document& doc, const json& attributes, const SkinBind
                 inf[n++] = {static_cast<uint32_t>(slotOf[j]), w};
             }
         }
-        // By weight, strongest first; equal weights by slot (the order bones list them), then as
-        // the file lists them: an insertion sort (stable, at most 16 entries, no allocation).
-        for (size_t i = 1; i < n; ++i) {
-            const Influence x = inf[i];
-            size_t k = i;
-            for (; k > 0 && (x.weight > inf[k - 1].weight || (x.weight == inf[k - 1].weight && x.slot < inf[k - 1].slot)); --k) {
-                inf[k] = inf[k - 1];
-            }
-            inf[k] = x;
-        }
-        const uint32_t vi = static_cast<uint32_t>(v);
-        ws.maxInfluences = std::max<uint32_t>(ws.maxInfluences, static_cast<uint32_t>(n));
-        mesh.originalInfluenceCount[v] = static_cast<uint8_t>(n);
-        if (n == 0) {
-            ++ws.unweightedVertices;
-            addExample(ws.unweightedExamples, vi);
-            mesh.weights[v] = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);  // the rigid slot: follows the node
-            continue;
-        }
-        double sum = 0.0;
-        for (size_t k = 0; k < n; ++k) sum += inf[k].weight;
-        mesh.originalWeightSum[v] = static_cast<float>(sum);
-        const float err = static_cast<float>(std::fabs(sum - 1.0));
-        ws.worstSumError = std::max(ws.worstSumError, err);
-        if (err > 1e-3f) {
-            ++ws.unnormalizedVertices;
-            addExample(ws.unnormalizedExamples, vi);
-        }
-        if (n > static_cast<size_t>(kMaxInfluences)) {
-            ++ws.truncatedVertices;
-            addExample(ws.truncatedExamples, vi);
-            FullInfluences full;
-            full.vertex = vi;
-            for (size_t k = 0; k < n; ++k) full.influences.emplace_back(static_cast<uint16_t>(inf[k].slot), inf[k].weight);
-            mesh.truncated.push_back(std::move(full));
-            n = kMaxInfluences;
-        }
-        float kept = 0.0f;
-        for (size_t k = 0; k < n; ++k) kept += inf[k].weight;
-        for (size_t k = 0; k < static_cast<size_t>(kMaxInfluences); ++k) {
-            mesh.joints[v][k] = static_cast<uint16_t>(inf[k < n ? k : 0].slot);
-            if (k < n) mesh.weights[v][static_cast<int>(k)] = inf[k].weight / kept;
-        }
+        keepStrongestInfluences(mesh, v, std::span<Influence>(inf, n));
     }
     fillSecondInfluenceSet(mesh);  // influences 5 to 8, for --influences 8
     return "";
